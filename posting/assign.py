@@ -1,0 +1,297 @@
+"""Markers to boundary rings: which parcel and ring each marker posts, and where along it.
+
+Signs stand on the posted land, just inside its line. So, in order of precedence:
+
+1. ``named``: a marker column naming its parcel (``--sign-parcel-field``) decides the parcel;
+   the marker goes to that parcel's nearest ring if it is within the tolerance.
+2. ``inside``: a marker standing in a parcel (or on its line) whose boundary is within the
+   tolerance belongs to that parcel, even when a neighbour's line is nearer.
+3. ``nearest``: any other marker (in a road, across a ditch) goes to the nearest boundary
+   within the tolerance.
+
+Ties go to the parcel that comes first in the input. A marker that none of these places is
+unassigned, with the reason. Everything is done with bulk STRtree queries; there is no Python
+loop per marker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import shapely
+
+from posting.io import MarkerLayer
+from posting.prepare import PreparedParcels
+
+__all__ = ["HOW", "Assignment", "assign_markers"]
+
+HOW = ("named", "inside", "nearest")
+"""How a marker was assigned, in order of precedence."""
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Where each marker went (index = marker).
+
+    ``parcel`` and ``ring`` are -1 for an unassigned marker, whose ``reason`` says why.
+    ``distance_ft`` is the distance from the marker to its ring, ``position_ft`` the arc
+    position of its nearest point along the ring, and ``x_ft``/``y_ft`` the marker in its
+    parcel's working frame.
+    """
+
+    parcel: np.ndarray
+    ring: np.ndarray
+    how: np.ndarray
+    distance_ft: np.ndarray
+    position_ft: np.ndarray
+    x_ft: np.ndarray
+    y_ft: np.ndarray
+    reason: np.ndarray
+
+    @property
+    def assigned(self) -> np.ndarray:
+        """True for each marker that posts a parcel."""
+        return self.parcel >= 0
+
+
+def _exclusive_cumsum(a: np.ndarray) -> np.ndarray:
+    return np.r_[0, np.cumsum(a)[:-1]].astype(np.int64) if len(a) else np.empty(0, np.int64)
+
+
+def _expand_to_rings(
+    m: np.ndarray, p: np.ndarray, ring_start: np.ndarray, ring_count: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(marker, parcel) pairs to (marker, ring) pairs over every ring of the parcel."""
+    cnt = ring_count[p]
+    mm = np.repeat(m, cnt)
+    rr = np.repeat(ring_start[p], cnt) + (
+        np.arange(cnt.sum()) - np.repeat(_exclusive_cumsum(cnt), cnt)
+    )
+    return mm, rr
+
+
+def _group_xy(markers: MarkerLayer, idx: np.ndarray, wcrs) -> tuple[np.ndarray, np.ndarray]:
+    """Markers ``idx`` projected into a working frame, file by file (each has its own CRS)."""
+    x = np.full(len(idx), np.nan)
+    y = np.full(len(idx), np.nan)
+    fi = markers.file_index[idx]
+    for k, (_, crs) in enumerate(markers.files):
+        sel = fi == k
+        if sel.any():
+            x[sel], y[sel] = wcrs.xy_to_ft(markers.x[idx[sel]], markers.y[idx[sel]], crs)
+    return x, y
+
+
+def _fmt_ft(value: float) -> str:
+    return f"{value:,.1f} ft"
+
+
+def assign_markers(
+    prep: PreparedParcels, markers: MarkerLayer, *, tolerance_ft: float
+) -> Assignment:
+    """Assign each marker to the parcel and ring it posts.
+
+    Parameters
+    ----------
+    prep
+        Prepared parcels.
+    markers
+        Markers as read; ``parcel_ref`` (when present) names each marker's parcel.
+    tolerance_ft
+        Largest distance from a marker to the boundary it posts.
+    """
+    n = len(markers)
+    usable = pd.isna(markers.reason)
+    ids = prep.layer.ids
+    ring_start, ring_count = prep.ring_start, prep.ring_count
+    rings = prep.rings
+    ring_group = prep.group[rings.parcel]
+
+    # Parcels named by the markers themselves.
+    named = np.zeros(n, dtype=bool)
+    named_pairs = np.empty((2, 0), dtype=np.int64)
+    if markers.parcel_ref is not None:
+        named = usable & ~pd.isna(markers.parcel_ref)
+        left = pd.DataFrame({"m": np.flatnonzero(named), "id": markers.parcel_ref[named]})
+        right = pd.DataFrame({"p": np.arange(len(ids)), "id": ids})
+        merged = left.merge(right, on="id", how="inner")
+        named_pairs = np.vstack([merged["m"].to_numpy(np.int64), merged["p"].to_numpy(np.int64)])
+
+    cand: list[tuple[np.ndarray, ...]] = []  # (prio, marker, ring, dist, x, y)
+    inside_parcel = np.full(n, -1, dtype=np.int64)
+    inside_dist = np.full(n, np.inf)
+    named_dist = np.full(n, np.inf)
+    nearest_ring = np.full(n, -1, dtype=np.int64)
+    nearest_dist = np.full(n, np.inf)
+    settled = np.zeros(n, dtype=bool)
+
+    for g, wcrs in enumerate(prep.crss):
+        parcels_g = np.flatnonzero(prep.group == g)
+        rings_g = np.flatnonzero(ring_group == g)
+        if len(parcels_g) == 0:
+            continue
+        if len(prep.crss) == 1:
+            sub = np.flatnonzero(usable)
+        else:  # markers near this group's parcels, or naming one of them
+            b = prep.bounds_lonlat[parcels_g]
+            west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
+            east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
+            # twice the tolerance in degrees of longitude at the group's highest latitude
+            coslat = max(np.cos(np.radians(max(abs(south), abs(north)))), 0.01)
+            margin = 2 * tolerance_ft * 0.3048 / 111_000 / coslat
+            near = (
+                usable
+                & (markers.lon >= west - margin)
+                & (markers.lon <= east + margin)
+                & (markers.lat >= south - margin)
+                & (markers.lat <= north + margin)
+            )
+            in_g = named_pairs[0][prep.group[named_pairs[1]] == g]
+            near[in_g] = True
+            sub = np.flatnonzero(near)
+        if len(sub) == 0:
+            continue
+        local = np.full(n, -1, dtype=np.int64)
+        local[sub] = np.arange(len(sub))
+        xs, ys = _group_xy(markers, sub, wcrs)
+        pts = shapely.points(xs, ys)
+
+        def add(
+            prio: int, mm: np.ndarray, rr: np.ndarray, dd: np.ndarray, xs=xs, ys=ys, local=local
+        ) -> None:
+            keep = dd <= tolerance_ft
+            li = local[mm[keep]]
+            cand.append((np.full(keep.sum(), prio), mm[keep], rr[keep], dd[keep], xs[li], ys[li]))
+
+        # 1. named
+        pg = named_pairs[:, prep.group[named_pairs[1]] == g] if named_pairs.size else named_pairs
+        if pg.size:
+            mm, rr = _expand_to_rings(pg[0], pg[1], ring_start, ring_count)
+            dd = shapely.distance(pts[local[mm]], rings.geometry[rr])
+            np.minimum.at(named_dist, mm, dd)
+            add(0, mm, rr, dd)
+        # 2. inside (point-in-polygon first: most markers are settled here)
+        free = sub[~named[sub]]
+        if len(free):
+            polys = prep.geometry_ft[parcels_g]
+            shapely.prepare(polys)
+            tree = shapely.STRtree(polys)
+            qi, ti = tree.query(pts[local[free]])
+            mm, pp = free[qi], parcels_g[ti]
+            inside = shapely.intersects_xy(polys[ti], xs[local[mm]], ys[local[mm]])
+            mm, pp = mm[inside], pp[inside]
+            inside_parcel[mm] = np.where(inside_parcel[mm] < 0, pp, inside_parcel[mm])
+            mm, rr = _expand_to_rings(mm, pp, ring_start, ring_count)
+            dd = shapely.distance(pts[local[mm]], rings.geometry[rr])
+            np.minimum.at(inside_dist, mm, dd)
+            add(1, mm, rr, dd)
+            settled[mm[dd <= tolerance_ft]] = True
+        # 3. nearest boundary within the tolerance
+        rest = sub[~named[sub] & ~settled[sub]]
+        if len(rest) and len(rings_g):
+            rtree = shapely.STRtree(rings.geometry[rings_g])
+            qi, ti = rtree.query(pts[local[rest]], predicate="dwithin", distance=tolerance_ft)
+            mm, rr = rest[qi], rings_g[ti]
+            dd = shapely.distance(pts[local[mm]], rings.geometry[rr])
+            add(2, mm, rr, dd)
+            # how far the nearest boundary is, for markers left over (reasons only)
+            got = np.zeros(n, dtype=bool)
+            got[mm] = True
+            far = rest[~got[rest]]
+            if len(far):
+                (fi, ri), dist = rtree.query_nearest(
+                    pts[local[far]], return_distance=True, all_matches=False
+                )
+                better = dist < nearest_dist[far[fi]]
+                nearest_dist[far[fi][better]] = dist[better]
+                nearest_ring[far[fi][better]] = rings_g[ri][better]
+
+    parcel = np.full(n, -1, dtype=np.int64)
+    ring = np.full(n, -1, dtype=np.int64)
+    how = np.full(n, None, dtype=object)
+    distance = np.full(n, np.nan)
+    x_ft = np.full(n, np.nan)
+    y_ft = np.full(n, np.nan)
+    position = np.full(n, np.nan)
+    if cand:
+        prio, mm, rr, dd, cx, cy = (np.concatenate(c) for c in zip(*cand, strict=True))
+        order = np.lexsort((rr, dd, prio, mm))
+        first = order[np.r_[True, np.diff(mm[order]) != 0]] if len(order) else order
+        m = mm[first]
+        ring[m] = rr[first]
+        parcel[m] = rings.parcel[rr[first]]
+        how[m] = np.asarray(HOW, dtype=object)[prio[first]]
+        distance[m] = dd[first]
+        x_ft[m], y_ft[m] = cx[first], cy[first]
+        position[m] = shapely.line_locate_point(
+            rings.geometry[rr[first]], shapely.points(cx[first], cy[first])
+        )
+
+    reason = np.asarray(markers.reason, dtype=object).copy()
+    reason[parcel >= 0] = None
+    _explain(
+        reason,
+        parcel,
+        usable,
+        named,
+        named_pairs,
+        named_dist,
+        inside_parcel,
+        inside_dist,
+        nearest_ring,
+        nearest_dist,
+        prep,
+        markers,
+        tolerance_ft,
+    )
+    return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason)
+
+
+def _explain(
+    reason: np.ndarray,
+    parcel: np.ndarray,
+    usable: np.ndarray,
+    named: np.ndarray,
+    named_pairs: np.ndarray,
+    named_dist: np.ndarray,
+    inside_parcel: np.ndarray,
+    inside_dist: np.ndarray,
+    nearest_ring: np.ndarray,
+    nearest_dist: np.ndarray,
+    prep: PreparedParcels,
+    markers: MarkerLayer,
+    tolerance_ft: float,
+) -> None:
+    """Fill ``reason`` for usable markers that were not assigned (few, so a loop is fine)."""
+    ids = prep.layer.ids
+    tol = _fmt_ft(tolerance_ft)
+    has_pair = np.zeros(len(reason), dtype=bool)
+    if named_pairs.size:
+        has_pair[named_pairs[0]] = True
+    for i in np.flatnonzero(usable & (parcel < 0)):
+        if named[i]:
+            ref = markers.parcel_ref[i]
+            if not has_pair[i]:
+                reason[i] = f"names parcel {ref!r}, which is not in the parcel file"
+            elif np.isfinite(named_dist[i]):
+                reason[i] = (
+                    f"names parcel {ref!r} but stands {_fmt_ft(named_dist[i])} from its "
+                    f"boundary (tolerance {tol})"
+                )
+            else:
+                reason[i] = f"names parcel {ref!r}, which has no usable geometry"
+        elif inside_parcel[i] >= 0:
+            reason[i] = (
+                f"stands inside parcel {ids[inside_parcel[i]]!r}, "
+                f"{_fmt_ft(inside_dist[i])} from its boundary (tolerance {tol})"
+            )
+        elif nearest_ring[i] >= 0:
+            p = prep.rings.parcel[nearest_ring[i]]
+            reason[i] = (
+                f"outside every parcel; the nearest boundary (parcel {ids[p]!r}) is "
+                f"{_fmt_ft(nearest_dist[i])} away (tolerance {tol})"
+            )
+        else:
+            reason[i] = "no parcel boundary near it"

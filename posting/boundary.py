@@ -1,0 +1,328 @@
+"""Boundary rings, positions along them, corner detection and boundary stretches (vectorised).
+
+Every ring of every parcel, exterior or interior, of every part of a multipolygon, is a
+boundary to post. Rings are oriented so that the parcel lies to the **left** of the direction of
+travel (exteriors counter-clockwise, holes clockwise): the outward normal is to the right.
+
+All geometry here is in working feet (see :mod:`posting.crs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+__all__ = [
+    "Corners",
+    "Rings",
+    "find_corners",
+    "ring_stretches",
+    "rings_of",
+]
+
+
+@dataclass(frozen=True)
+class Rings:
+    """All boundary rings of a set of polygons.
+
+    Attributes
+    ----------
+    geometry
+        LinearRings, parcel to the left.
+    parcel
+        Index of the polygon each ring belongs to.
+    part
+        0-based polygon part within its (multi)polygon.
+    hole
+        0 for a part's exterior ring, k > 0 for its k-th hole.
+    length_ft
+        Ring length.
+    """
+
+    geometry: np.ndarray
+    parcel: np.ndarray
+    part: np.ndarray
+    hole: np.ndarray
+    length_ft: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.geometry)
+
+
+def _position_in_group(group: np.ndarray) -> np.ndarray:
+    """0-based position of each element within its run of equal (sorted) group labels."""
+    n = len(group)
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
+    starts = np.r_[0, np.flatnonzero(np.diff(group)) + 1]
+    first = np.repeat(starts, np.diff(np.r_[starts, n]))
+    return np.arange(n) - first
+
+
+def rings_of(polygons: np.ndarray) -> Rings:
+    """Split polygons (or multipolygons) into oriented boundary rings.
+
+    Parameters
+    ----------
+    polygons
+        Valid Polygon or MultiPolygon geometries in working feet; None or empty ones have
+        no rings.
+
+    Examples
+    --------
+    >>> square_with_hole = shapely.Polygon(
+    ...     [(0, 0), (100, 0), (100, 100), (0, 100)], [[(40, 40), (60, 40), (60, 60), (40, 60)]]
+    ... )
+    >>> r = rings_of(np.array([square_with_hole]))
+    >>> r.length_ft.tolist(), r.hole.tolist()
+    ([400.0, 80.0], [0, 1])
+    """
+    polygons = shapely.orient_polygons(np.asarray(polygons, dtype=object), exterior_cw=False)
+    parts, parcel_of_part = shapely.get_parts(polygons, return_index=True)
+    part_no = _position_in_group(parcel_of_part)
+    rings, part_of_ring = shapely.get_rings(parts, return_index=True)
+    hole = _position_in_group(part_of_ring)
+    return Rings(
+        geometry=rings,
+        parcel=parcel_of_part[part_of_ring].astype(np.int64),
+        part=part_no[part_of_ring].astype(np.int64),
+        hole=hole.astype(np.int64),
+        length_ft=shapely.length(rings),
+    )
+
+
+@dataclass(frozen=True)
+class _Vertices:
+    """Ring vertices without the closing repeat, grouped by ring in order."""
+
+    xy: np.ndarray
+    ring: np.ndarray
+    s: np.ndarray  # arc position of each vertex from the ring's start
+    start: np.ndarray  # index of each ring's first vertex (per ring, len = n rings)
+    count: np.ndarray  # vertices per ring
+    length: np.ndarray  # ring length (per ring)
+    key: np.ndarray  # strictly increasing sort key: base[ring] + s
+    base: np.ndarray  # per ring offset of `key`
+
+
+def _vertices(rings: np.ndarray) -> _Vertices:
+    coords, idx = shapely.get_coordinates(rings, return_index=True)
+    n_rings = len(rings)
+    count_closed = np.bincount(idx, minlength=n_rings)
+    last = np.cumsum(count_closed) - 1
+    keep = np.ones(len(coords), dtype=bool)
+    keep[last[count_closed > 0]] = False
+    xy, ring = coords[keep], idx[keep]
+    count = np.bincount(ring, minlength=n_rings)
+    start = np.r_[0, np.cumsum(count)[:-1]].astype(np.int64)
+    local = np.arange(len(xy)) - start[ring]
+    nxt = start[ring] + (local + 1) % np.maximum(count[ring], 1)
+    seg = np.hypot(*(xy[nxt] - xy).T)
+    csum = np.cumsum(seg)
+    s = csum - seg
+    s -= (csum - seg)[start[ring]] if len(xy) else 0.0
+    length = np.bincount(ring, weights=seg, minlength=n_rings)
+    base = np.r_[0.0, np.cumsum(length + 1.0)[:-1]]
+    return _Vertices(xy, ring, s, start, count, length, base[ring] + s, base)
+
+
+@dataclass(frozen=True)
+class Corners:
+    """Corners found on rings.
+
+    Attributes
+    ----------
+    ring
+        Index of the ring each corner is on.
+    position_ft
+        Arc position along the (original) ring from its start.
+    x, y
+        The corner point on the ring, in working feet.
+    turn_deg
+        Signed turning angle of the corner (positive: turning left, a convex corner of an
+        exterior ring).
+    """
+
+    ring: np.ndarray
+    position_ft: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    turn_deg: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.ring)
+
+
+def find_corners(
+    rings: np.ndarray,
+    *,
+    angle_deg: float = 30.0,
+    noise_ft: float = 1.0,
+    merge_ft: float = 20.0,
+) -> Corners:
+    """Find the corners of boundary rings.
+
+    1. Digitising noise is removed by simplifying each ring (Douglas-Peucker, keeping the
+       ring valid) with tolerance ``noise_ft``.
+    2. At each remaining vertex the turning angle is measured, and also the total turning
+       within ``merge_ft`` of boundary centred on it (a window sum, so that a chamfer, two 45°
+       bends ten feet apart, turns 90° in one window).
+    3. A vertex is a corner vertex when either turn reaches ``angle_deg``. Corner vertices
+       within ``merge_ft`` of each other along the ring are one corner, placed at their
+       turn-weighted centre. A smooth curve of radius R turns ``merge_ft / R`` radians per
+       window, so only curves tighter than ``merge_ft / angle`` (38 ft with the defaults)
+       count as corners; a curve made of many small bends is not a row of corners.
+
+    Parameters
+    ----------
+    rings
+        LinearRings (or closed LineStrings) in working feet.
+    angle_deg
+        Smallest turn that makes a corner.
+    noise_ft
+        Simplification tolerance.
+    merge_ft
+        Boundary length within which turning adds up to one corner.
+
+    Examples
+    --------
+    >>> square = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))
+    >>> c = find_corners(np.array([square]))
+    >>> sorted(zip(c.x.round(6).tolist(), c.y.round(6).tolist()))
+    [(0.0, 0.0), (0.0, 100.0), (100.0, 0.0), (100.0, 100.0)]
+    """
+    rings = np.asarray(rings, dtype=object)
+    empty = Corners(*(np.empty(0, dtype=t) for t in (np.int64, float, float, float, float)))
+    if len(rings) == 0:
+        return empty
+    simple = shapely.simplify(rings, noise_ft, preserve_topology=True)
+    simple = shapely.remove_repeated_points(simple, 0.0)
+    degenerate = (shapely.get_num_coordinates(simple) < 4) | shapely.is_empty(simple)
+    simple = np.where(degenerate, shapely.remove_repeated_points(rings, 0.0), simple)
+    v = _vertices(simple)
+    if len(v.xy) == 0:
+        return empty
+    count = v.count[v.ring]
+    local = np.arange(len(v.xy)) - v.start[v.ring]
+    prev = v.start[v.ring] + (local - 1) % np.maximum(count, 1)
+    nxt = v.start[v.ring] + (local + 1) % np.maximum(count, 1)
+    e_in = v.xy - v.xy[prev]
+    e_out = v.xy[nxt] - v.xy
+    delta = np.arctan2(e_out[:, 1], e_out[:, 0]) - np.arctan2(e_in[:, 1], e_in[:, 0])
+    delta = (delta + np.pi) % (2 * np.pi) - np.pi
+    delta[count < 3] = 0.0
+
+    # Total turning within [s - h, s + h] along the ring, wrapping around its start.
+    prefix = np.r_[0.0, np.cumsum(delta)]
+    total = np.bincount(v.ring, weights=delta, minlength=len(rings))
+    length = v.length[v.ring]
+    h = np.minimum(merge_ft / 2.0, 0.499 * length)
+
+    def cumulative(t: np.ndarray, side: str) -> np.ndarray:
+        laps = np.floor(t / np.where(length > 0, length, 1.0))
+        u = t - laps * length
+        j = np.searchsorted(v.key, v.base[v.ring] + u, side=side)
+        return laps * total[v.ring] + prefix[j] - prefix[v.start[v.ring]]
+
+    window = cumulative(v.s + h, "right") - cumulative(v.s - h, "left")
+    theta = np.radians(angle_deg)
+    cand = np.flatnonzero((np.abs(delta) >= theta) | (np.abs(window) >= theta))
+    if len(cand) == 0:
+        return empty
+
+    c_ring = v.ring[cand]
+    c_s = v.s[cand].copy()
+    new_run = np.r_[True, (np.diff(c_ring) != 0) | (np.diff(c_s) > merge_ft)]
+    run = np.cumsum(new_run) - 1
+    # A run that wraps past the ring's start joins the ring's first run.
+    ring_first = np.r_[True, np.diff(c_ring) != 0]
+    ring_last = np.r_[np.diff(c_ring) != 0, True]
+    firsts, lasts = np.flatnonzero(ring_first), np.flatnonzero(ring_last)
+    wrap = (run[firsts] != run[lasts]) & (
+        c_s[firsts] + v.length[c_ring[firsts]] - c_s[lasts] <= merge_ft
+    )
+    is_tail = np.zeros(run[-1] + 1, dtype=bool)
+    is_tail[run[lasts[wrap]]] = True
+    remap = np.arange(run[-1] + 1)
+    remap[run[lasts[wrap]]] = run[firsts[wrap]]
+    tail = is_tail[run]
+    c_s[tail] -= v.length[c_ring[tail]]
+    _, run = np.unique(remap[run], return_inverse=True)
+    weight = np.abs(delta[cand]) + 1e-9
+    wsum = np.bincount(run, weights=weight)
+    centre = np.bincount(run, weights=weight * c_s) / wsum
+    corner_ring = np.zeros(len(wsum), dtype=np.int64)
+    corner_ring[run] = c_ring
+    turn = np.bincount(run, weights=delta[cand])
+    centre = np.mod(centre, v.length[corner_ring])
+
+    # Place each corner on the original ring, near the simplified corner.
+    approx = shapely.line_interpolate_point(simple[corner_ring], centre)
+    position = shapely.line_locate_point(rings[corner_ring], approx)
+    point = shapely.line_interpolate_point(rings[corner_ring], position)
+    return Corners(
+        ring=corner_ring,
+        position_ft=position,
+        x=shapely.get_x(point),
+        y=shapely.get_y(point),
+        turn_deg=np.degrees(turn),
+    )
+
+
+def ring_stretches(
+    rings: np.ndarray, ring: np.ndarray, start_ft: np.ndarray, length_ft: np.ndarray
+) -> np.ndarray:
+    """Stretches of boundary as LineStrings, following the ring (wrapping past its start).
+
+    Parameters
+    ----------
+    rings
+        All rings (LinearRings in working feet).
+    ring
+        For each stretch, the index of its ring.
+    start_ft
+        Arc position where the stretch starts, in ``[0, ring length)``.
+    length_ft
+        Length of each stretch along the ring, at most the ring's length.
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # starts at (100, 0)
+    >>> ring_stretches(np.array([sq]), np.array([0]), np.array([350.0]), np.array([100.0]))[0].wkt
+    'LINESTRING (50 0, 100 0, 100 50)'
+    """
+    rings = np.asarray(rings, dtype=object)
+    ring = np.asarray(ring, dtype=np.int64)
+    n = len(ring)
+    if n == 0:
+        return np.empty(0, dtype=object)
+    v = _vertices(rings)
+    length = v.length[ring]
+    a = np.asarray(start_ft, dtype=float)
+    b = a + np.asarray(length_ft, dtype=float)
+    base = v.base[ring]
+    ring_start = v.start[ring]
+    # Vertices strictly inside (a, b): first lap up to the ring's end, then from its start.
+    lo0 = np.searchsorted(v.key, base + a, side="right")
+    hi0 = np.searchsorted(v.key, base + np.minimum(b, length), side="left")
+    n0 = np.maximum(hi0 - lo0, 0)
+    hi1 = np.searchsorted(v.key, base + (b - length), side="left")
+    n1 = np.where(b > length, np.maximum(hi1 - ring_start, 0), 0)
+    total = 2 + n0 + n1
+    out_start = np.r_[0, np.cumsum(total)[:-1]]
+    coords = np.empty((int(total.sum()), 2))
+    p_a = shapely.line_interpolate_point(rings[ring], a)
+    p_b = shapely.line_interpolate_point(rings[ring], np.where(b >= length, b - length, b))
+    coords[out_start] = np.column_stack([shapely.get_x(p_a), shapely.get_y(p_a)])
+    coords[out_start + total - 1] = np.column_stack([shapely.get_x(p_b), shapely.get_y(p_b)])
+    # First lap
+    g0 = np.repeat(np.arange(n), n0)
+    k0 = np.arange(len(g0)) - np.repeat(np.r_[0, np.cumsum(n0)[:-1]], n0)
+    coords[out_start[g0] + 1 + k0] = v.xy[lo0[g0] + k0]
+    # Second lap (the closing vertex counts as the ring's first vertex again)
+    g1 = np.repeat(np.arange(n), n1)
+    k1 = np.arange(len(g1)) - np.repeat(np.r_[0, np.cumsum(n1)[:-1]], n1)
+    coords[out_start[g1] + 1 + n0[g1] + k1] = v.xy[ring_start[g1] + k1]
+    return shapely.linestrings(coords, indices=np.repeat(np.arange(n), total))

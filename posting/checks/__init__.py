@@ -1,0 +1,41 @@
+"""Checks: pure, vectorised functions from geometry (in working feet) to findings.
+
+No check reads a file, prints, or knows about folium; each takes arrays and returns arrays
+aligned with its input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["EPSILON_FT", "FAIL", "OK", "UNCERTAIN", "against_max"]
+
+OK, UNCERTAIN, FAIL = 0, 1, 2
+
+EPSILON_FT = 1e-3
+"""Floating-point slack in comparisons (0.001 ft, a third of a millimetre): a gap of exactly
+500 ft, computed as 500.0000000001 after projection, is not over a 500 ft limit."""
+
+
+def against_max(measured: np.ndarray, limit: float | np.ndarray, accuracy: float) -> np.ndarray:
+    """Compare measured values with a maximum, allowing for the stated survey accuracy.
+
+    A value is ``OK`` when it is within the limit even if the survey is off by ``accuracy``
+    (``measured <= limit - accuracy``), ``FAIL`` when it exceeds the limit even so
+    (``measured > limit + accuracy``), and ``UNCERTAIN`` in between. With ``accuracy = 0``
+    this is the plain "not more than" test.
+
+    Examples
+    --------
+    >>> against_max(np.array([480.0, 500.0, 505.0, 520.0]), 500.0, 0.0).tolist()
+    [0, 0, 2, 2]
+    >>> against_max(np.array([480.0, 500.0, 505.0, 520.0]), 500.0, 10.0).tolist()
+    [0, 1, 1, 2]
+    >>> against_max(np.array([500.0000001, 500.01]), 500.0, 0.0).tolist()
+    [0, 2]
+    """
+    measured = np.asarray(measured, dtype=float)
+    out = np.full(measured.shape, UNCERTAIN, dtype=np.int8)
+    out[measured <= np.asarray(limit) - accuracy + EPSILON_FT] = OK
+    out[measured > np.asarray(limit) + accuracy + EPSILON_FT] = FAIL
+    return out

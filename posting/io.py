@@ -1,0 +1,619 @@
+"""Reading parcels and markers from the formats surveyors exchange, and writing outputs whole.
+
+Every input row keeps its 0-based row number; nothing is dropped here. A row whose geometry
+cannot be used is kept with the reason, and the engine reports it.
+
+Formats: GeoJSON, GeoPackage, Shapefile (also zipped), FlatGeobuf, KML (every folder), GPX
+waypoints (markers only), GeoParquet, and CSV of points (``lon``/``lat``,
+``longitude``/``latitude``, ``lng``/``long`` in WGS 84, or ``x``/``y`` in the CRS given with
+``--crs``). A plain Parquet table with those columns is read like a CSV.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyogrio
+import shapely
+from pyproj import CRS
+
+from posting.crs import WGS84, parse_crs
+from posting.errors import CRSError, InputError
+
+__all__ = [
+    "Layer",
+    "MarkerLayer",
+    "ParcelLayer",
+    "read_layer",
+    "read_markers",
+    "read_parcels",
+    "write_text",
+]
+
+LON_NAMES = ("lon", "longitude", "lng", "long")
+LAT_NAMES = ("lat", "latitude")
+X_NAMES = ("x", "easting")
+Y_NAMES = ("y", "northing")
+TABLE_SUFFIXES = {".csv", ".txt"}
+PARQUET_SUFFIXES = {".parquet", ".geoparquet", ".pq"}
+
+
+@dataclass
+class Layer:
+    """One input layer: attributes, geometries in the layer's CRS, and per-row problems.
+
+    ``frame`` and ``geometry`` have one entry per input row, in input order.
+    ``problems`` maps a row number to why its geometry cannot be used (for instance a CSV
+    latitude that is not a number); such rows have a ``None`` geometry.
+    """
+
+    path: str
+    frame: pd.DataFrame
+    geometry: np.ndarray
+    crs: CRS
+    problems: dict[int, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.geometry)
+
+
+def _column(frame: pd.DataFrame, names: Sequence[str]) -> str | None:
+    lower = {str(c).strip().lower(): c for c in frame.columns}
+    for name in names:
+        if name in lower:
+            return lower[name]
+    return None
+
+
+def _require_column(frame: pd.DataFrame, name: str, path: str, option: str) -> str:
+    """The actual column named ``name`` (case-insensitive), or an error listing the columns."""
+    col = _column(frame, [name.strip().lower()])
+    if col is None:
+        cols = ", ".join(str(c) for c in frame.columns if c != "geometry") or "(none)"
+        raise InputError(f"{path}: {option} {name!r} is not a column; the columns are: {cols}")
+    return col
+
+
+def _check_lonlat_range(lon: np.ndarray, lat: np.ndarray, path: str) -> dict[int, str]:
+    problems: dict[int, str] = {}
+    bad_lat = np.flatnonzero(np.isfinite(lat) & (np.abs(lat) > 90))
+    bad_lon = np.flatnonzero(np.isfinite(lon) & (np.abs(lon) > 180))
+    for i in bad_lat:
+        problems[int(i)] = f"latitude {lat[i]:g} is outside -90..90 (are lon and lat swapped?)"
+    for i in bad_lon:
+        problems.setdefault(int(i), f"longitude {lon[i]:g} is outside -180..180")
+    return problems
+
+
+def _points_from_table(frame: pd.DataFrame, path: str, crs: CRS | None) -> Layer:
+    """Point geometries from coordinate columns of a CSV or plain Parquet table."""
+    lon_col, lat_col = _column(frame, LON_NAMES), _column(frame, LAT_NAMES)
+    if lon_col is not None and lat_col is not None:
+        xcol, ycol, layer_crs, geographic = lon_col, lat_col, WGS84, True
+    else:
+        xcol, ycol = _column(frame, X_NAMES), _column(frame, Y_NAMES)
+        if xcol is None or ycol is None:
+            cols = ", ".join(map(str, frame.columns)) or "(none)"
+            raise InputError(
+                f"{path}: no coordinate columns; expected lon/lat (or longitude/latitude) in "
+                f"WGS 84, or x/y with --crs. The columns are: {cols}"
+            )
+        if crs is None:
+            raise CRSError(
+                f"{path}: columns {xcol}/{ycol} are projected coordinates, so the CRS must be "
+                "given: add --crs (for example --crs EPSG:2236 for Florida East, US survey feet)"
+            )
+        layer_crs, geographic = crs, crs.is_geographic
+
+    problems: dict[int, str] = {}
+    values = {}
+    for col in (xcol, ycol):
+        raw = frame[col]
+        num = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
+        text = raw.astype("string").str.strip()
+        blank = text.isna() | (text == "")
+        for i in np.flatnonzero(~np.isfinite(num)):
+            if bool(blank.iloc[i]):
+                problems.setdefault(int(i), f"no value in column {col!r}")
+            else:
+                problems.setdefault(int(i), f"{col} {raw.iloc[i]!r} is not a number")
+        values[col] = num
+    x, y = values[xcol], values[ycol]
+    if geographic:
+        for i, why in _check_lonlat_range(x, y, path).items():
+            problems.setdefault(i, why)
+    geometry = shapely.points(x, y)
+    if problems:
+        geometry[np.fromiter(problems, dtype=np.int64)] = None
+    attrs = frame.drop(columns=[xcol, ycol])
+    return Layer(path, attrs.reset_index(drop=True), geometry, layer_crs, problems)
+
+
+def _read_csv(path: str, crs: CRS | None) -> Layer:
+    try:
+        frame = pd.read_csv(
+            path, dtype=str, keep_default_na=False, na_values=[""], encoding="utf-8-sig"
+        )
+    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: not a readable CSV file ({exc})") from None
+    except pd.errors.EmptyDataError:
+        raise InputError(f"{path}: the file is empty") from None
+    return _points_from_table(frame, path, crs)
+
+
+def _read_parquet(path: str, crs: CRS | None) -> Layer:
+    import geopandas as gpd
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_schema(path).metadata or {}
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
+    if b"geo" not in meta:
+        return _points_from_table(pd.read_parquet(path), path, crs)
+    try:
+        gdf = gpd.read_parquet(path)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
+    return _from_geodataframe(gdf, path, crs)
+
+
+def _from_geodataframe(gdf, path: str, crs: CRS | None) -> Layer:
+    layer_crs = gdf.crs
+    if layer_crs is None:
+        if crs is None:
+            raise CRSError(
+                f"{path}: the layer has no CRS; give it with --crs "
+                "(for example --crs EPSG:4326 for longitude/latitude)"
+            )
+        layer_crs = crs
+    geometry = np.asarray(gdf.geometry.array, dtype=object)
+    geometry = shapely.force_2d(geometry)
+    frame = pd.DataFrame(gdf.drop(columns=gdf.geometry.name)).reset_index(drop=True)
+    return Layer(path, frame, geometry, CRS.from_user_input(layer_crs))
+
+
+def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer:
+    suffix = Path(path).suffix.lower()
+    try:
+        if suffix == ".gpx":
+            if kind == "parcels":
+                raise InputError(
+                    f"{path}: GPX holds waypoints and tracks, not parcel polygons; "
+                    "use GeoJSON, GeoPackage, Shapefile, FlatGeobuf, KML or GeoParquet"
+                )
+            frames = [pyogrio.read_dataframe(path, layer=layer or "waypoints", use_arrow=True)]
+        elif layer is None and suffix in {".kml", ".kmz"}:
+            names = [str(n) for n, _ in pyogrio.list_layers(path)]
+            frames = [pyogrio.read_dataframe(path, layer=n, use_arrow=True) for n in names]
+        else:
+            frames = [pyogrio.read_dataframe(path, layer=layer, use_arrow=True)]
+    except pyogrio.errors.DataLayerError as exc:
+        raise InputError(f"{path}: {exc}") from None
+    except pyogrio.errors.DataSourceError as exc:
+        raise InputError(f"{path}: not a readable geospatial file ({exc})") from None
+    if len(frames) == 1:
+        gdf = frames[0]
+    else:
+        import geopandas as gpd
+
+        frames = [f for f in frames if len(f)] or frames[:1]
+        crss = {f.crs for f in frames}
+        gdf = gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), crs=frames[0].crs)
+        if len(crss) > 1:  # pragma: no cover - KML is always WGS 84
+            raise InputError(f"{path}: its layers are in different CRSs")
+    return _from_geodataframe(gdf, path, crs)
+
+
+def _check_crs_plausible(layer: Layer) -> None:
+    """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse."""
+    coords = shapely.get_coordinates(layer.geometry)
+    coords = coords[np.isfinite(coords).all(axis=1)]
+    if not len(coords):
+        return
+    xmin, ymin = coords.min(axis=0)
+    xmax, ymax = coords.max(axis=0)
+    if layer.crs.is_geographic and (
+        max(abs(xmin), abs(xmax)) > 360 or max(abs(ymin), abs(ymax)) > 90
+    ):
+        raise CRSError(
+            f"{layer.path}: coordinates such as ({xmax:.1f}, {ymax:.1f}) are not degrees, "
+            f"but the layer says it is in {layer.crs.name}; give the right CRS with --crs "
+            "or fix the file's CRS"
+        )
+    if (
+        layer.crs.is_projected
+        and max(abs(xmin), abs(xmax)) <= 180
+        and max(abs(ymin), abs(ymax)) <= 90
+    ):
+        span = max(xmax - xmin, ymax - ymin)
+        if span < 5:
+            raise CRSError(
+                f"{layer.path}: coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, "
+                f"but the layer says it is in {layer.crs.name}; they would be measured as a few "
+                "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)"
+            )
+
+
+def read_layer(
+    path: str | os.PathLike[str],
+    *,
+    crs: str | CRS | None = None,
+    layer: str | None = None,
+    kind: str = "markers",
+) -> Layer:
+    """Read one layer of any supported format.
+
+    Parameters
+    ----------
+    path
+        The file.
+    crs
+        CRS for a layer that has none, and for ``x``/``y`` columns. A CRS the file declares
+        always wins.
+    layer
+        Layer name within a multi-layer file (GeoPackage, KML); KML folders are all read by
+        default.
+    kind
+        ``"parcels"`` or ``"markers"``: only used to word errors and to refuse GPX parcels.
+
+    Raises
+    ------
+    InputError, CRSError
+        The file is missing, unreadable, has no coordinate columns or no CRS.
+    """
+    path = os.fspath(path)
+    given = parse_crs(crs) if crs is not None else None
+    if not os.path.exists(path) and not path.startswith("/vsi"):
+        raise InputError(f"{path}: no such file")
+    if os.path.isdir(path) and not Path(path).suffix.lower() == ".gdb":
+        raise InputError(f"{path}: is a folder, not a file")
+    suffix = Path(path).suffix.lower()
+    if suffix in TABLE_SUFFIXES:
+        out = _read_csv(path, given)
+    elif suffix in PARQUET_SUFFIXES:
+        out = _read_parquet(path, given)
+    else:
+        out = _read_ogr(path, given, layer, kind)
+    _check_crs_plausible(out)
+    return out
+
+
+def _as_id_strings(values: pd.Series) -> np.ndarray:
+    """Ids as strings, verbatim: ``'007'`` stays ``'007'``, an integer 12 (or 12.0) is ``'12'``.
+
+    Missing values come back as None.
+    """
+    s = pd.Series(values).reset_index(drop=True)
+    out = np.full(len(s), None, dtype=object)
+    na = s.isna().to_numpy(dtype=bool)
+    if pd.api.types.is_float_dtype(s.dtype):
+        v = s.to_numpy(dtype=float)
+        integral = ~na & np.isfinite(v) & (v == np.floor(v))
+        out[integral] = v[integral].astype(np.int64).astype(str).astype(object)
+        other = ~na & ~integral
+        out[other] = v[other].astype(str).astype(object)
+    else:
+        out[~na] = s[~na].astype(str).to_numpy(dtype=object)
+    return out
+
+
+@dataclass
+class ParcelLayer:
+    """Parcels as read: ids, owners, geometry in the source CRS, and the raw attributes."""
+
+    source: str
+    ids: np.ndarray
+    owners: np.ndarray | None
+    geometry: np.ndarray
+    crs: CRS
+    attributes: pd.DataFrame
+    id_field: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.geometry)
+
+    @classmethod
+    def from_geometries(
+        cls,
+        geometry: Sequence[Any],
+        crs: str | CRS,
+        *,
+        ids: Sequence[str] | None = None,
+        owners: Sequence[str | None] | None = None,
+        source: str = "<memory>",
+    ) -> ParcelLayer:
+        """Parcels built in code (tests, notebooks): shapely geometries in ``crs``."""
+        geometry = np.asarray(list(geometry), dtype=object)
+        n = len(geometry)
+        ids_arr = np.array([str(i) for i in (ids if ids is not None else range(n))], dtype=object)
+        own = None if owners is None else np.asarray(list(owners), dtype=object)
+        return cls(
+            source,
+            ids_arr,
+            own,
+            geometry,
+            parse_crs(crs),
+            pd.DataFrame(index=range(n)),
+            "id" if ids is not None else None,
+        )
+
+
+def read_parcels(
+    path: str | os.PathLike[str],
+    *,
+    id_field: str | None = None,
+    owner_field: str | None = None,
+    crs: str | CRS | None = None,
+    layer: str | None = None,
+) -> ParcelLayer:
+    """Read a parcel layer.
+
+    Parcel ids come from ``id_field``, kept verbatim as strings; without it the id is the
+    0-based row number. A row with no id gets ``#<row>`` and a note; duplicated ids are kept
+    (the report flags them).
+    """
+    lay = read_layer(path, crs=crs, layer=layer, kind="parcels")
+    notes: list[str] = []
+    n = len(lay)
+    if id_field:
+        col = _require_column(lay.frame, id_field, lay.path, "--id-field")
+        ids = _as_id_strings(lay.frame[col])
+        missing = np.flatnonzero(pd.isna(ids))
+        for i in missing:
+            ids[i] = f"#{i}"
+        if len(missing):
+            rows = ", ".join(str(i) for i in missing[:10])
+            notes.append(
+                f"{lay.path}: {len(missing)} parcel(s) have no {col!r}; they are named by row "
+                f"as '#<row>' (rows {rows}{', ...' if len(missing) > 10 else ''})"
+            )
+    else:
+        ids = np.array([str(i) for i in range(n)], dtype=object)
+    owners = None
+    if owner_field:
+        col = _require_column(lay.frame, owner_field, lay.path, "--owner-field")
+        owners = _as_id_strings(lay.frame[col])
+    return ParcelLayer(
+        lay.path,
+        ids,
+        owners,
+        lay.geometry,
+        lay.crs,
+        lay.frame,
+        id_field,
+        notes + [f"{lay.path}: row {r}: {why}" for r, why in lay.problems.items()],
+    )
+
+
+@dataclass
+class MarkerLayer:
+    """Markers (signs, paint marks, posts) from one or more files, concatenated.
+
+    Attributes
+    ----------
+    source, row
+        File and 0-based row of each marker.
+    x, y
+        Coordinates in the marker's own file CRS (NaN where unusable).
+    lon, lat
+        WGS 84 position (NaN where unusable).
+    file_index
+        Index into ``files`` of each marker.
+    files
+        ``(path, crs)`` for each file read.
+    reason
+        Why a marker's geometry cannot be used, or None.
+    attributes
+        The input columns, names lowercased, one row per marker.
+    parcel_ref
+        The parcel id named by ``--sign-parcel-field``, or None.
+    """
+
+    source: np.ndarray
+    row: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    lon: np.ndarray
+    lat: np.ndarray
+    file_index: np.ndarray
+    files: list[tuple[str, CRS]]
+    reason: np.ndarray
+    attributes: pd.DataFrame
+    parcel_ref: np.ndarray | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.row)
+
+    @classmethod
+    def from_points(
+        cls,
+        x: Sequence[float],
+        y: Sequence[float],
+        crs: str | CRS,
+        *,
+        attributes: pd.DataFrame | None = None,
+        parcel_ref: Sequence[str | None] | None = None,
+        source: str = "<memory>",
+    ) -> MarkerLayer:
+        """Markers built in code (tests, notebooks): coordinates in ``crs``."""
+        from posting.crs import to_lonlat
+
+        crs = parse_crs(crs)
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        n = len(x)
+        reason = np.full(n, None, dtype=object)
+        reason[~(np.isfinite(x) & np.isfinite(y))] = "no coordinates"
+        lon, lat = to_lonlat(x, y, crs)
+        attrs = (
+            attributes.reset_index(drop=True)
+            if attributes is not None
+            else pd.DataFrame(index=range(n))
+        )
+        attrs.columns = [str(c).lower() for c in attrs.columns]
+        return cls(
+            np.full(n, source, dtype=object),
+            np.arange(n, dtype=np.int64),
+            x,
+            y,
+            lon,
+            lat,
+            np.zeros(n, dtype=np.int64),
+            [(source, crs)],
+            reason,
+            attrs,
+            None if parcel_ref is None else np.asarray(list(parcel_ref), dtype=object),
+        )
+
+    @classmethod
+    def empty(cls) -> MarkerLayer:
+        """No markers at all (every parcel is then unposted)."""
+        f = np.empty(0, dtype=float)
+        return cls(
+            np.empty(0, dtype=object),
+            np.empty(0, dtype=np.int64),
+            f,
+            f,
+            f,
+            f,
+            np.empty(0, dtype=np.int64),
+            [],
+            np.empty(0, dtype=object),
+            pd.DataFrame(),
+        )
+
+
+def _marker_points(geometry: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """x, y and a reason (None when usable) for each marker geometry."""
+    n = len(geometry)
+    reason = np.full(n, None, dtype=object)
+    types = shapely.get_type_id(geometry)
+    missing = pd.isna(geometry) | (types < 0)
+    empty = ~missing & shapely.is_empty(geometry)
+    single_multi = (types == 4) & (shapely.get_num_geometries(geometry) == 1)
+    pts = np.where(single_multi, shapely.get_geometry(geometry, 0), geometry)
+    is_point = (shapely.get_type_id(pts) == 0) & ~empty & ~missing
+    reason[missing] = "no geometry"
+    reason[empty] = "empty geometry"
+    other = ~missing & ~empty & ~is_point
+    names = shapely.geometry.base.GEOMETRY_TYPES
+    for i in np.flatnonzero(other):
+        reason[i] = f"a {names[types[i]]} is not a marker position: markers are points"
+    x = np.full(n, np.nan)
+    y = np.full(n, np.nan)
+    x[is_point] = shapely.get_x(pts[is_point])
+    y[is_point] = shapely.get_y(pts[is_point])
+    bad = is_point & ~(np.isfinite(x) & np.isfinite(y))
+    reason[bad] = "coordinates are not finite"
+    x[bad] = np.nan
+    y[bad] = np.nan
+    return x, y, reason
+
+
+def read_markers(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    crs: str | CRS | None = None,
+    parcel_field: str | None = None,
+) -> MarkerLayer:
+    """Read marker files (signs, paint marks, painted posts) and concatenate them.
+
+    Rows whose geometry cannot be used are kept with the reason; the report lists them among
+    the unassigned markers, so nothing is lost.
+    """
+    from posting.crs import to_lonlat
+
+    if not paths:
+        return MarkerLayer.empty()
+    parts = []
+    files: list[tuple[str, CRS]] = []
+    notes: list[str] = []
+    refs = []
+    have_ref = False
+    for k, p in enumerate(paths):
+        lay = read_layer(p, crs=crs, kind="markers")
+        files.append((lay.path, lay.crs))
+        x, y, reason = _marker_points(lay.geometry)
+        for r, why in lay.problems.items():
+            reason[r] = why
+        lon, lat = to_lonlat(x, y, lay.crs)
+        bad = pd.isna(reason) & ~(np.isfinite(lon) & np.isfinite(lat))
+        reason[bad] = f"cannot be placed on Earth from {lay.crs.name}"
+        attrs = lay.frame.copy()
+        attrs.columns = [str(c).strip().lower() for c in attrs.columns]
+        attrs = attrs.loc[:, ~attrs.columns.duplicated()]
+        ref = np.full(len(lay), None, dtype=object)
+        if parcel_field:
+            col = _column(lay.frame, [parcel_field.strip().lower()])
+            if col is None:
+                notes.append(f"{lay.path}: has no column {parcel_field!r} (--sign-parcel-field)")
+            else:
+                have_ref = True
+                ref = _as_id_strings(lay.frame[col])
+        refs.append(ref)
+        parts.append((lay.path, np.arange(len(lay)), x, y, lon, lat, k, reason, attrs))
+    if parcel_field and not have_ref:
+        raise InputError(
+            f"--sign-parcel-field {parcel_field!r} is not a column of any sign file "
+            f"({', '.join(str(p) for p in paths)})"
+        )
+    n = sum(len(p[1]) for p in parts)
+    source = np.empty(n, dtype=object)
+    start = 0
+    for p in parts:
+        source[start : start + len(p[1])] = p[0]
+        start += len(p[1])
+    attributes = pd.concat([p[8] for p in parts], ignore_index=True) if parts else pd.DataFrame()
+    return MarkerLayer(
+        source=source,
+        row=np.concatenate([p[1] for p in parts]).astype(np.int64),
+        x=np.concatenate([p[2] for p in parts]),
+        y=np.concatenate([p[3] for p in parts]),
+        lon=np.concatenate([p[4] for p in parts]),
+        lat=np.concatenate([p[5] for p in parts]),
+        file_index=np.concatenate([np.full(len(p[1]), p[6]) for p in parts]).astype(np.int64),
+        files=files,
+        reason=np.concatenate([p[7] for p in parts]),
+        attributes=attributes,
+        parcel_ref=np.concatenate(refs) if parcel_field else None,
+        notes=notes,
+    )
+
+
+def write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` whole or not at all: to stdout for ``-``, else via a temporary file.
+
+    The temporary file sits beside the target and replaces it in one rename, so a reader never
+    sees half a report and an interrupted run leaves the old file in place.
+    """
+    path = os.fspath(path)
+    if path == "-":
+        sys.stdout.write(text)
+        if not text.endswith("\n"):
+            sys.stdout.write("\n")
+        sys.stdout.flush()
+        return
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise InputError(f"{path}: folder {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

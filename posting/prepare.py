@@ -1,0 +1,245 @@
+"""Parcels made ready to measure: working CRS, repaired geometry in feet, rings, corners, area.
+
+Nothing is dropped. A parcel without usable geometry keeps its place with the reason (it is
+reported ``invalid``); an invalid geometry that can be repaired is repaired and the repair is
+reported.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import shapely
+from pyproj import CRS, Transformer
+
+from posting.boundary import Corners, Rings, find_corners, rings_of
+from posting.crs import WorkingCRS, finite_geometry, plan_working_crs, to_lonlat
+from posting.io import ParcelLayer
+from posting.settings import Settings
+
+__all__ = ["PreparedParcels", "prepare_parcels"]
+
+SQFT_PER_ACRE = 43_560.0
+SLIVER_SQFT = 10.0
+"""Parts and holes smaller than this, created when an invalid geometry is repaired, are
+digitising artefacts (a twisted corner becomes a triangle of a fraction of a square foot), not
+land anyone posts: they are dropped, and the repair note says so."""
+_POINT = re.compile(r"\[\s*([-+0-9.eE]+)\s+([-+0-9.eE]+)\s*\]")
+SQM_PER_ACRE = 4046.8564224
+_NAMES = shapely.geometry.base.GEOMETRY_TYPES
+
+
+@dataclass(frozen=True)
+class PreparedParcels:
+    """Parcels in working feet, with their rings and corners.
+
+    Per parcel (index = input row): ``group`` (index into ``crss``, -1 when invalid),
+    ``geometry_ft``, ``invalid`` (reason or None), ``repaired`` (reason or None),
+    ``perimeter_ft``, ``area_acres``, ``bounds_lonlat`` (west, south, east, north). Per ring:
+    ``rings``. Per corner: ``corners`` (ring-indexed).
+    """
+
+    layer: ParcelLayer
+    crss: list[WorkingCRS]
+    group: np.ndarray
+    geometry_ft: np.ndarray
+    invalid: np.ndarray
+    repaired: np.ndarray
+    perimeter_ft: np.ndarray
+    area_acres: np.ndarray
+    bounds_lonlat: np.ndarray
+    rings: Rings
+    corners: Corners
+
+    def __len__(self) -> int:
+        return len(self.group)
+
+    @property
+    def ring_start(self) -> np.ndarray:
+        """Index of each parcel's first ring (rings are grouped by parcel, in order)."""
+        counts = np.bincount(self.rings.parcel, minlength=len(self))
+        return np.r_[0, np.cumsum(counts)[:-1]].astype(np.int64)
+
+    @property
+    def ring_count(self) -> np.ndarray:
+        """Number of rings of each parcel."""
+        return np.bincount(self.rings.parcel, minlength=len(self))
+
+    def geometry_lonlat(self) -> np.ndarray:
+        """Repaired parcel geometry in WGS 84 longitude/latitude (None where invalid)."""
+        out = np.full(len(self), None, dtype=object)
+        for g, wcrs in enumerate(self.crss):
+            sel = self.group == g
+            out[sel] = wcrs.geoms_ft_to_lonlat(self.geometry_ft[sel])
+        return out
+
+
+def _equal_area_acres(geoms: np.ndarray, src: CRS, lon0: float, lat0: float) -> np.ndarray:
+    """Area in acres on a Lambert azimuthal equal-area projection centred on the data."""
+    laea = CRS.from_proj4(f"+proj=laea +lat_0={lat0:.6f} +lon_0={lon0:.6f} +datum=WGS84 +units=m")
+    tr = Transformer.from_crs(src, laea, always_xy=True)
+
+    def fn(xy: np.ndarray) -> np.ndarray:
+        x, y = tr.transform(xy[:, 0], xy[:, 1])
+        return np.column_stack([x, y])
+
+    return shapely.area(shapely.transform(geoms, fn)) / SQM_PER_ACRE
+
+
+def _reason_lonlat(reason: str, wcrs: WorkingCRS) -> str:
+    """GEOS validity reasons name a point in working feet; show it as [lon, lat]."""
+    m = _POINT.search(reason)
+    if not m:
+        return reason
+    lon, lat = wcrs.ft_to_lonlat(np.array([float(m[1])]), np.array([float(m[2])]))
+    return f"{reason[: m.start()].strip()} at [{lon[0]:.7f}, {lat[0]:.7f}]"
+
+
+def _drop_slivers(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Remove parts and holes under SLIVER_SQFT from repaired geometries (few, so a loop)."""
+    out = np.empty(len(geoms), dtype=object)
+    dropped = np.zeros(len(geoms), dtype=np.int64)
+    for i, g in enumerate(geoms):
+        parts = shapely.get_parts(g)
+        keep = []
+        for part in parts:
+            if shapely.get_type_id(part) != 3 or part.area < SLIVER_SQFT:
+                dropped[i] += 1
+                continue
+            holes = [h for h in part.interiors if shapely.Polygon(h).area >= SLIVER_SQFT]
+            dropped[i] += len(part.interiors) - len(holes)
+            keep.append(shapely.Polygon(part.exterior, holes))
+        out[i] = (
+            (keep[0] if len(keep) == 1 else shapely.MultiPolygon(keep))
+            if keep
+            else (shapely.Polygon())
+        )
+    return out, dropped
+
+
+def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> PreparedParcels:
+    """Project, repair and split parcels into rings and corners.
+
+    Parameters
+    ----------
+    layer
+        Parcels as read by :func:`posting.io.read_parcels`.
+    settings
+        Corner detection settings.
+    """
+    settings = settings or Settings()
+    n = len(layer)
+    geometry = np.asarray(layer.geometry, dtype=object)
+    invalid = np.full(n, None, dtype=object)
+    repaired = np.full(n, None, dtype=object)
+
+    types = shapely.get_type_id(geometry)
+    missing = types < 0
+    invalid[missing] = "no geometry"
+    empty = ~missing & shapely.is_empty(geometry)
+    invalid[empty] = "empty geometry"
+    polygonal = np.isin(types, (3, 6)) & ~empty
+    for i in np.flatnonzero(~missing & ~empty & ~polygonal):
+        invalid[i] = f"a {_NAMES[types[i]]} is not a parcel: parcels are polygons"
+
+    # Where is each parcel on Earth (bounding-box centre), to choose its working CRS.
+    bounds = shapely.bounds(geometry)
+    cx = (bounds[:, 0] + bounds[:, 2]) / 2
+    cy = (bounds[:, 1] + bounds[:, 3]) / 2
+    cx[~polygonal] = np.nan
+    cy[~polygonal] = np.nan
+    lon, lat = to_lonlat(cx, cy, layer.crs)
+    corner_lon, corner_lat = to_lonlat(
+        np.r_[bounds[:, 0], bounds[:, 2], bounds[:, 0], bounds[:, 2]],
+        np.r_[bounds[:, 1], bounds[:, 1], bounds[:, 3], bounds[:, 3]],
+        layer.crs,
+    )
+    corner_lon, corner_lat = corner_lon.reshape(4, n), corner_lat.reshape(4, n)
+    with np.errstate(invalid="ignore"):
+        bounds_lonlat = np.column_stack(
+            [
+                corner_lon.min(axis=0),
+                corner_lat.min(axis=0),
+                corner_lon.max(axis=0),
+                corner_lat.max(axis=0),
+            ]
+        )
+    unplaced = polygonal & ~(np.isfinite(lon) & np.isfinite(lat))
+    invalid[unplaced] = f"cannot be placed on Earth from {layer.crs.name}"
+    lon[unplaced] = np.nan
+    crss, group = plan_working_crs(lon, lat, layer.crs)
+
+    geometry_ft = np.full(n, None, dtype=object)
+    area_acres = np.full(n, np.nan)
+    for g, wcrs in enumerate(crss):
+        sel = np.flatnonzero(group == g)
+        geometry_ft[sel] = wcrs.geoms_to_ft(geometry[sel], layer.crs)
+        area_acres[sel] = _equal_area_acres(
+            geometry[sel], layer.crs, float(np.mean(lon[sel])), float(np.mean(lat[sel]))
+        )
+
+    bad = (group >= 0) & ~finite_geometry(geometry_ft)
+    invalid[bad] = f"some coordinates cannot be projected from {layer.crs.name}"
+
+    ok = (group >= 0) & ~bad
+    not_valid = np.zeros(n, dtype=bool)
+    not_valid[ok] = ~shapely.is_valid(geometry_ft[ok])
+    idx = np.flatnonzero(not_valid)
+    if len(idx):
+        reasons = shapely.is_valid_reason(geometry_ft[idx])
+        fixed = shapely.make_valid(geometry_ft[idx], method="structure", keep_collapsed=False)
+        fixed_area = shapely.make_valid(geometry[idx], method="structure", keep_collapsed=False)
+        fixed, dropped = _drop_slivers(fixed)
+        collapsed = shapely.is_empty(fixed) | ~np.isin(shapely.get_type_id(fixed), (3, 6))
+        for j, i in enumerate(idx):
+            why = _reason_lonlat(reasons[j], crss[group[i]])
+            if collapsed[j]:
+                invalid[i] = f"invalid geometry ({why}) that collapses when repaired"
+            else:
+                repaired[i] = f"repaired: {why}" + (
+                    f"; dropped {dropped[j]} sliver(s) under {SLIVER_SQFT:g} sq ft made by the "
+                    "repair"
+                    if dropped[j]
+                    else ""
+                )
+        geometry_ft[idx] = np.where(collapsed, None, fixed)
+        for g in range(len(crss)):  # area of the repaired shape
+            sel = (group[idx] == g) & ~collapsed
+            if sel.any():
+                area_acres[idx[sel]] = _equal_area_acres(
+                    fixed_area[sel],
+                    layer.crs,
+                    float(np.nanmean(lon[idx[sel]])),
+                    float(np.nanmean(lat[idx[sel]])),
+                )
+
+    usable = pd.isna(invalid)
+    group = np.where(usable, group, -1)
+    geometry_ft = np.where(usable, geometry_ft, None)
+    area_acres[~usable] = np.nan
+
+    rings = rings_of(geometry_ft)
+    perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n)
+    perimeter[~usable] = np.nan
+    corners = find_corners(
+        rings.geometry,
+        angle_deg=settings.corner_angle_deg,
+        noise_ft=settings.corner_noise_ft,
+        merge_ft=settings.corner_merge_ft,
+    )
+    return PreparedParcels(
+        layer=layer,
+        crss=crss,
+        group=group,
+        geometry_ft=geometry_ft,
+        invalid=invalid,
+        repaired=repaired,
+        perimeter_ft=perimeter,
+        area_acres=area_acres,
+        bounds_lonlat=bounds_lonlat,
+        rings=rings,
+        corners=corners,
+    )

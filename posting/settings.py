@@ -1,0 +1,73 @@
+"""Measurement settings, with the defaults and the reasons for them.
+
+The statutes give the spacing (500 ft in Florida) but not how close to the line a sign must
+stand, nor how near a corner "at each corner" is. These settings make those choices explicit;
+the report records the values used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["ACCURACY_GUIDE_FT", "Settings"]
+
+ACCURACY_GUIDE_FT = {
+    "phone": 16.0,
+    "handheld GPS": 10.0,
+    "mapping-grade GNSS": 3.0,
+    "survey-grade RTK": 0.1,
+}
+"""Typical horizontal accuracy of a surveyed position (about 95 %), in feet.
+
+Smartphones give about 5 m (16 ft) under open sky and worse under trees or in town (7-13 m
+measured with an iPhone and Avenza); recreational handheld receivers 3-15 m, typically about
+3 m (10 ft) in the open; mapping-grade receivers about 1 m; RTK survey equipment 1-2 cm.
+"""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How markers are matched to boundaries and corners, and how sure a verdict must be.
+
+    Parameters
+    ----------
+    tolerance_ft
+        A marker farther than this from every boundary is not posting any of them. 30 ft
+        (about 9 m) covers a phone GPS fix (about 16 ft), a sign set a few feet inside the
+        line, and the feet-scale error of county parcel lines, without reaching the signs of a
+        lot across a road.
+    corner_tolerance_ft
+        A corner is marked when a marker of the same parcel stands within this distance of it
+        (straight line). Same error budget as ``tolerance_ft``.
+    corner_angle_deg
+        Smallest change of direction that makes a corner.
+    corner_noise_ft
+        Digitising noise removed before corners are looked for (Douglas-Peucker tolerance).
+    corner_merge_ft
+        Turning within this length of boundary is one corner: a corner cut by a chamfer shorter
+        than this is one corner; a curve is a corner only when tighter than
+        ``corner_merge_ft / corner_angle`` in radius (38 ft with the defaults).
+    accuracy_ft
+        The survey's stated accuracy. A finding within this distance of its limit could go
+        either way, so the parcel is ``uncertain`` rather than passed or failed. See
+        :data:`ACCURACY_GUIDE_FT`.
+    """
+
+    tolerance_ft: float = 30.0
+    corner_tolerance_ft: float = 30.0
+    corner_angle_deg: float = 30.0
+    corner_noise_ft: float = 1.0
+    corner_merge_ft: float = 20.0
+    accuracy_ft: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name, value in asdict(self).items():
+            if not (value >= 0) or value != value or value == float("inf"):
+                raise ValueError(f"{name} must be a finite number >= 0, not {value!r}")
+        if self.tolerance_ft <= 0 or self.corner_angle_deg <= 0 or self.corner_angle_deg >= 180:
+            raise ValueError("tolerance_ft must be > 0 and corner_angle_deg within (0, 180)")
+
+    def as_dict(self) -> dict[str, Any]:
+        """The settings as a JSON-ready dict."""
+        return asdict(self)

@@ -1,0 +1,271 @@
+"""Spacing: gaps along the boundary, by hand, by an oracle, and as properties."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+from helpers import LOCAL_FT, markers, parcels, square
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from posting import Settings, check
+from posting.checks.spacing import measured_gap, ring_gaps
+
+CORNERS_AND_MIDPOINTS = [
+    (0, 0),
+    (500, 0),
+    (1000, 0),
+    (1000, 500),
+    (1000, 1000),
+    (500, 1000),
+    (0, 1000),
+    (0, 500),
+]
+
+
+def parcel_json(report, i=0):
+    return report.to_dict()["parcels"][i]
+
+
+def test_square_with_signs_at_corners_and_midpoints_is_compliant():
+    # 1,000 ft square: 8 signs, 8 gaps of exactly 500 ft ("not more than 500 feet apart").
+    r = check(parcels(square()), markers(CORNERS_AND_MIDPOINTS))
+    p = parcel_json(r)
+    assert p["status"] == "compliant"
+    assert p["signs"] == 8
+    assert p["perimeter_ft"] == 4000.0
+    assert p["area_acres"] == pytest.approx(1_000_000 / 43_560, rel=1e-4)
+    assert p["max_gap_ft"] == 500.0
+    assert p["corners"] == 4 and p["missing_corners"] == []
+    assert sorted(r.gaps["length_ft"].round(6)) == [500.0] * 8
+    assert r.exit_code == 0
+
+
+def test_gap_of_520_fails_and_480_passes():
+    # Bottom midpoint moved to x = 520: gaps 520 and 480 along the bottom side.
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(520, 0)]
+    p = parcel_json(check(parcels(square()), markers(pts)))
+    assert p["status"] == "noncompliant"
+    assert p["max_gap_ft"] == 520.0
+    [gap] = p["gaps"]
+    assert gap["length_ft"] == 520.0 and gap["status"] == "over"
+    [v] = p["violations"]
+    assert v["rule"] == "spacing" and v["measured"] == 520.0 and v["limit"] == 500.0
+    assert v["clause"] == "Fla. Stat. 810.011(5)(a)1"
+    # One more sign at x = 40 splits the 520 ft gap into 40 + 480.
+    p = parcel_json(check(parcels(square()), markers([*pts, (40, 0)])))
+    assert p["status"] == "compliant"
+    assert p["max_gap_ft"] == 500.0
+
+
+def test_wrap_around_gap_runs_from_the_last_marker_to_the_first():
+    ring_start_at_origin = shapely.Polygon([(0, 0), (1000, 0), (1000, 1000), (0, 1000)])
+    r = check(parcels(ring_start_at_origin), markers([(100, 0), (300, 0)]))
+    lengths = sorted(r.gaps["length_ft"].round(6))
+    assert lengths == [200.0, 3800.0]  # 300 -> round the square -> 100
+    wrap = r.gaps.loc[r.gaps["length_ft"].idxmax()]
+    assert r.markers.loc[wrap["start_marker"], ["lon", "lat"]].tolist() == pytest.approx(
+        r.markers.loc[1, ["lon", "lat"]].tolist()
+    )
+    assert wrap["end_marker"] == 0
+
+
+def test_one_marker_leaves_one_gap_of_the_whole_ring():
+    r = check(parcels(square()), markers([(0, 0)]))
+    p = parcel_json(r)
+    assert p["max_gap_ft"] == 4000.0
+    assert len(r.gaps) == 1 and r.gaps["straight_ft"].isna().all()
+
+
+def test_hole_is_a_boundary_to_post():
+    hole = [(400, 400), (600, 400), (600, 600), (400, 600)]
+    poly = shapely.Polygon(square().exterior.coords, [hole])
+    p = parcel_json(check(parcels(poly), markers(CORNERS_AND_MIDPOINTS)))
+    assert p["status"] == "noncompliant"
+    assert p["rings"] == 2 and p["corners"] == 8
+    assert p["max_gap_ft"] == 800.0  # the unmarked hole, whole
+    rules = {v["rule"] for v in p["violations"]}
+    assert rules == {"spacing", "corners"}
+    assert any("800.0 ft of boundary unmarked" in v["message"] for v in p["violations"])
+    p = parcel_json(check(parcels(poly), markers(CORNERS_AND_MIDPOINTS + hole)))
+    assert p["status"] == "compliant"
+    assert p["signs"] == 12
+
+
+def test_multipolygon_needs_markers_on_every_part():
+    mp = shapely.MultiPolygon([square(), square(x0=3000)])
+    p = parcel_json(check(parcels(mp), markers(CORNERS_AND_MIDPOINTS)))
+    assert p["status"] == "noncompliant" and p["rings"] == 2
+    assert p["perimeter_ft"] == 8000.0
+    second = [(x + 3000, y) for x, y in CORNERS_AND_MIDPOINTS]
+    p = parcel_json(check(parcels(mp), markers(CORNERS_AND_MIDPOINTS + second)))
+    assert p["status"] == "compliant" and p["signs"] == 16
+
+
+def _circle(radius=400.0, segments=256):
+    t = np.linspace(0, 2 * np.pi, segments, endpoint=False)
+    return shapely.Polygon(np.column_stack([radius * np.cos(t), radius * np.sin(t)]))
+
+
+@pytest.mark.parametrize("n_signs", [5, 6])
+def test_curved_boundary_gaps_follow_the_curve(n_signs):
+    # A 256-gon of radius 400: perimeter 2 * 256 * 400 * sin(pi / 256). The signs stand on the
+    # circle, up to 0.01 ft off the 256-gon, hence the 1e-6 tolerance.
+    perimeter = 2 * 256 * 400 * math.sin(math.pi / 256)
+    angles = np.arange(n_signs) * 2 * np.pi / n_signs
+    pts = np.column_stack([400 * np.cos(angles), 400 * np.sin(angles)])
+    r = check(parcels(_circle()), markers(pts))
+    p = parcel_json(r)
+    along = perimeter / n_signs
+    chord = 2 * 400 * math.sin(math.pi / n_signs)
+    assert r.gaps["length_ft"].to_numpy() == pytest.approx([along] * n_signs, rel=1e-6)
+    assert r.gaps["straight_ft"].to_numpy() == pytest.approx([chord] * n_signs, rel=1e-6)
+    assert p["corners"] == 0  # a curve made of many small bends has no corner
+    # 5 signs: 502.6 ft along the curve (over), 470.2 ft in a straight line.
+    assert p["status"] == ("noncompliant" if along > 500 else "compliant")
+
+
+def test_straight_line_metric_passes_the_chord(tmp_path):
+    from posting.rules import load_rules
+
+    body = (
+        Path(load_rules("florida").path)
+        .read_text()
+        .replace('metric = "along_boundary"', 'metric = "straight"')
+    )
+    body = body.replace('name = "florida"', 'name = "florida-straight"')
+    path = tmp_path / "straight.toml"
+    path.write_text(body)
+    angles = np.arange(5) * 2 * np.pi / 5
+    pts = np.column_stack([400 * np.cos(angles), 400 * np.sin(angles)])
+    p = parcel_json(check(parcels(_circle()), markers(pts), str(path)))
+    assert p["status"] == "compliant"
+
+
+def test_accuracy_makes_borderline_gaps_uncertain():
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(505, 0)]  # gaps 505, 495
+    status = {
+        acc: parcel_json(
+            check(parcels(square()), markers(pts), settings=Settings(accuracy_ft=acc))
+        )["status"]
+        for acc in (0.0, 4.0, 10.0)
+    }
+    # 505 > 500 + 4 fails even with 4 ft of accuracy; with 10 ft, 505 and 495 could go either way.
+    assert status == {0.0: "noncompliant", 4.0: "noncompliant", 10.0: "uncertain"}
+    # Signs every 250 ft: sure to pass with 4 ft of accuracy (250 <= 500 - 4), while the
+    # 500 ft gaps of the first layout are not sure with it.
+    every_250 = [(x, 0) for x in (0, 250, 500, 750)] + [(1000, y) for y in (0, 250, 500, 750)]
+    every_250 += [(x, 1000) for x in (1000, 750, 500, 250)] + [
+        (0, y) for y in (1000, 750, 500, 250)
+    ]
+    four = Settings(accuracy_ft=4.0)
+    assert parcel_json(check(parcels(square()), markers(every_250), settings=four))["status"] == (
+        "compliant"
+    )
+    p = parcel_json(check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), settings=four))
+    assert p["status"] == "uncertain"
+    [u] = p["uncertain"]
+    assert u["rule"] == "spacing" and u["count"] == 8 and u["measured"] == 500.0
+
+
+# -- ring_gaps: oracle and properties ------------------------------------------------------
+
+
+def slow_gaps(rings, positions, lengths):
+    """The obvious method: per ring, sort its markers and walk round."""
+    out = []
+    for r, length in enumerate(lengths):
+        s = sorted(p for q, p in zip(rings, positions, strict=True) if q == r)
+        if not s:
+            out.append((r, length))
+            continue
+        out += [(r, b - a) for a, b in itertools.pairwise(s)]
+        out.append((r, length - s[-1] + s[0]))
+    return sorted(out)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lengths=st.lists(st.floats(1.0, 5000.0), min_size=1, max_size=5),
+    data=st.data(),
+)
+def test_ring_gaps_matches_the_obvious_method(lengths, data):
+    n = data.draw(st.integers(0, 30))
+    rings = data.draw(st.lists(st.integers(0, len(lengths) - 1), min_size=n, max_size=n))
+    positions = [data.draw(st.floats(0.0, lengths[r])) for r in rings]
+    g = ring_gaps(np.array(rings, dtype=np.int64), np.array(positions), np.array(lengths))
+    fast = sorted(zip(g.ring.tolist(), g.length_ft.tolist(), strict=True))
+    slow = slow_gaps(rings, positions, lengths)
+    assert [r for r, _ in fast] == [r for r, _ in slow]
+    assert [x for _, x in fast] == pytest.approx([x for _, x in slow], abs=1e-9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    length=st.floats(10.0, 10000.0),
+    fractions=st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=1, max_size=40),
+    new=st.floats(0.0, 1.0, exclude_max=True),
+)
+@example(length=1000.0, fractions=[0.5], new=0.5)
+def test_gaps_sum_to_the_ring_and_a_new_marker_never_lengthens_one(length, fractions, new):
+    pos = np.array(fractions) * length
+    ring = np.zeros(len(pos), dtype=np.int64)
+    g = ring_gaps(ring, pos, np.array([length]))
+    assert g.length_ft.sum() == pytest.approx(length, rel=1e-12)
+    assert (g.length_ft >= 0).all()
+    h = ring_gaps(np.r_[ring, 0], np.r_[pos, new * length], np.array([length]))
+    assert h.length_ft.max() <= g.length_ft.max() + 1e-9
+    assert len(h) == len(g) + 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    fractions=st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=1, max_size=20),
+    shift=st.floats(0.0, 1.0, exclude_max=True),
+)
+def test_gaps_do_not_depend_on_where_the_ring_starts(fractions, shift):
+    length = 1234.5
+    pos = np.array(fractions) * length
+    a = ring_gaps(np.zeros(len(pos), np.int64), pos, np.array([length]))
+    b = ring_gaps(np.zeros(len(pos), np.int64), (pos + shift * length) % length, np.array([length]))
+    assert sorted(a.length_ft) == pytest.approx(sorted(b.length_ft), abs=1e-6)
+
+
+def test_measured_gap_metrics():
+    along, straight = np.array([520.0, 600.0]), np.array([480.0, np.nan])
+    assert measured_gap(along, straight, "along_boundary").tolist() == [520.0, 600.0]
+    assert measured_gap(along, straight, "straight").tolist() == [480.0, 600.0]
+    assert measured_gap(along, straight, "either").tolist() == [480.0, 600.0]
+    with pytest.raises(ValueError, match="metric"):
+        measured_gap(along, straight, "crow")
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    angle=st.floats(0.0, 360.0),
+    dx=st.floats(-5e4, 5e4),
+    dy=st.floats(-5e4, 5e4),
+    drop=st.sets(st.integers(0, 7), max_size=4),
+)
+def test_check_is_invariant_under_rotation_and_translation(angle, dx, dy, drop):
+    pts = [p for i, p in enumerate(CORNERS_AND_MIDPOINTS) if i not in drop]
+    base = check(parcels(square()), markers(pts))
+    a = np.radians(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    poly = shapely.transform(square(), lambda xy: xy @ rot.T + [dx, dy])
+    moved = np.asarray(pts, dtype=float).reshape(-1, 2) @ rot.T + [dx, dy]
+    other = check(parcels(poly, crs=LOCAL_FT), markers(moved))
+    b, o = parcel_json(base), parcel_json(other)
+    for key in ("status", "signs", "corners"):
+        assert b[key] == o[key]
+    assert len(b["missing_corners"]) == len(o["missing_corners"])
+    for key in ("max_gap_ft", "perimeter_ft"):
+        if b[key] is None:
+            assert o[key] is None
+        else:
+            assert o[key] == pytest.approx(b[key], abs=0.02)
