@@ -1,6 +1,7 @@
 """Generate the bundled sample: a small rural neighbourhood in Seminole County, Florida.
 
-Run ``python data/make_sample.py`` to rebuild the files beside this script; the output is
+Run ``python data/make_sample.py [FOLDER]`` to rebuild the files beside this script (or in
+FOLDER); the output is
 deterministic (fixed seed, fixed rounding), so a rebuild changes nothing unless this script
 changes.
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -339,12 +341,13 @@ def write_geojson(path: Path, features: list[dict]) -> None:
     )
 
 
-def main() -> None:
+def main(out: Path = HERE) -> None:
+    """Write the sample files into ``out`` (default: beside this script)."""
     rng = np.random.default_rng(SEED)
     parcel_rows = parcels()
-    write_geojson(HERE / "parcels.geojson", parcel_rows)
+    write_geojson(out / "parcels.geojson", parcel_rows)
     write_geojson(
-        HERE / "water.geojson",
+        out / "water.geojson",
         [
             {"name": "Econlockhatchee River", "type": "Riverine", "geometry": river()},
             {
@@ -360,12 +363,12 @@ def main() -> None:
         if p["landuse"] == "R-SFD"
     ]
     houses.append({"parcel": "N05", "geometry": shapely.Point(-330.0 + 160.0, 300.0)})
-    write_geojson(HERE / "dwellings.geojson", houses)
+    write_geojson(out / "dwellings.geojson", houses)
 
     rows, added = signs(parcel_rows, rng)
     lon, lat = to_lonlat([r["x"] for r in rows], [r["y"] for r in rows])
     owner = {p["parcel_id"]: p["owner"] for p in parcel_rows}
-    with open(HERE / "signs.csv", "w", newline="", encoding="utf-8") as fh:
+    with open(out / "signs.csv", "w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
         w.writerow(
             [
@@ -405,7 +408,7 @@ def main() -> None:
         "    <desc>No Trespassing sign</desc>\n  </wpt>\n"
         for a, lo, la in zip(added, alon, alat, strict=True)
     )
-    (HERE / "signs-added.gpx").write_text(
+    (out / "signs-added.gpx").write_text(
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<gpx version="1.1" creator="posting data/make_sample.py" '
         'xmlns="http://www.topografix.com/GPX/1/1">\n' + wpts + "</gpx>\n",
@@ -414,4 +417,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)

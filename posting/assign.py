@@ -202,8 +202,11 @@ def assign_markers(
             far = rest[~got[rest]]
             if len(far):
                 (fi, ri), dist = rtree.query_nearest(
-                    pts[local[far]], return_distance=True, all_matches=False
+                    pts[local[far]], return_distance=True, all_matches=True
                 )
+                first = np.lexsort((ri, fi))  # equidistant rings: the first in the input
+                first = first[np.r_[True, np.diff(fi[first]) != 0]]
+                fi, ri, dist = fi[first], ri[first], dist[first]
                 better = dist < nearest_dist[far[fi]]
                 nearest_dist[far[fi][better]] = dist[better]
                 nearest_ring[far[fi][better]] = rings_g[ri][better]

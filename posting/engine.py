@@ -361,10 +361,11 @@ def _content(
             )
             continue
         values = attrs[col].reset_index(drop=True)
+        status = fn(values)
         out.append(
             item_findings(
                 parcel,
-                fn(values),
+                status,
                 values.to_numpy(),
                 rule=rule_name,
                 clause=rule.clause,
@@ -375,7 +376,7 @@ def _content(
         )
         if canonical == "name_on_sign" and prep.layer.owners is not None:
             owners = pd.Series(prep.layer.owners[parcel])
-            named = pd.Series(values).notna().to_numpy() & owners.notna().to_numpy()
+            named = (status == OK) & owners.notna().to_numpy()
             differ = named & ~names_agree(values, owners)
             if differ.any():
                 df = pd.DataFrame({"parcel": parcel[differ]}).groupby("parcel").size()
@@ -386,8 +387,8 @@ def _content(
                         "note",
                         rule.clause,
                         [
-                            f"{k} sign{'s' if k > 1 else ''} name someone other than the owner of "
-                            "record (lawful if it is the lessee or occupant)"
+                            f"{k} {'signs name' if k > 1 else 'sign names'} someone other than "
+                            "the owner of record (lawful if it is the lessee or occupant)"
                             for k in df.to_numpy()
                         ],
                         np.nan,

@@ -20,6 +20,7 @@ import pandas as pd
 import shapely
 
 from posting.assign import Assignment
+from posting.crs import finite_geometry
 from posting.io import MarkerLayer
 from posting.prepare import PreparedParcels
 from posting.rules import Profile
@@ -490,14 +491,13 @@ def _blank(x: Any) -> Any:
 
 
 def _geojson_geometries(geoms: np.ndarray) -> list[str | None]:
-    """GeoJSON geometry text for each shapely geometry (None stays None)."""
+    """GeoJSON geometry text for each shapely geometry (None, empty or non-finite: None)."""
     geoms = np.asarray(geoms, dtype=object)
-    geoms = shapely.set_precision(geoms, 10.0**-LONLAT_DECIMALS, mode="pointwise")
-    from posting.crs import finite_geometry
-
-    missing = pd.isna(geoms) | shapely.is_empty(geoms) | ~finite_geometry(geoms)
-    text = shapely.to_geojson(np.where(missing, None, geoms))
-    return [None if t is None else t for t in text]
+    usable = ~(pd.isna(geoms) | shapely.is_empty(geoms)) & finite_geometry(geoms)
+    out = np.full(len(geoms), None, dtype=object)
+    rounded = shapely.set_precision(geoms[usable], 10.0**-LONLAT_DECIMALS, mode="pointwise")
+    out[usable] = shapely.to_geojson(rounded)
+    return out.tolist()
 
 
 def _feature(geometry: str | None, props: dict[str, Any]) -> str:

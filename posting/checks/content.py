@@ -17,6 +17,7 @@ from posting.checks import FAIL, OK
 __all__ = [
     "COLUMNS",
     "NOT_RECORDED",
+    "NO_NAME",
     "find_column",
     "letter_height_status",
     "name_status",
@@ -99,11 +100,24 @@ def words_status(values: pd.Series, words: tuple[str, ...]) -> np.ndarray:
     return _status(ok, recorded)
 
 
+NO_NAME = ("none", "no name", "n a", "na", "blank", "unreadable", "illegible")
+"""Values of ``name_on_sign`` that record a sign showing no (readable) name, after
+:func:`normalise_text` (so ``N/A`` and ``-`` count too). A blank cell means *not recorded*."""
+
+
 def name_status(values: pd.Series) -> np.ndarray:
-    """A name is shown on the sign (blank fails once the column is recorded for a sign)."""
-    text = normalise_text(values)
-    recorded = pd.Series(values).notna().to_numpy()
-    return _status(text.notna().to_numpy(), recorded)
+    """A name is shown on the sign.
+
+    Examples
+    --------
+    >>> name_status(pd.Series(["J. Smith", "none", "-", None])).tolist()
+    [0, 2, 2, -1]
+    """
+    raw = pd.Series(values, dtype="string").reset_index(drop=True)
+    text = normalise_text(raw)
+    recorded = raw.notna() & (raw.str.strip() != "")
+    no_name = text.isna() | text.isin(NO_NAME)
+    return _status(~no_name.to_numpy(dtype=bool), recorded.to_numpy(dtype=bool))
 
 
 _TOKEN = re.compile(r"[^\W\d_]{2,}")

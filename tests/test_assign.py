@@ -1,0 +1,157 @@
+"""Which parcel and ring a marker posts: inside, nearest, named; and an oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from helpers import markers, parcels, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting import Settings, check
+from posting.assign import assign_markers
+from posting.prepare import prepare_parcels
+
+
+def plain(values):
+    """Column values with missing ones as None (pandas keeps strings with NaN for missing)."""
+    return [None if pd.isna(v) else v for v in values]
+
+
+def assigned(report):
+    m = report.markers
+    return list(zip(plain(m["parcel_id"]), plain(m["assigned_by"]), strict=True))
+
+
+def test_marker_inside_near_the_shared_line_goes_to_the_parcel_it_stands_in():
+    west, east = square(500), square(500, x0=500)
+    # 3 ft west of the shared line: in the west lot, though as near the east lot's line.
+    r = check(parcels(west, east, ids=["W", "E"]), markers([(497, 250), (503, 250)]))
+    assert assigned(r) == [("W", "inside"), ("E", "inside")]
+    assert r.markers["distance_ft"].tolist() == pytest.approx([3.0, 3.0])
+
+
+def test_marker_in_the_road_goes_to_the_nearest_boundary_within_tolerance():
+    north, south = square(500, y0=30), square(500, y0=-530)  # a 60 ft road between them
+    pts = [(100, 20), (100, -25), (100, 0), (100, 45)]
+    r = check(parcels(north, south, ids=["N", "S"]), markers(pts))
+    assert assigned(r) == [("N", "nearest"), ("S", "nearest"), ("N", "nearest"), ("N", "inside")]
+    # (100, 0) is 30 ft from both lines: the tie goes to the parcel first in the input
+    r = check(
+        parcels(north, south, ids=["N", "S"]), markers(pts), settings=Settings(tolerance_ft=29.0)
+    )
+    assert plain(r.markers["parcel_id"]) == ["N", "S", None, "N"]
+    assert "nearest boundary (parcel 'N') is 30.0 ft away" in r.markers["reason"][2]
+
+
+def test_marker_far_inside_a_parcel_is_unassigned_with_the_reason():
+    r = check(parcels(square(1000)), markers([(500, 500), (5000, 5000)]))
+    d = r.to_dict()
+    assert d["summary"]["markers_unassigned"] == 2
+    reasons = [u["reason"] for u in d["unassigned_signs"]]
+    assert reasons[0] == "stands inside parcel '0', 500.0 ft from its boundary (tolerance 30.0 ft)"
+    assert reasons[1].startswith("outside every parcel; the nearest boundary (parcel '0') is 5,6")
+    assert [u["row"] for u in d["unassigned_signs"]] == [0, 1]
+
+
+def test_named_parcel_overrides_position():
+    west, east = square(500), square(500, x0=500)
+    pts = [(497, 250), (497, 260), (497, 270), (250, 250)]
+    refs = ["E", None, "nowhere", "E"]
+    r = check(parcels(west, east, ids=["W", "E"]), markers(pts, parcel_ref=refs))
+    m = r.markers
+    assert plain(m["parcel_id"]) == ["E", "W", None, None]
+    assert plain(m["assigned_by"]) == ["named", "inside", None, None]
+    assert m["reason"][2] == "names parcel 'nowhere', which is not in the parcel file"
+    assert (
+        m["reason"][3]
+        == "names parcel 'E' but stands 250.0 ft from its boundary (tolerance 30.0 ft)"
+    )
+
+
+def test_marker_goes_to_the_nearest_ring_of_its_parcel():
+    hole = [(400, 400), (600, 400), (600, 600), (400, 600)]
+    poly = shapely.Polygon(square().exterior.coords, [hole])
+    r = check(parcels(poly), markers([(390, 500), (10, 500)]))
+    assert r.markers["hole"].tolist() == [1, 0]
+
+
+def test_every_marker_is_accounted_for_once():
+    rng = np.random.default_rng(3)
+    polys = [square(300, x0=x, y0=y) for x in range(0, 1500, 300) for y in range(0, 1500, 300)]
+    pts = rng.uniform(-100, 1600, (400, 2))
+    pts[::37] = np.nan
+    r = check(parcels(*polys), markers(pts))
+    d = r.to_dict()
+    assigned_n = sum(p["signs"] for p in d["parcels"])
+    assert assigned_n + len(d["unassigned_signs"]) == 400
+    assert d["summary"]["markers_read"] == 400
+    assert d["summary"]["markers_assigned"] == assigned_n
+    rows = sorted(
+        [u["row"] for u in d["unassigned_signs"]]
+        + r.markers.loc[r.markers["parcel"] >= 0, "row"].tolist()
+    )
+    assert rows == list(range(400))
+    assert {u["reason"] for u in d["unassigned_signs"] if u["lon"] is None} == {"no coordinates"}
+
+
+def oracle(polys, pts, tol):
+    """The slow obvious rule: a loop over markers and every ring of every parcel."""
+    out = []
+    rings = []
+    for p_i, poly in enumerate(polys):
+        for part in getattr(poly, "geoms", [poly]):
+            rings += [(p_i, r) for r in [part.exterior, *part.interiors]]
+    for x, y in pts:
+        pt = shapely.Point(x, y)
+        best = None
+        for p_i, ring in rings:
+            d = ring.distance(pt)
+            if d > tol:
+                continue
+            prio = 1 if polys[p_i].intersects(pt) else 2
+            key = (prio, d, p_i)
+            if best is None or key < best:
+                best = key
+        out.append(-1 if best is None else best[2])
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**16), tol=st.floats(1.0, 80.0))
+def test_assignment_matches_the_slow_oracle(seed, tol):
+    rng = np.random.default_rng(seed)
+    polys = []
+    for _ in range(rng.integers(1, 8)):
+        x0, y0 = rng.uniform(0, 1500, 2)
+        w, h = rng.uniform(50, 600, 2)
+        polys.append(shapely.box(x0, y0, x0 + w, y0 + h))
+    pts = rng.uniform(-100, 2200, (60, 2))
+    layer = parcels(*polys)
+    prep = prepare_parcels(layer)
+    a = assign_markers(prep, markers(pts), tolerance_ft=tol)
+    want = oracle(polys, pts, tol)
+    got = a.parcel.tolist()
+    # Ties in distance between parcels are broken the same way (first parcel), but a float
+    # difference of 1e-12 may order two equal distances differently: compare where unambiguous.
+    for g, w_, (x, y) in zip(got, want, pts, strict=True):
+        if g != w_:
+            d = [shapely.Point(x, y).distance(polys[k].boundary) for k in (g, w_) if k >= 0]
+            assert len(d) == 2 and abs(d[0] - d[1]) < 1e-9
+
+
+def test_position_along_ring_is_the_projection():
+    r = check(
+        parcels(shapely.Polygon([(0, 0), (1000, 0), (1000, 1000), (0, 1000)])),
+        markers([(300, 5), (1005, 200)]),
+    )
+    assert r.markers["position_ft"].tolist() == pytest.approx([300.0, 1200.0])
+    assert r.markers["distance_ft"].tolist() == pytest.approx([5.0, 5.0])
+
+
+def test_marker_attributes_stay_with_their_rows():
+    attrs = pd.DataFrame({"Kind": ["sign", "paint"]})
+    m = markers([(0, 0), (10, 0)], attributes=attrs)
+    assert m.attributes["kind"].tolist() == ["sign", "paint"]

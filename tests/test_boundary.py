@@ -1,0 +1,238 @@
+"""Rings, corner detection (by hand and against a slow oracle) and boundary stretches."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from helpers import markers, parcels, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.ops import substring
+
+from posting import check
+from posting.boundary import find_corners, ring_stretches, rings_of
+
+
+def corners_of(poly, **kw):
+    r = rings_of(np.array([poly]))
+    return find_corners(r.geometry, **kw)
+
+
+def test_rings_are_oriented_with_the_parcel_on_the_left():
+    hole = [(40, 40), (40, 60), (60, 60), (60, 40)]  # given clockwise... or not: any order
+    poly = shapely.Polygon([(0, 0), (0, 100), (100, 100), (100, 0)], [hole])  # exterior CW
+    r = rings_of(np.array([poly, None, shapely.MultiPolygon([square(10), square(10, x0=50)])]))
+    assert r.parcel.tolist() == [0, 0, 2, 2]
+    assert r.part.tolist() == [0, 0, 0, 1]
+    assert r.hole.tolist() == [0, 1, 0, 0]
+    assert r.length_ft.tolist() == [400.0, 80.0, 40.0, 40.0]
+    ccw = shapely.is_ccw(r.geometry)
+    assert ccw.tolist() == [True, False, True, True]  # exteriors CCW, holes CW
+
+
+def test_square_and_rectangle_with_collinear_vertices_have_four_corners():
+    assert len(corners_of(square())) == 4
+    xs = np.linspace(0, 1000, 51)
+    pts = [(x, 0) for x in xs] + [(1000, 300)] + [(x, 300) for x in xs[::-1]]
+    c = corners_of(shapely.Polygon(pts))
+    assert sorted(zip(c.x.round(6), c.y.round(6), strict=True)) == [
+        (0, 0),
+        (0, 300),
+        (1000, 0),
+        (1000, 300),
+    ]
+    assert np.abs(c.turn_deg).tolist() == pytest.approx([90.0] * 4)
+
+
+def test_angle_threshold():
+    # A triangle-ish lot with one vertex turning 25 degrees: not a corner at 30, a corner at 20.
+    bend = shapely.Polygon(
+        [
+            (0, 0),
+            (500, 0),
+            (500 + 500 * math.cos(math.radians(25)), 500 * math.sin(math.radians(25))),
+            (0, 800),
+        ]
+    )
+    assert len(corners_of(bend)) == 3
+    assert len(corners_of(bend, angle_deg=20)) == 4
+
+
+def test_chamfered_corner_is_one_corner_at_the_chamfer():
+    poly = shapely.Polygon([(0, 0), (990, 0), (1000, 10), (1000, 1000), (0, 1000)])
+    c = corners_of(poly)
+    assert len(c) == 4
+    k = int(np.argmin(np.hypot(c.x - 1000, c.y)))
+    assert (c.x[k], c.y[k]) == pytest.approx((995, 5))  # the chamfer's middle
+    assert c.turn_deg[k] == pytest.approx(90.0)
+    # A chamfer longer than corner_merge_ft is two corners of 45 degrees.
+    assert len(corners_of(poly, merge_ft=10)) == 5
+
+
+def test_chamfer_across_the_ring_start_is_one_corner():
+    poly = shapely.Polygon([(1000, 10), (1000, 1000), (0, 1000), (0, 0), (990, 0)])
+    assert len(corners_of(poly)) == 4
+
+
+def test_curve_is_not_a_row_of_corners():
+    # Quarter circle frontage of radius 300 ft drawn with 1 degree steps: no corner on the arc,
+    # but the two places where straight lines meet it at right angles are corners.
+    t = np.radians(np.arange(0, 91))
+    arc = np.column_stack([300 * np.cos(t), 300 * np.sin(t)])
+    c = corners_of(shapely.Polygon(np.vstack([[[0, 0]], arc])))
+    assert len(c) == 3
+
+
+def test_tight_curve_counts_as_a_corner():
+    # Radius 20 ft, 90 degree turn: the turn happens within 31 ft: a corner.
+    t = np.radians(np.arange(0, 91, 5))
+    arc = np.column_stack([1000 + 20 * np.sin(t), 20 - 20 * np.cos(t)])
+    pts = np.vstack([[[0, 0]], arc, [[1020, 1000], [0, 1000]]])
+    assert len(corners_of(shapely.Polygon(pts))) == 4
+
+
+def test_digitising_noise_is_ignored():
+    rng = np.random.default_rng(7)
+    side = np.linspace(0, 1, 40, endpoint=False)
+    pts = np.vstack(
+        [
+            np.column_stack([side * 1000, np.zeros(40)]),
+            np.column_stack([np.full(40, 1000), side * 1000]),
+            np.column_stack([1000 - side * 1000, np.full(40, 1000)]),
+            np.column_stack([np.zeros(40), 1000 - side * 1000]),
+        ]
+    ) + rng.normal(0, 0.25, (160, 2))
+    assert len(corners_of(shapely.Polygon(pts))) == 4
+
+
+def slow_corners(xy, angle_deg=30.0, merge_ft=20.0):
+    """The obvious method on a ring with no noise to remove: loop over vertices, sum the turns
+    within merge_ft / 2 on either side, group corner vertices that lie within merge_ft."""
+    n = len(xy)
+    seg = [math.dist(xy[i], xy[(i + 1) % n]) for i in range(n)]
+    s = [sum(seg[:i]) for i in range(n)]
+    length = sum(seg)
+    turn = []
+    for i in range(n):
+        a, b, c = xy[i - 1], xy[i], xy[(i + 1) % n]
+        d = math.atan2(c[1] - b[1], c[0] - b[0]) - math.atan2(b[1] - a[1], b[0] - a[0])
+        turn.append((d + math.pi) % (2 * math.pi) - math.pi)
+    h = min(merge_ft / 2, 0.499 * length)
+    cand = []
+    for i in range(n):
+        window = 0.0
+        for j in range(n):
+            diff = abs(s[j] - s[i])
+            if min(diff, length - diff) <= h + 1e-9:
+                window += turn[j]
+        if max(abs(turn[i]), abs(window)) >= math.radians(angle_deg):
+            cand.append(i)
+    groups: list[list[int]] = []
+    for i in cand:
+        if groups and s[i] - s[groups[-1][-1]] <= merge_ft:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    if len(groups) > 1 and s[groups[0][0]] + length - s[groups[-1][-1]] <= merge_ft:
+        groups[0] = groups.pop() + groups[0]
+    return len(groups)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    radii=st.lists(st.floats(50, 1000), min_size=3, max_size=24),
+    seed=st.integers(0, 2**16),
+)
+def test_corner_count_matches_the_slow_oracle(radii, seed):
+    # A star-shaped polygon with random vertex radii at sorted random angles.
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, len(radii)))
+    if np.min(np.diff(np.r_[ang, ang[0] + 2 * np.pi])) < 0.05:
+        return
+    xy = np.column_stack([np.cos(ang), np.sin(ang)]) * np.asarray(radii)[:, None]
+    poly = shapely.Polygon(xy)
+    if not poly.is_valid:
+        return
+    ring = rings_of(np.array([poly])).geometry[0]
+    ring_xy = np.asarray(ring.coords)[:-1]
+    c = find_corners(np.array([ring]), noise_ft=0.0)
+    assert len(c) == slow_corners([tuple(p) for p in ring_xy])
+
+
+def test_corner_check_finds_missing_corners():
+    pts = [(500, 0), (1000, 500), (500, 1000), (0, 500), (0, 0), (1000, 1000)]
+    r = check(parcels(square()), markers(pts))
+    p = r.to_dict()["parcels"][0]
+    assert p["status"] == "noncompliant"
+    assert p["corners"] == 4 and len(p["missing_corners"]) == 2
+    [v] = [v for v in p["violations"] if v["rule"] == "corners"]
+    assert v["count"] == 2 and v["limit"] == 30.0
+    assert v["measured"] == 500.0  # from each missing corner to the midpoint signs beside it
+    missing = r.corners[r.corners["status"] == "missing"]
+    assert sorted(zip(missing["x_ft"].round(6), missing["y_ft"].round(6), strict=True)) == [
+        (0.0, 1000.0),
+        (1000.0, 0.0),
+    ]
+
+
+def test_corner_marker_within_tolerance_counts():
+    # Signs 20 ft inside each corner along the diagonal (28.3 ft from the corner point), and
+    # signs every 250 ft between them.
+    between = [
+        (250, 0),
+        (500, 0),
+        (750, 0),
+        (1000, 250),
+        (1000, 500),
+        (1000, 750),
+        (750, 1000),
+        (500, 1000),
+        (250, 1000),
+        (0, 750),
+        (0, 500),
+        (0, 250),
+    ]
+    inset = [(20, 20), (980, 20), (980, 980), (20, 980)]
+    r = check(parcels(square()), markers(inset + between))
+    assert r.to_dict()["parcels"][0]["status"] == "compliant"
+    assert r.corners["nearest_ft"].to_numpy() == pytest.approx([math.hypot(20, 20)] * 4)
+    inset[0] = (25, 25)  # 35.4 ft from its corner: missing
+    p = check(parcels(square()), markers(inset + between)).to_dict()["parcels"][0]
+    # the local CRS's origin, the square's south-west corner, is at 81.1 W, 28.7 N
+    assert p["missing_corners"] == [pytest.approx([-81.1, 28.7], abs=1e-7)]
+    assert p["status"] == "noncompliant"
+
+
+def test_neighbours_sign_does_not_mark_a_corner():
+    # Two lots side by side; only the west lot has a sign at the shared corner (inside it).
+    west, east = square(500), square(500, x0=500)
+    pts = [(499, 1), (1, 1), (1, 499), (499, 499)]
+    r = check(parcels(west, east), markers(pts))
+    p = r.to_dict()["parcels"]
+    assert p[0]["signs"] == 4 and p[1]["signs"] == 0
+    assert p[1]["status"] == "unposted"
+    assert len(p[1]["missing_corners"]) == 4
+
+
+@settings(max_examples=100, deadline=None)
+@given(start=st.floats(0, 1, exclude_max=True), frac=st.floats(0.001, 1.0))
+def test_ring_stretches_match_shapely_substring(start, frac):
+    poly = shapely.Polygon([(0, 0), (300, 0), (300, 100), (120, 240), (0, 100)])
+    ring = rings_of(np.array([poly])).geometry[0]
+    length = ring.length
+    a, n = start * length, frac * length
+    [got] = ring_stretches(np.array([ring]), np.array([0]), np.array([a]), np.array([n]))
+    assert got.length == pytest.approx(n, rel=1e-9, abs=1e-9)
+    line = shapely.LineString(ring.coords)
+    if a + n <= length:
+        want = substring(line, a, a + n)
+    else:  # wraps past the ring's start
+        want = shapely.line_merge(
+            shapely.MultiLineString(
+                [substring(line, a, length), substring(line, 0, a + n - length)]
+            )
+        )
+    assert shapely.hausdorff_distance(got, want) < 1e-6

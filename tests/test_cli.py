@@ -1,0 +1,133 @@
+"""The command line: exit status, stdout only when asked, clear errors, whole outputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import geopandas as gpd
+import pytest
+import shapely
+from click.testing import CliRunner
+from helpers import ROOT, SAMPLE
+
+from posting.cli import main
+
+SAMPLE_ARGS = [
+    str(SAMPLE / "parcels.geojson"),
+    "--signs",
+    str(SAMPLE / "signs.csv"),
+    "--signs",
+    str(SAMPLE / "signs-added.gpx"),
+    "--id-field",
+    "parcel_id",
+    "--owner-field",
+    "owner",
+]
+
+
+class Runner(CliRunner):
+    """A CliRunner that lets bugs through: an exception that is not a clean exit fails the test."""
+
+    def invoke(self, *args, **kwargs):
+        res = super().invoke(*args, **kwargs)
+        if res.exception is not None and not isinstance(res.exception, SystemExit):
+            raise res.exception
+        return res
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return Runner()
+
+
+def test_sample_exit_1_summary_on_stderr_nothing_on_stdout(runner):
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS])
+    assert res.exit_code == 1
+    assert res.stdout == ""
+    assert "29 parcels checked against florida" in res.stderr
+    assert "markers: 232 read, 230 assigned, 2 unassigned" in res.stderr
+    assert "worst:" in res.stderr
+
+
+def test_json_to_stdout(runner):
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS, "--json", "-", "-q"])
+    assert res.exit_code == 1
+    assert res.stderr == ""
+    d = json.loads(res.stdout)
+    assert d["summary"]["parcels"] == 29
+
+
+def test_exit_0_when_every_parcel_is_compliant(runner, tmp_path):
+    lot = shapely.box(-81.3000, 28.6000, -81.2990, 28.6010)
+    gpd.GeoDataFrame(geometry=[lot], crs=4326).to_file(tmp_path / "lot.geojson")
+    pts = shapely.get_coordinates(
+        lot.exterior.interpolate([0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875], normalized=True)
+    )
+    (tmp_path / "s.csv").write_text("lat,lon\n" + "".join(f"{y},{x}\n" for x, y in pts))
+    res = runner.invoke(
+        main, ["check", str(tmp_path / "lot.geojson"), "--signs", str(tmp_path / "s.csv")]
+    )
+    assert res.exit_code == 0, res.stderr
+    assert "1 compliant" in res.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["check", "nope.geojson"], "nope.geojson: no such file"),
+        (["check", *SAMPLE_ARGS, "--rules", "atlantis"], "unknown rule profile 'atlantis'"),
+        (["check", *SAMPLE_ARGS, "--id-field", "APN"], "--id-field 'APN' is not a column"),
+        (["check", *SAMPLE_ARGS, "--crs", "EPSG:999999"], "is not a CRS pyproj knows"),
+        (["check", *SAMPLE_ARGS, "--json", "-", "--csv", "-"], "only one output can go to stdout"),
+        (["check", *SAMPLE_ARGS, "--json", "/nonexistent/dir/r.json"], "does not exist"),
+        (["check", *SAMPLE_ARGS, "--tolerance-ft", "-3"], "-3"),
+    ],
+)
+def test_bad_input_exits_2_with_one_clear_line(runner, args, message):
+    res = runner.invoke(main, args)
+    assert res.exit_code == 2
+    assert message in res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+    assert res.stdout == ""
+
+
+def test_outputs_written_whole_and_only_on_success(runner, tmp_path):
+    out = tmp_path / "r.json"
+    res = runner.invoke(main, ["check", "nope.geojson", "--json", str(out)])
+    assert res.exit_code == 2 and not out.exists()
+    geo, csv = tmp_path / "r.geojson", tmp_path / "r.csv"
+    res = runner.invoke(
+        main,
+        ["check", *SAMPLE_ARGS, "--json", str(out), "--geojson", str(geo), "--csv", str(csv), "-q"],
+    )
+    assert res.exit_code == 1
+    assert json.loads(out.read_text())["schema"] == "posting-report/1"
+    assert json.loads(geo.read_text())["type"] == "FeatureCollection"
+    assert csv.read_text().count("\n") == 30  # header + 29 parcels
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.csv", "r.geojson", "r.json"]
+    assert out.stat().st_mode & 0o644 == 0o644  # an ordinary, readable file
+
+
+def test_root_cli_py_runs_the_same_command():
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "check", *SAMPLE_ARGS, "-q", "--json", "-"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 1, res.stderr
+    assert json.loads(res.stdout)["summary"]["parcels"] == 29
+
+
+def test_rules_command(runner):
+    res = runner.invoke(main, ["rules"])
+    assert res.exit_code == 0 and res.stdout.startswith("florida")
+    res = runner.invoke(main, ["rules", "florida"])
+    assert json.loads(res.stdout)["spacing_ft"] == 500.0
+
+
+def test_version(runner):
+    res = runner.invoke(main, ["--version"])
+    assert res.exit_code == 0 and res.stdout.strip() == "0.1.0"

@@ -1,0 +1,120 @@
+"""Working CRS: lengths in true feet whatever the input CRS, checked against geodesic lengths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from helpers import markers, parcels
+from pyproj import CRS, Geod, Transformer
+
+from posting import check
+from posting.crs import WGS84, WorkingCRS, local_tm, max_scale_error, plan_working_crs, utm_zone
+from posting.errors import CRSError
+
+GEOD = Geod(ellps="WGS84")
+FT_M = 0.3048
+
+
+def geodesic_ft(geom_lonlat) -> float:
+    """Perimeter (every ring) on the WGS 84 ellipsoid, in international feet."""
+    rings = shapely.get_rings(shapely.get_parts(geom_lonlat))
+    return sum(GEOD.geometry_length(r) for r in rings) / FT_M
+
+
+def to_crs(geom, src, dst):
+    tr = Transformer.from_crs(src, dst, always_xy=True)
+    return shapely.transform(geom, lambda xy: np.column_stack(tr.transform(xy[:, 0], xy[:, 1])))
+
+
+def test_us_survey_feet_are_converted():
+    w = WorkingCRS(CRS.from_epsg(2236))
+    assert w.ft_per_unit == pytest.approx(1200 / 3937 / 0.3048, rel=1e-15)
+    assert WorkingCRS(CRS.from_epsg(32617)).ft_per_unit == pytest.approx(1 / 0.3048)
+
+
+def test_never_measures_in_degrees():
+    with pytest.raises(CRSError, match="degrees"):
+        WorkingCRS(WGS84)
+
+
+def test_same_parcel_in_4326_and_2236_gives_the_same_figures():
+    # A 1,320 x 660 ft tract near Orlando, drawn in Florida East US survey feet.
+    x0, y0 = 540_000.0, 1_520_000.0
+    usft = 1200 / 3937 / 0.3048  # international feet per US survey foot
+    poly_sp = shapely.box(x0, y0, x0 + 1320 / usft, y0 + 660 / usft)
+    ring = shapely.get_exterior_ring(poly_sp)
+    pos = np.arange(0, 3960, 330.0) / usft
+    pts_sp = shapely.get_coordinates(shapely.line_interpolate_point(ring, pos))
+    sp = CRS.from_epsg(2236)
+    r_sp = check(parcels(poly_sp, crs=sp), markers(pts_sp, crs=sp))
+    poly_ll = to_crs(poly_sp, sp, WGS84)
+    pts_ll = shapely.get_coordinates(to_crs(shapely.points(pts_sp), sp, WGS84))
+    r_ll = check(parcels(poly_ll, crs=WGS84), markers(pts_ll, crs=WGS84))
+    assert r_sp.crs.startswith("EPSG:2236")  # a State Plane layer is measured in State Plane
+    assert "transverse Mercator" in r_ll.crs
+    a, b = r_sp.to_dict()["parcels"][0], r_ll.to_dict()["parcels"][0]
+    assert a["status"] == b["status"] == "compliant"
+    for key in ("perimeter_ft", "max_gap_ft", "area_acres"):
+        assert a[key] == pytest.approx(b[key], rel=1e-4), key
+    # State Plane grid distance is within 0.006 % of the ground here; the local projection is
+    # within 0.0001 % of the geodesic.
+    assert b["perimeter_ft"] == pytest.approx(geodesic_ft(poly_ll), rel=1e-6)
+    assert a["perimeter_ft"] == pytest.approx(3960.0, rel=1e-4)
+    assert b["area_acres"] == pytest.approx(1320 * 660 / 43560, rel=1e-4)
+
+
+def test_web_mercator_input_is_not_measured_in_web_mercator():
+    poly_ll = shapely.box(-81.30, 28.60, -81.29, 28.61)
+    merc = CRS.from_epsg(3857)
+    r = check(parcels(to_crs(poly_ll, WGS84, merc), crs=merc))
+    p = r.to_dict()["parcels"][0]
+    assert "3857" not in r.crs
+    assert p["perimeter_ft"] == pytest.approx(geodesic_ft(poly_ll), rel=1e-5)
+    merc_len = shapely.length(to_crs(poly_ll, WGS84, merc)) / FT_M
+    assert merc_len / p["perimeter_ft"] > 1.1  # what measuring in EPSG:3857 would have said
+
+
+def test_dataset_spanning_utm_zones_measures_each_parcel_in_its_own_zone():
+    west = shapely.box(-86.50, 30.40, -86.49, 30.41)  # zone 16
+    east = shapely.box(-79.90, 32.70, -79.89, 32.71)  # zone 17
+    sign_w = shapely.get_coordinates(
+        west.exterior.interpolate(np.arange(0, 1, 0.1), normalized=True)
+    )
+    sign_e = shapely.get_coordinates(
+        east.exterior.interpolate(np.arange(0, 1, 0.1), normalized=True)
+    )
+    r = check(parcels(west, east, crs=WGS84), markers(np.vstack([sign_w, sign_e]), crs=WGS84))
+    d = r.to_dict()
+    assert len(d["crs_detail"]) == 2
+    assert [c["parcels"] for c in d["crs_detail"]] == [1, 1]
+    for p, poly in zip(d["parcels"], (west, east), strict=True):
+        assert p["perimeter_ft"] == pytest.approx(geodesic_ft(poly), rel=1e-5)
+        assert p["signs"] == 10
+        assert p["working_crs"] in r.crs
+    gaps = r.gaps.groupby("parcel")["length_ft"].sum()
+    assert gaps.tolist() == pytest.approx(r.parcels["perimeter_ft"].tolist(), rel=1e-12)
+
+
+def test_plan_keeps_a_projected_crs_only_where_it_is_true():
+    lon, lat = np.array([-81.3, -81.2]), np.array([28.6, 28.7])
+    crss, _ = plan_working_crs(lon, lat, CRS.from_epsg(2236))
+    assert crss[0].label.startswith("EPSG:2236")
+    crss, _ = plan_working_crs(lon, lat, CRS.from_epsg(3857))
+    assert "transverse Mercator" in crss[0].label
+    # Florida East used 400 miles west of its zone: too distorted, replaced.
+    assert max_scale_error(CRS.from_epsg(2236), np.array([-87.5]), np.array([30.5])) > 5e-4
+    crss, _ = plan_working_crs(np.array([-87.5]), np.array([30.5]), CRS.from_epsg(2236))
+    assert "transverse Mercator" in crss[0].label
+
+
+def test_local_tm_scale_error_is_negligible_near_its_meridian():
+    w = local_tm(-81.2)
+    # 30 miles east of the meridian at 28.7 N
+    assert (
+        max_scale_error(w.crs, np.array([-81.2 + 30 * 1609.344 / 97_700]), np.array([28.7])) < 6e-5
+    )
+
+
+def test_utm_zone_numbers():
+    assert utm_zone(np.array([-84.01, -83.99]), np.array([30.0, 30.0])).tolist() == [32616, 32617]

@@ -1,0 +1,263 @@
+"""Reading every supported format; CRS rules; ids kept verbatim; bad rows kept with a reason."""
+
+from __future__ import annotations
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from pyproj import Geod
+
+from posting import check, read_markers, read_parcels
+from posting.errors import CRSError, InputError
+from posting.io import write_text
+
+LOTS = [
+    shapely.box(-81.3000, 28.6000, -81.2990, 28.6010),
+    shapely.box(-81.2990, 28.6000, -81.2980, 28.6010),
+]
+SIGNS = [(-81.29995, 28.60005), (-81.29905, 28.60095), (-81.2985, 28.6000), (-81.1, 28.0)]
+
+
+@pytest.fixture
+def lots() -> gpd.GeoDataFrame:
+    return gpd.GeoDataFrame(
+        {"PID": ["007", "12"], "OWNER": ["A. Smith", None]}, geometry=LOTS, crs="EPSG:4326"
+    )
+
+
+@pytest.fixture
+def signs() -> gpd.GeoDataFrame:
+    return gpd.GeoDataFrame(
+        {"name": ["s1", "s2", "s3", "s4"]},
+        geometry=[shapely.Point(p) for p in SIGNS],
+        crs="EPSG:4326",
+    )
+
+
+@pytest.mark.parametrize(
+    ("suffix", "driver"),
+    [
+        (".geojson", "GeoJSON"),
+        (".gpkg", "GPKG"),
+        (".shp", "ESRI Shapefile"),
+        (".fgb", "FlatGeobuf"),
+        (".kml", "KML"),
+        (".parquet", None),
+    ],
+)
+def test_parcel_formats_give_the_same_answer(tmp_path, lots, signs, suffix, driver):
+    path = tmp_path / f"lots{suffix}"
+    if driver is None:
+        lots.to_parquet(path)
+    elif driver == "FlatGeobuf":  # it sorts features by its spatial index unless told not to
+        lots.to_file(path, driver=driver, engine="pyogrio", SPATIAL_INDEX="NO")
+    else:
+        lots.to_file(path, driver=driver, engine="pyogrio")
+    id_field = "PID" if suffix != ".kml" else "Name"
+    if suffix == ".kml":  # KML keeps the label in Name
+        lots.rename(columns={"PID": "Name"}).to_file(path, driver="KML", engine="pyogrio")
+    layer = read_parcels(path, id_field=id_field)
+    assert layer.ids.tolist() == ["007", "12"]
+    report = check(layer, read_markers([_write_csv(tmp_path, SIGNS)]))
+    p = report.to_dict()["parcels"]
+    assert [x["signs"] for x in p] == [2, 1]
+    assert p[0]["perimeter_ft"] == pytest.approx(
+        Geod(ellps="WGS84").geometry_length(LOTS[0]) / 0.3048, rel=1e-5
+    )
+    assert report.to_dict()["summary"]["markers_unassigned"] == 1
+
+
+def _write_csv(tmp_path, pts, header=("lon", "lat")):
+    path = tmp_path / "signs.csv"
+    rows = [",".join(header)] + [f"{x},{y}" for x, y in pts]
+    path.write_text("\n".join(rows) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("suffix", "driver"),
+    [
+        (".geojson", "GeoJSON"),
+        (".gpkg", "GPKG"),
+        (".shp", "ESRI Shapefile"),
+        (".fgb", "FlatGeobuf"),
+        (".kml", "KML"),
+        (".gpx", "GPX"),
+        (".parquet", None),
+    ],
+)
+def test_marker_formats(tmp_path, signs, suffix, driver):
+    path = tmp_path / f"signs{suffix}"
+    if driver is None:
+        signs.to_parquet(path)
+    elif driver == "FlatGeobuf":  # it sorts features by its spatial index unless told not to
+        signs.to_file(path, driver=driver, engine="pyogrio", SPATIAL_INDEX="NO")
+    else:
+        signs.to_file(path, driver=driver, engine="pyogrio")
+    m = read_markers([path])
+    assert len(m) == 4
+    assert m.row.tolist() == [0, 1, 2, 3]
+    assert np.column_stack([m.lon, m.lat]) == pytest.approx(np.array(SIGNS), abs=1e-9)
+
+
+@pytest.mark.parametrize("header", [("lon", "lat"), ("Longitude", "Latitude"), ("LNG", "lat")])
+def test_csv_lonlat_columns(tmp_path, header):
+    m = read_markers([_write_csv(tmp_path, SIGNS, header)])
+    assert m.lon.tolist() == [p[0] for p in SIGNS]
+
+
+def test_csv_xy_needs_crs(tmp_path):
+    path = tmp_path / "pts.csv"
+    path.write_text("x,y\n540000,1520000\n")
+    with pytest.raises(CRSError, match="--crs"):
+        read_markers([path])
+    m = read_markers([path], crs="EPSG:2236")
+    assert m.lon[0] == pytest.approx(-81.30, abs=0.1)
+
+
+def test_csv_bad_rows_are_kept_with_the_reason(tmp_path):
+    path = tmp_path / "pts.csv"
+    path.write_text(
+        "lon,lat,note\n-81.3,28.6,ok\n-81.3,,blank\nabc,28.6,text\n28.6,-95.2,swapped\n"
+        "200,28.6,east\n"
+    )
+    m = read_markers([path])
+    assert m.reason.tolist() == [
+        None,
+        "no value in column 'lat'",
+        "lon 'abc' is not a number",
+        "latitude -95.2 is outside -90..90 (are lon and lat swapped?)",
+        "longitude 200 is outside -180..180",
+    ]
+    assert np.isnan(m.lon[1:]).all()
+
+
+def test_csv_without_coordinates_is_an_error(tmp_path):
+    path = tmp_path / "pts.csv"
+    path.write_text("a,b\n1,2\n")
+    with pytest.raises(InputError, match=r"no coordinate columns.*a, b"):
+        read_markers([path])
+
+
+def test_layer_without_crs_is_refused_unless_given(tmp_path, lots):
+    path = tmp_path / "lots.shp"
+    with pytest.warns(UserWarning, match="crs"):
+        lots.set_crs(None, allow_override=True).to_file(path, engine="pyogrio")
+    with pytest.raises(CRSError, match=r"no CRS.*--crs"):
+        read_parcels(path)
+    assert read_parcels(path, crs="EPSG:4326").crs.to_epsg() == 4326
+
+
+def test_degrees_labelled_as_state_plane_are_caught(tmp_path, lots):
+    path = tmp_path / "lots.gpkg"
+    lots.set_crs("EPSG:2236", allow_override=True).to_file(path, engine="pyogrio")
+    with pytest.raises(CRSError, match="look like degrees"):
+        read_parcels(path)
+
+
+def test_projected_coordinates_labelled_as_degrees_are_caught(tmp_path):
+    path = tmp_path / "lots.geojson"
+    gpd.GeoDataFrame(
+        geometry=[shapely.box(540000, 1520000, 541000, 1521000)], crs="EPSG:4326"
+    ).to_file(path, engine="pyogrio")
+    with pytest.raises(CRSError, match="not degrees"):
+        read_parcels(path)
+
+
+def test_ids_verbatim_and_missing_ids(tmp_path):
+    path = tmp_path / "lots.gpkg"
+    gdf = gpd.GeoDataFrame(
+        {"NUM": [7, 12, 12], "TXT": ["007", None, "x"]}, geometry=[*LOTS, LOTS[0]], crs="EPSG:4326"
+    )
+    gdf.to_file(path, engine="pyogrio")
+    assert read_parcels(path, id_field="num").ids.tolist() == ["7", "12", "12"]
+    layer = read_parcels(path, id_field="TXT")
+    assert layer.ids.tolist() == ["007", "#1", "x"]
+    assert "have no 'TXT'" in layer.notes[0]
+    assert read_parcels(path).ids.tolist() == ["0", "1", "2"]
+    d = check(read_parcels(path, id_field="NUM")).to_dict()
+    assert d["duplicate_ids"] == {"12": [1, 2]}
+    assert [p["duplicate_id"] for p in d["parcels"]] == [False, True, True]
+
+
+def test_missing_column_names_the_columns(tmp_path, lots):
+    path = tmp_path / "lots.geojson"
+    lots.to_file(path, engine="pyogrio")
+    with pytest.raises(
+        InputError, match="--id-field 'APN' is not a column; the columns are: PID, OWNER"
+    ):
+        read_parcels(path, id_field="APN")
+
+
+def test_unreadable_and_missing_files(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        read_parcels(tmp_path / "nope.geojson")
+    bad = tmp_path / "bad.geojson"
+    bad.write_text("{not json")
+    with pytest.raises(InputError, match="not a readable geospatial file"):
+        read_parcels(bad)
+    gpx = tmp_path / "t.gpx"
+    gpd.GeoDataFrame(geometry=[shapely.Point(0, 0)], crs=4326).to_file(gpx, driver="GPX")
+    with pytest.raises(InputError, match="GPX holds waypoints"):
+        read_parcels(gpx)
+
+
+def test_marker_geometry_that_is_not_a_point_is_kept_with_the_reason(tmp_path):
+    path = tmp_path / "m.geojson"
+    gpd.GeoDataFrame(
+        geometry=[
+            shapely.Point(-81.3, 28.6),
+            shapely.LineString([(0, 0), (1, 1)]),
+            None,
+            shapely.MultiPoint([(-81.3, 28.6)]),
+        ],
+        crs=4326,
+    ).to_file(path, engine="pyogrio")
+    m = read_markers([path])
+    assert m.reason.tolist() == [
+        None,
+        "a LineString is not a marker position: markers are points",
+        "no geometry",
+        None,
+    ]
+
+
+def test_several_sign_files_keep_their_rows(tmp_path, signs):
+    a = tmp_path / "a.geojson"
+    signs.to_file(a, engine="pyogrio")
+    b = _write_csv(tmp_path, SIGNS[:2])
+    m = read_markers([a, b])
+    assert m.source.tolist() == [str(a)] * 4 + [str(b)] * 2
+    assert m.row.tolist() == [0, 1, 2, 3, 0, 1]
+
+
+def test_write_text_is_whole_or_nothing(tmp_path, monkeypatch):
+    target = tmp_path / "r.json"
+    target.write_text("old")
+
+    class Boom(Exception):
+        pass
+
+    def explode(*a, **k):
+        raise Boom
+
+    monkeypatch.setattr("os.replace", explode)
+    with pytest.raises(Boom):
+        write_text(target, "new")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary left behind
+    monkeypatch.undo()
+    write_text(target, "new")
+    assert target.read_text() == "new"
+    with pytest.raises(InputError, match="does not exist"):
+        write_text(tmp_path / "no" / "r.json", "x")
+
+
+def test_owner_field(tmp_path, lots):
+    path = tmp_path / "lots.geojson"
+    lots.to_file(path, engine="pyogrio")
+    layer = read_parcels(path, owner_field="owner")
+    assert [o if isinstance(o, str) else None for o in layer.owners] == ["A. Smith", None]
+    assert pd.isna(layer.owners[1])

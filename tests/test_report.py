@@ -1,0 +1,97 @@
+"""The JSON report contract, GeoJSON and CSV renderings, and that nothing is lost."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from helpers import SAMPLE
+
+from posting import Settings, check, read_markers, read_parcels
+
+TOP_KEYS = {"schema", "rules", "crs", "summary", "parcels", "unassigned_signs"}
+PARCEL_KEYS = {
+    "id",
+    "status",
+    "signs",
+    "perimeter_ft",
+    "area_acres",
+    "max_gap_ft",
+    "gaps",
+    "corners",
+    "missing_corners",
+    "violations",
+}
+
+
+@pytest.fixture(scope="module")
+def report():
+    parcels = read_parcels(SAMPLE / "parcels.geojson", id_field="parcel_id", owner_field="owner")
+    markers = read_markers([SAMPLE / "signs.csv", SAMPLE / "signs-added.gpx"])
+    return check(parcels, markers, settings=Settings(accuracy_ft=16.0))
+
+
+def test_required_keys(report):
+    d = json.loads(report.to_json())
+    assert TOP_KEYS <= set(d)
+    assert d["rules"]["name"] == "florida"
+    assert isinstance(d["crs"], str) and "feet" in d["crs"]
+    assert {"parcels", "status", "markers_read", "markers_assigned", "markers_unassigned"} <= set(
+        d["summary"]
+    )
+    for p in d["parcels"]:
+        assert PARCEL_KEYS <= set(p)
+        assert isinstance(p["id"], str)
+        for v in p["violations"]:
+            assert {"rule", "message", "clause", "measured", "limit"} <= set(v)
+        for g in p["gaps"]:
+            assert {"length_ft", "start", "end"} <= set(g)
+
+
+def test_nothing_is_lost(report):
+    d = report.to_dict()
+    assert [p["row"] for p in d["parcels"]] == list(range(29))  # input order, each once
+    assert sum(d["summary"]["status"].values()) == 29
+    assigned = sum(p["signs"] for p in d["parcels"])
+    assert assigned + len(d["unassigned_signs"]) == d["summary"]["markers_read"] == 232
+    # the sample's last two sign rows: one far from any parcel, one without a latitude
+    n = len((SAMPLE / "signs.csv").read_text().splitlines()) - 1
+    assert {(u["source"], u["row"]) for u in d["unassigned_signs"]} == {
+        (str(SAMPLE / "signs.csv"), n - 2),
+        (str(SAMPLE / "signs.csv"), n - 1),
+    }
+
+
+def test_unposted_parcel_has_null_max_gap_and_every_corner_missing(report):
+    p = {p["id"]: p for p in report.to_dict()["parcels"]}["N08"]
+    assert p["status"] == "unposted" and p["max_gap_ft"] is None
+    assert len(p["missing_corners"]) == p["corners"] == 4
+
+
+def test_geojson_has_every_parcel_and_marker(report):
+    g = json.loads(report.to_geojson())
+    layers = [f["properties"]["layer"] for f in g["features"]]
+    assert layers.count("parcel") == 29
+    assert layers.count("marker") == 232
+    assert layers.count("corner") == len(report.corners)
+    assert layers.count("gap") == int((report.gaps["status"] != "ok").sum())
+    markers = [f for f in g["features"] if f["properties"]["layer"] == "marker"]
+    assigned = [m for m in markers if m["properties"]["parcel"] is not None]
+    assert all(m["properties"]["why"] and m["properties"]["ring"] for m in assigned)
+    nowhere = [m for m in markers if m["geometry"] is None]
+    assert [m["properties"]["why"] for m in nowhere] == ["no value in column 'lon'"]
+    invalid = [f for f in g["features"] if f["properties"].get("status") == "invalid"]
+    assert [f["geometry"] for f in invalid] == [None]
+
+
+def test_csv_one_row_per_parcel(report):
+    rows = list(csv.DictReader(io.StringIO(report.to_csv())))
+    assert [r["id"] for r in rows] == list(report.parcels["id"])
+    n09 = next(r for r in rows if r["id"] == "N09")
+    assert n09["status"] == "uncertain" and "within ±16.0 ft" in n09["uncertain"]
+
+
+def test_exit_code(report):
+    assert report.exit_code == 1
