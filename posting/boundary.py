@@ -18,6 +18,7 @@ __all__ = [
     "Corners",
     "Rings",
     "find_corners",
+    "outward_normals",
     "ring_stretches",
     "rings_of",
 ]
@@ -326,3 +327,32 @@ def ring_stretches(
     k1 = np.arange(len(g1)) - np.repeat(np.r_[0, np.cumsum(n1)[:-1]], n1)
     coords[out_start[g1] + 1 + n0[g1] + k1] = v.xy[ring_start[g1] + k1]
     return shapely.linestrings(coords, indices=np.repeat(np.arange(n), total))
+
+
+def outward_normals(
+    rings: np.ndarray, ring: np.ndarray, position_ft: np.ndarray, *, step_ft: float = 0.5
+) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors pointing out of the parcel at positions along rings.
+
+    The parcel lies to the left of each ring's direction of travel, so the outward normal is the
+    tangent turned right. The tangent is taken over ``step_ft`` either side of the position
+    (wrapping past the ring's start), so at a vertex it bisects the two edges.
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # counter-clockwise
+    >>> nx, ny = outward_normals(np.array([sq]), np.array([0, 0]), np.array([50.0, 350.0]))
+    >>> (np.round(nx, 6) + 0.0).tolist(), (np.round(ny, 6) + 0.0).tolist()
+    ([1.0, 0.0], [0.0, -1.0])
+    """
+    rings = np.asarray(rings, dtype=object)
+    ring = np.asarray(ring, dtype=np.int64)
+    s = np.asarray(position_ft, dtype=float)
+    length = shapely.length(rings)[ring]
+    a = shapely.line_interpolate_point(rings[ring], np.mod(s - step_ft, length))
+    b = shapely.line_interpolate_point(rings[ring], np.mod(s + step_ft, length))
+    tx = shapely.get_x(b) - shapely.get_x(a)
+    ty = shapely.get_y(b) - shapely.get_y(a)
+    norm = np.hypot(tx, ty)
+    norm[norm == 0] = np.nan
+    return ty / norm, -tx / norm

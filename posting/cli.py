@@ -16,7 +16,13 @@ import click
 
 from posting import __name__ as _pkg
 from posting.errors import PostingError
-from posting.options import input_options, settings_from, settings_options
+from posting.options import (
+    context_from,
+    context_options,
+    input_options,
+    settings_from,
+    settings_options,
+)
 
 __all__ = ["main"]
 
@@ -71,15 +77,42 @@ def _outputs_distinct(outputs: dict[str, str | None]) -> None:
         raise click.UsageError(f"only one output can go to stdout; got - for {', '.join(dashes)}")
 
 
+def _report(
+    parcels: str,
+    signs: tuple[str, ...],
+    rules: tuple[str, ...],
+    id_field: str | None,
+    owner_field: str | None,
+    sign_parcel_field: str | None,
+    crs: str | None,
+    layer: str | None,
+    kwargs: dict[str, Any],
+) -> Any:
+    """Read the inputs a command was given and check them: the Report every output renders."""
+    from posting.engine import check as run_check
+    from posting.io import read_markers, read_parcels
+    from posting.rules import load_rules
+
+    settings = settings_from(kwargs)
+    profiles = [load_rules(r) for r in (rules or ("florida",))]
+    parcel_layer = read_parcels(
+        parcels, id_field=id_field, owner_field=owner_field, crs=crs, layer=layer
+    )
+    context = context_from(kwargs, parcel_layer, crs)
+    markers = read_markers(list(signs), crs=crs, parcel_field=sign_parcel_field)
+    return run_check(parcel_layer, markers, profiles, settings=settings, context=context)
+
+
 @main.command()
 @input_options
 @settings_options
+@context_options
 @click.option("--json", "json_out", metavar="PATH|-", help="Write the JSON report (- for stdout).")
 @click.option(
     "--geojson",
     "geojson_out",
     metavar="PATH|-",
-    help="Write a GeoJSON of parcels, markers, gaps and corners.",
+    help="Write a GeoJSON of parcels, markers, gaps, corners and access points.",
 )
 @click.option("--csv", "csv_out", metavar="PATH|-", help="Write one CSV row per parcel.")
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
@@ -87,7 +120,7 @@ def _outputs_distinct(outputs: dict[str, str | None]) -> None:
 def check(
     parcels: str,
     signs: tuple[str, ...],
-    rules: str,
+    rules: tuple[str, ...],
     id_field: str | None,
     owner_field: str | None,
     sign_parcel_field: str | None,
@@ -104,19 +137,13 @@ def check(
     Exit status: 0 when every parcel is compliant or exempt, 1 when any is not, 2 for bad
     usage or unreadable input.
     """
-    from posting.engine import check as run_check
-    from posting.io import read_markers, read_parcels, write_text
-    from posting.rules import load_rules
+    from posting.io import write_text
 
     outputs = {"--json": json_out, "--geojson": geojson_out, "--csv": csv_out}
     _outputs_distinct(outputs)
-    settings = settings_from(kwargs)
-    profile = load_rules(rules)
-    parcel_layer = read_parcels(
-        parcels, id_field=id_field, owner_field=owner_field, crs=crs, layer=layer
+    report = _report(
+        parcels, signs, rules, id_field, owner_field, sign_parcel_field, crs, layer, kwargs
     )
-    markers = read_markers(list(signs), crs=crs, parcel_field=sign_parcel_field)
-    report = run_check(parcel_layer, markers, profile, settings=settings)
     rendered = {}
     if json_out:
         rendered[json_out] = report.to_json()
@@ -132,21 +159,90 @@ def check(
     sys.exit(report.exit_code)
 
 
-@main.command("rules")
-@click.argument("name", required=False)
+@main.group("rules")
+def rules_group() -> None:
+    """The rule profiles: one per jurisdiction and way of posting."""
+
+
+@rules_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="An array of objects instead of a table.")
 @_user_errors
-def rules_cmd(name: str | None) -> None:
-    """List the shipped rule profiles, or show one as JSON."""
+def rules_list(as_json: bool) -> None:
+    """List the shipped profiles: name, citation, verification status, title."""
     import json
 
     from posting.rules import available, load_rules
 
-    if name:
-        click.echo(json.dumps(load_rules(name).summary(), indent=2))
+    profiles = [load_rules(n) for n in available()]
+    if as_json:
+        click.echo(
+            json.dumps(
+                [
+                    {
+                        "name": p.name,
+                        "title": p.title,
+                        "citation": p.citation,
+                        "status": p.verification,
+                        "standard": p.standard,
+                        "jurisdiction": p.jurisdiction,
+                        "purpose": p.purpose,
+                    }
+                    for p in profiles
+                ],
+                indent=2,
+            )
+        )
         return
-    for n in available():
-        p = load_rules(n)
-        click.echo(f"{n:16} {p.citation:32} {p.verification:10} {p.title}")
+    width = max(len(p.name) for p in profiles) + 2
+    for p in profiles:
+        std = " (guidance)" if p.standard == "guidance" else ""
+        click.echo(f"{p.name:{width}}{p.verification:11}{p.citation}{std}: {p.title}")
+
+
+@rules_group.command("show")
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="The profile as a JSON object.")
+@_user_errors
+def rules_show(name: str, as_json: bool) -> None:
+    """Show every rule of a profile (a name or a .toml file): value, unit, clause."""
+    import json
+
+    from posting.rules import load_rules
+
+    p = load_rules(name)
+    summary = p.summary()
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    click.echo(f"{p.name}: {p.title}")
+    click.echo(f"  jurisdiction: {p.jurisdiction}; purpose: {p.purpose}")
+    click.echo(f"  citation: {p.citation}  ({p.source_url})")
+    click.echo(
+        f"  status: {p.verification}{' - ' + p.verification_note if p.verification_note else ''}"
+    )
+    click.echo(f"  standard: {p.standard}; effective: {p.effective_date or 'not established'}")
+    if p.penalty:
+        click.echo(f"  penalty: {p.penalty}")
+    click.echo(f"  marker kinds: {', '.join(p.kinds)}")
+    for rule_name, values in summary["rules"].items():
+        clause = values.pop("clause")
+        text = values.pop("text", "")
+        verified = values.pop("verified", True)
+        shown = ", ".join(f"{k} = {_show(v)}" for k, v in values.items())
+        flag = "" if verified else "  [unverified]"
+        click.echo(f"  {rule_name}: {shown or '(no figure)'}  [{clause}]{flag}")
+        if text:
+            click.echo(f'      "{text}"')
+    if p.notes:
+        click.echo(f"  notes: {p.notes}")
+
+
+def _show(v: Any) -> str:
+    if isinstance(v, list):
+        return "[" + ", ".join(_show(x) for x in v) + "]"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 import shapely
-from pyproj import CRS, Proj, Transformer
+from pyproj import CRS, Geod, Proj, Transformer
 from pyproj.exceptions import CRSError as PyprojCRSError
 from pyproj.exceptions import ProjError
 
@@ -50,6 +50,7 @@ MAX_SCALE_ERROR = 5e-4
 """Largest departure of a projected input CRS's scale factor from 1 (0.05 %) for it to be kept."""
 
 WGS84 = CRS.from_epsg(4326)
+_GEOD = Geod(ellps="WGS84")
 
 
 def parse_crs(value: str | int | CRS, *, what: str = "--crs") -> CRS:
@@ -166,6 +167,21 @@ class WorkingCRS:
             return np.column_stack([lon, lat])
 
         return shapely.transform(np.asarray(geoms, dtype=object), fn)
+
+
+def azimuth_deg(
+    lon0: np.ndarray, lat0: np.ndarray, lon1: np.ndarray, lat1: np.ndarray
+) -> np.ndarray:
+    """Geodesic azimuth from each first point to each second, degrees clockwise from true north.
+
+    Examples
+    --------
+    >>> azimuth_deg(np.array([-81.0, -81.0]), np.array([28.0, 28.0]),
+    ...             np.array([-81.0, -80.99]), np.array([28.01, 28.0])).round(3).tolist()
+    [0.0, 89.998]
+    """
+    fwd, _, _ = _GEOD.inv(lon0, lat0, lon1, lat1)
+    return np.mod(np.asarray(fwd, dtype=float), 360.0)
 
 
 def finite_geometry(geoms: np.ndarray) -> np.ndarray:

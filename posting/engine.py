@@ -1,47 +1,211 @@
-"""The check, end to end: prepared parcels and markers in, a :class:`~posting.report.Report` out.
+"""The check, end to end: parcels, markers and context in, a :class:`~posting.report.Report` out.
 
-files -> io -> prepare -> assign -> checks -> verdict -> Report
+files -> io -> prepare -> assign -> checks (per rule profile) -> verdict -> Report
+
+Preparing the parcels and assigning the markers do not depend on the rules, so they are done
+once; each rule profile (an alternative way to post) is then evaluated on the same measurements,
+and each parcel takes the best status any profile gives it.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import shapely
 
-from posting.assign import assign_markers
-from posting.boundary import ring_stretches
-from posting.checks import FAIL, OK, UNCERTAIN, against_max
-from posting.checks.content import (
-    find_column,
-    letter_height_status,
-    name_status,
-    names_agree,
-    words_status,
-)
-from posting.checks.corners import nearest_marker_within, neighbour_distance
+from posting.assign import Assignment, assign_markers
+from posting.attributes import find_column, marker_kinds
+from posting.boundary import outward_normals, ring_stretches
+from posting.checks import FAIL, OK, against_max
+from posting.checks import content as ct
+from posting.checks.access import boundary_crossings
+from posting.checks.corners import nearest_marker_within, ring_neighbours
+from posting.checks.landcover import forest_share
 from posting.checks.spacing import measured_gap, ring_gaps
-from posting.io import MarkerLayer, ParcelLayer
+from posting.crs import azimuth_deg
+from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
 from posting.prepare import PreparedParcels, prepare_parcels
 from posting.report import Report
 from posting.rules import Profile, load_rules
 from posting.settings import Settings
 from posting.verdict import (
-    _frame,
+    RANK,
+    access_findings,
     corner_findings,
     decide,
+    empty_findings,
+    findings_frame,
     item_findings,
     spacing_findings,
 )
 
-__all__ = ["check"]
+__all__ = ["Context", "check"]
 
-_GAP_STATUS = {OK: "ok", UNCERTAIN: "uncertain", FAIL: "over"}
-_CORNER_STATUS = {OK: "ok", UNCERTAIN: "uncertain", FAIL: "missing"}
+_GAP_STATUS = np.array(["ok", "uncertain", "over"], dtype=object)
+_POINT_STATUS = np.array(["ok", "uncertain", "missing"], dtype=object)
 
 
-def _per_group_lonlat(prep: PreparedParcels, group: np.ndarray, x: np.ndarray, y: np.ndarray):
+@dataclass(frozen=True)
+class Context:
+    """What the rules may need beyond parcels and markers. Everything is optional.
+
+    Attributes
+    ----------
+    access
+        Roads, driveways and trails (lines) and gates (points); ``values`` holds each
+        feature's type (``road``, ``driveway``, ``trail``, ``gate``, ...).
+    landcover
+        Land-cover polygons; ``values`` is ``forest`` for forest land.
+    parcel_landcover
+        Per parcel: True for forest land, False for other land, None unknown (from a parcel
+        attribute, when there is no land-cover layer).
+    public
+        Per parcel: True where the public is invited part of the day (a park, a business).
+    today
+        The date of the check (for the renewal of postings); default today.
+    """
+
+    access: FeatureLayer | None = None
+    landcover: FeatureLayer | None = None
+    parcel_landcover: np.ndarray | None = None
+    public: np.ndarray | None = None
+    today: _dt.date | None = None
+
+
+@dataclass
+class _Base:
+    """Measurements shared by every profile."""
+
+    prep: PreparedParcels
+    asg: Assignment
+    markers: MarkerLayer
+    settings: Settings
+    context: Context
+    am: np.ndarray  # assigned markers
+    kinds: np.ndarray  # kind of each assigned marker
+    attrs: pd.DataFrame  # attributes of each assigned marker
+    crossings: pd.DataFrame | None  # access points
+    outward_az: np.ndarray | None = None  # per assigned marker
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def n(self) -> int:
+        return len(self.prep)
+
+    def mask(self, kinds: tuple[str, ...]) -> np.ndarray:
+        """Assigned markers (positions into ``am``) of the given kinds."""
+        return np.flatnonzero(np.isin(self.kinds, kinds))
+
+    def counted(self, sel: np.ndarray) -> np.ndarray:
+        return np.bincount(self.asg.parcel[self.am[sel]], minlength=self.n)
+
+
+@dataclass
+class _Result:
+    """One profile's verdict on every parcel."""
+
+    profile: Profile
+    status: np.ndarray
+    counted: np.ndarray
+    max_gap: np.ndarray
+    gaps: pd.DataFrame
+    corners: pd.DataFrame
+    access: pd.DataFrame
+    findings: pd.DataFrame
+    not_checked: list[dict[str, str]]
+
+
+def _as_profiles(rules: str | Profile | Sequence[str | Profile]) -> list[Profile]:
+    items = [rules] if isinstance(rules, str | Profile) else list(rules)
+    if not items:
+        items = ["florida"]
+    profiles = [r if isinstance(r, Profile) else load_rules(r) for r in items]
+    names = [p.name for p in profiles]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        from posting.errors import RulesError
+
+        raise RulesError(f"rule profile {dup!r} is given twice")
+    return profiles
+
+
+def check(
+    parcels: ParcelLayer,
+    markers: MarkerLayer | None = None,
+    rules: str | Profile | Sequence[str | Profile] = "florida",
+    *,
+    settings: Settings | None = None,
+    context: Context | None = None,
+) -> Report:
+    """Check parcels and their markers against one rule profile or several alternatives.
+
+    Parameters
+    ----------
+    parcels
+        From :func:`posting.io.read_parcels`.
+    markers
+        From :func:`posting.io.read_markers`; None means no markers (every parcel unposted).
+    rules
+        A profile name (``"florida"``), a path to a profile file, a loaded profile, or a list of
+        them: alternative ways to post (a parcel complies if it meets any one).
+    settings
+        Tolerances and survey accuracy.
+    context
+        Access points, land cover, public property, the date of the check.
+    """
+    settings = settings or Settings()
+    context = context or Context()
+    profiles = _as_profiles(rules)
+    markers = markers if markers is not None else MarkerLayer.empty()
+    prep = prepare_parcels(parcels, settings)
+    asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
+    base = _base(prep, asg, markers, settings, context, profiles)
+    results = [_evaluate(p, base) for p in profiles]
+    return _assemble(base, profiles, results)
+
+
+# -- shared measurements ---------------------------------------------------------------------
+
+
+def _base(prep, asg, markers, settings, context, profiles) -> _Base:
+    am = np.flatnonzero(asg.assigned)
+    attrs_all = markers.attributes
+    if len(attrs_all.columns) and len(attrs_all) == len(markers):
+        attrs = attrs_all.iloc[am].reset_index(drop=True)
+    else:
+        attrs = pd.DataFrame(index=range(len(am)))
+    kinds_all = (
+        marker_kinds(attrs_all)
+        if len(attrs_all.columns)
+        else np.full(len(markers), "sign", dtype=object)
+    )
+    base = _Base(prep, asg, markers, settings, context, am, kinds_all[am], attrs, None)
+    other = kinds_all == "other"
+    if other.any():
+        col = find_column(attrs_all.columns, "kind")
+        shown = ", ".join(sorted({str(v) for v in attrs_all.loc[other, col].head(50)})[:5])
+        base.warnings.append(
+            f"{int(other.sum())} marker(s) have a kind that is not sign, paint or post ({shown}); "
+            "they are assigned to their parcel but count for no rule"
+        )
+    if context.access is not None:
+        base.crossings = _crossings(prep, context.access, settings)
+    if any(p.facing is not None for p in profiles) and len(am):
+        nx, ny = outward_normals(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
+        on = shapely.line_interpolate_point(prep.rings.geometry[asg.ring[am]], asg.position_ft[am])
+        x0, y0 = shapely.get_x(on), shapely.get_y(on)
+        group = prep.group[asg.parcel[am]]
+        lon0, lat0 = _lonlat(prep, group, x0, y0)
+        lon1, lat1 = _lonlat(prep, group, x0 + 10 * nx, y0 + 10 * ny)
+        base.outward_az = azimuth_deg(lon0, lat0, lon1, lat1)
+    return base
+
+
+def _lonlat(prep: PreparedParcels, group: np.ndarray, x: np.ndarray, y: np.ndarray):
     lon = np.full(len(x), np.nan)
     lat = np.full(len(x), np.nan)
     for g, wcrs in enumerate(prep.crss):
@@ -51,7 +215,7 @@ def _per_group_lonlat(prep: PreparedParcels, group: np.ndarray, x: np.ndarray, y
     return lon, lat
 
 
-def _per_group_geoms_lonlat(prep: PreparedParcels, group: np.ndarray, geoms: np.ndarray):
+def _geoms_lonlat(prep: PreparedParcels, group: np.ndarray, geoms: np.ndarray) -> np.ndarray:
     out = np.full(len(geoms), None, dtype=object)
     for g, wcrs in enumerate(prep.crss):
         sel = group == g
@@ -60,133 +224,89 @@ def _per_group_geoms_lonlat(prep: PreparedParcels, group: np.ndarray, geoms: np.
     return out
 
 
-def check(
-    parcels: ParcelLayer,
-    markers: MarkerLayer | None = None,
-    rules: str | Profile = "florida",
-    *,
-    settings: Settings | None = None,
-) -> Report:
-    """Check parcels and their markers against a rule profile.
-
-    Parameters
-    ----------
-    parcels
-        From :func:`posting.io.read_parcels`.
-    markers
-        From :func:`posting.io.read_markers`; None means no markers (every parcel unposted).
-    rules
-        A profile name (``"florida"``), a path to a profile file, or a loaded profile.
-    settings
-        Tolerances and survey accuracy.
-    """
-    settings = settings or Settings()
-    profile = rules if isinstance(rules, Profile) else load_rules(rules)
-    markers = markers if markers is not None else MarkerLayer.empty()
-    acc = settings.accuracy_ft
-
-    prep = prepare_parcels(parcels, settings)
-    asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
-    n = len(prep)
-    rings = prep.rings
-    valid = prep.group >= 0
-    am = np.flatnonzero(asg.assigned)
-    signs = np.bincount(asg.parcel[am], minlength=n)
-    mx, my = asg.x_ft[am], asg.y_ft[am]
-    findings = []
-    not_checked: list[dict[str, str]] = []
-
-    # -- spacing -------------------------------------------------------------------------
-    gaps = ring_gaps(asg.ring[am], asg.position_ft[am], rings.length_ft)
-    sm, em = gaps.start_marker, gaps.end_marker
-    two = (sm >= 0) & (sm != em)
-    straight = np.full(len(gaps), np.nan)
-    straight[two] = np.hypot(mx[em[two]] - mx[sm[two]], my[em[two]] - my[sm[two]])
-    gap_parcel = rings.parcel[gaps.ring]
-    gap_df = pd.DataFrame(
-        {
-            "parcel": gap_parcel,
-            "ring": gaps.ring,
-            "part": rings.part[gaps.ring],
-            "hole": rings.hole[gaps.ring],
-            "start_ft": gaps.start_ft,
-            "length_ft": gaps.length_ft,
-            "straight_ft": straight,
-            "unmarked": gaps.unmarked,
-            "start_marker": np.where(sm >= 0, am[np.maximum(sm, 0)] if len(am) else -1, -1),
-            "end_marker": np.where(em >= 0, am[np.maximum(em, 0)] if len(am) else -1, -1),
-        }
+def _layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft: float):
+    """Features of a context layer near group ``g``'s parcels, in its working feet."""
+    sel = np.flatnonzero(prep.group == g)
+    b = prep.bounds_lonlat[sel]
+    west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
+    east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
+    pad = (
+        2
+        * margin_ft
+        * 0.3048
+        / 111_000
+        / max(np.cos(np.radians(max(abs(south), abs(north)))), 0.01)
     )
-    max_gap = np.full(n, np.nan)
-    if len(gaps):
-        np.fmax.at(max_gap, gap_parcel, gaps.length_ft)
-    max_gap[signs == 0] = np.nan
-    if profile.spacing is not None:
-        gap_df["measured_ft"] = measured_gap(gaps.length_ft, straight, profile.spacing.metric)
-        code = against_max(gap_df["measured_ft"].to_numpy(), profile.spacing.max_ft, acc)
-        code[gaps.unmarked] = FAIL
-        gap_df["code"] = code
-        findings.append(
-            spacing_findings(
-                gap_df.rename(columns={"code": "status"}),
-                signs,
-                prep.perimeter_ft,
-                valid,
-                profile.spacing,
-                acc,
+    fb = layer.lonlat_bounds()
+    near = np.flatnonzero(
+        (fb[:, 2] >= west - pad)
+        & (fb[:, 0] <= east + pad)
+        & (fb[:, 3] >= south - pad)
+        & (fb[:, 1] <= north + pad)
+    )
+    return near, prep.crss[g].geoms_to_ft(layer.geometry[near], layer.crs)
+
+
+def _crossings(prep: PreparedParcels, layer: FeatureLayer, settings: Settings) -> pd.DataFrame:
+    rings = prep.rings
+    ring_group = prep.group[rings.parcel]
+    frames = []
+    for g in range(len(prep.crss)):
+        near, geoms = _layer_in_group(layer, prep, g, settings.access_tolerance_ft)
+        rg = np.flatnonzero(ring_group == g)
+        c = boundary_crossings(rings.geometry[rg], geoms, gate_snap_ft=settings.tolerance_ft)
+        ring = rg[c.ring]
+        lon, lat = prep.crss[g].ft_to_lonlat(c.x, c.y)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "parcel": rings.parcel[ring],
+                    "ring": ring,
+                    "position_ft": c.position_ft,
+                    "x_ft": c.x,
+                    "y_ft": c.y,
+                    "lon": lon,
+                    "lat": lat,
+                    "feature": near[c.feature],
+                    "type": layer.values[near[c.feature]],
+                }
             )
         )
-        status = np.asarray([_GAP_STATUS[c] for c in range(3)], dtype=object)[code]
-        status[gaps.unmarked] = "unmarked"
-    else:
-        gap_df["measured_ft"] = gaps.length_ft
-        status = np.full(len(gaps), "ok", dtype=object)
-    gap_df["status"] = status
-    gap_df = gap_df.drop(columns=["code"], errors="ignore")
-    _gap_geometry(prep, gap_df)
+    if not frames:
+        return pd.DataFrame(
+            columns=[
+                "parcel",
+                "ring",
+                "position_ft",
+                "x_ft",
+                "y_ft",
+                "lon",
+                "lat",
+                "feature",
+                "type",
+            ]
+        )
+    return pd.concat(frames, ignore_index=True)
 
-    # -- corners -------------------------------------------------------------------------
-    c = prep.corners
-    c_parcel = rings.parcel[c.ring]
-    corner_tol = settings.corner_tolerance_ft
-    nearest = nearest_marker_within(c.x, c.y, c_parcel, mx, my, asg.parcel[am], corner_tol + acc)
-    neighbour = neighbour_distance(
-        c.ring,
-        c.position_ft,
-        c.x,
-        c.y,
-        asg.ring[am],
-        asg.position_ft[am],
-        mx,
-        my,
-        rings.length_ft,
-    )
-    c_code = against_max(nearest, corner_tol, acc)
-    c_lon, c_lat = _per_group_lonlat(prep, prep.group[c_parcel], c.x, c.y)
-    corner_df = pd.DataFrame(
-        {
-            "parcel": c_parcel,
-            "ring": c.ring,
-            "part": rings.part[c.ring],
-            "hole": rings.hole[c.ring],
-            "position_ft": c.position_ft,
-            "x_ft": c.x,
-            "y_ft": c.y,
-            "lon": c_lon,
-            "lat": c_lat,
-            "turn_deg": c.turn_deg,
-            "nearest_ft": nearest,
-            "neighbour_ft": neighbour,
-            "status": c_code,
-        }
-    )
-    if profile.corners is not None and profile.corners.mode != "none":
-        findings.append(corner_findings(corner_df, signs, profile.corners, corner_tol, acc))
-    corner_df["status"] = np.asarray([_CORNER_STATUS[k] for k in range(3)], dtype=object)[c_code]
 
-    # -- sign content --------------------------------------------------------------------
-    if profile.content is not None:
-        findings += _content(profile, markers, prep, asg.parcel[am], am, not_checked)
+# -- one profile -----------------------------------------------------------------------------
+
+
+def _evaluate(profile: Profile, base: _Base) -> _Result:
+    prep, _asg, _s = base.prep, base.asg, base.settings
+    valid = prep.group >= 0
+    findings: list[pd.DataFrame] = [empty_findings()]
+    not_checked: list[dict[str, str]] = []
+    kinds_used = set(profile.kinds)
+    for rule in (profile.spacing, profile.corners, profile.access):
+        if rule is not None:
+            kinds_used |= set(rule.kinds)
+    counted = base.counted(base.mask(tuple(kinds_used)))
+
+    gaps, max_gap = _spacing(profile, base, findings, not_checked)
+    corners = _corners(profile, base, findings)
+    access = _access(profile, base, findings, not_checked)
+    _attributes(profile, base, findings, not_checked)
     if profile.visibility is not None:
         not_checked.append(
             {
@@ -196,77 +316,150 @@ def check(
                 "judged from surveyed positions",
             }
         )
+    f = pd.concat(findings, ignore_index=True).sort_values("parcel", kind="stable")
+    f = f.reset_index(drop=True)
+    f["profile"] = profile.name
+    f["basis"] = _basis(profile, f["rule"].to_numpy())
+    status = decide(prep.invalid, np.where(valid, counted, 0), f)
+    return _Result(profile, status, counted, max_gap, gaps, corners, access, f, not_checked)
 
-    # -- verdict -------------------------------------------------------------------------
-    findings_df = (
-        pd.concat(findings, ignore_index=True)
-        if findings
-        else _frame([], "", "", "", "", np.nan, np.nan, "", 0)
+
+def _basis(profile: Profile, rule_names: np.ndarray) -> np.ndarray:
+    """``statute``, ``statute (unverified)`` or ``guidance`` for each finding's rule."""
+    out = np.full(
+        len(rule_names), "guidance" if profile.standard == "guidance" else "statute", dtype=object
     )
-    findings_df = findings_df.sort_values(["parcel"], kind="stable").reset_index(drop=True)
-    status = decide(prep.invalid, signs, findings_df)
+    if profile.standard != "guidance":
+        for name, rule in profile.rules():
+            if not rule.verified:
+                out[np.char.startswith(rule_names.astype(str), name)] = "statute (unverified)"
+    return out
 
-    ids = parcels.ids
-    dup = pd.Series(ids).duplicated(keep=False).to_numpy()
-    warnings = list(parcels.notes) + list(markers.notes)
-    if dup.any():
-        dups = pd.Series(ids[dup]).unique()
-        shown = ", ".join(repr(x) for x in dups[:5])
-        warnings.append(
-            f"{parcels.source}: {len(dups)} parcel id(s) appear more than once ({shown}"
-            f"{', ...' if len(dups) > 5 else ''}); each row is checked on its own, not merged"
-        )
-    for i in np.flatnonzero(~pd.isna(prep.repaired)):
-        warnings.append(f"{parcels.source}: parcel {ids[i]!r} (row {i}): {prep.repaired[i]}")
-    for i in np.flatnonzero(~pd.isna(prep.invalid)):
-        warnings.append(
-            f"{parcels.source}: parcel {ids[i]!r} (row {i}) is invalid: {prep.invalid[i]}"
-        )
-    unusable = ~pd.isna(markers.reason)
-    if unusable.any():
-        warnings.append(
-            f"{int(unusable.sum())} marker row(s) have no usable position; they are listed "
-            "among the unassigned signs with the reason"
-        )
 
-    labels = np.asarray([c.label for c in prep.crss] + [None], dtype=object)
-    parcels_df = pd.DataFrame(
+def _spacing(profile, base: _Base, findings, not_checked):
+    prep, asg, s = base.prep, base.asg, base.settings
+    rings, n = prep.rings, base.n
+    rule = profile.spacing
+    if rule is None:
+        return _empty_gaps(), np.full(n, np.nan)
+    sel = base.mask(rule.kinds)
+    m = base.am[sel]
+    gaps = ring_gaps(asg.ring[m], asg.position_ft[m], rings.length_ft)
+    sm, em = gaps.start_marker, gaps.end_marker
+    mx, my = asg.x_ft[m], asg.y_ft[m]
+    two = (sm >= 0) & (sm != em)
+    straight = np.full(len(gaps), np.nan)
+    straight[two] = np.hypot(mx[em[two]] - mx[sm[two]], my[em[two]] - my[sm[two]])
+    parcel = rings.parcel[gaps.ring]
+    df = pd.DataFrame(
         {
-            "id": ids,
-            "row": np.arange(n),
-            "owner": parcels.owners
-            if parcels.owners is not None
-            else np.full(n, None, dtype=object),
-            "status": status,
-            "signs": signs,
-            "rings": prep.ring_count,
-            "perimeter_ft": prep.perimeter_ft,
-            "area_acres": prep.area_acres,
-            "max_gap_ft": max_gap,
-            "corners": np.bincount(c_parcel, minlength=n),
-            "repaired": prep.repaired,
-            "invalid_reason": prep.invalid,
-            "duplicate_id": dup,
-            "working_crs": labels[prep.group],
+            "parcel": parcel,
+            "ring": gaps.ring,
+            "part": rings.part[gaps.ring],
+            "hole": rings.hole[gaps.ring],
+            "start_ft": gaps.start_ft,
+            "length_ft": gaps.length_ft,
+            "straight_ft": straight,
+            "unmarked": gaps.unmarked,
+            "start_marker": np.where(sm >= 0, m[np.maximum(sm, 0)] if len(m) else -1, -1),
+            "end_marker": np.where(em >= 0, m[np.maximum(em, 0)] if len(m) else -1, -1),
         }
     )
+    df["forest"], df["limit_ft"] = _spacing_limits(profile, base, df, not_checked)
+    df["measured_ft"] = measured_gap(gaps.length_ft, straight, rule.metric)
+    code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), s.accuracy_ft)
+    code[gaps.unmarked] = FAIL
+    counted = base.counted(sel)
+    findings.append(
+        spacing_findings(
+            df.assign(status=code), counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft
+        )
+    )
+    status = _GAP_STATUS[code]
+    status[gaps.unmarked] = "unmarked"
+    df["status"] = status
+    max_gap = np.full(n, np.nan)
+    if len(gaps):
+        np.fmax.at(max_gap, parcel, gaps.length_ft)
+    max_gap[counted == 0] = np.nan
+    _gap_geometry(prep, df)
+    return df, max_gap
 
-    marker_df = _marker_table(markers, asg, prep, ids)
-    generated = _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat()
-    return Report(
-        profile=profile,
-        settings=settings,
-        prepared=prep,
-        assignment=asg,
-        marker_layer=markers,
-        parcels=parcels_df,
-        findings=findings_df,
-        gaps=gap_df,
-        corners=corner_df,
-        markers=marker_df,
-        not_checked=not_checked,
-        warnings=warnings,
-        generated=generated,
+
+def _spacing_limits(
+    profile, base: _Base, df: pd.DataFrame, not_checked
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per gap: forest land or not (NaN unknown), and the spacing limit that applies."""
+    rule = profile.spacing
+    n = len(df)
+    forest = np.full(n, np.nan)
+    if not rule.by_landcover:
+        return forest, np.full(n, rule.max_ft)
+    ctx = base.context
+    if ctx.landcover is not None:
+        prep = base.prep
+        lines = ring_stretches(
+            prep.rings.geometry,
+            df["ring"].to_numpy(),
+            df["start_ft"].to_numpy(),
+            df["length_ft"].to_numpy(),
+        )
+        group = prep.group[df["parcel"].to_numpy(dtype=np.int64)]
+        is_forest = ctx.landcover.values == "forest"
+        for g in range(len(prep.crss)):
+            at = group == g
+            if not at.any():
+                continue
+            near, polys = _layer_in_group(ctx.landcover, prep, g, 0.0)
+            share = forest_share(lines[at], polys[is_forest[near]])
+            forest[at] = (share >= 0.5).astype(float)
+    elif ctx.parcel_landcover is not None:
+        per_parcel = np.array(
+            [np.nan if v is None else float(bool(v)) for v in ctx.parcel_landcover], dtype=float
+        )
+        forest = per_parcel[df["parcel"].to_numpy(dtype=np.int64)] if n else forest
+    unknown = np.isnan(forest)
+    limit = np.where(forest == 1.0, rule.forest_ft, rule.other_ft)
+    limit[unknown] = rule.strictest_ft
+    if unknown.any() or (ctx.landcover is None and ctx.parcel_landcover is None):
+        not_checked.append(
+            {
+                "rule": "landcover",
+                "clause": rule.clause,
+                "reason": f"land cover unknown for {int(unknown.sum())} of {n} gaps (no "
+                "--landcover layer or parcel attribute): the stricter spacing, "
+                f"{rule.strictest_ft:,.0f} ft, applied there",
+            }
+        )
+    return forest, limit
+
+
+def _empty_gaps() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            c: pd.Series(dtype=t)
+            for c, t in (
+                ("parcel", np.int64),
+                ("ring", np.int64),
+                ("part", np.int64),
+                ("hole", np.int64),
+                ("start_ft", float),
+                ("length_ft", float),
+                ("straight_ft", float),
+                ("unmarked", bool),
+                ("start_marker", np.int64),
+                ("end_marker", np.int64),
+                ("forest", float),
+                ("limit_ft", float),
+                ("measured_ft", float),
+                ("status", object),
+                ("geometry", object),
+                ("start_lon", float),
+                ("start_lat", float),
+                ("end_lon", float),
+                ("end_lat", float),
+            )
+        }
     )
 
 
@@ -284,132 +477,662 @@ def _gap_geometry(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
             gap_df["length_ft"].to_numpy()[rep],
         )
         group = prep.group[prep.rings.parcel[ring]]
-        lonlat = _per_group_geoms_lonlat(prep, group, lines)
+        lonlat = _geoms_lonlat(prep, group, lines)
         geom[rep] = lonlat
-        marked = ~gap_df["unmarked"].to_numpy()[rep]
-        import shapely
-
         first = shapely.get_point(lonlat, 0)
         last = shapely.get_point(lonlat, -1)
         ends[rep] = np.column_stack(
             [shapely.get_x(first), shapely.get_y(first), shapely.get_x(last), shapely.get_y(last)]
         )
-        ends[rep[~marked]] = np.nan
+        ends[rep[gap_df["unmarked"].to_numpy()[rep]]] = np.nan
     gap_df["geometry"] = geom
     gap_df["start_lon"], gap_df["start_lat"] = ends[:, 0], ends[:, 1]
     gap_df["end_lon"], gap_df["end_lat"] = ends[:, 2], ends[:, 3]
 
 
-def _content(
-    profile: Profile,
-    markers: MarkerLayer,
-    prep: PreparedParcels,
-    parcel: np.ndarray,
-    am: np.ndarray,
-    not_checked: list[dict[str, str]],
-) -> list[pd.DataFrame]:
-    """Letter height, required words and name on the sign, for assigned markers."""
-    rule = profile.content
-    attrs = (
-        markers.attributes.iloc[am] if len(markers.attributes.columns) else pd.DataFrame(index=am)
+def _points_check(base: _Base, pts: pd.DataFrame, kinds, mode: str, tol: float) -> pd.DataFrame:
+    """Status of places that need a marker: at the place, or one on each side of it."""
+    asg, rings = base.asg, base.prep.rings
+    m = base.am[base.mask(kinds)]
+    if mode == "each_side":
+        b, a, bft, aft = ring_neighbours(
+            pts["ring"].to_numpy(),
+            pts["position_ft"].to_numpy(),
+            asg.ring[m],
+            asg.position_ft[m],
+            rings.length_ft,
+        )
+        figure = np.where(b == a, np.inf, np.maximum(bft, aft))
+        neighbour = np.where(np.isfinite(bft), np.maximum(bft, np.where(b == a, bft, aft)), np.inf)
+    else:
+        figure = nearest_marker_within(
+            pts["x_ft"].to_numpy(),
+            pts["y_ft"].to_numpy(),
+            pts["parcel"].to_numpy(),
+            asg.x_ft[m],
+            asg.y_ft[m],
+            asg.parcel[m],
+            tol + base.settings.accuracy_ft,
+        )
+        b, a, _, _ = ring_neighbours(
+            pts["ring"].to_numpy(),
+            pts["position_ft"].to_numpy(),
+            asg.ring[m],
+            asg.position_ft[m],
+            rings.length_ft,
+        )
+        has = b >= 0  # b and a index the markers of m
+        neighbour = np.full(len(pts), np.inf)
+        if has.any():
+            px, py = pts["x_ft"].to_numpy()[has], pts["y_ft"].to_numpy()[has]
+            mx, my = asg.x_ft[m], asg.y_ft[m]
+            neighbour[has] = np.minimum(
+                np.hypot(mx[b[has]] - px, my[b[has]] - py),
+                np.hypot(mx[a[has]] - px, my[a[has]] - py),
+            )
+    out = pts.copy()
+    out["nearest_ft"] = figure
+    out["neighbour_ft"] = neighbour
+    out["status"] = against_max(figure, tol, base.settings.accuracy_ft)
+    return out
+
+
+def _corners(profile, base: _Base, findings) -> pd.DataFrame:
+    prep = base.prep
+    c = prep.corners
+    parcel = prep.rings.parcel[c.ring]
+    lon, lat = _lonlat(prep, prep.group[parcel], c.x, c.y)
+    pts = pd.DataFrame(
+        {
+            "parcel": parcel,
+            "ring": c.ring,
+            "part": prep.rings.part[c.ring],
+            "hole": prep.rings.hole[c.ring],
+            "position_ft": c.position_ft,
+            "x_ft": c.x,
+            "y_ft": c.y,
+            "lon": lon,
+            "lat": lat,
+            "turn_deg": c.turn_deg,
+        }
     )
-    out = []
-    items = []
-    if rule.letter_min_in is not None:
-        items.append(
-            (
-                "letter_height",
-                "letter_height_in",
-                lambda v: letter_height_status(v, rule.letter_min_in),
-                f"have letters under {rule.letter_min_in:g} in",
-                rule.letter_min_in,
-                "in",
+    rule = profile.corners
+    if rule is None or rule.mode == "none":
+        return pts.assign(nearest_ft=np.nan, neighbour_ft=np.nan, status="not required")
+    out = _points_check(base, pts, rule.kinds, rule.mode, base.settings.corner_tolerance_ft)
+    counted = base.counted(base.mask(rule.kinds))
+    findings.append(
+        corner_findings(
+            out, counted, rule, base.settings.corner_tolerance_ft, base.settings.accuracy_ft
+        )
+    )
+    out["status"] = _POINT_STATUS[out["status"].to_numpy()]
+    return out
+
+
+def _access(profile, base: _Base, findings, not_checked) -> pd.DataFrame:
+    rule = profile.access
+    cols = [
+        "parcel",
+        "ring",
+        "position_ft",
+        "x_ft",
+        "y_ft",
+        "lon",
+        "lat",
+        "feature",
+        "type",
+        "nearest_ft",
+        "neighbour_ft",
+        "status",
+    ]
+    if rule is None:
+        return pd.DataFrame(columns=cols)
+    if base.crossings is None:
+        not_checked.append(
+            {
+                "rule": "access",
+                "clause": rule.clause,
+                "reason": "no access layer (--access) to find the entrances, gates and roads",
+            }
+        )
+        return pd.DataFrame(columns=cols)
+    pts = base.crossings
+    if rule.types:
+        t = pts["type"].to_numpy()
+        pts = pts[pd.isna(t) | np.isin(t.astype(str), rule.types)].reset_index(drop=True)
+    out = _points_check(base, pts, rule.kinds, "at_corner", base.settings.access_tolerance_ft)
+    counted = base.counted(base.mask(rule.kinds))
+    findings.append(
+        access_findings(
+            out, counted, rule, base.settings.access_tolerance_ft, base.settings.accuracy_ft
+        )
+    )
+    out["status"] = _POINT_STATUS[out["status"].to_numpy()]
+    return out[cols]
+
+
+@dataclass(frozen=True)
+class _Item:
+    rule: str
+    clause: str
+    kinds: tuple[str, ...]
+    columns: tuple[str, ...]
+    fn: Callable[..., np.ndarray]
+    what: str
+    limit: float | None = None
+    unit: str | None = None
+    worst: str = "min"
+    level: str = "violation"
+    value: str | None = None  # column whose value is reported as measured
+
+
+def _items(profile: Profile, base: _Base) -> list[_Item]:
+    out: list[_Item] = []
+    c = profile.content
+    if c is not None:
+        k = c.kinds
+        if c.letter_min_in is not None:
+            out.append(
+                _Item(
+                    "letter_height",
+                    c.clause,
+                    k,
+                    ("letter_height_in",),
+                    lambda v: ct.at_least(v, c.letter_min_in),
+                    f"have letters under {c.letter_min_in:g} in",
+                    c.letter_min_in,
+                    "in",
+                    value="letter_height_in",
+                )
+            )
+        if c.required_words:
+            words = " and ".join(f'"{w}"' for w in c.required_words)
+            out.append(
+                _Item(
+                    "sign_text",
+                    c.clause,
+                    k,
+                    ("text",),
+                    lambda v: ct.words_status(v, c.required_words),
+                    f"do not show {words}",
+                )
+            )
+        if c.required_any:
+            words = " or ".join(f'"{w}"' for w in c.required_any)
+            out.append(
+                _Item(
+                    "sign_text",
+                    c.clause,
+                    k,
+                    ("text",),
+                    lambda v: ct.any_words_status(v, c.required_any),
+                    f"show none of {words}",
+                )
+            )
+        if c.name:
+            out.append(
+                _Item(
+                    "name_on_sign",
+                    c.clause,
+                    k,
+                    ("name_on_sign",),
+                    ct.name_status,
+                    f"show no name (the {c.name} must be named)",
+                )
+            )
+        if c.address:
+            out.append(
+                _Item(
+                    "address_on_sign",
+                    c.clause,
+                    k,
+                    ("address_on_sign",),
+                    ct.name_status,
+                    "show no address",
+                )
+            )
+        if c.phone:
+            out.append(
+                _Item(
+                    "phone_on_sign",
+                    c.clause,
+                    k,
+                    ("phone_on_sign",),
+                    ct.name_status,
+                    "show no phone number",
+                )
+            )
+        if c.sign_min_in is not None:
+            a, b = c.sign_min_in
+            out.append(
+                _Item(
+                    "sign_size",
+                    c.clause,
+                    k,
+                    ("width_in", "length_in"),
+                    lambda w, h: ct.size_status(w, h, c.sign_min_in),
+                    f"are smaller than {a:g} x {b:g} in",
+                )
+            )
+    p = profile.paint
+    if p is not None:
+        k = p.kinds
+        if p.colors:
+            out.append(
+                _Item(
+                    "paint_color",
+                    p.clause,
+                    k,
+                    ("color",),
+                    lambda v: ct.color_status(v, p.colors),
+                    f"are not {' or '.join(p.colors)}",
+                )
+            )
+        if p.min_length_in is not None:
+            out.append(
+                _Item(
+                    "paint_length",
+                    p.clause,
+                    k,
+                    ("length_in",),
+                    lambda v: ct.at_least(v, p.min_length_in),
+                    f"are shorter than {p.min_length_in:g} in",
+                    p.min_length_in,
+                    "in",
+                    value="length_in",
+                )
+            )
+        if p.min_width_in is not None:
+            out.append(
+                _Item(
+                    "paint_width",
+                    p.clause,
+                    k,
+                    ("width_in",),
+                    lambda v: ct.at_least(v, p.min_width_in),
+                    f"are narrower than {p.min_width_in:g} in",
+                    p.min_width_in,
+                    "in",
+                    value="width_in",
+                )
+            )
+        if p.min_area_sqin is not None:
+            out.append(
+                _Item(
+                    "paint_area",
+                    p.clause,
+                    k,
+                    ("width_in", "length_in"),
+                    lambda w, h: ct.area_status(w, h, p.min_area_sqin),
+                    f"cover less than {p.min_area_sqin:g} sq in",
+                )
+            )
+        if p.bottom_min_ft is not None or p.bottom_max_ft is not None:
+            out.append(
+                _Item(
+                    "paint_height",
+                    p.clause,
+                    k,
+                    ("height_ft",),
+                    lambda v: ct.within(v, p.bottom_min_ft, p.bottom_max_ft),
+                    f"have their bottom outside {_range_text(p.bottom_min_ft, p.bottom_max_ft)} "
+                    "above the ground",
+                    None,
+                    "ft",
+                )
+            )
+        if p.letter_min_in is not None:
+            out.append(
+                _Item(
+                    "paint_letters",
+                    p.clause,
+                    k,
+                    ("letter_height_in",),
+                    lambda v: ct.at_least(v, p.letter_min_in),
+                    f"have letters under {p.letter_min_in:g} in",
+                    p.letter_min_in,
+                    "in",
+                    value="letter_height_in",
+                )
+            )
+        if p.required_words:
+            words = " and ".join(f'"{w}"' for w in p.required_words)
+            out.append(
+                _Item(
+                    "paint_text",
+                    p.clause,
+                    k,
+                    ("text",),
+                    lambda v: ct.words_status(v, p.required_words),
+                    f"do not show {words}",
+                )
+            )
+    q = profile.post
+    if q is not None:
+        k = q.kinds
+        if q.colors:
+            out.append(
+                _Item(
+                    "post_color",
+                    q.clause,
+                    k,
+                    ("color",),
+                    lambda v: ct.color_status(v, q.colors),
+                    f"are not {' or '.join(q.colors)}",
+                )
+            )
+        if q.min_length_in is not None:
+            out.append(
+                _Item(
+                    "post_top",
+                    q.clause,
+                    k,
+                    ("length_in",),
+                    lambda v: ct.at_least(v, q.min_length_in),
+                    f"have less than {q.min_length_in:g} in of the top painted",
+                    q.min_length_in,
+                    "in",
+                    value="length_in",
+                )
+            )
+        if q.bottom_min_ft is not None or q.bottom_max_ft is not None:
+            out.append(
+                _Item(
+                    "post_height",
+                    q.clause,
+                    k,
+                    ("height_ft",),
+                    lambda v: ct.within(v, q.bottom_min_ft, q.bottom_max_ft),
+                    f"have the bottom of the painted top outside "
+                    f"{_range_text(q.bottom_min_ft, q.bottom_max_ft)} above the ground",
+                    None,
+                    "ft",
+                )
+            )
+    fr = profile.facing
+    if fr is not None and base.outward_az is not None:
+        az = base.outward_az
+        out.append(
+            _Item(
+                "facing",
+                fr.clause,
+                fr.kinds,
+                ("facing_deg",),
+                lambda v, sel: ct.facing_status(v, az[sel], fr.tolerance_deg),
+                f"face more than {fr.tolerance_deg:g}° away from outward (they face "
+                "into the parcel)",
+                fr.tolerance_deg,
+                "deg",
             )
         )
-    if rule.required_words:
-        words = ", ".join(f'"{w}"' for w in rule.required_words)
-        items.append(
-            (
-                "sign_text",
-                "text",
-                lambda v: words_status(v, rule.required_words),
-                f"do not show {words}",
-                None,
-                None,
+    rn = profile.renewal
+    if rn is not None:
+        today = pd.Timestamp(base.context.today or _dt.date.today())
+        out.append(
+            _Item(
+                "renewal",
+                rn.clause,
+                KINDS_ALL,
+                ("surveyed",),
+                lambda v: ct.age_status(v, today, rn.days),
+                f"were surveyed more than {rn.days:g} days ago (posting is renewed "
+                "yearly): survey them again",
+                level="note",
             )
         )
-    if rule.name:
-        items.append(
-            (
-                "name_on_sign",
-                "name_on_sign",
-                name_status,
-                f"show no name (the {rule.name} must be named)",
-                None,
-                None,
-            )
-        )
-    for rule_name, canonical, fn, what, limit, unit in items:
-        col = find_column(attrs.columns, canonical)
-        if col is None:
+    return out
+
+
+KINDS_ALL = ("sign", "paint", "post")
+
+
+def _range_text(lo: float | None, hi: float | None) -> str:
+    if lo is not None and hi is not None:
+        return f"{lo:g}-{hi:g} ft"
+    return f"at least {lo:g} ft" if lo is not None else f"at most {hi:g} ft"
+
+
+def _attributes(profile: Profile, base: _Base, findings, not_checked) -> None:
+    """Per-marker attribute rules: content, paint, posts, facing, renewal, public notice."""
+    asg, attrs = base.asg, base.attrs
+    parcel = asg.parcel[base.am]
+    items = _items(profile, base)
+    on_public = np.zeros(len(parcel), dtype=bool)
+    if profile.public is not None:
+        pub = base.context.public
+        if pub is None:
             not_checked.append(
                 {
-                    "rule": rule_name,
-                    "clause": rule.clause,
-                    "reason": f"the sign data has no {canonical} column",
+                    "rule": "public_notice",
+                    "clause": profile.public.clause,
+                    "reason": "which parcels the public is invited to is unknown "
+                    "(give --public-where)",
                 }
             )
+        else:
+            on_public = np.asarray(pub, dtype=bool)[parcel]
+            words = profile.public.offence_words
+            items.append(
+                _Item(
+                    "public_notice",
+                    profile.public.clause,
+                    KINDS_ALL,
+                    ("text",),
+                    lambda v: ct.hours_status(v, words),
+                    "do not state the days and hours entry is prohibited and that "
+                    "entry then is an offence (property open to the public)",
+                )
+            )
+    missing_reported: set[tuple[str, str]] = set()
+    for item in items:
+        sel = np.flatnonzero(np.isin(base.kinds, item.kinds))
+        if item.rule == "public_notice":
+            sel = sel[on_public[sel]]
+        if len(sel) == 0:
             continue
-        values = attrs[col].reset_index(drop=True)
-        status = fn(values)
-        out.append(
+        cols = [find_column(attrs.columns, c) for c in item.columns]
+        if any(c is None for c in cols):
+            miss = next(c for c, got in zip(item.columns, cols, strict=True) if got is None)
+            if (item.rule, miss) not in missing_reported:
+                missing_reported.add((item.rule, miss))
+                not_checked.append(
+                    {
+                        "rule": item.rule,
+                        "clause": item.clause,
+                        "reason": f"the marker data has no {miss} column",
+                    }
+                )
+            continue
+        values = [attrs[c].iloc[sel].reset_index(drop=True) for c in cols]
+        status = item.fn(*values, sel) if item.rule == "facing" else item.fn(*values)
+        shown = (
+            attrs[find_column(attrs.columns, item.value)].iloc[sel].to_numpy()
+            if item.value
+            else None
+        )
+        noun = {"sign": "signs", "paint": "paint marks", "post": "painted posts"}.get(
+            item.kinds[0] if len(item.kinds) == 1 else "", "markers"
+        )
+        findings.append(
             item_findings(
-                parcel,
+                parcel[sel],
                 status,
-                values.to_numpy(),
-                rule=rule_name,
-                clause=rule.clause,
-                what=what,
-                limit=limit,
-                unit=unit,
+                shown,
+                rule=item.rule,
+                clause=item.clause,
+                what=item.what,
+                limit=item.limit,
+                unit=item.unit,
+                level=item.level,
+                noun=noun,
             )
         )
-        if canonical == "name_on_sign" and prep.layer.owners is not None:
-            owners = pd.Series(prep.layer.owners[parcel])
+        if item.rule == "name_on_sign" and base.prep.layer.owners is not None:
+            owners = pd.Series(base.prep.layer.owners[parcel[sel]])
             named = (status == OK) & owners.notna().to_numpy()
-            differ = named & ~names_agree(values, owners)
+            differ = named & ~ct.names_agree(values[0], owners)
             if differ.any():
-                df = pd.DataFrame({"parcel": parcel[differ]}).groupby("parcel").size()
-                out.append(
-                    _frame(
-                        df.index,
+                k = pd.Series(parcel[sel][differ]).value_counts().sort_index()
+                findings.append(
+                    findings_frame(
+                        k.index,
                         "name_on_sign",
                         "note",
-                        rule.clause,
+                        item.clause,
                         [
-                            f"{k} {'signs name' if k > 1 else 'sign names'} someone other than "
-                            "the owner of record (lawful if it is the lessee or occupant)"
-                            for k in df.to_numpy()
+                            f"{c} {'signs name' if c > 1 else 'sign names'} someone other than the "
+                            "owner of record (lawful if it is the lessee or occupant)"
+                            for c in k
                         ],
                         np.nan,
                         None,
                         None,
-                        df.to_numpy(),
+                        k.to_numpy(),
                     )
                 )
-    return out
+    c = profile.content
+    if c is not None and c.statement_min_sqin is not None:
+        not_checked.append(
+            {
+                "rule": "statement_size",
+                "clause": c.clause,
+                "reason": f"the area of the statement (at least {c.statement_min_sqin:g} sq in) is "
+                "not a column of the marker data",
+            }
+        )
 
 
-def _marker_table(
-    markers: MarkerLayer, asg, prep: PreparedParcels, ids: np.ndarray
-) -> pd.DataFrame:
+# -- several profiles ------------------------------------------------------------------------
+
+
+def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> Report:
+    prep, asg, markers = base.prep, base.asg, base.markers
+    n = base.n
+    rank = (
+        np.vstack([[RANK[s] for s in r.status] for r in results])
+        if n
+        else np.zeros((len(results), 0), int)
+    )
+    choice = np.argmin(rank, axis=0) if n else np.empty(0, dtype=np.int64)
+
+    def pick(attr: str) -> np.ndarray:
+        stacked = np.vstack([getattr(r, attr) for r in results])
+        return stacked[choice, np.arange(n)] if n else stacked[:, :0].ravel()
+
+    def rows(attr: str) -> pd.DataFrame:
+        parts = []
+        for k, r in enumerate(results):
+            t = getattr(r, attr)
+            if len(t):
+                parts.append(t[choice[t["parcel"].to_numpy(dtype=np.int64)] == k])
+        return (
+            pd.concat(parts, ignore_index=True)
+            if parts
+            else getattr(results[0], attr).iloc[:0].reset_index(drop=True)
+        )
+
+    status = pick("status")
+    ids = prep.layer.ids
+    dup = pd.Series(ids).duplicated(keep=False).to_numpy()
+    warnings = list(prep.layer.notes) + list(markers.notes) + base.warnings
+    _input_warnings(prep, markers, ids, dup, warnings)
+    labels = np.asarray([c.label for c in prep.crss] + [None], dtype=object)
+    names = np.asarray([p.name for p in profiles], dtype=object)
+    parcels_df = pd.DataFrame(
+        {
+            "id": ids,
+            "row": np.arange(n),
+            "owner": prep.layer.owners
+            if prep.layer.owners is not None
+            else np.full(n, None, dtype=object),
+            "status": status,
+            "rules": names[choice] if n else np.empty(0, dtype=object),
+            "signs": np.bincount(asg.parcel[base.am], minlength=n),
+            "markers_counted": pick("counted"),
+            "rings": prep.ring_count,
+            "perimeter_ft": prep.perimeter_ft,
+            "area_acres": prep.area_acres,
+            "max_gap_ft": pick("max_gap"),
+            "corners": np.bincount(prep.rings.parcel[prep.corners.ring], minlength=n),
+            "repaired": prep.repaired,
+            "invalid_reason": prep.invalid,
+            "duplicate_id": dup,
+            "working_crs": labels[prep.group],
+        }
+    )
+    alternatives = pd.DataFrame(
+        {
+            "parcel": np.tile(np.arange(n), len(results)),
+            "profile": np.repeat(names, n),
+            "status": np.concatenate([r.status for r in results])
+            if n
+            else np.empty(0, dtype=object),
+        }
+    )
+    all_findings = pd.concat([r.findings for r in results], ignore_index=True)
+    not_checked = []
+    for r in results:
+        not_checked += [{**x, "profile": r.profile.name} for x in r.not_checked]
+    return Report(
+        profile=profiles[0],
+        profiles=profiles,
+        settings=base.settings,
+        prepared=prep,
+        assignment=asg,
+        marker_layer=markers,
+        parcels=parcels_df,
+        findings=rows("findings"),
+        gaps=rows("gaps"),
+        corners=rows("corners"),
+        access=rows("access"),
+        markers=_marker_table(base, ids),
+        not_checked=not_checked,
+        warnings=warnings,
+        alternatives=alternatives,
+        all_findings=all_findings,
+        generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+    )
+
+
+def _input_warnings(prep, markers, ids, dup, warnings: list[str]) -> None:
+    source = prep.layer.source
+    if dup.any():
+        dups = pd.Series(ids[dup]).unique()
+        shown = ", ".join(repr(x) for x in dups[:5])
+        warnings.append(
+            f"{source}: {len(dups)} parcel id(s) appear more than once ({shown}"
+            f"{', ...' if len(dups) > 5 else ''}); each row is checked on its own, not merged"
+        )
+    for i in np.flatnonzero(~pd.isna(prep.repaired)):
+        warnings.append(f"{source}: parcel {ids[i]!r} (row {i}): {prep.repaired[i]}")
+    for i in np.flatnonzero(~pd.isna(prep.invalid)):
+        warnings.append(f"{source}: parcel {ids[i]!r} (row {i}) is invalid: {prep.invalid[i]}")
+    unusable = ~pd.isna(markers.reason)
+    if unusable.any():
+        warnings.append(
+            f"{int(unusable.sum())} marker row(s) have no usable position; they are listed "
+            "among the unassigned signs with the reason"
+        )
+
+
+def _marker_table(base: _Base, ids: np.ndarray) -> pd.DataFrame:
+    markers, asg, prep = base.markers, base.asg, base.prep
     p = asg.parcel
     ok = p >= 0
     ring = asg.ring
-    part = np.where(ok, prep.rings.part[np.maximum(ring, 0)] if len(prep.rings) else -1, -1)
-    hole = np.where(ok, prep.rings.hole[np.maximum(ring, 0)] if len(prep.rings) else -1, -1)
+    has_rings = len(prep.rings) > 0
+    part = np.where(ok, prep.rings.part[np.maximum(ring, 0)] if has_rings else -1, -1)
+    hole = np.where(ok, prep.rings.hole[np.maximum(ring, 0)] if has_rings else -1, -1)
     parcel_id = np.full(len(p), None, dtype=object)
     parcel_id[ok] = ids[p[ok]]
+    kind = np.full(len(p), None, dtype=object)
+    if len(markers):
+        kind = (
+            marker_kinds(markers.attributes)
+            if len(markers.attributes.columns)
+            else np.full(len(p), "sign", dtype=object)
+        )
     why = np.asarray(asg.reason, dtype=object).copy()
     how_text = {
         "named": "its parcel column names this parcel",
@@ -428,6 +1151,7 @@ def _marker_table(
             "row": markers.row,
             "lon": markers.lon,
             "lat": markers.lat,
+            "kind": kind,
             "parcel": p,
             "parcel_id": parcel_id,
             "ring": ring,

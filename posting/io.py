@@ -29,9 +29,13 @@ from posting.crs import WGS84, parse_crs
 from posting.errors import CRSError, InputError
 
 __all__ = [
+    "FeatureLayer",
     "Layer",
     "MarkerLayer",
     "ParcelLayer",
+    "parcel_values",
+    "parcel_where",
+    "read_features",
     "read_layer",
     "read_markers",
     "read_parcels",
@@ -589,6 +593,97 @@ def read_markers(
         parcel_ref=np.concatenate(refs) if parcel_field else None,
         notes=notes,
     )
+
+
+def parcel_values(layer: ParcelLayer, column: str, option: str) -> np.ndarray:
+    """One parcel attribute as stripped, case-folded text (None where blank)."""
+    col = _require_column(layer.attributes, column, layer.source, option)
+    text = pd.Series(layer.attributes[col], dtype="string").str.strip().str.casefold()
+    out = np.full(len(text), None, dtype=object)
+    ok = (text.notna() & (text != "")).to_numpy()
+    out[ok] = text[ok].to_numpy(dtype=object)
+    return out
+
+
+def parcel_where(layer: ParcelLayer, expression: str, option: str) -> np.ndarray:
+    """Parcels selected by ``COL=V1,V2,...`` (values matched case-insensitively).
+
+    Examples
+    --------
+    >>> import shapely
+    >>> lay = ParcelLayer.from_geometries([shapely.box(0, 0, 1, 1)] * 3, "EPSG:32617")
+    >>> lay.attributes["LUCat"] = ["R-SFD", "vacant", "o-sfd"]
+    >>> parcel_where(lay, "lucat=O-SFD, R-SFD", "--dwelling-where").tolist()
+    [True, False, True]
+    """
+    column, sep, values = expression.partition("=")
+    wanted = {v.strip().casefold() for v in values.split(",") if v.strip()}
+    if not sep or not column.strip() or not wanted:
+        raise InputError(
+            f"{option}: expected COL=V1,V2,... (for example LUCat=O-SFD,R-SFD), not {expression!r}"
+        )
+    got = parcel_values(layer, column.strip(), option)
+    return np.array([v in wanted for v in got], dtype=bool)
+
+
+@dataclass
+class FeatureLayer:
+    """A context layer (access features, land cover, ...): geometry in its own CRS, and one
+    attribute per feature (``values``: text, None where blank or where the layer has no such
+    column)."""
+
+    source: str
+    geometry: np.ndarray
+    crs: CRS
+    values: np.ndarray
+    field: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.geometry)
+
+    def lonlat_bounds(self) -> np.ndarray:
+        """(west, south, east, north) of each feature in WGS 84 (NaN where empty)."""
+        from posting.crs import to_lonlat
+
+        b = shapely.bounds(self.geometry)
+        lon, lat = to_lonlat(np.r_[b[:, 0], b[:, 2]], np.r_[b[:, 1], b[:, 3]], self.crs)
+        n = len(b)
+        return np.column_stack(
+            [
+                np.fmin(lon[:n], lon[n:]),
+                np.fmin(lat[:n], lat[n:]),
+                np.fmax(lon[:n], lon[n:]),
+                np.fmax(lat[:n], lat[n:]),
+            ]
+        )
+
+
+def read_features(
+    path: str | os.PathLike[str],
+    *,
+    field: str | None = None,
+    default_field: str | None = None,
+    crs: str | CRS | None = None,
+    option: str = "--layer",
+) -> FeatureLayer:
+    """Read a context layer and one attribute of it.
+
+    ``field`` must exist when given (an error names the columns); ``default_field`` is used
+    when present. Values are stripped, case-folded text; blanks are None.
+    """
+    lay = read_layer(path, crs=crs, kind="features")
+    col = None
+    if field:
+        col = _require_column(lay.frame, field, lay.path, option)
+    elif default_field:
+        col = _column(lay.frame, [default_field])
+    values = np.full(len(lay), None, dtype=object)
+    if col is not None:
+        text = pd.Series(lay.frame[col], dtype="string").str.strip().str.casefold()
+        ok = text.notna() & (text != "")
+        values[ok.to_numpy()] = text[ok].to_numpy(dtype=object)
+    geometry = np.asarray(lay.geometry, dtype=object)
+    return FeatureLayer(lay.path, geometry, lay.crs, values, None if col is None else str(col))
 
 
 def write_text(path: str | os.PathLike[str], text: str) -> None:

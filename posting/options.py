@@ -1,7 +1,13 @@
-"""Shared click options (cligj style): every command that reads parcels and markers takes these."""
+"""Shared click options (cligj style): every command that reads parcels and markers takes these.
+
+Three groups: the inputs (``input_options``), the measurement settings (``settings_options``)
+and the context layers the rules may need (``context_options``). ``settings_from`` and
+``context_from`` turn the parsed options into library objects.
+"""
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Callable
 from typing import Any
 
@@ -9,7 +15,13 @@ import click
 
 from posting.settings import Settings
 
-__all__ = ["input_options", "settings_from", "settings_options"]
+__all__ = [
+    "context_from",
+    "context_options",
+    "input_options",
+    "settings_from",
+    "settings_options",
+]
 
 _defaults = Settings()
 
@@ -38,10 +50,10 @@ input_options = _compose(
     click.option(
         "--rules",
         "rules",
-        default="florida",
-        show_default=True,
+        multiple=True,
         metavar="NAME|FILE",
-        help="Rule profile: a shipped name (see `posting rules`) or a .toml file.",
+        help="Rule profile: a shipped name (see `posting rules list`) or a .toml file; repeat "
+        "for alternatives (a parcel complies if it meets any). Default: florida.",
     ),
     click.option("--id-field", metavar="COL", help="Parcel id column (default: row number)."),
     click.option("--owner-field", metavar="COL", help="Parcel owner column."),
@@ -95,12 +107,60 @@ settings_options = _compose(
         help="Turning within this length of boundary is one corner (chamfers).",
     ),
     click.option(
+        "--access-tolerance-ft",
+        type=_FT,
+        default=_defaults.access_tolerance_ft,
+        show_default=True,
+        help="An access point is marked by a marker within this distance.",
+    ),
+    click.option(
         "--accuracy-ft",
         type=_FT,
         default=_defaults.accuracy_ft,
         show_default=True,
         help="Stated survey accuracy: findings this close to a limit are 'uncertain'. "
         "Phone ~16, handheld GPS ~10, mapping-grade ~3, RTK ~0.1.",
+    ),
+)
+
+context_options = _compose(
+    click.option(
+        "--access",
+        "access",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Roads, driveways, trails (lines) and gates (points): where they cross a boundary, "
+        "profiles that require it need a marker.",
+    ),
+    click.option(
+        "--access-type-field",
+        metavar="COL",
+        help="Column of --access with the feature type (road, driveway, trail, gate); "
+        "default: a column named 'type' if there is one.",
+    ),
+    click.option(
+        "--landcover",
+        "landcover",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Land-cover polygons, for profiles with a forest spacing and another.",
+    ),
+    click.option(
+        "--landcover-field",
+        metavar="COL",
+        help="Column whose value 'forest' marks forest land: of --landcover, or of the parcels "
+        "when no --landcover layer is given.",
+    ),
+    click.option(
+        "--public-where",
+        metavar="COL=V1,V2,...",
+        help="Parcels open to the public part of the day (parks, businesses), by attribute.",
+    ),
+    click.option(
+        "--check-date",
+        type=click.DateTime(formats=["%Y-%m-%d"]),
+        metavar="YYYY-MM-DD",
+        help="Date of the check, for the renewal of postings (default: today).",
     ),
 )
 
@@ -113,6 +173,44 @@ def settings_from(kwargs: dict[str, Any]) -> Settings:
         "corner_angle_deg",
         "corner_noise_ft",
         "corner_merge_ft",
+        "access_tolerance_ft",
         "accuracy_ft",
     )
     return Settings(**{k: kwargs.pop(k) for k in names})
+
+
+def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
+    """Pop the context options out of a command's keyword arguments and read the layers."""
+    from posting.engine import Context
+    from posting.io import parcel_values, parcel_where, read_features
+
+    access = kwargs.pop("access")
+    access_field = kwargs.pop("access_type_field")
+    landcover = kwargs.pop("landcover")
+    landcover_field = kwargs.pop("landcover_field")
+    public_where = kwargs.pop("public_where")
+    check_date = kwargs.pop("check_date")
+    if access_field and not access:
+        raise click.UsageError("--access-type-field needs --access")
+    ctx: dict[str, Any] = {}
+    if access:
+        ctx["access"] = read_features(
+            access, field=access_field, default_field="type", crs=crs, option="--access-type-field"
+        )
+    if landcover:
+        if not landcover_field:
+            raise click.UsageError(
+                "--landcover needs --landcover-field (the column whose "
+                "value 'forest' marks forest land)"
+            )
+        ctx["landcover"] = read_features(
+            landcover, field=landcover_field, crs=crs, option="--landcover-field"
+        )
+    elif landcover_field:
+        values = parcel_values(parcels, landcover_field, "--landcover-field")
+        ctx["parcel_landcover"] = [None if v is None else v == "forest" for v in values]
+    if public_where:
+        ctx["public"] = parcel_where(parcels, public_where, "--public-where")
+    if check_date:
+        ctx["today"] = check_date.date() if isinstance(check_date, _dt.datetime) else check_date
+    return Context(**ctx)

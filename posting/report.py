@@ -67,30 +67,40 @@ class Report:
 
     Attributes
     ----------
-    profile, settings
-        The rules and settings applied.
+    profile, profiles, settings
+        The rules (the first profile, and every alternative given) and the settings applied.
     prepared, assignment, marker_layer
         The engine's intermediate results (parcels in working feet, where each marker went).
     parcels
         One row per input parcel, in input order: ``id``, ``row``, ``owner``, ``status``,
-        ``signs``, ``rings``, ``perimeter_ft``, ``area_acres``, ``max_gap_ft``, ``corners``,
-        ``repaired``, ``invalid_reason``, ``duplicate_id``, ``working_crs``.
+        ``rules`` (the profile it is judged by), ``signs`` (markers assigned, any kind),
+        ``markers_counted`` (markers of the kinds its profile counts), ``rings``,
+        ``perimeter_ft``, ``area_acres``, ``max_gap_ft``, ``corners``, ``repaired``,
+        ``invalid_reason``, ``duplicate_id``, ``working_crs``.
     findings
-        One row per (parcel, rule, level): see :mod:`posting.verdict`.
+        One row per (parcel, rule, level): see :mod:`posting.verdict`; with ``profile`` and
+        ``basis`` (``statute``, ``statute (unverified)`` or ``guidance``).
     gaps
         Every gap of every ring: ``parcel``, ``ring``, ``part``, ``hole``, ``start_ft``,
-        ``length_ft``, ``straight_ft``, ``measured_ft``, ``status`` (``ok``, ``over``,
-        ``uncertain``, ``unmarked``), ``start_marker``, ``end_marker``; reported gaps (not
-        ``ok``) also carry ``geometry`` (WGS 84 LineString) and end points.
+        ``length_ft``, ``straight_ft``, ``limit_ft``, ``forest``, ``measured_ft``, ``status``
+        (``ok``, ``over``, ``uncertain``, ``unmarked``), ``start_marker``, ``end_marker``;
+        reported gaps (not ``ok``) also carry ``geometry`` (WGS 84 LineString) and end points.
     corners
         Every corner: ``parcel``, ``ring``, ``position_ft``, ``lon``, ``lat``, ``turn_deg``,
-        ``nearest_ft``, ``status`` (``ok``, ``missing``, ``uncertain``).
+        ``nearest_ft``, ``status`` (``ok``, ``missing``, ``uncertain``, ``not required``).
+    access
+        Every access point (a road, driveway or trail crossing a boundary; a gate): ``parcel``,
+        ``ring``, ``position_ft``, ``lon``, ``lat``, ``type``, ``nearest_ft``, ``status``.
     markers
-        One row per input marker: ``source``, ``row``, ``lon``, ``lat``, ``parcel`` (index or
-        -1), ``parcel_id``, ``part``, ``hole``, ``assigned_by``, ``distance_ft``,
-        ``position_ft``, ``reason``.
+        One row per input marker: ``source``, ``row``, ``lon``, ``lat``, ``kind``, ``parcel``
+        (index or -1), ``parcel_id``, ``part``, ``hole``, ``assigned_by``, ``distance_ft``,
+        ``position_ft``, ``reason``, ``why``.
+    alternatives, all_findings
+        Each parcel's status under every profile given, and every profile's findings. The
+        ``parcels``, ``findings``, ``gaps``, ``corners`` and ``access`` tables hold, for each
+        parcel, the profile it is judged by: the first that gives it its best status.
     not_checked
-        Rules not checked for any parcel, with the reason.
+        Rules not checked for any parcel, with the reason (and the profile).
     warnings
         Problems with the input that did not stop the check.
     """
@@ -108,12 +118,25 @@ class Report:
     not_checked: list[dict[str, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     generated: str = ""
+    profiles: list[Profile] = field(default_factory=list)
+    access: pd.DataFrame = field(default_factory=pd.DataFrame)
+    alternatives: pd.DataFrame = field(default_factory=pd.DataFrame)
+    all_findings: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    def __post_init__(self) -> None:
+        if not self.profiles:
+            self.profiles = [self.profile]
 
     # -- summary ---------------------------------------------------------------------------
     @property
     def crs(self) -> str:
         """The working CRS (several, separated by ``; ``, when the data spans UTM zones)."""
         return "; ".join(c.label for c in self.prepared.crss) or "none (no usable geometry)"
+
+    @property
+    def rules_name(self) -> str:
+        """The profile's name, or the alternatives joined by "or"."""
+        return " or ".join(p.name for p in self.profiles)
 
     @property
     def exit_code(self) -> int:
@@ -129,16 +152,20 @@ class Report:
     def summary(self) -> dict[str, Any]:
         """Counts per status and of markers read, assigned and unassigned."""
         assigned = int((self.markers["parcel"] >= 0).sum())
-        return {
+        out = {
             "parcels": len(self.parcels),
             "status": self.status_counts(),
             "markers_read": len(self.markers),
             "markers_assigned": assigned,
             "markers_unassigned": len(self.markers) - assigned,
         }
+        if len(self.profiles) > 1:
+            met = self.parcels.loc[self.parcels["status"].eq("compliant"), "rules"]
+            out["compliant_by"] = {p.name: int((met == p.name).sum()) for p in self.profiles}
+        return out
 
     def worst(self, k: int = 5) -> pd.DataFrame:
-        """The ``k`` parcels that fail worst: noncompliant and unposted, largest gap first."""
+        """The ``k`` parcels that fail worst: largest gap (or unposted boundary) first."""
         bad = self.parcels[self.parcels["status"].isin(["noncompliant", "unposted", "uncertain"])]
         key = bad["max_gap_ft"].fillna(bad["perimeter_ft"])
         return bad.assign(_k=key).sort_values("_k", ascending=False, kind="stable").head(k)
@@ -147,13 +174,21 @@ class Report:
         """A short human summary for stderr."""
         s = self.summary()
         counts = " · ".join(f"{n} {name}" for name, n in s["status"].items() if n)
+        cites = "; ".join(
+            f"{p.citation}{', guidance' if p.standard == 'guidance' else ''}" for p in self.profiles
+        )
         lines = [
-            f"{s['parcels']} parcels checked against {self.profile.name} "
-            f"({self.profile.citation}), measured in {self.crs}",
+            f"{s['parcels']} parcels checked against {self.rules_name} ({cites}), "
+            f"measured in {self.crs}",
             f"  {counts or 'no parcels'}",
             f"  markers: {s['markers_read']} read, {s['markers_assigned']} assigned, "
             f"{s['markers_unassigned']} unassigned",
         ]
+        if "compliant_by" in s:
+            lines.append(
+                "  compliant by: "
+                + ", ".join(f"{name} {n}" for name, n in s["compliant_by"].items())
+            )
         worst = self.worst(k)
         if len(worst):
             lines.append("  worst:")
@@ -164,44 +199,50 @@ class Report:
                     else f"no marker on {r['perimeter_ft']:,.1f} ft of boundary"
                 )
                 lines.append(f"    {r['id']}: {r['status']}, {gap}")
+        for x in self.not_checked:
+            if x["rule"] in ("landcover", "access", "public_notice"):
+                lines.append(f"  not checked ({x.get('profile', '')}): {x['reason']}")
         lines += [f"  warning: {w}" for w in self.warnings[:20]]
         if len(self.warnings) > 20:
             lines.append(f"  ... and {len(self.warnings) - 20} more warnings (see the JSON report)")
         return lines
 
     # -- JSON ------------------------------------------------------------------------------
+    @staticmethod
+    def _finding_item(rec: Any) -> dict[str, Any]:
+        return {
+            "rule": rec.rule,
+            "clause": rec.clause,
+            "basis": getattr(rec, "basis", "statute"),
+            "message": rec.message,
+            "measured": _num(rec.measured),
+            "limit": _num(rec.limit),
+            "unit": _text(rec.unit),
+            "count": int(rec.count),
+        }
+
     def _per_parcel_lists(self) -> dict[str, list[list[Any]]]:
         n = len(self.parcels)
-        out: dict[str, list[list[Any]]] = {
-            k: [[] for _ in range(n)]
-            for k in (
-                "violations",
-                "uncertain",
-                "not_checked",
-                "notes",
-                "gaps",
-                "missing_corners",
-                "uncertain_corners",
-            )
-        }
-        f = self.findings
+        keys = (
+            "violations",
+            "uncertain",
+            "not_checked",
+            "notes",
+            "gaps",
+            "missing_corners",
+            "uncertain_corners",
+            "missing_access",
+            "uncertain_access",
+        )
+        out: dict[str, list[list[Any]]] = {k: [[] for _ in range(n)] for k in keys}
         level_key = {
             "violation": "violations",
             "uncertain": "uncertain",
             "not_checked": "not_checked",
             "note": "notes",
         }
-        for rec in f.itertuples(index=False):
-            item = {
-                "rule": rec.rule,
-                "clause": rec.clause,
-                "message": rec.message,
-                "measured": _num(rec.measured),
-                "limit": _num(rec.limit),
-                "unit": _text(rec.unit),
-                "count": int(rec.count),
-            }
-            out[level_key[rec.level]][rec.parcel].append(item)
+        for rec in self.findings.itertuples(index=False):
+            out[level_key[rec.level]][rec.parcel].append(self._finding_item(rec))
         g = self.gaps[self.gaps["status"] != "ok"]
         src, row = self.markers["source"].to_numpy(), self.markers["row"].to_numpy()
         for rec in g.itertuples(index=False):
@@ -210,6 +251,7 @@ class Report:
                 "status": rec.status,
                 "length_ft": _num(rec.length_ft),
                 "straight_ft": _num(rec.straight_ft),
+                "limit_ft": _num(rec.limit_ft),
                 "start": _lonlat(rec.start_lon, rec.start_lat),
                 "end": _lonlat(rec.end_lon, rec.end_lat),
             }
@@ -220,84 +262,106 @@ class Report:
                 }
                 item["end_sign"] = {"source": src[rec.end_marker], "row": int(row[rec.end_marker])}
             out["gaps"][rec.parcel].append(item)
-        c = self.corners
-        for key, status in (("missing_corners", "missing"), ("uncertain_corners", "uncertain")):
-            sel = c[c["status"] == status]
-            for p, lon, lat in zip(sel["parcel"], sel["lon"], sel["lat"], strict=True):
-                out[key][p].append(_lonlat(lon, lat))
+        for table, noun in ((self.corners, "corners"), (self.access, "access")):
+            if not len(table):
+                continue
+            for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
+                sel = table[table["status"] == status]
+                for p, lon, lat in zip(sel["parcel"], sel["lon"], sel["lat"], strict=True):
+                    out[key][int(p)].append(_lonlat(lon, lat))
+        return out
+
+    def _alternatives_lists(self) -> list[list[dict[str, Any]]]:
+        n = len(self.parcels)
+        out: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        if len(self.profiles) < 2:
+            return out
+        viol = self.all_findings[self.all_findings["level"] == "violation"]
+        by = {(p, prof): [] for p, prof in zip(viol["parcel"], viol["profile"], strict=True)}
+        for rec in viol.itertuples(index=False):
+            by[(rec.parcel, rec.profile)].append(self._finding_item(rec))
+        for p, prof, status in zip(
+            self.alternatives["parcel"],
+            self.alternatives["profile"],
+            self.alternatives["status"],
+            strict=True,
+        ):
+            out[p].append({"rules": prof, "status": status, "violations": by.get((p, prof), [])})
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON report as a dict (see the README for the keys)."""
         lists = self._per_parcel_lists()
+        alts = self._alternatives_lists()
         p = self.parcels
         has_owner = p["owner"].notna().any()
         many_crs = len(self.prepared.crss) > 1
+        many_rules = len(self.profiles) > 1
+        penalty = {pr.name: pr.penalty for pr in self.profiles}
+        has_access = len(self.access) > 0 or any(pr.access for pr in self.profiles)
         parcels = []
         cols = [
-            p[c].tolist()
-            for c in (
-                "id",
-                "row",
-                "owner",
-                "status",
-                "signs",
-                "rings",
-                "perimeter_ft",
-                "area_acres",
-                "max_gap_ft",
-                "corners",
-                "repaired",
-                "invalid_reason",
-                "duplicate_id",
-                "working_crs",
-            )
+            "id",
+            "row",
+            "owner",
+            "status",
+            "rules",
+            "signs",
+            "markers_counted",
+            "rings",
+            "perimeter_ft",
+            "area_acres",
+            "max_gap_ft",
+            "corners",
+            "repaired",
+            "invalid_reason",
+            "duplicate_id",
+            "working_crs",
         ]
-        for i, (
-            pid,
-            row,
-            owner,
-            status,
-            signs,
-            rings,
-            per,
-            acres,
-            gap,
-            corners,
-            repaired,
-            invalid,
-            dup,
-            wcrs,
-        ) in enumerate(zip(*cols, strict=True)):
-            item: dict[str, Any] = {"id": pid, "row": int(row)}
+        for i, rec in enumerate(zip(*(p[c].tolist() for c in cols), strict=True)):
+            r = dict(zip(cols, rec, strict=True))
+            item: dict[str, Any] = {"id": r["id"], "row": int(r["row"])}
             if has_owner:
-                item["owner"] = _text(owner)
+                item["owner"] = _text(r["owner"])
             item.update(
                 {
-                    "status": status,
+                    "status": r["status"],
+                    "rules": r["rules"],
                     "exemption": None,
-                    "signs": int(signs),
-                    "rings": int(rings),
-                    "perimeter_ft": _num(per),
-                    "area_acres": _num(acres, 4),
-                    "max_gap_ft": _num(gap),
+                    "signs": int(r["signs"]),
+                    "markers_counted": int(r["markers_counted"]),
+                    "rings": int(r["rings"]),
+                    "perimeter_ft": _num(r["perimeter_ft"]),
+                    "area_acres": _num(r["area_acres"], 4),
+                    "max_gap_ft": _num(r["max_gap_ft"]),
                     "gaps": lists["gaps"][i],
-                    "corners": int(corners),
+                    "corners": int(r["corners"]),
                     "missing_corners": lists["missing_corners"][i],
                     "uncertain_corners": lists["uncertain_corners"][i],
+                }
+            )
+            if has_access:
+                item["missing_access"] = lists["missing_access"][i]
+                item["uncertain_access"] = lists["uncertain_access"][i]
+            item.update(
+                {
                     "violations": lists["violations"][i],
                     "uncertain": lists["uncertain"][i],
                     "not_checked": lists["not_checked"][i],
                     "notes": lists["notes"][i],
-                    "duplicate_id": bool(dup),
+                    "duplicate_id": bool(r["duplicate_id"]),
                 }
             )
-            if _text(repaired):
-                item["repaired"] = repaired
-            if _text(invalid):
-                item["invalid_reason"] = invalid
+            if penalty.get(r["rules"]) and r["status"] in ("noncompliant", "unposted", "uncertain"):
+                item["penalty"] = penalty[r["rules"]]
+            if many_rules:
+                item["alternatives"] = alts[i]
+            if _text(r["repaired"]):
+                item["repaired"] = r["repaired"]
+            if _text(r["invalid_reason"]):
+                item["invalid_reason"] = r["invalid_reason"]
             if many_crs:
-                item["working_crs"] = _text(wcrs)
+                item["working_crs"] = _text(r["working_crs"])
             parcels.append(item)
         m = self.markers
         un = m[m["parcel"] < 0]
@@ -316,11 +380,18 @@ class Report:
         dup = p[p["duplicate_id"]]
         duplicates = {str(k): [int(r) for r in g["row"]] for k, g in dup.groupby("id", sort=False)}
         layer = self.prepared.layer
+        if many_rules:
+            rules: dict[str, Any] = {
+                "name": self.rules_name,
+                "alternatives": [pr.summary() for pr in self.profiles],
+            }
+        else:
+            rules = self.profile.summary()
         return {
             "schema": SCHEMA,
             "generated": self.generated,
             "tool": {"name": "posting", "version": _tool_version()},
-            "rules": self.profile.summary(),
+            "rules": rules,
             "crs": self.crs,
             "crs_detail": [
                 {
@@ -361,7 +432,8 @@ class Report:
 
     # -- GeoJSON ---------------------------------------------------------------------------
     def to_geojson(self) -> str:
-        """A GeoJSON FeatureCollection (WGS 84): parcels, markers, reported gaps, corners.
+        """A GeoJSON FeatureCollection (WGS 84): parcels, markers, reported gaps, corners,
+        access points.
 
         Each feature's ``layer`` property says which it is. Every parcel and every marker
         appears, a row without usable geometry with a null geometry.
@@ -370,7 +442,7 @@ class Report:
         d = self.to_dict()
         geoms = _geojson_geometries(self.prepared.geometry_lonlat())
         for item, geom in zip(d["parcels"], geoms, strict=True):
-            props = {"layer": "parcel", **{k: v for k, v in item.items() if k not in ("gaps",)}}
+            props = {"layer": "parcel", **{k: v for k, v in item.items() if k != "gaps"}}
             props["gaps_reported"] = len(item["gaps"])
             feats.append(_feature(geom, props))
         m = self.markers
@@ -381,6 +453,7 @@ class Report:
                 "layer": "marker",
                 "source": rec.source,
                 "row": int(rec.row),
+                "kind": _text(rec.kind),
                 "parcel": rec.parcel_id if assigned else None,
                 "ring": {"part": int(rec.part), "hole": int(rec.hole)} if assigned else None,
                 "assigned_by": _text(rec.assigned_by),
@@ -389,9 +462,9 @@ class Report:
                 "why": rec.why,
             }
             feats.append(_feature(geom, props))
+        ids = self.parcels["id"].to_numpy()
         g = self.gaps[self.gaps["status"] != "ok"]
         ggeom = _geojson_geometries(g["geometry"].to_numpy())
-        ids = self.parcels["id"].to_numpy()
         for rec, geom in zip(g.itertuples(index=False), ggeom, strict=True):
             feats.append(
                 _feature(
@@ -403,6 +476,7 @@ class Report:
                         "ring": {"part": int(rec.part), "hole": int(rec.hole)},
                         "length_ft": _num(rec.length_ft),
                         "straight_ft": _num(rec.straight_ft),
+                        "limit_ft": _num(rec.limit_ft),
                     },
                 )
             )
@@ -421,6 +495,24 @@ class Report:
                     },
                 )
             )
+        a = self.access
+        if len(a):
+            ageom = _geojson_geometries(
+                shapely.points(a["lon"].to_numpy(dtype=float), a["lat"].to_numpy(dtype=float))
+            )
+            for rec, geom in zip(a.itertuples(index=False), ageom, strict=True):
+                feats.append(
+                    _feature(
+                        geom,
+                        {
+                            "layer": "access",
+                            "parcel": ids[int(rec.parcel)],
+                            "status": rec.status,
+                            "type": _text(rec.type),
+                            "nearest_marker_ft": _num(rec.nearest_ft),
+                        },
+                    )
+                )
         head = json.dumps(
             {
                 "type": "FeatureCollection",
@@ -446,6 +538,7 @@ class Report:
             "row",
             "owner",
             "status",
+            "rules",
             "signs",
             "perimeter_ft",
             "area_acres",
@@ -453,6 +546,7 @@ class Report:
             "gaps_over_limit",
             "corners",
             "missing_corners",
+            "missing_access",
             "violations",
             "uncertain",
             "not_checked",
@@ -461,6 +555,10 @@ class Report:
             "duplicate_id",
         ]
         w.writerow(header)
+
+        def joined(items: list[dict[str, Any]]) -> str:
+            return "; ".join(f"{v['rule']}: {v['message']}" for v in items)
+
         for p in d["parcels"]:
             w.writerow(
                 [
@@ -468,6 +566,7 @@ class Report:
                     p["row"],
                     p.get("owner") or "",
                     p["status"],
+                    p["rules"],
                     p["signs"],
                     _blank(p["perimeter_ft"]),
                     _blank(p["area_acres"]),
@@ -475,9 +574,10 @@ class Report:
                     sum(1 for g in p["gaps"] if g["status"] == "over"),
                     p["corners"],
                     len(p["missing_corners"]),
-                    "; ".join(f"{v['rule']}: {v['message']}" for v in p["violations"]),
-                    "; ".join(f"{v['rule']}: {v['message']}" for v in p["uncertain"]),
-                    "; ".join(f"{v['rule']}: {v['message']}" for v in p["not_checked"]),
+                    len(p.get("missing_access", [])),
+                    joined(p["violations"]),
+                    joined(p["uncertain"]),
+                    joined(p["not_checked"]),
                     p.get("repaired", ""),
                     p.get("invalid_reason", ""),
                     "yes" if p["duplicate_id"] else "",

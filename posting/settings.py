@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from posting.errors import InputError
+
 __all__ = ["ACCURACY_GUIDE_FT", "Settings"]
 
 ACCURACY_GUIDE_FT = {
@@ -48,6 +50,11 @@ class Settings:
         Turning within this length of boundary is one corner: a corner cut by a chamfer shorter
         than this is one corner; a curve is a corner only when tighter than
         ``corner_merge_ft / corner_angle`` in radius (38 ft with the defaults).
+    access_tolerance_ft
+        An access point (a driveway, road or trail crossing the boundary, a gate) is marked when
+        a marker of the same parcel stands within this distance of the crossing. 50 ft: a sign
+        beside a driveway stands off its centreline by half the road's width and a shoulder
+        (10-25 ft), plus a phone fix (16 ft).
     accuracy_ft
         The survey's stated accuracy. A finding within this distance of its limit could go
         either way, so the parcel is ``uncertain`` rather than passed or failed. See
@@ -59,14 +66,15 @@ class Settings:
     corner_angle_deg: float = 30.0
     corner_noise_ft: float = 1.0
     corner_merge_ft: float = 20.0
+    access_tolerance_ft: float = 50.0
     accuracy_ft: float = 0.0
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
             if not (value >= 0) or value != value or value == float("inf"):
-                raise ValueError(f"{name} must be a finite number >= 0, not {value!r}")
+                raise InputError(f"{name} must be a finite number >= 0, not {value!r}")
         if self.tolerance_ft <= 0 or self.corner_angle_deg <= 0 or self.corner_angle_deg >= 180:
-            raise ValueError("tolerance_ft must be > 0 and corner_angle_deg within (0, 180)")
+            raise InputError("tolerance_ft must be > 0 and corner_angle_deg within (0, 180)")
 
     def as_dict(self) -> dict[str, Any]:
         """The settings as a JSON-ready dict."""

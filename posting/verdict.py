@@ -1,15 +1,18 @@
 """From the checks' per-item results to findings per parcel, and from findings to a status.
 
-A finding is one row: the parcel, the rule, its level (``violation``, ``uncertain`` or
-``not_checked``), the statute clause, a message, and the measured value against the limit.
-A parcel's status follows from its findings:
+A finding is one row: the parcel, the rule, its level (``violation``, ``uncertain``,
+``not_checked`` or ``note``), the clause, a message, and the measured value against the limit.
+A parcel's status under one rule profile follows from its findings:
 
 * ``invalid``: no usable geometry (the reason is in the report);
-* ``unposted``: no marker at all (every corner is then missing);
+* ``unposted``: no marker of a kind the profile counts (every corner is then missing);
 * ``noncompliant``: markers present and at least one violation;
 * ``uncertain``: no violation, but a finding within the stated survey accuracy of its limit;
 * ``compliant``: none of these;
-* ``exempt``: reserved for exemptions (work in progress).
+* ``exempt``: reserved for exemptions.
+
+Under several profiles (alternative ways to post), a parcel takes the best of its statuses, in
+the order of :data:`RANK`.
 """
 
 from __future__ import annotations
@@ -19,18 +22,23 @@ import pandas as pd
 
 from posting.checks import FAIL, UNCERTAIN
 from posting.checks.content import NOT_RECORDED
-from posting.rules import CornerRule, SpacingRule
+from posting.rules import AccessRule, CornerRule, SpacingRule
 
 __all__ = [
     "FINDING_COLUMNS",
+    "RANK",
     "STATUSES",
+    "access_findings",
     "corner_findings",
     "decide",
+    "findings_frame",
     "item_findings",
     "spacing_findings",
 ]
 
 STATUSES = ("compliant", "noncompliant", "unposted", "exempt", "uncertain", "invalid")
+RANK = {"exempt": 0, "compliant": 1, "uncertain": 2, "noncompliant": 3, "unposted": 4, "invalid": 5}
+"""Better to worse: a parcel posted several ways takes the best status it earns."""
 FINDING_COLUMNS = [
     "parcel",
     "rule",
@@ -53,7 +61,9 @@ def _plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
 
 
-def _frame(parcel, rule, level, clause, message, measured, limit, unit, count) -> pd.DataFrame:
+def findings_frame(
+    parcel, rule, level, clause, message, measured, limit, unit, count
+) -> pd.DataFrame:
     """Findings from columns (scalars are broadcast)."""
     parcel = np.asarray(parcel, dtype=np.int64)
     n = len(parcel)
@@ -77,8 +87,9 @@ def _frame(parcel, rule, level, clause, message, measured, limit, unit, count) -
     )
 
 
-def _empty() -> pd.DataFrame:
-    return _frame([], "", "", "", "", np.nan, np.nan, "", 0)
+def empty_findings() -> pd.DataFrame:
+    """A findings table with no rows."""
+    return findings_frame([], "", "", "", "", np.nan, np.nan, "", 0)
 
 
 def _worst_per_parcel(df: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -89,9 +100,14 @@ def _worst_per_parcel(df: pd.DataFrame, by: str) -> pd.DataFrame:
     return worst.assign(n=counts.loc[worst["parcel"]].to_numpy())
 
 
+def _kinds(kinds: tuple[str, ...]) -> str:
+    words = {"sign": "sign", "paint": "paint mark", "post": "painted post"}
+    return " or ".join(words[k] for k in kinds)
+
+
 def spacing_findings(
     gaps: pd.DataFrame,
-    signs: np.ndarray,
+    counted: np.ndarray,
     perimeter_ft: np.ndarray,
     valid: np.ndarray,
     rule: SpacingRule,
@@ -103,59 +119,69 @@ def spacing_findings(
     ----------
     gaps
         One row per gap: ``parcel``, ``status`` (OK / UNCERTAIN / FAIL), ``measured_ft``,
-        ``length_ft``, ``straight_ft``, ``unmarked`` (a whole ring without markers).
-    signs, perimeter_ft, valid
-        Per parcel: markers assigned, boundary length, usable geometry.
+        ``length_ft``, ``straight_ft``, ``limit_ft``, ``unmarked`` (a whole ring without
+        markers).
+    counted, perimeter_ft, valid
+        Per parcel: markers of the rule's kinds, boundary length, usable geometry.
     """
-    limit = rule.max_ft
     how = {
         "along_boundary": "along the boundary",
         "straight": "in a straight line",
         "either": "apart",
     }[rule.metric]
-    out = []
-    bare_parcels = np.flatnonzero(valid & (signs == 0))
-    out.append(
-        _frame(
-            bare_parcels,
-            "spacing",
-            "violation",
-            rule.clause,
-            [
-                f"no marker on its {ft(perimeter_ft[p])} of boundary; markers must be not "
-                f"more than {ft(limit)} apart {how}"
-                for p in bare_parcels
-            ],
-            perimeter_ft[bare_parcels],
-            limit,
-            "ft",
-            1,
+    what = _kinds(rule.kinds)
+    out = [empty_findings()]
+    bare_parcels = np.flatnonzero(valid & (counted == 0))
+    if len(bare_parcels):
+        limit = (
+            gaps.groupby("parcel")["limit_ft"]
+            .min()
+            .reindex(bare_parcels)
+            .fillna(rule.strictest_ft)
+            .to_numpy()
         )
-    )
-    posted = gaps[signs[gaps["parcel"].to_numpy(dtype=np.int64)] > 0]
+        out.append(
+            findings_frame(
+                bare_parcels,
+                "spacing",
+                "violation",
+                rule.clause,
+                [
+                    f"no {what} on its {ft(perimeter_ft[p])} of boundary; they must be not more "
+                    f"than {ft(lim)} apart {how}"
+                    for p, lim in zip(bare_parcels, limit, strict=True)
+                ],
+                perimeter_ft[bare_parcels],
+                limit,
+                "ft",
+                1,
+            )
+        )
+    posted = gaps[counted[gaps["parcel"].to_numpy(dtype=np.int64)] > 0]
+    posted = posted.assign(excess=posted["measured_ft"] - posted["limit_ft"])
     over = posted[(posted["status"] == FAIL) & ~posted["unmarked"]]
     if len(over):
-        w = _worst_per_parcel(over, "measured_ft")
+        w = _worst_per_parcel(over, "excess")
         msgs = []
-        for n, m, a, s in zip(
-            w["n"], w["measured_ft"], w["length_ft"], w["straight_ft"], strict=True
+        for n, m, a, s, lim in zip(
+            w["n"], w["measured_ft"], w["length_ft"], w["straight_ft"], w["limit_ft"], strict=True
         ):
             extra = ""
             if np.isfinite(s) and abs(s - a) > 1:
                 extra = f" ({ft(a)} along the boundary, {ft(s)} in a straight line)"
             msgs.append(
-                f"{n} {_plural(n, 'gap', 'gaps')} between markers longer than {ft(limit)} "
-                f"{how}; the longest is {ft(m)}{extra}"
+                f"{n} {_plural(n, 'gap', 'gaps')} between markers longer than "
+                f"{ft(lim)} {how}; the worst is {ft(m)}{extra}"
             )
         out.append(
-            _frame(
+            findings_frame(
                 w["parcel"],
                 "spacing",
                 "violation",
                 rule.clause,
                 msgs,
                 w["measured_ft"],
-                limit,
+                w["limit_ft"],
                 "ft",
                 w["n"],
             )
@@ -166,41 +192,90 @@ def spacing_findings(
         total = bare.groupby("parcel")["length_ft"].sum().loc[w["parcel"]].to_numpy()
         msgs = [
             f"{n} of its boundary rings (a hole or a separate part) "
-            f"{_plural(n, 'has', 'have')} no marker: {ft(t)} of boundary unmarked"
+            f"{_plural(n, 'has', 'have')} no {what}: {ft(t)} of boundary unmarked"
             for n, t in zip(w["n"], total, strict=True)
         ]
         out.append(
-            _frame(
+            findings_frame(
                 w["parcel"],
                 "spacing",
                 "violation",
                 rule.clause,
                 msgs,
                 w["length_ft"],
-                limit,
+                w["limit_ft"],
                 "ft",
                 w["n"],
             )
         )
     unsure = posted[(posted["status"] == UNCERTAIN) & ~posted["unmarked"]]
     if len(unsure):
-        w = _worst_per_parcel(unsure, "measured_ft")
+        w = _worst_per_parcel(unsure, "excess")
         msgs = [
             f"{n} {_plural(n, 'gap', 'gaps')} within ±{ft(accuracy_ft)} (the stated survey "
-            f"accuracy) of the {ft(limit)} limit; the longest is {ft(m)}"
-            for n, m in zip(w["n"], w["measured_ft"], strict=True)
+            f"accuracy) of the {ft(lim)} limit; the closest call is {ft(m)}"
+            for n, m, lim in zip(w["n"], w["measured_ft"], w["limit_ft"], strict=True)
         ]
         out.append(
-            _frame(
+            findings_frame(
                 w["parcel"],
                 "spacing",
                 "uncertain",
                 rule.clause,
                 msgs,
                 w["measured_ft"],
-                limit,
+                w["limit_ft"],
                 "ft",
                 w["n"],
+            )
+        )
+    return pd.concat(out, ignore_index=True)
+
+
+def _point_findings(
+    points: pd.DataFrame,
+    counted: np.ndarray,
+    *,
+    rule_name: str,
+    clause: str,
+    noun: str,
+    need: str,
+    tolerance_ft: float,
+    accuracy_ft: float,
+) -> pd.DataFrame:
+    """Findings for places that each need a marker (corners, access points)."""
+    if len(points) == 0:
+        return empty_findings()
+    total = points.groupby("parcel").size()
+    out = [empty_findings()]
+    for level, code in (("violation", FAIL), ("uncertain", UNCERTAIN)):
+        sel = points[points["status"] == code]
+        if not len(sel):
+            continue
+        key = "neighbour_ft" if level == "violation" else "nearest_ft"
+        w = _worst_per_parcel(sel.replace({key: {np.inf: np.nan}}), key)
+        of = total.loc[w["parcel"]].to_numpy()
+        bare = counted[w["parcel"].to_numpy(dtype=np.int64)] == 0
+        msgs = []
+        for n, k, far, none in zip(w["n"], of, w[key], bare, strict=True):
+            word = f"{noun}{'' if k == 1 else 's'}"
+            if none:
+                msgs.append(f"none of its {k} {word} has a marker")
+            elif level == "violation":
+                tail = f"; the farthest is {ft(far)} from a marker" if np.isfinite(far) else ""
+                msgs.append(
+                    f"{n} of {k} {word} {_plural(n, 'has', 'have')} no {need} within "
+                    f"{ft(tolerance_ft)}{tail}"
+                )
+            else:
+                msgs.append(
+                    f"{n} of {k} {word} {_plural(n, 'has', 'have')} {need} only within "
+                    f"{ft(tolerance_ft)} ± {ft(accuracy_ft)} (the stated survey accuracy)"
+                )
+        measured = np.where(bare, np.nan, w[key].to_numpy(dtype=float))
+        out.append(
+            findings_frame(
+                w["parcel"], rule_name, level, clause, msgs, measured, tolerance_ft, "ft", w["n"]
             )
         )
     return pd.concat(out, ignore_index=True)
@@ -208,116 +283,111 @@ def spacing_findings(
 
 def corner_findings(
     corners: pd.DataFrame,
-    signs: np.ndarray,
+    counted: np.ndarray,
     rule: CornerRule,
     tolerance_ft: float,
     accuracy_ft: float,
 ) -> pd.DataFrame:
     """Corner findings per parcel.
 
-    ``corners`` has one row per corner: ``parcel``, ``status``, ``nearest_ft`` (straight-line
-    distance to the nearest marker of the parcel within the search radius; inf when none) and
-    ``neighbour_ft`` (straight-line distance to the nearest marker along the ring, for the
-    message; inf when the ring has none).
+    ``corners`` has one row per corner: ``parcel``, ``status``, ``nearest_ft`` (the figure
+    compared with the tolerance) and ``neighbour_ft`` (how far the corner is from posting, for
+    the message; inf when its ring has no marker).
     """
-    if rule.mode == "none" or len(corners) == 0:
-        return _empty()
-    total = corners.groupby("parcel").size()
-    out = []
-    for level, code in (("violation", FAIL), ("uncertain", UNCERTAIN)):
-        sel = corners[corners["status"] == code]
-        if not len(sel):
-            continue
-        key = "neighbour_ft" if level == "violation" else "nearest_ft"
-        w = _worst_per_parcel(sel.replace({key: {np.inf: np.nan}}), key)
-        of = total.loc[w["parcel"]].to_numpy()
-        bare = signs[w["parcel"].to_numpy(dtype=np.int64)] == 0
-        msgs = []
-        for n, k, far, none in zip(w["n"], of, w[key], bare, strict=True):
-            corners_word = _plural(k, "corner", "corners")
-            if none:
-                msgs.append(f"none of its {k} {corners_word} has a marker")
-            elif level == "violation":
-                tail = f"; the farthest is {ft(far)} from a marker" if np.isfinite(far) else ""
-                msgs.append(
-                    f"{n} of {k} {corners_word} {_plural(n, 'has', 'have')} no marker "
-                    f"within {ft(tolerance_ft)}{tail}"
-                )
-            else:
-                msgs.append(
-                    f"{n} of {k} {corners_word} {_plural(n, 'has', 'have')} a marker "
-                    f"only within {ft(tolerance_ft)} ± {ft(accuracy_ft)} (the stated "
-                    "survey accuracy)"
-                )
-        measured = np.where(bare, np.nan, w[key].to_numpy(dtype=float))
-        out.append(
-            _frame(
-                w["parcel"],
-                "corners",
-                level,
-                rule.clause,
-                msgs,
-                measured,
-                tolerance_ft,
-                "ft",
-                w["n"],
-            )
-        )
-    return pd.concat(out, ignore_index=True) if out else _empty()
+    if rule.mode == "none":
+        return empty_findings()
+    need = "marker" if rule.mode == "at_corner" else "marker on each side"
+    return _point_findings(
+        corners,
+        counted,
+        rule_name="corners",
+        clause=rule.clause,
+        noun="corner",
+        need=need,
+        tolerance_ft=tolerance_ft,
+        accuracy_ft=accuracy_ft,
+    )
+
+
+def access_findings(
+    points: pd.DataFrame,
+    counted: np.ndarray,
+    rule: AccessRule,
+    tolerance_ft: float,
+    accuracy_ft: float,
+) -> pd.DataFrame:
+    """Access-point findings per parcel (same table shape as corners)."""
+    return _point_findings(
+        points,
+        counted,
+        rule_name="access",
+        clause=rule.clause,
+        noun="access point",
+        need="marker",
+        tolerance_ft=tolerance_ft,
+        accuracy_ft=accuracy_ft,
+    )
 
 
 def item_findings(
     parcel: np.ndarray,
     status: np.ndarray,
-    value: np.ndarray,
+    value: np.ndarray | None,
     *,
     rule: str,
     clause: str,
     what: str,
-    limit: float | None,
-    unit: str | None,
+    limit: float | None = None,
+    unit: str | None = None,
+    worst: str = "min",
+    level: str = "violation",
+    noun: str = "signs",
 ) -> pd.DataFrame:
-    """Findings from a per-sign attribute check (letter height, words, name).
+    """Findings from a per-marker check (letter height, words, paint colour, facing, ...).
 
-    ``status`` is OK / FAIL / NOT_RECORDED per sign; ``what`` describes a failing sign
-    ("have letters under 2 in"). Signs that did not record the attribute make a
-    ``not_checked`` finding, never a violation. For a numeric attribute with a minimum
-    (``limit``), the measured value is the smallest recorded.
+    ``status`` is OK / FAIL / NOT_RECORDED per marker; ``what`` describes a failing marker
+    ("have letters under 2 in"). Markers that did not record the attribute make a
+    ``not_checked`` finding, never a violation. For a numeric attribute, the measured value is
+    the smallest (``worst="min"``) or largest recorded among the failing markers.
     """
+    numeric = value is not None and limit is not None
     df = pd.DataFrame(
         {
-            "parcel": parcel,
+            "parcel": np.asarray(parcel, dtype=np.int64),
             "status": status,
-            "value": pd.to_numeric(pd.Series(value), errors="coerce")
-            if limit is not None
+            "value": pd.to_numeric(pd.Series(value), errors="coerce").to_numpy(dtype=float)
+            if numeric
             else np.nan,
         }
     )
     counts = df.groupby("parcel").size()
-    out = [_empty()]
+    out = [empty_findings()]
     fail = df[df["status"] == FAIL]
     if len(fail):
-        agg = fail.groupby("parcel").agg(n=("status", "size"), low=("value", "min"))
+        agg = fail.groupby("parcel").agg(
+            n=("status", "size"), low=("value", "min"), high=("value", "max")
+        )
         of = counts.loc[agg.index].to_numpy()
-        msgs = [f"{n} of {k} signs {what}" for n, k in zip(agg["n"], of, strict=True)]
+        msgs = [f"{n} of {k} {noun} {what}" for n, k in zip(agg["n"], of, strict=True)]
+        measured = agg["low"] if worst == "min" else agg["high"]
         out.append(
-            _frame(agg.index, rule, "violation", clause, msgs, agg["low"], limit, unit, agg["n"])
+            findings_frame(agg.index, rule, level, clause, msgs, measured, limit, unit, agg["n"])
         )
     miss = df[df["status"] == NOT_RECORDED]
     if len(miss):
         agg = miss.groupby("parcel").size()
         of = counts.loc[agg.index].to_numpy()
-        msgs = [f"not recorded for {n} of {k} signs" for n, k in zip(agg, of, strict=True)]
+        msgs = [f"not recorded for {n} of {k} {noun}" for n, k in zip(agg, of, strict=True)]
         out.append(
-            _frame(
+            findings_frame(
                 agg.index, rule, "not_checked", clause, msgs, np.nan, limit, unit, agg.to_numpy()
             )
         )
     return pd.concat(out, ignore_index=True)
 
 
-def decide(invalid: np.ndarray, signs: np.ndarray, findings: pd.DataFrame) -> np.ndarray:
-    """Status of each parcel from its findings (see the module docstring).
+def decide(invalid: np.ndarray, counted: np.ndarray, findings: pd.DataFrame) -> np.ndarray:
+    """Status of each parcel under one profile, from its findings (see the module docstring).
 
     Examples
     --------
@@ -326,7 +396,7 @@ def decide(invalid: np.ndarray, signs: np.ndarray, findings: pd.DataFrame) -> np
     ...        np.array([3, 3, 3, 0]), f).tolist()
     ['compliant', 'noncompliant', 'uncertain', 'invalid']
     """
-    n = len(signs)
+    n = len(counted)
     level = findings["level"].to_numpy() if len(findings) else np.empty(0, dtype=object)
     parcel = findings["parcel"].to_numpy(dtype=np.int64) if len(findings) else np.empty(0, np.int64)
     violated = np.zeros(n, dtype=bool)
@@ -336,6 +406,6 @@ def decide(invalid: np.ndarray, signs: np.ndarray, findings: pd.DataFrame) -> np
     status = np.full(n, "compliant", dtype=object)
     status[unsure] = "uncertain"
     status[violated] = "noncompliant"
-    status[np.asarray(signs) == 0] = "unposted"
+    status[np.asarray(counted) == 0] = "unposted"
     status[~pd.isna(invalid)] = "invalid"
     return status

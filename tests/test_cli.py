@@ -121,11 +121,20 @@ def test_root_cli_py_runs_the_same_command():
     assert json.loads(res.stdout)["summary"]["parcels"] == 29
 
 
-def test_rules_command(runner):
-    res = runner.invoke(main, ["rules"])
-    assert res.exit_code == 0 and res.stdout.startswith("florida")
-    res = runner.invoke(main, ["rules", "florida"])
-    assert json.loads(res.stdout)["spacing_ft"] == 500.0
+def test_rules_list_and_show(runner):
+    res = runner.invoke(main, ["rules", "list"])
+    assert res.exit_code == 0
+    assert any(line.startswith("florida ") for line in res.stdout.splitlines())
+    listed = json.loads(runner.invoke(main, ["rules", "list", "--json"]).stdout)
+    assert {"name", "title", "citation", "status"} <= set(listed[0])
+    assert "florida" in [p["name"] for p in listed]
+    res = runner.invoke(main, ["rules", "show", "florida", "--json"])
+    assert json.loads(res.stdout)["rules"]["spacing"]["max_ft"] == 500.0
+    res = runner.invoke(main, ["rules", "show", "florida"])
+    assert "spacing: max_ft = 500, metric = along_boundary" in res.stdout
+    assert "[Fla. Stat. 810.011(5)(a)1]" in res.stdout
+    res = runner.invoke(main, ["rules", "show", "atlantis"])
+    assert res.exit_code == 2 and "unknown rule profile" in res.stderr
 
 
 def test_version(runner):

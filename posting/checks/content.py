@@ -1,8 +1,8 @@
-"""Sign content: letter height, required words, the name on the sign.
+"""Marker content and build: letters, words, names, size, paint, height, facing, age.
 
-Each function takes one value per sign and returns one status per sign: ``OK``, ``FAIL``, or
-``NOT_RECORDED`` when the survey did not record the attribute (reported as not checked, never
-as a violation).
+Each function takes one value per marker and returns one status per marker: ``OK``, ``FAIL``,
+or ``NOT_RECORDED`` when the survey did not record what the rule needs (reported as not
+checked, never as a violation). All are vectorised over pandas/numpy arrays.
 """
 
 from __future__ import annotations
@@ -15,38 +15,34 @@ import pandas as pd
 from posting.checks import FAIL, OK
 
 __all__ = [
-    "COLUMNS",
     "NOT_RECORDED",
     "NO_NAME",
-    "find_column",
-    "letter_height_status",
+    "age_status",
+    "any_words_status",
+    "at_least",
+    "color_status",
+    "facing_status",
+    "hours_status",
     "name_status",
     "names_agree",
     "normalise_text",
+    "numbers",
+    "size_status",
+    "within",
     "words_status",
 ]
 
 NOT_RECORDED = -1
 
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "letter_height_in": ("letter_height_in", "letter_height", "letters_in", "letter_in"),
-    "text": ("text", "sign_text", "wording", "legend"),
-    "name_on_sign": ("name_on_sign", "sign_name", "owner_on_sign", "name_shown"),
-}
-"""Canonical sign columns and the aliases accepted for them (matched case-insensitively).
-
-``name`` is deliberately not an alias of ``name_on_sign``: GPX waypoints carry their label in
-``name``.
-"""
+NO_NAME = ("none", "no name", "n a", "na", "blank", "unreadable", "illegible", "no")
+"""Values that record a sign showing no (readable) name, address or phone, after
+:func:`normalise_text` (so ``N/A`` and ``-`` count too). A blank cell means *not recorded*."""
 
 
-def find_column(columns: pd.Index | list[str], canonical: str) -> str | None:
-    """The column holding ``canonical`` (or one of its aliases), if any."""
-    lower = {str(c).lower(): c for c in columns}
-    for alias in COLUMNS[canonical]:
-        if alias in lower:
-            return lower[alias]
-    return None
+def _status(ok: np.ndarray, recorded: np.ndarray) -> np.ndarray:
+    out = np.where(np.asarray(ok, dtype=bool), OK, FAIL).astype(np.int8)
+    out[~np.asarray(recorded, dtype=bool)] = NOT_RECORDED
+    return out
 
 
 def normalise_text(values: pd.Series) -> pd.Series:
@@ -57,32 +53,68 @@ def normalise_text(values: pd.Series) -> pd.Series:
     >>> normalise_text(pd.Series(["NO-TRESPASSING!", None, "  "])).tolist()
     ['no trespassing', <NA>, <NA>]
     """
-    s = pd.Series(values, dtype="string")
+    s = pd.Series(values, dtype="string").reset_index(drop=True)
     s = s.str.casefold().str.replace(r"[^\w]+", " ", regex=True).str.strip()
     return s.mask(s == "")
 
 
-def _status(ok: np.ndarray, recorded: np.ndarray) -> np.ndarray:
-    out = np.where(ok, OK, FAIL).astype(np.int8)
-    out[~recorded] = NOT_RECORDED
-    return out
+def numbers(values: pd.Series) -> np.ndarray:
+    """Numbers from a column that may hold text (``"3"``, ``"2.5"``); NaN where not a number."""
+    return pd.to_numeric(pd.Series(values).reset_index(drop=True), errors="coerce").to_numpy(
+        dtype=float
+    )
 
 
-def letter_height_status(values: pd.Series, min_in: float) -> np.ndarray:
-    """Letters at least ``min_in`` inches high.
+def at_least(values: pd.Series, minimum: float) -> np.ndarray:
+    """A number at least ``minimum`` (letter height, mark length, ...).
 
     Examples
     --------
-    >>> letter_height_status(pd.Series(["2", "1.5", "", "3 in"]), 2.0).tolist()
+    >>> at_least(pd.Series(["2", "1.5", "", "3 in"]), 2.0).tolist()
     [0, 2, -1, -1]
     """
-    h = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
-    recorded = np.isfinite(h)
-    return _status(h >= min_in, recorded)
+    v = numbers(values)
+    return _status(v >= minimum, np.isfinite(v))
+
+
+def within(values: pd.Series, low: float | None, high: float | None) -> np.ndarray:
+    """A number within ``[low, high]`` (the bottom of a paint mark 3 to 5 ft above ground).
+
+    Examples
+    --------
+    >>> within(pd.Series([3.0, 5.5, 2.9, None]), 3.0, 5.0).tolist()
+    [0, 2, 2, -1]
+    """
+    v = numbers(values)
+    ok = np.ones(len(v), dtype=bool)
+    if low is not None:
+        ok &= v >= low
+    if high is not None:
+        ok &= v <= high
+    return _status(ok, np.isfinite(v))
+
+
+def size_status(width: pd.Series, length: pd.Series, minimum: tuple[float, float]) -> np.ndarray:
+    """A sign at least ``minimum`` inches (either way round: 8 x 11 passes as 11 x 8).
+
+    Examples
+    --------
+    >>> size_status(pd.Series([11, 12, 8, None]), pd.Series([8, 12, 10, 12]), (8, 11)).tolist()
+    [0, 0, 2, -1]
+    """
+    w, h = numbers(width), numbers(length)
+    small, large = np.minimum(w, h), np.maximum(w, h)
+    return _status((small >= minimum[0]) & (large >= minimum[1]), np.isfinite(w) & np.isfinite(h))
+
+
+def area_status(width: pd.Series, length: pd.Series, min_sqin: float) -> np.ndarray:
+    """A painted area of at least ``min_sqin`` square inches."""
+    w, h = numbers(width), numbers(length)
+    return _status(w * h >= min_sqin, np.isfinite(w) & np.isfinite(h))
 
 
 def words_status(values: pd.Series, words: tuple[str, ...]) -> np.ndarray:
-    """The sign's text contains every required word or phrase (case and punctuation ignored).
+    """The text contains every required word or phrase (case and punctuation ignored).
 
     Examples
     --------
@@ -90,23 +122,38 @@ def words_status(values: pd.Series, words: tuple[str, ...]) -> np.ndarray:
     ...              ("no trespassing",)).tolist()
     [0, 2, -1]
     """
+    return _words(values, words, all_of=True)
+
+
+def any_words_status(values: pd.Series, words: tuple[str, ...]) -> np.ndarray:
+    """The text contains at least one of the words or phrases.
+
+    Examples
+    --------
+    >>> any_words_status(pd.Series(["POSTED", "Keep out"]), ("posted", "no trespassing")).tolist()
+    [0, 2]
+    """
+    return _words(values, words, all_of=False)
+
+
+def _words(values: pd.Series, words: tuple[str, ...], *, all_of: bool) -> np.ndarray:
     text = normalise_text(values)
     recorded = text.notna().to_numpy()
     padded = " " + text.fillna("") + " "
-    ok = np.ones(len(text), dtype=bool)
-    for w in words:
-        phrase = " " + normalise_text(pd.Series([w])).iloc[0] + " "
-        ok &= padded.str.contains(phrase, regex=False).to_numpy(dtype=bool)
+    hits = [
+        padded.str.contains(
+            " " + normalise_text(pd.Series([w])).iloc[0] + " ", regex=False
+        ).to_numpy(dtype=bool)
+        for w in words
+    ]
+    if not hits:
+        return _status(np.ones(len(text), dtype=bool), recorded)
+    ok = np.logical_and.reduce(hits) if all_of else np.logical_or.reduce(hits)
     return _status(ok, recorded)
 
 
-NO_NAME = ("none", "no name", "n a", "na", "blank", "unreadable", "illegible")
-"""Values of ``name_on_sign`` that record a sign showing no (readable) name, after
-:func:`normalise_text` (so ``N/A`` and ``-`` count too). A blank cell means *not recorded*."""
-
-
 def name_status(values: pd.Series) -> np.ndarray:
-    """A name is shown on the sign.
+    """Something is shown (a name, an address, a phone number): not blank, not ``none``.
 
     Examples
     --------
@@ -116,8 +163,76 @@ def name_status(values: pd.Series) -> np.ndarray:
     raw = pd.Series(values, dtype="string").reset_index(drop=True)
     text = normalise_text(raw)
     recorded = raw.notna() & (raw.str.strip() != "")
-    no_name = text.isna() | text.isin(NO_NAME)
-    return _status(~no_name.to_numpy(dtype=bool), recorded.to_numpy(dtype=bool))
+    shown = ~(text.isna() | text.isin(NO_NAME))
+    return _status(shown.to_numpy(dtype=bool), recorded.to_numpy(dtype=bool))
+
+
+def color_status(values: pd.Series, colors: tuple[str, ...]) -> np.ndarray:
+    """The colour names one of ``colors`` ("OSHA safety purple" is purple).
+
+    Examples
+    --------
+    >>> color_status(pd.Series(["Purple", "fluorescent ORANGE", "red", None]),
+    ...              ("purple",)).tolist()
+    [0, 2, 2, -1]
+    """
+    return any_words_status(values, colors)
+
+
+def facing_status(
+    facing_deg: pd.Series, outward_deg: np.ndarray, tolerance_deg: float
+) -> np.ndarray:
+    """The sign faces outward: within ``tolerance_deg`` of the outward normal's azimuth.
+
+    Examples
+    --------
+    >>> facing_status(pd.Series([10, 350, 180, None]), np.array([0.0, 0.0, 0.0, 0.0]), 90).tolist()
+    [0, 0, 2, -1]
+    """
+    f = numbers(facing_deg)
+    diff = np.abs((f - np.asarray(outward_deg, dtype=float) + 180.0) % 360.0 - 180.0)
+    recorded = np.isfinite(f) & np.isfinite(np.asarray(outward_deg, dtype=float))
+    return _status(diff <= tolerance_deg, recorded)
+
+
+def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray:
+    """Surveyed no more than ``days`` days before ``today``.
+
+    Examples
+    --------
+    >>> age_status(pd.Series(["2026-10-14", "2024-01-01", "soon"]),
+    ...            pd.Timestamp("2026-11-30"), 365).tolist()
+    [0, 2, -1]
+    """
+    d = pd.to_datetime(
+        pd.Series(dates).reset_index(drop=True), errors="coerce", utc=True, format="mixed"
+    )
+    age = (pd.Timestamp(today).tz_localize("UTC") - d).dt.total_seconds() / 86400.0
+    age = age.to_numpy(dtype=float)
+    return _status(age <= days, np.isfinite(age))
+
+
+_TIME = re.compile(
+    r"\b(?:\d{1,2}(?::\d{2})?\s*(?:a\.?m\.?|p\.?m\.?)|\d{1,2}:\d{2}|dusk|dawn|sunset|"
+    r"sunrise|midnight|noon|closed|hours)",
+    re.IGNORECASE,
+)
+
+
+def hours_status(values: pd.Series, offence_words: tuple[str, ...]) -> np.ndarray:
+    """The notice states when entry is prohibited and that entry then is an offence.
+
+    Examples
+    --------
+    >>> hours_status(pd.Series(["Park closed 10 pm to 6 am. Violators will be prosecuted",
+    ...                         "No trespassing", None]), ("prosecuted", "punishable")).tolist()
+    [0, 2, -1]
+    """
+    raw = pd.Series(values, dtype="string").reset_index(drop=True)
+    recorded = raw.notna() & (raw.str.strip() != "")
+    when = raw.fillna("").str.contains(_TIME).to_numpy(dtype=bool)
+    offence = _words(values, offence_words, all_of=False) == OK if offence_words else True
+    return _status(when & offence, recorded.to_numpy(dtype=bool))
 
 
 _TOKEN = re.compile(r"[^\W\d_]{2,}")

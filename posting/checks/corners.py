@@ -1,26 +1,27 @@
-"""Corners: each corner of a boundary needs a marker of the same parcel near it."""
+"""Corners and access points: each needs a marker of the same parcel near it."""
 
 from __future__ import annotations
 
 import numpy as np
 import shapely
 
-__all__ = ["nearest_marker_within", "neighbour_distance"]
+__all__ = ["nearest_marker_within", "ring_neighbours"]
 
 
 def nearest_marker_within(
-    corner_x: np.ndarray,
-    corner_y: np.ndarray,
-    corner_parcel: np.ndarray,
+    point_x: np.ndarray,
+    point_y: np.ndarray,
+    point_parcel: np.ndarray,
     marker_x: np.ndarray,
     marker_y: np.ndarray,
     marker_parcel: np.ndarray,
     radius_ft: float,
 ) -> np.ndarray:
-    """Distance from each corner to the nearest marker of its own parcel within ``radius_ft``.
+    """Distance from each point (a corner, an access point) to the nearest marker of its own
+    parcel within ``radius_ft``; ``inf`` when there is none.
 
-    Returns ``inf`` for a corner with no such marker. Markers of other parcels never count:
-    the neighbour's sign across the line does not post this corner.
+    Markers of other parcels never count: the neighbour's sign across the line does not post
+    this corner.
 
     Examples
     --------
@@ -30,72 +31,83 @@ def nearest_marker_within(
     ... ).tolist()
     [5.0, inf]
     """
-    n = len(corner_x)
+    n = len(point_x)
     out = np.full(n, np.inf)
     if n == 0 or len(marker_x) == 0:
         return out
     markers = shapely.points(marker_x, marker_y)
-    corners = shapely.points(corner_x, corner_y)
+    points = shapely.points(point_x, point_y)
     tree = shapely.STRtree(markers)
-    ci, mi = tree.query(corners, predicate="dwithin", distance=radius_ft)
-    same = np.asarray(corner_parcel)[ci] == np.asarray(marker_parcel)[mi]
+    ci, mi = tree.query(points, predicate="dwithin", distance=radius_ft)
+    same = np.asarray(point_parcel)[ci] == np.asarray(marker_parcel)[mi]
     ci, mi = ci[same], mi[same]
     d = np.hypot(
-        np.asarray(corner_x)[ci] - np.asarray(marker_x)[mi],
-        np.asarray(corner_y)[ci] - np.asarray(marker_y)[mi],
+        np.asarray(point_x)[ci] - np.asarray(marker_x)[mi],
+        np.asarray(point_y)[ci] - np.asarray(marker_y)[mi],
     )
     np.minimum.at(out, ci, d)
     return out
 
 
-def neighbour_distance(
-    corner_ring: np.ndarray,
-    corner_position_ft: np.ndarray,
-    corner_x: np.ndarray,
-    corner_y: np.ndarray,
+def ring_neighbours(
+    point_ring: np.ndarray,
+    point_position_ft: np.ndarray,
     marker_ring: np.ndarray,
     marker_position_ft: np.ndarray,
-    marker_x: np.ndarray,
-    marker_y: np.ndarray,
     ring_length_ft: np.ndarray,
-) -> np.ndarray:
-    """Straight-line distance from each corner to the nearer of the two markers beside it.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The markers on either side of each point along its ring, and how far along they are.
 
-    The markers beside a corner are the last one before it and the first one after it along
-    its ring (wrapping past the ring's start). ``inf`` when the ring has no marker. Used to tell
-    how far a missing corner is from posting, without a search radius.
+    The marker *before* a point is the last one at or before it along the ring (wrapping past
+    the ring's start), the marker *after* it the first one beyond it. A marker exactly at the
+    point counts as before it.
+
+    Returns
+    -------
+    before, after
+        Indices into the marker arrays (-1 when the ring has no marker).
+    before_ft, after_ft
+        Distances along the ring from the point back to ``before`` and on to ``after``
+        (``inf`` when the ring has no marker). With one marker on the ring, ``before`` and
+        ``after`` are the same marker.
 
     Examples
     --------
-    >>> neighbour_distance(
-    ...     np.array([0]), np.array([100.0]), np.array([100.0]), np.array([0.0]),
-    ...     np.array([0, 0]), np.array([40.0, 350.0]), np.array([40.0, 0.0]),
-    ...     np.array([0.0, 50.0]), np.array([400.0]),
-    ... ).tolist()
-    [60.0]
+    A 400 ft ring with markers at 40 and 350 ft; a corner at 100 ft:
+
+    >>> b, a, bd, ad = ring_neighbours(np.array([0]), np.array([100.0]), np.array([0, 0]),
+    ...                                np.array([40.0, 350.0]), np.array([400.0]))
+    >>> b.tolist(), a.tolist(), bd.tolist(), ad.tolist()
+    ([0], [1], [60.0], [250.0])
     """
-    n = len(corner_ring)
-    out = np.full(n, np.inf)
+    n = len(point_ring)
+    before = np.full(n, -1, dtype=np.int64)
+    after = np.full(n, -1, dtype=np.int64)
+    before_ft = np.full(n, np.inf)
+    after_ft = np.full(n, np.inf)
     if n == 0 or len(marker_ring) == 0:
-        return out
+        return before, after, before_ft, after_ft
     length = np.asarray(ring_length_ft, dtype=float)
     base = np.r_[0.0, np.cumsum(length + 1.0)[:-1]]
-    mkey = base[marker_ring] + marker_position_ft
-    order = np.argsort(mkey, kind="stable")
-    mkey = mkey[order]
-    mring = np.asarray(marker_ring)[order]
+    mpos = np.asarray(marker_position_ft, dtype=float)
+    mring = np.asarray(marker_ring, dtype=np.int64)
+    order = np.lexsort((mpos, mring))
+    key = base[mring[order]] + mpos[order]
     count = np.bincount(mring, minlength=len(length))
     first = np.r_[0, np.cumsum(count)[:-1]]
-    has = count[corner_ring] > 0
-    j = np.searchsorted(mkey, base[corner_ring] + corner_position_ft, side="left")
-    lo, hi = first[corner_ring], first[corner_ring] + count[corner_ring]
-    nxt = np.where(j < hi, j, lo)  # wrap to the ring's first marker
-    prv = np.where(j - 1 >= lo, j - 1, hi - 1)  # wrap to the ring's last marker
+    pr = np.asarray(point_ring, dtype=np.int64)
+    pp = np.asarray(point_position_ft, dtype=float)
+    has = count[pr] > 0
+    j = np.searchsorted(key, base[pr] + pp, side="right")
+    lo, hi = first[pr], first[pr] + count[pr]
+    nxt = np.where(j < hi, j, lo)
+    prv = np.where(j - 1 >= lo, j - 1, hi - 1)
     nxt, prv = np.where(has, nxt, 0), np.where(has, prv, 0)
-    mx, my = np.asarray(marker_x)[order], np.asarray(marker_y)[order]
-    d = np.minimum(
-        np.hypot(mx[nxt] - corner_x, my[nxt] - corner_y),
-        np.hypot(mx[prv] - corner_x, my[prv] - corner_y),
-    )
-    out[has] = d[has]
-    return out
+    L = length[pr]
+    before_ft[has] = np.mod(pp - mpos[order][prv], L)[has]
+    after_ft[has] = np.mod(mpos[order][nxt] - pp, L)[has]
+    same = has & (nxt == prv)
+    after_ft[same & (after_ft == 0)] = L[same & (after_ft == 0)]
+    before[has] = order[prv][has]
+    after[has] = order[nxt][has]
+    return before, after, before_ft, after_ft

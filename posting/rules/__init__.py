@@ -1,9 +1,17 @@
 """Jurisdiction rule profiles (TOML data) and their loader."""
 
 from posting.rules.loader import (
+    KINDS,
+    AccessRule,
     ContentRule,
     CornerRule,
+    FacingRule,
+    PaintRule,
+    PostRule,
     Profile,
+    PublicRule,
+    RenewalRule,
+    Rule,
     SpacingRule,
     VisibilityRule,
     available,
@@ -11,9 +19,17 @@ from posting.rules.loader import (
 )
 
 __all__ = [
+    "KINDS",
+    "AccessRule",
     "ContentRule",
     "CornerRule",
+    "FacingRule",
+    "PaintRule",
+    "PostRule",
     "Profile",
+    "PublicRule",
+    "RenewalRule",
+    "Rule",
     "SpacingRule",
     "VisibilityRule",
     "available",

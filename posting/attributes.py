@@ -1,0 +1,103 @@
+"""Marker attribute columns: canonical names, their aliases, and marker kinds.
+
+Column names are matched case-insensitively. A blank cell means *not recorded*: the rule that
+needs it is reported as not checked for that marker, never as a violation.
+
+======================  ===========================================  ==============================
+canonical column        aliases                                      meaning
+======================  ===========================================  ==============================
+``kind``                ``marker_kind``, ``marker``                  ``sign`` (default), ``paint``
+                                                                     (a painted stripe or patch),
+                                                                     ``post`` (a painted post top)
+``color``               ``colour``, ``paint_color``, ``paint_colour``  paint colour
+``letter_height_in``    ``letter_height``, ``letters_in``,           height of the letters, inches
+                        ``letter_in``
+``text``                ``sign_text``, ``wording``, ``legend``       the words on the sign
+``name_on_sign``        ``sign_name``, ``owner_on_sign``,            the name shown (``none`` or
+                        ``name_shown``                               ``-``: no name)
+``address_on_sign``     ``sign_address``, ``address``                the address shown
+``phone_on_sign``       ``sign_phone``, ``phone``                    the phone number shown
+``width_in``            ``width``, ``mark_width_in``                 sign or mark width, inches
+``length_in``           ``length``, ``mark_length_in``,              sign height, or length of a
+                        ``height_in``                                mark or painted top, inches
+``height_ft``           ``bottom_ft``, ``height_above_ground_ft``    bottom of a mark or cap above
+                                                                     the ground, feet
+``facing_deg``          ``facing``, ``azimuth_deg``, ``azimuth``,    direction the sign faces,
+                        ``bearing``                                  degrees clockwise from north
+``surveyed``            ``survey_date``, ``date``, ``time``          date the marker was surveyed
+======================  ===========================================  ==============================
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["COLUMNS", "find_column", "marker_kinds"]
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "kind": ("kind", "marker_kind", "marker"),
+    "color": ("color", "colour", "paint_color", "paint_colour"),
+    "letter_height_in": ("letter_height_in", "letter_height", "letters_in", "letter_in"),
+    "text": ("text", "sign_text", "wording", "legend"),
+    "name_on_sign": ("name_on_sign", "sign_name", "owner_on_sign", "name_shown"),
+    "address_on_sign": ("address_on_sign", "sign_address", "address"),
+    "phone_on_sign": ("phone_on_sign", "sign_phone", "phone"),
+    "width_in": ("width_in", "width", "mark_width_in"),
+    "length_in": ("length_in", "length", "mark_length_in", "height_in"),
+    "height_ft": ("height_ft", "bottom_ft", "height_above_ground_ft"),
+    "facing_deg": ("facing_deg", "facing", "azimuth_deg", "azimuth", "bearing"),
+    "surveyed": ("surveyed", "survey_date", "date", "time"),
+}
+"""Canonical marker columns and the aliases accepted for them, in order of preference.
+
+``name`` is deliberately not an alias of ``name_on_sign``: GPX waypoints carry their label in
+``name``; nor is ``type`` an alias of ``kind``, for the same reason.
+"""
+
+
+def find_column(columns: pd.Index | list[str], canonical: str) -> str | None:
+    """The column holding ``canonical`` (or its first alias present), if any.
+
+    Examples
+    --------
+    >>> find_column(["Lon", "Lat", "Colour"], "color")
+    'Colour'
+    """
+    lower = {str(c).lower(): c for c in columns}
+    for alias in COLUMNS[canonical]:
+        if alias in lower:
+            return lower[alias]
+    return None
+
+
+def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
+    """The kind of each marker: ``sign``, ``paint``, ``post``, or ``other``.
+
+    Without a kind column every marker is a sign. Values are read loosely: anything mentioning
+    paint, a mark or a stripe is ``paint``; a post (``painted post top``) is ``post``; a sign
+    (``no trespassing sign``) or a blank is ``sign``; anything else is ``other`` and counts for no
+    rule (it is still assigned to its parcel and listed).
+
+    Examples
+    --------
+    >>> kinds = pd.DataFrame({"Kind": ["Sign", "purple paint", "post top", None, "flag"]})
+    >>> marker_kinds(kinds).tolist()
+    ['sign', 'paint', 'post', 'sign', 'other']
+    """
+    n = len(attributes)
+    col = find_column(attributes.columns, "kind")
+    if col is None:
+        return np.full(n, "sign", dtype=object)
+    text = pd.Series(attributes[col], dtype="string").str.strip().str.casefold()
+    out = np.full(n, "other", dtype=object)
+    blank = (text.isna() | (text == "")).to_numpy()
+    t = text.fillna("")
+    post = t.str.contains("post", regex=False).to_numpy()
+    paint = t.str.contains(r"paint|mark|stripe|blaze", regex=True).to_numpy()
+    sign = t.str.contains(r"sign|placard|poster", regex=True).to_numpy()
+    out[paint] = "paint"
+    out[post] = "post"  # "painted post top" is a post
+    out[sign] = "sign"  # "sign on a post" is a sign
+    out[blank] = "sign"
+    return out

@@ -1,0 +1,35 @@
+"""Land cover along boundaries: which stretches run through forest land."""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+__all__ = ["forest_share"]
+
+
+def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
+    """Share of each line's length that lies in the forest polygons (0 to 1).
+
+    Overlapping forest polygons are dissolved first, so no length counts twice.
+
+    Examples
+    --------
+    >>> share = forest_share(np.array([shapely.LineString([(0, 0), (100, 0)])]),
+    ...                      np.array([shapely.box(-10, -5, 25, 5), shapely.box(20, -5, 40, 5)]))
+    >>> share.round(6).tolist()
+    [0.4]
+    """
+    lines = np.asarray(lines, dtype=object)
+    out = np.zeros(len(lines))
+    forest = np.asarray(forest, dtype=object)
+    if len(lines) == 0 or len(forest) == 0:
+        return out
+    pieces = shapely.get_parts(shapely.union_all(forest))
+    tree = shapely.STRtree(pieces)
+    li, pi = tree.query(lines, predicate="intersects")
+    inside = shapely.length(shapely.intersection(lines[li], pieces[pi]))
+    total = np.bincount(li, weights=inside, minlength=len(lines))
+    length = shapely.length(lines)
+    np.divide(total, length, out=out, where=length > 0)
+    return np.clip(out, 0.0, 1.0)
