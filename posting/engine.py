@@ -331,7 +331,7 @@ def _basis(profile: Profile, rule_names: np.ndarray) -> np.ndarray:
     )
     if profile.standard != "guidance":
         for name, rule in profile.rules():
-            if not rule.verified:
+            if not rule.verified or profile.verification == "unverified":
                 out[np.char.startswith(rule_names.astype(str), name)] = "statute (unverified)"
     return out
 
@@ -599,8 +599,9 @@ def _access(profile, base: _Base, findings, not_checked) -> pd.DataFrame:
         return pd.DataFrame(columns=cols)
     pts = base.crossings
     if rule.types:
-        t = pts["type"].to_numpy()
-        pts = pts[pd.isna(t) | np.isin(t.astype(str), rule.types)].reset_index(drop=True)
+        t = pts["type"].astype("string").str.strip().str.casefold()
+        keep = (t.isna() | t.isin(rule.types)).to_numpy(dtype=bool)
+        pts = pts[keep].reset_index(drop=True)
     out = _points_check(base, pts, rule.kinds, "at_corner", base.settings.access_tolerance_ft)
     counted = base.counted(base.mask(rule.kinds))
     findings.append(

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EPSILON_FT", "FAIL", "OK", "UNCERTAIN", "against_max"]
+__all__ = ["EPSILON_FT", "FAIL", "FOOT_SLACK", "OK", "UNCERTAIN", "against_max"]
 
 OK, UNCERTAIN, FAIL = 0, 1, 2
 
 EPSILON_FT = 1e-3
 """Floating-point slack in comparisons (0.001 ft, a third of a millimetre): a gap of exactly
 500 ft, computed as 500.0000000001 after projection, is not over a 500 ft limit."""
+
+FOOT_SLACK = 2.5e-6
+"""Relative slack: the US survey foot is 2 parts per million longer than the international foot,
+and statutes written before 2023 may mean either. A gap of 1,320 US survey feet (1,320.0026
+international feet) is not over a limit of 1,320 feet."""
 
 
 def against_max(measured: np.ndarray, limit: float | np.ndarray, accuracy: float) -> np.ndarray:
@@ -33,9 +38,13 @@ def against_max(measured: np.ndarray, limit: float | np.ndarray, accuracy: float
     [0, 1, 1, 2]
     >>> against_max(np.array([500.0000001, 500.01]), 500.0, 0.0).tolist()
     [0, 2]
+    >>> against_max(np.array([1320 * 1200 / 3937 / 0.3048]), 1320.0, 0.0).tolist()  # US survey ft
+    [0]
     """
     measured = np.asarray(measured, dtype=float)
+    limit = np.asarray(limit, dtype=float)
+    slack = EPSILON_FT + FOOT_SLACK * np.abs(limit)
     out = np.full(measured.shape, UNCERTAIN, dtype=np.int8)
-    out[measured <= np.asarray(limit) - accuracy + EPSILON_FT] = OK
-    out[measured > np.asarray(limit) + accuracy + EPSILON_FT] = FAIL
+    out[measured <= limit - accuracy + slack] = OK
+    out[measured > limit + accuracy + slack] = FAIL
     return out

@@ -1,0 +1,434 @@
+"""Each kind of rule at and around its limits, on shipped profiles and on one's own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from helpers import LOCAL_FT, markers, parcels, square
+from pyproj import Transformer
+
+from posting import Settings, check
+from posting.engine import Context
+from posting.io import FeatureLayer
+from posting.rules import available, load_rules
+
+TO_LONLAT = Transformer.from_crs(LOCAL_FT, "EPSG:4326", always_xy=True)
+
+
+def along(poly, step_ft, start_ft=0.0):
+    """Points every ``step_ft`` along a polygon's exterior, from its first vertex."""
+    ring = shapely.get_exterior_ring(shapely.orient_polygons(poly))
+    s = np.arange(start_ft, ring.length - 1e-9, step_ft)
+    return shapely.get_coordinates(shapely.line_interpolate_point(ring, s))
+
+
+def kinds(n, kind="paint", **cols):
+    return pd.DataFrame({"kind": [kind] * n, **{k: [v] * n for k, v in cols.items()}})
+
+
+def one(report):
+    return report.to_dict()["parcels"][0]
+
+
+def features(geoms, values, crs=LOCAL_FT):
+    return FeatureLayer(
+        "<memory>", np.asarray(geoms, dtype=object), crs, np.asarray(values, dtype=object)
+    )
+
+
+def test_at_least_ten_jurisdictions_ship():
+    names = available()
+    jurisdictions = {load_rules(n).jurisdiction for n in names}
+    assert len(jurisdictions) >= 10
+    assert {
+        "florida",
+        "florida-paint",
+        "texas",
+        "new-york",
+        "north-dakota",
+        "missouri",
+        "illinois",
+        "arkansas",
+        "maine",
+        "minnesota",
+        "arizona",
+        "north-dakota-criminal",
+        "town-code",
+    } <= set(names)
+
+
+# -- Texas: purple paint, 100 ft on forest land and 1,000 ft on other land ---------------------
+
+
+@pytest.mark.parametrize(("step", "status"), [(95.0, "compliant"), (110.0, "noncompliant")])
+def test_texas_forest_land(step, status):
+    pts = along(square(), step)
+    r = check(
+        parcels(square()),
+        markers(pts, attributes=kinds(len(pts))),
+        "texas",
+        context=Context(parcel_landcover=[True]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    assert p["max_gap_ft"] == pytest.approx(step)
+    if status == "noncompliant":
+        [v] = [v for v in p["violations"] if v["rule"] == "spacing"]
+        assert v["limit"] == 100.0 and v["measured"] == pytest.approx(110.0, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("forest", "status"), [(False, "compliant"), (True, "noncompliant"), (None, "noncompliant")]
+)
+def test_texas_other_land_at_990_ft(forest, status):
+    lot = square(1980)  # perimeter 7,920 ft = 8 gaps of 990 ft
+    pts = along(lot, 990.0)
+    ctx = Context(parcel_landcover=[forest])
+    r = check(parcels(lot), markers(pts, attributes=kinds(len(pts))), "texas", context=ctx)
+    assert one(r)["status"] == status
+    landcover = [x for x in r.not_checked if x["rule"] == "landcover"]
+    assert bool(landcover) == (forest is None)  # unknown land cover: the stricter 100 ft, said
+
+
+def test_texas_land_cover_from_a_layer_gap_by_gap():
+    lot = square(1980)
+    pts = along(lot, 990.0)
+    south_woods = shapely.box(-100, -100, 2100, 400)  # the south side runs through forest
+    ctx = Context(
+        landcover=features(
+            [south_woods, shapely.box(-100, 1500, 2100, 2100)], ["forest", "pasture"]
+        )
+    )
+    r = check(parcels(lot), markers(pts, attributes=kinds(len(pts))), "texas", context=ctx)
+    over = r.gaps[r.gaps["status"] == "over"]
+    assert len(over) == 2  # the two 990 ft gaps along the south side, against 100 ft
+    assert over["limit_ft"].tolist() == [100.0, 100.0]
+    assert (r.gaps.loc[r.gaps["status"] == "ok", "limit_ft"] == 1000.0).all()
+
+
+def test_texas_counts_paint_marks_not_signs_and_checks_them():
+    pts = along(square(), 95.0)
+    r = check(parcels(square()), markers(pts), "texas", context=Context(parcel_landcover=[True]))
+    assert one(r)["status"] == "unposted"  # signs are not purple paint marks
+    n = len(pts)
+    attrs = kinds(n, color="OSHA safety purple", length_in=8, width_in=1, height_ft=3.5)
+    attrs.loc[3, "color"] = "orange"
+    attrs.loc[5, "height_ft"] = 5.5
+    attrs.loc[7, "length_in"] = 6
+    p = one(
+        check(
+            parcels(square()),
+            markers(pts, attributes=attrs),
+            "texas",
+            context=Context(parcel_landcover=[True]),
+        )
+    )
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"paint_color", "paint_height", "paint_length"}
+    assert v["paint_length"]["measured"] == 6.0 and v["paint_length"]["limit"] == 8.0
+    assert all(x["count"] == 1 for x in v.values())
+
+
+# -- New York: 660 ft, a sign on each side of each corner ---------------------------------------
+
+
+def _each_side_layout(side=1000.0, inset=20.0):
+    pts = []
+    for (x0, y0), (x1, y1) in [
+        ((0, 0), (side, 0)),
+        ((side, 0), (side, side)),
+        ((side, side), (0, side)),
+        ((0, side), (0, 0)),
+    ]:
+        for t in (inset / side, 0.5, 1 - inset / side):
+            pts.append((x0 + t * (x1 - x0), y0 + t * (y1 - y0)))
+    return pts
+
+
+def test_new_york_sign_on_each_side_of_each_corner():
+    p = one(check(parcels(square()), markers(_each_side_layout()), "new-york"))
+    assert p["status"] == "compliant"
+    assert p["corners"] == 4 and p["missing_corners"] == []
+
+
+def test_new_york_one_sign_at_the_corner_is_not_enough():
+    corner_and_midpoints = [
+        (0, 0),
+        (500, 0),
+        (1000, 0),
+        (1000, 500),
+        (1000, 1000),
+        (500, 1000),
+        (0, 1000),
+        (0, 500),
+    ]
+    p = one(check(parcels(square()), markers(corner_and_midpoints), "new-york"))
+    assert p["status"] == "noncompliant"
+    [v] = [v for v in p["violations"] if v["rule"] == "corners"]
+    assert v["count"] == 4 and "on each side" in v["message"]
+    # the spacing of 500 ft is within New York's 660 ft
+    assert not [v for v in p["violations"] if v["rule"] == "spacing"]
+
+
+def test_new_york_660_ft():
+    lot = shapely.box(0, 0, 1320, 40)  # a strip: two sides of 1,320 ft
+    pts = [(20, 0), (660, 0), (1300, 0), (1320, 20), (1300, 40), (640, 40), (20, 40), (0, 20)]
+    assert one(check(parcels(lot), markers(pts), "new-york"))["status"] == "compliant"
+    pts[1] = (700, 0)  # gaps of 680 and 600 ft along the south side
+    p = one(check(parcels(lot), markers(pts), "new-york"))
+    [v] = [v for v in p["violations"] if v["rule"] == "spacing"]
+    assert v["measured"] == pytest.approx(680.0) and v["limit"] == 660.0
+
+
+# -- Arizona: access points, corners, orange posts in between -------------------------------------
+
+
+def _arizona(extra_access=(), post_intervals=False):
+    lot = square(2000)
+    corners = [(0, 0), (2000, 0), (2000, 2000), (0, 2000)]
+    intervals = [(700, 0), (2000, 1000), (1000, 2000), (0, 1000)]
+    attrs = kinds(8, "sign")
+    if post_intervals:
+        attrs.loc[4:, "kind"] = "post"
+    driveway = shapely.LineString([(1000, -200), (1000, 300)])
+    access = features([driveway, *extra_access], ["driveway"] + ["trail"] * len(extra_access))
+    return check(
+        parcels(lot),
+        markers(corners + intervals, attributes=attrs),
+        "arizona",
+        context=Context(access=access),
+    )
+
+
+def test_arizona_flags_the_unmarked_driveway_at_its_crossing():
+    r = _arizona()
+    p = one(r)
+    assert p["status"] == "noncompliant"
+    [v] = p["violations"]
+    assert v["rule"] == "access" and v["clause"].startswith("A.R.S. 17-304")
+    lon, lat = TO_LONLAT.transform(1000.0, 0.0)
+    assert p["missing_access"] == [pytest.approx([lon, lat], abs=1e-7)]
+
+
+def test_arizona_a_sign_at_the_driveway_posts_it_and_trails_do_not_count():
+    lot = square(2000)
+    pts = [
+        (0, 0),
+        (2000, 0),
+        (2000, 2000),
+        (0, 2000),
+        (1020, 0),
+        (2000, 1000),
+        (1000, 2000),
+        (0, 1000),
+    ]
+    access = features(
+        [
+            shapely.LineString([(1000, -200), (1000, 300)]),
+            shapely.LineString([(-100, 1500), (100, 1500)]),
+        ],
+        ["driveway", "trail"],
+    )
+    r = check(parcels(lot), markers(pts), "arizona", context=Context(access=access))
+    assert one(r)["status"] == "compliant"
+    assert len(r.access) == 1  # the trail crossing is not a vehicular access point
+
+
+def test_arizona_orange_posts_replace_interval_signs_but_not_corner_signs():
+    lot = square(2000)
+    pts = [
+        (0, 0),
+        (2000, 0),
+        (2000, 2000),
+        (0, 2000),
+        (1000, 0),
+        (2000, 1000),
+        (1000, 2000),
+        (0, 1000),
+    ]
+    attrs = kinds(8, "sign")
+    attrs.loc[4:, "kind"] = "post"
+    access = features([shapely.LineString([(1000, -200), (1000, 300)])], ["driveway"])
+    r = check(
+        parcels(lot), markers(pts, attributes=attrs), "arizona", context=Context(access=access)
+    )
+    p = one(r)
+    # spacing is met by signs and posts together; the driveway's only marker is a post
+    assert [v["rule"] for v in p["violations"]] == ["access"]
+    attrs.loc[0, "kind"] = "post"  # a post at a corner does not mark it
+    p = one(
+        check(
+            parcels(lot), markers(pts, attributes=attrs), "arizona", context=Context(access=access)
+        )
+    )
+    assert {v["rule"] for v in p["violations"]} == {"access", "corners"}
+
+
+def test_access_not_checked_without_an_access_layer():
+    r = check(parcels(square(2000)), markers(along(square(2000), 500)), "arizona")
+    assert any(x["rule"] == "access" and "--access" in x["reason"] for x in r.not_checked)
+
+
+def test_gate_on_a_shared_fence_is_an_access_point_of_both_parcels(tmp_path):
+    path = tmp_path / "gates.toml"
+    path.write_text(
+        OWN.replace("[facing]", '[access]\ntypes = ["gate"]\nclause = "1-1(e)"\n\n[facing]')
+    )
+    west, east = square(1000), square(1000, x0=1000)
+    gate = features([shapely.Point(1002, 500), shapely.Point(500, 1003)], ["gate", "Gate"])
+    r = check(parcels(west, east), markers([]), str(path), context=Context(access=gate))
+    assert sorted(r.access["parcel"].tolist()) == [0, 0, 1]
+    assert r.access.loc[r.access["parcel"] == 1, ["x_ft", "y_ft"]].values.tolist() == [[1000, 500]]
+
+
+# -- several profiles: a parcel complies if it meets any -----------------------------------------
+
+
+def test_florida_or_florida_paint():
+    pts = along(square(), 250.0)
+    attrs = kinds(
+        len(pts),
+        color="international orange",
+        text="No Trespassing",
+        letter_height_in=3,
+        height_ft=4,
+    )
+    r = check(parcels(square()), markers(pts, attributes=attrs), ["florida", "florida-paint"])
+    p = one(r)
+    assert p["status"] == "compliant" and p["rules"] == "florida-paint"
+    alts = {a["rules"]: a["status"] for a in p["alternatives"]}
+    assert alts == {"florida": "unposted", "florida-paint": "compliant"}
+    assert r.to_dict()["rules"]["name"] == "florida or florida-paint"
+    assert r.summary()["compliant_by"] == {"florida": 0, "florida-paint": 1}
+
+
+# -- facing, renewal, public notice, on a profile of one's own -------------------------------------
+
+OWN = """
+schema = 1
+name = "county-test"
+title = "A county rule for tests"
+jurisdiction = "Test County"
+citation = "Test Code 1-1"
+source_url = "https://example.org/code"
+purpose = "general trespass"
+verification = "unverified"
+
+[spacing]
+max_ft = 500
+clause = "Test Code 1-1(a)"
+
+[facing]
+tolerance_deg = 60
+clause = "Test Code 1-1(b)"
+
+[renewal]
+days = 365
+clause = "Test Code 1-1(c)"
+
+[public]
+offence_words = ["prosecuted", "punishable"]
+clause = "Test Code 1-1(d)"
+"""
+
+
+@pytest.fixture
+def own(tmp_path) -> str:
+    path = tmp_path / "county-test.toml"
+    path.write_text(OWN)
+    return str(path)
+
+
+def test_a_sign_facing_inward_is_flagged(own):
+    # Signs along the south side of a square (outward = south, 180 degrees).
+    pts = [(100, 0), (300, 0), (500, 0), (700, 0), (900, 0)]
+    lot = shapely.box(0, 0, 1000, 10)
+    facing = pd.DataFrame({"facing_deg": [180, 150, 215, 0, 90]})
+    p = one(check(parcels(lot), markers(pts, attributes=facing), own))
+    [v] = [v for v in p["violations"] if v["rule"] == "facing"]
+    assert v["count"] == 2  # 0 (north, into the parcel) and 90 (east, along the line)
+    assert v["clause"] == "Test Code 1-1(b)" and v["basis"] == "statute (unverified)"
+
+
+def test_old_surveys_are_noted_for_renewal(own):
+    pts = [(0, 0), (500, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000), (0, 500)]
+    dates = pd.DataFrame({"surveyed": ["2026-10-01"] * 6 + ["2024-05-01", "not recorded"]})
+    r = check(
+        parcels(square()),
+        markers(pts, attributes=dates),
+        own,
+        context=Context(today=pd.Timestamp("2026-11-30").date()),
+    )
+    p = one(r)
+    assert p["status"] == "compliant"  # an old survey is a note, not a violation
+    [note] = [n for n in p["notes"] if n["rule"] == "renewal"]
+    assert note["count"] == 1
+    assert [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"] == [
+        "not recorded for 1 of 8 markers"
+    ]
+
+
+def test_public_property_notice_states_the_hours(own):
+    lots = [square(), square(x0=2000)]
+    pts = along(lots[0], 500).tolist() + (along(lots[1], 500)).tolist()
+    text = ["Park closed dusk to dawn. Violators will be prosecuted"] * 8 + ["No trespassing"] * 8
+    attrs = pd.DataFrame({"text": text})
+    r = check(
+        parcels(*lots),
+        markers(pts, attributes=attrs),
+        own,
+        context=Context(public=np.array([True, True])),
+    )
+    a, b = r.to_dict()["parcels"]
+    assert a["status"] == "compliant"
+    [v] = b["violations"]
+    assert v["rule"] == "public_notice" and v["count"] == 8
+    r = check(parcels(*lots), markers(pts, attributes=attrs), own)
+    assert any(x["rule"] == "public_notice" for x in r.not_checked)
+
+
+def test_guidance_profile_says_guidance():
+    p = load_rules("north-dakota-criminal")
+    assert p.standard == "guidance"
+    r = check(parcels(square()), markers([(0, 0)]), "north-dakota-criminal")
+    assert {v["basis"] for v in one(r)["violations"]} == {"guidance"}
+    assert "guidance" in r.summary_lines()[0]
+
+
+def test_own_profile_path_in_the_cli(own, tmp_path):
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    lot = tmp_path / "lot.geojson"
+    gpd.GeoDataFrame(geometry=[shapely.box(-81.3, 28.6, -81.299, 28.601)], crs=4326).to_file(lot)
+    res = CliRunner().invoke(main, ["check", str(lot), "--rules", own, "--json", "-", "-q"])
+    assert res.exit_code == 1
+    assert '"name": "county-test"' in res.stdout
+    assert Path(own).exists()
+
+
+def test_accuracy_band_applies_to_access_points():
+    lot = square(2000)
+    pts = [
+        (0, 0),
+        (2000, 0),
+        (2000, 2000),
+        (0, 2000),
+        (1055, 0),
+        (2000, 1000),
+        (1000, 2000),
+        (0, 1000),
+    ]
+    access = features([shapely.LineString([(1000, -200), (1000, 300)])], ["driveway"])
+    ctx = Context(access=access)
+    assert one(check(parcels(lot), markers(pts), "arizona", context=ctx))["status"] == (
+        "noncompliant"
+    )  # 55 ft from the driveway, tolerance 50 ft
+    r = check(parcels(lot), markers(pts), "arizona", context=ctx, settings=Settings(accuracy_ft=10))
+    assert one(r)["status"] == "uncertain"
