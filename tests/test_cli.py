@@ -140,3 +140,40 @@ def test_rules_list_and_show(runner):
 def test_version(runner):
     res = runner.invoke(main, ["--version"])
     assert res.exit_code == 0 and res.stdout.strip() == "0.1.0"
+
+
+def test_context_options_end_to_end(runner, tmp_path):
+    lot = shapely.box(-81.3000, 28.6000, -81.2990, 28.6010)
+    gpd.GeoDataFrame({"cover": ["Forest"]}, geometry=[lot], crs=4326).to_file(tmp_path / "p.gpkg")
+    drive = shapely.LineString([(-81.2997, 28.5995), (-81.2997, 28.6005)])  # 64 ft from a sign
+    gpd.GeoDataFrame({"TYPE": ["Driveway"]}, geometry=[drive], crs=4326).to_file(
+        tmp_path / "a.gpkg"
+    )
+    pts = shapely.get_coordinates(
+        lot.exterior.interpolate([0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875], normalized=True)
+    )
+    (tmp_path / "s.csv").write_text("lon,lat\n" + "".join(f"{x},{y}\n" for x, y in pts))
+    base = [
+        "check",
+        str(tmp_path / "p.gpkg"),
+        "--signs",
+        str(tmp_path / "s.csv"),
+        "-q",
+        "--json",
+        "-",
+    ]
+    d = json.loads(
+        runner.invoke(
+            main, [*base, "--rules", "arizona", "--access", str(tmp_path / "a.gpkg")]
+        ).stdout
+    )
+    [p] = d["parcels"]
+    assert len(p["missing_access"]) == 1 and p["missing_access"][0][1] == pytest.approx(28.6)
+    d = json.loads(
+        runner.invoke(main, [*base, "--rules", "arkansas", "--landcover-field", "cover"]).stdout
+    )
+    assert {g["limit_ft"] for g in d["parcels"][0]["gaps"]} == {100.0}  # forest land: 100 ft
+    res = runner.invoke(main, [*base, "--landcover", str(tmp_path / "a.gpkg")])
+    assert res.exit_code == 2 and "--landcover needs --landcover-field" in res.stderr
+    res = runner.invoke(main, [*base, "--public-where", "cover"])
+    assert res.exit_code == 2 and "expected COL=V1,V2" in res.stderr
