@@ -54,11 +54,15 @@ SQFT_PER_ACRE = 43_560.0
 COUNTY_WIDTH_FT = 190_000.0
 ROTATION_DEG = 0.8
 CORNER_TURN_DEG = 25.0
-"""Vertices turning more than this get a corner sign (the checker's default is 30°)."""
-STRAY_SHARE = 0.015
+"""Turning (at a vertex, or within ``CORNER_WINDOW_FT`` of boundary) that gets a corner sign.
 
-URBAN, SUBURBAN, RURAL = 0, 1, 2
+The checker's default corner is a 30° turn within 20 ft; a little less here, so that every
+corner the checker finds has its sign."""
+CORNER_WINDOW_FT = 20.0
+STRAY_SHARE = 0.015
+"""Share of the markers that stand outside every parcel."""
 CLASS_NAMES = ("urban", "suburban", "rural")
+"""The row classes, in the order of ``ROWS``."""
 
 
 @dataclass(frozen=True)
@@ -102,29 +106,33 @@ class RowClass:
 
 ROWS = (
     RowClass(  # URBAN: house lots, back to back
-        weight=0.045, depth_ft=(145, 210), lots_deep=(2,), acres=(0.25, 0.75),
+        weight=0.04, depth_ft=(145, 210), lots_deep=(2,), acres=(0.25, 0.75),
         lots_per_block=(6, 24), road_ft=(50, 60),
         arc=0.08, meander=0.02, hole=0.0, split=0.0, unposted=0.30, gaps=0.10,
     ),
     RowClass(  # SUBURBAN: acreage lots
-        weight=0.14, depth_ft=(300, 650), lots_deep=(2,), acres=(1, 5),
+        weight=0.11, depth_ft=(300, 650), lots_deep=(2,), acres=(1, 5),
         lots_per_block=(4, 14), road_ft=(50, 70),
-        arc=0.08, meander=0.06, hole=0.05, split=0.05, unposted=0.12, gaps=0.10,
+        arc=0.08, meander=0.06, hole=0.05, split=0.08, unposted=0.12, gaps=0.10,
     ),
     RowClass(  # RURAL: tracts, one or two deep
-        weight=0.83, depth_ft=(660, 1320), lots_deep=(1, 2), acres=(5, 40),
+        weight=0.85, depth_ft=(660, 1320), lots_deep=(1, 2), acres=(5, 40),
         lots_per_block=(2, 8), road_ft=(60, 80),
-        arc=0.02, meander=0.12, hole=0.05, split=0.05, unposted=0.06, gaps=0.10,
+        arc=0.02, meander=0.12, hole=0.05, split=0.08, unposted=0.06, gaps=0.10,
     ),
 )  # fmt: skip
 EMPTY_BLOCK = 0.03
+MIN_BEND_FT = 60.0
+"""Tightest radius of a meander: a creek line bends, it does not turn corners."""
 NORMAL_SPACING_FT = (300.0, 450.0)
 DENSE_SPACING_FT = (100.0, 200.0)
 DENSE_WEIGHT = np.array([0.05, 0.3, 1.0])
 """Relative chance, by row class, that a posted parcel is posted densely."""
-SETBACK_FT = (2.0, 6.0)
-GPS_SIGMA_FT = (1.0, 2.0, 3.0)
+SETBACK_FT = (3.0, 8.0)
+GPS_SIGMA_FT = (1.0, 1.5, 2.5)
+"""Per-axis GPS noise of a parcel's survey: mapping-grade to averaged handheld fixes."""
 POST_HOLES = 0.5
+"""Chance that a posted parcel with a hole is posted along the hole's boundary too."""
 
 LAST = np.array(
     "SMITH JOHNSON WILLIAMS BROWN JONES GARCIA MILLER DAVIS RODRIGUEZ MARTINEZ HERNANDEZ LOPEZ "
@@ -277,8 +285,11 @@ def _front_offsets(
         np.sqrt(np.maximum(r[lot] ** 2 - u**2, 0.0)) - (r[lot] - np.abs(s[lot]))
     )
     # Meander: a smooth creek line, always into the lot, meeting the side lines at the corners.
-    amp = rng.uniform(0.3, 1.0, len(k)) * np.minimum(np.minimum(0.2 * width, 0.3 * depth), 120.0)
-    freq = rng.uniform(1.0, 4.0, len(k))
+    # Bends no tighter than MIN_BEND_FT in radius: |y''| <= amp ((2 pi f / w)^2 0.4 + (pi / w)^2).
+    freq = rng.uniform(1.0, 3.0, len(k))
+    gentle = width**2 / (MIN_BEND_FT * (0.4 * (2 * np.pi * freq) ** 2 + np.pi**2))
+    cap = np.minimum.reduce([0.2 * width, 0.3 * depth, np.full(len(k), 120.0), gentle])
+    amp = rng.uniform(0.3, 1.0, len(k)) * cap
     phase = rng.uniform(0, 2 * np.pi, len(k))
     wiggle = (
         amp[lot] * np.sin(np.pi * t) * (0.6 + 0.4 * np.sin(2 * np.pi * freq[lot] * t + phase[lot]))
@@ -297,6 +308,11 @@ def shells(rng: np.random.Generator, lots: Lots, shape: np.ndarray) -> np.ndarra
         The layout.
     shape
         0 (straight front), 1 (arc) or 2 (meander) per lot.
+
+    Returns
+    -------
+    numpy.ndarray
+        One counter-clockwise LinearRing per lot.
     """
     n = len(lots.x0)
     width, depth = lots.x1 - lots.x0, lots.y1 - lots.y0
@@ -329,6 +345,13 @@ def parcels_in_feet(
     rng: np.random.Generator, n_parcels: int
 ) -> tuple[pd.DataFrame, np.ndarray, dict[str, np.ndarray]]:
     """Lay out the county and shape its parcels.
+
+    Parameters
+    ----------
+    rng
+        Random generator.
+    n_parcels
+        Exact number of parcels.
 
     Returns
     -------
@@ -368,7 +391,7 @@ def parcels_in_feet(
     hole_of = np.repeat(np.arange(len(hi)), nv)
     ang = 2 * np.pi * _within_group(hole_of) / nv[hole_of]
     rect = outparcel[hole_of]
-    wob = 1 + 0.1 * np.sin(3 * ang + rng.uniform(0, 2 * np.pi, len(hi))[hole_of])
+    wob = 1 + 0.04 * np.sin(3 * ang + rng.uniform(0, 2 * np.pi, len(hi))[hole_of])
     aspect = rng.uniform(0.8, 1.2, len(hi))[hole_of]
     # A rectangle: the 4 points at 45°, 135°, ... of a square (scaled), else the pond outline.
     hx = np.where(rect, np.sign(np.cos(ang + np.pi / 4)) * aspect, np.cos(ang) * wob)
@@ -433,8 +456,9 @@ class Boundary:
     """Vertices of every ring (without the closing repeat), with what signs need.
 
     Per vertex: ``xy``, ``ring``, ``s`` (arc position), ``u`` (unit direction of the segment
-    that starts here), ``turn`` (absolute turn in degrees). Per ring: ``parcel``, ``hole``,
-    ``length``, ``start`` (first vertex), ``base`` (offset of ``key = base[ring] + s``).
+    that starts here), ``turn`` (signed turn in degrees, positive to the left) and ``key``
+    (``base[ring] + s``, increasing over all vertices). Per ring: ``parcel``, ``hole``,
+    ``length`` and ``base``.
     """
 
     xy: np.ndarray
@@ -450,7 +474,18 @@ class Boundary:
 
 
 def boundary(geometry: np.ndarray) -> Boundary:
-    """All rings, oriented with the parcel on the left, and their vertices."""
+    """All rings, oriented with the parcel on the left, and their vertices.
+
+    Parameters
+    ----------
+    geometry
+        Polygons and multipolygons.
+
+    Returns
+    -------
+    Boundary
+        Every ring of every part, exteriors counter-clockwise and holes clockwise.
+    """
     geometry = shapely.orient_polygons(geometry, exterior_cw=False)
     parts, parcel_of_part = shapely.get_parts(geometry, return_index=True)
     rings, part_of_ring = shapely.get_rings(parts, return_index=True)
@@ -470,14 +505,44 @@ def boundary(geometry: np.ndarray) -> Boundary:
     u = d / seg[:, None]
     cross = u[prv, 0] * u[:, 1] - u[prv, 1] * u[:, 0]
     dot = (u[prv] * u).sum(axis=1)
-    turn = np.degrees(np.abs(np.arctan2(cross, dot)))
+    turn = np.degrees(np.arctan2(cross, dot))
     csum = np.cumsum(seg)
     s = (csum - seg) - (csum - seg)[start][ring]
     length = np.bincount(ring, weights=seg, minlength=len(rings))
-    base = _exclusive_cumsum(length + 1.0)
+    base = _exclusive_cumsum(length + 10 * CORNER_WINDOW_FT)  # windows stay in their ring
     return Boundary(
         xy, ring, s, u, turn, base[ring] + s, parcel_of_part[part_of_ring], hole, length, base
     )
+
+
+def corners(b: Boundary) -> np.ndarray:
+    """Corner vertices: where the line turns ``CORNER_TURN_DEG`` at once or within a window.
+
+    The window is ``CORNER_WINDOW_FT`` of boundary centred on each vertex, so a tight bend
+    drawn with many small turns is a corner too. Corner vertices closer than the window along
+    the ring are one corner, at the vertex that turns most.
+
+    Parameters
+    ----------
+    b
+        The rings' vertices.
+
+    Returns
+    -------
+    numpy.ndarray
+        Indices (into the vertices of ``b``) of one vertex per corner, in order.
+    """
+    cs = np.r_[0.0, np.cumsum(b.turn)]
+    half = CORNER_WINDOW_FT / 2
+    lo = np.searchsorted(b.key, b.key - half, side="left")
+    hi = np.searchsorted(b.key, b.key + half, side="right")
+    window = cs[hi] - cs[lo]
+    cv = np.flatnonzero((np.abs(b.turn) > CORNER_TURN_DEG) | (np.abs(window) > CORNER_TURN_DEG))
+    new = np.r_[True, (np.diff(b.key[cv]) > CORNER_WINDOW_FT) | (np.diff(b.ring[cv]) != 0)]
+    run = np.cumsum(new)
+    order = np.lexsort((-np.abs(b.turn[cv]), run))
+    first = np.r_[True, run[order][1:] != run[order][:-1]]
+    return np.sort(cv[order][first])
 
 
 def _anchors(
@@ -488,7 +553,7 @@ def _anchors(
     Returns the ring, arc position and corner vertex (-1 for none) of each anchor, sorted by
     ring then position, and the length of boundary from each anchor to the next on its ring.
     """
-    cv = np.flatnonzero(b.turn > CORNER_TURN_DEG)
+    cv = corners(b)
     n_rings = len(b.length)
     bare = np.setdiff1d(np.arange(n_rings), b.ring[cv])
     ring = np.r_[b.ring[cv], bare]
@@ -512,6 +577,19 @@ def markers_in_feet(
     n_markers: int,
 ) -> tuple[np.ndarray, dict[str, int]]:
     """Signs along the parcel boundaries, plus strays, exactly ``n_markers`` points.
+
+    Parameters
+    ----------
+    rng
+        Random generator.
+    table
+        Parcel attributes, with the row class ``cls``.
+    geometry
+        Parcels in local feet.
+    extras
+        ``empty`` blocks and ``roads``, where strays go.
+    n_markers
+        Exact number of markers.
 
     Returns
     -------

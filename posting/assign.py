@@ -23,6 +23,7 @@ import pandas as pd
 import shapely
 
 from posting.io import MarkerLayer
+from posting.parallel import pmap
 from posting.prepare import PreparedParcels
 
 __all__ = ["HOW", "Assignment", "assign_markers"]
@@ -156,20 +157,29 @@ def assign_markers(
         local = np.full(n, -1, dtype=np.int64)
         local[sub] = np.arange(len(sub))
         xs, ys = _group_xy(markers, sub, wcrs)
-        pts = shapely.points(xs, ys)
+        pts = pmap(shapely.points, xs, ys)
 
         def add(
-            prio: int, mm: np.ndarray, rr: np.ndarray, dd: np.ndarray, xs=xs, ys=ys, local=local
+            prio: int,
+            mm: np.ndarray,
+            rr: np.ndarray,
+            dd: np.ndarray,
+            xs=xs,
+            ys=ys,
+            pts=pts,
+            local=local,
         ) -> None:
             keep = dd <= tolerance_ft
             li = local[mm[keep]]
-            cand.append((np.full(keep.sum(), prio), mm[keep], rr[keep], dd[keep], xs[li], ys[li]))
+            cand.append(
+                (np.full(keep.sum(), prio), mm[keep], rr[keep], dd[keep], xs[li], ys[li], pts[li])
+            )
 
         # 1. named
         pg = named_pairs[:, prep.group[named_pairs[1]] == g] if named_pairs.size else named_pairs
         if pg.size:
             mm, rr = _expand_to_rings(pg[0], pg[1], ring_start, ring_count)
-            dd = shapely.distance(pts[local[mm]], rings.geometry[rr])
+            dd = pmap(shapely.distance, pts[local[mm]], rings.geometry[rr])
             np.minimum.at(named_dist, mm, dd)
             add(0, mm, rr, dd)
         # 2. inside (point-in-polygon first: most markers are settled here)
@@ -180,11 +190,13 @@ def assign_markers(
             tree = shapely.STRtree(polys)
             qi, ti = tree.query(pts[local[free]])
             mm, pp = free[qi], parcels_g[ti]
+            # single-threaded: a prepared geometry builds its index lazily, on first use, and
+            # two threads building the same one at once would race
             inside = shapely.intersects_xy(polys[ti], xs[local[mm]], ys[local[mm]])
             mm, pp = mm[inside], pp[inside]
             inside_parcel[mm] = np.where(inside_parcel[mm] < 0, pp, inside_parcel[mm])
             mm, rr = _expand_to_rings(mm, pp, ring_start, ring_count)
-            dd = shapely.distance(pts[local[mm]], rings.geometry[rr])
+            dd = pmap(shapely.distance, pts[local[mm]], rings.geometry[rr])
             np.minimum.at(inside_dist, mm, dd)
             add(1, mm, rr, dd)
             settled[mm[dd <= tolerance_ft]] = True
@@ -194,7 +206,7 @@ def assign_markers(
             rtree = shapely.STRtree(rings.geometry[rings_g])
             qi, ti = rtree.query(pts[local[rest]], predicate="dwithin", distance=tolerance_ft)
             mm, rr = rest[qi], rings_g[ti]
-            dd = shapely.distance(pts[local[mm]], rings.geometry[rr])
+            dd = pmap(shapely.distance, pts[local[mm]], rings.geometry[rr])
             add(2, mm, rr, dd)
             # how far the nearest boundary is, for markers left over (reasons only)
             got = np.zeros(n, dtype=bool)
@@ -219,7 +231,7 @@ def assign_markers(
     y_ft = np.full(n, np.nan)
     position = np.full(n, np.nan)
     if cand:
-        prio, mm, rr, dd, cx, cy = (np.concatenate(c) for c in zip(*cand, strict=True))
+        prio, mm, rr, dd, cx, cy, cp = (np.concatenate(c) for c in zip(*cand, strict=True))
         order = np.lexsort((rr, dd, prio, mm))
         first = order[np.r_[True, np.diff(mm[order]) != 0]] if len(order) else order
         m = mm[first]
@@ -228,9 +240,7 @@ def assign_markers(
         how[m] = np.asarray(HOW, dtype=object)[prio[first]]
         distance[m] = dd[first]
         x_ft[m], y_ft[m] = cx[first], cy[first]
-        position[m] = shapely.line_locate_point(
-            rings.geometry[rr[first]], shapely.points(cx[first], cy[first])
-        )
+        position[m] = pmap(shapely.line_locate_point, rings.geometry[rr[first]], cp[first])
 
     reason = np.asarray(markers.reason, dtype=object).copy()
     reason[parcel >= 0] = None

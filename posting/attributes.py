@@ -89,15 +89,14 @@ def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     col = find_column(attributes.columns, "kind")
     if col is None:
         return np.full(n, "sign", dtype=object)
-    text = pd.Series(attributes[col], dtype="string").str.strip().str.casefold()
-    out = np.full(n, "other", dtype=object)
-    blank = (text.isna() | (text == "")).to_numpy()
-    t = text.fillna("")
-    post = t.str.contains("post", regex=False).to_numpy()
-    paint = t.str.contains(r"paint|mark|stripe|blaze", regex=True).to_numpy()
-    sign = t.str.contains(r"sign|placard|poster", regex=True).to_numpy()
-    out[paint] = "paint"
-    out[post] = "post"  # "painted post top" is a post
-    out[sign] = "sign"  # "sign on a post" is a sign
-    out[blank] = "sign"
+    codes, uniques = pd.factorize(pd.Series(attributes[col], dtype="string"))
+    text = pd.Series(uniques, dtype="string").str.strip().str.casefold().fillna("")
+    kinds = np.full(len(text), "other", dtype=object)
+    kinds[text.str.contains(r"paint|mark|stripe|blaze", regex=True).to_numpy(dtype=bool)] = "paint"
+    kinds[text.str.contains("post", regex=False).to_numpy(dtype=bool)] = "post"  # painted post top
+    kinds[text.str.contains(r"sign|placard|poster", regex=True).to_numpy(dtype=bool)] = "sign"
+    kinds[(text == "").to_numpy(dtype=bool)] = "sign"
+    out = np.full(n, "sign", dtype=object)  # blank: a sign
+    known = codes >= 0
+    out[known] = kinds[codes[known]]
     return out

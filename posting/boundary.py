@@ -14,10 +14,13 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from posting.parallel import pmap
+
 __all__ = [
     "Corners",
     "Rings",
     "find_corners",
+    "interpolate",
     "outward_normals",
     "ring_stretches",
     "rings_of",
@@ -129,6 +132,41 @@ def _vertices(rings: np.ndarray) -> _Vertices:
     return _Vertices(xy, ring, s, start, count, length, base[ring] + s, base)
 
 
+def _interpolate(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points at arc positions ``s`` along rings (wrapping), from the vertex table: the numpy
+    equivalent of ``shapely.line_interpolate_point``, without a call per point."""
+    ring = np.asarray(ring, dtype=np.int64)
+    length = v.length[ring]
+    s = np.where(length > 0, np.mod(np.asarray(s, dtype=float), np.where(length > 0, length, 1)), 0)
+    first = v.start[ring]
+    last = first + np.maximum(v.count[ring], 1) - 1
+    j = np.clip(np.searchsorted(v.key, v.base[ring] + s, side="right") - 1, first, last)
+    nxt = np.where(j < last, j + 1, first)
+    s_next = np.where(j < last, v.s[np.minimum(j + 1, len(v.s) - 1)], length)
+    seg = s_next - v.s[j]
+    t = np.divide(s - v.s[j], seg, out=np.zeros_like(seg), where=seg > 0)
+    x = v.xy[j, 0] + t * (v.xy[nxt, 0] - v.xy[j, 0])
+    y = v.xy[j, 1] + t * (v.xy[nxt, 1] - v.xy[j, 1])
+    return x, y
+
+
+def interpolate(
+    rings: np.ndarray, ring: np.ndarray, position_ft: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of the points at ``position_ft`` along ``rings[ring]`` (wrapping past the end).
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # starts at (100, 0)
+    >>> x, y = interpolate(np.array([sq]), np.array([0, 0, 0]), np.array([50.0, 250.0, 430.0]))
+    >>> x.tolist(), y.tolist()
+    ([100.0, 0.0, 100.0], [50.0, 50.0, 30.0])
+    """
+    rings = np.asarray(rings, dtype=object)
+    used, inverse = np.unique(np.asarray(ring, dtype=np.int64), return_inverse=True)
+    return _interpolate(_vertices(rings[used]), inverse, position_ft)
+
+
 @dataclass(frozen=True)
 class Corners:
     """Corners found on rings.
@@ -198,7 +236,9 @@ def find_corners(
     empty = Corners(*(np.empty(0, dtype=t) for t in (np.int64, float, float, float, float)))
     if len(rings) == 0:
         return empty
-    simple = shapely.simplify(rings, noise_ft, preserve_topology=True)
+    # Douglas-Peucker without topology preservation: only the vertices matter here, and a
+    # ring it collapses falls back to the original below.
+    simple = pmap(shapely.simplify, rings, noise_ft, preserve_topology=False)
     simple = shapely.remove_repeated_points(simple, 0.0)
     degenerate = (shapely.get_num_coordinates(simple) < 4) | shapely.is_empty(simple)
     simple = np.where(degenerate, shapely.remove_repeated_points(rings, 0.0), simple)
@@ -260,16 +300,17 @@ def find_corners(
     centre = np.mod(centre, v.length[corner_ring])
 
     # Place each corner on the original ring, near the simplified corner.
-    approx = shapely.line_interpolate_point(simple[corner_ring], centre)
-    position = shapely.line_locate_point(rings[corner_ring], approx)
-    point = shapely.line_interpolate_point(rings[corner_ring], position)
-    return Corners(
-        ring=corner_ring,
-        position_ft=position,
-        x=shapely.get_x(point),
-        y=shapely.get_y(point),
-        turn_deg=np.degrees(turn),
-    )
+    # Place each corner on the original ring. Where simplifying removed no vertex (most rings:
+    # rectangles), the simplified ring is the original and so are the arc positions.
+    x, y = _interpolate(v, corner_ring, centre)
+    position = centre.copy()
+    changed = shapely.get_num_coordinates(simple) != shapely.get_num_coordinates(rings)
+    moved = np.flatnonzero(changed[corner_ring])
+    if len(moved):
+        on = rings[corner_ring[moved]]
+        position[moved] = pmap(shapely.line_locate_point, on, shapely.points(x[moved], y[moved]))
+        x[moved], y[moved] = interpolate(rings, corner_ring[moved], position[moved])
+    return Corners(ring=corner_ring, position_ft=position, x=x, y=y, turn_deg=np.degrees(turn))
 
 
 def ring_stretches(
@@ -314,10 +355,10 @@ def ring_stretches(
     total = 2 + n0 + n1
     out_start = np.r_[0, np.cumsum(total)[:-1]]
     coords = np.empty((int(total.sum()), 2))
-    p_a = shapely.line_interpolate_point(rings[ring], a)
-    p_b = shapely.line_interpolate_point(rings[ring], np.where(b >= length, b - length, b))
-    coords[out_start] = np.column_stack([shapely.get_x(p_a), shapely.get_y(p_a)])
-    coords[out_start + total - 1] = np.column_stack([shapely.get_x(p_b), shapely.get_y(p_b)])
+    coords[out_start] = np.column_stack(_interpolate(v, ring, a))
+    coords[out_start + total - 1] = np.column_stack(
+        _interpolate(v, ring, np.where(b >= length, b - length, b))
+    )
     # First lap
     g0 = np.repeat(np.arange(n), n0)
     k0 = np.arange(len(g0)) - np.repeat(np.r_[0, np.cumsum(n0)[:-1]], n0)
@@ -346,13 +387,12 @@ def outward_normals(
     ([1.0, 0.0], [0.0, -1.0])
     """
     rings = np.asarray(rings, dtype=object)
-    ring = np.asarray(ring, dtype=np.int64)
     s = np.asarray(position_ft, dtype=float)
-    length = shapely.length(rings)[ring]
-    a = shapely.line_interpolate_point(rings[ring], np.mod(s - step_ft, length))
-    b = shapely.line_interpolate_point(rings[ring], np.mod(s + step_ft, length))
-    tx = shapely.get_x(b) - shapely.get_x(a)
-    ty = shapely.get_y(b) - shapely.get_y(a)
+    used, ring = np.unique(np.asarray(ring, dtype=np.int64), return_inverse=True)
+    v = _vertices(rings[used])
+    ax, ay = _interpolate(v, ring, s - step_ft)
+    bx, by = _interpolate(v, ring, s + step_ft)
+    tx, ty = bx - ax, by - ay
     norm = np.hypot(tx, ty)
     norm[norm == 0] = np.nan
     return ty / norm, -tx / norm

@@ -89,18 +89,30 @@ def _report(
     kwargs: dict[str, Any],
 ) -> Any:
     """Read the inputs a command was given and check them: the Report every output renders."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from posting.engine import check as run_check
     from posting.io import read_markers, read_parcels
+    from posting.prepare import prepare_parcels
     from posting.rules import load_rules
 
     settings = settings_from(kwargs)
     profiles = [load_rules(r) for r in (rules or ("florida",))]
-    parcel_layer = read_parcels(
-        parcels, id_field=id_field, owner_field=owner_field, crs=crs, layer=layer
-    )
-    context = context_from(kwargs, parcel_layer, crs)
-    markers = read_markers(list(signs), crs=crs, parcel_field=sign_parcel_field)
-    return run_check(parcel_layer, markers, profiles, settings=settings, context=context)
+    # The markers are read while the parcels are read and prepared: both spend most of their
+    # time in pyarrow, GEOS and PROJ, which release the GIL, so the two cores share the work.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        reading = pool.submit(read_markers, list(signs), crs=crs, parcel_field=sign_parcel_field)
+        try:
+            parcel_layer = read_parcels(
+                parcels, id_field=id_field, owner_field=owner_field, crs=crs, layer=layer
+            )
+            context = context_from(kwargs, parcel_layer, crs)
+            prepared = prepare_parcels(parcel_layer, settings)
+        except BaseException:
+            reading.exception()  # let the reading finish; the parcels' error is the one shown
+            raise
+        markers = reading.result()
+    return run_check(prepared, markers, profiles, settings=settings, context=context)
 
 
 @main.command()
@@ -146,7 +158,7 @@ def check(
     )
     rendered = {}
     if json_out:
-        rendered[json_out] = report.to_json()
+        rendered[json_out] = report.iter_json()
     if geojson_out:
         rendered[geojson_out] = report.to_geojson()
     if csv_out:

@@ -224,8 +224,11 @@ def local_tm(lon0: float) -> WorkingCRS:
     'local transverse Mercator (WGS 84), central meridian -81.115°, scale 1, international feet'
     """
     lon0 = round(float(lon0), 3)
+    # +approx: the Evenden-Snyder series, three times faster than PROJ's default exact
+    # algorithm and within 0.00001 ft of it 3 degrees either side of the meridian.
     crs = CRS.from_proj4(
-        f"+proj=tmerc +lat_0=0 +lon_0={lon0} +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft +no_defs"
+        f"+proj=tmerc +approx +lat_0=0 +lon_0={lon0} +k=1 +x_0=0 +y_0=0 +datum=WGS84 "
+        "+units=ft +no_defs"
     )
     return WorkingCRS(
         crs,

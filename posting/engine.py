@@ -19,14 +19,15 @@ import shapely
 
 from posting.assign import Assignment, assign_markers
 from posting.attributes import find_column, marker_kinds
-from posting.boundary import outward_normals, ring_stretches
+from posting.boundary import interpolate, outward_normals, ring_stretches
 from posting.checks import FAIL, OK, against_max
 from posting.checks import content as ct
 from posting.checks.access import boundary_crossings
-from posting.checks.corners import nearest_marker_within, ring_neighbours
+from posting.checks.corners import ring_neighbours
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import measured_gap, ring_gaps
 from posting.crs import azimuth_deg
+from posting.errors import InputError
 from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
 from posting.prepare import PreparedParcels, prepare_parcels
 from posting.report import Report
@@ -90,6 +91,7 @@ class _Base:
     attrs: pd.DataFrame  # attributes of each assigned marker
     crossings: pd.DataFrame | None  # access points
     outward_az: np.ndarray | None = None  # per assigned marker
+    all_kinds: np.ndarray | None = None  # kind of every marker, assigned or not
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -134,7 +136,7 @@ def _as_profiles(rules: str | Profile | Sequence[str | Profile]) -> list[Profile
 
 
 def check(
-    parcels: ParcelLayer,
+    parcels: ParcelLayer | PreparedParcels,
     markers: MarkerLayer | None = None,
     rules: str | Profile | Sequence[str | Profile] = "florida",
     *,
@@ -146,7 +148,8 @@ def check(
     Parameters
     ----------
     parcels
-        From :func:`posting.io.read_parcels`.
+        From :func:`posting.io.read_parcels`, or already prepared with
+        :func:`posting.prepare.prepare_parcels` (with the same settings).
     markers
         From :func:`posting.io.read_markers`; None means no markers (every parcel unposted).
     rules
@@ -161,7 +164,12 @@ def check(
     context = context or Context()
     profiles = _as_profiles(rules)
     markers = markers if markers is not None else MarkerLayer.empty()
-    prep = prepare_parcels(parcels, settings)
+    if isinstance(parcels, PreparedParcels):
+        prep = parcels
+        if prep.settings != settings:
+            raise InputError("the parcels were prepared with other settings than the check's")
+    else:
+        prep = prepare_parcels(parcels, settings)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
     base = _base(prep, asg, markers, settings, context, profiles)
     results = [_evaluate(p, base) for p in profiles]
@@ -183,7 +191,9 @@ def _base(prep, asg, markers, settings, context, profiles) -> _Base:
         if len(attrs_all.columns)
         else np.full(len(markers), "sign", dtype=object)
     )
-    base = _Base(prep, asg, markers, settings, context, am, kinds_all[am], attrs, None)
+    base = _Base(
+        prep, asg, markers, settings, context, am, kinds_all[am], attrs, None, all_kinds=kinds_all
+    )
     other = kinds_all == "other"
     if other.any():
         col = find_column(attrs_all.columns, "kind")
@@ -196,8 +206,7 @@ def _base(prep, asg, markers, settings, context, profiles) -> _Base:
         base.crossings = _crossings(prep, context.access, settings)
     if any(p.facing is not None for p in profiles) and len(am):
         nx, ny = outward_normals(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
-        on = shapely.line_interpolate_point(prep.rings.geometry[asg.ring[am]], asg.position_ft[am])
-        x0, y0 = shapely.get_x(on), shapely.get_y(on)
+        x0, y0 = interpolate(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
         group = prep.group[asg.parcel[am]]
         lon0, lat0 = _lonlat(prep, group, x0, y0)
         lon1, lat1 = _lonlat(prep, group, x0 + 10 * nx, y0 + 10 * ny)
@@ -491,45 +500,36 @@ def _gap_geometry(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
 
 
 def _points_check(base: _Base, pts: pd.DataFrame, kinds, mode: str, tol: float) -> pd.DataFrame:
-    """Status of places that need a marker: at the place, or one on each side of it."""
+    """Status of places that need a marker (corners, access points).
+
+    The markers that can serve a place are the two beside it along its ring: the last one at or
+    before it and the first one after it. ``at_corner``: the nearer of the two, in a straight
+    line, must be within ``tol``. ``each_side``: both must be within ``tol`` along the ring,
+    and be two different markers.
+    """
     asg, rings = base.asg, base.prep.rings
     m = base.am[base.mask(kinds)]
+    b, a, bft, aft = ring_neighbours(
+        pts["ring"].to_numpy(),
+        pts["position_ft"].to_numpy(),
+        asg.ring[m],
+        asg.position_ft[m],
+        rings.length_ft,
+    )
+    has = b >= 0
     if mode == "each_side":
-        b, a, bft, aft = ring_neighbours(
-            pts["ring"].to_numpy(),
-            pts["position_ft"].to_numpy(),
-            asg.ring[m],
-            asg.position_ft[m],
-            rings.length_ft,
-        )
-        figure = np.where(b == a, np.inf, np.maximum(bft, aft))
-        neighbour = np.where(np.isfinite(bft), np.maximum(bft, np.where(b == a, bft, aft)), np.inf)
+        figure = np.where(has & (b != a), np.maximum(bft, aft), np.inf)
+        neighbour = np.where(has, np.maximum(bft, np.where(b == a, bft, aft)), np.inf)
     else:
-        figure = nearest_marker_within(
-            pts["x_ft"].to_numpy(),
-            pts["y_ft"].to_numpy(),
-            pts["parcel"].to_numpy(),
-            asg.x_ft[m],
-            asg.y_ft[m],
-            asg.parcel[m],
-            tol + base.settings.accuracy_ft,
-        )
-        b, a, _, _ = ring_neighbours(
-            pts["ring"].to_numpy(),
-            pts["position_ft"].to_numpy(),
-            asg.ring[m],
-            asg.position_ft[m],
-            rings.length_ft,
-        )
-        has = b >= 0  # b and a index the markers of m
-        neighbour = np.full(len(pts), np.inf)
+        figure = np.full(len(pts), np.inf)
         if has.any():
             px, py = pts["x_ft"].to_numpy()[has], pts["y_ft"].to_numpy()[has]
             mx, my = asg.x_ft[m], asg.y_ft[m]
-            neighbour[has] = np.minimum(
+            figure[has] = np.minimum(
                 np.hypot(mx[b[has]] - px, my[b[has]] - py),
                 np.hypot(mx[a[has]] - px, my[a[has]] - py),
             )
+        neighbour = figure
     out = pts.copy()
     out["nearest_ft"] = figure
     out["neighbour_ft"] = neighbour
@@ -1127,41 +1127,26 @@ def _marker_table(base: _Base, ids: np.ndarray) -> pd.DataFrame:
     hole = np.where(ok, prep.rings.hole[np.maximum(ring, 0)] if has_rings else -1, -1)
     parcel_id = np.full(len(p), None, dtype=object)
     parcel_id[ok] = ids[p[ok]]
-    kind = np.full(len(p), None, dtype=object)
-    if len(markers):
-        kind = (
-            marker_kinds(markers.attributes)
-            if len(markers.attributes.columns)
-            else np.full(len(p), "sign", dtype=object)
-        )
-    why = np.asarray(asg.reason, dtype=object).copy()
-    how_text = {
-        "named": "its parcel column names this parcel",
-        "inside": "stands inside this parcel, near its boundary",
-        "nearest": "outside every parcel; this is the nearest boundary",
-    }
-    for k, text in how_text.items():
-        sel = asg.how == k
-        why[sel] = np.char.add(
-            np.full(sel.sum(), f"{text} ("),
-            np.char.add(np.char.mod("%.1f", asg.distance_ft[sel]), " ft from it)"),
-        ).astype(object)
+    kind = base.all_kinds
+
+    def text(values: np.ndarray) -> pd.Series:  # plain object columns: no string conversion
+        return pd.Series(values, dtype=object)
+
     return pd.DataFrame(
         {
-            "source": markers.source,
+            "source": text(markers.source),
             "row": markers.row,
             "lon": markers.lon,
             "lat": markers.lat,
-            "kind": kind,
+            "kind": text(kind),
             "parcel": p,
-            "parcel_id": parcel_id,
+            "parcel_id": text(parcel_id),
             "ring": ring,
             "part": part,
             "hole": hole,
-            "assigned_by": asg.how,
+            "assigned_by": text(asg.how),
             "distance_ft": asg.distance_ft,
             "position_ft": asg.position_ft,
-            "reason": asg.reason,
-            "why": why,
+            "reason": text(asg.reason),
         }
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,7 +180,8 @@ def _from_geodataframe(gdf, path: str, crs: CRS | None) -> Layer:
             )
         layer_crs = crs
     geometry = np.asarray(gdf.geometry.array, dtype=object)
-    geometry = shapely.force_2d(geometry)
+    if shapely.has_z(geometry).any():
+        geometry = shapely.force_2d(geometry)
     frame = pd.DataFrame(gdf.drop(columns=gdf.geometry.name)).reset_index(drop=True)
     return Layer(path, frame, geometry, CRS.from_user_input(layer_crs))
 
@@ -219,12 +220,12 @@ def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer
 
 def _check_crs_plausible(layer: Layer) -> None:
     """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse."""
-    coords = shapely.get_coordinates(layer.geometry)
-    coords = coords[np.isfinite(coords).all(axis=1)]
-    if not len(coords):
+    b = shapely.bounds(layer.geometry)
+    b = b[np.isfinite(b).all(axis=1)]
+    if not len(b):
         return
-    xmin, ymin = coords.min(axis=0)
-    xmax, ymax = coords.max(axis=0)
+    xmin, ymin = b[:, 0].min(), b[:, 1].min()
+    xmax, ymax = b[:, 2].max(), b[:, 3].max()
     if layer.crs.is_geographic and (
         max(abs(xmin), abs(xmax)) > 360 or max(abs(ymin), abs(ymax)) > 90
     ):
@@ -503,21 +504,29 @@ def _marker_points(geometry: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     n = len(geometry)
     reason = np.full(n, None, dtype=object)
     types = shapely.get_type_id(geometry)
-    missing = pd.isna(geometry) | (types < 0)
+    missing = types < 0
     empty = ~missing & shapely.is_empty(geometry)
-    single_multi = (types == 4) & (shapely.get_num_geometries(geometry) == 1)
-    pts = np.where(single_multi, shapely.get_geometry(geometry, 0), geometry)
-    is_point = (shapely.get_type_id(pts) == 0) & ~empty & ~missing
+    pts = geometry
+    multi = np.flatnonzero(types == 4)
+    if len(multi):  # a MultiPoint of one point is that point
+        one = shapely.get_num_geometries(geometry[multi]) == 1
+        pts = geometry.copy()
+        pts[multi[one]] = shapely.get_geometry(geometry[multi[one]], 0)
+        types = types.copy()
+        types[multi[one]] = 0
+    is_point = (types == 0) & ~empty
     reason[missing] = "no geometry"
     reason[empty] = "empty geometry"
-    other = ~missing & ~empty & ~is_point
     names = shapely.geometry.base.GEOMETRY_TYPES
-    for i in np.flatnonzero(other):
+    for i in np.flatnonzero(~missing & ~empty & ~is_point):
         reason[i] = f"a {names[types[i]]} is not a marker position: markers are points"
     x = np.full(n, np.nan)
     y = np.full(n, np.nan)
-    x[is_point] = shapely.get_x(pts[is_point])
-    y[is_point] = shapely.get_y(pts[is_point])
+    if is_point.all():
+        x, y = shapely.get_x(pts), shapely.get_y(pts)
+    else:
+        x[is_point] = shapely.get_x(pts[is_point])
+        y[is_point] = shapely.get_y(pts[is_point])
     bad = is_point & ~(np.isfinite(x) & np.isfinite(y))
     reason[bad] = "coordinates are not finite"
     x[bad] = np.nan
@@ -686,16 +695,21 @@ def read_features(
     return FeatureLayer(lay.path, geometry, lay.crs, values, None if col is None else str(col))
 
 
-def write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` whole or not at all: to stdout for ``-``, else via a temporary file.
+def write_text(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
+    """Write ``text`` (a string, or the pieces of one) whole or not at all: to stdout for
+    ``-``, else via a temporary file.
 
     The temporary file sits beside the target and replaces it in one rename, so a reader never
     sees half a report and an interrupted run leaves the old file in place.
     """
     path = os.fspath(path)
+    pieces = [text] if isinstance(text, str) else text
     if path == "-":
-        sys.stdout.write(text)
-        if not text.endswith("\n"):
+        last = ""
+        for piece in pieces:
+            sys.stdout.write(piece)
+            last = piece or last
+        if not last.endswith("\n"):
             sys.stdout.write("\n")
         sys.stdout.flush()
         return
@@ -709,7 +723,7 @@ def write_text(path: str | os.PathLike[str], text: str) -> None:
     os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes the file private; outputs are ordinary files
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+            fh.writelines(pieces)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

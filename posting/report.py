@@ -11,11 +11,13 @@ import csv
 import io
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import numpy as np
+import orjson
 import pandas as pd
 import shapely
 
@@ -32,6 +34,11 @@ __all__ = ["SCHEMA", "Report"]
 SCHEMA = "posting-report/1"
 LONLAT_DECIMALS = 7  # about 1 cm: finer than any survey
 FT_DECIMALS = 2
+HOW_TEXT = {
+    "named": "its parcel column names this parcel",
+    "inside": "stands inside this parcel, near its boundary",
+    "nearest": "outside every parcel; this is the nearest boundary",
+}
 
 
 def _tool_version() -> str:
@@ -55,6 +62,30 @@ def _lonlat(lon: float, lat: float) -> list[float] | None:
     if not (math.isfinite(lon) and math.isfinite(lat)):
         return None
     return [round(float(lon), LONLAT_DECIMALS), round(float(lat), LONLAT_DECIMALS)]
+
+
+def _numbers(values: Any, nd: int = FT_DECIMALS) -> list[float | None]:
+    """A column as JSON-safe numbers: rounded, None where NaN or infinite."""
+    a = np.asarray(values, dtype=float)
+    out = np.round(a, nd).astype(object)
+    out[~np.isfinite(a)] = None
+    return out.tolist()
+
+
+def _texts(values: Any) -> list[Any]:
+    """A column as JSON-safe values: None where missing."""
+    s = pd.Series(values, dtype=object)
+    return s.where(s.notna(), None).tolist()
+
+
+def _lonlats(lon: Any, lat: Any) -> list[list[float] | None]:
+    """Two columns as ``[lon, lat]`` pairs (rounded), None where either is missing."""
+    lo = np.asarray(lon, dtype=float)
+    la = np.asarray(lat, dtype=float)
+    pairs = np.round(np.column_stack([lo, la]), LONLAT_DECIMALS).tolist()
+    for i in np.flatnonzero(~(np.isfinite(lo) & np.isfinite(la))):
+        pairs[i] = None
+    return pairs
 
 
 def _text(x: Any) -> Any:
@@ -94,7 +125,8 @@ class Report:
     markers
         One row per input marker: ``source``, ``row``, ``lon``, ``lat``, ``kind``, ``parcel``
         (index or -1), ``parcel_id``, ``part``, ``hole``, ``assigned_by``, ``distance_ft``,
-        ``position_ft``, ``reason``, ``why``.
+        ``position_ft``, ``reason`` (why an unassigned marker is not assigned);
+        :meth:`marker_why` says, for every marker, where it went and why.
     alternatives, all_findings
         Each parcel's status under every profile given, and every profile's findings. The
         ``parcels``, ``findings``, ``gaps``, ``corners`` and ``access`` tables hold, for each
@@ -209,20 +241,35 @@ class Report:
 
     # -- JSON ------------------------------------------------------------------------------
     @staticmethod
-    def _finding_item(rec: Any) -> dict[str, Any]:
-        return {
-            "rule": rec.rule,
-            "clause": rec.clause,
-            "basis": getattr(rec, "basis", "statute"),
-            "message": rec.message,
-            "measured": _num(rec.measured),
-            "limit": _num(rec.limit),
-            "unit": _text(rec.unit),
-            "count": int(rec.count),
-        }
+    def _finding_items(f: pd.DataFrame) -> list[dict[str, Any]]:
+        """Findings rows as JSON-ready dicts (columns converted at once, not value by value)."""
+        basis = f["basis"].tolist() if "basis" in f else ["statute"] * len(f)
+        cols = zip(
+            f["rule"].tolist(),
+            f["clause"].tolist(),
+            basis,
+            f["message"].tolist(),
+            _numbers(f["measured"]),
+            _numbers(f["limit"]),
+            _texts(f["unit"]),
+            f["count"].astype(np.int64).tolist(),
+            strict=True,
+        )
+        return [
+            {
+                "rule": r,
+                "clause": c,
+                "basis": b,
+                "message": m,
+                "measured": v,
+                "limit": lim,
+                "unit": u,
+                "count": n,
+            }
+            for r, c, b, m, v, lim, u, n in cols
+        ]
 
-    def _per_parcel_lists(self) -> dict[str, list[list[Any]]]:
-        n = len(self.parcels)
+    def _per_parcel_lists(self) -> dict[str, dict[int, list[Any]]]:
         keys = (
             "violations",
             "uncertain",
@@ -234,41 +281,72 @@ class Report:
             "missing_access",
             "uncertain_access",
         )
-        out: dict[str, list[list[Any]]] = {k: [[] for _ in range(n)] for k in keys}
+        # per key, the parcels that have entries (most have none: no list is made for them)
+        out: dict[str, dict[int, list[Any]]] = {k: {} for k in keys}
         level_key = {
             "violation": "violations",
             "uncertain": "uncertain",
             "not_checked": "not_checked",
             "note": "notes",
         }
-        for rec in self.findings.itertuples(index=False):
-            out[level_key[rec.level]][rec.parcel].append(self._finding_item(rec))
+        f = self.findings
+        for p, level, item in zip(
+            f["parcel"].tolist(), f["level"].tolist(), self._finding_items(f), strict=True
+        ):
+            out[level_key[level]].setdefault(p, []).append(item)
         g = self.gaps[self.gaps["status"] != "ok"]
         src, row = self.markers["source"].to_numpy(), self.markers["row"].to_numpy()
-        for rec in g.itertuples(index=False):
+        sm, em = g["start_marker"].to_numpy(), g["end_marker"].to_numpy()
+        marked = sm >= 0
+        start_sign = np.full(len(g), None, dtype=object)
+        end_sign = np.full(len(g), None, dtype=object)
+        start_sign[marked] = [
+            {"source": a, "row": b}
+            for a, b in zip(src[sm[marked]].tolist(), row[sm[marked]].tolist(), strict=True)
+        ]
+        end_sign[marked] = [
+            {"source": a, "row": b}
+            for a, b in zip(src[em[marked]].tolist(), row[em[marked]].tolist(), strict=True)
+        ]
+        cols = zip(
+            g["parcel"].tolist(),
+            g["part"].tolist(),
+            g["hole"].tolist(),
+            g["status"].tolist(),
+            _numbers(g["length_ft"]),
+            _numbers(g["straight_ft"]),
+            _numbers(g["limit_ft"]),
+            _lonlats(g["start_lon"], g["start_lat"]),
+            _lonlats(g["end_lon"], g["end_lat"]),
+            start_sign.tolist(),
+            end_sign.tolist(),
+            strict=True,
+        )
+        for p, part, hole, status, length, straight, limit, a, b, sa, sb in cols:
             item = {
-                "ring": {"part": int(rec.part), "hole": int(rec.hole)},
-                "status": rec.status,
-                "length_ft": _num(rec.length_ft),
-                "straight_ft": _num(rec.straight_ft),
-                "limit_ft": _num(rec.limit_ft),
-                "start": _lonlat(rec.start_lon, rec.start_lat),
-                "end": _lonlat(rec.end_lon, rec.end_lat),
+                "ring": {"part": part, "hole": hole},
+                "status": status,
+                "length_ft": length,
+                "straight_ft": straight,
+                "limit_ft": limit,
+                "start": a,
+                "end": b,
             }
-            if rec.start_marker >= 0:
-                item["start_sign"] = {
-                    "source": src[rec.start_marker],
-                    "row": int(row[rec.start_marker]),
-                }
-                item["end_sign"] = {"source": src[rec.end_marker], "row": int(row[rec.end_marker])}
-            out["gaps"][rec.parcel].append(item)
+            if sa is not None:
+                item["start_sign"] = sa
+                item["end_sign"] = sb
+            out["gaps"].setdefault(p, []).append(item)
         for table, noun in ((self.corners, "corners"), (self.access, "access")):
             if not len(table):
                 continue
             for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
                 sel = table[table["status"] == status]
-                for p, lon, lat in zip(sel["parcel"], sel["lon"], sel["lat"], strict=True):
-                    out[key][int(p)].append(_lonlat(lon, lat))
+                for p, ll in zip(
+                    sel["parcel"].astype(np.int64).tolist(),
+                    _lonlats(sel["lon"], sel["lat"]),
+                    strict=True,
+                ):
+                    out[key].setdefault(p, []).append(ll)
         return out
 
     def _alternatives_lists(self) -> list[list[dict[str, Any]]]:
@@ -277,20 +355,44 @@ class Report:
         if len(self.profiles) < 2:
             return out
         viol = self.all_findings[self.all_findings["level"] == "violation"]
-        by = {(p, prof): [] for p, prof in zip(viol["parcel"], viol["profile"], strict=True)}
-        for rec in viol.itertuples(index=False):
-            by[(rec.parcel, rec.profile)].append(self._finding_item(rec))
+        by: dict[tuple[int, str], list[dict[str, Any]]] = {}
+        for p, prof, item in zip(
+            viol["parcel"].tolist(),
+            viol["profile"].tolist(),
+            self._finding_items(viol),
+            strict=True,
+        ):
+            by.setdefault((p, prof), []).append(item)
         for p, prof, status in zip(
-            self.alternatives["parcel"],
-            self.alternatives["profile"],
-            self.alternatives["status"],
+            self.alternatives["parcel"].tolist(),
+            self.alternatives["profile"].tolist(),
+            self.alternatives["status"].tolist(),
             strict=True,
         ):
             out[p].append({"rules": prof, "status": status, "violations": by.get((p, prof), [])})
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON report as a dict (see the README for the keys)."""
+    _PARCEL_COLUMNS = (
+        "id",
+        "row",
+        "owner",
+        "status",
+        "rules",
+        "signs",
+        "markers_counted",
+        "rings",
+        "perimeter_ft",
+        "area_acres",
+        "max_gap_ft",
+        "corners",
+        "repaired",
+        "invalid_reason",
+        "duplicate_id",
+        "working_crs",
+    )
+
+    def parcel_items(self) -> Iterator[dict[str, Any]]:
+        """The report's ``parcels`` entries, one dict per input parcel, in input order."""
         lists = self._per_parcel_lists()
         alts = self._alternatives_lists()
         p = self.parcels
@@ -299,88 +401,101 @@ class Report:
         many_rules = len(self.profiles) > 1
         penalty = {pr.name: pr.penalty for pr in self.profiles}
         has_access = len(self.access) > 0 or any(pr.access for pr in self.profiles)
-        parcels = []
-        cols = [
-            "id",
-            "row",
-            "owner",
-            "status",
-            "rules",
-            "signs",
-            "markers_counted",
-            "rings",
-            "perimeter_ft",
-            "area_acres",
-            "max_gap_ft",
-            "corners",
-            "repaired",
-            "invalid_reason",
-            "duplicate_id",
-            "working_crs",
-        ]
-        for i, rec in enumerate(zip(*(p[c].tolist() for c in cols), strict=True)):
-            r = dict(zip(cols, rec, strict=True))
-            item: dict[str, Any] = {"id": r["id"], "row": int(r["row"])}
+        cols = zip(
+            p["id"].tolist(),
+            p["row"].astype(np.int64).tolist(),
+            _texts(p["owner"]),
+            p["status"].tolist(),
+            p["rules"].tolist(),
+            p["signs"].astype(np.int64).tolist(),
+            p["markers_counted"].astype(np.int64).tolist(),
+            p["rings"].astype(np.int64).tolist(),
+            _numbers(p["perimeter_ft"]),
+            _numbers(p["area_acres"], 4),
+            _numbers(p["max_gap_ft"]),
+            p["corners"].astype(np.int64).tolist(),
+            _texts(p["repaired"]),
+            _texts(p["invalid_reason"]),
+            p["duplicate_id"].astype(bool).tolist(),
+            _texts(p["working_crs"]),
+            strict=True,
+        )
+        for i, (
+            pid,
+            row,
+            owner,
+            status,
+            rules,
+            signs,
+            counted,
+            rings,
+            perimeter,
+            area,
+            gap,
+            corners,
+            repaired,
+            invalid,
+            dup,
+            wcrs,
+        ) in enumerate(cols):
+            item: dict[str, Any] = {"id": pid, "row": row}
             if has_owner:
-                item["owner"] = _text(r["owner"])
-            item.update(
-                {
-                    "status": r["status"],
-                    "rules": r["rules"],
-                    "exemption": None,
-                    "signs": int(r["signs"]),
-                    "markers_counted": int(r["markers_counted"]),
-                    "rings": int(r["rings"]),
-                    "perimeter_ft": _num(r["perimeter_ft"]),
-                    "area_acres": _num(r["area_acres"], 4),
-                    "max_gap_ft": _num(r["max_gap_ft"]),
-                    "gaps": lists["gaps"][i],
-                    "corners": int(r["corners"]),
-                    "missing_corners": lists["missing_corners"][i],
-                    "uncertain_corners": lists["uncertain_corners"][i],
-                }
-            )
+                item["owner"] = owner
+            item["status"] = status
+            item["rules"] = rules
+            item["exemption"] = None
+            item["signs"] = signs
+            item["markers_counted"] = counted
+            item["rings"] = rings
+            item["perimeter_ft"] = perimeter
+            item["area_acres"] = area
+            item["max_gap_ft"] = gap
+            item["gaps"] = lists["gaps"].get(i) or []
+            item["corners"] = corners
+            item["missing_corners"] = lists["missing_corners"].get(i) or []
+            item["uncertain_corners"] = lists["uncertain_corners"].get(i) or []
             if has_access:
-                item["missing_access"] = lists["missing_access"][i]
-                item["uncertain_access"] = lists["uncertain_access"][i]
-            item.update(
-                {
-                    "violations": lists["violations"][i],
-                    "uncertain": lists["uncertain"][i],
-                    "not_checked": lists["not_checked"][i],
-                    "notes": lists["notes"][i],
-                    "duplicate_id": bool(r["duplicate_id"]),
-                }
-            )
-            if penalty.get(r["rules"]) and r["status"] in ("noncompliant", "unposted", "uncertain"):
-                item["penalty"] = penalty[r["rules"]]
+                item["missing_access"] = lists["missing_access"].get(i) or []
+                item["uncertain_access"] = lists["uncertain_access"].get(i) or []
+            item["violations"] = lists["violations"].get(i) or []
+            item["uncertain"] = lists["uncertain"].get(i) or []
+            item["not_checked"] = lists["not_checked"].get(i) or []
+            item["notes"] = lists["notes"].get(i) or []
+            item["duplicate_id"] = dup
+            if penalty.get(rules) and status in ("noncompliant", "unposted", "uncertain"):
+                item["penalty"] = penalty[rules]
             if many_rules:
                 item["alternatives"] = alts[i]
-            if _text(r["repaired"]):
-                item["repaired"] = r["repaired"]
-            if _text(r["invalid_reason"]):
-                item["invalid_reason"] = r["invalid_reason"]
+            if repaired:
+                item["repaired"] = repaired
+            if invalid:
+                item["invalid_reason"] = invalid
             if many_crs:
-                item["working_crs"] = _text(r["working_crs"])
-            parcels.append(item)
+                item["working_crs"] = wcrs
+            yield item
+
+    def unassigned_items(self) -> Iterator[dict[str, Any]]:
+        """The report's ``unassigned_signs`` entries."""
         m = self.markers
         un = m[m["parcel"] < 0]
-        unassigned = [
-            {
+        for s, r, lo, la, why in zip(
+            un["source"], un["row"], un["lon"], un["lat"], un["reason"], strict=True
+        ):
+            yield {
                 "source": s,
                 "row": int(r),
                 "lon": _num(lo, LONLAT_DECIMALS),
                 "lat": _num(la, LONLAT_DECIMALS),
                 "reason": why,
             }
-            for s, r, lo, la, why in zip(
-                un["source"], un["row"], un["lon"], un["lat"], un["reason"], strict=True
-            )
-        ]
+
+    def header(self) -> dict[str, Any]:
+        """Everything in the JSON report but the ``parcels`` and ``unassigned_signs`` lists."""
+        p = self.parcels
         dup = p[p["duplicate_id"]]
         duplicates = {str(k): [int(r) for r in g["row"]] for k, g in dup.groupby("id", sort=False)}
         layer = self.prepared.layer
-        if many_rules:
+        if len(self.profiles) > 1:
             rules: dict[str, Any] = {
                 "name": self.rules_name,
                 "alternatives": [pr.summary() for pr in self.profiles],
@@ -422,13 +537,47 @@ class Report:
             "not_checked": self.not_checked,
             "warnings": self.warnings,
             "duplicate_ids": duplicates,
-            "parcels": parcels,
-            "unassigned_signs": unassigned,
         }
 
-    def to_json(self, indent: int | None = 1) -> str:
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON report as a dict (see the README for the keys)."""
+        out = self.header()
+        out["parcels"] = list(self.parcel_items())
+        out["unassigned_signs"] = list(self.unassigned_items())
+        return out
+
+    def iter_json(self) -> Iterator[str]:
+        """The JSON report as text, in pieces: the header indented, then one parcel and one
+        unassigned sign per line (readable; each line is written by orjson, fast for a county)."""
+        head = json.dumps(self.header(), indent=1, ensure_ascii=False, allow_nan=False)
+        yield head[:-2] + ',\n "parcels": ['
+        for key, items in (
+            ("parcels", self.parcel_items()),
+            ("unassigned_signs", self.unassigned_items()),
+        ):
+            if key != "parcels":
+                yield '\n ],\n "unassigned_signs": ['
+            sep = "\n  "
+            for item in items:
+                yield sep + orjson.dumps(item).decode()
+                sep = ",\n  "
+        yield "\n ]\n}\n"
+
+    def to_json(self) -> str:
         """The JSON report as text."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, allow_nan=False)
+        return "".join(self.iter_json())
+
+    def marker_why(self) -> np.ndarray:
+        """For each marker, in words: which boundary it posts and why, or why none."""
+        m = self.markers
+        out = m["reason"].to_numpy(dtype=object).copy()
+        for how, text in HOW_TEXT.items():
+            sel = (m["assigned_by"] == how).to_numpy(dtype=bool)
+            if sel.any():
+                out[sel] = [
+                    f"{text} ({d:.1f} ft from it)" for d in m["distance_ft"].to_numpy()[sel]
+                ]
+        return out
 
     # -- GeoJSON ---------------------------------------------------------------------------
     def to_geojson(self) -> str:
@@ -447,7 +596,8 @@ class Report:
             feats.append(_feature(geom, props))
         m = self.markers
         mgeom = _geojson_geometries(shapely.points(m["lon"].to_numpy(), m["lat"].to_numpy()))
-        for rec, geom in zip(m.itertuples(index=False), mgeom, strict=True):
+        whys = self.marker_why()
+        for rec, geom, why in zip(m.itertuples(index=False), mgeom, whys, strict=True):
             assigned = rec.parcel >= 0
             props = {
                 "layer": "marker",
@@ -459,7 +609,7 @@ class Report:
                 "assigned_by": _text(rec.assigned_by),
                 "distance_ft": _num(rec.distance_ft),
                 "position_ft": _num(rec.position_ft),
-                "why": rec.why,
+                "why": why,
             }
             feats.append(_feature(geom, props))
         ids = self.parcels["id"].to_numpy()
@@ -606,6 +756,6 @@ def _feature(geometry: str | None, props: dict[str, Any]) -> str:
         '{"type": "Feature", "geometry": '
         + g
         + ', "properties": '
-        + json.dumps(props, ensure_ascii=False, allow_nan=False)
+        + orjson.dumps(props).decode()
         + "}"
     )

@@ -1,52 +1,14 @@
-"""Corners and access points: each needs a marker of the same parcel near it."""
+"""Corners and access points: each needs a marker of its ring near it.
+
+The markers that can serve a place on a ring are the two beside it along the ring; finding them
+is a sorted search (no spatial index, no geometry), so it scales with the number of markers.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-import shapely
 
-__all__ = ["nearest_marker_within", "ring_neighbours"]
-
-
-def nearest_marker_within(
-    point_x: np.ndarray,
-    point_y: np.ndarray,
-    point_parcel: np.ndarray,
-    marker_x: np.ndarray,
-    marker_y: np.ndarray,
-    marker_parcel: np.ndarray,
-    radius_ft: float,
-) -> np.ndarray:
-    """Distance from each point (a corner, an access point) to the nearest marker of its own
-    parcel within ``radius_ft``; ``inf`` when there is none.
-
-    Markers of other parcels never count: the neighbour's sign across the line does not post
-    this corner.
-
-    Examples
-    --------
-    >>> nearest_marker_within(
-    ...     np.array([0.0, 100.0]), np.array([0.0, 0.0]), np.array([0, 0]),
-    ...     np.array([3.0, 100.0]), np.array([4.0, 10.0]), np.array([0, 1]), 30.0,
-    ... ).tolist()
-    [5.0, inf]
-    """
-    n = len(point_x)
-    out = np.full(n, np.inf)
-    if n == 0 or len(marker_x) == 0:
-        return out
-    markers = shapely.points(marker_x, marker_y)
-    points = shapely.points(point_x, point_y)
-    tree = shapely.STRtree(markers)
-    ci, mi = tree.query(points, predicate="dwithin", distance=radius_ft)
-    same = np.asarray(point_parcel)[ci] == np.asarray(marker_parcel)[mi]
-    ci, mi = ci[same], mi[same]
-    d = np.hypot(
-        np.asarray(point_x)[ci] - np.asarray(marker_x)[mi],
-        np.asarray(point_y)[ci] - np.asarray(marker_y)[mi],
-    )
-    np.minimum.at(out, ci, d)
-    return out
+__all__ = ["ring_neighbours"]
 
 
 def ring_neighbours(

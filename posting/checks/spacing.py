@@ -72,7 +72,9 @@ def ring_gaps(marker_ring: np.ndarray, position_ft: np.ndarray, ring_length_ft: 
     position_ft = np.asarray(position_ft, dtype=float)
     length = np.asarray(ring_length_ft, dtype=float)
     n_rings = len(length)
-    order = np.lexsort((position_ft, marker_ring))
+    # one float key orders markers by ring, then along it (rings are spaced apart)
+    base = np.r_[0.0, np.cumsum(length + 1.0)[:-1]]
+    order = np.argsort(base[marker_ring] + position_ft, kind="stable")
     r = marker_ring[order]
     s = np.clip(position_ft[order], 0.0, length[r] if len(r) else 0.0)
     same = r[:-1] == r[1:]
@@ -98,7 +100,7 @@ def ring_gaps(marker_ring: np.ndarray, position_ft: np.ndarray, ring_length_ft: 
     start_marker = np.concatenate([order[inner_start], order[lasts], np.full(len(unmarked), -1)])
     end_marker = np.concatenate([order[inner_start + 1], order[firsts], np.full(len(unmarked), -1)])
     # in ring order, then along the ring
-    o = np.lexsort((start_ft, ring))
+    o = np.argsort(base[ring] + start_ft, kind="stable")
     return Gaps(
         ring[o],
         start_ft[o],
