@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from posting.boundary import project
 from posting.io import MarkerLayer
 from posting.parallel import pmap
 from posting.prepare import PreparedParcels
@@ -164,16 +165,29 @@ def assign_markers(
             mm: np.ndarray,
             rr: np.ndarray,
             dd: np.ndarray,
+            pos: np.ndarray | None = None,
             xs=xs,
             ys=ys,
-            pts=pts,
             local=local,
         ) -> None:
             keep = dd <= tolerance_ft
             li = local[mm[keep]]
+            pos = np.full(len(dd), np.nan) if pos is None else pos
             cand.append(
-                (np.full(keep.sum(), prio), mm[keep], rr[keep], dd[keep], xs[li], ys[li], pts[li])
+                (
+                    np.full(keep.sum(), prio),
+                    mm[keep],
+                    rr[keep],
+                    dd[keep],
+                    xs[li],
+                    ys[li],
+                    pos[keep],
+                )
             )
+
+        def locate(mm: np.ndarray, rr: np.ndarray, xs=xs, ys=ys, local=local):
+            """Position along the ring and distance to it."""
+            return project(prep.vertices, rings.geometry, rr, xs[local[mm]], ys[local[mm]])
 
         # 1. named
         pg = named_pairs[:, prep.group[named_pairs[1]] == g] if named_pairs.size else named_pairs
@@ -195,10 +209,16 @@ def assign_markers(
             inside = shapely.intersects_xy(polys[ti], xs[local[mm]], ys[local[mm]])
             mm, pp = mm[inside], pp[inside]
             inside_parcel[mm] = np.where(inside_parcel[mm] < 0, pp, inside_parcel[mm])
-            mm, rr = _expand_to_rings(mm, pp, ring_start, ring_count)
+            # a parcel of one ring (most): locate the marker on it at once
+            one = ring_count[pp] == 1
+            m1, r1 = mm[one], ring_start[pp[one]]
+            pos1, d1 = locate(m1, r1)
+            mm, rr = _expand_to_rings(mm[~one], pp[~one], ring_start, ring_count)
             dd = pmap(shapely.distance, pts[local[mm]], rings.geometry[rr])
+            mm, rr = np.r_[m1, mm], np.r_[r1, rr]
+            pos, dd = np.r_[pos1, np.full(len(dd), np.nan)], np.r_[d1, dd]
             np.minimum.at(inside_dist, mm, dd)
-            add(1, mm, rr, dd)
+            add(1, mm, rr, dd, pos)
             settled[mm[dd <= tolerance_ft]] = True
         # 3. nearest boundary within the tolerance
         rest = sub[~named[sub] & ~settled[sub]]
@@ -231,7 +251,7 @@ def assign_markers(
     y_ft = np.full(n, np.nan)
     position = np.full(n, np.nan)
     if cand:
-        prio, mm, rr, dd, cx, cy, cp = (np.concatenate(c) for c in zip(*cand, strict=True))
+        prio, mm, rr, dd, cx, cy, cpos = (np.concatenate(c) for c in zip(*cand, strict=True))
         order = np.lexsort((rr, dd, prio, mm))
         first = order[np.r_[True, np.diff(mm[order]) != 0]] if len(order) else order
         m = mm[first]
@@ -240,7 +260,11 @@ def assign_markers(
         how[m] = np.asarray(HOW, dtype=object)[prio[first]]
         distance[m] = dd[first]
         x_ft[m], y_ft[m] = cx[first], cy[first]
-        position[m] = pmap(shapely.line_locate_point, rings.geometry[rr[first]], cp[first])
+        position[m] = cpos[first]
+        todo = np.flatnonzero(np.isnan(cpos[first]))
+        position[m[todo]] = project(
+            prep.vertices, rings.geometry, rr[first][todo], cx[first][todo], cy[first][todo]
+        )[0]
 
     reason = np.asarray(markers.reason, dtype=object).copy()
     reason[parcel >= 0] = None

@@ -21,8 +21,11 @@ __all__ = [
     "Rings",
     "find_corners",
     "interpolate",
+    "interpolate_at",
     "outward_normals",
+    "project",
     "ring_stretches",
+    "ring_vertices",
     "rings_of",
 ]
 
@@ -132,9 +135,73 @@ def _vertices(rings: np.ndarray) -> _Vertices:
     return _Vertices(xy, ring, s, start, count, length, base[ring] + s, base)
 
 
-def _interpolate(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Points at arc positions ``s`` along rings (wrapping), from the vertex table: the numpy
-    equivalent of ``shapely.line_interpolate_point``, without a call per point."""
+def ring_vertices(rings: np.ndarray) -> _Vertices:
+    """The vertex table of rings (made once; :func:`project` and :func:`_interpolate` use it)."""
+    return _vertices(np.asarray(rings, dtype=object))
+
+
+SMALL_RING = 8
+"""Rings of at most this many vertices (rectangles, most lots) are projected onto with numpy."""
+
+
+def project(
+    v: _Vertices, rings: np.ndarray, ring: np.ndarray, x: np.ndarray, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Arc position of the nearest point of ``rings[ring]`` to each point, and the distance.
+
+    The numpy equivalent of ``shapely.line_locate_point`` followed by a distance: on small
+    rings every segment is tried at once (ties go to the first segment along the ring, as in
+    GEOS); larger rings go to GEOS, one call for all of them.
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # starts at (100, 0)
+    >>> rings = np.array([sq])
+    >>> pos, dist = project(ring_vertices(rings), rings, np.array([0, 0]), np.array([105.0, 50.0]),
+    ...                     np.array([50.0, 97.0]))
+    >>> pos.tolist(), dist.tolist()
+    ([50.0, 150.0], [5.0, 3.0])
+    """
+    ring = np.asarray(ring, dtype=np.int64)
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    pos = np.empty(len(ring))
+    dist = np.empty(len(ring))
+    cnt = v.count[ring]
+    small = np.flatnonzero((cnt <= SMALL_RING) & (cnt >= 2))
+    if len(small):
+        r, c = ring[small], cnt[small]
+        rep = np.repeat(np.arange(len(small)), c)
+        starts = np.r_[0, np.cumsum(c)[:-1]]
+        k = np.arange(len(rep)) - starts[rep]
+        a = v.start[r][rep] + k
+        b = np.where(k + 1 < c[rep], a + 1, v.start[r][rep])
+        ax, ay = v.xy[a, 0], v.xy[a, 1]
+        dx, dy = v.xy[b, 0] - ax, v.xy[b, 1] - ay
+        px, py = x[small][rep] - ax, y[small][rep] - ay
+        seg2 = dx * dx + dy * dy
+        t = np.clip(
+            np.divide(px * dx + py * dy, seg2, out=np.zeros_like(seg2), where=seg2 > 0), 0.0, 1.0
+        )
+        ex, ey = px - t * dx, py - t * dy
+        d2 = ex * ex + ey * ey
+        low = np.minimum.reduceat(d2, starts)
+        hit = np.flatnonzero(d2 == low[rep])
+        first = hit[np.r_[True, np.diff(rep[hit]) != 0]]  # first nearest segment of each
+        pos[small] = v.s[a[first]] + t[first] * np.sqrt(seg2[first])
+        dist[small] = np.sqrt(low)
+    big = np.setdiff1d(np.arange(len(ring)), small, assume_unique=True)
+    if len(big):
+        pts = shapely.points(x[big], y[big])
+        pos[big] = shapely.line_locate_point(rings[ring[big]], pts)
+        qx, qy = interpolate_at(v, ring[big], pos[big])
+        dist[big] = np.hypot(qx - x[big], qy - y[big])
+    return pos, dist
+
+
+def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points at arc positions ``s`` along rings (wrapping), from their vertex table (see
+    :func:`ring_vertices`): the numpy equivalent of ``shapely.line_interpolate_point``."""
     ring = np.asarray(ring, dtype=np.int64)
     length = v.length[ring]
     s = np.where(length > 0, np.mod(np.asarray(s, dtype=float), np.where(length > 0, length, 1)), 0)
@@ -164,7 +231,7 @@ def interpolate(
     """
     rings = np.asarray(rings, dtype=object)
     used, inverse = np.unique(np.asarray(ring, dtype=np.int64), return_inverse=True)
-    return _interpolate(_vertices(rings[used]), inverse, position_ft)
+    return interpolate_at(_vertices(rings[used]), inverse, position_ft)
 
 
 @dataclass(frozen=True)
@@ -200,6 +267,7 @@ def find_corners(
     angle_deg: float = 30.0,
     noise_ft: float = 1.0,
     merge_ft: float = 20.0,
+    vertices: _Vertices | None = None,
 ) -> Corners:
     """Find the corners of boundary rings.
 
@@ -224,6 +292,8 @@ def find_corners(
         Simplification tolerance.
     merge_ft
         Boundary length within which turning adds up to one corner.
+    vertices
+        The rings' vertex table, when the caller has it (:func:`ring_vertices`).
 
     Examples
     --------
@@ -238,10 +308,15 @@ def find_corners(
         return empty
     # Douglas-Peucker without topology preservation: only the vertices matter here, and a
     # ring it collapses falls back to the original below.
-    simple = pmap(shapely.simplify, rings, noise_ft, preserve_topology=False)
-    simple = shapely.remove_repeated_points(simple, 0.0)
-    degenerate = (shapely.get_num_coordinates(simple) < 4) | shapely.is_empty(simple)
-    simple = np.where(degenerate, shapely.remove_repeated_points(rings, 0.0), simple)
+    simple = shapely.simplify(rings, noise_ft, preserve_topology=False)
+    if noise_ft <= 0:  # Douglas-Peucker with a tolerance drops repeated points itself
+        simple = shapely.remove_repeated_points(simple, 0.0)
+    degenerate = np.flatnonzero(
+        (shapely.get_num_coordinates(simple) < 4) | shapely.is_empty(simple)
+    )
+    if len(degenerate):
+        simple = simple.copy()
+        simple[degenerate] = shapely.remove_repeated_points(rings[degenerate], 0.0)
     v = _vertices(simple)
     if len(v.xy) == 0:
         return empty
@@ -302,14 +377,17 @@ def find_corners(
     # Place each corner on the original ring, near the simplified corner.
     # Place each corner on the original ring. Where simplifying removed no vertex (most rings:
     # rectangles), the simplified ring is the original and so are the arc positions.
-    x, y = _interpolate(v, corner_ring, centre)
+    x, y = interpolate_at(v, corner_ring, centre)
     position = centre.copy()
     changed = shapely.get_num_coordinates(simple) != shapely.get_num_coordinates(rings)
     moved = np.flatnonzero(changed[corner_ring])
     if len(moved):
         on = rings[corner_ring[moved]]
         position[moved] = pmap(shapely.line_locate_point, on, shapely.points(x[moved], y[moved]))
-        x[moved], y[moved] = interpolate(rings, corner_ring[moved], position[moved])
+        if vertices is None:
+            x[moved], y[moved] = interpolate(rings, corner_ring[moved], position[moved])
+        else:
+            x[moved], y[moved] = interpolate_at(vertices, corner_ring[moved], position[moved])
     return Corners(ring=corner_ring, position_ft=position, x=x, y=y, turn_deg=np.degrees(turn))
 
 
@@ -355,9 +433,9 @@ def ring_stretches(
     total = 2 + n0 + n1
     out_start = np.r_[0, np.cumsum(total)[:-1]]
     coords = np.empty((int(total.sum()), 2))
-    coords[out_start] = np.column_stack(_interpolate(v, ring, a))
+    coords[out_start] = np.column_stack(interpolate_at(v, ring, a))
     coords[out_start + total - 1] = np.column_stack(
-        _interpolate(v, ring, np.where(b >= length, b - length, b))
+        interpolate_at(v, ring, np.where(b >= length, b - length, b))
     )
     # First lap
     g0 = np.repeat(np.arange(n), n0)
@@ -390,8 +468,8 @@ def outward_normals(
     s = np.asarray(position_ft, dtype=float)
     used, ring = np.unique(np.asarray(ring, dtype=np.int64), return_inverse=True)
     v = _vertices(rings[used])
-    ax, ay = _interpolate(v, ring, s - step_ft)
-    bx, by = _interpolate(v, ring, s + step_ft)
+    ax, ay = interpolate_at(v, ring, s - step_ft)
+    bx, by = interpolate_at(v, ring, s + step_ft)
     tx, ty = bx - ax, by - ay
     norm = np.hypot(tx, ty)
     norm[norm == 0] = np.nan

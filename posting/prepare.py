@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import shapely
 from pyproj import Proj
 
-from posting.boundary import Corners, Rings, find_corners, rings_of
+from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
 from posting.crs import WorkingCRS, finite_geometry, plan_working_crs, to_lonlat
 from posting.io import ParcelLayer
 from posting.settings import Settings
@@ -53,6 +54,7 @@ class PreparedParcels:
     rings: Rings
     corners: Corners
     settings: Settings = field(default_factory=Settings)
+    vertices: Any = None  # the rings' vertex table (posting.boundary.ring_vertices)
 
     def __len__(self) -> int:
         return len(self.group)
@@ -219,8 +221,10 @@ def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> Pre
     rings = rings_of(geometry_ft)
     perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n)
     perimeter[~usable] = np.nan
+    vertices = ring_vertices(rings.geometry)
     corners = find_corners(
         rings.geometry,
+        vertices=vertices,
         angle_deg=settings.corner_angle_deg,
         noise_ft=settings.corner_noise_ft,
         merge_ft=settings.corner_merge_ft,
@@ -238,4 +242,5 @@ def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> Pre
         rings=rings,
         corners=corners,
         settings=settings,
+        vertices=vertices,
     )

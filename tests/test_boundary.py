@@ -236,3 +236,28 @@ def test_ring_stretches_match_shapely_substring(start, frac):
             )
         )
     assert shapely.hausdorff_distance(got, want) < 1e-6
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**16), n_vertices=st.integers(3, 30))
+def test_project_matches_geos_locate(seed, n_vertices):
+    from posting.boundary import project, ring_vertices
+
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, n_vertices))
+    rad = rng.uniform(100, 500, n_vertices)
+    poly = shapely.Polygon(np.column_stack([rad * np.cos(ang), rad * np.sin(ang)]))
+    if not poly.is_valid or poly.area == 0:
+        return
+    rings = rings_of(np.array([poly])).geometry
+    xy = rng.uniform(-600, 600, (50, 2))
+    pos, dist = project(
+        ring_vertices(rings), rings, np.zeros(50, dtype=np.int64), xy[:, 0], xy[:, 1]
+    )
+    pts = shapely.points(xy)
+    assert dist == pytest.approx(shapely.distance(pts, rings[0]), abs=1e-6)
+    want = shapely.line_locate_point(rings[0], pts)
+    # where two segments are equally near the position may differ; the point found is as near
+    on = shapely.line_interpolate_point(rings[0], pos)
+    assert shapely.distance(on, pts) == pytest.approx(dist, abs=1e-6)
+    assert (np.abs(pos - want) < 1e-6).mean() > 0.9

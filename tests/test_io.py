@@ -261,3 +261,39 @@ def test_owner_field(tmp_path, lots):
     layer = read_parcels(path, owner_field="owner")
     assert [o if isinstance(o, str) else None for o in layer.owners] == ["A. Smith", None]
     assert pd.isna(layer.owners[1])
+
+
+def test_geoparquet_points_fast_path_keeps_crs_and_rows(tmp_path):
+    pts = gpd.GeoDataFrame(
+        {"kind": ["sign", "paint", "sign"]},
+        geometry=gpd.points_from_xy([540000.0, 540100.0, 540200.0], [1520000.0] * 3),
+        crs="EPSG:2236",
+    )
+    path = tmp_path / "signs.parquet"
+    pts.to_parquet(path)
+    m = read_markers([path])
+    assert m.files[0][1].to_epsg() == 2236
+    assert m.x.tolist() == [540000.0, 540100.0, 540200.0]
+    assert m.attributes["kind"].tolist() == ["sign", "paint", "sign"]
+    ref = pts.to_crs(4326)
+    assert m.lon == pytest.approx(ref.geometry.x.to_numpy(), abs=1e-12)
+
+
+def test_geoparquet_with_other_geometries_falls_back_to_shapely(tmp_path):
+    mixed = gpd.GeoDataFrame(
+        geometry=[
+            shapely.Point(-81.3, 28.6),
+            shapely.MultiPoint([(-81.2, 28.5)]),
+            shapely.LineString([(0, 0), (1, 1)]),
+            None,
+        ],
+        crs=4326,
+    )
+    path = tmp_path / "mixed.parquet"
+    mixed.to_parquet(path)
+    m = read_markers([path])
+    assert m.lon[:2].tolist() == [-81.3, -81.2]
+    assert m.reason.tolist()[2:] == [
+        "a LineString is not a marker position: markers are points",
+        "no geometry",
+    ]
