@@ -188,7 +188,8 @@ def project(
         low = np.minimum.reduceat(d2, starts)
         hit = np.flatnonzero(d2 == low[rep])
         first = hit[np.r_[True, np.diff(rep[hit]) != 0]]  # first nearest segment of each
-        pos[small] = v.s[a[first]] + t[first] * np.sqrt(seg2[first])
+        p = v.s[a[first]] + t[first] * np.sqrt(seg2[first])
+        pos[small] = np.where(p >= v.length[r], 0.0, p)  # the ring's end is its start
         dist[small] = np.sqrt(low)
     big = np.setdiff1d(np.arange(len(ring)), small, assume_unique=True)
     if len(big):
