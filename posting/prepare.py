@@ -222,7 +222,7 @@ def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> Pre
     area_acres[~usable] = np.nan
 
     rings = rings_of(geometry_ft)
-    perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n)
+    perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n).astype(float)
     perimeter[~usable] = np.nan
     corners = find_corners(
         rings.geometry,
