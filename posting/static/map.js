@@ -212,7 +212,13 @@ var posting = (function () {
 
   // -- layers -----------------------------------------------------------------------------
   function bind(layer, popup, tip, permanent, cls) {
-    layer.bindPopup(popup, { maxWidth: 380, minWidth: 240, autoPanPadding: [20, 20] });
+    // keep an opened popup clear of the title and the layer list at the top
+    layer.bindPopup(popup, {
+      maxWidth: 380,
+      minWidth: 240,
+      autoPanPaddingTopLeft: [20, 170],
+      autoPanPaddingBottomRight: [20, 20],
+    });
     if (tip !== undefined && tip !== null) {
       layer.bindTooltip(label(tip), {
         permanent: !!permanent,
