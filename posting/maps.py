@@ -29,7 +29,8 @@ Layers (each toggleable, drawn only when the Report has something for it):
   access points (parcel key ``missing_access``: ``[lon, lat]`` pairs), water-formed boundary
   stretches (a ``water`` table on the Report: ``parcel``, ``length_ft`` and a WGS 84
   ``geometry``; and a parcel's ``water_frontage_ft``), exemptions (parcel key ``exemption``)
-  and merged properties (parcel key ``source_ids``).
+  and merged properties (parcel key ``source_ids``); markers to add, given to
+  :func:`render_map` as ``planned``.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ MARKER_COLORS = {"assigned": "#111111", "unassigned": "#8c8c8c"}
 ACCESS_COLOR = "#ff7f00"
 WATER_COLOR = "#0571b0"
 MERGED_COLOR = "#00a0a0"
+PLANNED_COLOR = "#1f78b4"
 
 _STATUS_LAYERS = ("noncompliant", "uncertain", "unposted", "exempt", "compliant")
 _STATUS_WORDS = {
@@ -602,6 +604,28 @@ class _MapBuilder:
             },
         )
 
+    def add_planned(self, planned: pd.DataFrame | None) -> None:
+        """Markers to add (``posting plan``): ``lon``, ``lat``; every other column is shown."""
+        if planned is None or not len(planned):
+            return
+        geo = _points(planned["lon"], planned["lat"])
+        other = [c for c in planned.columns if c not in ("lon", "lat", "geometry")]
+        records = planned[other].to_dict("records")
+        feats = []
+        for geom, rec in zip(geo, records, strict=True):
+            if geom is None:
+                continue
+            attrs = [[str(k), t] for k, v in rec.items() if (t := _text(v)) is not None]
+            feats.append(_feature(geom, {"attrs": attrs or None}))
+        self.add(
+            ReportLayer(
+                "planned",
+                feats,
+                f"{_swatch('square', PLANNED_COLOR)} Markers to add ({len(feats):,})",
+            ),
+            {"shape": "square", "color": PLANNED_COLOR, "label": "Marker to add (the plan)"},
+        )
+
     def add_water(self) -> None:
         water = getattr(self.report, "water", None)
         if not isinstance(water, pd.DataFrame) or not len(water) or "geometry" not in water:
@@ -685,6 +709,7 @@ class _MapBuilder:
                 "access": ACCESS_COLOR,
                 "water": WATER_COLOR,
                 "merged": MERGED_COLOR,
+                "planned": PLANNED_COLOR,
             },
             "labels": {
                 "parcels": sum(1 for g in self.geoms if g is not None) <= LABEL_LIMIT,
@@ -703,6 +728,7 @@ def render_map(
     tiles: bool = True,
     title: str | None = None,
     simplify_ft: float = SIMPLIFY_FT,
+    planned: pd.DataFrame | None = None,
 ) -> folium.Map:
     """The Report as a folium map that works offline.
 
@@ -717,6 +743,9 @@ def render_map(
         The title over the map (default: the jurisdiction and the question).
     simplify_ft
         Display simplification of parcel outlines, in feet (0: none). Never used to measure.
+    planned
+        Markers to add, one row each: ``lon`` and ``lat`` (WGS 84); every other column
+        (parcel, role, facing, ...) is shown in its popup. Drawn as their own layer.
 
     Returns
     -------
@@ -730,6 +759,7 @@ def render_map(
     b.add_corners()
     b.add_access()
     b.add_markers()
+    b.add_planned(planned)
     ctx = b.context(title)
     drawn = sum(layer.count for layer in b.layers)
     m = folium.Map(

@@ -160,7 +160,7 @@ def test_input_text_cannot_close_the_script_or_inject_markup():
     assert names and not any("alert" in n for n in names)
 
 
-def test_layers_for_water_access_exemptions_and_merged_properties(report, monkeypatch):
+def test_layers_for_water_access_exemptions_merged_properties_and_a_plan(report, monkeypatch):
     """The map draws what other work will add to the Report, as soon as it is there."""
     d = report.to_dict()
     s2 = next(p for p in d["parcels"] if p["id"] == "S2")
@@ -179,9 +179,14 @@ def test_layers_for_water_access_exemptions_and_merged_properties(report, monkey
         }
     )
     monkeypatch.setattr(report, "water", water, raising=False)
-    page = to_html(report, tiles=False)
+    plan = pd.DataFrame(
+        {"lon": [-81.115], "lat": [28.747], "parcel_id": ["N06"], "role": ["interval"]}
+    )
+    page = to_html(report, tiles=False, planned=plan)
     layers = _layers(page)
     assert len(layers["access"]["features"]) == 1
+    [todo] = layers["planned"]["features"]
+    assert todo["properties"]["attrs"] == [["parcel_id", "N06"], ["role", "interval"]]
     assert layers["water"]["features"][0]["properties"] == {"parcel": "N02", "length_ft": 120.5}
     [merged] = layers["merged"]["features"]
     assert merged["properties"]["source_ids"] == ["N02", "N02b"]

@@ -295,3 +295,49 @@ def test_pacific_county_opens_and_pans(browser, tmp_path):
         assert frame_ms < 250
     finally:
         page.close()
+
+
+def test_layers_other_work_will_fill_draw_and_explain(
+    browser, sample_report, tmp_path, monkeypatch
+):
+    """Water, access points, exemptions, merged properties and a plan, once the Report has them."""
+    d = sample_report.to_dict()
+    by_id = {p["id"]: p for p in d["parcels"]}
+    by_id["S2"]["missing_access"] = [[-81.1175, 28.7410]]
+    by_id["N01"].update(status="exempt", exemption="five acres or less with a dwelling house")
+    by_id["N02"].update(source_ids=["N02", "N02b"], water_frontage_ft=120.5)
+    monkeypatch.setattr(sample_report, "to_dict", lambda: d)
+    water = pd.DataFrame(
+        {
+            "parcel": [1],
+            "length_ft": [120.5],
+            "geometry": [shapely.LineString([(-81.1195, 28.7484), (-81.1190, 28.7484)])],
+        }
+    )
+    monkeypatch.setattr(sample_report, "water", water, raising=False)
+    plan = pd.DataFrame({"lon": [-81.1150], "lat": [28.7470], "role": ["interval"]})
+    path = tmp_path / "more.html"
+    path.write_text(to_html(sample_report, tiles=False, planned=plan), encoding="utf-8")
+    loaded = browser.open(path)
+    page = loaded.page
+    try:
+        assert loaded.errors == [] and loaded.failed == []
+        for cls in ("water", "access", "merged", "planned", "parcel-exempt"):
+            assert loaded.count(f"path.posting-{cls}") == 1, cls
+        page.evaluate("() => postingMap.find('N01')")
+        assert "five acres or less with a dwelling house" in _popup_text(page)
+        _close_popups(page)
+        page.evaluate("() => postingMap.find('N02')")
+        text = _popup_text(page)
+        assert "Merged from parcels\tN02, N02b" in text and "Water frontage\t120.5 ft" in text
+        _close_popups(page)
+        texts = page.evaluate(
+            """() => postingMap.layers.filter(g => ['water', 'access', 'planned']
+                .includes(g.postingKind)).flatMap(g => g.getLayers()).map(l => { l.openPopup();
+                    const t = l.getPopup().getElement().innerText; l.closePopup(); return t; })"""
+        )
+        assert "Boundary formed by water" in texts[0] and "120.5 ft" in texts[0]
+        assert "Access point without a marker" in texts[1] and "S2" in texts[1]
+        assert "Marker to add" in texts[2] and "interval" in texts[2]
+    finally:
+        page.close()

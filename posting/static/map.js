@@ -375,6 +375,32 @@ var posting = (function () {
         },
       };
     },
+    planned: function () {
+      return {
+        pointToLayer: function (f, latlng) {
+          return L.circleMarker(latlng, {
+            radius: 6,
+            color: ctx.colors.planned,
+            weight: 3,
+            fillColor: "#ffffff",
+            fillOpacity: 1,
+            className: "posting-planned",
+          });
+        },
+        onEachFeature: function (f, layer) {
+          bind(layer, function () {
+            var box = el("div", "posting-popup");
+            box.appendChild(el("h3", null, "Marker to add"));
+            var t = el("table", "posting-facts");
+            (f.properties.attrs || []).forEach(function (kv) {
+              fact(t, kv[0], kv[1]);
+            });
+            box.appendChild(t);
+            return box;
+          });
+        },
+      };
+    },
     water: function () {
       return {
         style: function () {
