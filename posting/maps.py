@@ -51,6 +51,7 @@ import pandas as pd
 import shapely
 from branca.element import Element, MacroElement
 from folium.template import Template
+from folium.utilities import JsCode
 
 from posting.report import DISPLAY_DECIMALS, Report
 
@@ -789,7 +790,8 @@ def render_map(
     m.add_child(_Setup(ctx))
     for layer in b.layers:
         m.add_child(layer)
-    folium.LayerControl(position="topright", collapsed=False).add_to(m)
+    # the list of layers stays open on a laptop, folds into a button on a phone
+    folium.LayerControl(position="topright", collapsed=JsCode("window.innerWidth < 700")).add_to(m)
     extent = report.extent_lonlat()
     if extent is not None:
         w, s, e, n = extent

@@ -198,7 +198,13 @@ def test_print_layout_keeps_title_and_legend(sample_page):
         assert page.locator(".posting-legend").is_visible()
         assert not page.locator(".leaflet-control-layers").is_visible()
         assert not page.locator(".posting-search").is_visible()
+        assert page.locator(".posting-legend-item").first.is_visible()
         assert page.pdf(landscape=True)[:4] == b"%PDF"
+        # printing opens the folded parts of the legend: a printout carries all of it
+        assert page.evaluate(
+            "() => [...document.querySelectorAll('.posting-legend, .posting-legend details')]"
+            ".every(d => d.open)"
+        )
     finally:
         page.emulate_media(media="screen")
 

@@ -511,8 +511,12 @@ var posting = (function () {
   }
 
   function legendBox() {
-    var box = el("div", "posting-legend");
-    box.appendChild(el("h2", null, "Legend"));
+    // open on a laptop, folded on a phone; opened whole for printing
+    var box = el("details", "posting-legend");
+    box.open = window.innerWidth >= 700;
+    var head = el("summary");
+    head.appendChild(el("h2", null, "Legend"));
+    box.appendChild(head);
     ctx.legend.forEach(function (item) {
       var r = el("div", "posting-legend-item");
       var sw = el("span", "posting-swatch posting-swatch-" + item.shape + (item.dashed ? " posting-dashed" : ""));
@@ -597,6 +601,9 @@ var posting = (function () {
     L.control.scale({ position: "bottomleft", imperial: true, metric: false, maxWidth: 200 }).addTo(map);
     control("bottomright", legendBox).addTo(map);
     window.addEventListener("beforeprint", function () {
+      document.querySelectorAll(".posting-legend, .posting-legend details").forEach(function (d) {
+        d.open = true;
+      });
       map.invalidateSize();
     });
     map.on("zoomend overlayadd", fitLabels);
