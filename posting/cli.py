@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -23,6 +23,9 @@ from posting.options import (
     settings_from,
     settings_options,
 )
+
+if TYPE_CHECKING:
+    from posting.report import Report
 
 __all__ = ["main"]
 
@@ -77,7 +80,7 @@ def _outputs_distinct(outputs: dict[str, str | None]) -> None:
         raise click.UsageError(f"only one output can go to stdout; got - for {', '.join(dashes)}")
 
 
-def _report(
+def _run_check(
     parcels: str,
     signs: tuple[str, ...],
     rules: tuple[str, ...],
@@ -86,9 +89,9 @@ def _report(
     sign_parcel_field: str | None,
     crs: str | None,
     layer: str | None,
-    kwargs: dict[str, Any],
-) -> Any:
-    """Read the inputs a command was given and check them: the Report every output renders."""
+    **kwargs: Any,
+) -> Report:
+    """Read the inputs named by the shared options and check them (``check`` and ``map``)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from posting.engine import check as run_check
@@ -115,6 +118,13 @@ def _report(
     return run_check(prepared, markers, profiles, settings=settings, context=context)
 
 
+_no_tiles_option = click.option(
+    "--no-tiles",
+    is_flag=True,
+    help="Leave out the online background map (the map works offline either way).",
+)
+
+
 @main.command()
 @input_options
 @settings_options
@@ -127,48 +137,77 @@ def _report(
     help="Write a GeoJSON of parcels, markers, gaps, corners and access points.",
 )
 @click.option("--csv", "csv_out", metavar="PATH|-", help="Write one CSV row per parcel.")
+@click.option(
+    "--map", "map_out", metavar="PATH|-", help="Write the self-contained HTML map (works offline)."
+)
+@_no_tiles_option
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @_user_errors
 def check(
-    parcels: str,
-    signs: tuple[str, ...],
-    rules: tuple[str, ...],
-    id_field: str | None,
-    owner_field: str | None,
-    sign_parcel_field: str | None,
-    crs: str | None,
-    layer: str | None,
     json_out: str | None,
     geojson_out: str | None,
     csv_out: str | None,
+    map_out: str | None,
+    no_tiles: bool,
     quiet: bool,
     **kwargs: Any,
 ) -> None:
     """Check PARCELS and their signs against the posting rule.
 
     Exit status: 0 when every parcel is compliant or exempt, 1 when any is not, 2 for bad
-    usage or unreadable input.
+    usage or unreadable input. The outputs asked for are written in every case but the last.
     """
     from posting.io import write_text
 
-    outputs = {"--json": json_out, "--geojson": geojson_out, "--csv": csv_out}
+    outputs = {"--json": json_out, "--geojson": geojson_out, "--csv": csv_out, "--map": map_out}
     _outputs_distinct(outputs)
-    report = _report(
-        parcels, signs, rules, id_field, owner_field, sign_parcel_field, crs, layer, kwargs
-    )
-    rendered = {}
+    report = _run_check(**kwargs)
+    rendered: dict[str, Any] = {}
     if json_out:
         rendered[json_out] = report.iter_json()
     if geojson_out:
         rendered[geojson_out] = report.to_geojson()
     if csv_out:
         rendered[csv_out] = report.to_csv()
+    if map_out:
+        from posting.maps import to_html
+
+        rendered[map_out] = to_html(report, tiles=not no_tiles)
     for path, text in rendered.items():
         write_text(path, text)
     if not quiet:
         for line in report.summary_lines():
             click.echo(line, err=True)
     sys.exit(report.exit_code)
+
+
+@main.command("map")
+@input_options
+@settings_options
+@context_options
+@click.option(
+    "-o", "--output", "out", required=True, metavar="PATH|-", help="The HTML file to write."
+)
+@_no_tiles_option
+@click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
+@_user_errors
+def map_cmd(out: str, no_tiles: bool, quiet: bool, **kwargs: Any) -> None:
+    """Check PARCELS and their signs, and draw the verdict as a self-contained HTML map.
+
+    Takes the inputs and settings of `check`. The map needs no network: open it in any browser,
+    offline too. Exit status: 0 when the map is written, 2 for bad usage or unreadable input.
+    """
+    from posting.io import write_text
+    from posting.maps import to_html
+
+    report = _run_check(**kwargs)
+    text = to_html(report, tiles=not no_tiles)
+    write_text(out, text)
+    if not quiet:
+        for line in report.summary_lines():
+            click.echo(line, err=True)
+        if out != "-":
+            click.echo(f"  map: {out} ({len(text.encode()) / 1e6:.1f} MB)", err=True)
 
 
 @main.group("rules")

@@ -219,7 +219,7 @@ def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> Pre
         area_acres[sel] = _equal_area_acres(geometry_ft[sel], wcrs, lon[sel], lat[sel])
 
     rings = rings_of(geometry_ft)
-    perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n)
+    perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n).astype(float)
     perimeter[~usable] = np.nan
     vertices = ring_vertices(rings.geometry)
     corners = find_corners(

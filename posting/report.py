@@ -33,6 +33,7 @@ __all__ = ["SCHEMA", "Report"]
 
 SCHEMA = "posting-report/1"
 LONLAT_DECIMALS = 7  # about 1 cm: finer than any survey
+DISPLAY_DECIMALS = 6  # about 0.36 ft north-south: finer than all but survey-grade RTK positions
 FT_DECIMALS = 2
 HOW_TEXT = {
     "named": "its parcel column names this parcel",
@@ -238,6 +239,52 @@ class Report:
         if len(self.warnings) > 20:
             lines.append(f"  ... and {len(self.warnings) - 20} more warnings (see the JSON report)")
         return lines
+
+    # -- display (the map) ------------------------------------------------------------------
+    def display_geometry(
+        self, simplify_ft: float = 0.0, decimals: int = DISPLAY_DECIMALS
+    ) -> np.ndarray:
+        """Parcel outlines in WGS 84 for drawing, never for measuring.
+
+        Each outline is simplified in its working CRS (Douglas-Peucker, ``simplify_ft`` feet,
+        topology preserved) and its coordinates rounded to ``decimals`` decimal degrees. Every
+        figure of the report was measured on the full geometry; this only lightens a map.
+
+        Returns
+        -------
+        numpy.ndarray
+            One shapely geometry per parcel, None where the parcel has no usable geometry.
+        """
+        prep = self.prepared
+        out = np.full(len(prep), None, dtype=object)
+        for g, wcrs in enumerate(prep.crss):
+            sel = np.flatnonzero(prep.group == g)
+            if not len(sel):
+                continue
+            geoms = prep.geometry_ft[sel]
+            if simplify_ft > 0:
+                geoms = shapely.simplify(geoms, simplify_ft, preserve_topology=True)
+            out[sel] = wcrs.geoms_ft_to_lonlat(geoms)
+        return _round_lonlat(out, decimals)
+
+    def extent_lonlat(self) -> tuple[float, float, float, float] | None:
+        """West, south, east, north of every drawable parcel and positioned marker (WGS 84).
+
+        None when nothing has a position.
+        """
+        b = self.prepared.bounds_lonlat[self.prepared.group >= 0].reshape(-1, 4)
+        lon, lat = self.markers["lon"].to_numpy(float), self.markers["lat"].to_numpy(float)
+        xs = np.concatenate([b[:, 0], b[:, 2], lon])
+        ys = np.concatenate([b[:, 1], b[:, 3], lat])
+        ok = np.isfinite(xs) & np.isfinite(ys)
+        if not ok.any():
+            return None
+        return (
+            float(xs[ok].min()),
+            float(ys[ok].min()),
+            float(xs[ok].max()),
+            float(ys[ok].max()),
+        )
 
     # -- JSON ------------------------------------------------------------------------------
     @staticmethod
@@ -738,6 +785,15 @@ class Report:
 
 def _blank(x: Any) -> Any:
     return "" if x is None else x
+
+
+def _round_lonlat(geoms: np.ndarray, decimals: int) -> np.ndarray:
+    """Geometries with coordinates rounded to ``decimals`` decimal degrees (None kept)."""
+    geoms = np.asarray(geoms, dtype=object)
+    usable = ~(pd.isna(geoms) | shapely.is_empty(geoms)) & finite_geometry(geoms)
+    out = np.full(len(geoms), None, dtype=object)
+    out[usable] = shapely.set_precision(geoms[usable], 10.0**-decimals, mode="pointwise")
+    return out
 
 
 def _geojson_geometries(geoms: np.ndarray) -> list[str | None]:
