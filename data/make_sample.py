@@ -15,7 +15,9 @@ What it holds (local plan in international feet, origin near Geneva, FL):
 * twelve small house lots L01-L12 on a side street; L01 has its corner cut by a chamfer, L05
   was digitised with a twisted corner (an invalid ring, repaired by the checker);
 * one tax-roll row with no geometry (a condominium record, U1);
-* the river and the pond (``water.geojson``) and the houses (``dwellings.geojson``).
+* the river and the pond (``water.geojson``), the houses (``dwellings.geojson``), a 4 ft wire
+  fence round S4 and a 2.5 ft one round the cemetery (``fences.geojson``), a power-line
+  easement along the river lots' road frontage (``easements.geojson``); N08 is cropland.
 
 Markers are signs set 6 ft inside the line (from both lines at a corner) and surveyed with an
 averaging handheld GPS (noise of 2 ft per axis). The
@@ -89,7 +91,7 @@ def parcels() -> list[dict]:
             {
                 "parcel_id": f"N{k + 1:02d}",
                 "owner": owners[k],
-                "landuse": "TIMBER",
+                "landuse": "CROPLAND" if k == 7 else "TIMBER",  # N08 is planted with a crop
                 "geometry": river_lot(x0, x0 + 330.0),
             }
         )
@@ -364,6 +366,36 @@ def main(out: Path = HERE) -> None:
     ]
     houses.append({"parcel": "N05", "geometry": shapely.Point(-330.0 + 160.0, 300.0)})
     write_geojson(out / "dwellings.geojson", houses)
+    # S4's owner fenced it with four-strand wire on 4 ft posts, set 3 ft inside the line; the
+    # cemetery has a 2.5 ft ornamental fence (too low to post it).
+    s4 = next(p["geometry"] for p in parcel_rows if p["parcel_id"] == "S4")
+    cem = next(p["geometry"] for p in parcel_rows if p["parcel_id"] == "CEM")
+    write_geojson(
+        out / "fences.geojson",
+        [
+            {
+                "kind": "wire",
+                "height_ft": 4.0,
+                "geometry": s4.buffer(-3.0, join_style="mitre").exterior,
+            },
+            {
+                "kind": "ornamental",
+                "height_ft": 2.5,
+                "geometry": cem.buffer(-1.0, join_style="mitre").exterior,
+            },
+        ],
+    )
+    # A 20 ft power-line easement along the road frontage of the river lots.
+    write_geojson(
+        out / "easements.geojson",
+        [
+            {
+                "holder": "Florida Power & Light",
+                "width_ft": 20,
+                "geometry": shapely.box(-1650.0, ROAD_N, 1650.0, ROAD_N + 20.0),
+            },
+        ],
+    )
 
     rows, added = signs(parcel_rows, rng)
     lon, lat = to_lonlat([r["x"] for r in rows], [r["y"] for r in rows])

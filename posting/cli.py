@@ -95,7 +95,7 @@ def _run_check(
     from concurrent.futures import ThreadPoolExecutor
 
     from posting.engine import check as run_check
-    from posting.io import read_markers, read_parcels
+    from posting.io import parcel_values, read_markers, read_parcels
     from posting.prepare import prepare_parcels
     from posting.rules import load_rules
 
@@ -109,8 +109,10 @@ def _run_check(
             parcel_layer = read_parcels(
                 parcels, id_field=id_field, owner_field=owner_field, crs=crs, layer=layer
             )
+            merge = kwargs.pop("merge_owner")
             context = context_from(kwargs, parcel_layer, crs)
-            prepared = prepare_parcels(parcel_layer, settings)
+            key = parcel_values(parcel_layer, merge, "--merge-owner") if merge else None
+            prepared = prepare_parcels(parcel_layer, settings, merge_key=key)
         except BaseException:
             reading.exception()  # let the reading finish; the parcels' error is the one shown
             raise

@@ -29,6 +29,7 @@ from posting.checks.spacing import measured_gap, ring_gaps
 from posting.crs import azimuth_deg
 from posting.errors import InputError
 from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
+from posting.land import LandFacts, fence_cover, land_facts, layer_in_group
 from posting.prepare import PreparedParcels, prepare_parcels
 from posting.report import Report
 from posting.rules import Profile, load_rules
@@ -42,6 +43,7 @@ from posting.verdict import (
     findings_frame,
     item_findings,
     spacing_findings,
+    water_findings,
 )
 
 __all__ = ["Context", "check"]
@@ -68,6 +70,20 @@ class Context:
         Per parcel: True where the public is invited part of the day (a park, a business).
     today
         The date of the check (for the renewal of postings); default today.
+    water
+        Water polygons and lines (already filtered to open water).
+    dwellings, dwelling
+        Building footprints or address points; or, per parcel, True where the attributes say
+        there is a dwelling.
+    fences
+        Fence lines; ``values`` holds each fence's height in feet.
+    cultivated
+        Per parcel: True where the attributes say the land is cultivated (a land-cover layer
+        whose value is ``cultivated`` says it too).
+    easements
+        Easement polygons; ``values`` holds each easement's holder.
+    recorded_acres
+        Per parcel, the acreage its attributes record (compared with the measured area).
     """
 
     access: FeatureLayer | None = None
@@ -75,6 +91,13 @@ class Context:
     parcel_landcover: np.ndarray | None = None
     public: np.ndarray | None = None
     today: _dt.date | None = None
+    water: FeatureLayer | None = None
+    dwellings: FeatureLayer | None = None
+    dwelling: np.ndarray | None = None
+    fences: FeatureLayer | None = None
+    cultivated: np.ndarray | None = None
+    easements: FeatureLayer | None = None
+    recorded_acres: np.ndarray | None = None
 
 
 @dataclass
@@ -92,6 +115,7 @@ class _Base:
     crossings: pd.DataFrame | None  # access points
     outward_az: np.ndarray | None = None  # per assigned marker
     all_kinds: np.ndarray | None = None  # kind of every marker, assigned or not
+    land: LandFacts = field(default_factory=LandFacts)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -119,6 +143,9 @@ class _Result:
     access: pd.DataFrame
     findings: pd.DataFrame
     not_checked: list[dict[str, str]]
+    posted_by: np.ndarray
+    exemption: np.ndarray
+    fence_gaps: pd.DataFrame
 
 
 def _as_profiles(rules: str | Profile | Sequence[str | Profile]) -> list[Profile]:
@@ -172,6 +199,7 @@ def check(
         prep = prepare_parcels(parcels, settings)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
     base = _base(prep, asg, markers, settings, context, profiles)
+    base.land = land_facts(prep, context, settings)
     results = [_evaluate(p, base) for p in profiles]
     return _assemble(base, profiles, results)
 
@@ -233,35 +261,12 @@ def _geoms_lonlat(prep: PreparedParcels, group: np.ndarray, geoms: np.ndarray) -
     return out
 
 
-def _layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft: float):
-    """Features of a context layer near group ``g``'s parcels, in its working feet."""
-    sel = np.flatnonzero(prep.group == g)
-    b = prep.bounds_lonlat[sel]
-    west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
-    east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
-    pad = (
-        2
-        * margin_ft
-        * 0.3048
-        / 111_000
-        / max(np.cos(np.radians(max(abs(south), abs(north)))), 0.01)
-    )
-    fb = layer.lonlat_bounds()
-    near = np.flatnonzero(
-        (fb[:, 2] >= west - pad)
-        & (fb[:, 0] <= east + pad)
-        & (fb[:, 3] >= south - pad)
-        & (fb[:, 1] <= north + pad)
-    )
-    return near, prep.crss[g].geoms_to_ft(layer.geometry[near], layer.crs)
-
-
 def _crossings(prep: PreparedParcels, layer: FeatureLayer, settings: Settings) -> pd.DataFrame:
     rings = prep.rings
     ring_group = prep.group[rings.parcel]
     frames = []
     for g in range(len(prep.crss)):
-        near, geoms = _layer_in_group(layer, prep, g, settings.access_tolerance_ft)
+        near, geoms = layer_in_group(layer, prep, g, settings.access_tolerance_ft)
         rg = np.flatnonzero(ring_group == g)
         c = boundary_crossings(rings.geometry[rg], geoms, gate_snap_ft=settings.tolerance_ft)
         ring = rg[c.ring]
@@ -315,6 +320,9 @@ def _evaluate(profile: Profile, base: _Base) -> _Result:
     gaps, max_gap = _spacing(profile, base, findings, not_checked)
     corners = _corners(profile, base, findings)
     access = _access(profile, base, findings, not_checked)
+    banks = _water_banks(profile, base, findings, not_checked)
+    if len(banks):
+        access = pd.concat([access, banks], ignore_index=True)
     _attributes(profile, base, findings, not_checked)
     if profile.visibility is not None:
         not_checked.append(
@@ -330,7 +338,158 @@ def _evaluate(profile: Profile, base: _Base) -> _Result:
     f["profile"] = profile.name
     f["basis"] = _basis(profile, f["rule"].to_numpy())
     status = decide(prep.invalid, np.where(valid, counted, 0), f)
-    return _Result(profile, status, counted, max_gap, gaps, corners, access, f, not_checked)
+    posted_by, exemption, fence_gaps = _land_rules(profile, base, status, not_checked)
+    overridden = np.flatnonzero(pd.notna(exemption) | np.isin(posted_by, ("fence", "cultivation")))
+    if len(overridden):  # the signs' findings still shown, as notes: not needed there
+        hit = (
+            np.isin(f["parcel"].to_numpy(), overridden)
+            & f["level"].isin(["violation", "uncertain"]).to_numpy()
+        )
+        why = np.where(pd.notna(exemption), "exempt", "posted by " + posted_by.astype(str))
+        f.loc[hit, "message"] = [
+            f"(not needed: {why[p]}) {m}"
+            for p, m in zip(f.loc[hit, "parcel"], f.loc[hit, "message"], strict=True)
+        ]
+        f.loc[hit, "level"] = "note"
+        status[overridden] = np.where(pd.notna(exemption[overridden]), "exempt", "compliant")
+    posted_by[(status == "compliant") & pd.isna(posted_by)] = "signs"
+    return _Result(
+        profile,
+        status,
+        counted,
+        max_gap,
+        gaps,
+        corners,
+        access,
+        f,
+        not_checked,
+        posted_by,
+        exemption,
+        fence_gaps,
+    )
+
+
+def _land_rules(profile: Profile, base: _Base, status: np.ndarray, not_checked):
+    """Exemption, fence and cultivation: land that needs no signs, under this profile."""
+    prep, land = base.prep, base.land
+    n = base.n
+    valid = prep.group >= 0
+    posted_by = np.full(n, None, dtype=object)
+    exemption = np.full(n, None, dtype=object)
+    fence_gaps = pd.DataFrame(columns=["parcel", "length_ft", "geometry"])
+    fenced = np.zeros(n, dtype=bool)
+    if profile.fence is not None:
+        if land.fence_lines is None:
+            not_checked.append(
+                {
+                    "rule": "fence",
+                    "clause": profile.fence.clause,
+                    "reason": "no fence layer (--fences)",
+                }
+            )
+        else:
+            fenced, _, gaps = fence_cover(
+                prep,
+                land,
+                profile.fence.min_height_ft,
+                base.settings.tolerance_ft,
+                profile.fence.water_excepted,
+            )
+            posted_by[fenced & valid] = "fence"
+            ring_parcel = prep.rings.parcel[gaps.ring]
+            geo = _geoms_lonlat(prep, prep.group[ring_parcel], gaps.geometry)
+            fence_gaps = pd.DataFrame(
+                {"parcel": ring_parcel, "length_ft": gaps.length_ft, "geometry": geo}
+            )
+    c = profile.cultivation
+    if c is not None and c.counts_as_posted:
+        if land.cultivated is None:
+            not_checked.append(
+                {
+                    "rule": "cultivation",
+                    "clause": c.clause,
+                    "reason": "which land is cultivated is unknown (give "
+                    "--cultivated-where, or a --landcover layer)",
+                }
+            )
+        else:
+            cult = pd.Series(land.cultivated, dtype=object).fillna(False).astype(bool).to_numpy()
+            posted_by[cult & valid & pd.isna(posted_by)] = "cultivation"
+    d = profile.dwelling
+    if d is not None:
+        if land.dwelling is None:
+            not_checked.append(
+                {
+                    "rule": "dwelling",
+                    "clause": d.clause,
+                    "reason": "where the dwellings are is unknown (give --dwellings "
+                    "or --dwelling-where)",
+                }
+            )
+        else:
+            small = valid & (prep.area_acres <= d.max_acres) & land.dwelling.astype(bool)
+            for p in np.flatnonzero(small):
+                needs = []
+                for cond in d.requires:
+                    if cond == "enclosed" and (fenced[p] or posted_by[p] == "fence"):
+                        needs.append("enclosed (it is fenced all round)")
+                    else:
+                        needs.append(f"{cond} (not shown by the data: check it on the ground)")
+                exemption[p] = (
+                    f"land of {prep.area_acres[p]:.2f} acres (not more than {d.max_acres:g}) with "
+                    f"a dwelling ({land.dwelling_source}), {d.clause}"
+                    + (f"; the land must also be {', '.join(needs)}" if needs else "")
+                )
+    return posted_by, exemption, fence_gaps
+
+
+def _water_banks(profile: Profile, base: _Base, findings, not_checked) -> pd.DataFrame:
+    """Where water crosses a boundary, a marker on each bank (Montana's rule)."""
+    w = profile.water
+    if w is None or w.mode != "both_banks":
+        return pd.DataFrame()
+    water = base.land.water
+    if water is None:
+        not_checked.append(
+            {
+                "rule": "water",
+                "clause": w.clause,
+                "reason": "no water layer (--water) to find where water crosses the boundary",
+            }
+        )
+        return pd.DataFrame()
+    prep = base.prep
+    rings = prep.rings
+    ends = np.concatenate(
+        [shapely.get_point(water.geometry, 0), shapely.get_point(water.geometry, -1)]
+    )
+    ring = np.r_[water.ring, water.ring]
+    pos = shapely.line_locate_point(rings.geometry[ring], ends)
+    parcel = rings.parcel[ring]
+    x, y = shapely.get_x(ends), shapely.get_y(ends)
+    lon, lat = _lonlat(prep, prep.group[parcel], x, y)
+    pts = pd.DataFrame(
+        {
+            "parcel": parcel,
+            "ring": ring,
+            "position_ft": pos,
+            "x_ft": x,
+            "y_ft": y,
+            "lon": lon,
+            "lat": lat,
+            "feature": -1,
+            "type": "bank",
+        }
+    )
+    out = _points_check(base, pts, profile.kinds, "at_corner", base.settings.access_tolerance_ft)
+    counted = base.counted(base.mask(profile.kinds))
+    findings.append(
+        water_findings(
+            out, counted, w, base.settings.access_tolerance_ft, base.settings.accuracy_ft
+        )
+    )
+    out["status"] = _POINT_STATUS[out["status"].to_numpy()]
+    return out
 
 
 def _basis(profile: Profile, rule_names: np.ndarray) -> np.ndarray:
@@ -375,9 +534,15 @@ def _spacing(profile, base: _Base, findings, not_checked):
         }
     )
     df["forest"], df["limit_ft"] = _spacing_limits(profile, base, df, not_checked)
-    df["measured_ft"] = measured_gap(gaps.length_ft, straight, rule.metric)
+    along = gaps.length_ft
+    w = profile.water
+    if w is not None and w.mode == "exempt" and base.land.water is not None:
+        # boundaries formed by water need no posting: their length does not count in a gap
+        df["water_ft"] = _water_overlap(prep, df, base.land)
+        along = np.maximum(gaps.length_ft - df["water_ft"].to_numpy(), 0.0)
+    df["measured_ft"] = measured_gap(along, straight, rule.metric)
     code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), s.accuracy_ft)
-    code[gaps.unmarked] = FAIL
+    code[gaps.unmarked & (along > 1.0)] = FAIL
     counted = base.counted(sel)
     findings.append(
         spacing_findings(
@@ -393,6 +558,25 @@ def _spacing(profile, base: _Base, findings, not_checked):
     max_gap[counted == 0] = np.nan
     _gap_geometry(prep, df)
     return df, max_gap
+
+
+def _water_overlap(prep: PreparedParcels, df: pd.DataFrame, land: LandFacts) -> np.ndarray:
+    """Length of each gap that runs along water."""
+    out = np.zeros(len(df))
+    if not len(df):
+        return out
+    lines = ring_stretches(
+        prep.rings.geometry,
+        df["ring"].to_numpy(),
+        df["start_ft"].to_numpy(),
+        df["length_ft"].to_numpy(),
+    )
+    group = prep.group[df["parcel"].to_numpy(dtype=np.int64)]
+    for g, pieces in land.water_zone.items():
+        at = group == g
+        if at.any() and len(pieces):
+            out[at] = forest_share(lines[at], pieces) * df["length_ft"].to_numpy()[at]
+    return out
 
 
 def _spacing_limits(
@@ -419,7 +603,7 @@ def _spacing_limits(
             at = group == g
             if not at.any():
                 continue
-            near, polys = _layer_in_group(ctx.landcover, prep, g, 0.0)
+            near, polys = layer_in_group(ctx.landcover, prep, g, 0.0)
             share = forest_share(lines[at], polys[is_forest[near]])
             forest[at] = (share >= 0.5).astype(float)
     elif ctx.parcel_landcover is not None:
@@ -1060,8 +1244,41 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
             "invalid_reason": prep.invalid,
             "duplicate_id": dup,
             "working_crs": labels[prep.group],
+            "exemption": pick("exemption"),
+            "posted_by": pick("posted_by"),
         }
     )
+    land = base.land
+    rp = prep.rings.parcel
+    if land.water is not None:
+        parcels_df["water_frontage_ft"] = land.water.total_by(rp, n)
+    if land.dwelling is not None:
+        parcels_df["dwelling"] = land.dwelling
+    if land.recorded_acres is not None:
+        parcels_df["recorded_acres"] = land.recorded_acres
+    if land.easements is not None:
+        parcels_df["easement_ft"] = land.easements.total_by(rp, n)
+    if len(prep.source_rows) == n and any(len(r) > 1 for r in prep.source_rows):
+        parcels_df["source_ids"] = prep.source_ids
+    stretches = {}
+    for name, st, extra in (
+        ("water", land.water, None),
+        ("easements", land.easements, land.easement_holder),
+    ):
+        if st is None:
+            continue
+        parcel = rp[st.ring]
+        table = pd.DataFrame(
+            {
+                "parcel": parcel,
+                "ring": st.ring,
+                "length_ft": st.length_ft,
+                "geometry": _geoms_lonlat(prep, prep.group[parcel], st.geometry),
+            }
+        )
+        if extra is not None:
+            table["holder"] = pd.Series(extra, dtype=object)
+        stretches[name] = table
     alternatives = pd.DataFrame(
         {
             "parcel": np.tile(np.arange(n), len(results)),
@@ -1092,6 +1309,9 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
         warnings=warnings,
         alternatives=alternatives,
         all_findings=all_findings,
+        water=stretches.get("water"),
+        easements=stretches.get("easements"),
+        fence_gaps=rows("fence_gaps"),
         generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
     )
 

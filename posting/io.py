@@ -12,6 +12,7 @@ waypoints (markers only), GeoParquet, and CSV of points (``lon``/``lat``,
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -35,6 +36,7 @@ __all__ = [
     "ParcelLayer",
     "parcel_values",
     "parcel_where",
+    "parse_where",
     "read_features",
     "read_layer",
     "read_markers",
@@ -690,6 +692,37 @@ def parcel_values(layer: ParcelLayer, column: str, option: str) -> np.ndarray:
     return out
 
 
+_IN = re.compile(r"^\s*(?P<col>[^=()]+?)\s+in\s*\((?P<vals>.*)\)\s*$", re.IGNORECASE)
+
+
+def parse_where(expression: str, option: str) -> tuple[str, set[str]]:
+    """``COL=V1,V2,...`` or ``COL in ('V1', 'V2')`` to a column and its values (case-folded).
+
+    Examples
+    --------
+    >>> col, values = parse_where("WETLAND_TY in ('Lake','Freshwater Pond')", "--water-where")
+    >>> col, sorted(values)
+    ('WETLAND_TY', ['freshwater pond', 'lake'])
+    >>> col, values = parse_where("LUCat=O-SFD, R-SFD", "--dwelling-where")
+    >>> col, sorted(values)
+    ('LUCat', ['o-sfd', 'r-sfd'])
+    """
+    m = _IN.match(expression)
+    if m:
+        column = m["col"].strip()
+        values = [v.strip().strip("'\"").strip() for v in m["vals"].split(",")]
+    else:
+        column, sep, rest = expression.partition("=")
+        column = column.strip()
+        values = [v.strip().strip("'\"").strip() for v in rest.split(",")] if sep else []
+    wanted = {v.casefold() for v in values if v}
+    if not column or not wanted:
+        raise InputError(
+            f"{option}: expected COL=V1,V2,... or COL in ('V1','V2'), not {expression!r}"
+        )
+    return column, wanted
+
+
 def parcel_where(layer: ParcelLayer, expression: str, option: str) -> np.ndarray:
     """Parcels selected by ``COL=V1,V2,...`` (values matched case-insensitively).
 
@@ -701,13 +734,8 @@ def parcel_where(layer: ParcelLayer, expression: str, option: str) -> np.ndarray
     >>> parcel_where(lay, "lucat=O-SFD, R-SFD", "--dwelling-where").tolist()
     [True, False, True]
     """
-    column, sep, values = expression.partition("=")
-    wanted = {v.strip().casefold() for v in values.split(",") if v.strip()}
-    if not sep or not column.strip() or not wanted:
-        raise InputError(
-            f"{option}: expected COL=V1,V2,... (for example LUCat=O-SFD,R-SFD), not {expression!r}"
-        )
-    got = parcel_values(layer, column.strip(), option)
+    column, wanted = parse_where(expression, option)
+    got = parcel_values(layer, column, option)
     return np.array([v in wanted for v in got], dtype=bool)
 
 
@@ -747,24 +775,37 @@ def read_features(
     path: str | os.PathLike[str],
     *,
     field: str | None = None,
-    default_field: str | None = None,
+    default_field: str | Sequence[str] | None = None,
     crs: str | CRS | None = None,
     option: str = "--layer",
+    where: str | None = None,
+    where_option: str = "--where",
+    casefold: bool = True,
 ) -> FeatureLayer:
     """Read a context layer and one attribute of it.
 
-    ``field`` must exist when given (an error names the columns); ``default_field`` is used
-    when present. Values are stripped, case-folded text; blanks are None.
+    ``field`` must exist when given (an error names the columns); ``default_field`` (a name,
+    or names in order of preference) is used when present. Values are stripped text,
+    case-folded unless ``casefold`` is false; blanks are None. ``where`` (``COL=V1,V2`` or
+    ``COL in ('V1','V2')``) keeps only the matching features.
     """
     lay = read_layer(path, crs=crs, kind="features")
+    if where:
+        column, wanted = parse_where(where, where_option)
+        col = _require_column(lay.frame, column, lay.path, where_option)
+        text = pd.Series(lay.frame[col], dtype="string").str.strip().str.casefold()
+        keep = text.isin(wanted).fillna(False).to_numpy(dtype=bool)
+        lay = Layer(lay.path, lay.frame[keep].reset_index(drop=True), lay.geometry[keep], lay.crs)
     col = None
     if field:
         col = _require_column(lay.frame, field, lay.path, option)
     elif default_field:
-        col = _column(lay.frame, [default_field])
+        names = [default_field] if isinstance(default_field, str) else list(default_field)
+        col = _column(lay.frame, [n.lower() for n in names])
     values = np.full(len(lay), None, dtype=object)
     if col is not None:
-        text = pd.Series(lay.frame[col], dtype="string").str.strip().str.casefold()
+        text = pd.Series(lay.frame[col], dtype="string").str.strip()
+        text = text.str.casefold() if casefold else text
         ok = text.notna() & (text != "")
         values[ok.to_numpy()] = text[ok].to_numpy(dtype=object)
     geometry = np.asarray(lay.geometry, dtype=object)

@@ -162,6 +162,68 @@ context_options = _compose(
         metavar="YYYY-MM-DD",
         help="Date of the check, for the renewal of postings (default: today).",
     ),
+    click.option(
+        "--water",
+        "water",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Water polygons and lines: boundaries formed by water are reported and ruled on.",
+    ),
+    click.option(
+        "--water-where",
+        metavar="EXPR",
+        help="Which --water features are water: COL=V1,V2 or \"COL in ('V1','V2')\".",
+    ),
+    click.option(
+        "--dwellings",
+        "dwellings",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Building footprints or address points (for the small-dwelling exemption).",
+    ),
+    click.option(
+        "--dwelling-where",
+        metavar="COL=V1,V2,...",
+        help="Parcels with a dwelling, by attribute (e.g. LUCat=O-SFD,R-SFD).",
+    ),
+    click.option(
+        "--fences",
+        "fences",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Fence lines; land fenced all round by a high enough fence counts as posted.",
+    ),
+    click.option(
+        "--fence-height-field",
+        metavar="COL",
+        help="Column of --fences with the height in feet (default: height_ft).",
+    ),
+    click.option(
+        "--cultivated-where", metavar="COL=V1,V2,...", help="Cultivated parcels, by attribute."
+    ),
+    click.option(
+        "--easements",
+        "easements",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Easement polygons: boundary stretches inside them are reported.",
+    ),
+    click.option(
+        "--easement-holder-field",
+        metavar="COL",
+        help="Column of --easements naming the holder (default: holder or owner).",
+    ),
+    click.option(
+        "--acres-field",
+        metavar="COL",
+        help="Parcel column with the recorded acreage, compared with the measured area.",
+    ),
+    click.option(
+        "--merge-owner",
+        metavar="COL",
+        help="Merge adjoining parcels with the same value of COL (one owner's property) "
+        "and measure only their outer boundary.",
+    ),
 )
 
 
@@ -213,4 +275,49 @@ def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
         ctx["public"] = parcel_where(parcels, public_where, "--public-where")
     if check_date:
         ctx["today"] = check_date.date() if isinstance(check_date, _dt.datetime) else check_date
+    water, water_where = kwargs.pop("water"), kwargs.pop("water_where")
+    if water_where and not water:
+        raise click.UsageError("--water-where needs --water")
+    if water:
+        ctx["water"] = read_features(
+            water, crs=crs, where=water_where, where_option="--water-where"
+        )
+    dwellings, dwelling_where = kwargs.pop("dwellings"), kwargs.pop("dwelling_where")
+    if dwellings:
+        ctx["dwellings"] = read_features(dwellings, crs=crs)
+    if dwelling_where:
+        ctx["dwelling"] = parcel_where(parcels, dwelling_where, "--dwelling-where")
+    fences, height_field = kwargs.pop("fences"), kwargs.pop("fence_height_field")
+    if height_field and not fences:
+        raise click.UsageError("--fence-height-field needs --fences")
+    if fences:
+        ctx["fences"] = read_features(
+            fences,
+            field=height_field,
+            default_field="height_ft",
+            crs=crs,
+            option="--fence-height-field",
+        )
+    cultivated_where = kwargs.pop("cultivated_where")
+    if cultivated_where:
+        ctx["cultivated"] = parcel_where(parcels, cultivated_where, "--cultivated-where")
+    easements, holder_field = kwargs.pop("easements"), kwargs.pop("easement_holder_field")
+    if holder_field and not easements:
+        raise click.UsageError("--easement-holder-field needs --easements")
+    if easements:
+        ctx["easements"] = read_features(
+            easements,
+            field=holder_field,
+            default_field=("holder", "owner", "grantee"),
+            crs=crs,
+            option="--easement-holder-field",
+            casefold=False,
+        )
+    acres_field = kwargs.pop("acres_field")
+    if acres_field:
+        import pandas as pd
+
+        ctx["recorded_acres"] = pd.to_numeric(
+            pd.Series(parcel_values(parcels, acres_field, "--acres-field")), errors="coerce"
+        ).to_numpy(dtype=float)
     return Context(**ctx)

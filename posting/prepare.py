@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -55,6 +55,8 @@ class PreparedParcels:
     corners: Corners
     settings: Settings = field(default_factory=Settings)
     vertices: Any = None  # the rings' vertex table (posting.boundary.ring_vertices)
+    source_rows: list[list[int]] = field(default_factory=list)  # input rows of each entry
+    source_ids: list[list[str]] = field(default_factory=list)  # and their ids
 
     def __len__(self) -> int:
         return len(self.group)
@@ -128,7 +130,116 @@ def _drop_slivers(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, dropped
 
 
-def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> PreparedParcels:
+def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Connected components of a graph given as edge lists: the smallest node of each."""
+    label = np.arange(n)
+    while len(a):
+        low = np.minimum(label[a], label[b])
+        before = label.copy()
+        np.minimum.at(label, a, low)
+        np.minimum.at(label, b, low)
+        label = label[label]  # pointer jumping: follow labels to their own labels
+        if np.array_equal(label, before):
+            break
+    return label
+
+
+class _Merged(NamedTuple):
+    layer: ParcelLayer
+    source_rows: list[list[int]]
+    geometry_ft: np.ndarray
+    group: np.ndarray
+    invalid: np.ndarray
+    repaired: np.ndarray
+    lon: np.ndarray
+    lat: np.ndarray
+    bounds_lonlat: np.ndarray
+
+
+def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat, bounds_lonlat):
+    """Merge adjoining parcels with the same key into properties.
+
+    Parcels adjoin when they share a stretch of boundary: at least ``max(5 ft, 5 x snap)`` of
+    one's boundary lies within ``snap_ft`` of the other (so digitising slivers narrower than the
+    snap do not keep neighbours apart, while lots touching at a single point stay apart). A
+    property keeps its first parcel's row, id and attributes, and lists every input row it
+    came from; its geometry is the union, closed over slivers by buffering out and back in by
+    ``snap_ft`` (mitred, so corners stay sharp). Parcels of different working CRS groups, or
+    without usable geometry, are never merged.
+    """
+    n = len(key)
+    idx = np.flatnonzero(pd.isna(invalid) & ~pd.isna(key))
+    a_all, b_all = [], []
+    if len(idx):
+        tree = shapely.STRtree(geometry_ft[idx])
+        qi, ti = tree.query(geometry_ft[idx], predicate="dwithin", distance=snap_ft)
+        a, b = idx[qi], idx[ti]
+        pair = (a < b) & (key[a] == key[b]) & (group[a] == group[b])
+        a, b = a[pair], b[pair]
+        near = shapely.buffer(geometry_ft[b], snap_ft, quad_segs=2)
+        shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[a]), near))
+        adjoin = shared >= max(5.0, 5 * snap_ft)
+        a_all, b_all = a[adjoin], b[adjoin]
+    label = _components(n, np.asarray(a_all, dtype=np.int64), np.asarray(b_all, dtype=np.int64))
+    roots, prop_of = np.unique(label, return_inverse=True)  # properties in order of first row
+    m = len(roots)
+    members = pd.Series(np.arange(n)).groupby(prop_of).agg(list).tolist()
+    new_geom = geometry_ft[roots].copy()
+    for p in np.flatnonzero(np.bincount(prop_of, minlength=m) > 1):  # merged properties only
+        rows = members[p]
+        grown = shapely.buffer(geometry_ft[rows], snap_ft, join_style="mitre")
+        merged = shapely.buffer(shapely.union_all(grown), -snap_ft, join_style="mitre")
+        merged = shapely.make_valid(merged, method="structure", keep_collapsed=False)
+        polys = shapely.get_parts(merged)
+        polys = polys[shapely.get_type_id(polys) == 3]
+        new_geom[p] = polys[0] if len(polys) == 1 else shapely.MultiPolygon(list(polys))
+    notes = [
+        "; ".join(str(repaired[r]) for r in rows if repaired[r] is not None) or None
+        for rows in members
+    ]
+    b = bounds_lonlat
+    bounds = np.column_stack(
+        [
+            pd.Series(b[:, 0]).groupby(prop_of).min(),
+            pd.Series(b[:, 1]).groupby(prop_of).min(),
+            pd.Series(b[:, 2]).groupby(prop_of).max(),
+            pd.Series(b[:, 3]).groupby(prop_of).max(),
+        ]
+    )
+    attrs = (
+        layer.attributes.iloc[roots].reset_index(drop=True)
+        if len(layer.attributes.columns)
+        else pd.DataFrame(index=range(m))
+    )
+    merged_layer = ParcelLayer(
+        layer.source,
+        layer.ids[roots],
+        None if layer.owners is None else layer.owners[roots],
+        np.full(m, None, dtype=object),
+        layer.crs,
+        attrs,
+        layer.id_field,
+        list(layer.notes),
+    )
+    return _Merged(
+        merged_layer,
+        members,
+        new_geom,
+        group[roots],
+        invalid[roots],
+        np.asarray(notes, dtype=object),
+        lon[roots],
+        lat[roots],
+        bounds,
+    )
+
+
+def prepare_parcels(
+    layer: ParcelLayer,
+    settings: Settings | None = None,
+    *,
+    merge_key: np.ndarray | None = None,
+) -> PreparedParcels:
     """Project, repair and split parcels into rings and corners.
 
     Parameters
@@ -136,7 +247,10 @@ def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> Pre
     layer
         Parcels as read by :func:`posting.io.read_parcels`.
     settings
-        Corner detection settings.
+        Corner detection settings, and the snapping tolerance for merging.
+    merge_key
+        Per parcel, an owner (or None): adjoining parcels with the same one are merged into one
+        property, whose outer boundary alone is measured (see :func:`_merge`).
     """
     settings = settings or Settings()
     n = len(layer)
@@ -213,6 +327,33 @@ def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> Pre
     usable = pd.isna(invalid)
     group = np.where(usable, group, -1)
     geometry_ft = np.where(usable, geometry_ft, None)
+    source_rows = [[i] for i in range(n)]
+    source_ids = [[i] for i in layer.ids.tolist()]
+    if merge_key is not None:
+        m = _merge(
+            layer,
+            np.asarray(merge_key, dtype=object),
+            settings.merge_snap_ft,
+            geometry_ft,
+            group,
+            invalid,
+            repaired,
+            lon,
+            lat,
+            bounds_lonlat,
+        )
+        source_ids = [[layer.ids[r] for r in rows] for rows in m.source_rows]
+        layer, source_rows, geometry_ft, group, invalid, repaired = (
+            m.layer,
+            m.source_rows,
+            m.geometry_ft,
+            m.group,
+            m.invalid,
+            m.repaired,
+        )
+        lon, lat, bounds_lonlat = m.lon, m.lat, m.bounds_lonlat
+        n = len(layer)
+        usable = pd.isna(invalid)
     area_acres = np.full(n, np.nan)
     for g, wcrs in enumerate(crss):
         sel = np.flatnonzero(group == g)
@@ -243,4 +384,6 @@ def prepare_parcels(layer: ParcelLayer, settings: Settings | None = None) -> Pre
         corners=corners,
         settings=settings,
         vertices=vertices,
+        source_rows=source_rows,
+        source_ids=source_ids,
     )

@@ -132,6 +132,10 @@ class Report:
         Each parcel's status under every profile given, and every profile's findings. The
         ``parcels``, ``findings``, ``gaps``, ``corners`` and ``access`` tables hold, for each
         parcel, the profile it is judged by: the first that gives it its best status.
+    water, easements, fence_gaps
+        Stretches of boundary formed by water, inside easements (with the ``holder``), and not
+        fenced (under the profile each parcel is judged by): ``parcel``, ``length_ft``,
+        ``geometry`` (WGS 84). None when the layer was not given.
     not_checked
         Rules not checked for any parcel, with the reason (and the profile).
     warnings
@@ -155,6 +159,9 @@ class Report:
     access: pd.DataFrame = field(default_factory=pd.DataFrame)
     alternatives: pd.DataFrame = field(default_factory=pd.DataFrame)
     all_findings: pd.DataFrame = field(default_factory=pd.DataFrame)
+    water: pd.DataFrame | None = None
+    easements: pd.DataFrame | None = None
+    fence_gaps: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def __post_init__(self) -> None:
         if not self.profiles:
@@ -327,6 +334,8 @@ class Report:
             "uncertain_corners",
             "missing_access",
             "uncertain_access",
+            "water",
+            "easements",
         )
         # per key, the parcels that have entries (most have none: no list is made for them)
         out: dict[str, dict[int, list[Any]]] = {k: {} for k in keys}
@@ -383,6 +392,26 @@ class Report:
                 item["start_sign"] = sa
                 item["end_sign"] = sb
             out["gaps"].setdefault(p, []).append(item)
+        for key, table in (("water", self.water), ("easements", self.easements)):
+            if table is None or not len(table):
+                continue
+            first = shapely.get_point(table["geometry"].to_numpy(), 0)
+            last = shapely.get_point(table["geometry"].to_numpy(), -1)
+            starts = _lonlats(shapely.get_x(first), shapely.get_y(first))
+            ends = _lonlats(shapely.get_x(last), shapely.get_y(last))
+            holders = _texts(table["holder"]) if "holder" in table else [None] * len(table)
+            for p, length, a, b, h in zip(
+                table["parcel"].astype(np.int64).tolist(),
+                _numbers(table["length_ft"]),
+                starts,
+                ends,
+                holders,
+                strict=True,
+            ):
+                item = {"length_ft": length, "start": a, "end": b}
+                if key == "easements":
+                    item = {"holder": h, **item}
+                out[key].setdefault(p, []).append(item)
         for table, noun in ((self.corners, "corners"), (self.access, "access")):
             if not len(table):
                 continue
@@ -448,6 +477,8 @@ class Report:
         many_rules = len(self.profiles) > 1
         penalty = {pr.name: pr.penalty for pr in self.profiles}
         has_access = len(self.access) > 0 or any(pr.access for pr in self.profiles)
+        exemption = _texts(p["exemption"]) if "exemption" in p else [None] * len(p)
+        posted_by = _texts(p["posted_by"]) if "posted_by" in p else [None] * len(p)
         cols = zip(
             p["id"].tolist(),
             p["row"].astype(np.int64).tolist(),
@@ -467,6 +498,7 @@ class Report:
             _texts(p["working_crs"]),
             strict=True,
         )
+        extra = self._land_columns(lists)
         for i, (
             pid,
             row,
@@ -490,7 +522,8 @@ class Report:
                 item["owner"] = owner
             item["status"] = status
             item["rules"] = rules
-            item["exemption"] = None
+            item["exemption"] = exemption[i]
+            item["posted_by"] = posted_by[i]
             item["signs"] = signs
             item["markers_counted"] = counted
             item["rings"] = rings
@@ -509,6 +542,8 @@ class Report:
             item["not_checked"] = lists["not_checked"].get(i) or []
             item["notes"] = lists["notes"].get(i) or []
             item["duplicate_id"] = dup
+            for key, values in extra.items():
+                item[key] = values[i]
             if penalty.get(rules) and status in ("noncompliant", "unposted", "uncertain"):
                 item["penalty"] = penalty[rules]
             if many_rules:
@@ -520,6 +555,35 @@ class Report:
             if many_crs:
                 item["working_crs"] = wcrs
             yield item
+
+    def _land_columns(self, lists: dict[str, dict[int, list[Any]]]) -> dict[str, list[Any]]:
+        """Per-parcel JSON values from the land layers given (water, dwellings, easements,
+        fences, recorded acreage, merged properties)."""
+        p = self.parcels
+        n = len(p)
+        out: dict[str, list[Any]] = {}
+        if "water_frontage_ft" in p:
+            out["water_frontage_ft"] = _numbers(p["water_frontage_ft"])
+            out["water"] = [lists["water"].get(i) or [] for i in range(n)]
+        if "dwelling" in p:
+            out["dwelling"] = p["dwelling"].astype(bool).tolist()
+        if "recorded_acres" in p:
+            out["recorded_acres"] = _numbers(p["recorded_acres"], 4)
+        if "easement_ft" in p:
+            out["easement_ft"] = _numbers(p["easement_ft"])
+            out["easements"] = [lists["easements"].get(i) or [] for i in range(n)]
+        if len(self.fence_gaps) or any(pr.fence for pr in self.profiles):
+            unfenced = np.zeros(n)
+            if len(self.fence_gaps):
+                np.add.at(
+                    unfenced,
+                    self.fence_gaps["parcel"].to_numpy(dtype=np.int64),
+                    self.fence_gaps["length_ft"].to_numpy(dtype=float),
+                )
+            out["unfenced_ft"] = _numbers(unfenced)
+        if "source_ids" in p:
+            out["source_ids"] = p["source_ids"].tolist()
+        return out
 
     def unassigned_items(self) -> Iterator[dict[str, Any]]:
         """The report's ``unassigned_signs`` entries."""

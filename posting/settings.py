@@ -55,6 +55,16 @@ class Settings:
         a marker of the same parcel stands within this distance of the crossing. 50 ft: a sign
         beside a driveway stands off its centreline by half the road's width and a shoulder
         (10-25 ft), plus a phone fix (16 ft).
+    water_tolerance_ft
+        A stretch of boundary within this distance of water (of a water polygon's edge or
+        inside it, or of a stream line) is formed by water. 30 ft: wetland and water layers are
+        mapped from imagery at 1:12,000 to 1:24,000, where lines are good to tens of feet, and a
+        parcel line "along the river" rarely follows the mapped edge more closely. Stretches
+        shorter than three times this are where a line merely crosses or touches narrow water;
+        a side that ends at the water counts as water for its last ``water_tolerance_ft``.
+    merge_snap_ft
+        Merging one owner's parcels: parcels within this distance along a shared stretch of
+        boundary adjoin (digitising slivers narrower than it are closed).
     accuracy_ft
         The survey's stated accuracy. A finding within this distance of its limit could go
         either way, so the parcel is ``uncertain`` rather than passed or failed. See
@@ -67,6 +77,8 @@ class Settings:
     corner_noise_ft: float = 1.0
     corner_merge_ft: float = 20.0
     access_tolerance_ft: float = 50.0
+    water_tolerance_ft: float = 30.0
+    merge_snap_ft: float = 1.0
     accuracy_ft: float = 0.0
 
     def __post_init__(self) -> None:

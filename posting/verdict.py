@@ -17,6 +17,8 @@ the order of :data:`RANK`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -34,6 +36,7 @@ __all__ = [
     "findings_frame",
     "item_findings",
     "spacing_findings",
+    "water_findings",
 ]
 
 STATUSES = ("compliant", "noncompliant", "unposted", "exempt", "uncertain", "invalid")
@@ -323,6 +326,22 @@ def access_findings(
         rule_name="access",
         clause=rule.clause,
         noun="access point",
+        need="marker",
+        tolerance_ft=tolerance_ft,
+        accuracy_ft=accuracy_ft,
+    )
+
+
+def water_findings(
+    points: pd.DataFrame, counted: np.ndarray, rule: Any, tolerance_ft: float, accuracy_ft: float
+) -> pd.DataFrame:
+    """Findings for the banks where water crosses a boundary (same table shape as corners)."""
+    return _point_findings(
+        points,
+        counted,
+        rule_name="water",
+        clause=rule.clause,
+        noun="bank where water crosses the boundary",
         need="marker",
         tolerance_ft=tolerance_ft,
         accuracy_ft=accuracy_ft,

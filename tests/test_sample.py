@@ -15,7 +15,15 @@ _spec = importlib.util.spec_from_file_location("make_sample", SAMPLE / "make_sam
 SAMPLE_SCRIPT = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(SAMPLE_SCRIPT)
 
-FILES = ["parcels.geojson", "signs.csv", "signs-added.gpx", "water.geojson", "dwellings.geojson"]
+FILES = [
+    "parcels.geojson",
+    "signs.csv",
+    "signs-added.gpx",
+    "water.geojson",
+    "dwellings.geojson",
+    "fences.geojson",
+    "easements.geojson",
+]
 
 # What data/make_sample.py builds each parcel to be (see its docstring).
 EXPECTED = {

@@ -27,7 +27,10 @@ __all__ = [
     "AccessRule",
     "ContentRule",
     "CornerRule",
+    "CultivationRule",
+    "DwellingExemption",
     "FacingRule",
+    "FenceRule",
     "PaintRule",
     "PostRule",
     "Profile",
@@ -35,6 +38,7 @@ __all__ = [
     "RenewalRule",
     "SpacingRule",
     "VisibilityRule",
+    "WaterRule",
     "available",
     "load_rules",
 ]
@@ -45,6 +49,7 @@ SPACING_METRICS = ("along_boundary", "straight", "either")
 CORNER_MODES = ("none", "at_corner", "each_side")
 VERIFICATION = ("verified", "partial", "unverified")
 STANDARDS = ("statute", "guidance")
+WATER_MODES = ("post", "exempt", "both_banks")
 
 
 @dataclass(frozen=True)
@@ -171,6 +176,39 @@ class PublicRule(Rule):
 
 
 @dataclass(frozen=True)
+class WaterRule(Rule):
+    """Boundaries formed by water: ``post`` them like any boundary (Florida), ``exempt`` them
+    from spacing, or mark ``both_banks`` where water crosses the boundary (Montana)."""
+
+    mode: str = "post"
+
+
+@dataclass(frozen=True)
+class DwellingExemption(Rule):
+    """No posting needed on land of at most ``max_acres`` with a dwelling; ``requires`` names
+    what the exemption also needs that parcel data may not show (Florida: "enclosed")."""
+
+    max_acres: float = 5.0
+    requires: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FenceRule(Rule):
+    """Land enclosed by a fence at least ``min_height_ft`` high counts as posted;
+    ``water_excepted``: stretches formed by water need no fence."""
+
+    min_height_ft: float | None = None
+    water_excepted: bool = True
+
+
+@dataclass(frozen=True)
+class CultivationRule(Rule):
+    """Cultivated land counts as posted (``counts_as_posted``)."""
+
+    counts_as_posted: bool = True
+
+
+@dataclass(frozen=True)
 class VisibilityRule(Rule):
     """Placement that surveyed positions cannot show (line of sight, "noticeable")."""
 
@@ -202,6 +240,10 @@ class Profile:
     renewal: RenewalRule | None = None
     public: PublicRule | None = None
     visibility: VisibilityRule | None = None
+    water: WaterRule | None = None
+    dwelling: DwellingExemption | None = None
+    fence: FenceRule | None = None
+    cultivation: CultivationRule | None = None
     kinds: tuple[str, ...] = field(default=("sign",))
 
     RULES = (
@@ -215,6 +257,10 @@ class Profile:
         "renewal",
         "public",
         "visibility",
+        "water",
+        "dwelling",
+        "fence",
+        "cultivation",
     )
 
     def rules(self) -> list[tuple[str, Rule]]:
@@ -477,6 +523,30 @@ def _parse(data: dict[str, Any], path: str) -> Profile:
         t.finish()
     if (t := r.table("public")) is not None:
         kw["public"] = PublicRule(**t.common(), offence_words=t.strings("offence_words") or ())
+        t.finish()
+    if (t := r.table("water")) is not None:
+        kw["water"] = WaterRule(**t.common(), mode=t.choice("mode", WATER_MODES) or "post")
+        t.finish()
+    if (t := r.table("dwelling")) is not None:
+        kw["dwelling"] = DwellingExemption(
+            **t.common(),
+            max_acres=t.positive("max_acres", required=True),
+            requires=t.strings("requires") or (),
+        )
+        t.finish()
+    if (t := r.table("fence")) is not None:
+        water_excepted = t.get("water_excepted", bool)
+        kw["fence"] = FenceRule(
+            **t.common(),
+            min_height_ft=t.positive("min_height_ft"),
+            water_excepted=True if water_excepted is None else water_excepted,
+        )
+        t.finish()
+    if (t := r.table("cultivation")) is not None:
+        counts = t.get("counts_as_posted", bool)
+        kw["cultivation"] = CultivationRule(
+            **t.common(), counts_as_posted=True if counts is None else counts
+        )
         t.finish()
     if (t := r.table("visibility")) is not None:
         kw["visibility"] = VisibilityRule(**t.common())

@@ -1,0 +1,224 @@
+"""Facts about the land that the rules may need: water along the boundary, dwellings, fences,
+cultivation, easements. Measured once per check, for every profile.
+
+Context layers come in their own CRS; each is projected into the working frame of the parcels
+it is near (see :func:`layer_in_group`), and measured with the pure functions of
+:mod:`posting.checks.land`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import shapely
+
+from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
+from posting.io import FeatureLayer
+from posting.prepare import PreparedParcels
+
+__all__ = ["LandFacts", "land_facts", "layer_in_group"]
+
+
+def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft: float):
+    """Indices and working-frame geometry of the features near group ``g``'s parcels."""
+    sel = np.flatnonzero(prep.group == g)
+    b = prep.bounds_lonlat[sel]
+    west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
+    east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
+    coslat = max(np.cos(np.radians(max(abs(south), abs(north)))), 0.01)
+    pad = 2 * margin_ft * 0.3048 / 111_000 / coslat + 1e-6
+    fb = layer.lonlat_bounds()
+    near = np.flatnonzero(
+        (fb[:, 2] >= west - pad)
+        & (fb[:, 0] <= east + pad)
+        & (fb[:, 3] >= south - pad)
+        & (fb[:, 1] <= north + pad)
+    )
+    return near, prep.crss[g].geoms_to_ft(layer.geometry[near], layer.crs)
+
+
+@dataclass
+class LandFacts:
+    """Per parcel (or merged property) and per boundary stretch.
+
+    Attributes
+    ----------
+    water
+        Stretches of boundary formed by water (``Stretches`` over all rings), or None without a
+        water layer.
+    water_zone
+        Per working-CRS group, the water zone pieces (for gaps along water).
+    dwelling
+        Per parcel: True with a dwelling, False without, None unknown (no layer or attribute).
+    cultivated
+        Per parcel: True, False, or None unknown.
+    fence_lines
+        Per group, the fence lines in working feet and their heights (ft, NaN unknown).
+    easements
+        Stretches of boundary inside easements, with ``holder`` per stretch.
+    recorded_acres
+        Per parcel, the acreage the attributes record (NaN where none).
+    """
+
+    water: Stretches | None = None
+    water_zone: dict[int, np.ndarray] = field(default_factory=dict)
+    dwelling: np.ndarray | None = None
+    dwelling_source: str = ""
+    cultivated: np.ndarray | None = None
+    fence_lines: dict[int, tuple[np.ndarray, np.ndarray]] | None = None
+    easements: Stretches | None = None
+    easement_holder: np.ndarray | None = None
+    recorded_acres: np.ndarray | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _stretches_by_group(prep: PreparedParcels, layer: FeatureLayer, tol: float, min_len: float):
+    rings = prep.rings
+    ring_group = prep.group[rings.parcel]
+    out, zones = [], {}
+    for g in range(len(prep.crss)):
+        near, geoms = layer_in_group(layer, prep, g, tol)
+        pieces = zone(geoms, tol)
+        zones[g] = pieces
+        rg = np.flatnonzero(ring_group == g)
+        st = boundary_in_zone(rings.geometry[rg], pieces, min_length_ft=min_len)
+        out.append((rg[st.ring], st.feature, st.geometry, st.length_ft, near, pieces))
+    return out, zones
+
+
+def _concat(parts) -> Stretches:
+    if not parts:
+        return Stretches(
+            np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0, object), np.empty(0)
+        )
+    return Stretches(*(np.concatenate([p[i] for p in parts]) for i in range(4)))
+
+
+def _per_property(prep: PreparedParcels, per_row: np.ndarray, how: str) -> np.ndarray:
+    """A per-input-row value for each merged property: any, or sum."""
+    values = np.asarray(per_row)
+    if len(prep.source_rows) == len(values) and all(len(r) == 1 for r in prep.source_rows):
+        return values
+    owner = np.repeat(np.arange(len(prep.source_rows)), [len(r) for r in prep.source_rows])
+    rows = np.concatenate(prep.source_rows) if prep.source_rows else np.empty(0, np.int64)
+    s = pd.Series(values[rows])
+    if how == "sum":
+        return s.groupby(owner).sum(min_count=1).to_numpy(dtype=float)
+    known = s.notna().groupby(owner).any().to_numpy()
+    anyv = s.fillna(False).astype(bool).groupby(owner).any().to_numpy()
+    out = np.full(len(prep.source_rows), None, dtype=object)
+    out[known] = anyv[known]
+    return out
+
+
+def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, np.ndarray]:
+    """Stretches of boundary inside easement polygons (within half a foot: a line drawn on
+    the parcel line counts), and the holder of the easement each lies in."""
+    rings = prep.rings
+    ring_group = prep.group[rings.parcel]
+    parts, holders = [], []
+    for g in range(len(prep.crss)):
+        near, geoms = layer_in_group(layer, prep, g, 1.0)
+        rg = np.flatnonzero(ring_group == g)
+        st = boundary_in_zone(rings.geometry[rg], zone(geoms, 0.5), min_length_ft=1.0)
+        mid = shapely.line_interpolate_point(st.geometry, 0.5, normalized=True)
+        holder = np.full(len(st), None, dtype=object)
+        if len(st) and len(geoms):
+            mi, fi = shapely.STRtree(geoms).query(mid, predicate="dwithin", distance=1.0)
+            first = np.r_[True, np.diff(mi) != 0] if len(mi) else np.empty(0, bool)
+            holder[mi[first]] = layer.values[near[fi[first]]]
+        parts.append((rg[st.ring], st.feature, st.geometry, st.length_ft))
+        holders.append(holder)
+    return _concat(parts), (np.concatenate(holders) if holders else np.empty(0, object))
+
+
+def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
+    """Measure what the context layers say about each parcel's land and boundary."""
+    facts = LandFacts()
+    n = len(prep)
+    tol = settings.water_tolerance_ft
+    if context.water is not None:
+        parts, facts.water_zone = _stretches_by_group(prep, context.water, tol, 3 * tol)
+        facts.water = _concat([p[:4] for p in parts])
+    if context.easements is not None:
+        facts.easements, facts.easement_holder = _easements(prep, context.easements)
+    if context.dwellings is not None or context.dwelling is not None:
+        have = np.zeros(n, dtype=bool)
+        sources = []
+        if context.dwellings is not None:
+            for g in range(len(prep.crss)):
+                sel = np.flatnonzero(prep.group == g)
+                _, geoms = layer_in_group(context.dwellings, prep, g, 0.0)
+                pts = shapely.point_on_surface(geoms)
+                have[sel] |= points_in_polygons(prep.geometry_ft[sel], pts) > 0
+            sources.append(context.dwellings.source)
+        if context.dwelling is not None:
+            have |= _per_property(prep, np.asarray(context.dwelling, dtype=bool), "any").astype(
+                bool
+            )
+            sources.append("the parcel attribute")
+        facts.dwelling = have
+        facts.dwelling_source = " and ".join(sources)
+    if context.cultivated is not None:
+        facts.cultivated = _per_property(prep, np.asarray(context.cultivated, dtype=object), "any")
+    elif context.landcover is not None:
+        cult = np.zeros(n, dtype=bool)
+        is_cult = context.landcover.values == "cultivated"
+        for g in range(len(prep.crss)):
+            sel = np.flatnonzero(prep.group == g)
+            near, polys = layer_in_group(context.landcover, prep, g, 0.0)
+            cult[sel] = share_of_area(prep.geometry_ft[sel], polys[is_cult[near]]) >= 0.5
+        facts.cultivated = cult
+    if context.fences is not None:
+        facts.fence_lines = {}
+        heights = pd.to_numeric(pd.Series(context.fences.values), errors="coerce").to_numpy(float)
+        for g in range(len(prep.crss)):
+            near, geoms = layer_in_group(context.fences, prep, g, settings.tolerance_ft)
+            facts.fence_lines[g] = (geoms, heights[near])
+    if context.recorded_acres is not None:
+        facts.recorded_acres = _per_property(prep, np.asarray(context.recorded_acres, float), "sum")
+    return facts
+
+
+def fence_cover(
+    prep: PreparedParcels,
+    facts: LandFacts,
+    min_height_ft: float | None,
+    tolerance_ft: float,
+    except_water: bool,
+    gate_ft: float = 20.0,
+) -> tuple[np.ndarray, np.ndarray, Stretches]:
+    """Per parcel: fenced all round?, and the unfenced length; and the unfenced stretches.
+
+    A stretch of boundary is fenced when a fence at least ``min_height_ft`` high (any height
+    when None; a fence of unknown height does not count when a height is required) runs within
+    ``tolerance_ft`` of it. With ``except_water``, stretches formed by water need no fence.
+    Unfenced pieces shorter than ``gate_ft`` are gates and openings of the fence itself.
+    """
+    rings = prep.rings
+    n = len(prep)
+    ring_group = prep.group[rings.parcel]
+    uncovered_parts = []
+    for g, (lines, heights) in (facts.fence_lines or {}).items():
+        ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
+        pieces = zone(lines[ok], tolerance_ft)
+        if except_water and g in facts.water_zone:
+            pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
+        rg = np.flatnonzero(ring_group == g)
+        if len(pieces):
+            cover = shapely.union_all(pieces)
+            rest = shapely.difference(rings.geometry[rg], cover)
+        else:
+            rest = rings.geometry[rg]
+        parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
+        length = shapely.length(parts)
+        keep = length >= gate_ft
+        uncovered_parts.append(
+            (rg[owner][keep], np.full(keep.sum(), -1), parts[keep], length[keep])
+        )
+    gaps = _concat(uncovered_parts)
+    unfenced = gaps.total_by(rings.parcel, n)
+    fenced = (unfenced == 0) & (prep.group >= 0) & bool(facts.fence_lines)
+    return fenced, unfenced, gaps

@@ -1,0 +1,344 @@
+"""The land itself: water boundaries, the dwelling exemption, fences, cultivation, easements,
+and one owner's adjoining parcels merged into one property."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from helpers import LOCAL_FT, markers, parcels, square
+
+from posting import Settings, check
+from posting.engine import Context
+from posting.io import FeatureLayer
+from posting.prepare import prepare_parcels
+
+CORNERS_AND_MIDPOINTS = [
+    (0, 0),
+    (500, 0),
+    (1000, 0),
+    (1000, 500),
+    (1000, 1000),
+    (500, 1000),
+    (0, 1000),
+    (0, 500),
+]
+
+
+def features(geoms, values=None):
+    geoms = np.asarray(geoms, dtype=object)
+    values = (
+        np.full(len(geoms), None, dtype=object)
+        if values is None
+        else np.asarray(values, dtype=object)
+    )
+    return FeatureLayer("<memory>", geoms, LOCAL_FT, values)
+
+
+def one(report, i=0):
+    return report.to_dict()["parcels"][i]
+
+
+OWN = """
+schema = 1
+name = "{name}"
+title = "test"
+jurisdiction = "Test"
+citation = "Test 1"
+source_url = "https://example.org"
+purpose = "general trespass"
+verification = "unverified"
+
+[spacing]
+max_ft = 500
+clause = "Test 1(a)"
+
+[water]
+mode = "{mode}"
+clause = "Test 1(w)"
+"""
+
+
+def own(tmp_path, mode):
+    path = tmp_path / f"{mode}.toml"
+    path.write_text(OWN.format(name=f"water-{mode}", mode=mode))
+    return str(path)
+
+
+# -- water -----------------------------------------------------------------------------------
+
+
+def test_water_frontage_along_a_river_and_a_pond():
+    # The north side of the lot is the river bank; a pond, not part of the lot, is a hole.
+    river = shapely.box(-200, 1000, 1200, 1100)
+    pond = shapely.Point(500, 500).buffer(100, quad_segs=32)
+    lot = shapely.Polygon(square().exterior.coords, [pond.exterior.coords])
+    r = check(
+        parcels(lot, square(500, x0=2000)),
+        markers(CORNERS_AND_MIDPOINTS),
+        context=Context(water=features([river, pond])),
+    )
+    p, q = one(r, 0), one(r, 1)
+    pond_ring = 2 * 32 * 4 * 100 * np.sin(np.pi / 128)  # the 128-gon's perimeter
+    # the bank, and the last 30 ft (the tolerance) of the two sides that end at the river
+    assert p["water_frontage_ft"] == pytest.approx(1000 + 2 * 30 + pond_ring, abs=0.05)
+    assert sorted(w["length_ft"] for w in p["water"]) == pytest.approx([pond_ring, 1060], abs=0.05)
+    assert q["water_frontage_ft"] == 0.0 and q["water"] == []
+    assert len(r.water) == 2 and (r.water["parcel"] == 0).all()
+
+
+def test_a_boundary_crossing_a_narrow_creek_is_not_frontage():
+    creek = shapely.LineString([(300, -100), (300, 1100)])  # crosses the south and north lines
+    r = check(
+        parcels(square()), markers(CORNERS_AND_MIDPOINTS), context=Context(water=features([creek]))
+    )
+    assert one(r)["water_frontage_ft"] == 0.0  # 60 ft pieces: shorter than 3 x 30 ft
+
+
+def test_water_boundaries_are_posted_in_florida_and_can_be_exempt(tmp_path):
+    river = shapely.box(-200, 1000, 1200, 1100)
+    no_north = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 1000)]  # 1,000 ft gap on the bank
+    ctx = Context(water=features([river]))
+    p = one(check(parcels(square()), markers(no_north), context=ctx))
+    assert p["status"] == "noncompliant"  # Florida: posted like any boundary
+    p = one(check(parcels(square()), markers(no_north), own(tmp_path, "exempt"), context=ctx))
+    assert p["status"] == "compliant"  # the bank's 1,000 ft do not count in the gap
+    gap = max(
+        g
+        for g in check(
+            parcels(square()), markers(no_north), own(tmp_path, "exempt"), context=ctx
+        ).gaps["measured_ft"]
+    )
+    assert gap == pytest.approx(500.0, abs=0.01)
+
+
+def test_both_banks_where_water_crosses_the_boundary(tmp_path):
+    river = shapely.box(400, -200, 600, 1200)  # 200 ft wide, crossing north to south
+    ctx = Context(water=features([river]))
+    rules = own(tmp_path, "both_banks")
+    # banks at x = 370 and 630 (30 ft tolerance) on the south and north lines
+    banks = [(370, 0), (630, 0), (630, 1000), (370, 1000)]
+    every_250 = [
+        (0, 0),
+        (250, 0),
+        (750, 0),
+        (1000, 0),
+        (1000, 250),
+        (1000, 500),
+        (1000, 750),
+        (1000, 1000),
+        (750, 1000),
+        (250, 1000),
+        (0, 1000),
+        (0, 750),
+        (0, 500),
+        (0, 250),
+    ]
+    r = check(parcels(square()), markers(every_250 + banks), rules, context=ctx)
+    assert one(r)["status"] == "compliant"
+    p = one(check(parcels(square()), markers(every_250 + banks[:3]), rules, context=ctx))
+    [v] = p["violations"]
+    assert v["rule"] == "water" and v["count"] == 1
+    assert p["missing_access"] == [pytest.approx(list(_lonlat(370, 1000)), abs=1e-6)]
+
+
+def _lonlat(x, y):
+    from pyproj import Transformer
+
+    return Transformer.from_crs(LOCAL_FT, 4326, always_xy=True).transform(x, y)
+
+
+# -- dwellings ---------------------------------------------------------------------------------
+
+
+def test_small_lot_with_a_dwelling_is_exempt_and_says_why():
+    house_lot = square(300)  # 2.07 acres
+    big = square(1000, x0=1000)  # 22.96 acres
+    homes = features([shapely.box(100, 100, 140, 130), shapely.Point(1500, 500)])
+    r = check(parcels(house_lot, big), markers([]), context=Context(dwellings=homes))
+    a, b = one(r, 0), one(r, 1)
+    assert a["status"] == "exempt" and a["dwelling"] is True
+    assert "2.07 acres (not more than 5)" in a["exemption"]
+    assert "Fla. Stat. 810.011(5)(b)" in a["exemption"]
+    assert "must also be enclosed (not shown by the data" in a["exemption"]
+    assert b["status"] == "unposted" and b["exemption"] is None
+    assert r.exit_code == 1
+
+
+def test_dwelling_from_an_attribute_and_exactly_five_acres():
+    side = (5 * 43_560) ** 0.5  # 5 acres exactly
+    r = check(
+        parcels(square(side), square(side * 1.01, x0=2000)),
+        markers([]),
+        context=Context(dwelling=np.array([True, True])),
+    )
+    assert [p["status"] for p in r.to_dict()["parcels"]] == ["exempt", "unposted"]
+
+
+# -- fences ------------------------------------------------------------------------------------
+
+
+def test_fenced_all_round_is_posted_by_fence():
+    fence = shapely.get_exterior_ring(shapely.box(-5, -5, 1005, 1005))
+    ctx = Context(fences=features([fence], ["4"]))
+    p = one(check(parcels(square()), markers([]), context=ctx))
+    assert p["status"] == "compliant" and p["posted_by"] == "fence"
+    assert p["unfenced_ft"] == 0.0
+    assert all(n["message"].startswith("(not needed: posted by fence)") for n in p["notes"])
+
+
+def test_a_low_fence_or_an_open_side_is_not_enough():
+    ring = shapely.box(-5, -5, 1005, 1005).exterior
+    low = Context(fences=features([ring], ["2.5"]))
+    p = one(check(parcels(square()), markers([]), context=low))
+    assert p["status"] == "unposted" and p["unfenced_ft"] == 4000.0
+    three_sides = shapely.LineString([(-5, 1005), (-5, -5), (1005, -5), (1005, 1005)])
+    p = one(
+        check(
+            parcels(square()), markers([]), context=Context(fences=features([three_sides], ["4"]))
+        )
+    )
+    assert p["status"] == "unposted"
+    assert p["unfenced_ft"] == pytest.approx(1000 - 2 * 25, abs=0.5)  # 25 ft ends within reach
+
+
+def test_a_gate_in_the_fence_and_a_water_side_need_no_fence():
+    with_gate = shapely.MultiLineString(
+        [
+            [(-5, 1005), (-5, -5), (1005, -5), (1005, 1005), (520, 1005)],
+            [(500, 1005), (-5, 1005)],
+        ]
+    )  # a 20 ft opening, less the 30 ft reach of the fence on each side: fenced
+    p = one(
+        check(parcels(square()), markers([]), context=Context(fences=features([with_gate], ["4"])))
+    )
+    assert p["posted_by"] == "fence"
+    three_sides = shapely.LineString([(-5, 1005), (-5, -5), (1005, -5), (1005, 1005)])
+    river = shapely.box(-200, 1000, 1200, 1100)
+    p = one(
+        check(
+            parcels(square()),
+            markers([]),
+            context=Context(fences=features([three_sides], ["4"]), water=features([river])),
+        )
+    )
+    assert p["posted_by"] == "fence"  # the river bank needs no fence
+
+
+def test_fences_not_checked_without_a_layer():
+    r = check(parcels(square()), markers(CORNERS_AND_MIDPOINTS))
+    assert any(x["rule"] == "fence" for x in r.not_checked)
+
+
+# -- cultivation, easements, recorded acreage ---------------------------------------------------
+
+
+def test_cultivated_land_counts_as_posted():
+    r = check(
+        parcels(square(), square(x0=2000)),
+        markers([]),
+        context=Context(cultivated=np.array([True, False])),
+    )
+    assert [(p["status"], p["posted_by"]) for p in r.to_dict()["parcels"]] == [
+        ("compliant", "cultivation"),
+        ("unposted", None),
+    ]
+
+
+def test_easement_stretches_are_reported_with_their_holder():
+    utility = shapely.box(-10, -10, 1010, 20)  # a strip along the south line
+    r = check(
+        parcels(square()),
+        markers(CORNERS_AND_MIDPOINTS),
+        context=Context(easements=features([utility], ["Dominion Energy"])),
+    )
+    p = one(r)
+    # the south line and 20 ft up each side, and half a foot more (a line drawn on the parcel
+    # line counts)
+    assert p["easement_ft"] == pytest.approx(1000 + 2 * 20.5, abs=0.01)
+    assert {e["holder"] for e in p["easements"]} == {"Dominion Energy"}
+
+
+def test_recorded_acreage_is_reported_beside_the_measured_one():
+    r = check(parcels(square()), markers([]), context=Context(recorded_acres=np.array([23.5])))
+    p = one(r)
+    assert p["recorded_acres"] == 23.5 and p["area_acres"] == pytest.approx(22.9568, abs=1e-3)
+
+
+# -- one owner, one property --------------------------------------------------------------------
+
+
+def test_adjoining_parcels_of_one_owner_are_one_property():
+    lots = [
+        square(500),
+        square(500, x0=500.4),
+        square(500, x0=1500),
+        square(500, y0=-500),
+        square(500, x0=1000.4, y0=500),
+    ]
+    owners = ["Ann", "Ann", "Ann", "Bob", "Ann"]
+    layer = parcels(*lots, ids=["a", "b", "c", "d", "e"], owners=owners)
+    prep = prepare_parcels(layer, Settings(), merge_key=np.asarray(owners, dtype=object))
+    # a and b share a line across a 0.4 ft sliver; e touches b at a corner only; c is apart;
+    # d adjoins a but belongs to Bob.
+    assert prep.source_ids == [["a", "b"], ["c"], ["d"], ["e"]]
+    assert sorted(r for rows in prep.source_rows for r in rows) == [0, 1, 2, 3, 4]
+    assert prep.perimeter_ft[0] == pytest.approx(2 * 1000.4 + 2 * 500, abs=1e-6)
+    assert prep.ring_count.tolist() == [1, 1, 1, 1]
+
+
+def test_merged_property_has_no_internal_boundary_to_post():
+    west, east = square(500), square(500, x0=500)
+    # signs on the property's outer line only: the shared line needs none
+    outer = [(0, 0), (500, 0), (1000, 0), (1000, 500), (500, 500), (0, 500)]
+    layer = parcels(west, east, ids=["W", "E"], owners=["Ann", "Ann"])
+    r = check(prepare_parcels(layer, Settings(), merge_key=layer.owners), markers(outer))
+    [p] = r.to_dict()["parcels"]
+    assert p["source_ids"] == ["W", "E"] and p["status"] == "compliant"
+    assert p["perimeter_ft"] == pytest.approx(3000.0) and p["corners"] == 4
+    unmerged = check(layer, markers(outer)).to_dict()["parcels"]
+    assert [q["status"] for q in unmerged] == ["compliant", "noncompliant"]  # E lacks its west
+
+
+def test_cli_land_options(tmp_path):
+    import json
+
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    lots = gpd.GeoDataFrame(
+        {
+            "OWNER": ["Ann", "Ann", "Bob"],
+            "LU": ["R-SFD", "R-SFD", "VACANT"],
+            "AC": ["0.5", "0.5", "0.9"],
+        },
+        geometry=[square(150), square(150, x0=150), square(150, x0=400)],
+        crs=LOCAL_FT,
+    ).to_crs(4326)
+    lots.to_file(tmp_path / "lots.gpkg")
+    res = CliRunner().invoke(
+        main,
+        [
+            "check",
+            str(tmp_path / "lots.gpkg"),
+            "--owner-field",
+            "OWNER",
+            "--merge-owner",
+            "OWNER",
+            "--dwelling-where",
+            "LU=R-SFD",
+            "--acres-field",
+            "AC",
+            "--json",
+            "-",
+            "-q",
+        ],
+    )
+    d = json.loads(res.stdout)
+    assert [p["source_ids"] for p in d["parcels"]] == [["0", "1"], ["2"]]
+    assert [p["status"] for p in d["parcels"]] == ["exempt", "unposted"]
+    assert [p["recorded_acres"] for p in d["parcels"]] == [1.0, 0.9]
+    res = CliRunner().invoke(main, ["check", str(tmp_path / "lots.gpkg"), "--water-where", "a=b"])
+    assert res.exit_code == 2 and "--water-where needs --water" in res.stderr
