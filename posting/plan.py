@@ -96,7 +96,7 @@ NAME_MAX_CHARS = 10
 """Older handheld GPS units cut waypoint names at about ten characters."""
 
 _CHORD_FT = 5.0  # boundary length either side of a marker that sets its inward direction
-_CORNER_TILT = np.tan(np.radians(5.0))  # corner setback turned 5° towards the next side
+_CORNER_TILT_DEG = 5.0  # a corner's setback is turned this much towards the next side
 _HALVINGS = 12  # 3 ft halved 12 times is under 0.001 ft; then the line itself is tried
 _ARC_SLACK_FT = 0.5  # how far a projected position may stray beyond twice the setback
 _AZIMUTH_STEP_FT = 10.0
@@ -292,7 +292,6 @@ class _Placed:
     setback_ft: np.ndarray  # offset used, from the boundary point along the inward direction
     line_ft: np.ndarray  # distance to the boundary line, as a check measures it
     ok: np.ndarray
-    direction: np.ndarray | None = None  # the inward direction finally used
 
     COLUMNS = (
         "lon",
@@ -309,10 +308,7 @@ class _Placed:
 
     def take(self, mask: np.ndarray) -> _Placed:
         """The markers where ``mask`` is True."""
-        return _Placed(
-            *(getattr(self, k)[mask] for k in self.COLUMNS),
-            direction=None if self.direction is None else self.direction[mask],
-        )
+        return _Placed(*(getattr(self, k)[mask] for k in self.COLUMNS))
 
     @classmethod
     def empty(cls, n: int) -> _Placed:
@@ -323,7 +319,6 @@ class _Placed:
             *(i.copy() for _ in range(2)),
             *(f.copy() for _ in range(5)),
             np.zeros(n, dtype=bool),
-            np.zeros((n, 2)),
         )
 
 
@@ -356,6 +351,11 @@ corner where a hole touches the exterior, an overlapping neighbour)."""
 
 
 def _rotate(v: np.ndarray, deg: float) -> np.ndarray:
+    return _rotate_each(v, np.full(len(v), float(deg)))
+
+
+def _rotate_each(v: np.ndarray, deg: np.ndarray) -> np.ndarray:
+    """Each vector of ``v`` turned anticlockwise by its angle in ``deg``."""
     a = np.radians(deg)
     c, s = np.cos(a), np.sin(a)
     return np.column_stack([c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]])
@@ -379,7 +379,8 @@ def _settle(
 
     An interval marker must be counted for its parcel and ring, projecting within twice its
     setback of the planned position; a corner marker (``corner_xy`` given) must be counted for
-    its parcel within ``corner_reach_ft`` of its corner. Where the planned direction fails,
+    its parcel within ``corner_reach_ft`` of its corner. Either must stand inside its parcel.
+    Where a corner's planned direction fails (a hole touching the exterior at the corner),
     other directions are tried at the same setback; where none works, or ``extra`` rejects the
     marker (a gap over the limit), the setback is halved, down to the line itself.
     """
@@ -406,6 +407,9 @@ def _settle(
         else:
             reach = np.hypot(sim.x_ft - corner_xy[idx, 0], sim.y_ft - corner_xy[idx, 1])
             good = (sim.parcel == parcel[idx]) & (reach <= corner_reach_ft)
+        # on the posted land itself (only the last try, on the line, may not be)
+        inside = shapely.contains_xy(prep.geometry_ft[parcel[idx]], sim.x_ft, sim.y_ft)
+        good &= inside | (d[idx] == 0)
         return good, lon, lat, sim
 
     def store(idx: np.ndarray, good: np.ndarray, lon: np.ndarray, lat: np.ndarray, sim) -> None:
@@ -417,12 +421,13 @@ def _settle(
         out.line_ft[idx] = sim.distance_ft
         out.ok[idx] = good
 
+    turns = _TURNS_DEG if corner_xy is not None else ()
     todo = np.arange(n)
     ok = out.ok
     for it in range(_HALVINGS + 2):
         store(todo, *attempt(todo, direction[todo]))
         failed = todo[~out.ok[todo] & (d[todo] > 0)]
-        for deg in _TURNS_DEG:
+        for deg in turns:
             if not len(failed):
                 break
             turned = _rotate(direction[failed], deg)
@@ -440,7 +445,6 @@ def _settle(
         d[bad] = 0.0 if it == _HALVINGS else d[bad] / 2
         todo = bad
     out.ok &= ok
-    out.direction = direction
     return out
 
 
@@ -528,7 +532,8 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     one = ~_repeats(c_parcel, c_xy, MARGIN_FT / 4)
     c_ring, c_pos, c_xy, c_parcel = c_ring[one], c_pos[one], c_xy[one], c_parcel[one]
     _, c_in, c_fwd = _frame(rings.geometry, length, c_ring, c_pos)
-    c_dir = _unit(c_in + _CORNER_TILT * c_fwd)
+    toward_next = np.sign(c_in[:, 0] * c_fwd[:, 1] - c_in[:, 1] * c_fwd[:, 0])
+    c_dir = _rotate_each(c_in, _CORNER_TILT_DEG * toward_next)
 
     corners = _settle(
         report,
@@ -543,7 +548,9 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     )
     # a corner whose own marker cannot be counted may be in reach of another corner's marker
     served = _served(c_parcel, c_xy, corners, corner_reach + MARGIN_FT / 4)
-    c_ring, c_pos, c_xy, c_parcel = (a[~served] for a in (c_ring, c_pos, c_xy, c_parcel))
+    c_ring, c_pos, c_xy, c_parcel, c_in = (
+        a[~served] for a in (c_ring, c_pos, c_xy, c_parcel, c_in)
+    )
     corners = corners.take(~served)
 
     # 2. fixed positions: existing markers and the anchors a check will count
@@ -590,6 +597,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         i_ring,
         am,
         np.r_[np.full(len(c_ring), corner_setback), np.full(len(i_ring), interval_setback)],
+        np.vstack([c_in.reshape(-1, 2), i_dir.reshape(-1, 2)]),
     )
     shopping = _shopping_list(report, todo, table, notes, warnings)
     return Plan(
@@ -688,7 +696,7 @@ def _fill(
     k = np.maximum(k, 0)
     # positions: start + j * g / (k + 1) for j = 1..k; around a bare ring, j * length / k
     rep_i = np.repeat(np.arange(len(k)), k)
-    j = np.arange(k.sum()) - np.repeat(np.r_[0, np.cumsum(k)[:-1]], k)
+    j = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
     step = np.where(unmarked, g / np.maximum(k, 1), g / (k + 1))
     pos = start[rep_i] + np.where(unmarked[rep_i], j, j + 1) * step[rep_i]
     r = ring[rep_i]
@@ -720,7 +728,13 @@ def _gaps_within(
 def _azimuth(
     report: Report, parcel: np.ndarray, x: np.ndarray, y: np.ndarray, inward: np.ndarray
 ) -> np.ndarray:
-    """Outward-facing azimuth, degrees clockwise from true north, measured on the ellipsoid."""
+    """Outward-facing azimuth, degrees clockwise from true north, measured on the ellipsoid.
+
+    ``inward`` is the boundary's inward direction at each marker's planned spot (the inward
+    normal, or the corner's inward bisector) in the working frame; the sign faces the other
+    way. The azimuth is that of the geodesic from the marker to a point 10 ft out that way,
+    so the working frame's grid convergence does not enter it.
+    """
     prep = report.prepared
     out = np.full(len(x), np.nan)
     group = prep.group[parcel]
@@ -748,6 +762,7 @@ def _table(
     i_ring: np.ndarray,
     am: np.ndarray,
     intended_ft: np.ndarray,
+    facing_in: np.ndarray,
 ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
     prep = report.prepared
     rings = prep.rings
@@ -756,7 +771,6 @@ def _table(
     role = np.r_[np.full(nc, "corner", dtype=object), np.full(ni, "interval", dtype=object)]
     parcel = np.r_[c_parcel, i_parcel].astype(np.int64)
     cat = {k: np.r_[getattr(corners, k), getattr(intervals, k)] for k in _Placed.COLUMNS}
-    inward = np.vstack([corners.direction.reshape(-1, 2), intervals.direction.reshape(-1, 2)])
     ok = cat["ok"]
     # the ring a check counts the marker on (a corner marker may serve a touching ring)
     ring = np.where(ok, cat["ring"], np.r_[c_ring, i_ring]).astype(np.int64)
@@ -806,7 +820,7 @@ def _table(
             "hole": rings.hole[ring],
             "along_ft": np.where(ok, cat["position_ft"], np.nan),
             "next_ft": next_ft,
-            "azimuth_deg": _azimuth(report, parcel, cat["x_ft"], cat["y_ft"], inward),
+            "azimuth_deg": _azimuth(report, parcel, cat["x_ft"], cat["y_ft"], facing_in),
             "setback_ft": cat["setback_ft"],
             "line_ft": cat["line_ft"],
             "corner_ft": corner_ft,
@@ -827,10 +841,11 @@ def _name(table: pd.DataFrame) -> pd.DataFrame:
     width = max(3, len(str(n)))
     if 1 + width > NAME_MAX_CHARS:  # pragma: no cover - a billion markers
         raise InputError(f"{n} markers cannot all have names of {NAME_MAX_CHARS} characters")
-    letters = table["role"].map(ROLE_LETTER).to_numpy(dtype=str)
-    numbers = np.char.zfill(np.arange(1, n + 1).astype(str), width)
     table = table.copy()
-    table["name"] = np.char.add(letters, numbers).astype(object) if n else []
+    if n:
+        letters = table["role"].map(ROLE_LETTER).to_numpy(dtype=str)
+        numbers = np.char.zfill(np.arange(1, n + 1).astype(str), width)
+        table["name"] = np.char.add(letters, numbers).astype(object)
     return table
 
 
