@@ -406,7 +406,7 @@ def summary_lines(plan: Plan, k: int = 20) -> list[str]:
     for rec in p.head(k).itertuples(index=False):
         counts = {role: int(getattr(rec, role)) for role in ROLES}
         if rec.total:
-            text = f"{rec.total} ({_counts_text(counts)})"
+            text = f"{rec.total} new marker{'s' if rec.total > 1 else ''} ({_counts_text(counts)})"
             if rec.covered_ft:
                 text += f", posting {rec.covered_ft:,.1f} ft of boundary"
         else:

@@ -19,7 +19,7 @@ def recheck(parcel_layer, existing, plan, settings=None):
     return check(parcel_layer, both, plan.report.profile, settings=settings)
 
 
-def interval_oracle(plan, again) -> tuple[int, int]:
+def interval_oracle(plan, again, only=None) -> tuple[int, int]:
     """(interval markers the plan placed, the fewest its gaps need), ring by ring.
 
     On each planned ring, the fixed positions are the existing markers and the new corner
@@ -27,6 +27,7 @@ def interval_oracle(plan, again) -> tuple[int, int]:
     ``ceil(g / T) - 1`` markers to bring every piece within ``T`` (the plan's spacing) unless it
     is within ``T`` already, or it lies between two existing markers that the first check
     passed; a ring without any fixed position needs ``ceil(length / T)`` (at least one).
+    ``only`` restricts the count to some parcels (input rows).
     """
     T = plan.spacing_ft
     first = plan.report
@@ -49,15 +50,18 @@ def interval_oracle(plan, again) -> tuple[int, int]:
     planned_parcels = set(
         pp.loc[(pp["status"] != "invalid") & ~pp["note"].str.startswith("same boundary"), "parcel"]
     )
+    if only is not None:
+        planned_parcels &= set(only)
     rings = [r for r in range(len(length)) if first.prepared.rings.parcel[r] in planned_parcels]
+    counted = m[(m["parcel"] >= 0).to_numpy()]
+    groups = dict(tuple(counted.groupby("ring")))
     for r in rings:
-        on = m[(m["ring"] == r).to_numpy() & (m["parcel"] >= 0).to_numpy()]
+        on = groups.get(r, counted.iloc[:0])
         kinds = role[on.index.to_numpy()]
         pos = on["position_ft"].to_numpy()
         idx = on.index.to_numpy()
         fixed = [(p, i) for p, i, k in zip(pos, idx, kinds, strict=True) if k != "interval"]
-        inter = sorted(p for p, k in zip(pos, kinds, strict=True) if k == "interval")
-        placed += len(inter)
+        placed += int((kinds == "interval").sum())
         L = length[r]
         if not fixed:
             needed += max(1, math.ceil(L / T - 1e-9))

@@ -220,3 +220,15 @@ def test_plan_summary_csv_and_existing(runner, tmp_path):
     assert lines[0].startswith("id,row,status,corner,access,interval,total")
     assert lines[-1].startswith("(total),,,46,0,14,60,")
     assert "<Folder>" in out.read_text()
+
+
+def test_readme_shows_what_plan_prints(runner, tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("-o out/plan.gpx\n```\n\n```\n", 1)[1].split("```", 1)[0]
+    res = runner.invoke(main, ["plan", *SAMPLE_ARGS, "-o", str(tmp_path / "plan.gpx")])
+    got = res.stderr.replace(str(tmp_path / "plan.gpx"), "out/plan.gpx").splitlines()
+    shown = [line for line in block.splitlines() if line.strip() != "..."]
+    assert shown and all(line in got for line in shown)
+    gpx = (tmp_path / "plan.gpx").read_text()
+    quote = readme.split('each described like *"', 1)[1].split('"*', 1)[0]
+    assert " ".join(quote.split()) in gpx
