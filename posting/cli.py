@@ -227,7 +227,7 @@ def plan_cmd(
             click.echo(line, err=True)
         if output != "-":
             n = len(result.markers) + (len(result.existing()) if include_existing else 0)
-            click.echo(f"wrote {output}: {n} markers ({fmt})", err=True)
+            click.echo(f"wrote {output}: {n:,} markers ({fmt})", err=True)
     sys.exit(result.exit_code)
 
 

@@ -380,7 +380,7 @@ def summary_csv(plan: Plan) -> str:
 
 
 def _counts_text(counts: dict[str, int]) -> str:
-    parts = [f"{n} {role}" for role, n in counts.items() if n]
+    parts = [f"{n:,} {role}" for role, n in counts.items() if n]
     return ", ".join(parts) if parts else "none"
 
 
@@ -397,16 +397,18 @@ def summary_lines(plan: Plan, k: int = 20) -> list[str]:
         else "no spacing rule"
     )
     lines = [
-        f"plan for {t['parcels']} parcel(s) not compliant with {r.profile.name} "
+        f"plan for {t['parcels']:,} parcel(s) not compliant with {r.profile.name} "
         f"({r.profile.citation}): {spacing}, set back {plan.setback_ft:g} ft inside the line",
-        f"  {t['total']} new markers to place ({_counts_text(plan.counts())}) on "
-        f"{t['parcels_with_markers']} parcel(s), posting {t['covered_ft']:,.1f} ft of boundary",
+        f"  {t['total']:,} new markers to place ({_counts_text(plan.counts())}) on "
+        f"{t['parcels_with_markers']:,} parcel(s), posting {t['covered_ft']:,.1f} ft of boundary",
     ]
     p = plan.parcels
     for rec in p.head(k).itertuples(index=False):
         counts = {role: int(getattr(rec, role)) for role in ROLES}
         if rec.total:
-            text = f"{rec.total} new marker{'s' if rec.total > 1 else ''} ({_counts_text(counts)})"
+            text = (
+                f"{rec.total:,} new marker{'s' if rec.total > 1 else ''} ({_counts_text(counts)})"
+            )
             if rec.covered_ft:
                 text += f", posting {rec.covered_ft:,.1f} ft of boundary"
         else:
@@ -417,7 +419,7 @@ def summary_lines(plan: Plan, k: int = 20) -> list[str]:
             text += f"; {rec.note}"
         lines.append(f"    {rec.id} ({rec.status}): {text}")
     if len(p) > k:
-        lines.append(f"    ... and {len(p) - k} more parcels (see --summary)")
+        lines.append(f"    ... and {len(p) - k:,} more parcels (see --summary)")
     lines += [f"  warning: {w}" for w in plan.warnings[:20]]
     if len(plan.warnings) > 20:
         lines.append(f"  ... and {len(plan.warnings) - 20} more warnings (see --summary)")

@@ -16,6 +16,11 @@ for each parcel that is not compliant, places new markers:
    markers, evenly spaced. Gaps between two existing markers that the check passed are left
    alone.
 
+Gaps are measured along the boundary, as Florida's rule measures them; under a profile that
+measures spacing in a straight line, a gap within ``T`` along the boundary is within ``T`` in a
+straight line too, so the plan still complies, though on a curved boundary it may place more than
+that profile's minimum.
+
 ``T`` is the rule's limit minus the stated survey accuracy (``--accuracy-ft``), so that a
 re-check with that accuracy is not ``uncertain``, minus :data:`MARGIN_FT` (0.2 ft, 6 cm): the
 plan's coordinates are exported with 7 decimals (1 cm) and read back by devices and apps; the
@@ -27,16 +32,21 @@ is set back inside the boundary by ``setback_ft`` (:data:`DEFAULT_SETBACK_FT`, 3
 boundary fence whose posts stand on the line, on the owner's side, and far within the check's
 30 ft tolerance). An interval marker is set back along the inward normal, so it projects back
 onto the boundary where it was planned. A corner marker is set back along the inward bisector
-of the corner (turned 5° towards the side after the corner, so that which side it projects onto
-is never a tie), which keeps it within the corner tolerance.
+of the corner, turned 5° (or a quarter of a narrow corner's opening) towards the side after the
+corner so that which side it projects onto is never a tie, and stays within the corner
+tolerance. Corners of one parcel at one point (a hole touching the exterior) share a marker.
 
 **Checked as the checker will.** Each planned position is rounded to 7 decimals and assigned
 with the checker's own :func:`~posting.assign.assign_markers` against the report's prepared
-parcels (nothing is measured again: the same rings, the same rules). A marker the checker would
-not count for its parcel and ring near the planned spot (a strip narrower than twice the
-setback, an overlapping neighbour, a hole close to the exterior), or one that would leave a gap
-over the limit, has its setback halved until it is counted where it was planned; the setback
-actually used is in the plan.
+parcels (nothing is measured again: the same rings, the same rules). A marker must stand inside
+its parcel and be counted for it: an interval marker on its ring near the planned spot, a corner
+marker within reach of its corner. Where one is not (a strip narrower than twice the setback,
+an overlapping neighbour, a hole touching the exterior at a corner), or would leave a gap over
+the limit, a corner marker first tries other directions, then any marker has its setback halved
+until it is counted where it was planned; the setback used is in the plan. A parcel whose
+boundary repeats an earlier one's exactly is not planned (a check counts each sign for one
+parcel), and a marker that no position lets a check count for its parcel is kept, with a note
+and a warning.
 
 The outward-facing azimuth of each marker (the way its face looks, in degrees clockwise from
 true north) is computed geodesically between longitude/latitude points, since the working
