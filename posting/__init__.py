@@ -11,6 +11,7 @@ True
 from posting.engine import check
 from posting.errors import CRSError, InputError, PostingError, RulesError
 from posting.io import read_markers, read_parcels
+from posting.plan import Plan, plan
 from posting.report import Report
 from posting.rules import Profile, available, load_rules
 from posting.settings import Settings
@@ -18,6 +19,7 @@ from posting.settings import Settings
 __all__ = [
     "CRSError",
     "InputError",
+    "Plan",
     "PostingError",
     "Profile",
     "Report",
@@ -26,6 +28,7 @@ __all__ = [
     "available",
     "check",
     "load_rules",
+    "plan",
     "read_markers",
     "read_parcels",
 ]

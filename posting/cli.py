@@ -212,6 +212,91 @@ def map_cmd(out: str, no_tiles: bool, quiet: bool, **kwargs: Any) -> None:
             click.echo(f"  map: {out} ({len(text.encode()) / 1e6:.1f} MB)", err=True)
 
 
+@main.command("plan")
+@input_options
+@settings_options
+@context_options
+@click.option(
+    "-o",
+    "--output",
+    required=True,
+    metavar="PATH|-",
+    help="Where to write the new marker positions: .gpx, .kml, .csv or .geojson (- for stdout "
+    "with --format).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["gpx", "kml", "csv", "geojson"]),
+    help="Output format (default: from the output's extension).",
+)
+@click.option(
+    "--setback-ft",
+    type=click.FloatRange(min=0),
+    default=3.0,
+    show_default=True,
+    help="How far inside the boundary each new marker stands.",
+)
+@click.option(
+    "--include-existing",
+    is_flag=True,
+    help="Also export the existing markers of the planned parcels (role 'existing').",
+)
+@click.option(
+    "--summary",
+    "summary_out",
+    metavar="PATH|-",
+    help="Write the shopping list: .json or .csv (- for JSON on stdout).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="No shopping list on stderr.")
+@_user_errors
+def plan_cmd(
+    output: str,
+    fmt: str | None,
+    setback_ft: float,
+    include_existing: bool,
+    summary_out: str | None,
+    quiet: bool,
+    **kwargs: Any,
+) -> None:
+    """Plan where to put the missing markers, for a GPS or a phone.
+
+    Checks PARCELS and their signs as `posting check` does (it takes every option of check),
+    then places, for each parcel that is not compliant, a marker at every corner without one
+    and the fewest markers that bring every gap within the spacing limit, each set back inside
+    the line and facing out. Exit status: 0 when the plan brings every parcel into compliance,
+    1 when some parcel still would not comply (invalid geometry, sign content), 2 for bad usage
+    or unreadable input.
+    """
+    from posting.export import format_of, render, summary_csv, summary_json, summary_lines
+    from posting.io import write_text
+    from posting.plan import plan as make_plan
+
+    _outputs_distinct({"--output": output, "--summary": summary_out})
+    if output == "-" and not fmt:
+        raise click.UsageError("-o - (stdout) needs --format")
+    fmt = format_of(output, fmt)
+    summary_fmt = None
+    if summary_out:
+        summary_fmt = "json" if summary_out == "-" else summary_out.lower().rsplit(".", 1)[-1]
+        if summary_fmt not in ("json", "csv"):
+            raise click.UsageError(f"--summary {summary_out}: use a .json or .csv file")
+    report = _run_check(**kwargs)
+    result = make_plan(report, setback_ft=setback_ft)
+    rendered = {output: render(result, fmt, include_existing=include_existing)}
+    if summary_out:
+        rendered[summary_out] = (summary_json if summary_fmt == "json" else summary_csv)(result)
+    for path, text in rendered.items():
+        write_text(path, text)
+    if not quiet:
+        for line in summary_lines(result):
+            click.echo(line, err=True)
+        if output != "-":
+            n = len(result.markers) + (len(result.existing()) if include_existing else 0)
+            click.echo(f"wrote {output}: {n:,} markers ({fmt})", err=True)
+    sys.exit(result.exit_code)
+
+
 @main.group("rules")
 def rules_group() -> None:
     """The rule profiles: one per jurisdiction and way of posting."""

@@ -686,9 +686,9 @@ def _gap_geometry(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
 def _points_check(base: _Base, pts: pd.DataFrame, kinds, mode: str, tol: float) -> pd.DataFrame:
     """Status of places that need a marker (corners, access points).
 
-    The markers that can serve a place are the two beside it along its ring: the last one at or
-    before it and the first one after it. ``at_corner``: the nearer of the two, in a straight
-    line, must be within ``tol``. ``each_side``: both must be within ``tol`` along the ring,
+    The markers that can serve a place are first the two beside it along its ring: the last one
+    at or before it and the first one after it. ``at_corner``: the nearer of the two, in a
+    straight line, must be within ``tol`` (or, failing that, any marker of the parcel). ``each_side``: both must be within ``tol`` along the ring,
     and be two different markers.
     """
     asg, rings = base.asg, base.prep.rings
@@ -713,7 +713,26 @@ def _points_check(base: _Base, pts: pd.DataFrame, kinds, mode: str, tol: float) 
                 np.hypot(mx[b[has]] - px, my[b[has]] - py),
                 np.hypot(mx[a[has]] - px, my[a[has]] - py),
             )
-        neighbour = figure
+        neighbour = figure.copy()
+        # Any marker of the parcel within the tolerance serves: one of another ring (where a
+        # hole touches the exterior, or two parts meet), or one the ring's order puts further
+        # away (on a spike). Looked up only for the places still unserved, among the markers of
+        # their parcels.
+        tol_all = tol + base.settings.accuracy_ft
+        loose = np.flatnonzero(figure > tol_all)
+        wanted = np.zeros(base.n, dtype=bool)
+        wanted[pts["parcel"].to_numpy(dtype=np.int64)[loose]] = True
+        others = m[wanted[asg.parcel[m]]]
+        if len(loose) and len(others):
+            tree = shapely.STRtree(shapely.points(asg.x_ft[others], asg.y_ft[others]))
+            px, py = pts["x_ft"].to_numpy()[loose], pts["y_ft"].to_numpy()[loose]
+            qi, ti = tree.query(shapely.points(px, py), predicate="dwithin", distance=tol_all)
+            same = pts["parcel"].to_numpy()[loose][qi] == asg.parcel[others][ti]
+            qi, ti = qi[same], ti[same]
+            d = np.hypot(asg.x_ft[others][ti] - px[qi], asg.y_ft[others][ti] - py[qi])
+            best = np.full(len(loose), np.inf)
+            np.minimum.at(best, qi, d)
+            figure[loose] = np.minimum(figure[loose], best)
     out = pts.copy()
     out["nearest_ft"] = figure
     out["neighbour_ft"] = neighbour

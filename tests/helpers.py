@@ -47,3 +47,36 @@ def require_real_data(path: Path) -> Path:
         pytest.fail(f"real data layer {path} is missing, and CI requires it")
     pytest.skip(f"real data layer {path} is not here")
     raise AssertionError  # unreachable
+
+
+def combine_markers(*layers: MarkerLayer) -> MarkerLayer:
+    """Several marker layers as one, as if read from several files."""
+    import pandas as pd
+
+    layers = [m for m in layers if len(m.files)]
+    if not layers:
+        return MarkerLayer.empty()
+    offsets = np.cumsum([0] + [len(m.files) for m in layers[:-1]])
+    return MarkerLayer(
+        source=np.concatenate([m.source for m in layers]),
+        row=np.concatenate([m.row for m in layers]),
+        x=np.concatenate([m.x for m in layers]),
+        y=np.concatenate([m.y for m in layers]),
+        lon=np.concatenate([m.lon for m in layers]),
+        lat=np.concatenate([m.lat for m in layers]),
+        file_index=np.concatenate([m.file_index + k for m, k in zip(layers, offsets, strict=True)]),
+        files=[f for m in layers for f in m.files],
+        reason=np.concatenate([m.reason for m in layers]),
+        attributes=pd.concat([m.attributes for m in layers], ignore_index=True),
+    )
+
+
+def planned_markers(plan) -> MarkerLayer:
+    """A plan's new markers as a marker layer (source ``<plan>``, row = row of plan.markers)."""
+    m = plan.markers
+    return MarkerLayer.from_points(
+        m["lon"].to_numpy(dtype=float),
+        m["lat"].to_numpy(dtype=float),
+        "EPSG:4326",
+        source="<plan>",
+    )

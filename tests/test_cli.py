@@ -177,3 +177,104 @@ def test_context_options_end_to_end(runner, tmp_path):
     assert res.exit_code == 2 and "--landcover needs --landcover-field" in res.stderr
     res = runner.invoke(main, [*base, "--public-where", "cover"])
     assert res.exit_code == 2 and "expected COL=V1,V2" in res.stderr
+
+
+# -- posting plan -----------------------------------------------------------------------------
+def test_plan_from_noncompliant_to_a_gpx_file_in_one_command(runner, tmp_path):
+    gpx = tmp_path / "plan.gpx"
+    res = runner.invoke(main, ["plan", *SAMPLE_ARGS, "-o", str(gpx)])
+    # S2's letters are too small and U1 has no geometry: no placement fixes those, so exit 1
+    assert res.exit_code == 1, res.stderr
+    assert res.stdout == ""
+    assert "60 new markers to place (46 corner, 14 interval)" in res.stderr
+    assert "S2 (noncompliant): nothing to place; still noncompliant: letter_height" in res.stderr
+    assert f"wrote {gpx}: 60 markers (gpx)" in res.stderr
+    # checking again with the planned signs: every parcel complies but those two
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS, "--signs", str(gpx), "--json", "-", "-q"])
+    d = json.loads(res.stdout)
+    bad = {p["id"]: p["status"] for p in d["parcels"] if p["status"] != "compliant"}
+    assert bad == {"S2": "noncompliant", "U1": "invalid"}
+    assert d["summary"]["markers_read"] == 232 + 60
+
+
+def test_plan_exit_0_when_the_plan_fixes_everything(runner, tmp_path):
+    lot = shapely.box(-81.3000, 28.6000, -81.2970, 28.6030)  # unposted
+    gpd.GeoDataFrame({"pin": ["A-1"]}, geometry=[lot], crs=4326).to_file(tmp_path / "lot.geojson")
+    out, summary = tmp_path / "plan.csv", tmp_path / "plan-summary.json"
+    res = runner.invoke(
+        main,
+        [
+            "plan",
+            str(tmp_path / "lot.geojson"),
+            "--id-field",
+            "pin",
+            "--accuracy-ft",
+            "16",
+            "-o",
+            str(out),
+            "--summary",
+            str(summary),
+        ],
+    )
+    assert res.exit_code == 0, res.stderr
+    d = json.loads(summary.read_text())
+    # 4 corners; the sides measure 962.7 ft east-west and 1,090.8 ft north-south on the
+    # ellipsoid: with a phone's 16 ft, markers at most 483.8 ft apart, so 1 more marker on each
+    # east-west side (962.7 / 483.8 < 2) and 2 on each north-south side
+    assert d["totals"]["corner"] == 4 and d["totals"]["interval"] == 6
+    res = runner.invoke(
+        main,
+        ["check", str(tmp_path / "lot.geojson"), "--signs", str(out), "--accuracy-ft", "16"],
+    )
+    assert res.exit_code == 0, res.stderr
+
+
+def test_plan_to_stdout_needs_a_format(runner):
+    res = runner.invoke(main, ["plan", *SAMPLE_ARGS, "-o", "-", "--format", "csv", "-q"])
+    assert res.exit_code == 1 and res.stderr == ""
+    assert res.stdout.startswith("parcel_id,role,lat,lon,")
+    assert res.stdout.count("\n") == 61
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-o", "-"], "needs --format"),
+        (["-o", "plan.shp"], "cannot tell the format from the extension"),
+        (["-o", "plan.gpx", "--summary", "s.txt"], "use a .json or .csv file"),
+        (["-o", "-", "--format", "csv", "--summary", "-"], "only one output can go to stdout"),
+        (["-o", "plan.gpx", "--accuracy-ft", "600"], "leaves no room under the 500 ft spacing"),
+        (["-o", "plan.gpx", "--setback-ft", "-2"], "-2"),
+        (["-o", "/nonexistent/dir/plan.gpx"], "does not exist"),
+    ],
+)
+def test_plan_bad_input_exits_2_with_one_clear_line(runner, args, message):
+    res = runner.invoke(main, ["plan", *SAMPLE_ARGS, *args])
+    assert res.exit_code == 2
+    assert message in res.stderr
+    assert "Traceback" not in res.stderr + res.stdout
+
+
+def test_plan_summary_csv_and_existing(runner, tmp_path):
+    out, summary = tmp_path / "plan.kml", tmp_path / "s.csv"
+    res = runner.invoke(
+        main,
+        ["plan", *SAMPLE_ARGS, "-o", str(out), "--summary", str(summary), "--include-existing"],
+    )
+    assert res.exit_code == 1
+    lines = summary.read_text().splitlines()
+    assert lines[0].startswith("id,row,status,corner,access,interval,total")
+    assert lines[-1].startswith("(total),,,46,0,14,60,")
+    assert "<Folder>" in out.read_text()
+
+
+def test_readme_shows_what_plan_prints(runner, tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("-o out/plan.gpx\n```\n\n```\n", 1)[1].split("```", 1)[0]
+    res = runner.invoke(main, ["plan", *SAMPLE_ARGS, "-o", str(tmp_path / "plan.gpx")])
+    got = res.stderr.replace(str(tmp_path / "plan.gpx"), "out/plan.gpx").splitlines()
+    shown = [line for line in block.splitlines() if line.strip() != "..."]
+    assert shown and all(line in got for line in shown)
+    gpx = (tmp_path / "plan.gpx").read_text()
+    quote = readme.split('each described like *"', 1)[1].split('"*', 1)[0]
+    assert " ".join(quote.split()) in gpx

@@ -1,0 +1,426 @@
+"""Exports of a :class:`~posting.plan.Plan`: the files a landowner loads on a GPS or a phone, and
+the shopping list.
+
+Nothing here measures: every figure comes from the plan's tables. Formats:
+
+* **GPX 1.1** waypoints (handheld GPS units, phone apps), written with gpxpy: short unique
+  names (at most 10 characters: older units cut longer ones), a comment naming the parcel and
+  role, a description with the facing, setback and distances, and the role as ``type``;
+* **KML** with one folder per parcel (Google Earth, Avenza, phone apps), written with fastkml;
+  each placemark carries the same description and its fields as ``ExtendedData``;
+* **CSV** with ``parcel_id``, ``role``, ``lat``, ``lon`` (7 decimals) first, for phones;
+* **GeoJSON** points with the same properties.
+
+Longitudes and latitudes are written as :func:`posting.plan.lonlat_text` gives them (7
+decimals), the very values the plan was checked with.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from posting.errors import InputError
+from posting.plan import LONLAT_DECIMALS, ROLES, Plan, lonlat_text
+
+__all__ = [
+    "FORMATS",
+    "SUMMARY_FORMATS",
+    "format_of",
+    "render",
+    "summary_csv",
+    "summary_json",
+    "summary_lines",
+    "to_csv",
+    "to_geojson",
+    "to_gpx",
+    "to_kml",
+]
+
+PLAN_SCHEMA = "posting-plan/1"
+CSV_COLUMNS = [
+    "parcel_id",
+    "role",
+    "lat",
+    "lon",
+    "name",
+    "azimuth_deg",
+    "along_ft",
+    "next_ft",
+    "setback_ft",
+    "part",
+    "hole",
+    "note",
+]
+"""Columns of the CSV export (and properties of the GeoJSON export, less ``lat``/``lon``)."""
+
+
+def _num(x: Any, nd: int = 1) -> float | None:
+    x = float(x)
+    return round(x, nd) if math.isfinite(x) else None
+
+
+def _ft(x: float) -> str:
+    return f"{x:,.0f} ft" if math.isfinite(x) else "?"
+
+
+def _ring_words(part: int, hole: int) -> str:
+    where = "the boundary" if hole == 0 else f"the boundary of hole {hole}"
+    return where + (f" of part {part + 1}" if part else "")
+
+
+def describe(rec: Any) -> str:
+    """A marker's description, for people in the field.
+
+    The next marker is the one reached walking along the line with the parcel on your left.
+    """
+    if rec.role == "existing":
+        text = f"Parcel {rec.parcel_id}: {rec.note}"
+    else:
+        where = "from the corner" if rec.role == "corner" else "inside the line"
+        text = (
+            f"Parcel {rec.parcel_id}: new {rec.role} sign, {rec.setback_ft:.1f} ft {where}, "
+            f"facing {rec.azimuth_deg:.0f}° (outward)"
+        )
+    if math.isfinite(rec.next_ft):
+        text += (
+            f"; next sign {_ft(rec.next_ft)} along {_ring_words(int(rec.part), int(rec.hole))}"
+            " with the parcel on your left"
+        )
+    if rec.note and rec.role != "existing":
+        text += f". {rec.note}"
+    return text + "."
+
+
+def _records(table: pd.DataFrame) -> list[Any]:
+    return list(table.itertuples(index=False))
+
+
+def _metadata(plan: Plan) -> tuple[str, str]:
+    r = plan.report
+    name = "posting plan"
+    desc = (
+        f"New sign positions to post {len(plan.parcels)} parcel(s) under {r.profile.citation} "
+        f"({r.profile.name}); {len(plan.markers)} new markers. Made by posting on "
+        f"{r.generated}."
+    )
+    return name, desc
+
+
+# -- GPX ---------------------------------------------------------------------------------------
+def to_gpx(plan: Plan, table: pd.DataFrame) -> str:
+    """GPX 1.1 with one waypoint per marker of ``table`` (written with gpxpy)."""
+    import gpxpy.gpx
+
+    from posting.report import _tool_version
+
+    gpx = gpxpy.gpx.GPX()
+    gpx.creator = f"posting {_tool_version()}"
+    gpx.name, gpx.description = _metadata(plan)
+    lat = lonlat_text(table["lat"].to_numpy(dtype=float))
+    lon = lonlat_text(table["lon"].to_numpy(dtype=float))
+    for rec, la, lo in zip(_records(table), lat, lon, strict=True):
+        gpx.waypoints.append(
+            gpxpy.gpx.GPXWaypoint(
+                latitude=float(la),
+                longitude=float(lo),
+                name=rec.name,
+                comment=f"{rec.parcel_id} {rec.role}",
+                description=describe(rec),
+                type=rec.role,
+            )
+        )
+    return gpx.to_xml(version="1.1")
+
+
+# -- KML ---------------------------------------------------------------------------------------
+def _folder_names(plan: Plan, parcels: np.ndarray) -> dict[int, str]:
+    """One folder name per parcel row: its id, with the row when the id is not unique."""
+    ids = plan.report.parcels["id"].to_numpy(dtype=object)
+    dup = plan.report.parcels["duplicate_id"].to_numpy(dtype=bool)
+    return {
+        int(p): f"Parcel {ids[p]}" + (f" (row {p})" if dup[p] else "") for p in np.unique(parcels)
+    }
+
+
+def to_kml(plan: Plan, table: pd.DataFrame) -> str:
+    """KML 2.2 with one folder per parcel and one placemark per marker (written with fastkml)."""
+    import pygeoif
+    from fastkml import Data, Document, ExtendedData, Folder, Placemark, kml
+    from fastkml.geometry import Point
+
+    name, desc = _metadata(plan)
+    parcels = table["parcel"].to_numpy(dtype=np.int64)
+    folders_named = _folder_names(plan, parcels)
+    lat = lonlat_text(table["lat"].to_numpy(dtype=float)).astype(float)
+    lon = lonlat_text(table["lon"].to_numpy(dtype=float)).astype(float)
+    placemarks: dict[int, list[Placemark]] = {p: [] for p in folders_named}
+    for rec, la, lo, p in zip(_records(table), lat, lon, parcels, strict=True):
+        fields = {
+            "parcel_id": rec.parcel_id,
+            "role": rec.role,
+            "azimuth_deg": _num(rec.azimuth_deg),
+            "along_ft": _num(rec.along_ft),
+            "next_ft": _num(rec.next_ft),
+            "setback_ft": _num(rec.setback_ft),
+        }
+        placemarks[int(p)].append(
+            Placemark(
+                name=rec.name,
+                description=describe(rec),
+                kml_geometry=Point(geometry=pygeoif.Point(float(lo), float(la))),
+                extended_data=ExtendedData(
+                    elements=[
+                        Data(name=k, value="" if v is None else str(v)) for k, v in fields.items()
+                    ]
+                ),
+            )
+        )
+    folders = [Folder(name=folders_named[p], features=placemarks[p]) for p in sorted(folders_named)]
+    doc = kml.KML(features=[Document(name=name, description=desc, features=folders)])
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + doc.to_string(prettyprint=True)
+
+
+# -- CSV and GeoJSON -----------------------------------------------------------------------
+def _rows(table: pd.DataFrame) -> list[dict[str, Any]]:
+    out = []
+    lat = lonlat_text(table["lat"].to_numpy(dtype=float))
+    lon = lonlat_text(table["lon"].to_numpy(dtype=float))
+    for rec, la, lo in zip(_records(table), lat, lon, strict=True):
+        out.append(
+            {
+                "parcel_id": rec.parcel_id,
+                "role": rec.role,
+                "lat": la,
+                "lon": lo,
+                "name": rec.name,
+                "azimuth_deg": _num(rec.azimuth_deg),
+                "along_ft": _num(rec.along_ft),
+                "next_ft": _num(rec.next_ft),
+                "setback_ft": _num(rec.setback_ft),
+                "part": int(rec.part),
+                "hole": int(rec.hole),
+                "note": rec.note or "",
+            }
+        )
+    return out
+
+
+def to_csv(plan: Plan, table: pd.DataFrame) -> str:
+    """CSV, one row per marker: ``parcel_id``, ``role``, ``lat``, ``lon`` (7 decimals) first."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for row in _rows(table):
+        w.writerow({k: "" if v is None else v for k, v in row.items()})
+    return buf.getvalue()
+
+
+def to_geojson(plan: Plan, table: pd.DataFrame) -> str:
+    """A GeoJSON FeatureCollection of points (WGS 84) with the CSV's properties."""
+    feats = []
+    for row in _rows(table):
+        lon, lat = float(row.pop("lon")), float(row.pop("lat"))
+        feats.append(
+            json.dumps(
+                {
+                    "type": "Feature",
+                    "geometry": {"type": "Point", "coordinates": [lon, lat]},
+                    "properties": row,
+                },
+                ensure_ascii=False,
+                allow_nan=False,
+            )
+        )
+    name, desc = _metadata(plan)
+    head = json.dumps({"type": "FeatureCollection", "name": name, "description": desc})
+    return head[:-1] + ', "features": [\n' + ",\n".join(feats) + "\n]}\n"
+
+
+FORMATS: dict[str, Callable[[Plan, pd.DataFrame], str]] = {
+    "gpx": to_gpx,
+    "kml": to_kml,
+    "csv": to_csv,
+    "geojson": to_geojson,
+}
+"""Export formats by name."""
+_SUFFIXES = {".gpx": "gpx", ".kml": "kml", ".csv": "csv", ".geojson": "geojson", ".json": "geojson"}
+SUMMARY_FORMATS = {".json": "json", ".csv": "csv"}
+
+
+def format_of(path: str, given: str | None = None) -> str:
+    """The export format: ``given``, else from the file's extension.
+
+    Raises
+    ------
+    InputError
+        When neither says which format.
+
+    Examples
+    --------
+    >>> format_of("out/plan.GPX"), format_of("-", "csv")
+    ('gpx', 'csv')
+    """
+    if given:
+        return given
+    fmt = _SUFFIXES.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise InputError(
+            f"{path}: cannot tell the format from the extension; use .gpx, .kml, .csv or "
+            ".geojson, or give --format"
+        )
+    return fmt
+
+
+def render(plan: Plan, fmt: str, *, include_existing: bool = False) -> str:
+    """The plan's markers (and the existing ones, if asked) in format ``fmt``."""
+    table = plan.with_existing() if include_existing else plan.markers
+    return FORMATS[fmt](plan, table)
+
+
+# -- the shopping list -------------------------------------------------------------------------
+def _parcel_items(plan: Plan) -> list[dict[str, Any]]:
+    p = plan.parcels
+    items = []
+    for rec in p.itertuples(index=False):
+        items.append(
+            {
+                "id": rec.id,
+                "row": int(rec.parcel),
+                "status": rec.status,
+                **{role: int(getattr(rec, role)) for role in ROLES},
+                "total": int(rec.total),
+                "signs": int(rec.signs),
+                "perimeter_ft": _num(rec.perimeter_ft, 2),
+                "covered_ft": _num(rec.covered_ft, 2),
+                "complete": bool(rec.complete),
+                "remaining": rec.remaining or None,
+                "note": rec.note or None,
+            }
+        )
+    return items
+
+
+def summary_dict(plan: Plan) -> dict[str, Any]:
+    """The shopping list as a JSON-ready dict."""
+    from posting.report import _tool_version
+
+    r = plan.report
+    totals = plan.totals()
+    return {
+        "schema": PLAN_SCHEMA,
+        "generated": r.generated,
+        "tool": {"name": "posting", "version": _tool_version()},
+        "rules": r.profile.summary(),
+        "crs": r.crs,
+        "settings": {
+            **r.settings.as_dict(),
+            "setback_ft": plan.setback_ft,
+            "margin_ft": plan.margin_ft,
+            "planned_spacing_ft": plan.spacing_ft,
+            "lonlat_decimals": LONLAT_DECIMALS,
+        },
+        "totals": {k: (_num(v, 2) if k.endswith("_ft") else int(v)) for k, v in totals.items()},
+        "parcels": _parcel_items(plan),
+        "warnings": plan.warnings,
+    }
+
+
+def summary_json(plan: Plan) -> str:
+    """The shopping list as JSON text."""
+    return json.dumps(summary_dict(plan), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def summary_csv(plan: Plan) -> str:
+    """The shopping list as CSV: one row per parcel, then a ``(total)`` row."""
+    buf = io.StringIO()
+    cols = [
+        "id",
+        "row",
+        "status",
+        *ROLES,
+        "total",
+        "signs",
+        "perimeter_ft",
+        "covered_ft",
+        "complete",
+        "remaining",
+        "note",
+    ]
+    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
+    w.writeheader()
+    for item in _parcel_items(plan):
+        item["complete"] = "yes" if item["complete"] else "no"
+        w.writerow({k: "" if item[k] is None else item[k] for k in cols})
+    t = plan.totals()
+    w.writerow(
+        {
+            "id": "(total)",
+            "row": "",
+            "status": "",
+            **{role: t[role] for role in ROLES},
+            "total": t["total"],
+            "signs": int(plan.parcels["signs"].sum()) if len(plan.parcels) else 0,
+            "perimeter_ft": _num(t["perimeter_ft"], 2),
+            "covered_ft": _num(t["covered_ft"], 2),
+            "complete": "yes" if plan.exit_code == 0 else "no",
+            "remaining": "",
+            "note": "",
+        }
+    )
+    return buf.getvalue()
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    parts = [f"{n:,} {role}" for role, n in counts.items() if n]
+    return ", ".join(parts) if parts else "none"
+
+
+def summary_lines(plan: Plan, k: int = 20) -> list[str]:
+    """The shopping list for stderr: totals, then up to ``k`` parcels."""
+    r = plan.report
+    t = plan.totals()
+    if not len(plan.parcels):
+        return [f"plan: all {len(r.parcels)} parcels comply with {r.profile.name}: nothing to add"]
+    spacing = (
+        f"markers spaced at most {plan.spacing_ft:,.1f} ft ({r.profile.spacing.max_ft:g} ft limit"
+        f" - {r.settings.accuracy_ft:g} ft accuracy - {plan.margin_ft:g} ft margin)"
+        if plan.spacing_ft is not None
+        else "no spacing rule"
+    )
+    lines = [
+        f"plan for {t['parcels']:,} parcel(s) not compliant with {r.profile.name} "
+        f"({r.profile.citation}): {spacing}, set back {plan.setback_ft:g} ft inside the line",
+        f"  {t['total']:,} new markers to place ({_counts_text(plan.counts())}) on "
+        f"{t['parcels_with_markers']:,} parcel(s), posting {t['covered_ft']:,.1f} ft of boundary",
+    ]
+    p = plan.parcels
+    for rec in p.head(k).itertuples(index=False):
+        counts = {role: int(getattr(rec, role)) for role in ROLES}
+        if rec.total:
+            text = (
+                f"{rec.total:,} new marker{'s' if rec.total > 1 else ''} ({_counts_text(counts)})"
+            )
+            if rec.covered_ft:
+                text += f", posting {rec.covered_ft:,.1f} ft of boundary"
+        else:
+            text = "nothing to place"
+        if rec.remaining:
+            text += f"; still {rec.status}: {rec.remaining}"
+        if rec.note:
+            text += f"; {rec.note}"
+        lines.append(f"    {rec.id} ({rec.status}): {text}")
+    if len(p) > k:
+        lines.append(f"    ... and {len(p) - k:,} more parcels (see --summary)")
+    lines += [f"  warning: {w}" for w in plan.warnings[:20]]
+    if len(plan.warnings) > 20:
+        lines.append(f"  ... and {len(plan.warnings) - 20} more warnings (see --summary)")
+    return lines

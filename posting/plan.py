@@ -1,0 +1,927 @@
+"""The landowner's plan: where to put the markers a parcel still needs.
+
+A verdict of "noncompliant" is half an answer; this module gives the other half. It reads a
+:class:`~posting.report.Report` (the gaps, the corners and the ring geometry are all there) and,
+for each parcel that is not compliant, places new markers:
+
+1. **Anchors** first, at the positions the rule fixes: every corner without a marker (role
+   ``corner``). Access points (role ``access``) will be anchors too when the access rule
+   exists; :data:`ANCHOR_ROLES` lists them, and they are placed before any interval marker.
+2. **Interval markers** then fill what is left. Along each ring, the existing markers and the
+   anchors are fixed positions; a gap of length ``g`` between two of them needs at least
+   ``ceil(g / T) - 1`` more markers to bring every piece within the spacing ``T``, and that many
+   evenly spaced markers suffice (``g / (k + 1) <= T``), so the plan places exactly that many:
+   it is the fewest possible given the fixed positions. A ring with no fixed position at all
+   (an unposted parcel without corners, a hole, a detached part) needs ``ceil(length / T)``
+   markers, evenly spaced. Gaps between two existing markers that the check passed are left
+   alone.
+
+Gaps are measured along the boundary, as Florida's rule measures them; under a profile that
+measures spacing in a straight line, a gap within ``T`` along the boundary is within ``T`` in a
+straight line too, so the plan still complies, though on a curved boundary it may place more than
+that profile's minimum.
+
+``T`` is the rule's limit minus the stated survey accuracy (``--accuracy-ft``), so that a
+re-check with that accuracy is not ``uncertain``, minus :data:`MARGIN_FT` (0.2 ft, 6 cm): the
+plan's coordinates are exported with 7 decimals (1 cm) and read back by devices and apps; the
+margin keeps every gap within the limit whatever reader rounds them, at the cost of one extra
+marker only for a gap within ``k * 0.2`` ft of an exact multiple ``k`` of the limit.
+
+**Where a marker stands.** Signs go on the posted land, just inside the line: each new marker
+is set back inside the boundary by ``setback_ft`` (:data:`DEFAULT_SETBACK_FT`, 3 ft: clear of a
+boundary fence whose posts stand on the line, on the owner's side, and far within the check's
+30 ft tolerance). An interval marker is set back along the inward normal, so it projects back
+onto the boundary where it was planned. A corner marker is set back along the inward bisector
+of the corner, turned 5° (or a quarter of a narrow corner's opening) towards the side after the
+corner so that which side it projects onto is never a tie, and stays within the corner
+tolerance. Corners of one parcel at one point (a hole touching the exterior) share a marker.
+
+**Checked as the checker will.** Each planned position is rounded to 7 decimals and assigned
+with the checker's own :func:`~posting.assign.assign_markers` against the report's prepared
+parcels (nothing is measured again: the same rings, the same rules). A marker must stand inside
+its parcel and be counted for it: an interval marker on its ring near the planned spot, a corner
+marker within reach of its corner. Where one is not (a strip narrower than twice the setback,
+an overlapping neighbour, a hole touching the exterior at a corner), or would leave a gap over
+the limit, a corner marker first tries other directions, then any marker has its setback halved
+until it is counted where it was planned; the setback used is in the plan. A parcel whose
+boundary repeats an earlier one's exactly is not planned (a check counts each sign for one
+parcel), and a marker that no position lets a check count for its parcel is kept, with a note
+and a warning.
+
+The outward-facing azimuth of each marker (the way its face looks, in degrees clockwise from
+true north) is computed geodesically between longitude/latitude points, since the working
+frame's grid north is not true north away from its central meridian.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import shapely
+from pyproj import Geod
+
+from posting.assign import assign_markers
+from posting.checks import EPSILON_FT
+from posting.checks.spacing import ring_gaps
+from posting.crs import WGS84
+from posting.errors import InputError
+from posting.io import MarkerLayer
+from posting.report import Report
+
+__all__ = [
+    "ANCHOR_ROLES",
+    "DEFAULT_SETBACK_FT",
+    "EXISTING",
+    "MARGIN_FT",
+    "PLANNED_STATUSES",
+    "ROLES",
+    "ROLE_LETTER",
+    "Plan",
+    "lonlat_text",
+    "plan",
+]
+
+ROLES = ("corner", "access", "interval")
+"""Roles of planned markers, in the order they are placed. ``access`` is reserved for the
+access-point rule (a marker at each point of ingress); no profile uses it yet."""
+ANCHOR_ROLES = ("corner", "access")
+"""Roles placed at positions the rule fixes, before interval markers fill the gaps."""
+EXISTING = "existing"
+"""Role of an existing marker in an export (``--include-existing``)."""
+ROLE_LETTER = {"corner": "C", "access": "A", "interval": "I", EXISTING: "E"}
+"""First letter of a marker's short name, by role."""
+
+DEFAULT_SETBACK_FT = 3.0
+"""How far inside the boundary a new marker stands (see the module docstring)."""
+MARGIN_FT = 0.2
+"""Spacing and corner distances are planned this much under their limits (see above)."""
+PLANNED_STATUSES = ("noncompliant", "unposted", "uncertain")
+"""Parcels with these statuses get a plan."""
+LONLAT_DECIMALS = 7
+"""Decimals of exported longitudes and latitudes (1e-7 degree is about 1 cm)."""
+NAME_MAX_CHARS = 10
+"""Older handheld GPS units cut waypoint names at about ten characters."""
+
+_CHORD_FT = 5.0  # boundary length either side of a marker that sets its inward direction
+_CORNER_TILT_DEG = 5.0  # a corner's setback is turned this much towards the next side
+_HALVINGS = 12  # 3 ft halved 12 times is under 0.001 ft; then the line itself is tried
+_ARC_SLACK_FT = 0.5  # how far a projected position may stray beyond twice the setback
+_AZIMUTH_STEP_FT = 10.0
+_GEOD = Geod(ellps="WGS84")
+
+
+def lonlat_text(values: np.ndarray) -> np.ndarray:
+    """Longitudes or latitudes as exported: fixed 7-decimal text (NaN gives ``nan``).
+
+    Every export writes these strings (or the floats they parse to), and the plan is checked
+    on the floats they parse to, so what a device reads back is what was checked.
+
+    Examples
+    --------
+    >>> lonlat_text(np.array([-81.123456789, 28.5])).tolist()
+    ['-81.1234568', '28.5000000']
+    """
+    return np.char.mod(f"%.{LONLAT_DECIMALS}f", np.asarray(values, dtype=float))
+
+
+def _rounded(values: np.ndarray) -> np.ndarray:
+    return lonlat_text(values).astype(float) if len(values) else np.asarray(values, float)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """New marker positions for the parcels of a report that are not compliant.
+
+    Attributes
+    ----------
+    report
+        The check the plan answers.
+    markers
+        One row per new marker, by parcel (input order), ring and position: ``name`` (short,
+        unique, at most 10 characters), ``parcel`` (input row), ``parcel_id``, ``role`` (one
+        of :data:`ROLES`), ``ring``, ``part``, ``hole``, ``along_ft`` (position along its
+        ring from the ring's first vertex, as a check measures it), ``next_ft`` (along the
+        boundary to the next marker, existing or new), ``azimuth_deg`` (outward facing,
+        clockwise from true north), ``setback_ft`` (how far inside the boundary it was set:
+        along the inward normal, or along the bisector at a corner), ``line_ft`` (its distance
+        from the boundary line, as a check measures it), ``corner_ft``
+        (corner markers: distance to the corner), ``lon``, ``lat`` (rounded to 7 decimals),
+        ``x_ft``, ``y_ft`` (working frame), ``note``.
+    parcels
+        The shopping list: one row per parcel that is not compliant (or exempt), invalid ones
+        included with the reason: ``parcel``, ``id``,
+        ``status``, one count per role, ``total``, ``signs`` (existing), ``perimeter_ft``,
+        ``covered_ft`` (boundary in gaps over the limit or unmarked, which the plan posts),
+        ``remaining`` (violations no placement fixes, such as sign content), ``note``, and
+        ``complete`` (True when the plan's markers bring the parcel into compliance).
+    spacing_ft
+        The spacing planned for (limit minus accuracy minus margin), or None without a spacing
+        rule.
+    setback_ft, margin_ft
+        The settings used.
+    warnings
+        Markers that could not be placed so that a check counts them for their parcel.
+    """
+
+    report: Report
+    markers: pd.DataFrame
+    parcels: pd.DataFrame
+    spacing_ft: float | None
+    setback_ft: float
+    margin_ft: float
+    existing_next_ft: pd.Series = field(repr=False, default_factory=lambda: pd.Series(dtype=float))
+    warnings: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        """New markers per role (every role, zeros included)."""
+        c = self.markers["role"].value_counts()
+        return {r: int(c.get(r, 0)) for r in ROLES}
+
+    def totals(self) -> dict[str, float | int]:
+        """Totals of the shopping list."""
+        p = self.parcels
+        return {
+            "parcels": len(p),
+            "parcels_with_markers": int((p["total"] > 0).sum()) if len(p) else 0,
+            **self.counts(),
+            "total": len(self.markers),
+            "covered_ft": float(p["covered_ft"].sum()) if len(p) else 0.0,
+            "perimeter_ft": float(p["perimeter_ft"].sum()) if len(p) else 0.0,
+        }
+
+    @property
+    def exit_code(self) -> int:
+        """0 when, with the plan's markers, every parcel would comply; else 1.
+
+        A parcel without usable geometry, a violation no placement fixes (sign content) or a
+        marker that a check would not count for its parcel make it 1.
+        """
+        return 0 if bool(self.parcels["complete"].all()) else 1
+
+    def existing(self) -> pd.DataFrame:
+        """The existing markers of the planned parcels, in the columns of :attr:`markers`.
+
+        Their ``role`` is ``existing``; ``setback_ft`` is their distance from the line and
+        ``along_ft`` their position along their ring, as the check measured them.
+        """
+        m = self.report.markers
+        planned = np.zeros(len(self.report.parcels), dtype=bool)
+        planned[self.parcels["parcel"].to_numpy(dtype=np.int64)] = True
+        sel = m[(m["parcel"] >= 0) & planned[np.maximum(m["parcel"].to_numpy(), 0)]]
+        idx = sel.index.to_numpy()
+        out = pd.DataFrame(
+            {
+                "name": "",
+                "parcel": sel["parcel"].to_numpy(dtype=np.int64),
+                "parcel_id": sel["parcel_id"].to_numpy(dtype=object),
+                "role": EXISTING,
+                "ring": sel["ring"].to_numpy(dtype=np.int64),
+                "part": sel["part"].to_numpy(dtype=np.int64),
+                "hole": sel["hole"].to_numpy(dtype=np.int64),
+                "along_ft": sel["position_ft"].to_numpy(dtype=float),
+                "next_ft": self.existing_next_ft.reindex(idx).to_numpy(dtype=float),
+                "azimuth_deg": np.nan,
+                "setback_ft": sel["distance_ft"].to_numpy(dtype=float),
+                "corner_ft": np.nan,
+                "lon": _rounded(sel["lon"].to_numpy(dtype=float)),
+                "lat": _rounded(sel["lat"].to_numpy(dtype=float)),
+                "x_ft": self.report.assignment.x_ft[idx],
+                "y_ft": self.report.assignment.y_ft[idx],
+                "note": [
+                    f"existing sign ({s}, row {r})"
+                    for s, r in zip(sel["source"], sel["row"], strict=True)
+                ],
+            }
+        )
+        return out
+
+    def with_existing(self) -> pd.DataFrame:
+        """New and existing markers together, by parcel, ring and position, all named."""
+        ex = self.existing()
+        both = pd.concat([self.markers, ex], ignore_index=True)
+        both = both.sort_values(["parcel", "ring", "along_ft"], kind="stable").reset_index(
+            drop=True
+        )
+        return _name(both)
+
+
+# -- geometry helpers --------------------------------------------------------------------------
+def _xy(points: np.ndarray) -> np.ndarray:
+    return np.column_stack([shapely.get_x(points), shapely.get_y(points)])
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.hypot(v[:, 0], v[:, 1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = v / n[:, None]
+    out[~(n > 1e-12)] = 0.0
+    return out
+
+
+def _left(v: np.ndarray) -> np.ndarray:
+    return np.column_stack([-v[:, 1], v[:, 0]])
+
+
+def _frame(
+    rings: np.ndarray, length: np.ndarray, ring: np.ndarray, s: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Boundary point, inward direction and forward direction at arc positions ``s``.
+
+    The inward direction is the bisector of the left normals of the chords over
+    :data:`_CHORD_FT` before and after the point: the inward normal on a straight side, the
+    inward bisector at a corner (rings keep the parcel to their left).
+    """
+    L = length[ring]
+    h = np.minimum(_CHORD_FT, L / 4.0)
+    g = rings[ring]
+    p = _xy(shapely.line_interpolate_point(g, np.mod(s, L)))
+    a = _xy(shapely.line_interpolate_point(g, np.mod(s - h, L)))
+    b = _xy(shapely.line_interpolate_point(g, np.mod(s + h, L)))
+    t_in, t_out = _unit(p - a), _unit(b - p)
+    inward = _left(t_in) + _left(t_out)
+    spike = np.hypot(inward[:, 0], inward[:, 1]) < 1e-6  # the boundary doubles back
+    inward[spike] = (t_out - t_in)[spike]
+    return p, _unit(inward), t_out
+
+
+# -- checking a position as the checker will ---------------------------------------------------
+@dataclass
+class _Placed:
+    """Where a check will count planned markers (index = planned marker)."""
+
+    lon: np.ndarray
+    lat: np.ndarray
+    parcel: np.ndarray
+    ring: np.ndarray
+    position_ft: np.ndarray
+    x_ft: np.ndarray
+    y_ft: np.ndarray
+    setback_ft: np.ndarray  # offset used, from the boundary point along the inward direction
+    line_ft: np.ndarray  # distance to the boundary line, as a check measures it
+    ok: np.ndarray
+
+    COLUMNS = (
+        "lon",
+        "lat",
+        "parcel",
+        "ring",
+        "position_ft",
+        "x_ft",
+        "y_ft",
+        "setback_ft",
+        "line_ft",
+        "ok",
+    )
+
+    def take(self, mask: np.ndarray) -> _Placed:
+        """The markers where ``mask`` is True."""
+        return _Placed(*(getattr(self, k)[mask] for k in self.COLUMNS))
+
+    @classmethod
+    def empty(cls, n: int) -> _Placed:
+        f = np.full(n, np.nan)
+        i = np.full(n, -1, dtype=np.int64)
+        return cls(
+            *(f.copy() for _ in range(2)),
+            *(i.copy() for _ in range(2)),
+            *(f.copy() for _ in range(5)),
+            np.zeros(n, dtype=bool),
+        )
+
+
+def _counted_at(
+    report: Report, group: np.ndarray, x: np.ndarray, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, object]:
+    """Round positions to the exported decimals and assign them as a check would."""
+    prep = report.prepared
+    lon = np.full(len(x), np.nan)
+    lat = np.full(len(x), np.nan)
+    for g, wcrs in enumerate(prep.crss):
+        sel = group == g
+        if sel.any():
+            lon[sel], lat[sel] = wcrs.ft_to_lonlat(x[sel], y[sel])
+    lon, lat = _rounded(lon), _rounded(lat)
+    layer = MarkerLayer.from_points(lon, lat, WGS84, source="<plan>")
+    return lon, lat, assign_markers(prep, layer, tolerance_ft=report.settings.tolerance_ft)
+
+
+def _arc(a: np.ndarray, b: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Distance between two arc positions along a closed ring (the shorter way)."""
+    with np.errstate(invalid="ignore"):
+        d = np.mod(np.abs(a - b), length)
+        return np.minimum(d, length - d)
+
+
+_TURNS_DEG = (30, -30, 60, -60, 90, -90, 120, -120, 150, -150, 180)
+"""Directions tried, in this order, when the planned one does not work at a given setback (a
+corner where a hole touches the exterior, an overlapping neighbour)."""
+
+
+def _tilt_towards(inward: np.ndarray, forward: np.ndarray) -> np.ndarray:
+    """A corner's inward bisector turned towards the side after the corner.
+
+    The turn is :data:`_CORNER_TILT_DEG`, or a quarter of the corner's opening where that is
+    narrower (a spike of 9° is turned 2.25°, so that the marker stays inside it).
+    """
+    cross = inward[:, 0] * forward[:, 1] - inward[:, 1] * forward[:, 0]
+    dot = inward[:, 0] * forward[:, 0] + inward[:, 1] * forward[:, 1]
+    half_opening = np.degrees(np.arctan2(np.abs(cross), dot))  # bisector to the next side
+    tilt = np.minimum(_CORNER_TILT_DEG, half_opening / 2)
+    return _rotate_each(inward, tilt * np.sign(cross))
+
+
+def _rotate(v: np.ndarray, deg: float) -> np.ndarray:
+    return _rotate_each(v, np.full(len(v), float(deg)))
+
+
+def _rotate_each(v: np.ndarray, deg: np.ndarray) -> np.ndarray:
+    """Each vector of ``v`` turned anticlockwise by its angle in ``deg``."""
+    a = np.radians(deg)
+    c, s = np.cos(a), np.sin(a)
+    return np.column_stack([c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]])
+
+
+def _settle(
+    report: Report,
+    parcel: np.ndarray,
+    ring: np.ndarray,
+    s: np.ndarray,
+    base: np.ndarray,
+    direction: np.ndarray,
+    setback_ft: float,
+    *,
+    corner_xy: np.ndarray | None = None,
+    corner_reach_ft: float = 0.0,
+    extra=None,
+) -> _Placed:
+    """Set markers back from ``base`` along ``direction`` until a check counts each one where
+    it was planned.
+
+    An interval marker must be counted for its parcel and ring, projecting within twice its
+    setback of the planned position; a corner marker (``corner_xy`` given) must be counted for
+    its parcel within ``corner_reach_ft`` of its corner. Either must stand inside its parcel.
+    Where a corner's planned direction fails (a hole touching the exterior at the corner),
+    other directions are tried at the same setback; where none works, or ``extra`` rejects the
+    marker (a gap over the limit), the setback is halved, down to the line itself.
+    """
+    n = len(s)
+    out = _Placed.empty(n)
+    if n == 0:
+        return out
+    prep = report.prepared
+    length = prep.rings.length_ft
+    group = prep.group[parcel]
+    direction = direction.copy()
+    d = np.full(n, float(setback_ft))
+
+    def attempt(
+        idx: np.ndarray, dirs: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
+        x = base[idx, 0] + d[idx] * dirs[:, 0]
+        y = base[idx, 1] + d[idx] * dirs[:, 1]
+        lon, lat, sim = _counted_at(report, group[idx], x, y)
+        if corner_xy is None:
+            here = (sim.parcel == parcel[idx]) & (sim.ring == ring[idx])
+            arc = _arc(sim.position_ft, s[idx], length[ring[idx]])
+            good = here & (arc <= 2 * d[idx] + _ARC_SLACK_FT)
+        else:
+            reach = np.hypot(sim.x_ft - corner_xy[idx, 0], sim.y_ft - corner_xy[idx, 1])
+            good = (sim.parcel == parcel[idx]) & (reach <= corner_reach_ft)
+        # on the posted land itself (only the last try, on the line, may not be)
+        inside = shapely.contains_xy(prep.geometry_ft[parcel[idx]], sim.x_ft, sim.y_ft)
+        good &= inside | (d[idx] == 0)
+        return good, lon, lat, sim
+
+    def store(idx: np.ndarray, good: np.ndarray, lon: np.ndarray, lat: np.ndarray, sim) -> None:
+        out.lon[idx], out.lat[idx] = lon, lat
+        out.parcel[idx], out.ring[idx] = sim.parcel, sim.ring
+        out.position_ft[idx] = sim.position_ft
+        out.x_ft[idx], out.y_ft[idx] = sim.x_ft, sim.y_ft
+        out.setback_ft[idx] = d[idx]
+        out.line_ft[idx] = sim.distance_ft
+        out.ok[idx] = good
+
+    turns = _TURNS_DEG if corner_xy is not None else ()
+    todo = np.arange(n)
+    ok = out.ok
+    for it in range(_HALVINGS + 2):
+        store(todo, *attempt(todo, direction[todo]))
+        failed = todo[~out.ok[todo] & (d[todo] > 0)]
+        for deg in turns:
+            if not len(failed):
+                break
+            turned = _rotate(direction[failed], deg)
+            good, lon, lat, sim = attempt(failed, turned)
+            k = np.flatnonzero(good)
+            direction[failed[k]] = turned[k]
+            store(failed[k], good[k], lon[k], lat[k], _take(sim, k))
+            failed = failed[~good]
+        ok = out.ok.copy()
+        if extra is not None:
+            ok &= extra(out)
+        bad = np.flatnonzero(~ok)
+        if len(bad) == 0 or it == _HALVINGS + 1:
+            break
+        d[bad] = 0.0 if it == _HALVINGS else d[bad] / 2
+        todo = bad
+    out.ok &= ok
+    return out
+
+
+def _take(sim, keep: np.ndarray):
+    """The rows ``keep`` of an :class:`~posting.assign.Assignment`."""
+    return type(sim)(*(getattr(sim, f)[keep] for f in sim.__dataclass_fields__))
+
+
+# -- the plan ----------------------------------------------------------------------------------
+def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
+    """Plan the markers that bring each parcel of ``report`` into compliance.
+
+    Parameters
+    ----------
+    report
+        A check's report (see :func:`posting.check`); its settings (tolerances, accuracy) and
+        rule profile are the plan's.
+    setback_ft
+        How far inside the boundary new markers stand. It is reduced where a parcel is too
+        narrow for it (the plan says so), and kept under the tolerances.
+
+    Raises
+    ------
+    InputError
+        When the settings leave no room: an accuracy as large as the spacing limit or the
+        corner tolerance, or a negative setback.
+
+    Examples
+    --------
+    A 900 ft square with no sign needs its four corners and one marker midway along each side
+    (900 ft is under two 500 ft spacings):
+
+    >>> import shapely
+    >>> from posting import check
+    >>> from posting.io import ParcelLayer
+    >>> crs = "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +units=ft +datum=WGS84"
+    >>> p = plan(check(ParcelLayer.from_geometries([shapely.box(0, 0, 900, 900)], crs)))
+    >>> p.counts()
+    {'corner': 4, 'access': 0, 'interval': 4}
+    """
+    if not (setback_ft >= 0 and np.isfinite(setback_ft)):
+        raise InputError(f"--setback-ft must be a finite number >= 0, not {setback_ft!r}")
+    prof, st = report.profile, report.settings
+    acc = st.accuracy_ft
+    spacing = None
+    if prof.spacing is not None:
+        spacing = prof.spacing.max_ft - acc - MARGIN_FT
+        if spacing < 1.0:
+            raise InputError(
+                f"--accuracy-ft {acc:g} leaves no room under the {prof.spacing.max_ft:g} ft "
+                "spacing limit: no plan can be certain"
+            )
+    corners_rule = prof.corners is not None and prof.corners.mode != "none"
+    corner_reach = st.corner_tolerance_ft - acc - MARGIN_FT
+    if corners_rule and corner_reach < 0:
+        raise InputError(
+            f"--accuracy-ft {acc:g} is not under --corner-tolerance-ft "
+            f"{st.corner_tolerance_ft:g} by {MARGIN_FT:g} ft: no corner marker can be certain"
+        )
+    reach = max(st.tolerance_ft - MARGIN_FT, 0.0)
+    interval_setback = min(setback_ft, reach)
+    corner_setback = min(setback_ft, reach, max(corner_reach, 0.0))
+
+    prep = report.prepared
+    rings = prep.rings
+    length = rings.length_ft
+    n_parcels = len(report.parcels)
+    status = report.parcels["status"].to_numpy(dtype=object)
+    todo = np.isin(status, PLANNED_STATUSES) & (prep.group >= 0)
+    notes = np.full(n_parcels, "", dtype=object)
+    _skip_duplicates(report, todo, notes)
+    ring_todo = todo[rings.parcel]
+
+    # 1. anchors: corners without a marker
+    c = report.corners
+    if corners_rule and len(c):
+        csel = c[(c["status"] != "ok").to_numpy() & todo[c["parcel"].to_numpy()]]
+    else:
+        csel = c.iloc[:0]
+    c_ring = csel["ring"].to_numpy(dtype=np.int64)
+    c_pos = csel["position_ft"].to_numpy(dtype=float)
+    c_xy = csel[["x_ft", "y_ft"]].to_numpy(dtype=float).reshape(-1, 2)
+    c_parcel = rings.parcel[c_ring]
+    # corners at one point (a hole touching the exterior, two parts touching) need one marker
+    one = ~_repeats(c_parcel, c_xy, MARGIN_FT / 4)
+    c_ring, c_pos, c_xy, c_parcel = c_ring[one], c_pos[one], c_xy[one], c_parcel[one]
+    _, c_in, c_fwd = _frame(rings.geometry, length, c_ring, c_pos)
+    c_dir = _tilt_towards(c_in, c_fwd)
+
+    corners = _settle(
+        report,
+        c_parcel,
+        c_ring,
+        c_pos,
+        c_xy,
+        c_dir,
+        corner_setback,
+        corner_xy=c_xy,
+        corner_reach_ft=corner_reach + MARGIN_FT / 4,
+    )
+    # a corner whose own marker cannot be counted may be in reach of another corner's marker
+    served = _served(c_parcel, c_xy, corners, corner_reach + MARGIN_FT / 4)
+    c_ring, c_pos, c_xy, c_parcel, c_in = (
+        a[~served] for a in (c_ring, c_pos, c_xy, c_parcel, c_in)
+    )
+    corners = corners.take(~served)
+
+    # 2. fixed positions: existing markers and the anchors a check will count
+    asg = report.assignment
+    am = np.flatnonzero(asg.assigned)
+    am = am[ring_todo[asg.ring[am]]]
+    good_c = np.flatnonzero(corners.ok)
+    f_ring = np.r_[asg.ring[am], corners.ring[good_c]].astype(np.int64)
+    f_pos = np.r_[asg.position_ft[am], corners.position_ft[good_c]]
+    f_input = np.r_[am, np.full(len(good_c), -1)].astype(np.int64)
+
+    # 3. interval markers: the fewest evenly spaced ones in each gap that needs them
+    if spacing is not None:
+        i_ring, i_pos = _fill(report, f_ring, f_pos, f_input, ring_todo, spacing)
+    else:
+        i_ring, i_pos = np.empty(0, np.int64), np.empty(0)
+    i_parcel = rings.parcel[i_ring]
+    i_base, i_dir, _ = _frame(rings.geometry, length, i_ring, i_pos)
+    limit_ok = None if spacing is None else spacing + MARGIN_FT / 2
+
+    def gaps_ok(placed: _Placed) -> np.ndarray:
+        return _gaps_within(placed, i_ring, i_pos, f_ring, f_pos, length, limit_ok)
+
+    intervals = _settle(
+        report,
+        i_parcel,
+        i_ring,
+        i_pos,
+        i_base,
+        i_dir,
+        interval_setback,
+        extra=None if spacing is None else gaps_ok,
+    )
+
+    # 4. the table
+    table, existing_next, warnings = _table(
+        report,
+        corners,
+        c_parcel,
+        c_ring,
+        c_xy,
+        intervals,
+        i_parcel,
+        i_ring,
+        am,
+        np.r_[np.full(len(c_ring), corner_setback), np.full(len(i_ring), interval_setback)],
+        np.vstack([c_in.reshape(-1, 2), i_dir.reshape(-1, 2)]),
+    )
+    shopping = _shopping_list(report, todo, table, notes, warnings)
+    return Plan(
+        report=report,
+        markers=table,
+        parcels=shopping,
+        spacing_ft=spacing,
+        setback_ft=float(setback_ft),
+        margin_ft=MARGIN_FT,
+        existing_next_ft=existing_next,
+        warnings=warnings,
+    )
+
+
+def _repeats(parcel: np.ndarray, xy: np.ndarray, within_ft: float) -> np.ndarray:
+    """True for each point within ``within_ft`` of an earlier point of the same parcel."""
+    out = np.zeros(len(parcel), dtype=bool)
+    if len(parcel) < 2:
+        return out
+    pts = shapely.points(xy)
+    a, b = shapely.STRtree(pts).query(pts, predicate="dwithin", distance=within_ft)
+    later = (b < a) & (parcel[a] == parcel[b])
+    out[a[later]] = True
+    return out
+
+
+def _served(parcel: np.ndarray, xy: np.ndarray, placed: _Placed, reach_ft: float) -> np.ndarray:
+    """True for each corner whose own marker is not counted for its parcel but that another
+    corner marker of the parcel, which is counted, stands within ``reach_ft`` of."""
+    out = np.zeros(len(parcel), dtype=bool)
+    lost = np.flatnonzero(~placed.ok)
+    counted = np.flatnonzero(placed.ok)
+    if not len(lost) or not len(counted):
+        return out
+    tree = shapely.STRtree(shapely.points(placed.x_ft[counted], placed.y_ft[counted]))
+    a, b = tree.query(shapely.points(xy[lost]), predicate="dwithin", distance=reach_ft)
+    same = parcel[lost[a]] == parcel[counted[b]]
+    out[lost[a[same]]] = True
+    return out
+
+
+def _skip_duplicates(report: Report, todo: np.ndarray, notes: np.ndarray) -> None:
+    """Parcels whose boundary repeats an earlier parcel's exactly are not planned.
+
+    A check counts each sign for one parcel (the first, when two boundaries are the same), so
+    no position can post the repeat apart from the original; the signs of the original post
+    the same land.
+    """
+    prep = report.prepared
+    idx = np.flatnonzero(prep.group >= 0)
+    if len(idx) < 2:
+        return
+    wkb = shapely.to_wkb(shapely.normalize(prep.geometry_ft[idx]))
+    first = pd.DataFrame({"wkb": wkb, "i": idx}).groupby("wkb", sort=False)["i"].transform("first")
+    first = first.to_numpy(dtype=np.int64)
+    ids = report.parcels["id"].to_numpy(dtype=object)
+    for i, j in zip(idx[first != idx], first[first != idx], strict=True):
+        if todo[i]:
+            todo[i] = False
+            notes[i] = (
+                f"same boundary as parcel {ids[j]!r} (row {j}): its signs post this land, but a "
+                "check counts each sign for one parcel only, so no placement can post this row "
+                "apart"
+            )
+
+
+def _fill(
+    report: Report,
+    f_ring: np.ndarray,
+    f_pos: np.ndarray,
+    f_input: np.ndarray,
+    ring_todo: np.ndarray,
+    spacing: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Interval positions: ``ceil(g / spacing) - 1`` evenly spaced in each gap ``g`` that needs
+    them; ``ceil(length / spacing)`` around a ring with no fixed position."""
+    length = report.prepared.rings.length_ft
+    gaps = ring_gaps(f_ring, f_pos, length)
+    keep = ring_todo[gaps.ring]
+    ring, start, g = gaps.ring[keep], gaps.start_ft[keep], gaps.length_ft[keep]
+    sm, em = gaps.start_marker[keep], gaps.end_marker[keep]
+    unmarked = sm < 0
+    si, ei = f_input[np.maximum(sm, 0)], f_input[np.maximum(em, 0)]
+    both_existing = ~unmarked & (si >= 0) & (ei >= 0)
+    # gaps between two existing markers: as the check judged them
+    rep = report.gaps
+    passed = pd.Series(
+        rep["status"].to_numpy() == "ok",
+        index=pd.MultiIndex.from_arrays([rep["ring"].to_numpy(), rep["start_marker"].to_numpy()]),
+    )
+    key = pd.MultiIndex.from_arrays([ring, si])
+    was_ok = passed.reindex(key).fillna(False).to_numpy(dtype=bool)
+    k = np.ceil(g / spacing - 1e-9) - 1
+    k = np.where(both_existing & was_ok, 0, np.where(g > spacing + EPSILON_FT, k, 0))
+    k = np.where(unmarked, np.maximum(np.ceil(g / spacing - 1e-9), 1), k).astype(np.int64)
+    k = np.maximum(k, 0)
+    # positions: start + j * g / (k + 1) for j = 1..k; around a bare ring, j * length / k
+    rep_i = np.repeat(np.arange(len(k)), k)
+    j = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
+    step = np.where(unmarked, g / np.maximum(k, 1), g / (k + 1))
+    pos = start[rep_i] + np.where(unmarked[rep_i], j, j + 1) * step[rep_i]
+    r = ring[rep_i]
+    return r.astype(np.int64), np.mod(pos, length[r])
+
+
+def _gaps_within(
+    placed: _Placed,
+    i_ring: np.ndarray,
+    i_pos: np.ndarray,
+    f_ring: np.ndarray,
+    f_pos: np.ndarray,
+    length: np.ndarray,
+    limit: float,
+) -> np.ndarray:
+    """False for interval markers that bound a gap over ``limit`` where a check will count
+    them (where it would not, the planned position stands in until the marker is moved)."""
+    pos = np.where(placed.ok, placed.position_ft, i_pos)
+    n_f = len(f_ring)
+    gaps = ring_gaps(np.r_[f_ring, i_ring], np.r_[f_pos, pos], length)
+    planned_end = (gaps.start_marker >= n_f) | (gaps.end_marker >= n_f)
+    long = planned_end & (gaps.length_ft > limit)
+    ok = np.ones(len(i_ring), dtype=bool)
+    for ends in (gaps.start_marker[long], gaps.end_marker[long]):
+        ok[ends[ends >= n_f] - n_f] = False
+    return ok
+
+
+def _azimuth(
+    report: Report, parcel: np.ndarray, x: np.ndarray, y: np.ndarray, inward: np.ndarray
+) -> np.ndarray:
+    """Outward-facing azimuth, degrees clockwise from true north, measured on the ellipsoid.
+
+    ``inward`` is the boundary's inward direction at each marker's planned spot (the inward
+    normal, or the corner's inward bisector) in the working frame; the sign faces the other
+    way. The azimuth is that of the geodesic from the marker to a point 10 ft out that way,
+    so the working frame's grid convergence does not enter it.
+    """
+    prep = report.prepared
+    out = np.full(len(x), np.nan)
+    group = prep.group[parcel]
+    for g, wcrs in enumerate(prep.crss):
+        sel = group == g
+        if not sel.any():
+            continue
+        lon0, lat0 = wcrs.ft_to_lonlat(x[sel], y[sel])
+        lon1, lat1 = wcrs.ft_to_lonlat(
+            x[sel] - _AZIMUTH_STEP_FT * inward[sel, 0], y[sel] - _AZIMUTH_STEP_FT * inward[sel, 1]
+        )
+        az, _, _ = _GEOD.inv(lon0, lat0, lon1, lat1)
+        out[sel] = np.mod(az, 360.0)
+    return out
+
+
+def _table(
+    report: Report,
+    corners: _Placed,
+    c_parcel: np.ndarray,
+    c_ring: np.ndarray,
+    c_xy: np.ndarray,
+    intervals: _Placed,
+    i_parcel: np.ndarray,
+    i_ring: np.ndarray,
+    am: np.ndarray,
+    intended_ft: np.ndarray,
+    facing_in: np.ndarray,
+) -> tuple[pd.DataFrame, pd.Series, list[str]]:
+    prep = report.prepared
+    rings = prep.rings
+    ids = report.parcels["id"].to_numpy(dtype=object)
+    nc, ni = len(c_ring), len(i_ring)
+    role = np.r_[np.full(nc, "corner", dtype=object), np.full(ni, "interval", dtype=object)]
+    parcel = np.r_[c_parcel, i_parcel].astype(np.int64)
+    cat = {k: np.r_[getattr(corners, k), getattr(intervals, k)] for k in _Placed.COLUMNS}
+    ok = cat["ok"]
+    # the ring a check counts the marker on (a corner marker may serve a touching ring)
+    ring = np.where(ok, cat["ring"], np.r_[c_ring, i_ring]).astype(np.int64)
+    corner_ft = np.r_[
+        np.hypot(corners.x_ft - c_xy[:, 0], corners.y_ft - c_xy[:, 1]), np.full(ni, np.nan)
+    ]
+    # position along the ring and gap to the next marker, as a check will measure them
+    length = rings.length_ft
+    asg = report.assignment
+    along = np.where(ok, cat["position_ft"], np.nan)
+    e_ring, e_pos = asg.ring[am], asg.position_ft[am]
+    good = np.flatnonzero(ok)
+    gaps = ring_gaps(np.r_[e_ring, ring[good]], np.r_[e_pos, along[good]], length)
+    nxt = np.full(len(am) + len(good), np.nan)
+    has = gaps.start_marker >= 0
+    nxt[gaps.start_marker[has]] = gaps.length_ft[has]
+    next_ft = np.full(len(ring), np.nan)
+    next_ft[good] = nxt[len(am) :]
+    existing_next = pd.Series(nxt[: len(am)], index=am, dtype=float)
+
+    notes = np.full(len(ring), "", dtype=object)
+    short = ok & (cat["setback_ft"] < intended_ft - 1e-9)
+    notes[short] = [
+        f"set back only {d:.1f} ft: the parcel is narrow or crowded here"
+        for d in cat["setback_ft"][short]
+    ]
+    warnings = []
+    for k in np.flatnonzero(~ok):
+        where = f"parcel {ids[cat['parcel'][k]]!r}" if cat["parcel"][k] >= 0 else "no parcel"
+        notes[k] = (
+            f"a check would count this marker for {where}, not for this boundary: record the "
+            "parcel on the sign's survey row"
+        )
+        warnings.append(
+            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at [{cat['lon'][k]:.7f}, "
+            f"{cat['lat'][k]:.7f}] cannot stand where a check counts it for this parcel "
+            f"(it would go to {where})"
+        )
+    table = pd.DataFrame(
+        {
+            "name": "",
+            "parcel": parcel,
+            "parcel_id": ids[parcel] if len(parcel) else np.empty(0, dtype=object),
+            "role": role,
+            "ring": ring,
+            "part": rings.part[ring],
+            "hole": rings.hole[ring],
+            "along_ft": np.where(ok, cat["position_ft"], np.nan),
+            "next_ft": next_ft,
+            "azimuth_deg": _azimuth(report, parcel, cat["x_ft"], cat["y_ft"], facing_in),
+            "setback_ft": cat["setback_ft"],
+            "line_ft": cat["line_ft"],
+            "corner_ft": corner_ft,
+            "lon": cat["lon"],
+            "lat": cat["lat"],
+            "x_ft": cat["x_ft"],
+            "y_ft": cat["y_ft"],
+            "note": notes,
+        }
+    )
+    table = table.sort_values(["parcel", "ring", "along_ft"], kind="stable").reset_index(drop=True)
+    return _name(table), existing_next, warnings
+
+
+def _name(table: pd.DataFrame) -> pd.DataFrame:
+    """Short unique names: the role's letter and the marker's number in the table."""
+    n = len(table)
+    width = max(3, len(str(n)))
+    if 1 + width > NAME_MAX_CHARS:  # pragma: no cover - a billion markers
+        raise InputError(f"{n} markers cannot all have names of {NAME_MAX_CHARS} characters")
+    table = table.copy()
+    if n:
+        letters = table["role"].map(ROLE_LETTER).to_numpy(dtype=str)
+        numbers = np.char.zfill(np.arange(1, n + 1).astype(str), width)
+        table["name"] = np.char.add(letters, numbers).astype(object)
+    return table
+
+
+def _shopping_list(
+    report: Report, todo: np.ndarray, table: pd.DataFrame, notes: np.ndarray, warnings: list[str]
+) -> pd.DataFrame:
+    """Per parcel that is not compliant: how many markers of each role, and what is left."""
+    p = report.parcels
+    status = p["status"].to_numpy(dtype=object)
+    rows = np.flatnonzero(~np.isin(status, ("compliant", "exempt")))
+    counts = (
+        table.groupby(["parcel", "role"]).size().unstack(fill_value=0)
+        if len(table)
+        else pd.DataFrame()
+    )
+    g = report.gaps
+    bad = g[g["status"] != "ok"]
+    covered = np.bincount(
+        bad["parcel"].to_numpy(dtype=np.int64),
+        weights=bad["length_ft"].to_numpy(dtype=float),
+        minlength=len(p),
+    )
+    f = report.findings
+    other = f[(f["level"] == "violation") & ~f["rule"].isin(["spacing", "corners"])]
+    remaining = (
+        (other["rule"] + ": " + other["message"]).groupby(other["parcel"]).agg("; ".join)
+        if len(other)
+        else pd.Series(dtype=object)
+    )
+    out = pd.DataFrame(
+        {
+            "parcel": rows,
+            "id": p["id"].to_numpy(dtype=object)[rows],
+            "status": status[rows],
+        }
+    )
+    for role in ROLES:
+        col = counts[role] if role in counts else pd.Series(dtype=np.int64)
+        out[role] = col.reindex(rows, fill_value=0).to_numpy(dtype=np.int64)
+    out["total"] = out[list(ROLES)].sum(axis=1).astype(np.int64)
+    out["signs"] = p["signs"].to_numpy(dtype=np.int64)[rows]
+    out["perimeter_ft"] = p["perimeter_ft"].to_numpy(dtype=float)[rows]
+    out["covered_ft"] = np.where(todo[rows], covered[rows], 0.0)
+    rem = remaining.reindex(rows).fillna("").to_numpy(dtype=object)
+    out["remaining"] = rem
+    note = notes[rows].copy()
+    invalid = p["invalid_reason"].to_numpy(dtype=object)[rows]
+    bad_geom = status[rows] == "invalid"
+    note[bad_geom] = [f"no plan: invalid geometry ({why})" for why in invalid[bad_geom]]
+    unplaced = table.loc[table["note"].str.startswith("a check would count"), "parcel"]
+    stuck = np.isin(rows, unplaced.to_numpy())
+    for i in np.flatnonzero(stuck):
+        n = int((unplaced == rows[i]).sum())
+        note[i] = f"{n} marker(s) cannot stand where a check counts them for this parcel"
+    out["note"] = note
+    out["complete"] = todo[rows] & (rem == "") & ~stuck
+    return out

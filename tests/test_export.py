@@ -1,0 +1,236 @@
+"""Exports devices accept: GPX 1.1 by its schema's structure, read back by gpxpy and by GDAL;
+KML opened by GDAL's KML and LIBKML drivers, one folder per parcel; CSV and GeoJSON."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+
+import gpxpy
+import numpy as np
+import pyogrio
+import pytest
+from helpers import SAMPLE
+from lxml import etree
+from pyproj import Geod
+
+from posting import InputError, check, read_markers, read_parcels
+from posting.export import CSV_COLUMNS, format_of, render, summary_csv, summary_json
+from posting.plan import plan
+
+GEOD = Geod(ellps="WGS84")
+GPX_NS = "http://www.topografix.com/GPX/1/1"
+
+# The content models of GPX 1.1 (gpx.xsd, topografix.com/GPX/1/1): each element's children
+# in the order of its xsd:sequence; only the ones marked may repeat.
+GPX_SEQUENCES = {
+    "gpx": ["metadata", "wpt*", "rte*", "trk*", "extensions"],
+    "metadata": [
+        "name",
+        "desc",
+        "author",
+        "copyright",
+        "link*",
+        "time",
+        "keywords",
+        "bounds",
+        "extensions",
+    ],
+    "wpt": [
+        "ele",
+        "time",
+        "magvar",
+        "geoidheight",
+        "name",
+        "cmt",
+        "desc",
+        "src",
+        "link*",
+        "sym",
+        "type",
+        "fix",
+        "sat",
+        "hdop",
+        "vdop",
+        "pdop",
+        "ageofdgpsdata",
+        "dgpsid",
+        "extensions",
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def sample_plan():
+    parcels = read_parcels(SAMPLE / "parcels.geojson", id_field="parcel_id")
+    signs = read_markers([SAMPLE / "signs.csv", SAMPLE / "signs-added.gpx"])
+    return plan(check(parcels, signs))
+
+
+def follows_sequence(elem, sequence) -> list[str]:
+    """Problems with ``elem``'s children against an xsd:sequence of optional elements."""
+    order = [s.rstrip("*") for s in sequence]
+    repeat = {s.rstrip("*") for s in sequence if s.endswith("*")}
+    problems, last, seen = [], -1, set()
+    for child in elem:
+        tag = etree.QName(child)
+        if tag.namespace != GPX_NS:
+            problems.append(f"{tag.text} is not in the GPX 1.1 namespace")
+            continue
+        if tag.localname not in order:
+            problems.append(f"<{tag.localname}> is not allowed in <{etree.QName(elem).localname}>")
+            continue
+        k = order.index(tag.localname)
+        if k < last or (k == last and tag.localname not in repeat):
+            problems.append(f"<{tag.localname}> out of order or repeated")
+        last = k
+        seen.add(tag.localname)
+    return problems
+
+
+def test_gpx_follows_the_gpx_1_1_schema(sample_plan):
+    text = render(sample_plan, "gpx")
+    root = etree.fromstring(text.encode())
+    assert etree.QName(root) == etree.QName(GPX_NS, "gpx")
+    assert root.get("version") == "1.1" and root.get("creator", "").startswith("posting")
+    assert follows_sequence(root, GPX_SEQUENCES["gpx"]) == []
+    [meta] = root.findall(f"{{{GPX_NS}}}metadata")
+    assert follows_sequence(meta, GPX_SEQUENCES["metadata"]) == []
+    wpts = root.findall(f"{{{GPX_NS}}}wpt")
+    assert len(wpts) == len(sample_plan.markers) == 60
+    names = []
+    for w in wpts:
+        assert follows_sequence(w, GPX_SEQUENCES["wpt"]) == []
+        lat, lon = float(w.get("lat")), float(w.get("lon"))
+        assert -90 <= lat <= 90 and -180 <= lon < 180  # latitudeType, longitudeType
+        names.append(w.findtext(f"{{{GPX_NS}}}name"))
+        assert w.findtext(f"{{{GPX_NS}}}type") in ("corner", "interval")
+        assert w.findtext(f"{{{GPX_NS}}}desc").startswith("Parcel ")
+    assert len(set(names)) == len(names) and max(map(len, names)) <= 10
+
+
+def _distance_ft(lon1, lat1, lon2, lat2):
+    return GEOD.inv(lon1, lat1, lon2, lat2)[2] / 0.3048
+
+
+def test_gpx_reads_back_to_the_same_coordinates(sample_plan, tmp_path):
+    path = tmp_path / "plan.gpx"
+    path.write_text(render(sample_plan, "gpx"))
+    m = sample_plan.markers
+    # gpxpy
+    g = gpxpy.parse(path.read_text())
+    lon = np.array([w.longitude for w in g.waypoints])
+    lat = np.array([w.latitude for w in g.waypoints])
+    assert [w.name for w in g.waypoints] == m["name"].tolist()
+    assert [w.type for w in g.waypoints] == m["role"].tolist()
+    assert _distance_ft(lon, lat, m["lon"].to_numpy(), m["lat"].to_numpy()).max() < 0.1
+    # and the planned positions in the working frame, back from feet
+    wcrs = sample_plan.report.prepared.crss[0]
+    plon, plat = wcrs.ft_to_lonlat(m["x_ft"].to_numpy(), m["y_ft"].to_numpy())
+    assert _distance_ft(lon, lat, plon, plat).max() < 0.1
+    # GDAL's GPX driver
+    df = pyogrio.read_dataframe(path, layer="waypoints")
+    assert df["name"].tolist() == m["name"].tolist()
+    d = _distance_ft(df.geometry.x.to_numpy(), df.geometry.y.to_numpy(), lon, lat)
+    assert d.max() < 0.1
+
+
+def test_kml_has_one_folder_per_parcel_and_opens_with_gdal(sample_plan, tmp_path):
+    path = tmp_path / "plan.kml"
+    path.write_text(render(sample_plan, "kml"))
+    m = sample_plan.markers
+    expected = {
+        f"Parcel {pid}": g["name"].tolist() for pid, g in m.groupby("parcel_id", sort=False)
+    }
+    layers = [str(n) for n, _ in pyogrio.list_layers(path)]
+    assert layers == list(expected)
+    for name in layers:  # LIBKML, GDAL's default for .kml here
+        df = pyogrio.read_dataframe(path, layer=name)
+        assert df["Name"].tolist() == expected[name]
+        assert set(df["role"]) <= {"corner", "interval"}
+    # the plain KML driver, with LIBKML skipped (the option only acts at start-up)
+    code = (
+        "import json, pyogrio, sys\n"
+        "p = sys.argv[1]\n"
+        "out = {}\n"
+        "for n, _ in pyogrio.list_layers(p):\n"
+        "    assert pyogrio.read_info(p, layer=n)['driver'] == 'KML'\n"
+        "    df = pyogrio.read_dataframe(p, layer=n)\n"
+        "    out[str(n)] = [df['Name'].tolist(), df.geometry.x.tolist(), df.geometry.y.tolist()]\n"
+        "print(json.dumps(out))\n"
+    )
+    env = {**os.environ, "GDAL_SKIP": "LIBKML"}
+    res = subprocess.run(
+        [sys.executable, "-c", code, str(path)], env=env, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    got = json.loads(res.stdout)
+    assert {k: v[0] for k, v in got.items()} == expected
+    lon = np.concatenate([v[1] for v in got.values()])
+    lat = np.concatenate([v[2] for v in got.values()])
+    order = np.concatenate([m.index[m["parcel_id"] == k.removeprefix("Parcel ")] for k in got])
+    assert (
+        _distance_ft(lon, lat, m["lon"].to_numpy()[order], m["lat"].to_numpy()[order]).max() < 0.1
+    )
+
+
+def test_csv_for_phones(sample_plan):
+    text = render(sample_plan, "csv")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert list(rows[0]) == CSV_COLUMNS
+    assert CSV_COLUMNS[:4] == ["parcel_id", "role", "lat", "lon"]
+    assert len(rows) == 60
+    assert all(re.fullmatch(r"-?\d+\.\d{7}", r[k]) for r in rows for k in ("lat", "lon"))
+    assert [r["name"] for r in rows] == sample_plan.markers["name"].tolist()
+
+
+def test_geojson_has_the_same_properties(sample_plan, tmp_path):
+    path = tmp_path / "plan.geojson"
+    path.write_text(render(sample_plan, "geojson"))
+    d = json.loads(path.read_text())
+    assert d["type"] == "FeatureCollection" and len(d["features"]) == 60
+    props = d["features"][0]["properties"]
+    assert list(props) == [c for c in CSV_COLUMNS if c not in ("lat", "lon")]
+    df = pyogrio.read_dataframe(path)
+    assert df["name"].tolist() == sample_plan.markers["name"].tolist()
+
+
+def test_existing_markers_only_when_asked(sample_plan):
+    plain = list(csv.DictReader(io.StringIO(render(sample_plan, "csv"))))
+    both = list(csv.DictReader(io.StringIO(render(sample_plan, "csv", include_existing=True))))
+    existing = [r for r in both if r["role"] == "existing"]
+    assert not any(r["role"] == "existing" for r in plain)
+    # the existing signs of the planned parcels, as the check assigned them
+    r = sample_plan.report
+    planned = set(sample_plan.parcels["parcel"])
+    n = int(r.markers["parcel"].isin(planned).sum())
+    assert len(existing) == n == len(both) - len(plain)
+    assert all(e["name"].startswith("E") for e in existing)
+    names = [b["name"] for b in both]
+    assert len(set(names)) == len(names)
+
+
+def test_summary_totals_add_up(sample_plan):
+    d = json.loads(summary_json(sample_plan))
+    assert d["schema"] == "posting-plan/1"
+    t = d["totals"]
+    assert t["total"] == 60 and t["corner"] == 46 and t["interval"] == 14 and t["access"] == 0
+    assert sum(p["total"] for p in d["parcels"]) == 60
+    assert d["settings"]["planned_spacing_ft"] == pytest.approx(499.8)
+    rows = list(csv.DictReader(io.StringIO(summary_csv(sample_plan))))
+    assert rows[-1]["id"] == "(total)" and int(rows[-1]["total"]) == 60
+    assert sum(int(r["total"]) for r in rows[:-1]) == 60
+    s2 = next(r for r in rows if r["id"] == "S2")
+    assert s2["complete"] == "no" and "letter_height" in s2["remaining"]
+
+
+def test_format_from_extension_or_option():
+    assert format_of("a/b.KML") == "kml" and format_of("x.geojson") == "geojson"
+    assert format_of("x.txt", "csv") == "csv"
+    with pytest.raises(InputError, match="cannot tell the format"):
+        format_of("plan.shp")
