@@ -248,6 +248,13 @@ def map_cmd(out: str, no_tiles: bool, quiet: bool, **kwargs: Any) -> None:
     metavar="PATH|-",
     help="Write the shopping list: .json or .csv (- for JSON on stdout).",
 )
+@click.option(
+    "--map",
+    "map_out",
+    metavar="PATH|-",
+    help="Also write the officer's map with the planned markers as a layer of their own.",
+)
+@_no_tiles_option
 @click.option("-q", "--quiet", is_flag=True, help="No shopping list on stderr.")
 @_user_errors
 def plan_cmd(
@@ -256,6 +263,8 @@ def plan_cmd(
     setback_ft: float,
     include_existing: bool,
     summary_out: str | None,
+    map_out: str | None,
+    no_tiles: bool,
     quiet: bool,
     **kwargs: Any,
 ) -> None:
@@ -272,7 +281,7 @@ def plan_cmd(
     from posting.io import write_text
     from posting.plan import plan as make_plan
 
-    _outputs_distinct({"--output": output, "--summary": summary_out})
+    _outputs_distinct({"--output": output, "--summary": summary_out, "--map": map_out})
     if output == "-" and not fmt:
         raise click.UsageError("-o - (stdout) needs --format")
     fmt = format_of(output, fmt)
@@ -286,6 +295,10 @@ def plan_cmd(
     rendered = {output: render(result, fmt, include_existing=include_existing)}
     if summary_out:
         rendered[summary_out] = (summary_json if summary_fmt == "json" else summary_csv)(result)
+    if map_out:
+        from posting.maps import to_html
+
+        rendered[map_out] = to_html(report, tiles=not no_tiles, planned=result.markers)
     for path, text in rendered.items():
         write_text(path, text)
     if not quiet:

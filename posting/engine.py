@@ -688,8 +688,8 @@ def _points_check(base: _Base, pts: pd.DataFrame, kinds, mode: str, tol: float) 
 
     The markers that can serve a place are first the two beside it along its ring: the last one
     at or before it and the first one after it. ``at_corner``: the nearer of the two, in a
-    straight line, must be within ``tol`` (or, failing that, any marker of the parcel). ``each_side``: both must be within ``tol`` along the ring,
-    and be two different markers.
+    straight line, must be within ``tol`` (or, failing that, any marker of the parcel).
+    ``each_side``: both must be within ``tol`` along the ring, and be two different markers.
     """
     asg, rings = base.asg, base.prep.rings
     m = base.am[base.mask(kinds)]

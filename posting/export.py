@@ -389,15 +389,17 @@ def summary_lines(plan: Plan, k: int = 20) -> list[str]:
     r = plan.report
     t = plan.totals()
     if not len(plan.parcels):
-        return [f"plan: all {len(r.parcels)} parcels comply with {r.profile.name}: nothing to add"]
-    spacing = (
-        f"markers spaced at most {plan.spacing_ft:,.1f} ft ({r.profile.spacing.max_ft:g} ft limit"
-        f" - {r.settings.accuracy_ft:g} ft accuracy - {plan.margin_ft:g} ft margin)"
-        if plan.spacing_ft is not None
-        else "no spacing rule"
-    )
+        return [f"plan: all {len(r.parcels)} parcels comply with {r.rules_name}: nothing to add"]
+    if plan.spacing_ft is not None:
+        limit = plan.spacing_ft + r.settings.accuracy_ft + plan.margin_ft
+        spacing = (
+            f"markers spaced at most {plan.spacing_ft:,.1f} ft ({limit:g} ft limit"
+            f" - {r.settings.accuracy_ft:g} ft accuracy - {plan.margin_ft:g} ft margin)"
+        )
+    else:
+        spacing = "no spacing rule"
     lines = [
-        f"plan for {t['parcels']:,} parcel(s) not compliant with {r.profile.name} "
+        f"plan for {t['parcels']:,} parcel(s) not compliant with {r.rules_name} "
         f"({r.profile.citation}): {spacing}, set back {plan.setback_ft:g} ft inside the line",
         f"  {t['total']:,} new markers to place ({_counts_text(plan.counts())}) on "
         f"{t['parcels_with_markers']:,} parcel(s), posting {t['covered_ft']:,.1f} ft of boundary",

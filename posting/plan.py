@@ -394,7 +394,7 @@ def _settle(
     setback_ft: float,
     *,
     corner_xy: np.ndarray | None = None,
-    corner_reach_ft: float = 0.0,
+    corner_reach_ft: float | np.ndarray = 0.0,
     extra=None,
 ) -> _Placed:
     """Set markers back from ``base`` along ``direction`` until a check counts each one where
@@ -414,6 +414,7 @@ def _settle(
     prep = report.prepared
     length = prep.rings.length_ft
     group = prep.group[parcel]
+    reach_ft = np.broadcast_to(np.asarray(corner_reach_ft, dtype=float), (n,))
     direction = direction.copy()
     d = np.full(n, float(setback_ft))
 
@@ -429,7 +430,7 @@ def _settle(
             good = here & (arc <= 2 * d[idx] + _ARC_SLACK_FT)
         else:
             reach = np.hypot(sim.x_ft - corner_xy[idx, 0], sim.y_ft - corner_xy[idx, 1])
-            good = (sim.parcel == parcel[idx]) & (reach <= corner_reach_ft)
+            good = (sim.parcel == parcel[idx]) & (reach <= reach_ft[idx])
         # on the posted land itself (only the last try, on the line, may not be)
         inside = shapely.contains_xy(prep.geometry_ft[parcel[idx]], sim.x_ft, sim.y_ft)
         good &= inside | (d[idx] == 0)
@@ -510,23 +511,33 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     """
     if not (setback_ft >= 0 and np.isfinite(setback_ft)):
         raise InputError(f"--setback-ft must be a finite number >= 0, not {setback_ft!r}")
-    prof, st = report.profile, report.settings
+    st = report.settings
     acc = st.accuracy_ft
-    spacing = None
-    if prof.spacing is not None:
-        spacing = prof.spacing.max_ft - acc - MARGIN_FT
-        if spacing < 1.0:
-            raise InputError(
-                f"--accuracy-ft {acc:g} leaves no room under the {prof.spacing.max_ft:g} ft "
-                "spacing limit: no plan can be certain"
-            )
-    corners_rule = prof.corners is not None and prof.corners.mode != "none"
+    prep = report.prepared
+    # the spacing each ring is held to: the limit its parcel's profile sets (per gap, by land
+    # cover), less the stated accuracy and a margin for rounding
+    limit_ring = np.full(len(prep.rings), np.nan)
+    g = report.gaps
+    if len(g):
+        np.fmin.at(limit_ring, g["ring"].to_numpy(dtype=np.int64), g["limit_ft"].to_numpy(float))
+    spacing_ring = limit_ring - acc - MARGIN_FT
+    if (spacing_ring < 1.0).any():
+        worst = float(np.nanmin(limit_ring))
+        raise InputError(
+            f"--accuracy-ft {acc:g} leaves no room under the {worst:g} ft spacing limit: no "
+            "plan can be certain"
+        )
+    spacing = None if np.isnan(spacing_ring).all() else spacing_ring
+    corners_rule = (
+        bool((report.corners["status"] != "not required").any()) if len(report.corners) else False
+    )
     corner_reach = st.corner_tolerance_ft - acc - MARGIN_FT
     if corners_rule and corner_reach < 0:
         raise InputError(
             f"--accuracy-ft {acc:g} is not under --corner-tolerance-ft "
             f"{st.corner_tolerance_ft:g} by {MARGIN_FT:g} ft: no corner marker can be certain"
         )
+    access_reach = st.access_tolerance_ft - acc - MARGIN_FT
     reach = max(st.tolerance_ft - MARGIN_FT, 0.0)
     interval_setback = min(setback_ft, reach)
     corner_setback = min(setback_ft, reach, max(corner_reach, 0.0))
@@ -541,19 +552,46 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     _skip_duplicates(report, todo, notes)
     ring_todo = todo[rings.parcel]
 
-    # 1. anchors: corners without a marker
+    # 1. anchors: corners and access points (and banks of water crossings) without a marker
     c = report.corners
     if corners_rule and len(c):
-        csel = c[(c["status"] != "ok").to_numpy() & todo[c["parcel"].to_numpy()]]
+        csel = c[
+            (~c["status"].isin(["ok", "not required"])).to_numpy() & todo[c["parcel"].to_numpy()]
+        ]
     else:
         csel = c.iloc[:0]
-    c_ring = csel["ring"].to_numpy(dtype=np.int64)
-    c_pos = csel["position_ft"].to_numpy(dtype=float)
-    c_xy = csel[["x_ft", "y_ft"]].to_numpy(dtype=float).reshape(-1, 2)
+    a = report.access
+    asel = (
+        a[(a["status"] != "ok").to_numpy() & todo[a["parcel"].to_numpy(dtype=np.int64)]]
+        if len(a)
+        else a
+    )
+    c_ring = np.r_[
+        csel["ring"].to_numpy(dtype=np.int64),
+        asel["ring"].to_numpy(dtype=np.int64) if len(asel) else [],
+    ].astype(np.int64)
+    c_pos = np.r_[
+        csel["position_ft"].to_numpy(dtype=float),
+        asel["position_ft"].to_numpy(dtype=float) if len(asel) else [],
+    ]
+    c_xy = np.vstack(
+        [
+            csel[["x_ft", "y_ft"]].to_numpy(dtype=float).reshape(-1, 2),
+            asel[["x_ft", "y_ft"]].to_numpy(dtype=float).reshape(-1, 2)
+            if len(asel)
+            else np.empty((0, 2)),
+        ]
+    )
+    c_role = np.r_[
+        np.full(len(csel), "corner", dtype=object), np.full(len(asel), "access", dtype=object)
+    ]
+    c_reach = np.where(c_role == "corner", corner_reach, access_reach) + MARGIN_FT / 4
     c_parcel = rings.parcel[c_ring]
-    # corners at one point (a hole touching the exterior, two parts touching) need one marker
+    # places at one point (a hole touching the exterior, an entrance at a corner) need one marker
     one = ~_repeats(c_parcel, c_xy, MARGIN_FT / 4)
-    c_ring, c_pos, c_xy, c_parcel = c_ring[one], c_pos[one], c_xy[one], c_parcel[one]
+    c_ring, c_pos, c_xy, c_parcel, c_role, c_reach = (
+        v[one] for v in (c_ring, c_pos, c_xy, c_parcel, c_role, c_reach)
+    )
     _, c_in, c_fwd = _frame(rings.geometry, length, c_ring, c_pos)
     c_dir = _tilt_towards(c_in, c_fwd)
 
@@ -564,14 +602,14 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         c_pos,
         c_xy,
         c_dir,
-        corner_setback,
+        min(corner_setback, max(access_reach, 0.0)),
         corner_xy=c_xy,
-        corner_reach_ft=corner_reach + MARGIN_FT / 4,
+        corner_reach_ft=c_reach,
     )
-    # a corner whose own marker cannot be counted may be in reach of another corner's marker
-    served = _served(c_parcel, c_xy, corners, corner_reach + MARGIN_FT / 4)
-    c_ring, c_pos, c_xy, c_parcel, c_in = (
-        a[~served] for a in (c_ring, c_pos, c_xy, c_parcel, c_in)
+    # a place whose own marker cannot be counted may be in reach of another place's marker
+    served = _served(c_parcel, c_xy, corners, c_reach)
+    c_ring, c_pos, c_xy, c_parcel, c_in, c_role = (
+        v[~served] for v in (c_ring, c_pos, c_xy, c_parcel, c_in, c_role)
     )
     corners = corners.take(~served)
 
@@ -591,7 +629,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         i_ring, i_pos = np.empty(0, np.int64), np.empty(0)
     i_parcel = rings.parcel[i_ring]
     i_base, i_dir, _ = _frame(rings.geometry, length, i_ring, i_pos)
-    limit_ok = None if spacing is None else spacing + MARGIN_FT / 2
+    limit_ok = None if spacing is None else spacing + MARGIN_FT / 2  # per ring
 
     def gaps_ok(placed: _Placed) -> np.ndarray:
         return _gaps_within(placed, i_ring, i_pos, f_ring, f_pos, length, limit_ok)
@@ -611,6 +649,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     table, existing_next, warnings = _table(
         report,
         corners,
+        c_role,
         c_parcel,
         c_ring,
         c_xy,
@@ -626,7 +665,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         report=report,
         markers=table,
         parcels=shopping,
-        spacing_ft=spacing,
+        spacing_ft=None if spacing is None else float(np.nanmin(spacing)),
         setback_ft=float(setback_ft),
         margin_ft=MARGIN_FT,
         existing_next_ft=existing_next,
@@ -646,17 +685,22 @@ def _repeats(parcel: np.ndarray, xy: np.ndarray, within_ft: float) -> np.ndarray
     return out
 
 
-def _served(parcel: np.ndarray, xy: np.ndarray, placed: _Placed, reach_ft: float) -> np.ndarray:
-    """True for each corner whose own marker is not counted for its parcel but that another
-    corner marker of the parcel, which is counted, stands within ``reach_ft`` of."""
+def _served(
+    parcel: np.ndarray, xy: np.ndarray, placed: _Placed, reach_ft: float | np.ndarray
+) -> np.ndarray:
+    """True for each place (corner, access point) whose own marker is not counted for its
+    parcel but that another place's marker of the parcel, which is counted, stands within
+    ``reach_ft`` (that place's own reach) of."""
     out = np.zeros(len(parcel), dtype=bool)
     lost = np.flatnonzero(~placed.ok)
     counted = np.flatnonzero(placed.ok)
     if not len(lost) or not len(counted):
         return out
+    reach = np.broadcast_to(np.asarray(reach_ft, dtype=float), (len(parcel),))
     tree = shapely.STRtree(shapely.points(placed.x_ft[counted], placed.y_ft[counted]))
-    a, b = tree.query(shapely.points(xy[lost]), predicate="dwithin", distance=reach_ft)
-    same = parcel[lost[a]] == parcel[counted[b]]
+    a, b = tree.query(shapely.points(xy[lost]), predicate="dwithin", distance=float(reach.max()))
+    d = np.hypot(placed.x_ft[counted[b]] - xy[lost[a], 0], placed.y_ft[counted[b]] - xy[lost[a], 1])
+    same = (parcel[lost[a]] == parcel[counted[b]]) & (d <= reach[lost[a]])
     out[lost[a[same]]] = True
     return out
 
@@ -692,17 +736,21 @@ def _fill(
     f_pos: np.ndarray,
     f_input: np.ndarray,
     ring_todo: np.ndarray,
-    spacing: float,
+    spacing: float | np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Interval positions: ``ceil(g / spacing) - 1`` evenly spaced in each gap ``g`` that needs
-    them; ``ceil(length / spacing)`` around a ring with no fixed position."""
+    them; ``ceil(length / spacing)`` around a ring with no fixed position. ``spacing`` may be
+    one figure or one per ring (NaN: no spacing rule there)."""
     length = report.prepared.rings.length_ft
     gaps = ring_gaps(f_ring, f_pos, length)
     keep = ring_todo[gaps.ring]
     ring, start, g = gaps.ring[keep], gaps.start_ft[keep], gaps.length_ft[keep]
     sm, em = gaps.start_marker[keep], gaps.end_marker[keep]
     unmarked = sm < 0
-    si, ei = f_input[np.maximum(sm, 0)], f_input[np.maximum(em, 0)]
+    if len(f_input):
+        si, ei = f_input[np.maximum(sm, 0)], f_input[np.maximum(em, 0)]
+    else:  # no fixed position anywhere (no marker, no corner rule): every ring is bare
+        si = ei = np.full(len(sm), -1, dtype=np.int64)
     both_existing = ~unmarked & (si >= 0) & (ei >= 0)
     # gaps between two existing markers: as the check judged them
     rep = report.gaps
@@ -712,10 +760,13 @@ def _fill(
     )
     key = pd.MultiIndex.from_arrays([ring, si])
     was_ok = passed.reindex(key).fillna(False).to_numpy(dtype=bool)
-    k = np.ceil(g / spacing - 1e-9) - 1
-    k = np.where(both_existing & was_ok, 0, np.where(g > spacing + EPSILON_FT, k, 0))
-    k = np.where(unmarked, np.maximum(np.ceil(g / spacing - 1e-9), 1), k).astype(np.int64)
-    k = np.maximum(k, 0)
+    sp = np.asarray(spacing, dtype=float)[ring] if np.ndim(spacing) else np.full(len(g), spacing)
+    held = np.isfinite(sp)  # a ring whose profile has a spacing rule
+    sp = np.where(held, sp, 1.0)
+    k = np.ceil(g / sp - 1e-9) - 1
+    k = np.where(both_existing & was_ok, 0, np.where(g > sp + EPSILON_FT, k, 0))
+    k = np.where(unmarked, np.maximum(np.ceil(g / sp - 1e-9), 1), k)
+    k = np.where(held, np.maximum(k, 0), 0).astype(np.int64)
     # positions: start + j * g / (k + 1) for j = 1..k; around a bare ring, j * length / k
     rep_i = np.repeat(np.arange(len(k)), k)
     j = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
@@ -732,15 +783,17 @@ def _gaps_within(
     f_ring: np.ndarray,
     f_pos: np.ndarray,
     length: np.ndarray,
-    limit: float,
+    limit: float | np.ndarray,
 ) -> np.ndarray:
-    """False for interval markers that bound a gap over ``limit`` where a check will count
+    """False for interval markers that bound a gap over ``limit`` (one, or one per ring)
+    where a check will count
     them (where it would not, the planned position stands in until the marker is moved)."""
     pos = np.where(placed.ok, placed.position_ft, i_pos)
     n_f = len(f_ring)
     gaps = ring_gaps(np.r_[f_ring, i_ring], np.r_[f_pos, pos], length)
     planned_end = (gaps.start_marker >= n_f) | (gaps.end_marker >= n_f)
-    long = planned_end & (gaps.length_ft > limit)
+    lim = np.asarray(limit, dtype=float)[gaps.ring] if np.ndim(limit) else limit
+    long = planned_end & (gaps.length_ft > lim)
     ok = np.ones(len(i_ring), dtype=bool)
     for ends in (gaps.start_marker[long], gaps.end_marker[long]):
         ok[ends[ends >= n_f] - n_f] = False
@@ -776,6 +829,7 @@ def _azimuth(
 def _table(
     report: Report,
     corners: _Placed,
+    c_role: np.ndarray,
     c_parcel: np.ndarray,
     c_ring: np.ndarray,
     c_xy: np.ndarray,
@@ -789,8 +843,8 @@ def _table(
     prep = report.prepared
     rings = prep.rings
     ids = report.parcels["id"].to_numpy(dtype=object)
-    nc, ni = len(c_ring), len(i_ring)
-    role = np.r_[np.full(nc, "corner", dtype=object), np.full(ni, "interval", dtype=object)]
+    ni = len(i_ring)
+    role = np.r_[np.asarray(c_role, dtype=object), np.full(ni, "interval", dtype=object)]
     parcel = np.r_[c_parcel, i_parcel].astype(np.int64)
     cat = {k: np.r_[getattr(corners, k), getattr(intervals, k)] for k in _Placed.COLUMNS}
     ok = cat["ok"]
@@ -853,8 +907,27 @@ def _table(
             "note": notes,
         }
     )
+    table.insert(4, "kind", _kinds(report, parcel, role))
     table = table.sort_values(["parcel", "ring", "along_ft"], kind="stable").reset_index(drop=True)
     return _name(table), existing_next, warnings
+
+
+def _kinds(report: Report, parcel: np.ndarray, role: np.ndarray) -> np.ndarray:
+    """The kind of marker each new one must be: one its parcel's profile counts for its role
+    (Texas: a paint mark; Arizona: a sign at a corner or an entrance)."""
+    table = {}
+    for prof in report.profiles:
+        for r, rule in (
+            ("corner", prof.corners),
+            ("access", prof.access),
+            ("interval", prof.spacing),
+        ):
+            table[(prof.name, r)] = (rule.kinds if rule is not None else prof.kinds)[0]
+    if not len(parcel):
+        return np.empty(0, dtype=object)
+    rules = report.parcels["rules"].to_numpy(dtype=object)[parcel]
+    key = pd.MultiIndex.from_arrays([rules, np.asarray(role, dtype=object)])
+    return pd.Series(table, dtype=object).reindex(key).fillna("sign").to_numpy(dtype=object)
 
 
 def _name(table: pd.DataFrame) -> pd.DataFrame:

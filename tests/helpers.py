@@ -73,10 +73,13 @@ def combine_markers(*layers: MarkerLayer) -> MarkerLayer:
 
 def planned_markers(plan) -> MarkerLayer:
     """A plan's new markers as a marker layer (source ``<plan>``, row = row of plan.markers)."""
+    import pandas as pd
+
     m = plan.markers
     return MarkerLayer.from_points(
         m["lon"].to_numpy(dtype=float),
         m["lat"].to_numpy(dtype=float),
         "EPSG:4326",
         source="<plan>",
+        attributes=pd.DataFrame({"kind": m["kind"].to_numpy(dtype=object)}),
     )

@@ -12,11 +12,11 @@ from posting import check
 from posting.checks import EPSILON_FT
 
 
-def recheck(parcel_layer, existing, plan, settings=None):
-    """Check again with the existing markers plus the plan's (settings: the plan's)."""
+def recheck(parcel_layer, existing, plan, settings=None, context=None):
+    """Check again with the existing markers plus the plan's (settings and rules: the plan's)."""
     settings = settings or plan.report.settings
     both = combine_markers(existing, planned_markers(plan)) if existing else planned_markers(plan)
-    return check(parcel_layer, both, plan.report.profile, settings=settings)
+    return check(parcel_layer, both, plan.report.profiles, settings=settings, context=context)
 
 
 def interval_oracle(plan, again, only=None) -> tuple[int, int]:

@@ -278,3 +278,17 @@ def test_readme_shows_what_plan_prints(runner, tmp_path):
     gpx = (tmp_path / "plan.gpx").read_text()
     quote = readme.split('each described like *"', 1)[1].split('"*', 1)[0]
     assert " ".join(quote.split()) in gpx
+
+
+def test_plan_writes_the_map_with_the_planned_layer(runner, tmp_path):
+    out = tmp_path / "plan.csv"
+    html = tmp_path / "plan.html"
+    res = runner.invoke(
+        main, ["plan", *SAMPLE_ARGS, "-o", str(out), "--map", str(html), "--no-tiles", "-q"]
+    )
+    assert res.exit_code == 1  # S2's letters and U1's geometry: no placement fixes them
+    rows = out.read_text().splitlines()
+    assert rows[0].startswith("parcel_id,role,lat,lon")
+    assert len(rows) == 1 + 60  # the header and the sample's 60 planned markers
+    page = html.read_text()
+    assert '"planned"' in page  # the layer of planned markers

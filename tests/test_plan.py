@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 import shapely
 import shapely.affinity
@@ -403,3 +404,79 @@ def test_an_uncertain_parcel_is_made_certain():
     assert again.parcels.set_index("id").loc["N09", "status"] == "compliant"
     assert again.exit_code == 1  # S2 and U1
     assert set(again.parcels.loc[again.parcels["status"] != "compliant", "id"]) == {"S2", "U1"}
+
+
+# -- the plan under other profiles: access points, land cover, paint, alternatives ----------
+
+
+def test_plan_marks_the_driveway_and_rechecks_compliant_in_arizona():
+    from helpers import LOCAL_FT
+
+    from posting.engine import Context
+    from posting.io import FeatureLayer
+
+    lot = shapely.box(0, 0, 2000, 2000)
+    drive = FeatureLayer(
+        "<memory>",
+        np.array([shapely.LineString([(1000, -200), (1000, 300)])]),
+        LOCAL_FT,
+        np.array(["driveway"], dtype=object),
+    )
+    ctx = Context(access=drive)
+    layer = parcels(lot)
+    first = check(layer, None, "arizona", context=ctx)
+    p = plan(first)
+    roles = p.markers["role"].value_counts().to_dict()
+    assert roles["corner"] == 4 and roles["access"] == 1
+    # 2,000 ft sides between corner markers, the driveway's marker splitting the south side:
+    # north, east, west need ceil(2000 / 1319.8) - 1 = 1 each; the south side's halves none
+    assert roles["interval"] == 3
+    assert set(p.markers["kind"]) == {"sign"}
+    again = recheck(layer, None, p, context=ctx)
+    assert again.parcels["status"].tolist() == ["compliant"]
+    [a] = again.access.itertuples()
+    assert a.status == "ok" and a.nearest_ft <= 50
+
+
+def test_plan_uses_each_gaps_land_cover_limit_and_paint_in_texas():
+    from posting.engine import Context
+
+    lot = shapely.box(0, 0, 1980, 1980)
+    layer = parcels(lot, shapely.box(3000, 0, 4980, 1980))
+    ctx = Context(parcel_landcover=[True, False])  # the first is forest (100 ft), the other not
+    first = check(layer, None, "texas", context=ctx)
+    p = plan(first)
+    assert set(p.markers["kind"]) == {"paint"}  # Texas counts purple paint marks
+    per = p.markers.groupby("parcel").size().to_dict()
+    # forest: a bare ring of 7,920 ft at 99.8 ft needs ceil(7920 / 99.8) = 80 marks; other land
+    # at 999.8 ft needs ceil(7920 / 999.8) = 8
+    assert per == {0: 80, 1: 8}
+    again = recheck(layer, None, p, context=ctx)
+    assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+
+
+def test_plan_follows_the_profile_each_parcel_is_judged_by():
+    lot, other = shapely.box(0, 0, 900, 900), shapely.box(2000, 0, 2900, 900)
+    # the second lot is posted with orange paint every 250 ft: it complies as florida-paint
+    pts = np.asarray(
+        shapely.get_coordinates(
+            shapely.line_interpolate_point(
+                shapely.get_exterior_ring(other), np.arange(0, 3600, 250.0)
+            )
+        )
+    )
+    attrs = pd.DataFrame(
+        {
+            "kind": "paint",
+            "color": "orange",
+            "text": "No Trespassing",
+            "letter_height_in": 3,
+            "height_ft": 4,
+        },
+        index=range(len(pts)),
+    )
+    layer = parcels(lot, other)
+    first = check(layer, markers(pts, attributes=attrs), ["florida", "florida-paint"])
+    assert first.parcels["rules"].tolist() == ["florida", "florida-paint"]
+    p = plan(first)
+    assert set(p.markers["parcel"]) == {0} and set(p.markers["kind"]) == {"sign"}
