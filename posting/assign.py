@@ -27,7 +27,10 @@ from posting.io import MarkerLayer
 from posting.parallel import pmap
 from posting.prepare import PreparedParcels
 
-__all__ = ["HOW", "Assignment", "assign_markers"]
+__all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
+
+REASON_SEARCH_FT = 5_000.0
+"""How far the nearest boundary is looked for, only to word why a marker is unassigned."""
 
 HOW = ("named", "inside", "nearest")
 """How a marker was assigned, in order of precedence."""
@@ -158,7 +161,7 @@ def assign_markers(
         local = np.full(n, -1, dtype=np.int64)
         local[sub] = np.arange(len(sub))
         xs, ys = _group_xy(markers, sub, wcrs)
-        pts = pmap(shapely.points, xs, ys)
+        pts = shapely.points(xs, ys)  # (creating geometries does not gain from threads)
 
         def add(
             prio: int,
@@ -234,10 +237,13 @@ def assign_markers(
             far = rest[~got[rest]]
             if len(far):
                 (fi, ri), dist = rtree.query_nearest(
-                    pts[local[far]], return_distance=True, all_matches=True
+                    pts[local[far]],
+                    return_distance=True,
+                    all_matches=True,
+                    max_distance=REASON_SEARCH_FT,
                 )
                 first = np.lexsort((ri, fi))  # equidistant rings: the first in the input
-                first = first[np.r_[True, np.diff(fi[first]) != 0]]
+                first = first[np.r_[True, np.diff(fi[first]) != 0]] if len(first) else first
                 fi, ri, dist = fi[first], ri[first], dist[first]
                 better = dist < nearest_dist[far[fi]]
                 nearest_dist[far[fi][better]] = dist[better]
@@ -331,4 +337,4 @@ def _explain(
                 f"{_fmt_ft(nearest_dist[i])} away (tolerance {tol})"
             )
         else:
-            reason[i] = "no parcel boundary near it"
+            reason[i] = f"no parcel boundary within {REASON_SEARCH_FT:,.0f} ft"

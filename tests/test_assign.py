@@ -47,13 +47,17 @@ def test_marker_in_the_road_goes_to_the_nearest_boundary_within_tolerance():
 
 
 def test_marker_far_inside_a_parcel_is_unassigned_with_the_reason():
-    r = check(parcels(square(1000)), markers([(500, 500), (5000, 5000)]))
+    r = check(parcels(square(1000)), markers([(500, 500), (4000, 4000), (9000, 9000)]))
     d = r.to_dict()
-    assert d["summary"]["markers_unassigned"] == 2
+    assert d["summary"]["markers_unassigned"] == 3
     reasons = [u["reason"] for u in d["unassigned_signs"]]
     assert reasons[0] == "stands inside parcel '0', 500.0 ft from its boundary (tolerance 30.0 ft)"
-    assert reasons[1].startswith("outside every parcel; the nearest boundary (parcel '0') is 5,6")
-    assert [u["row"] for u in d["unassigned_signs"]] == [0, 1]
+    assert reasons[1] == (
+        "outside every parcel; the nearest boundary (parcel '0') is 4,242.6 ft away "
+        "(tolerance 30.0 ft)"
+    )
+    assert reasons[2] == "no parcel boundary within 5,000 ft"
+    assert [u["row"] for u in d["unassigned_signs"]] == [0, 1, 2]
 
 
 def test_named_parcel_overrides_position():
