@@ -32,7 +32,7 @@ from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
 from posting.land import LandFacts, fence_cover, land_facts, layer_in_group
 from posting.prepare import PreparedParcels, prepare_parcels
 from posting.report import Report
-from posting.rules import Profile, load_rules
+from posting.rules import ContentRule, PaintRule, Profile, load_rules
 from posting.settings import Settings
 from posting.verdict import (
     RANK,
@@ -831,37 +831,44 @@ class _Item:
     value: str | None = None  # column whose value is reported as measured
 
 
+def _lettering(spec: ContentRule | PaintRule, letters_rule: str, words_rule: str) -> list[_Item]:
+    """The letter-height and required-words items of a sign or paint rule (both have them)."""
+    out: list[_Item] = []
+    if spec.letter_min_in is not None:
+        out.append(
+            _Item(
+                letters_rule,
+                spec.clause,
+                spec.kinds,
+                ("letter_height_in",),
+                lambda v: ct.at_least(v, spec.letter_min_in),
+                f"have letters under {spec.letter_min_in:g} in",
+                spec.letter_min_in,
+                "in",
+                value="letter_height_in",
+            )
+        )
+    if spec.required_words:
+        words = " and ".join(f'"{w}"' for w in spec.required_words)
+        out.append(
+            _Item(
+                words_rule,
+                spec.clause,
+                spec.kinds,
+                ("text",),
+                lambda v: ct.words_status(v, spec.required_words),
+                f"do not show {words}",
+            )
+        )
+    return out
+
+
 def _items(profile: Profile, base: _Base) -> list[_Item]:
     out: list[_Item] = []
     c = profile.content
     if c is not None:
         k = c.kinds
-        if c.letter_min_in is not None:
-            out.append(
-                _Item(
-                    "letter_height",
-                    c.clause,
-                    k,
-                    ("letter_height_in",),
-                    lambda v: ct.at_least(v, c.letter_min_in),
-                    f"have letters under {c.letter_min_in:g} in",
-                    c.letter_min_in,
-                    "in",
-                    value="letter_height_in",
-                )
-            )
-        if c.required_words:
-            words = " and ".join(f'"{w}"' for w in c.required_words)
-            out.append(
-                _Item(
-                    "sign_text",
-                    c.clause,
-                    k,
-                    ("text",),
-                    lambda v: ct.words_status(v, c.required_words),
-                    f"do not show {words}",
-                )
-            )
+        out += _lettering(c, "letter_height", "sign_text")
         if c.required_any:
             words = " or ".join(f'"{w}"' for w in c.required_any)
             out.append(
@@ -986,32 +993,7 @@ def _items(profile: Profile, base: _Base) -> list[_Item]:
                     "ft",
                 )
             )
-        if p.letter_min_in is not None:
-            out.append(
-                _Item(
-                    "paint_letters",
-                    p.clause,
-                    k,
-                    ("letter_height_in",),
-                    lambda v: ct.at_least(v, p.letter_min_in),
-                    f"have letters under {p.letter_min_in:g} in",
-                    p.letter_min_in,
-                    "in",
-                    value="letter_height_in",
-                )
-            )
-        if p.required_words:
-            words = " and ".join(f'"{w}"' for w in p.required_words)
-            out.append(
-                _Item(
-                    "paint_text",
-                    p.clause,
-                    k,
-                    ("text",),
-                    lambda v: ct.words_status(v, p.required_words),
-                    f"do not show {words}",
-                )
-            )
+        out += _lettering(p, "paint_letters", "paint_text")
     q = profile.post
     if q is not None:
         k = q.kinds

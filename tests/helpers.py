@@ -24,6 +24,19 @@ LOCAL_FT = CRS.from_proj4(
 )
 
 
+# A 1,000 ft square's four corners and four side midpoints: 500 ft apart all round.
+CORNERS_AND_MIDPOINTS = [
+    (0, 0),
+    (500, 0),
+    (1000, 0),
+    (1000, 500),
+    (1000, 1000),
+    (500, 1000),
+    (0, 1000),
+    (0, 500),
+]
+
+
 def parcels(*geoms, ids=None, owners=None, crs=LOCAL_FT) -> ParcelLayer:
     """A parcel layer from shapely geometries (feet around the local origin by default)."""
     return ParcelLayer.from_geometries(list(geoms), crs, ids=ids, owners=owners)

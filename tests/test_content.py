@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 import pandas as pd
-from helpers import markers, parcels, square
+from helpers import CORNERS_AND_MIDPOINTS, markers, parcels, square
 
 from posting import check
-
-CORNERS_AND_MIDPOINTS = [
-    (0, 0),
-    (500, 0),
-    (1000, 0),
-    (1000, 500),
-    (1000, 1000),
-    (500, 1000),
-    (0, 1000),
-    (0, 500),
-]
 
 
 def run(attrs, owners=None):

@@ -6,23 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import shapely
-from helpers import LOCAL_FT, markers, parcels, square
+from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
 
 from posting import Settings, check
 from posting.engine import Context
 from posting.io import FeatureLayer
 from posting.prepare import prepare_parcels
-
-CORNERS_AND_MIDPOINTS = [
-    (0, 0),
-    (500, 0),
-    (1000, 0),
-    (1000, 500),
-    (1000, 1000),
-    (500, 1000),
-    (0, 1000),
-    (0, 500),
-]
 
 
 def features(geoms, values=None):

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import shapely
 import shapely.affinity
-from helpers import SAMPLE, markers, parcels, square
+from helpers import CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, square
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from planning import interval_oracle, recheck
@@ -19,17 +19,6 @@ from pyproj import CRS, Transformer
 
 from posting import InputError, Settings, check, read_markers, read_parcels
 from posting.plan import MARGIN_FT, ROLES, plan
-
-CORNERS_AND_MIDPOINTS = [
-    (0, 0),
-    (500, 0),
-    (1000, 0),
-    (1000, 500),
-    (1000, 1000),
-    (500, 1000),
-    (0, 1000),
-    (0, 500),
-]
 
 
 def by_role(p):

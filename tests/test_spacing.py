@@ -9,23 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from helpers import LOCAL_FT, markers, parcels, square
+from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from posting import Settings, check
 from posting.checks.spacing import measured_gap, ring_gaps
-
-CORNERS_AND_MIDPOINTS = [
-    (0, 0),
-    (500, 0),
-    (1000, 0),
-    (1000, 500),
-    (1000, 1000),
-    (500, 1000),
-    (0, 1000),
-    (0, 500),
-]
 
 
 def parcel_json(report, i=0):
