@@ -263,3 +263,23 @@ def test_project_matches_geos_locate(seed, n_vertices):
     diff = np.abs(pos - want)
     diff = np.minimum(diff, rings[0].length - diff)  # 0 and the ring's length are one place
     assert (diff < 1e-6).mean() > 0.9
+
+
+def test_project_on_many_points_and_mixed_rings_matches_geos():
+    """Small rings (numpy) and large ones (GEOS) mixed in one call: every point's distance as
+    GEOS measures it, in input order."""
+    from posting.boundary import project, ring_vertices
+
+    n = 60_000
+    small = shapely.box(0, 0, 300, 200)
+    big = shapely.Point(1000, 0).buffer(250, quad_segs=16)  # 64 vertices: the GEOS path
+    rings = rings_of(np.array([small, big])).geometry
+    rng = np.random.default_rng(7)
+    ring = rng.integers(0, 2, n)
+    cx = np.where(ring == 0, 150.0, 1000.0)
+    x, y = cx + rng.uniform(-400, 400, n), rng.uniform(-400, 400, n)
+    pos, dist = project(ring_vertices(rings), rings, ring, x, y)
+    want = shapely.distance(shapely.points(x, y), rings[ring])
+    np.testing.assert_allclose(dist, want, atol=1e-6)
+    on = shapely.line_interpolate_point(rings[ring], pos)
+    np.testing.assert_allclose(shapely.distance(on, shapely.points(x, y)), want, atol=1e-6)
