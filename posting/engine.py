@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -831,21 +832,32 @@ class _Item:
     value: str | None = None  # column whose value is reported as measured
 
 
+def _at_least_in(rule: str, spec: Any, column: str, limit: float, what: str) -> _Item:
+    """An item that fails markers whose ``column`` (inches) is under ``limit``."""
+    return _Item(
+        rule,
+        spec.clause,
+        spec.kinds,
+        (column,),
+        lambda v: ct.at_least(v, limit),
+        what,
+        limit,
+        "in",
+        value=column,
+    )
+
+
 def _lettering(spec: ContentRule | PaintRule, letters_rule: str, words_rule: str) -> list[_Item]:
     """The letter-height and required-words items of a sign or paint rule (both have them)."""
     out: list[_Item] = []
     if spec.letter_min_in is not None:
         out.append(
-            _Item(
+            _at_least_in(
                 letters_rule,
-                spec.clause,
-                spec.kinds,
-                ("letter_height_in",),
-                lambda v: ct.at_least(v, spec.letter_min_in),
-                f"have letters under {spec.letter_min_in:g} in",
+                spec,
+                "letter_height_in",
                 spec.letter_min_in,
-                "in",
-                value="letter_height_in",
+                f"have letters under {spec.letter_min_in:g} in",
             )
         )
     if spec.required_words:
@@ -942,30 +954,22 @@ def _items(profile: Profile, base: _Base) -> list[_Item]:
             )
         if p.min_length_in is not None:
             out.append(
-                _Item(
+                _at_least_in(
                     "paint_length",
-                    p.clause,
-                    k,
-                    ("length_in",),
-                    lambda v: ct.at_least(v, p.min_length_in),
-                    f"are shorter than {p.min_length_in:g} in",
+                    p,
+                    "length_in",
                     p.min_length_in,
-                    "in",
-                    value="length_in",
+                    f"are shorter than {p.min_length_in:g} in",
                 )
             )
         if p.min_width_in is not None:
             out.append(
-                _Item(
+                _at_least_in(
                     "paint_width",
-                    p.clause,
-                    k,
-                    ("width_in",),
-                    lambda v: ct.at_least(v, p.min_width_in),
-                    f"are narrower than {p.min_width_in:g} in",
+                    p,
+                    "width_in",
                     p.min_width_in,
-                    "in",
-                    value="width_in",
+                    f"are narrower than {p.min_width_in:g} in",
                 )
             )
         if p.min_area_sqin is not None:
@@ -1010,16 +1014,12 @@ def _items(profile: Profile, base: _Base) -> list[_Item]:
             )
         if q.min_length_in is not None:
             out.append(
-                _Item(
+                _at_least_in(
                     "post_top",
-                    q.clause,
-                    k,
-                    ("length_in",),
-                    lambda v: ct.at_least(v, q.min_length_in),
-                    f"have less than {q.min_length_in:g} in of the top painted",
+                    q,
+                    "length_in",
                     q.min_length_in,
-                    "in",
-                    value="length_in",
+                    f"have less than {q.min_length_in:g} in of the top painted",
                 )
             )
         if q.bottom_min_ft is not None or q.bottom_max_ft is not None:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from helpers import LOCAL_FT, markers, parcels, square
+from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
 from pyproj import Transformer
 
 from posting import Settings, check
@@ -157,17 +157,7 @@ def test_new_york_sign_on_each_side_of_each_corner():
 
 
 def test_new_york_one_sign_at_the_corner_is_not_enough():
-    corner_and_midpoints = [
-        (0, 0),
-        (500, 0),
-        (1000, 0),
-        (1000, 500),
-        (1000, 1000),
-        (500, 1000),
-        (0, 1000),
-        (0, 500),
-    ]
-    p = one(check(parcels(square()), markers(corner_and_midpoints), "new-york"))
+    p = one(check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), "new-york"))
     assert p["status"] == "noncompliant"
     [v] = [v for v in p["violations"] if v["rule"] == "corners"]
     assert v["count"] == 4 and "on each side" in v["message"]
