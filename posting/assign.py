@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.boundary import project
+from posting.boundary import near_rings, project
+from posting.index import expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import pmap
 from posting.prepare import PreparedParcels
@@ -61,20 +62,12 @@ class Assignment:
         return self.parcel >= 0
 
 
-def _exclusive_cumsum(a: np.ndarray) -> np.ndarray:
-    return np.r_[0, np.cumsum(a)[:-1]].astype(np.int64) if len(a) else np.empty(0, np.int64)
-
-
 def _expand_to_rings(
     m: np.ndarray, p: np.ndarray, ring_start: np.ndarray, ring_count: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """(marker, parcel) pairs to (marker, ring) pairs over every ring of the parcel."""
-    cnt = ring_count[p]
-    mm = np.repeat(m, cnt)
-    rr = np.repeat(ring_start[p], cnt) + (
-        np.arange(cnt.sum()) - np.repeat(_exclusive_cumsum(cnt), cnt)
-    )
-    return mm, rr
+    pair, k = expand_counts(ring_count[p])
+    return m[pair], ring_start[p][pair] + k
 
 
 def _group_xy(markers: MarkerLayer, idx: np.ndarray, wcrs) -> tuple[np.ndarray, np.ndarray]:
@@ -130,7 +123,6 @@ def assign_markers(
     named_dist = np.full(n, np.inf)
     nearest_ring = np.full(n, -1, dtype=np.int64)
     nearest_dist = np.full(n, np.inf)
-    settled = np.zeros(n, dtype=bool)
 
     for g, wcrs in enumerate(prep.crss):
         parcels_g = np.flatnonzero(prep.group == g)
@@ -161,10 +153,9 @@ def assign_markers(
         local = np.full(n, -1, dtype=np.int64)
         local[sub] = np.arange(len(sub))
         xs, ys = _group_xy(markers, sub, wcrs)
-        pts = shapely.points(xs, ys)  # (creating geometries does not gain from threads)
 
         def add(
-            prio: int,
+            prio: np.ndarray | int,
             mm: np.ndarray,
             rr: np.ndarray,
             dd: np.ndarray,
@@ -176,78 +167,59 @@ def assign_markers(
             keep = dd <= tolerance_ft
             li = local[mm[keep]]
             pos = np.full(len(dd), np.nan) if pos is None else pos
-            cand.append(
-                (
-                    np.full(keep.sum(), prio),
-                    mm[keep],
-                    rr[keep],
-                    dd[keep],
-                    xs[li],
-                    ys[li],
-                    pos[keep],
-                )
-            )
+            prio = np.broadcast_to(np.asarray(prio, dtype=np.int64), dd.shape)
+            cand.append((prio[keep], mm[keep], rr[keep], dd[keep], xs[li], ys[li], pos[keep]))
 
-        def locate(mm: np.ndarray, rr: np.ndarray, xs=xs, ys=ys, local=local):
-            """Position along the ring and distance to it."""
-            return project(prep.vertices, rings.geometry, rr, xs[local[mm]], ys[local[mm]])
-
-        # 1. named
+        # 1. named: the named parcel's nearest ring (few markers: GEOS distances)
         pg = named_pairs[:, prep.group[named_pairs[1]] == g] if named_pairs.size else named_pairs
         if pg.size:
             mm, rr = _expand_to_rings(pg[0], pg[1], ring_start, ring_count)
-            dd = pmap(shapely.distance, pts[local[mm]], rings.geometry[rr])
+            pts = shapely.points(xs[local[mm]], ys[local[mm]])
+            dd = pmap(shapely.distance, pts, rings.geometry[rr])
             np.minimum.at(named_dist, mm, dd)
             add(0, mm, rr, dd)
-        # 2. inside (point-in-polygon first: most markers are settled here)
         free = sub[~named[sub]]
-        if len(free):
-            polys = prep.geometry_ft[parcels_g]
-            shapely.prepare(polys)
-            tree = shapely.STRtree(polys)
-            qi, ti = tree.query(pts[local[free]])
-            mm, pp = free[qi], parcels_g[ti]
-            # single-threaded: a prepared geometry builds its index lazily, on first use, and
-            # two threads building the same one at once would race
-            inside = shapely.intersects_xy(polys[ti], xs[local[mm]], ys[local[mm]])
-            mm, pp = mm[inside], pp[inside]
-            inside_parcel[mm] = np.where(inside_parcel[mm] < 0, pp, inside_parcel[mm])
-            # a parcel of one ring (most): locate the marker on it at once
-            one = ring_count[pp] == 1
-            m1, r1 = mm[one], ring_start[pp[one]]
-            pos1, d1 = locate(m1, r1)
-            mm, rr = _expand_to_rings(mm[~one], pp[~one], ring_start, ring_count)
-            dd = pmap(shapely.distance, pts[local[mm]], rings.geometry[rr])
-            mm, rr = np.r_[m1, mm], np.r_[r1, rr]
-            pos, dd = np.r_[pos1, np.full(len(dd), np.nan)], np.r_[d1, dd]
-            np.minimum.at(inside_dist, mm, dd)
-            add(1, mm, rr, dd, pos)
-            settled[mm[dd <= tolerance_ft]] = True
-        # 3. nearest boundary within the tolerance
-        rest = sub[~named[sub] & ~settled[sub]]
-        if len(rest) and len(rings_g):
-            rtree = shapely.STRtree(rings.geometry[rings_g])
-            qi, ti = rtree.query(pts[local[rest]], predicate="dwithin", distance=tolerance_ft)
-            mm, rr = rest[qi], rings_g[ti]
-            dd = pmap(shapely.distance, pts[local[mm]], rings.geometry[rr])
-            add(2, mm, rr, dd)
-            # how far the nearest boundary is, for markers left over (reasons only)
-            got = np.zeros(n, dtype=bool)
-            got[mm] = True
-            far = rest[~got[rest]]
-            if len(far):
-                (fi, ri), dist = rtree.query_nearest(
-                    pts[local[far]],
-                    return_distance=True,
-                    all_matches=True,
-                    max_distance=REASON_SEARCH_FT,
-                )
-                first = np.lexsort((ri, fi))  # equidistant rings: the first in the input
-                first = first[np.r_[True, np.diff(fi[first]) != 0]] if len(first) else first
-                fi, ri, dist = fi[first], ri[first], dist[first]
-                better = dist < nearest_dist[far[fi]]
-                nearest_dist[far[fi][better]] = dist[better]
-                nearest_ring[far[fi][better]] = rings_g[ri][better]
+        if len(free) == 0 or len(rings_g) == 0:
+            continue
+        # 2. and 3.: every ring within the tolerance, and on which side of it the marker stands
+        near = near_rings(prep.vertices, rings_g, xs[local[free]], ys[local[free]], tolerance_ft)
+        mm, rr, dd = free[near.point], near.ring, near.distance_ft
+        pp = rings.parcel[rr]
+        side = near.side.copy()
+        # in a parcel of several rings, the side at its nearest ring tells in or out
+        several = np.flatnonzero(ring_count[pp] > 1)
+        if len(several):
+            order = several[np.lexsort((rr[several], dd[several], pp[several], mm[several]))]
+            head = np.r_[
+                True, (mm[order][1:] != mm[order][:-1]) | (pp[order][1:] != pp[order][:-1])
+            ]
+            run = np.cumsum(head) - 1
+            side[order] = side[order[head]][run]
+        undecided = np.flatnonzero(side == 0)  # on a vertex's bisector, or within 1e-6 ft
+        if len(undecided):
+            m_u = mm[undecided]
+            side[undecided] = np.where(
+                shapely.intersects_xy(
+                    prep.geometry_ft[pp[undecided]], xs[local[m_u]], ys[local[m_u]]
+                ),
+                1,
+                -1,
+            )
+        add(np.where(side > 0, 1, 2), mm, rr, dd, near.position_ft)
+        # markers with no boundary within the tolerance: only the reason is left to find
+        got = np.zeros(n, dtype=bool)
+        got[mm] = True
+        lost = free[~got[free]]
+        if len(lost):
+            _far(
+                prep,
+                parcels_g,
+                rings_g,
+                lost,
+                xs[local[lost]],
+                ys[local[lost]],
+                (inside_parcel, inside_dist, nearest_ring, nearest_dist),
+            )
 
     parcel = np.full(n, -1, dtype=np.int64)
     ring = np.full(n, -1, dtype=np.int64)
@@ -258,8 +230,7 @@ def assign_markers(
     position = np.full(n, np.nan)
     if cand:
         prio, mm, rr, dd, cx, cy, cpos = (np.concatenate(c) for c in zip(*cand, strict=True))
-        order = np.lexsort((rr, dd, prio, mm))
-        first = order[np.r_[True, np.diff(mm[order]) != 0]] if len(order) else order
+        first = _best(n, mm, prio, dd, rr)
         m = mm[first]
         ring[m] = rr[first]
         parcel[m] = rings.parcel[rr[first]]
@@ -290,6 +261,63 @@ def assign_markers(
         tolerance_ft,
     )
     return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason)
+
+
+def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
+    """For each marker among ``m``, the row with the smallest ``keys`` (compared in order).
+
+    The rows of one marker must differ in the last key. The same rows as the first of each
+    marker after ``np.lexsort((*reversed(keys), m))``, in no particular order, without sorting.
+
+    >>> sorted(_best(2, np.array([0, 0, 1, 0]), np.array([2, 1, 1, 1]),
+    ...              np.array([5.0, 7.0, 1.0, 7.0]), np.array([0, 4, 2, 3])).tolist())
+    [2, 3]
+    """
+    rows = np.arange(len(m))
+    for key in keys:
+        low = np.full(n, np.inf if key.dtype.kind == "f" else np.iinfo(np.int64).max, key.dtype)
+        np.minimum.at(low, m[rows], key[rows])
+        rows = rows[key[rows] == low[m[rows]]]
+    return rows
+
+
+def _far(
+    prep: PreparedParcels,
+    parcels_g: np.ndarray,
+    rings_g: np.ndarray,
+    lost: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> None:
+    """For markers far from every boundary: the parcel they stand in and how far its boundary
+    is, else the nearest boundary within :data:`REASON_SEARCH_FT` (for the reason only)."""
+    inside_parcel, inside_dist, nearest_ring, nearest_dist = out
+    rings, ring_start, ring_count = prep.rings, prep.ring_start, prep.ring_count
+    pts = shapely.points(x, y)
+    local = np.full(len(inside_parcel), -1, dtype=np.int64)
+    local[lost] = np.arange(len(lost))
+    polys = prep.geometry_ft[parcels_g]
+    qi, ti = shapely.STRtree(polys).query(pts)
+    inside = shapely.intersects_xy(polys[ti], x[qi], y[qi])
+    mm, pp = lost[qi[inside]], parcels_g[ti[inside]]
+    first = np.r_[True, mm[1:] != mm[:-1]] if len(mm) else np.empty(0, dtype=bool)
+    inside_parcel[mm[first]] = np.where(
+        inside_parcel[mm[first]] < 0, pp[first], inside_parcel[mm[first]]
+    )
+    mr, rr = _expand_to_rings(mm, pp, ring_start, ring_count)
+    np.minimum.at(inside_dist, mr, shapely.distance(pts[local[mr]], rings.geometry[rr]))
+    out_ = lost[inside_parcel[lost] < 0]
+    if len(out_):
+        (fi, ri), dist = shapely.STRtree(rings.geometry[rings_g]).query_nearest(
+            pts[local[out_]], return_distance=True, all_matches=True, max_distance=REASON_SEARCH_FT
+        )
+        first = np.lexsort((ri, fi))  # equidistant rings: the first in the input
+        first = first[np.r_[True, np.diff(fi[first]) != 0]] if len(first) else first
+        fi, ri, dist = fi[first], ri[first], dist[first]
+        better = dist < nearest_dist[out_[fi]]
+        nearest_dist[out_[fi][better]] = dist[better]
+        nearest_ring[out_[fi][better]] = rings_g[ri][better]
 
 
 def _explain(

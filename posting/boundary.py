@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from posting.index import BoxGrid, exclusive_cumsum, expand_counts
 from posting.parallel import pmap
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "find_corners",
     "interpolate",
     "interpolate_at",
+    "near_rings",
     "outward_normals",
     "project",
     "ring_stretches",
@@ -198,6 +200,172 @@ def project(
         qx, qy = interpolate_at(v, ring[big], pos[big])
         dist[big] = np.hypot(qx - x[big], qy - y[big])
     return pos, dist
+
+
+PIECE = 16
+"""Segments per piece of ring in :func:`near_rings`: a long curved ring is indexed in pieces."""
+
+_CHUNK = 100_000
+"""Points per block in :func:`near_rings` (bounds the memory of the segment arrays)."""
+
+
+@dataclass(frozen=True)
+class Near:
+    """Rings within a distance of points (see :func:`near_rings`): one row per (point, ring), in
+    no particular order.
+
+    ``side`` is +1 when the point is on the parcel side of the ring at its nearest point (or on
+    the line), -1 on the other side, 0 when that cannot be told safely from the coordinates (the
+    point is within 1e-6 ft of the line's extension, or a degenerate vertex is nearest).
+    """
+
+    point: np.ndarray
+    ring: np.ndarray
+    distance_ft: np.ndarray
+    position_ft: np.ndarray
+    side: np.ndarray
+
+
+def _first_min(values: np.ndarray, starts: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Index of the first smallest value in each run ``values[starts[i]:starts[i + 1]]``."""
+    low = np.minimum.reduceat(values, starts)
+    hit = np.flatnonzero(values == low[group])
+    return hit[np.r_[True, np.diff(group[hit]) != 0]]
+
+
+def near_rings(
+    v: _Vertices,
+    ring_ids: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    distance_ft: float,
+) -> Near:
+    """Every ring of ``ring_ids`` within ``distance_ft`` of each point, with where and which side.
+
+    The rings are cut into pieces of :data:`PIECE` segments; the points are joined to the
+    pieces' boxes (grown by the distance) on a grid (:class:`posting.index.BoxGrid`), and the
+    nearest point of each candidate segment is computed with numpy. The arc position is the one
+    ``shapely.line_locate_point`` gives: on a tie, the first segment along the ring. No Point
+    geometry is made, and blocks of points run on all cores.
+
+    Parameters
+    ----------
+    v
+        The vertex table of all rings (:func:`ring_vertices`).
+    ring_ids
+        The rings to consider.
+    x, y
+        Points, in the rings' frame.
+    distance_ft
+        Largest distance.
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # starts at (100, 0)
+    >>> near = near_rings(ring_vertices(np.array([sq])), np.array([0]), np.array([105.0, 50.0]),
+    ...                   np.array([50.0, 97.0]), 10.0)
+    >>> near.point.tolist(), near.distance_ft.tolist(), near.position_ft.tolist()
+    ([0, 1], [5.0, 3.0], [50.0, 150.0])
+    >>> near.side.tolist()  # outside, inside
+    [-1, 1]
+    """
+    ring_ids = np.asarray(ring_ids, dtype=np.int64)
+    cnt = v.count[ring_ids]
+    use = cnt >= 2
+    ring_ids, cnt = ring_ids[use], cnt[use]
+    n_pieces = -(-cnt // PIECE)
+    owner, rank = expand_counts(n_pieces)  # piece -> position in ring_ids, rank in its ring
+    p_ring = ring_ids[owner]
+    p_first = v.start[p_ring] + rank * PIECE
+    p_nseg = np.minimum(PIECE, cnt[owner] - rank * PIECE)
+    # segment table: start vertex, direction, squared length, neighbours
+    nv = len(v.xy)
+    local = np.arange(nv) - v.start[v.ring]
+    count = v.count[v.ring]
+    nxt = v.start[v.ring] + (local + 1) % np.maximum(count, 1)
+    prv = v.start[v.ring] + (local - 1) % np.maximum(count, 1)
+    sx, sy = np.ascontiguousarray(v.xy[:, 0]), np.ascontiguousarray(v.xy[:, 1])
+    dx, dy = sx[nxt] - sx, sy[nxt] - sy
+    seg2 = dx * dx + dy * dy
+    # piece boxes, grown by the distance
+    seg_of, seg_rank = expand_counts(p_nseg)
+    a = p_first[seg_of] + seg_rank
+    starts = exclusive_cumsum(p_nseg)
+    bx0 = np.minimum.reduceat(np.minimum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
+    by0 = np.minimum.reduceat(np.minimum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
+    bx1 = np.maximum.reduceat(np.maximum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
+    by1 = np.maximum.reduceat(np.maximum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
+    d = float(distance_ft)
+    grid = BoxGrid(np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d]))
+    lim2 = d * d
+
+    def block(idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray) -> tuple[np.ndarray, ...]:
+        outs = []
+        for lo in range(0, len(idx), _CHUNK):
+            px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
+            pt, pc = grid.query(px_, py_)
+            # every segment of each candidate piece
+            ns = p_nseg[pc]
+            pair, k = expand_counts(ns)
+            s = p_first[pc][pair] + k
+            qx = px_[pt][pair] - sx[s]
+            qy = py_[pt][pair] - sy[s]
+            ddx, ddy, l2 = dx[s], dy[s], seg2[s]
+            t = np.divide(qx * ddx + qy * ddy, l2, out=np.zeros_like(l2), where=l2 > 0)
+            np.clip(t, 0.0, 1.0, out=t)
+            ex, ey = qx - t * ddx, qy - t * ddy
+            d2 = ex * ex + ey * ey
+            first = _first_min(d2, exclusive_cumsum(ns), pair) if len(pair) else pair
+            close = d2[first] <= lim2
+            bp, bs = np.flatnonzero(close), first[close]  # per (point, piece): best segment
+            sb, tb = s[bs], t[bs]
+            cross = ddx[bs] * qy[bs] - ddy[bs] * qx[bs]
+            length = np.sqrt(seg2[sb])
+            perp = np.divide(cross, length, out=np.zeros_like(cross), where=length > 0)
+            dist = np.sqrt(d2[bs])
+            side = np.where(np.abs(perp) < 1e-6, 0, np.sign(perp)).astype(np.int8)
+            # at a vertex: which side of the two lines meeting there (the point lies in the
+            # parcel's wedge: left of both lines at a convex vertex, of either at a reflex one)
+            at_vertex = np.flatnonzero((tb <= 0.0) | (tb >= 1.0))
+            if len(at_vertex):
+                vert = np.where(tb[at_vertex] >= 1.0, nxt[sb[at_vertex]], sb[at_vertex])
+                ux, uy = ex[bs[at_vertex]], ey[bs[at_vertex]]  # from the vertex to the point
+                pin = prv[vert]
+                len_in, len_out = np.sqrt(seg2[pin]), np.sqrt(seg2[vert])
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    c_in = (dx[pin] * uy - dy[pin] * ux) / len_in
+                    c_out = (dx[vert] * uy - dy[vert] * ux) / len_out
+                turn = dx[pin] * dy[vert] - dy[pin] * dx[vert]
+                clear = (np.abs(c_in) >= 1e-6) & (np.abs(c_out) >= 1e-6)  # NaN: degenerate
+                agree = clear & (np.sign(c_in) == np.sign(c_out))
+                wedge = np.where(turn > 0, -1, 1)  # signs differ: out at convex, in at reflex
+                side[at_vertex] = np.where(
+                    agree, np.sign(c_in), np.where(clear & (turn != 0), wedge, 0)
+                ).astype(np.int8)
+            side[dist == 0] = 1
+            r = p_ring[pc[bp]]
+            pos = v.s[sb] + tb * length
+            pos = np.where(pos >= v.length[r], 0.0, pos)
+            outs.append((idx[lo : lo + _CHUNK][pt[bp]], r, dist, pos, side, sb))
+        if not outs:
+            e = np.empty(0)
+            i = e.astype(np.int64)
+            return i, i, e, e, e.astype(np.int8), i
+        return tuple(np.concatenate(c) for c in zip(*outs, strict=True))
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    point, ring, dist, pos, side, seg = pmap(block, np.arange(len(x)), x, y)
+    # a ring of several pieces: keep its nearest piece for each point (ties: first segment)
+    multi = np.flatnonzero(v.count[ring] > PIECE)
+    if len(multi):
+        order = multi[np.lexsort((seg[multi], dist[multi], ring[multi], point[multi]))]
+        p_, r_ = point[order], ring[order]
+        dup = order[1:][(p_[1:] == p_[:-1]) & (r_[1:] == r_[:-1])]
+        keep = np.ones(len(point), dtype=bool)
+        keep[dup] = False
+        point, ring, dist, pos, side = point[keep], ring[keep], dist[keep], pos[keep], side[keep]
+    return Near(point, ring, dist, pos, side)
 
 
 def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

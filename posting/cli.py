@@ -8,6 +8,7 @@ messages go to stderr.
 from __future__ import annotations
 
 import functools
+import gc
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -40,10 +41,18 @@ class UserError(click.ClickException):
 
 
 def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn library errors and unwritable outputs into :class:`UserError`, once, at the edge."""
+    """Turn library errors and unwritable outputs into :class:`UserError`, once, at the edge.
+
+    The command runs with Python's cyclic garbage collector paused: a county builds millions of
+    long-lived objects (report rows, their lists) that hold no cycles, and the collector would
+    walk all of them again and again (1.5 s of 12 s on the benchmark county, with the same peak
+    memory). Reference counting still frees everything else at once.
+    """
 
     @functools.wraps(f)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        was_enabled = gc.isenabled()
+        gc.disable()
         try:
             return f(*args, **kwargs)
         except PostingError as exc:
@@ -51,6 +60,9 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise UserError(f"{where}{exc.strerror or exc}") from None
+        finally:
+            if was_enabled:
+                gc.enable()
 
     return wrapper
 

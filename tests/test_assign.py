@@ -146,6 +146,49 @@ def test_assignment_matches_the_slow_oracle(seed, tol):
             assert len(d) == 2 and abs(d[0] - d[1]) < 1e-9
 
 
+def _neighbours(rng):
+    """Parcels sharing lines: an L and the square that fills its notch, a lot with a pond
+    and an out-parcel standing in it, two lots split by a meandering line of many segments,
+    and a parcel in two parts."""
+    t = np.linspace(0, 1, int(rng.integers(20, 80)))
+    meander = np.column_stack([1000 + 600 * t, 300 + 40 * np.sin(t * rng.uniform(5, 30))])
+    return [
+        shapely.Polygon([(0, 0), (600, 0), (600, 200), (300, 200), (300, 500), (0, 500)]),
+        shapely.box(300, 200, 600, 500),
+        shapely.Polygon(
+            [(0, 600), (500, 600), (500, 1100), (0, 1100)],
+            [[(150, 750), (150, 950), (350, 950), (350, 750)]],
+        ),
+        shapely.box(150, 750, 350, 950),
+        shapely.Polygon([(1000, 0), (1600, 0), *meander[::-1].tolist()]),
+        shapely.Polygon([*meander.tolist(), (1600, 700), (1000, 700)]),
+        shapely.MultiPolygon([shapely.box(700, 600, 900, 800), shapely.box(700, 850, 900, 1000)]),
+    ]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**16), tol=st.floats(2.0, 60.0))
+def test_assignment_on_shared_lines_matches_the_slow_oracle(seed, tol):
+    rng = np.random.default_rng(seed)
+    polys = _neighbours(rng)
+    coords = shapely.get_coordinates(shapely.boundary(np.array(polys)))
+    k = rng.integers(0, len(coords), 150)
+    ang = rng.uniform(0, 2 * np.pi, 150)
+    off = rng.uniform(0, 1.2 * tol, (150, 1))
+    pts = np.vstack(
+        [
+            coords[k] + off * np.column_stack([np.cos(ang), np.sin(ang)]),
+            rng.uniform(-100, 1700, (100, 2)),
+        ]
+    )
+    a = assign_markers(prepare_parcels(parcels(*polys)), markers(pts), tolerance_ft=tol)
+    want = oracle(polys, pts, tol)
+    for g, w_, (x, y) in zip(a.parcel.tolist(), want, pts, strict=True):
+        if g != w_:  # only an exact tie between two parcels may go either way
+            d = [shapely.Point(x, y).distance(polys[k].boundary) for k in (g, w_) if k >= 0]
+            assert len(d) == 2 and abs(d[0] - d[1]) < 1e-9
+
+
 def test_position_along_ring_is_the_projection():
     r = check(
         parcels(shapely.Polygon([(0, 0), (1000, 0), (1000, 1000), (0, 1000)])),

@@ -1,0 +1,163 @@
+"""Which boxes hold which points: a bulk join on bare coordinates (no geometries).
+
+A million surveyed markers arrive as coordinate arrays. Shapely's STRtree can only be asked
+with geometries, and making a million Point objects first costs more than the whole join
+below (about 0.6 s per million on the benchmark machine, holding the GIL). So points are
+joined to boxes here with sorted grid keys and ``numpy.searchsorted``.
+
+The grid has levels, as a loose quadtree does: a box goes to the level whose cells are at
+least half as large as the box, so it touches at most 3 x 3 cells there, and a huge parcel next
+to a street of house lots neither floods the small cells nor forces large cells on the lots.
+A level's cells are looked up in a dense offset table when it is not much larger than the
+level's entries, else by binary search in the sorted cell keys.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["BoxGrid", "exclusive_cumsum", "expand_counts", "points_in_boxes"]
+
+
+def exclusive_cumsum(a: np.ndarray) -> np.ndarray:
+    """Sum of the items before each one (0 for the first), as int64.
+
+    >>> exclusive_cumsum(np.array([2, 0, 3])).tolist()
+    [0, 2, 2]
+    """
+    out = np.zeros(len(a), dtype=np.int64)
+    if len(a) > 1:
+        np.cumsum(a[:-1], out=out[1:])
+    return out
+
+
+def expand_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For items with ``counts[i]`` entries each: the item of each entry and its rank in it.
+
+    >>> [a.tolist() for a in expand_counts(np.array([2, 0, 3]))]
+    [[0, 0, 2, 2, 2], [0, 1, 0, 1, 2]]
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    item = np.repeat(np.arange(len(counts)), counts)
+    rank = np.arange(len(item)) - np.repeat(exclusive_cumsum(counts), counts)
+    return item, rank
+
+
+CELL_SPLIT = 2.0
+"""Cells per largest box side at a level: 2 makes a box touch at most 3 x 3 cells, and a point
+meets about half as many candidate boxes as with 1 (measured on the benchmark county)."""
+
+DENSE_CELLS = 1 << 24
+"""A level with at most this many cells (and not many more than its entries) looks cells up in
+a dense offset table; a sparser one (points spread over a state) uses binary search."""
+
+
+class BoxGrid:
+    """Boxes placed on a multi-level grid, ready to be asked which of them hold given points.
+
+    Level ``L`` has square cells of ``base * 2**L / CELL_SPLIT``, where ``base`` is the median
+    box size; a box goes to the lowest level whose ``base * 2**L`` is at least its size.
+
+    Parameters
+    ----------
+    boxes
+        ``(n, 4)`` array of ``xmin, ymin, xmax, ymax``; rows with a NaN are never matched.
+    """
+
+    def __init__(self, boxes: np.ndarray) -> None:
+        boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+        self.x0, self.y0, self.x1, self.y1 = (np.ascontiguousarray(boxes[:, k]) for k in range(4))
+        with np.errstate(invalid="ignore"):
+            ok = np.isfinite(boxes).all(axis=1) & (self.x1 >= self.x0) & (self.y1 >= self.y0)
+        self.levels: list[tuple] = []
+        idx = np.flatnonzero(ok)
+        if len(idx) == 0:
+            return
+        b = boxes[idx]
+        size = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+        base = float(np.median(size))
+        if not base > 0:
+            base = float(size.max()) if size.max() > 0 else 1.0
+        level = np.ceil(np.log2(np.maximum(size, base) / base)).astype(np.int64)
+        for lev in np.unique(level):
+            sel = level == lev
+            cell = base * 2.0**lev / CELL_SPLIT
+            bi, bb = idx[sel], b[sel]
+            x0, y0 = float(bb[:, 0].min()), float(bb[:, 1].min())
+            cx0 = np.floor((bb[:, 0] - x0) / cell).astype(np.int64)
+            cy0 = np.floor((bb[:, 1] - y0) / cell).astype(np.int64)
+            nx = np.floor((bb[:, 2] - x0) / cell).astype(np.int64) - cx0 + 1
+            ny = np.floor((bb[:, 3] - y0) / cell).astype(np.int64) - cy0 + 1
+            rows = int((cy0 + ny).max())
+            cols = int((cx0 + nx).max())
+            item, rank = expand_counts(nx * ny)
+            key = (cx0[item] + rank // ny[item]) * rows + cy0[item] + rank % ny[item]
+            order = np.argsort(key, kind="stable")  # within a cell: boxes in input order
+            key, box = key[order], bi[item[order]]
+            offsets = None
+            if cols * rows <= min(DENSE_CELLS, 8 * len(key) + 1_000_000):
+                offsets = np.zeros(cols * rows + 1, dtype=np.int64)
+                np.cumsum(np.bincount(key, minlength=cols * rows), out=offsets[1:])
+            self.levels.append((cell, x0, y0, cols, rows, key, box, offsets))
+
+    def query(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every (point, box) pair with the point inside the box or on its edge.
+
+        Pairs come level by level; within a level they are ordered by point, then by box.
+        Points with a NaN coordinate match nothing.
+
+        Examples
+        --------
+        >>> grid = BoxGrid(np.array([[0, 0, 10, 10], [5, 5, 500, 500], [20, 0, 30, 10]]))
+        >>> pt, box = grid.query(np.array([6.0, 25.0, 100.0, -1.0]), np.array([6.0, 5.0, 7.0, 0.0]))
+        >>> sorted(zip(pt.tolist(), box.tolist()))
+        [(0, 0), (0, 1), (1, 1), (1, 2), (2, 1)]
+        """
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        pts, hits = [], []
+        for cell, x0, y0, cols, rows, key, box, offsets in self.levels:
+            with np.errstate(invalid="ignore"):
+                fx = np.floor((x - x0) / cell)
+                fy = np.floor((y - y0) / cell)
+                p = np.flatnonzero((fx >= 0) & (fy >= 0) & (fx < cols) & (fy < rows))
+            k = fx[p].astype(np.int64) * rows + fy[p].astype(np.int64)
+            if offsets is not None:
+                lo = offsets[k]
+                n = offsets[k + 1] - lo
+            else:
+                lo = np.searchsorted(key, k, side="left")
+                n = np.searchsorted(key, k, side="right") - lo
+            has = n > 0
+            p, lo, n = p[has], lo[has], n[has]
+            item, rank = expand_counts(n)
+            pt = p[item]
+            bx = box[lo[item] + rank]
+            px, py = x[pt], y[pt]
+            keep = (px >= self.x0[bx]) & (px <= self.x1[bx]) & (py >= self.y0[bx])
+            keep &= py <= self.y1[bx]
+            pts.append(pt[keep])
+            hits.append(bx[keep])
+        if not pts:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return np.concatenate(pts), np.concatenate(hits)
+
+
+def points_in_boxes(
+    boxes: np.ndarray, x: np.ndarray, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (point, box) pair with the point inside the box or on its edge.
+
+    Parameters
+    ----------
+    boxes
+        ``(n, 4)`` array of ``xmin, ymin, xmax, ymax``.
+    x, y
+        Point coordinates.
+
+    Examples
+    --------
+    >>> points_in_boxes(np.array([[0, 0, 1, 1]]), np.array([0.5, 2.0]), np.array([1.0, 0.0]))
+    (array([0]), array([0]))
+    """
+    return BoxGrid(boxes).query(x, y)

@@ -1,0 +1,63 @@
+"""The grid join of points to boxes, against the obvious double loop."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting.index import BoxGrid, points_in_boxes
+
+
+def brute(boxes, x, y):
+    return {
+        (i, j)
+        for i in range(len(x))
+        for j, (x0, y0, x1, y1) in enumerate(boxes)
+        if x0 <= x[i] <= x1 and y0 <= y[i] <= y1
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**16))
+def test_pairs_match_the_double_loop(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    # sizes over four orders of magnitude: several grid levels
+    size = 10 ** rng.uniform(0, 4, (n, 2))
+    x0, y0 = rng.uniform(-5000, 5000, n), rng.uniform(-5000, 5000, n)
+    boxes = np.column_stack([x0, y0, x0 + size[:, 0], y0 + size[:, 1]])
+    x, y = rng.uniform(-6000, 16000, 300), rng.uniform(-6000, 16000, 300)
+    # some points exactly on box edges and corners, and a missing one
+    k = rng.integers(0, n, 40)
+    x[:40], y[:40] = boxes[k, 0], boxes[k, 1]
+    x[40:80], y[40:80] = boxes[k, 2], rng.uniform(boxes[k, 1], boxes[k, 3])
+    x[80] = np.nan
+    pt, box = points_in_boxes(boxes, x, y)
+    got = list(zip(pt.tolist(), box.tolist(), strict=True))
+    assert len(got) == len(set(got))
+    assert set(got) == brute(boxes, x, y)
+
+
+def test_pairs_of_a_level_come_by_point_then_box():
+    boxes = np.array([[0, 0, 10, 10], [0, 0, 10, 10], [5, 5, 8, 8]], dtype=float)
+    pt, box = BoxGrid(boxes).query(np.array([6.0, 1.0]), np.array([6.0, 1.0]))
+    assert list(zip(pt.tolist(), box.tolist(), strict=True)) == [
+        (0, 0),
+        (0, 1),
+        (0, 2),
+        (1, 0),
+        (1, 1),
+    ]
+
+
+def test_degenerate_and_missing_boxes_are_never_matched():
+    boxes = np.array([[0, 0, 10, 10], [np.nan, 0, 1, 1], [5, 5, 5, 5], [3, 3, 2, 2]])
+    pt, box = points_in_boxes(boxes, np.array([5.0, 2.5]), np.array([5.0, 2.5]))
+    assert sorted(zip(pt.tolist(), box.tolist(), strict=True)) == [(0, 0), (0, 2), (1, 0)]
+
+
+def test_no_boxes_and_no_points():
+    e = np.empty(0)
+    assert [len(a) for a in points_in_boxes(np.empty((0, 4)), np.ones(3), np.ones(3))] == [0, 0]
+    assert [len(a) for a in points_in_boxes(np.array([[0, 0, 1, 1.0]]), e, e)] == [0, 0]
