@@ -561,7 +561,12 @@ def find_corners(
 
 
 def ring_stretches(
-    rings: np.ndarray, ring: np.ndarray, start_ft: np.ndarray, length_ft: np.ndarray
+    rings: np.ndarray,
+    ring: np.ndarray,
+    start_ft: np.ndarray,
+    length_ft: np.ndarray,
+    *,
+    vertices: _Vertices | None = None,
 ) -> np.ndarray:
     """Stretches of boundary as LineStrings, following the ring (wrapping past its start).
 
@@ -575,6 +580,8 @@ def ring_stretches(
         Arc position where the stretch starts, in ``[0, ring length)``.
     length_ft
         Length of each stretch along the ring, at most the ring's length.
+    vertices
+        The vertex table of ``rings``, when the caller has it (:func:`ring_vertices`).
 
     Examples
     --------
@@ -587,7 +594,7 @@ def ring_stretches(
     n = len(ring)
     if n == 0:
         return np.empty(0, dtype=object)
-    v = _vertices(rings)
+    v = _vertices(rings) if vertices is None else vertices
     length = v.length[ring]
     a = np.asarray(start_ft, dtype=float)
     b = a + np.asarray(length_ft, dtype=float)

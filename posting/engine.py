@@ -49,8 +49,14 @@ from posting.verdict import (
 
 __all__ = ["Context", "check"]
 
-_GAP_STATUS = np.array(["ok", "uncertain", "over"], dtype=object)
-_POINT_STATUS = np.array(["ok", "uncertain", "missing"], dtype=object)
+_GAP_STATUS = ["ok", "uncertain", "over", "unmarked"]
+_POINT_STATUS = ["ok", "uncertain", "missing", "not required"]
+
+
+def _status(codes: np.ndarray, labels: list[str]) -> pd.Categorical:
+    """A status column from codes (OK, UNCERTAIN, FAIL, ...): categorical, since a county has
+    a million gaps and strings would cost a conversion each way."""
+    return pd.Categorical.from_codes(np.asarray(codes, dtype=np.int8), categories=labels)
 
 
 @dataclass(frozen=True)
@@ -489,7 +495,7 @@ def _water_banks(profile: Profile, base: _Base, findings, not_checked) -> pd.Dat
             out, counted, w, base.settings.access_tolerance_ft, base.settings.accuracy_ft
         )
     )
-    out["status"] = _POINT_STATUS[out["status"].to_numpy()]
+    out["status"] = _status(out["status"].to_numpy(), _POINT_STATUS)
     return out
 
 
@@ -550,9 +556,7 @@ def _spacing(profile, base: _Base, findings, not_checked):
             df.assign(status=code), counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft
         )
     )
-    status = _GAP_STATUS[code]
-    status[gaps.unmarked] = "unmarked"
-    df["status"] = status
+    df["status"] = _status(np.where(gaps.unmarked, 3, code), _GAP_STATUS)
     max_gap = np.full(n, np.nan)
     if len(gaps):
         np.fmax.at(max_gap, parcel, gaps.length_ft)
@@ -571,6 +575,7 @@ def _water_overlap(prep: PreparedParcels, df: pd.DataFrame, land: LandFacts) -> 
         df["ring"].to_numpy(),
         df["start_ft"].to_numpy(),
         df["length_ft"].to_numpy(),
+        vertices=prep.vertices,
     )
     group = prep.group[df["parcel"].to_numpy(dtype=np.int64)]
     for g, pieces in land.water_zone.items():
@@ -597,6 +602,7 @@ def _spacing_limits(
             df["ring"].to_numpy(),
             df["start_ft"].to_numpy(),
             df["length_ft"].to_numpy(),
+            vertices=prep.vertices,
         )
         group = prep.group[df["parcel"].to_numpy(dtype=np.int64)]
         is_forest = ctx.landcover.values == "forest"
@@ -659,7 +665,7 @@ def _empty_gaps() -> pd.DataFrame:
 
 def _gap_geometry(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
     """WGS 84 geometry and end points of every reported gap (status other than ``ok``)."""
-    rep = np.flatnonzero(gap_df["status"].to_numpy() != "ok")
+    rep = np.flatnonzero((gap_df["status"] != "ok").to_numpy())
     geom = np.full(len(gap_df), None, dtype=object)
     ends = np.full((len(gap_df), 4), np.nan)
     if len(rep):
@@ -669,6 +675,7 @@ def _gap_geometry(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
             ring,
             gap_df["start_ft"].to_numpy()[rep],
             gap_df["length_ft"].to_numpy()[rep],
+            vertices=prep.vertices,
         )
         group = prep.group[prep.rings.parcel[ring]]
         lonlat = _geoms_lonlat(prep, group, lines)
@@ -762,7 +769,11 @@ def _corners(profile, base: _Base, findings) -> pd.DataFrame:
     )
     rule = profile.corners
     if rule is None or rule.mode == "none":
-        return pts.assign(nearest_ft=np.nan, neighbour_ft=np.nan, status="not required")
+        return pts.assign(
+            nearest_ft=np.nan,
+            neighbour_ft=np.nan,
+            status=_status(np.full(len(pts), 3), _POINT_STATUS),
+        )
     out = _points_check(base, pts, rule.kinds, rule.mode, base.settings.corner_tolerance_ft)
     counted = base.counted(base.mask(rule.kinds))
     findings.append(
@@ -770,7 +781,7 @@ def _corners(profile, base: _Base, findings) -> pd.DataFrame:
             out, counted, rule, base.settings.corner_tolerance_ft, base.settings.accuracy_ft
         )
     )
-    out["status"] = _POINT_STATUS[out["status"].to_numpy()]
+    out["status"] = _status(out["status"].to_numpy(), _POINT_STATUS)
     return out
 
 
@@ -813,7 +824,7 @@ def _access(profile, base: _Base, findings, not_checked) -> pd.DataFrame:
             out, counted, rule, base.settings.access_tolerance_ft, base.settings.accuracy_ft
         )
     )
-    out["status"] = _POINT_STATUS[out["status"].to_numpy()]
+    out["status"] = _status(out["status"].to_numpy(), _POINT_STATUS)
     return out[cols]
 
 

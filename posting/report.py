@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 from collections.abc import Iterator
@@ -468,93 +469,67 @@ class Report:
     )
 
     def parcel_items(self) -> Iterator[dict[str, Any]]:
-        """The report's ``parcels`` entries, one dict per input parcel, in input order."""
+        """The report's ``parcels`` entries, one dict per input parcel, in input order.
+
+        Built column by column (a list per key), then zipped into dicts: a county has
+        100,000 of them.
+        """
         lists = self._per_parcel_lists()
-        alts = self._alternatives_lists()
         p = self.parcels
-        has_owner = p["owner"].notna().any()
-        many_crs = len(self.prepared.crss) > 1
-        many_rules = len(self.profiles) > 1
+        n = len(p)
+
+        def listed(key: str) -> list[list[Any]]:
+            col: list[list[Any]] = [[] for _ in range(n)]
+            for i, items in lists[key].items():
+                col[i] = items
+            return col
+
+        status = p["status"].tolist()
+        rules = p["rules"].tolist()
+        cols: dict[str, list[Any]] = {
+            "id": p["id"].tolist(),
+            "row": p["row"].astype(np.int64).tolist(),
+        }
+        if p["owner"].notna().any():
+            cols["owner"] = _texts(p["owner"])
+        cols["status"] = status
+        cols["rules"] = rules
+        cols["exemption"] = _texts(p["exemption"]) if "exemption" in p else [None] * n
+        cols["posted_by"] = _texts(p["posted_by"]) if "posted_by" in p else [None] * n
+        cols["signs"] = p["signs"].astype(np.int64).tolist()
+        cols["markers_counted"] = p["markers_counted"].astype(np.int64).tolist()
+        cols["rings"] = p["rings"].astype(np.int64).tolist()
+        cols["perimeter_ft"] = _numbers(p["perimeter_ft"])
+        cols["area_acres"] = _numbers(p["area_acres"], 4)
+        cols["max_gap_ft"] = _numbers(p["max_gap_ft"])
+        cols["gaps"] = listed("gaps")
+        cols["corners"] = p["corners"].astype(np.int64).tolist()
+        cols["missing_corners"] = listed("missing_corners")
+        cols["uncertain_corners"] = listed("uncertain_corners")
+        if len(self.access) > 0 or any(pr.access for pr in self.profiles):
+            cols["missing_access"] = listed("missing_access")
+            cols["uncertain_access"] = listed("uncertain_access")
+        for key in ("violations", "uncertain", "not_checked", "notes"):
+            cols[key] = listed(key)
+        cols["duplicate_id"] = p["duplicate_id"].astype(bool).tolist()
+        cols.update(self._land_columns(lists))
+        items = [dict(zip(cols, row, strict=True)) for row in zip(*cols.values(), strict=True)]
+        # keys that only some parcels have
         penalty = {pr.name: pr.penalty for pr in self.profiles}
-        has_access = len(self.access) > 0 or any(pr.access for pr in self.profiles)
-        exemption = _texts(p["exemption"]) if "exemption" in p else [None] * len(p)
-        posted_by = _texts(p["posted_by"]) if "posted_by" in p else [None] * len(p)
-        cols = zip(
-            p["id"].tolist(),
-            p["row"].astype(np.int64).tolist(),
-            _texts(p["owner"]),
-            p["status"].tolist(),
-            p["rules"].tolist(),
-            p["signs"].astype(np.int64).tolist(),
-            p["markers_counted"].astype(np.int64).tolist(),
-            p["rings"].astype(np.int64).tolist(),
-            _numbers(p["perimeter_ft"]),
-            _numbers(p["area_acres"], 4),
-            _numbers(p["max_gap_ft"]),
-            p["corners"].astype(np.int64).tolist(),
-            _texts(p["repaired"]),
-            _texts(p["invalid_reason"]),
-            p["duplicate_id"].astype(bool).tolist(),
-            _texts(p["working_crs"]),
-            strict=True,
-        )
-        extra = self._land_columns(lists)
-        for i, (
-            pid,
-            row,
-            owner,
-            status,
-            rules,
-            signs,
-            counted,
-            rings,
-            perimeter,
-            area,
-            gap,
-            corners,
-            repaired,
-            invalid,
-            dup,
-            wcrs,
-        ) in enumerate(cols):
-            item: dict[str, Any] = {"id": pid, "row": row}
-            if has_owner:
-                item["owner"] = owner
-            item["status"] = status
-            item["rules"] = rules
-            item["exemption"] = exemption[i]
-            item["posted_by"] = posted_by[i]
-            item["signs"] = signs
-            item["markers_counted"] = counted
-            item["rings"] = rings
-            item["perimeter_ft"] = perimeter
-            item["area_acres"] = area
-            item["max_gap_ft"] = gap
-            item["gaps"] = lists["gaps"].get(i) or []
-            item["corners"] = corners
-            item["missing_corners"] = lists["missing_corners"].get(i) or []
-            item["uncertain_corners"] = lists["uncertain_corners"].get(i) or []
-            if has_access:
-                item["missing_access"] = lists["missing_access"].get(i) or []
-                item["uncertain_access"] = lists["uncertain_access"].get(i) or []
-            item["violations"] = lists["violations"].get(i) or []
-            item["uncertain"] = lists["uncertain"].get(i) or []
-            item["not_checked"] = lists["not_checked"].get(i) or []
-            item["notes"] = lists["notes"].get(i) or []
-            item["duplicate_id"] = dup
-            for key, values in extra.items():
-                item[key] = values[i]
-            if penalty.get(rules) and status in ("noncompliant", "unposted", "uncertain"):
-                item["penalty"] = penalty[rules]
-            if many_rules:
-                item["alternatives"] = alts[i]
-            if repaired:
-                item["repaired"] = repaired
-            if invalid:
-                item["invalid_reason"] = invalid
-            if many_crs:
+        for i in np.flatnonzero(p["status"].isin(["noncompliant", "unposted", "uncertain"])):
+            if penalty.get(rules[i]):
+                items[i]["penalty"] = penalty[rules[i]]
+        if len(self.profiles) > 1:
+            for item, alt in zip(items, self._alternatives_lists(), strict=True):
+                item["alternatives"] = alt
+        for key, column in (("repaired", "repaired"), ("invalid_reason", "invalid_reason")):
+            values = p[column].to_numpy(dtype=object)
+            for i in np.flatnonzero(p[column].notna().to_numpy() & (values != "")):
+                items[i][key] = values[i]
+        if len(self.prepared.crss) > 1:
+            for item, wcrs in zip(items, _texts(p["working_crs"]), strict=True):
                 item["working_crs"] = wcrs
-            yield item
+        yield from items
 
     def _land_columns(self, lists: dict[str, dict[int, list[Any]]]) -> dict[str, list[Any]]:
         """Per-parcel JSON values from the land layers given (water, dwellings, easements,
@@ -669,8 +644,8 @@ class Report:
             if key != "parcels":
                 yield '\n ],\n "unassigned_signs": ['
             sep = "\n  "
-            for item in items:
-                yield sep + orjson.dumps(item).decode()
+            while batch := list(itertools.islice(items, 5_000)):  # a few MB at a time
+                yield sep + b",\n  ".join(map(orjson.dumps, batch)).decode()
                 sep = ",\n  "
         yield "\n ]\n}\n"
 
