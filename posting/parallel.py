@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-__all__ = ["MIN_CHUNK", "pmap"]
+__all__ = ["MIN_CHUNK", "background", "pmap"]
 
 MIN_CHUNK = 20_000
 """Below this many items per chunk, threads cost more than they save."""
@@ -62,3 +62,24 @@ def pmap(func: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
     if isinstance(parts[0], tuple):
         return tuple(np.concatenate(p) for p in zip(*parts, strict=True))
     return np.concatenate(parts)
+
+
+@lru_cache(maxsize=1)
+def _background_pool() -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-background")
+
+
+def background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+    """Start ``func(*args, **kwargs)`` in a background thread; its result is in the Future.
+
+    For work that no next step needs at once (the corners of the parcels while the markers
+    are assigned): most of it runs in GEOS and numpy, which release the GIL, so it shares the
+    cores with the caller. Jobs run one after another in one thread, separate from
+    :func:`pmap`'s, which they may use.
+
+    Examples
+    --------
+    >>> background(sum, [1, 2, 3]).result()
+    6
+    """
+    return _background_pool().submit(func, *args, **kwargs)

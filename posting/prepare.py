@@ -8,6 +8,7 @@ reported.
 from __future__ import annotations
 
 import re
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -19,6 +20,7 @@ from pyproj import Proj
 from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
 from posting.crs import WorkingCRS, finite_geometry, plan_working_crs, to_lonlat
 from posting.io import ParcelLayer
+from posting.parallel import background
 from posting.settings import Settings
 
 __all__ = ["PreparedParcels", "prepare_parcels"]
@@ -52,7 +54,7 @@ class PreparedParcels:
     area_acres: np.ndarray
     bounds_lonlat: np.ndarray
     rings: Rings
-    corners: Corners
+    corners_future: Future[Corners] = field(repr=False)  # found in the background: see corners
     settings: Settings = field(default_factory=Settings)
     vertices: Any = None  # the rings' vertex table (posting.boundary.ring_vertices)
     source_rows: list[list[int]] = field(default_factory=list)  # input rows of each entry
@@ -60,6 +62,11 @@ class PreparedParcels:
 
     def __len__(self) -> int:
         return len(self.group)
+
+    @property
+    def corners(self) -> Corners:
+        """The rings' corners (waits for their detection to finish)."""
+        return self.corners_future.result()
 
     @property
     def ring_start(self) -> np.ndarray:
@@ -363,7 +370,9 @@ def prepare_parcels(
     perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n).astype(float)
     perimeter[~usable] = np.nan
     vertices = ring_vertices(rings.geometry)
-    corners = find_corners(
+    # The corners are not needed until the markers are assigned: they are found meanwhile.
+    corners = background(
+        find_corners,
         rings.geometry,
         vertices=vertices,
         angle_deg=settings.corner_angle_deg,
@@ -381,7 +390,7 @@ def prepare_parcels(
         area_acres=area_acres,
         bounds_lonlat=bounds_lonlat,
         rings=rings,
-        corners=corners,
+        corners_future=corners,
         settings=settings,
         vertices=vertices,
         source_rows=source_rows,
