@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import pyogrio
 import shapely
 from pyproj import CRS
 
@@ -256,6 +255,8 @@ def _from_geodataframe(gdf, path: str, crs: CRS | None) -> Layer:
 
 
 def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer:
+    import pyogrio  # only here: GeoParquet and CSV are read without it (0.1 s of start-up)
+
     suffix = Path(path).suffix.lower()
     try:
         if suffix == ".gpx":
