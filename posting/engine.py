@@ -31,6 +31,7 @@ from posting.crs import azimuth_deg
 from posting.errors import InputError
 from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
 from posting.land import LandFacts, fence_cover, land_facts, layer_in_group
+from posting.parallel import background
 from posting.prepare import PreparedParcels, prepare_parcels
 from posting.report import Report
 from posting.rules import ContentRule, PaintRule, Profile, load_rules
@@ -324,8 +325,12 @@ def _evaluate(profile: Profile, base: _Base) -> _Result:
             kinds_used |= set(rule.kinds)
     counted = base.counted(base.mask(tuple(kinds_used)))
 
+    # the corner check needs nothing from the spacing check: it runs beside it
+    corner_findings: list[pd.DataFrame] = []
+    corners_job = background(_corners, profile, base, corner_findings)
     gaps, max_gap = _spacing(profile, base, findings, not_checked)
-    corners = _corners(profile, base, findings)
+    corners = corners_job.result()
+    findings.extend(corner_findings)
     access = _access(profile, base, findings, not_checked)
     banks = _water_banks(profile, base, findings, not_checked)
     if len(banks):
