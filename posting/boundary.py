@@ -88,7 +88,7 @@ def rings_of(polygons: np.ndarray) -> Rings:
     >>> r.length_ft.tolist(), r.hole.tolist()
     ([400.0, 80.0], [0, 1])
     """
-    polygons = shapely.orient_polygons(np.asarray(polygons, dtype=object), exterior_cw=False)
+    polygons = pmap(shapely.orient_polygons, np.asarray(polygons, dtype=object), exterior_cw=False)
     parts, parcel_of_part = shapely.get_parts(polygons, return_index=True)
     part_no = _position_in_group(parcel_of_part)
     rings, part_of_ring = shapely.get_rings(parts, return_index=True)

@@ -165,7 +165,8 @@ class WorkingCRS:
             x, y = self.xy_to_ft(xy[:, 0], xy[:, 1], src)
             return np.column_stack([x, y])
 
-        return shapely.transform(np.asarray(geoms, dtype=object), fn)
+        # by chunks of geometries on all cores: GEOS copies them, PROJ moves the vertices
+        return pmap(shapely.transform, np.asarray(geoms, dtype=object), fn)
 
     def ft_to_lonlat(self, x_ft: np.ndarray, y_ft: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Working coordinates in feet back to WGS 84 longitude and latitude."""
@@ -184,7 +185,7 @@ class WorkingCRS:
             lon, lat = self.ft_to_lonlat(xy[:, 0], xy[:, 1])
             return np.column_stack([lon, lat])
 
-        return shapely.transform(np.asarray(geoms, dtype=object), fn)
+        return pmap(shapely.transform, np.asarray(geoms, dtype=object), fn)
 
 
 def azimuth_deg(

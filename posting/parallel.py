@@ -8,6 +8,7 @@ Small arrays run in the calling thread.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
@@ -17,13 +18,15 @@ import numpy as np
 
 __all__ = ["MIN_CHUNK", "background", "pmap"]
 
+_PREFIX = "posting-pmap"
+
 MIN_CHUNK = 20_000
 """Below this many items per chunk, threads cost more than they save."""
 
 
 @lru_cache(maxsize=1)
 def _pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1), thread_name_prefix="posting")
+    return ThreadPoolExecutor(max_workers=workers(), thread_name_prefix=_PREFIX)
 
 
 def workers() -> int:
@@ -47,7 +50,7 @@ def pmap(func: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
     """
     n = next((len(a) for a in arrays if isinstance(a, np.ndarray) and a.ndim), 0)
     k = min(workers(), n // MIN_CHUNK)
-    if k < 2:
+    if k < 2 or threading.current_thread().name.startswith(_PREFIX):  # no pool in the pool
         return func(*arrays, **kwargs)
     bounds = np.linspace(0, n, k + 1).astype(int)
 

@@ -20,7 +20,7 @@ from pyproj import Proj
 from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
 from posting.crs import WorkingCRS, finite_geometry, plan_working_crs, to_lonlat
 from posting.io import ParcelLayer
-from posting.parallel import background
+from posting.parallel import background, pmap
 from posting.settings import Settings
 
 __all__ = ["PreparedParcels", "prepare_parcels"]
@@ -311,7 +311,7 @@ def prepare_parcels(
 
     ok = (group >= 0) & ~bad
     not_valid = np.zeros(n, dtype=bool)
-    not_valid[ok] = ~shapely.is_valid(geometry_ft[ok])
+    not_valid[ok] = ~pmap(shapely.is_valid, geometry_ft[ok])
     idx = np.flatnonzero(not_valid)
     if len(idx):
         reasons = shapely.is_valid_reason(geometry_ft[idx])
