@@ -16,6 +16,7 @@ loop per marker.
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,13 +26,16 @@ import shapely
 from posting.boundary import near_rings, project
 from posting.index import expand_counts
 from posting.io import MarkerLayer
-from posting.parallel import pmap
+from posting.parallel import background, pmap
 from posting.prepare import PreparedParcels
 
 __all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
 
 REASON_SEARCH_FT = 5_000.0
 """How far the nearest boundary is looked for, only to word why a marker is unassigned."""
+
+_NEAR_FT = 150.0
+"""First reach of the search for the nearest boundary of an unassigned marker."""
 
 HOW = ("named", "inside", "nearest")
 """How a marker was assigned, in order of precedence."""
@@ -123,6 +127,7 @@ def assign_markers(
     named_dist = np.full(n, np.inf)
     nearest_ring = np.full(n, -1, dtype=np.int64)
     nearest_dist = np.full(n, np.inf)
+    reasons: list[Future[None]] = []  # the search for why far markers are unassigned
 
     for g, wcrs in enumerate(prep.crss):
         parcels_g = np.flatnonzero(prep.group == g)
@@ -210,15 +215,18 @@ def assign_markers(
         got = np.zeros(n, dtype=bool)
         got[mm] = True
         lost = free[~got[free]]
-        if len(lost):
-            _far(
-                prep,
-                parcels_g,
-                rings_g,
-                lost,
-                xs[local[lost]],
-                ys[local[lost]],
-                (inside_parcel, inside_dist, nearest_ring, nearest_dist),
+        if len(lost):  # only their reasons are left to find: meanwhile, in the background
+            reasons.append(
+                background(
+                    _far,
+                    prep,
+                    parcels_g,
+                    rings_g,
+                    lost,
+                    xs[local[lost]],
+                    ys[local[lost]],
+                    (inside_parcel, inside_dist, nearest_ring, nearest_dist),
+                )
             )
 
     parcel = np.full(n, -1, dtype=np.int64)
@@ -243,6 +251,8 @@ def assign_markers(
             prep.vertices, rings.geometry, rr[first][todo], cx[first][todo], cy[first][todo]
         )[0]
 
+    for job in reasons:
+        job.result()
     reason = np.asarray(markers.reason, dtype=object).copy()
     reason[parcel >= 0] = None
     _explain(
@@ -309,7 +319,23 @@ def _far(
     np.minimum.at(inside_dist, mr, shapely.distance(pts[local[mr]], rings.geometry[rr]))
     out_ = lost[inside_parcel[lost] < 0]
     if len(out_):
-        (fi, ri), dist = shapely.STRtree(rings.geometry[rings_g]).query_nearest(
+        tree = shapely.STRtree(rings.geometry[rings_g])
+        # most are in a road or across a ditch: a short search finds their nearest boundary
+        # (the nearest within _NEAR_FT is the nearest of all); GEOS's nearest-neighbour
+        # search, slower, for the rest
+        qi, ti = tree.query(pts[local[out_]], predicate="dwithin", distance=_NEAR_FT)
+        d = shapely.distance(pts[local[out_]][qi], tree.geometries[ti])
+        order = np.lexsort((ti, d, qi))  # equidistant rings: the first in the input
+        first = order[np.r_[True, np.diff(qi[order]) != 0]] if len(order) else order
+        hit, d, r = out_[qi[first]], d[first], rings_g[ti[first]]
+        better = d < nearest_dist[hit]  # than another working CRS's rings (markers near two)
+        nearest_dist[hit[better]] = d[better]
+        nearest_ring[hit[better]] = r[better]
+        found = np.zeros(len(out_), dtype=bool)
+        found[qi] = True
+        out_ = out_[~found]
+    if len(out_):
+        (fi, ri), dist = tree.query_nearest(
             pts[local[out_]], return_distance=True, all_matches=True, max_distance=REASON_SEARCH_FT
         )
         first = np.lexsort((ri, fi))  # equidistant rings: the first in the input

@@ -1223,6 +1223,8 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
         return stacked[choice, np.arange(n)] if n else stacked[:, :0].ravel()
 
     def rows(attr: str) -> pd.DataFrame:
+        if len(results) == 1:  # one profile: every row is the chosen profile's
+            return getattr(results[0], attr).reset_index(drop=True)
         parts = []
         for k, r in enumerate(results):
             t = getattr(r, attr)
