@@ -1277,7 +1277,7 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
         parcels_df["recorded_acres"] = land.recorded_acres
     if land.easements is not None:
         parcels_df["easement_ft"] = land.easements.total_by(rp, n)
-    if len(prep.source_rows) == n and any(len(r) > 1 for r in prep.source_rows):
+    if prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows):
         parcels_df["source_ids"] = prep.source_ids
     stretches = {}
     for name, st, extra in (

@@ -99,7 +99,7 @@ def _concat(parts) -> Stretches:
 def _per_property(prep: PreparedParcels, per_row: np.ndarray, how: str) -> np.ndarray:
     """A per-input-row value for each merged property: any, or sum."""
     values = np.asarray(per_row)
-    if len(prep.source_rows) == len(values) and all(len(r) == 1 for r in prep.source_rows):
+    if prep.source_rows is None:  # not merged: one row each
         return values
     owner = np.repeat(np.arange(len(prep.source_rows)), [len(r) for r in prep.source_rows])
     rows = np.concatenate(prep.source_rows) if prep.source_rows else np.empty(0, np.int64)

@@ -57,8 +57,9 @@ class PreparedParcels:
     corners_future: Future[Corners] = field(repr=False)  # found in the background: see corners
     settings: Settings = field(default_factory=Settings)
     vertices: Any = None  # the rings' vertex table (posting.boundary.ring_vertices)
-    source_rows: list[list[int]] = field(default_factory=list)  # input rows of each entry
-    source_ids: list[list[str]] = field(default_factory=list)  # and their ids
+    # when parcels were merged into properties (--merge-owner): each one's input rows and ids
+    source_rows: list[list[int]] | None = None
+    source_ids: list[list[str]] | None = None
 
     def __len__(self) -> int:
         return len(self.group)
@@ -334,8 +335,7 @@ def prepare_parcels(
     usable = pd.isna(invalid)
     group = np.where(usable, group, -1)
     geometry_ft = np.where(usable, geometry_ft, None)
-    source_rows = [[i] for i in range(n)]
-    source_ids = [[i] for i in layer.ids.tolist()]
+    source_rows = source_ids = None
     if merge_key is not None:
         m = _merge(
             layer,
