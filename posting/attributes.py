@@ -89,14 +89,11 @@ def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     col = find_column(attributes.columns, "kind")
     if col is None:
         return np.full(n, "sign", dtype=object)
-    codes, uniques = pd.factorize(pd.Series(attributes[col], dtype="string"))
+    codes, uniques = pd.factorize(attributes[col])  # a few distinct values in a million rows
     text = pd.Series(uniques, dtype="string").str.strip().str.casefold().fillna("")
     kinds = np.full(len(text), "other", dtype=object)
     kinds[text.str.contains(r"paint|mark|stripe|blaze", regex=True).to_numpy(dtype=bool)] = "paint"
     kinds[text.str.contains("post", regex=False).to_numpy(dtype=bool)] = "post"  # painted post top
     kinds[text.str.contains(r"sign|placard|poster", regex=True).to_numpy(dtype=bool)] = "sign"
     kinds[(text == "").to_numpy(dtype=bool)] = "sign"
-    out = np.full(n, "sign", dtype=object)  # blank: a sign
-    known = codes >= 0
-    out[known] = kinds[codes[known]]
-    return out
+    return np.append(kinds, "sign")[codes]  # code -1 (blank): a sign

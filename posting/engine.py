@@ -125,14 +125,21 @@ class _Base:
     all_kinds: np.ndarray | None = None  # kind of every marker, assigned or not
     land: LandFacts = field(default_factory=LandFacts)
     warnings: list[str] = field(default_factory=list)
+    _masks: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
         return len(self.prep)
 
     def mask(self, kinds: tuple[str, ...]) -> np.ndarray:
-        """Assigned markers (positions into ``am``) of the given kinds."""
-        return np.flatnonzero(np.isin(self.kinds, kinds))
+        """Assigned markers (positions into ``am``) of the given kinds (kept: asked often)."""
+        key = tuple(sorted(set(kinds)))
+        if key not in self._masks:
+            hit = np.zeros(len(self.kinds), dtype=bool)
+            for k in key:  # a few kinds: one comparison each, faster than np.isin on text
+                hit |= self.kinds == k
+            self._masks[key] = np.flatnonzero(hit)
+        return self._masks[key]
 
     def counted(self, sel: np.ndarray) -> np.ndarray:
         return np.bincount(self.asg.parcel[self.am[sel]], minlength=self.n)
