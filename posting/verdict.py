@@ -134,10 +134,16 @@ def spacing_findings(
     }[rule.metric]
     what = _kinds(rule.kinds)
     out = [empty_findings()]
+    # masks first, with numpy: a county has a million gaps and few are reported
+    status = gaps["status"].to_numpy()
+    unmarked = gaps["unmarked"].to_numpy(dtype=bool)
+    gap_parcel = gaps["parcel"].to_numpy(dtype=np.int64)
+    posted_mask = counted[gap_parcel] > 0
     bare_parcels = np.flatnonzero(valid & (counted == 0))
     if len(bare_parcels):
         limit = (
-            gaps.groupby("parcel")["limit_ft"]
+            pd.Series(gaps["limit_ft"].to_numpy()[~posted_mask])
+            .groupby(gap_parcel[~posted_mask])
             .min()
             .reindex(bare_parcels)
             .fillna(rule.strictest_ft)
@@ -160,9 +166,12 @@ def spacing_findings(
                 1,
             )
         )
-    posted = gaps[counted[gaps["parcel"].to_numpy(dtype=np.int64)] > 0]
-    posted = posted.assign(excess=posted["measured_ft"] - posted["limit_ft"])
-    over = posted[(posted["status"] == FAIL) & ~posted["unmarked"]]
+
+    def rows(mask: np.ndarray) -> pd.DataFrame:
+        sel = gaps[mask]
+        return sel.assign(excess=sel["measured_ft"] - sel["limit_ft"])
+
+    over = rows(posted_mask & (status == FAIL) & ~unmarked)
     if len(over):
         w = _worst_per_parcel(over, "excess")
         msgs = []
@@ -189,7 +198,7 @@ def spacing_findings(
                 w["n"],
             )
         )
-    bare = posted[posted["unmarked"]]
+    bare = rows(posted_mask & unmarked)
     if len(bare):
         w = _worst_per_parcel(bare, "length_ft")
         total = bare.groupby("parcel")["length_ft"].sum().loc[w["parcel"]].to_numpy()
@@ -211,7 +220,7 @@ def spacing_findings(
                 w["n"],
             )
         )
-    unsure = posted[(posted["status"] == UNCERTAIN) & ~posted["unmarked"]]
+    unsure = rows(posted_mask & (status == UNCERTAIN) & ~unmarked)
     if len(unsure):
         w = _worst_per_parcel(unsure, "excess")
         msgs = [
