@@ -116,7 +116,11 @@ class _Vertices:
     base: np.ndarray  # per ring offset of `key`
 
 
-def _vertices(rings: np.ndarray) -> _Vertices:
+def _vertex_rows(
+    rings: np.ndarray, ids: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Vertices of ``rings`` (numbered ``ids``): xy, ring id, arc position; per ring: count,
+    length."""
     coords, idx = shapely.get_coordinates(rings, return_index=True)
     n_rings = len(rings)
     count_closed = np.bincount(idx, minlength=n_rings)
@@ -125,7 +129,7 @@ def _vertices(rings: np.ndarray) -> _Vertices:
     keep[last[count_closed > 0]] = False
     xy, ring = coords[keep], idx[keep]
     count = np.bincount(ring, minlength=n_rings)
-    start = np.r_[0, np.cumsum(count)[:-1]].astype(np.int64)
+    start = exclusive_cumsum(count)
     local = np.arange(len(xy)) - start[ring]
     nxt = start[ring] + (local + 1) % np.maximum(count[ring], 1)
     seg = np.hypot(*(xy[nxt] - xy).T)
@@ -133,8 +137,15 @@ def _vertices(rings: np.ndarray) -> _Vertices:
     s = csum - seg
     s -= (csum - seg)[start[ring]] if len(xy) else 0.0
     length = np.bincount(ring, weights=seg, minlength=n_rings)
+    return xy, ids[ring], s, count, length
+
+
+def _vertices(rings: np.ndarray) -> _Vertices:
+    # ring by ring, so in chunks of rings on all cores
+    xy, ring, s, count, length = pmap(_vertex_rows, rings, np.arange(len(rings)))
+    start = exclusive_cumsum(count)
     base = np.r_[0.0, np.cumsum(length + 1.0)[:-1]]
-    return _Vertices(xy, ring, s, start, count, length, base[ring] + s, base)
+    return _Vertices(xy.reshape(-1, 2), ring, s, start, count, length, base[ring] + s, base)
 
 
 def ring_vertices(rings: np.ndarray) -> _Vertices:
