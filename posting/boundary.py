@@ -88,17 +88,24 @@ def rings_of(polygons: np.ndarray) -> Rings:
     >>> r.length_ft.tolist(), r.hole.tolist()
     ([400.0, 80.0], [0, 1])
     """
-    polygons = pmap(shapely.orient_polygons, np.asarray(polygons, dtype=object), exterior_cw=False)
+    polygons = np.asarray(polygons, dtype=object)
+    # parcel by parcel, so in chunks of parcels on all cores
+    return Rings(*pmap(_ring_rows, polygons, np.arange(len(polygons))))
+
+
+def _ring_rows(polygons: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The columns of :class:`Rings` for ``polygons`` (numbered ``ids``)."""
+    polygons = shapely.orient_polygons(polygons, exterior_cw=False)
     parts, parcel_of_part = shapely.get_parts(polygons, return_index=True)
     part_no = _position_in_group(parcel_of_part)
     rings, part_of_ring = shapely.get_rings(parts, return_index=True)
     hole = _position_in_group(part_of_ring)
-    return Rings(
-        geometry=rings,
-        parcel=parcel_of_part[part_of_ring].astype(np.int64),
-        part=part_no[part_of_ring].astype(np.int64),
-        hole=hole.astype(np.int64),
-        length_ft=shapely.length(rings),
+    return (
+        rings,
+        ids[parcel_of_part[part_of_ring]].astype(np.int64),
+        part_no[part_of_ring].astype(np.int64),
+        hole.astype(np.int64),
+        shapely.length(rings),
     )
 
 
