@@ -495,7 +495,7 @@ def find_corners(
         return empty
     # Douglas-Peucker without topology preservation: only the vertices matter here, and a
     # ring it collapses falls back to the original below.
-    simple = shapely.simplify(rings, noise_ft, preserve_topology=False)
+    simple = pmap(shapely.simplify, rings, noise_ft, preserve_topology=False)
     if noise_ft <= 0:  # Douglas-Peucker with a tolerance drops repeated points itself
         simple = shapely.remove_repeated_points(simple, 0.0)
     degenerate = np.flatnonzero(
