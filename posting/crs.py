@@ -93,6 +93,13 @@ def _transform(t: Transformer, x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return one(x, y)
 
 
+def _transform_geoms(geoms: np.ndarray, fn: Any) -> np.ndarray:
+    """``shapely.transform`` in chunks on all cores; told the geometries are flat when they
+    are (it would otherwise split them by ``has_z`` and copy them twice)."""
+    flat = not bool(shapely.has_z(geoms).any())
+    return pmap(shapely.transform, geoms, fn, include_z=False if flat else None)
+
+
 def _feet_per_unit(crs: CRS) -> float:
     axis = crs.axis_info[0] if crs.axis_info else None
     if axis is None or axis.unit_conversion_factor in (None, 0):
@@ -166,7 +173,7 @@ class WorkingCRS:
             return np.column_stack([x, y])
 
         # by chunks of geometries on all cores: GEOS copies them, PROJ moves the vertices
-        return pmap(shapely.transform, np.asarray(geoms, dtype=object), fn)
+        return _transform_geoms(np.asarray(geoms, dtype=object), fn)
 
     def ft_to_lonlat(self, x_ft: np.ndarray, y_ft: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Working coordinates in feet back to WGS 84 longitude and latitude."""
@@ -185,7 +192,7 @@ class WorkingCRS:
             lon, lat = self.ft_to_lonlat(xy[:, 0], xy[:, 1])
             return np.column_stack([lon, lat])
 
-        return pmap(shapely.transform, np.asarray(geoms, dtype=object), fn)
+        return pmap(shapely.transform, np.asarray(geoms, dtype=object), fn, include_z=False)
 
 
 def azimuth_deg(
