@@ -23,10 +23,10 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.boundary import near_rings, project
+from posting.boundary import RingIndex, project
 from posting.index import expand_counts
 from posting.io import MarkerLayer
-from posting.parallel import background, pmap
+from posting.parallel import background, pmap, soon
 from posting.prepare import PreparedParcels
 
 __all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
@@ -157,6 +157,8 @@ def assign_markers(
             continue
         local = np.full(n, -1, dtype=np.int64)
         local[sub] = np.arange(len(sub))
+        # the rings' index is built while the markers are projected
+        index = soon(RingIndex, prep.vertices, rings_g, tolerance_ft)
         xs, ys = _group_xy(markers, sub, wcrs)
 
         def add(
@@ -187,7 +189,7 @@ def assign_markers(
         if len(free) == 0 or len(rings_g) == 0:
             continue
         # 2. and 3.: every ring within the tolerance, and on which side of it the marker stands
-        near = near_rings(prep.vertices, rings_g, xs[local[free]], ys[local[free]], tolerance_ft)
+        near = index.result().near(xs[local[free]], ys[local[free]])
         mm, rr, dd = free[near.point], near.ring, near.distance_ft
         pp = rings.parcel[rr]
         side = near.side.copy()

@@ -19,6 +19,7 @@ from posting.parallel import pmap
 
 __all__ = [
     "Corners",
+    "RingIndex",
     "Rings",
     "find_corners",
     "interpolate",
@@ -251,20 +252,12 @@ def _first_min(values: np.ndarray, starts: np.ndarray, group: np.ndarray) -> np.
     return hit[np.r_[True, np.diff(group[hit]) != 0]]
 
 
-def near_rings(
-    v: _Vertices,
-    ring_ids: np.ndarray,
-    x: np.ndarray,
-    y: np.ndarray,
-    distance_ft: float,
-) -> Near:
-    """Every ring of ``ring_ids`` within ``distance_ft`` of each point, with where and which side.
+class RingIndex:
+    """Rings ready to be asked which of them lie within ``distance_ft`` of given points.
 
-    The rings are cut into pieces of :data:`PIECE` segments; the points are joined to the
-    pieces' boxes (grown by the distance) on a grid (:class:`posting.index.BoxGrid`), and the
-    nearest point of each candidate segment is computed with numpy. The arc position is the one
-    ``shapely.line_locate_point`` gives: on a tie, the first segment along the ring. No Point
-    geometry is made, and blocks of points run on all cores.
+    The rings are cut into pieces of :data:`PIECE` segments, and the pieces' boxes, grown by
+    the distance, are placed on a grid (:class:`posting.index.BoxGrid`). Made once; asked with
+    :meth:`near`.
 
     Parameters
     ----------
@@ -272,52 +265,79 @@ def near_rings(
         The vertex table of all rings (:func:`ring_vertices`).
     ring_ids
         The rings to consider.
-    x, y
-        Points, in the rings' frame.
     distance_ft
         Largest distance.
-
-    Examples
-    --------
-    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # starts at (100, 0)
-    >>> near = near_rings(ring_vertices(np.array([sq])), np.array([0]), np.array([105.0, 50.0]),
-    ...                   np.array([50.0, 97.0]), 10.0)
-    >>> near.point.tolist(), near.distance_ft.tolist(), near.position_ft.tolist()
-    ([0, 1], [5.0, 3.0], [50.0, 150.0])
-    >>> near.side.tolist()  # outside, inside
-    [-1, 1]
     """
-    ring_ids = np.asarray(ring_ids, dtype=np.int64)
-    cnt = v.count[ring_ids]
-    use = cnt >= 2
-    ring_ids, cnt = ring_ids[use], cnt[use]
-    n_pieces = -(-cnt // PIECE)
-    owner, rank = expand_counts(n_pieces)  # piece -> position in ring_ids, rank in its ring
-    p_ring = ring_ids[owner]
-    p_first = v.start[p_ring] + rank * PIECE
-    p_nseg = np.minimum(PIECE, cnt[owner] - rank * PIECE)
-    # segment table: start vertex, direction, squared length, neighbours
-    nv = len(v.xy)
-    local = np.arange(nv) - v.start[v.ring]
-    count = v.count[v.ring]
-    nxt = v.start[v.ring] + (local + 1) % np.maximum(count, 1)
-    prv = v.start[v.ring] + (local - 1) % np.maximum(count, 1)
-    sx, sy = np.ascontiguousarray(v.xy[:, 0]), np.ascontiguousarray(v.xy[:, 1])
-    dx, dy = sx[nxt] - sx, sy[nxt] - sy
-    seg2 = dx * dx + dy * dy
-    # piece boxes, grown by the distance
-    seg_of, seg_rank = expand_counts(p_nseg)
-    a = p_first[seg_of] + seg_rank
-    starts = exclusive_cumsum(p_nseg)
-    bx0 = np.minimum.reduceat(np.minimum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
-    by0 = np.minimum.reduceat(np.minimum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
-    bx1 = np.maximum.reduceat(np.maximum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
-    by1 = np.maximum.reduceat(np.maximum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
-    d = float(distance_ft)
-    grid = BoxGrid(np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d]))
-    lim2 = d * d
 
-    def block(idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray) -> tuple[np.ndarray, ...]:
+    def __init__(self, v: _Vertices, ring_ids: np.ndarray, distance_ft: float) -> None:
+        ring_ids = np.asarray(ring_ids, dtype=np.int64)
+        cnt = v.count[ring_ids]
+        use = cnt >= 2
+        ring_ids, cnt = ring_ids[use], cnt[use]
+        n_pieces = -(-cnt // PIECE)
+        owner, rank = expand_counts(n_pieces)  # piece -> position in ring_ids, rank in its ring
+        p_ring = ring_ids[owner]
+        p_first = v.start[p_ring] + rank * PIECE
+        p_nseg = np.minimum(PIECE, cnt[owner] - rank * PIECE)
+        # segment table: start vertex, direction, squared length, neighbours
+        nv = len(v.xy)
+        local = np.arange(nv) - v.start[v.ring]
+        count = v.count[v.ring]
+        nxt = v.start[v.ring] + (local + 1) % np.maximum(count, 1)
+        prv = v.start[v.ring] + (local - 1) % np.maximum(count, 1)
+        sx, sy = np.ascontiguousarray(v.xy[:, 0]), np.ascontiguousarray(v.xy[:, 1])
+        dx, dy = sx[nxt] - sx, sy[nxt] - sy
+        seg2 = dx * dx + dy * dy
+        # piece boxes, grown by the distance
+        seg_of, seg_rank = expand_counts(p_nseg)
+        a = p_first[seg_of] + seg_rank
+        starts = exclusive_cumsum(p_nseg)
+        bx0 = np.minimum.reduceat(np.minimum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
+        by0 = np.minimum.reduceat(np.minimum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
+        bx1 = np.maximum.reduceat(np.maximum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
+        by1 = np.maximum.reduceat(np.maximum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
+        d = float(distance_ft)
+        grid = BoxGrid(np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d]))
+        self.v, self.distance_ft = v, d
+        self.p_ring, self.p_first, self.p_nseg, self.grid = p_ring, p_first, p_nseg, grid
+        self.sx, self.sy, self.dx, self.dy, self.seg2 = sx, sy, dx, dy, seg2
+        self.nxt, self.prv = nxt, prv
+
+    def near(self, x: np.ndarray, y: np.ndarray) -> Near:
+        """Every ring within the distance of each point, with where and which side.
+
+        The nearest point of each candidate segment is computed with numpy; the arc position
+        is the one ``shapely.line_locate_point`` gives (on a tie, the first segment along the
+        ring). No Point geometry is made, and blocks of points run on all cores.
+        """
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        point, ring, dist, pos, side, seg = pmap(self._block, np.arange(len(x)), x, y)
+        v = self.v
+        # a ring of several pieces: keep its nearest piece for each point (ties: first segment)
+        multi = np.flatnonzero(v.count[ring] > PIECE)
+        if len(multi):
+            order = multi[np.lexsort((seg[multi], dist[multi], ring[multi], point[multi]))]
+            p_, r_ = point[order], ring[order]
+            dup = order[1:][(p_[1:] == p_[:-1]) & (r_[1:] == r_[:-1])]
+            keep = np.ones(len(point), dtype=bool)
+            keep[dup] = False
+            point, ring, dist, pos, side = (
+                point[keep],
+                ring[keep],
+                dist[keep],
+                pos[keep],
+                side[keep],
+            )
+        return Near(point, ring, dist, pos, side)
+
+    def _block(
+        self, idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray
+    ) -> tuple[np.ndarray, ...]:
+        v, grid, p_ring, p_first, p_nseg = self.v, self.grid, self.p_ring, self.p_first, self.p_nseg
+        sx, sy, dx, dy, seg2 = self.sx, self.sy, self.dx, self.dy, self.seg2
+        nxt, prv = self.nxt, self.prv
+        lim2 = self.distance_ft**2
         outs = []
         for lo in range(0, len(idx), _CHUNK):
             px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
@@ -371,19 +391,44 @@ def near_rings(
             return i, i, e, e, e.astype(np.int8), i
         return tuple(np.concatenate(c) for c in zip(*outs, strict=True))
 
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    point, ring, dist, pos, side, seg = pmap(block, np.arange(len(x)), x, y)
-    # a ring of several pieces: keep its nearest piece for each point (ties: first segment)
-    multi = np.flatnonzero(v.count[ring] > PIECE)
-    if len(multi):
-        order = multi[np.lexsort((seg[multi], dist[multi], ring[multi], point[multi]))]
-        p_, r_ = point[order], ring[order]
-        dup = order[1:][(p_[1:] == p_[:-1]) & (r_[1:] == r_[:-1])]
-        keep = np.ones(len(point), dtype=bool)
-        keep[dup] = False
-        point, ring, dist, pos, side = point[keep], ring[keep], dist[keep], pos[keep], side[keep]
-    return Near(point, ring, dist, pos, side)
+
+def near_rings(
+    v: _Vertices,
+    ring_ids: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    distance_ft: float,
+) -> Near:
+    """Every ring of ``ring_ids`` within ``distance_ft`` of each point, with where and which side.
+
+    The rings are cut into pieces of :data:`PIECE` segments; the points are joined to the
+    pieces' boxes (grown by the distance) on a grid (:class:`posting.index.BoxGrid`), and the
+    nearest point of each candidate segment is computed with numpy. The arc position is the one
+    ``shapely.line_locate_point`` gives: on a tie, the first segment along the ring. No Point
+    geometry is made, and blocks of points run on all cores.
+
+    Parameters
+    ----------
+    v
+        The vertex table of all rings (:func:`ring_vertices`).
+    ring_ids
+        The rings to consider.
+    x, y
+        Points, in the rings' frame.
+    distance_ft
+        Largest distance.
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # starts at (100, 0)
+    >>> near = near_rings(ring_vertices(np.array([sq])), np.array([0]), np.array([105.0, 50.0]),
+    ...                   np.array([50.0, 97.0]), 10.0)
+    >>> near.point.tolist(), near.distance_ft.tolist(), near.position_ft.tolist()
+    ([0, 1], [5.0, 3.0], [50.0, 150.0])
+    >>> near.side.tolist()  # outside, inside
+    [-1, 1]
+    """
+    return RingIndex(v, ring_ids, distance_ft).near(x, y)
 
 
 def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -28,7 +29,7 @@ from posting.options import (
 if TYPE_CHECKING:
     from posting.report import Report
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 
 class UserError(click.ClickException):
@@ -408,5 +409,31 @@ def _show(v: Any) -> str:
     return str(v)
 
 
+def run() -> None:
+    """The ``posting`` command: :func:`main`, then a quick exit.
+
+    A county's run leaves millions of objects behind; freeing them one by one as the
+    interpreter shuts down takes 0.2 s and serves nothing once the outputs are written and
+    closed. So, once ``main`` is done, stdout and stderr are flushed and the process ends at
+    once with its exit status (mypy does the same). Errors that are not the user's still end
+    with a traceback, as usual.
+    """
+    try:
+        main()
+        code: int = 0
+    except SystemExit as exc:
+        if isinstance(exc.code, int) or exc.code is None:
+            code = exc.code or 0
+        else:  # a message instead of a status
+            print(exc.code, file=sys.stderr)
+            code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can reach it
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    run()

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MIN_CHUNK", "background", "pmap"]
+__all__ = ["MIN_CHUNK", "background", "pmap", "soon"]
 
 _PREFIX = "posting-pmap"
 
@@ -86,3 +86,16 @@ def background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[An
     6
     """
     return _background_pool().submit(func, *args, **kwargs)
+
+
+def soon(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+    """Start ``func(*args, **kwargs)`` on :func:`pmap`'s threads and go on (for work the
+    caller needs shortly, such as an index built while the points to ask it are projected).
+    Inside it, :func:`pmap` runs serially.
+
+    Examples
+    --------
+    >>> soon(max, [1, 5, 2]).result()
+    5
+    """
+    return _pool().submit(func, *args, **kwargs)
