@@ -26,7 +26,7 @@ import shapely
 from posting.boundary import RingIndex, project
 from posting.index import expand_counts
 from posting.io import MarkerLayer
-from posting.parallel import background, pmap, soon
+from posting.parallel import background, pmap, release_memory, soon
 from posting.prepare import PreparedParcels
 
 __all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
@@ -190,6 +190,8 @@ def assign_markers(
             continue
         # 2. and 3.: every ring within the tolerance, and on which side of it the marker stands
         near = index.result().near(xs[local[free]], ys[local[free]])
+        del index
+        release_memory()
         mm, rr, dd = free[near.point], near.ring, near.distance_ft
         pp = rings.parcel[rr]
         side = near.side.copy()

@@ -31,7 +31,7 @@ from posting.crs import azimuth_deg
 from posting.errors import InputError
 from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
 from posting.land import LandFacts, fence_cover, land_facts, layer_in_group
-from posting.parallel import background
+from posting.parallel import background, release_memory
 from posting.prepare import PreparedParcels, prepare_parcels
 from posting.report import Report
 from posting.rules import ContentRule, PaintRule, Profile, load_rules
@@ -213,10 +213,14 @@ def check(
     else:
         prep = prepare_parcels(parcels, settings)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
+    release_memory()  # each big step leaves freed temporaries that the next would not reuse
     base = _base(prep, asg, markers, settings, context, profiles)
     base.land = land_facts(prep, context, settings)
     results = [_evaluate(p, base) for p in profiles]
-    return _assemble(base, profiles, results)
+    release_memory()
+    report = _assemble(base, profiles, results)
+    release_memory()
+    return report
 
 
 # -- shared measurements ---------------------------------------------------------------------
