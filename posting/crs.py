@@ -213,9 +213,11 @@ def azimuth_deg(
 def finite_geometry(geoms: np.ndarray) -> np.ndarray:
     """True for each geometry whose coordinates are all finite (None and empty count as finite)."""
     geoms = np.asarray(geoms, dtype=object)
+    out = np.ones(len(geoms), dtype=bool)
+    if np.isfinite(shapely.get_coordinates(geoms)).all():  # the usual case: no index needed
+        return out
     coords, index = shapely.get_coordinates(geoms, return_index=True)
     bad = ~np.isfinite(coords).all(axis=1)
-    out = np.ones(len(geoms), dtype=bool)
     out[np.unique(index[bad])] = False
     return out
 
