@@ -213,14 +213,11 @@ def check(
     else:
         prep = prepare_parcels(parcels, settings)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
-    release_memory()  # each big step leaves freed temporaries that the next would not reuse
+    release_memory()  # the assignment's temporaries, which the next steps would not reuse
     base = _base(prep, asg, markers, settings, context, profiles)
     base.land = land_facts(prep, context, settings)
     results = [_evaluate(p, base) for p in profiles]
-    release_memory()
-    report = _assemble(base, profiles, results)
-    release_memory()
-    return report
+    return _assemble(base, profiles, results)
 
 
 # -- shared measurements ---------------------------------------------------------------------

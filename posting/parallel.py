@@ -118,10 +118,12 @@ def release_memory() -> None:
     """Give the memory freed since the last call back to the system (glibc's ``malloc_trim``;
     nothing elsewhere).
 
-    glibc keeps freed blocks of up to 32 MiB in its heaps, one per thread, for reuse; numpy's
-    temporaries of a county's million markers leave hundreds of MB there, and the next steps,
-    allocating differently, grow the process further. Called between the big steps of a check,
-    it took the benchmark county's peak from 1.95 GB to 1.55 GB, in the same time.
+    glibc keeps freed blocks of up to 32 MiB in its heaps, one per thread, for reuse; the
+    temporaries of assigning a county's million markers leave about 0.9 GB there, and the next
+    steps, allocating differently, grow the process further. Called after the assignment, it
+    took the benchmark county's peak from 1.95-2.05 GB to about 1.6 GB. (Called after every
+    step it saves a little more memory but costs time: the report's many small objects then
+    fault their pages in afresh.)
     """
     trim = _malloc_trim()
     if trim is not None:
