@@ -24,7 +24,7 @@ import pandas as pd
 import shapely
 
 from posting.boundary import RingIndex, project
-from posting.index import expand_counts
+from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import background, pmap, release_memory, soon
 from posting.prepare import PreparedParcels
@@ -188,11 +188,29 @@ def assign_markers(
         free = sub[~named[sub]]
         if len(free) == 0 or len(rings_g) == 0:
             continue
-        # 2. and 3.: every ring within the tolerance, and on which side of it the marker stands
-        near = index.result().near(xs[local[free]], ys[local[free]])
+        # 2. inside: the parcel each marker stands in (GEOS, on bare coordinates); a marker
+        # in exactly one parcel whose boundary is within the tolerance is settled by its rings
+        # alone, without looking at the neighbours'
+        fx, fy = xs[local[free]], ys[local[free]]
+        polys = prep.geometry_ft[parcels_g]
+        pt, pb = BoxGrid(shapely.bounds(polys)).query(fx, fy)
+        within = pmap(shapely.intersects_xy, polys[pb], fx[pt], fy[pt])
+        pt, pp = pt[within], parcels_g[pb[within]]
+        alone = np.bincount(pt, minlength=len(free))[pt] == 1
+        pt, pp = pt[alone], pp[alone]
+        pair, k = expand_counts(ring_count[pp])
+        index = index.result()
+        own = index.along(fx[pt][pair], fy[pt][pair], ring_start[pp][pair] + k)
+        m_own = free[pt[pair][own.point]]
+        add(1, m_own, own.ring, own.distance_ft, own.position_ft)
+        settled = np.zeros(n, dtype=bool)
+        settled[m_own] = True
+        # 3. the others: every ring within the tolerance, and on which side of it they stand
+        rest = free[~settled[free]]
+        near = index.near(xs[local[rest]], ys[local[rest]])
         del index
         release_memory()
-        mm, rr, dd = free[near.point], near.ring, near.distance_ft
+        mm, rr, dd = rest[near.point], near.ring, near.distance_ft
         pp = rings.parcel[rr]
         side = near.side.copy()
         # in a parcel of several rings, the side at its nearest ring tells in or out
@@ -216,7 +234,7 @@ def assign_markers(
             )
         add(np.where(side > 0, 1, 2), mm, rr, dd, near.position_ft)
         # markers with no boundary within the tolerance: only the reason is left to find
-        got = np.zeros(n, dtype=bool)
+        got = settled.copy()
         got[mm] = True
         lost = free[~got[free]]
         if len(lost):  # only their reasons are left to find: meanwhile, in the background

@@ -245,6 +245,14 @@ class Near:
     side: np.ndarray
 
 
+def _concat(outs: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    if not outs:
+        i = np.empty(0, dtype=np.int64)
+        e = np.empty(0)
+        return i, i, e, e, np.empty(0, dtype=np.int8), i
+    return tuple(np.concatenate(c) for c in zip(*outs, strict=True))
+
+
 def _first_min(values: np.ndarray, starts: np.ndarray, group: np.ndarray) -> np.ndarray:
     """Index of the first smallest value in each run ``values[starts[i]:starts[i + 1]]``."""
     low = np.minimum.reduceat(values, starts)
@@ -302,6 +310,11 @@ class RingIndex:
         self.p_ring, self.p_first, self.p_nseg, self.grid = p_ring, p_first, p_nseg, grid
         self.sx, self.sy, self.dx, self.dy, self.seg2 = sx, sy, dx, dy, seg2
         self.nxt, self.prv = nxt, prv
+        self.boxes = np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d])
+        self.piece_start = np.zeros(len(v.count), dtype=np.int64)  # per ring of the table
+        self.piece_count = np.zeros(len(v.count), dtype=np.int64)
+        self.piece_start[ring_ids] = exclusive_cumsum(n_pieces)
+        self.piece_count[ring_ids] = n_pieces
 
     def near(self, x: np.ndarray, y: np.ndarray) -> Near:
         """Every ring within the distance of each point, with where and which side.
@@ -313,83 +326,117 @@ class RingIndex:
         x = np.asarray(x, dtype=float)
         y = np.asarray(y, dtype=float)
         point, ring, dist, pos, side, seg = pmap(self._block, np.arange(len(x)), x, y)
-        v = self.v
-        # a ring of several pieces: keep its nearest piece for each point (ties: first segment)
-        multi = np.flatnonzero(v.count[ring] > PIECE)
+        return self._nearest_piece(point, ring, dist, pos, side, seg)
+
+    def _nearest_piece(
+        self,
+        point: np.ndarray,
+        ring: np.ndarray,
+        dist: np.ndarray,
+        pos: np.ndarray,
+        side: np.ndarray,
+        seg: np.ndarray,
+    ) -> Near:
+        """A ring of several pieces: its nearest piece for each point (ties: first segment)."""
+        multi = np.flatnonzero(self.v.count[ring] > PIECE)
         if len(multi):
             order = multi[np.lexsort((seg[multi], dist[multi], ring[multi], point[multi]))]
             p_, r_ = point[order], ring[order]
             dup = order[1:][(p_[1:] == p_[:-1]) & (r_[1:] == r_[:-1])]
             keep = np.ones(len(point), dtype=bool)
             keep[dup] = False
-            point, ring, dist, pos, side = (
-                point[keep],
-                ring[keep],
-                dist[keep],
-                pos[keep],
-                side[keep],
-            )
+            point, ring, dist, pos, side = (a[keep] for a in (point, ring, dist, pos, side))
         return Near(point, ring, dist, pos, side)
 
     def _block(
         self, idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray
     ) -> tuple[np.ndarray, ...]:
-        v, grid, p_ring, p_first, p_nseg = self.v, self.grid, self.p_ring, self.p_first, self.p_nseg
-        sx, sy, dx, dy, seg2 = self.sx, self.sy, self.dx, self.dy, self.seg2
-        nxt, prv = self.nxt, self.prv
-        lim2 = self.distance_ft**2
         outs = []
         for lo in range(0, len(idx), _CHUNK):
             px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
-            pt, pc = grid.query(px_, py_)
-            # every segment of each candidate piece
-            ns = p_nseg[pc]
-            pair, k = expand_counts(ns)
-            s = p_first[pc][pair] + k
-            qx = px_[pt][pair] - sx[s]
-            qy = py_[pt][pair] - sy[s]
-            ddx, ddy, l2 = dx[s], dy[s], seg2[s]
-            t = np.divide(qx * ddx + qy * ddy, l2, out=np.zeros_like(l2), where=l2 > 0)
-            np.clip(t, 0.0, 1.0, out=t)
-            ex, ey = qx - t * ddx, qy - t * ddy
-            d2 = ex * ex + ey * ey
-            first = _first_min(d2, exclusive_cumsum(ns), pair) if len(pair) else pair
-            close = d2[first] <= lim2
-            bp, bs = np.flatnonzero(close), first[close]  # per (point, piece): best segment
-            sb, tb = s[bs], t[bs]
-            cross = ddx[bs] * qy[bs] - ddy[bs] * qx[bs]
-            length = np.sqrt(seg2[sb])
-            perp = np.divide(cross, length, out=np.zeros_like(cross), where=length > 0)
-            dist = np.sqrt(d2[bs])
-            side = np.where(np.abs(perp) < 1e-6, 0, np.sign(perp)).astype(np.int8)
-            # at a vertex: which side of the two lines meeting there (the point lies in the
-            # parcel's wedge: left of both lines at a convex vertex, of either at a reflex one)
-            at_vertex = np.flatnonzero((tb <= 0.0) | (tb >= 1.0))
-            if len(at_vertex):
-                vert = np.where(tb[at_vertex] >= 1.0, nxt[sb[at_vertex]], sb[at_vertex])
-                ux, uy = ex[bs[at_vertex]], ey[bs[at_vertex]]  # from the vertex to the point
-                pin = prv[vert]
-                len_in, len_out = np.sqrt(seg2[pin]), np.sqrt(seg2[vert])
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    c_in = (dx[pin] * uy - dy[pin] * ux) / len_in
-                    c_out = (dx[vert] * uy - dy[vert] * ux) / len_out
-                turn = dx[pin] * dy[vert] - dy[pin] * dx[vert]
-                clear = (np.abs(c_in) >= 1e-6) & (np.abs(c_out) >= 1e-6)  # NaN: degenerate
-                agree = clear & (np.sign(c_in) == np.sign(c_out))
-                wedge = np.where(turn > 0, -1, 1)  # signs differ: out at convex, in at reflex
-                side[at_vertex] = np.where(
-                    agree, np.sign(c_in), np.where(clear & (turn != 0), wedge, 0)
-                ).astype(np.int8)
-            side[dist == 0] = 1
-            r = p_ring[pc[bp]]
-            pos = v.s[sb] + tb * length
-            pos = np.where(pos >= v.length[r], 0.0, pos)
-            outs.append((idx[lo : lo + _CHUNK][pt[bp]], r, dist, pos, side, sb))
-        if not outs:
-            e = np.empty(0)
-            i = e.astype(np.int64)
-            return i, i, e, e, e.astype(np.int8), i
-        return tuple(np.concatenate(c) for c in zip(*outs, strict=True))
+            pt, pc = self.grid.query(px_, py_)
+            rows = self._rows(px_, py_, pt, pc)
+            outs.append((idx[lo : lo + _CHUNK][rows[0]], *rows[1:]))
+        return _concat(outs)
+
+    def along(self, x: np.ndarray, y: np.ndarray, ring: np.ndarray) -> Near:
+        """Like :meth:`near`, for given (point, ring) pairs only: each point and one ring of
+        the index (pairs may repeat a point). Rows whose distance exceeds the index's are left
+        out; ``point`` indexes the pairs."""
+        x = np.asarray(x, dtype=float)
+        y = np.asarray(y, dtype=float)
+        ring = np.asarray(ring, dtype=np.int64)
+        point, ring, dist, pos, side, seg = pmap(self._along_block, np.arange(len(x)), x, y, ring)
+        return self._nearest_piece(point, ring, dist, pos, side, seg)
+
+    def _along_block(
+        self, idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray, ring_all: np.ndarray
+    ) -> tuple[np.ndarray, ...]:
+        outs = []
+        for lo in range(0, len(idx), _CHUNK):
+            px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
+            r = ring_all[lo : lo + _CHUNK]
+            pt, k = expand_counts(self.piece_count[r])  # every piece of the pair's ring ...
+            pc = self.piece_start[r][pt] + k
+            b = self.boxes
+            qx, qy = px_[pt], py_[pt]
+            keep = (qx >= b[pc, 0]) & (qx <= b[pc, 2]) & (qy >= b[pc, 1]) & (qy <= b[pc, 3])
+            rows = self._rows(px_, py_, pt[keep], pc[keep])  # ... whose box holds the point
+            outs.append((idx[lo : lo + _CHUNK][rows[0]], *rows[1:]))
+        return _concat(outs)
+
+    def _rows(
+        self, px_: np.ndarray, py_: np.ndarray, pt: np.ndarray, pc: np.ndarray
+    ) -> tuple[np.ndarray, ...]:
+        """The nearest point of each (point, piece) pair's piece, where within the distance:
+        point, ring, distance, arc position, side, segment."""
+        v, p_ring, p_first, p_nseg = self.v, self.p_ring, self.p_first, self.p_nseg
+        sx, sy, dx, dy, seg2 = self.sx, self.sy, self.dx, self.dy, self.seg2
+        nxt, prv = self.nxt, self.prv
+        lim2 = self.distance_ft**2
+        # every segment of each candidate piece
+        ns = p_nseg[pc]
+        pair, k = expand_counts(ns)
+        s = p_first[pc][pair] + k
+        qx = px_[pt][pair] - sx[s]
+        qy = py_[pt][pair] - sy[s]
+        ddx, ddy, l2 = dx[s], dy[s], seg2[s]
+        t = np.divide(qx * ddx + qy * ddy, l2, out=np.zeros_like(l2), where=l2 > 0)
+        np.clip(t, 0.0, 1.0, out=t)
+        ex, ey = qx - t * ddx, qy - t * ddy
+        d2 = ex * ex + ey * ey
+        first = _first_min(d2, exclusive_cumsum(ns), pair) if len(pair) else pair
+        close = d2[first] <= lim2
+        bp, bs = np.flatnonzero(close), first[close]  # per (point, piece): best segment
+        sb, tb = s[bs], t[bs]
+        cross = ddx[bs] * qy[bs] - ddy[bs] * qx[bs]
+        length = np.sqrt(seg2[sb])
+        perp = np.divide(cross, length, out=np.zeros_like(cross), where=length > 0)
+        dist = np.sqrt(d2[bs])
+        side = np.where(np.abs(perp) < 1e-6, 0, np.sign(perp)).astype(np.int8)
+        # at a vertex: which side of the two lines meeting there (the point lies in the
+        # parcel's wedge: left of both lines at a convex vertex, of either at a reflex one)
+        at_vertex = np.flatnonzero((tb <= 0.0) | (tb >= 1.0))
+        if len(at_vertex):
+            vert = np.where(tb[at_vertex] >= 1.0, nxt[sb[at_vertex]], sb[at_vertex])
+            ux, uy = ex[bs[at_vertex]], ey[bs[at_vertex]]  # from the vertex to the point
+            pin = prv[vert]
+            len_in, len_out = np.sqrt(seg2[pin]), np.sqrt(seg2[vert])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                c_in = (dx[pin] * uy - dy[pin] * ux) / len_in
+                c_out = (dx[vert] * uy - dy[vert] * ux) / len_out
+            turn = dx[pin] * dy[vert] - dy[pin] * dx[vert]
+            clear = (np.abs(c_in) >= 1e-6) & (np.abs(c_out) >= 1e-6)  # NaN: degenerate
+            agree = clear & (np.sign(c_in) == np.sign(c_out))
+            wedge = np.where(turn > 0, -1, 1)  # signs differ: out at convex, in at reflex
+            side[at_vertex] = np.where(
+                agree, np.sign(c_in), np.where(clear & (turn != 0), wedge, 0)
+            ).astype(np.int8)
+        side[dist == 0] = 1
+        r = p_ring[pc[bp]]
+        pos = v.s[sb] + tb * length
+        pos = np.where(pos >= v.length[r], 0.0, pos)
+        return pt[bp], r, dist, pos, side, sb
 
 
 def near_rings(

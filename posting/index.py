@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from posting.parallel import pmap
+
 __all__ = ["BoxGrid", "exclusive_cumsum", "expand_counts", "points_in_boxes"]
 
 
@@ -107,8 +109,8 @@ class BoxGrid:
     def query(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every (point, box) pair with the point inside the box or on its edge.
 
-        Pairs come level by level; within a level they are ordered by point, then by box.
-        Points with a NaN coordinate match nothing.
+        Pairs come by chunk of points, then level by level; within a level they are ordered
+        by point, then by box. Points with a NaN coordinate match nothing.
 
         Examples
         --------
@@ -119,6 +121,11 @@ class BoxGrid:
         """
         x = np.asarray(x, dtype=float)
         y = np.asarray(y, dtype=float)
+        return pmap(self._query, np.arange(len(x)), x, y)  # in chunks of points, on all cores
+
+    def _query(
+        self, ids: np.ndarray, x: np.ndarray, y: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         pts, hits = [], []
         for cell, x0, y0, cols, rows, key, box, offsets in self.levels:
             with np.errstate(invalid="ignore"):
@@ -140,7 +147,7 @@ class BoxGrid:
             px, py = x[pt], y[pt]
             keep = (px >= self.x0[bx]) & (px <= self.x1[bx]) & (py >= self.y0[bx])
             keep &= py <= self.y1[bx]
-            pts.append(pt[keep])
+            pts.append(ids[pt[keep]])
             hits.append(bx[keep])
         if not pts:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
