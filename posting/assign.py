@@ -10,8 +10,10 @@ Signs stand on the posted land, just inside its line. So, in order of precedence
    within the tolerance.
 
 Ties go to the parcel that comes first in the input. A marker that none of these places is
-unassigned, with the reason. Everything is done with bulk STRtree queries; there is no Python
-loop per marker.
+unassigned, with the reason. No Python loop runs per marker, and no Point is made for most: the
+parcel a marker stands in comes from GEOS's point-in-polygon on bare coordinates, its distance
+and position along rings from :class:`posting.boundary.RingIndex` (numpy); GEOS measures only the
+few markers far from every line (for their reasons), and named markers.
 """
 
 from __future__ import annotations
