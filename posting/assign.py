@@ -159,8 +159,9 @@ def assign_markers(
             continue
         local = np.full(n, -1, dtype=np.int64)
         local[sub] = np.arange(len(sub))
+        free = sub[~named[sub]]  # the markers placed by their position
         # the rings' index is built while the markers are projected
-        index = soon(RingIndex, prep.vertices, rings_g, tolerance_ft)
+        index = soon(RingIndex, prep.vertices, rings_g, tolerance_ft) if len(free) else None
         xs, ys = _group_xy(markers, sub, wcrs)
 
         def add(
@@ -187,8 +188,7 @@ def assign_markers(
             dd = pmap(shapely.distance, pts, rings.geometry[rr])
             np.minimum.at(named_dist, mm, dd)
             add(0, mm, rr, dd)
-        free = sub[~named[sub]]
-        if len(free) == 0 or len(rings_g) == 0:
+        if index is None:
             continue
         # 2. inside: the parcel each marker stands in (GEOS, on bare coordinates); a marker
         # in exactly one parcel whose boundary is within the tolerance is settled by its rings
@@ -235,11 +235,12 @@ def assign_markers(
                 -1,
             )
         add(np.where(side > 0, 1, 2), mm, rr, dd, near.position_ft)
-        # markers with no boundary within the tolerance: only the reason is left to find
+        # markers with no boundary within the tolerance: only their reasons are left to find,
+        # meanwhile, in the background
         got = settled.copy()
         got[mm] = True
         lost = free[~got[free]]
-        if len(lost):  # only their reasons are left to find: meanwhile, in the background
+        if len(lost):
             reasons.append(
                 background(
                     _far,
