@@ -121,6 +121,19 @@ def test_root_cli_py_runs_the_same_command():
     assert json.loads(res.stdout)["summary"]["parcels"] == 29
 
 
+def test_root_cli_py_bad_input_exits_2_with_one_line():
+    """The command ends with os._exit after main: the status and the message still get out."""
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "check", "no-such-file.geojson", "--signs", "x.csv"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == ["posting: error: no-such-file.geojson: no such file"]
+    assert res.stdout == ""
+
+
 def test_rules_list_and_show(runner):
     res = runner.invoke(main, ["rules", "list"])
     assert res.exit_code == 0
