@@ -50,6 +50,19 @@ from posting.verdict import (
 
 __all__ = ["Context", "check"]
 
+_CROSSING_COLUMNS = [
+    "parcel",
+    "ring",
+    "position_ft",
+    "x_ft",
+    "y_ft",
+    "lon",
+    "lat",
+    "feature",
+    "type",
+]
+"""Columns of the access points found where a road or track crosses a boundary."""
+
 _GAP_STATUS = ["ok", "uncertain", "over", "unmarked"]
 _POINT_STATUS = ["ok", "uncertain", "missing", "not required"]
 
@@ -252,20 +265,10 @@ def _base(prep, asg, markers, settings, context, profiles) -> _Base:
         nx, ny = outward_normals(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
         x0, y0 = interpolate(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
         group = prep.group[asg.parcel[am]]
-        lon0, lat0 = _lonlat(prep, group, x0, y0)
-        lon1, lat1 = _lonlat(prep, group, x0 + 10 * nx, y0 + 10 * ny)
+        lon0, lat0 = prep.ft_to_lonlat(group, x0, y0)
+        lon1, lat1 = prep.ft_to_lonlat(group, x0 + 10 * nx, y0 + 10 * ny)
         base.outward_az = azimuth_deg(lon0, lat0, lon1, lat1)
     return base
-
-
-def _lonlat(prep: PreparedParcels, group: np.ndarray, x: np.ndarray, y: np.ndarray):
-    lon = np.full(len(x), np.nan)
-    lat = np.full(len(x), np.nan)
-    for g, wcrs in enumerate(prep.crss):
-        sel = group == g
-        if sel.any():
-            lon[sel], lat[sel] = wcrs.ft_to_lonlat(x[sel], y[sel])
-    return lon, lat
 
 
 def _geoms_lonlat(prep: PreparedParcels, group: np.ndarray, geoms: np.ndarray) -> np.ndarray:
@@ -303,19 +306,7 @@ def _crossings(prep: PreparedParcels, layer: FeatureLayer, settings: Settings) -
             )
         )
     if not frames:
-        return pd.DataFrame(
-            columns=[
-                "parcel",
-                "ring",
-                "position_ft",
-                "x_ft",
-                "y_ft",
-                "lon",
-                "lat",
-                "feature",
-                "type",
-            ]
-        )
+        return pd.DataFrame(columns=_CROSSING_COLUMNS)
     return pd.concat(frames, ignore_index=True)
 
 
@@ -487,7 +478,7 @@ def _water_banks(profile: Profile, base: _Base, findings, not_checked) -> pd.Dat
     pos = shapely.line_locate_point(rings.geometry[ring], ends)
     parcel = rings.parcel[ring]
     x, y = shapely.get_x(ends), shapely.get_y(ends)
-    lon, lat = _lonlat(prep, prep.group[parcel], x, y)
+    lon, lat = prep.ft_to_lonlat(prep.group[parcel], x, y)
     pts = pd.DataFrame(
         {
             "parcel": parcel,
@@ -765,7 +756,7 @@ def _corners(profile, base: _Base, findings) -> pd.DataFrame:
     prep = base.prep
     c = prep.corners
     parcel = prep.rings.parcel[c.ring]
-    lon, lat = _lonlat(prep, prep.group[parcel], c.x, c.y)
+    lon, lat = prep.ft_to_lonlat(prep.group[parcel], c.x, c.y)
     pts = pd.DataFrame(
         {
             "parcel": parcel,
@@ -800,20 +791,7 @@ def _corners(profile, base: _Base, findings) -> pd.DataFrame:
 
 def _access(profile, base: _Base, findings, not_checked) -> pd.DataFrame:
     rule = profile.access
-    cols = [
-        "parcel",
-        "ring",
-        "position_ft",
-        "x_ft",
-        "y_ft",
-        "lon",
-        "lat",
-        "feature",
-        "type",
-        "nearest_ft",
-        "neighbour_ft",
-        "status",
-    ]
+    cols = [*_CROSSING_COLUMNS, "nearest_ft", "neighbour_ft", "status"]
     if rule is None:
         return pd.DataFrame(columns=cols)
     if base.crossings is None:

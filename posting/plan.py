@@ -337,12 +337,7 @@ def _counted_at(
 ) -> tuple[np.ndarray, np.ndarray, object]:
     """Round positions to the exported decimals and assign them as a check would."""
     prep = report.prepared
-    lon = np.full(len(x), np.nan)
-    lat = np.full(len(x), np.nan)
-    for g, wcrs in enumerate(prep.crss):
-        sel = group == g
-        if sel.any():
-            lon[sel], lat[sel] = wcrs.ft_to_lonlat(x[sel], y[sel])
+    lon, lat = prep.ft_to_lonlat(group, x, y)
     lon, lat = _rounded(lon), _rounded(lat)
     layer = MarkerLayer.from_points(lon, lat, WGS84, source="<plan>")
     return lon, lat, assign_markers(prep, layer, tolerance_ft=report.settings.tolerance_ft)

@@ -80,6 +80,19 @@ class PreparedParcels:
         """Number of rings of each parcel."""
         return np.bincount(self.rings.parcel, minlength=len(self))
 
+    def ft_to_lonlat(
+        self, group: np.ndarray, x: np.ndarray, y: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Points in working feet, each in the frame of its CRS ``group``, to WGS 84 longitude
+        and latitude (NaN where the group is -1)."""
+        lon = np.full(len(x), np.nan)
+        lat = np.full(len(x), np.nan)
+        for g, wcrs in enumerate(self.crss):
+            sel = group == g
+            if sel.any():
+                lon[sel], lat[sel] = wcrs.ft_to_lonlat(x[sel], y[sel])
+        return lon, lat
+
     def geometry_lonlat(self) -> np.ndarray:
         """Repaired parcel geometry in WGS 84 longitude/latitude (None where invalid)."""
         out = np.full(len(self), None, dtype=object)
