@@ -29,6 +29,7 @@ from posting.checks.landcover import forest_share
 from posting.checks.spacing import measured_gap, ring_gaps
 from posting.crs import azimuth_deg
 from posting.errors import InputError
+from posting.frames import text
 from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
 from posting.land import LandFacts, fence_cover, land_facts, layer_in_group
 from posting.parallel import background, release_memory
@@ -1224,20 +1225,18 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
 
     status = pick("status")
     ids = prep.layer.ids
-    dup = pd.Series(ids).duplicated(keep=False).to_numpy()
+    dup = text(ids).duplicated(keep=False).to_numpy()
     warnings = list(prep.layer.notes) + list(markers.notes) + base.warnings
     _input_warnings(prep, markers, ids, dup, warnings)
     labels = np.asarray([c.label for c in prep.crss] + [None], dtype=object)
     names = np.asarray([p.name for p in profiles], dtype=object)
     parcels_df = pd.DataFrame(
         {
-            "id": ids,
+            "id": text(ids),
             "row": np.arange(n),
-            "owner": prep.layer.owners
-            if prep.layer.owners is not None
-            else np.full(n, None, dtype=object),
-            "status": status,
-            "rules": names[choice] if n else np.empty(0, dtype=object),
+            "owner": text(prep.layer.owners if prep.layer.owners is not None else np.full(n, None)),
+            "status": text(status),
+            "rules": text(names[choice] if n else np.empty(0, dtype=object)),
             "signs": np.bincount(asg.parcel[base.am], minlength=n),
             "markers_counted": pick("counted"),
             "rings": prep.ring_count,
@@ -1245,12 +1244,12 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
             "area_acres": prep.area_acres,
             "max_gap_ft": pick("max_gap"),
             "corners": np.bincount(prep.rings.parcel[prep.corners.ring], minlength=n),
-            "repaired": prep.repaired,
-            "invalid_reason": prep.invalid,
+            "repaired": text(prep.repaired),
+            "invalid_reason": text(prep.invalid),
             "duplicate_id": dup,
-            "working_crs": labels[prep.group],
-            "exemption": pick("exemption"),
-            "posted_by": pick("posted_by"),
+            "working_crs": text(labels[prep.group]),
+            "exemption": text(pick("exemption")),
+            "posted_by": text(pick("posted_by")),
         }
     )
     land = base.land
@@ -1287,10 +1286,10 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
     alternatives = pd.DataFrame(
         {
             "parcel": np.tile(np.arange(n), len(results)),
-            "profile": np.repeat(names, n),
-            "status": np.concatenate([r.status for r in results])
-            if n
-            else np.empty(0, dtype=object),
+            "profile": text(np.repeat(names, n)),
+            "status": text(
+                np.concatenate([r.status for r in results]) if n else np.empty(0, dtype=object)
+            ),
         }
     )
     all_findings = pd.concat([r.findings for r in results], ignore_index=True)
@@ -1353,10 +1352,6 @@ def _marker_table(base: _Base, ids: np.ndarray) -> pd.DataFrame:
     parcel_id = np.full(len(p), None, dtype=object)
     parcel_id[ok] = ids[p[ok]]
     kind = base.all_kinds
-
-    def text(values: np.ndarray) -> pd.Series:  # plain object columns: no string conversion
-        return pd.Series(values, dtype=object)
-
     return pd.DataFrame(
         {
             "source": text(markers.source),

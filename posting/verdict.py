@@ -24,6 +24,7 @@ import pandas as pd
 
 from posting.checks import FAIL, UNCERTAIN
 from posting.checks.content import NOT_RECORDED
+from posting.frames import text
 from posting.rules import AccessRule, CornerRule, SpacingRule
 
 __all__ = [
@@ -72,7 +73,8 @@ def findings_frame(
     n = len(parcel)
 
     def col(v, dtype=object):
-        return np.full(n, v, dtype=dtype) if np.ndim(v) == 0 else np.asarray(v, dtype=dtype)
+        a = np.full(n, v, dtype=dtype) if np.ndim(v) == 0 else np.asarray(v, dtype=dtype)
+        return text(a) if dtype is object else a
 
     return pd.DataFrame(
         {
