@@ -813,23 +813,30 @@ def read_features(
     return FeatureLayer(lay.path, geometry, lay.crs, values, None if col is None else str(col))
 
 
-def write_text(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
-    """Write ``text`` (a string, or the pieces of one) whole or not at all: to stdout for
-    ``-``, else via a temporary file.
+def write_text(
+    path: str | os.PathLike[str],
+    text: str | bytes | Iterable[str] | Iterable[bytes | memoryview],
+) -> None:
+    """Write ``text`` (a string, or the pieces of one; bytes-like pieces are UTF-8) whole or
+    not at all: to stdout for ``-``, else via a temporary file.
 
     The temporary file sits beside the target and replaces it in one rename, so a reader never
     sees half a report and an interrupted run leaves the old file in place.
     """
     path = os.fspath(path)
-    pieces = [text] if isinstance(text, str) else text
+    pieces = [text] if isinstance(text, str | bytes) else text
+    encoded = (p.encode() if isinstance(p, str) else p for p in pieces)
     if path == "-":
-        last = ""
-        for piece in pieces:
-            sys.stdout.write(piece)
-            last = piece or last
-        if not last.endswith("\n"):
-            sys.stdout.write("\n")
         sys.stdout.flush()
+        out = getattr(sys.stdout, "buffer", None)
+        write = out.write if out is not None else (lambda b: sys.stdout.write(bytes(b).decode()))
+        last = b""
+        for piece in encoded:
+            write(piece)
+            last = piece or last
+        if bytes(last[-1:]) != b"\n":
+            write(b"\n")
+        (out or sys.stdout).flush()
         return
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
@@ -840,8 +847,8 @@ def write_text(path: str | os.PathLike[str], text: str | Iterable[str]) -> None:
     os.umask(umask)
     os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes the file private; outputs are ordinary files
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.writelines(pieces)
+        with os.fdopen(fd, "wb") as fh:
+            fh.writelines(encoded)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

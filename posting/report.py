@@ -468,18 +468,19 @@ class Report:
         "working_crs",
     )
 
-    def parcel_items(self) -> Iterator[dict[str, Any]]:
+    def parcel_items(self, *, shared_empty: bool = False) -> Iterator[dict[str, Any]]:
         """The report's ``parcels`` entries, one dict per input parcel, in input order.
 
         Built column by column (a list per key), then zipped into dicts: a county has
-        100,000 of them.
+        100,000 of them. With ``shared_empty``, every empty list is one and the same empty
+        tuple (for writing JSON at once: making 800,000 empty lists costs a county 0.3 s).
         """
         lists = self._per_parcel_lists()
         p = self.parcels
         n = len(p)
 
-        def listed(key: str) -> list[list[Any]]:
-            col: list[list[Any]] = [[] for _ in range(n)]
+        def listed(key: str) -> list[Any]:
+            col: list[Any] = [()] * n if shared_empty else [[] for _ in range(n)]
             for i, items in lists[key].items():
                 col[i] = items
             return col
@@ -513,7 +514,10 @@ class Report:
             cols[key] = listed(key)
         cols["duplicate_id"] = p["duplicate_id"].astype(bool).tolist()
         cols.update(self._land_columns(lists))
-        items = [dict(zip(cols, row, strict=True)) for row in zip(*cols.values(), strict=True)]
+        # a row has one value per column by construction (strict only on the outer zip: the
+        # inner check costs 0.08 s on a county)
+        rows = zip(*cols.values(), strict=True)
+        items = [dict(zip(cols, row, strict=False)) for row in rows]
         # keys that only some parcels have
         penalty = {pr.name: pr.penalty for pr in self.profiles}
         for i in np.flatnonzero(p["status"].isin(["noncompliant", "unposted", "uncertain"])):
@@ -632,26 +636,27 @@ class Report:
         out["unassigned_signs"] = list(self.unassigned_items())
         return out
 
-    def iter_json(self) -> Iterator[str]:
-        """The JSON report as text, in pieces: the header indented, then one parcel and one
-        unassigned sign per line (readable; each line is written by orjson, fast for a county)."""
+    def iter_json(self) -> Iterator[bytes | memoryview]:
+        """The JSON report as UTF-8, in pieces: the header indented, then one parcel and one
+        unassigned sign per line (readable; written by orjson, fast for a county)."""
         head = json.dumps(self.header(), indent=1, ensure_ascii=False, allow_nan=False)
-        yield head[:-2] + ',\n "parcels": ['
+        yield (head[:-2] + ',\n "parcels": [').encode()
         for key, items in (
-            ("parcels", self.parcel_items()),
+            ("parcels", self.parcel_items(shared_empty=True)),
             ("unassigned_signs", self.unassigned_items()),
         ):
             if key != "parcels":
-                yield '\n ],\n "unassigned_signs": ['
-            sep = "\n  "
+                yield b'\n ],\n "unassigned_signs": ['
+            sep = b"\n  "
             while batch := list(itertools.islice(items, 5_000)):  # a few MB at a time
-                yield sep + b",\n  ".join(map(orjson.dumps, batch)).decode()
-                sep = ",\n  "
-        yield "\n ]\n}\n"
+                yield sep
+                yield _json_lines(batch)
+                sep = b",\n  "
+        yield b"\n ]\n}\n"
 
     def to_json(self) -> str:
         """The JSON report as text."""
-        return "".join(self.iter_json())
+        return b"".join(self.iter_json()).decode()
 
     def marker_why(self) -> np.ndarray:
         """For each marker, in words: which boundary it posts and why, or why none."""
@@ -820,6 +825,32 @@ class Report:
                 ]
             )
         return buf.getvalue()
+
+
+def _json_lines(items: list[dict[str, Any]]) -> bytes | memoryview:
+    """``items`` as JSON objects separated by ``,`` and a new line (indented by two).
+
+    One orjson call for the whole list, split where one item ends and the next begins, is
+    several times faster than one call per item (100,000 small ``bytes`` objects). An item's
+    first key is the split mark: ``},{"key":`` cannot occur inside a JSON string (its quotes are
+    escaped there), and where a nested object starts with the same key, the count tells and each
+    item is written on its own.
+
+    >>> bytes(_json_lines([{"id": "a", "x": [{"y": 1}, {"y": 2}]}, {"id": "b"}]))
+    b'{"id":"a","x":[{"y":1},{"y":2}]},\\n  {"id":"b"}'
+    >>> bytes(_json_lines([{"id": "a", "x": [{"id": 1}, {"id": 2}]}, {"id": "b"}]))
+    b'{"id":"a","x":[{"id":1},{"id":2}]},\\n  {"id":"b"}'
+    """
+    if not items:
+        return b""
+    first = next(iter(items[0]), None)
+    if first is not None and all(next(iter(x), None) == first for x in items):
+        whole = orjson.dumps(items)
+        key = orjson.dumps(first) + b":"
+        lines = whole.replace(b"},{" + key, b"},\n  {" + key)
+        if len(lines) - len(whole) == 3 * (len(items) - 1):  # one break between each two
+            return memoryview(lines)[1:-1]
+    return b",\n  ".join(map(orjson.dumps, items))
 
 
 def _blank(x: Any) -> Any:
