@@ -255,6 +255,16 @@ def test_write_text_is_whole_or_nothing(tmp_path, monkeypatch):
         write_text(tmp_path / "no" / "r.json", "x")
 
 
+def test_write_text_takes_text_and_utf8_pieces(tmp_path, capsysbinary):
+    pieces = ["Ä ", "ß".encode(), memoryview(b"[x]")[1:2], ""]
+    write_text(tmp_path / "r.txt", pieces)
+    assert (tmp_path / "r.txt").read_bytes() == "Ä ßx".encode()
+    write_text("-", iter(pieces))  # to stdout, with the final new line it lacks
+    assert capsysbinary.readouterr().out == "Ä ßx\n".encode()
+    write_text("-", b"done\n")
+    assert capsysbinary.readouterr().out == b"done\n"
+
+
 def test_owner_field(tmp_path, lots):
     path = tmp_path / "lots.geojson"
     lots.to_file(path, engine="pyogrio")
