@@ -11,7 +11,7 @@ True
 from posting.engine import check
 from posting.errors import CRSError, InputError, PostingError, RulesError
 from posting.io import read_markers, read_parcels
-from posting.plan import Plan, plan
+from posting.planning import Plan, plan
 from posting.report import Report
 from posting.rules import Profile, available, load_rules
 from posting.settings import Settings

@@ -292,7 +292,7 @@ def plan_cmd(
     """
     from posting.export import format_of, render, summary_csv, summary_json, summary_lines
     from posting.io import write_text
-    from posting.plan import plan as make_plan
+    from posting.planning import plan as make_plan
 
     _outputs_distinct({"--output": output, "--summary": summary_out, "--map": map_out})
     if output == "-" and not fmt:

@@ -1,5 +1,5 @@
-"""Exports of a :class:`~posting.plan.Plan`: the files a landowner loads on a GPS or a phone, and
-the shopping list.
+"""Exports of a :class:`~posting.planning.Plan`: the files a landowner loads on a GPS or a
+phone, and the shopping list.
 
 Nothing here measures: every figure comes from the plan's tables. Formats:
 
@@ -11,7 +11,7 @@ Nothing here measures: every figure comes from the plan's tables. Formats:
 * **CSV** with ``parcel_id``, ``role``, ``lat``, ``lon`` (7 decimals) first, for phones;
 * **GeoJSON** points with the same properties.
 
-Longitudes and latitudes are written as :func:`posting.plan.lonlat_text` gives them (7
+Longitudes and latitudes are written as :func:`posting.planning.lonlat_text` gives them (7
 decimals), the very values the plan was checked with.
 """
 
@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from posting.errors import InputError
-from posting.plan import LONLAT_DECIMALS, ROLES, Plan, lonlat_text
+from posting.planning import LONLAT_DECIMALS, ROLES, Plan, lonlat_text
 
 __all__ = [
     "FORMATS",

@@ -21,7 +21,7 @@ from pyproj import Geod
 
 from posting import InputError, check, read_markers, read_parcels
 from posting.export import CSV_COLUMNS, format_of, render, summary_csv, summary_json
-from posting.plan import plan
+from posting.planning import plan
 
 GEOD = Geod(ellps="WGS84")
 GPX_NS = "http://www.topografix.com/GPX/1/1"

@@ -18,7 +18,7 @@ from planning import interval_oracle, recheck
 from pyproj import CRS, Transformer
 
 from posting import InputError, Settings, check, read_markers, read_parcels
-from posting.plan import MARGIN_FT, ROLES, plan
+from posting.planning import MARGIN_FT, ROLES, plan
 
 
 def by_role(p):

@@ -13,7 +13,7 @@ from planning import interval_oracle, recheck
 
 from posting import check, read_parcels
 from posting.io import MarkerLayer
-from posting.plan import plan
+from posting.planning import plan
 
 pytestmark = pytest.mark.realdata
 
