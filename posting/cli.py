@@ -107,6 +107,9 @@ def _run_check(
     """Read the inputs named by the shared options and check them (``check`` and ``map``)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from posting import prefetch
+
+    prefetch.start(signs)  # the markers are read while the rest of posting loads
     from posting.engine import check as run_check
     from posting.io import parcel_values, read_markers, read_parcels
     from posting.prepare import prepare_parcels

@@ -25,6 +25,7 @@ import pandas as pd
 import shapely
 from pyproj import CRS
 
+from posting import prefetch
 from posting.crs import WGS84, parse_crs
 from posting.errors import CRSError, InputError
 
@@ -195,7 +196,9 @@ def _read_geoparquet_points(path: str, meta: dict[bytes, bytes], crs: CRS | None
     info = geo.get("columns", {}).get(col, {})
     if not col or info.get("encoding", "WKB").upper() != "WKB":
         return None
-    table = pq.read_table(path)
+    table = prefetch.take(path)  # read while the program loaded, if it was
+    if table is None:
+        table = pq.read_table(path)
     xy = _wkb_points(table.column(col))
     if xy is None:
         return None
