@@ -20,7 +20,7 @@ import shapely
 
 from posting.assign import Assignment, assign_markers
 from posting.attributes import find_column, marker_kinds
-from posting.boundary import interpolate, outward_normals, ring_stretches
+from posting.boundary import interpolate, interpolate_at, outward_normals, ring_stretches
 from posting.checks import FAIL, OK, against_max
 from posting.checks import content as ct
 from posting.checks.access import boundary_crossings
@@ -272,15 +272,6 @@ def _base(prep, asg, markers, settings, context, profiles) -> _Base:
     return base
 
 
-def _geoms_lonlat(prep: PreparedParcels, group: np.ndarray, geoms: np.ndarray) -> np.ndarray:
-    out = np.full(len(geoms), None, dtype=object)
-    for g, wcrs in enumerate(prep.crss):
-        sel = group == g
-        if sel.any():
-            out[sel] = wcrs.geoms_ft_to_lonlat(geoms[sel])
-    return out
-
-
 def _crossings(prep: PreparedParcels, layer: FeatureLayer, settings: Settings) -> pd.DataFrame:
     rings = prep.rings
     ring_group = prep.group[rings.parcel]
@@ -409,7 +400,7 @@ def _land_rules(profile: Profile, base: _Base, status: np.ndarray, not_checked):
             )
             posted_by[fenced & valid] = "fence"
             ring_parcel = prep.rings.parcel[gaps.ring]
-            geo = _geoms_lonlat(prep, prep.group[ring_parcel], gaps.geometry)
+            geo = prep.geoms_to_lonlat(prep.group[ring_parcel], gaps.geometry)
             fence_gaps = pd.DataFrame(
                 {"parcel": ring_parcel, "length_ft": gaps.length_ft, "geometry": geo}
             )
@@ -566,7 +557,7 @@ def _spacing(profile, base: _Base, findings, not_checked):
     if len(gaps):
         np.fmax.at(max_gap, parcel, gaps.length_ft)
     max_gap[counted == 0] = np.nan
-    _gap_geometry(prep, df)
+    _gap_ends(prep, df)
     return df, max_gap
 
 
@@ -658,7 +649,6 @@ def _empty_gaps() -> pd.DataFrame:
                 ("limit_ft", float),
                 ("measured_ft", float),
                 ("status", object),
-                ("geometry", object),
                 ("start_lon", float),
                 ("start_lat", float),
                 ("end_lon", float),
@@ -668,30 +658,25 @@ def _empty_gaps() -> pd.DataFrame:
     )
 
 
-def _gap_geometry(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
-    """WGS 84 geometry and end points of every reported gap (status other than ``ok``)."""
+def _gap_ends(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
+    """WGS 84 end points of every reported gap (status other than ``ok``; NaN for a ring with
+    no marker). The same points as the ends of the gap's line (:meth:`Report.gap_lines`), made
+    without the line: most runs never draw one."""
     rep = np.flatnonzero((gap_df["status"] != "ok").to_numpy())
-    geom = np.full(len(gap_df), None, dtype=object)
     ends = np.full((len(gap_df), 4), np.nan)
     if len(rep):
+        v = prep.vertices
         ring = gap_df["ring"].to_numpy()[rep]
-        lines = ring_stretches(
-            prep.rings.geometry,
-            ring,
-            gap_df["start_ft"].to_numpy()[rep],
-            gap_df["length_ft"].to_numpy()[rep],
-            vertices=prep.vertices,
-        )
+        a = gap_df["start_ft"].to_numpy()[rep]
+        b = a + gap_df["length_ft"].to_numpy()[rep]
+        length = v.length[ring]
+        x0, y0 = interpolate_at(v, ring, a)
+        x1, y1 = interpolate_at(v, ring, np.where(b >= length, b - length, b))
         group = prep.group[prep.rings.parcel[ring]]
-        lonlat = _geoms_lonlat(prep, group, lines)
-        geom[rep] = lonlat
-        first = shapely.get_point(lonlat, 0)
-        last = shapely.get_point(lonlat, -1)
         ends[rep] = np.column_stack(
-            [shapely.get_x(first), shapely.get_y(first), shapely.get_x(last), shapely.get_y(last)]
+            [*prep.ft_to_lonlat(group, x0, y0), *prep.ft_to_lonlat(group, x1, y1)]
         )
         ends[rep[gap_df["unmarked"].to_numpy()[rep]]] = np.nan
-    gap_df["geometry"] = geom
     gap_df["start_lon"], gap_df["start_lat"] = ends[:, 0], ends[:, 1]
     gap_df["end_lon"], gap_df["end_lat"] = ends[:, 2], ends[:, 3]
 
@@ -1277,7 +1262,7 @@ def _assemble(base: _Base, profiles: list[Profile], results: list[_Result]) -> R
                 "parcel": parcel,
                 "ring": st.ring,
                 "length_ft": st.length_ft,
-                "geometry": _geoms_lonlat(prep, prep.group[parcel], st.geometry),
+                "geometry": prep.geoms_to_lonlat(prep.group[parcel], st.geometry),
             }
         )
         if extra is not None:

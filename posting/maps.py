@@ -441,9 +441,10 @@ class _MapBuilder:
     # gaps ----------------------------------------------------------------------------------
     def add_gaps(self) -> None:
         r = self.report
-        g = r.gaps[(r.gaps["status"] != "ok")]
-        g = g[self.status[g["parcel"].to_numpy(dtype=np.int64)] != "unposted"]
-        geo = _geojson(g["geometry"].to_numpy())
+        posted = self.status[r.gaps["parcel"].to_numpy(dtype=np.int64)] != "unposted"
+        shown = (r.gaps["status"] != "ok").to_numpy() & posted
+        g = r.gaps[shown]
+        geo = _geojson(r.gap_lines[shown])
         src = r.markers["source"].to_numpy()
         row = r.markers["row"].to_numpy()
         feats = []

@@ -93,6 +93,16 @@ class PreparedParcels:
                 lon[sel], lat[sel] = wcrs.ft_to_lonlat(x[sel], y[sel])
         return lon, lat
 
+    def geoms_to_lonlat(self, group: np.ndarray, geoms: np.ndarray) -> np.ndarray:
+        """Geometries in working feet, each in the frame of its CRS ``group``, to WGS 84
+        longitude and latitude (None where the group is -1)."""
+        out = np.full(len(geoms), None, dtype=object)
+        for g, wcrs in enumerate(self.crss):
+            sel = group == g
+            if sel.any():
+                out[sel] = wcrs.geoms_ft_to_lonlat(geoms[sel])
+        return out
+
     def geometry_lonlat(self) -> np.ndarray:
         """Repaired parcel geometry in WGS 84 longitude/latitude (None where invalid)."""
         out = np.full(len(self), None, dtype=object)

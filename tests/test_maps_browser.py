@@ -134,7 +134,7 @@ def test_clicking_a_noncompliant_parcel_names_its_violations(sample_page, sample
 def test_clicking_a_gap_gives_its_length_and_the_limit(sample_page, sample_report):
     page = sample_page.page
     g = sample_report.gaps
-    [geom] = g[(g["status"] == "over")]["geometry"]
+    [geom] = sample_report.gap_lines[(g["status"] == "over").to_numpy()]
     # click the line where no marker is drawn over it
     along = shapely.line_interpolate_point(geom, np.linspace(0.1, 0.9, 17), normalized=True)
     m = sample_report.markers

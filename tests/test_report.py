@@ -7,9 +7,11 @@ import io
 import json
 
 import pytest
+import shapely
 from helpers import SAMPLE
 
 from posting import Settings, check, read_markers, read_parcels
+from posting.crs import WGS84
 
 TOP_KEYS = {"schema", "rules", "crs", "summary", "parcels", "unassigned_signs"}
 PARCEL_KEYS = {
@@ -95,3 +97,22 @@ def test_csv_one_row_per_parcel(report):
 
 def test_exit_code(report):
     assert report.exit_code == 1
+
+
+def test_gap_lines_span_the_reported_gaps_between_their_end_points(report):
+    g, lines = report.gaps, report.gap_lines
+    reported = (g["status"] != "ok").to_numpy()
+    assert reported.sum() >= 3 and len(lines) == len(g)
+    assert all(x is None for x in lines[~reported])
+    drawn = reported & ~g["unmarked"].to_numpy()
+    first = shapely.get_coordinates(shapely.get_point(lines[drawn], 0))
+    last = shapely.get_coordinates(shapely.get_point(lines[drawn], -1))
+    # the JSON's end points, made without the lines, are the lines' ends (a second method)
+    assert first.tolist() == g.loc[drawn, ["start_lon", "start_lat"]].to_numpy().tolist()
+    assert last.tolist() == g.loc[drawn, ["end_lon", "end_lat"]].to_numpy().tolist()
+    # each runs along its ring for the gap's length (back in working feet)
+    prep = report.prepared
+    group = prep.group[g["parcel"].to_numpy()[drawn]]
+    ft = prep.crss[0].geoms_to_ft(lines[drawn], WGS84)
+    assert (group == 0).all()
+    assert shapely.length(ft) == pytest.approx(g.loc[drawn, "length_ft"].to_numpy(), abs=1e-3)
