@@ -1,0 +1,53 @@
+"""posting.checks.corners: the markers beside a place along its ring, against a slow oracle."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting.checks.corners import ring_neighbours
+
+LENGTHS = np.array([400.0, 90.0, 1000.0])
+
+
+def oracle(point_ring, point_pos, marker_ring, marker_pos, length):
+    """One point at a time: the last marker at or before it (wrapping), the first beyond it."""
+    out = []
+    for r, p in zip(point_ring, point_pos, strict=True):
+        on = [i for i in range(len(marker_ring)) if marker_ring[i] == r]
+        if not on:
+            out.append((-1, -1, np.inf, np.inf))
+            continue
+        L = length[r]
+        # among equal positions, the later marker in the input counts as the later one
+        upto = [i for i in on if marker_pos[i] <= p] or on
+        b = max(upto, key=lambda i: (marker_pos[i], i))
+        beyond = [i for i in on if marker_pos[i] > p] or on
+        a = min(beyond, key=lambda i: (marker_pos[i], i))
+        bft = (p - marker_pos[b]) % L
+        aft = (marker_pos[a] - p) % L
+        if a == b and aft == 0:
+            aft = L
+        out.append((b, a, bft, aft))
+    return out
+
+
+positions = st.sampled_from([0.0, 10.0, 45.0, 89.5, 200.0, 399.0, 650.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    markers=st.lists(st.tuples(st.integers(0, 2), positions), max_size=12),
+    points=st.lists(st.tuples(st.integers(0, 2), positions), min_size=1, max_size=8),
+)
+def test_ring_neighbours_matches_the_one_by_one_oracle(markers, points):
+    markers = [(r, min(p, LENGTHS[r] - 0.5)) for r, p in markers]  # on the ring
+    points = [(r, min(p, LENGTHS[r] - 0.5)) for r, p in points]
+    mr = np.array([r for r, _ in markers], dtype=np.int64)
+    mp = np.array([p for _, p in markers], dtype=float)
+    pr = np.array([r for r, _ in points], dtype=np.int64)
+    pp = np.array([p for _, p in points], dtype=float)
+    b, a, bft, aft = ring_neighbours(pr, pp, mr, mp, LENGTHS)
+    got = list(zip(b.tolist(), a.tolist(), bft.tolist(), aft.tolist(), strict=True))
+    assert got == oracle(pr, pp, mr, mp, LENGTHS)
