@@ -17,6 +17,7 @@ the order of :data:`RANK`.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -158,9 +159,11 @@ def spacing_findings(
                 "violation",
                 rule.clause,
                 [
-                    f"no {what} on its {ft(perimeter_ft[p])} of boundary; they must be not more "
+                    f"no {what} on its {ft(per)} of boundary; they must be not more "
                     f"than {ft(lim)} apart {how}"
-                    for p, lim in zip(bare_parcels, limit, strict=True)
+                    for per, lim in zip(
+                        perimeter_ft[bare_parcels].tolist(), limit.tolist(), strict=True
+                    )
                 ],
                 perimeter_ft[bare_parcels],
                 limit,
@@ -177,11 +180,10 @@ def spacing_findings(
     if len(over):
         w = _worst_per_parcel(over, "excess")
         msgs = []
-        for n, m, a, s, lim in zip(
-            w["n"], w["measured_ft"], w["length_ft"], w["straight_ft"], w["limit_ft"], strict=True
-        ):
+        cols = ("n", "measured_ft", "length_ft", "straight_ft", "limit_ft")
+        for n, m, a, s, lim in zip(*(w[c].tolist() for c in cols), strict=True):
             extra = ""
-            if np.isfinite(s) and abs(s - a) > 1:
+            if math.isfinite(s) and abs(s - a) > 1:
                 extra = f" ({ft(a)} along the boundary, {ft(s)} in a straight line)"
             msgs.append(
                 f"{n} {_plural(n, 'gap', 'gaps')} between markers longer than "
@@ -207,7 +209,7 @@ def spacing_findings(
         msgs = [
             f"{n} of its boundary rings (a hole or a separate part) "
             f"{_plural(n, 'has', 'have')} no {what}: {ft(t)} of boundary unmarked"
-            for n, t in zip(w["n"], total, strict=True)
+            for n, t in zip(w["n"].tolist(), total.tolist(), strict=True)
         ]
         out.append(
             findings_frame(
@@ -228,7 +230,9 @@ def spacing_findings(
         msgs = [
             f"{n} {_plural(n, 'gap', 'gaps')} within ±{ft(accuracy_ft)} (the stated survey "
             f"accuracy) of the {ft(lim)} limit; the closest call is {ft(m)}"
-            for n, m, lim in zip(w["n"], w["measured_ft"], w["limit_ft"], strict=True)
+            for n, m, lim in zip(
+                *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
+            )
         ]
         out.append(
             findings_frame(
@@ -271,20 +275,23 @@ def _point_findings(
         of = total.loc[w["parcel"]].to_numpy()
         bare = counted[w["parcel"].to_numpy(dtype=np.int64)] == 0
         msgs = []
-        for n, k, far, none in zip(w["n"], of, w[key], bare, strict=True):
-            word = f"{noun}{'' if k == 1 else 's'}"
+        within = ft(tolerance_ft)
+        survey = f"{within} ± {ft(accuracy_ft)} (the stated survey accuracy)"
+        # plain Python values: a county has tens of thousands of these messages
+        for n, k, far, none in zip(
+            w["n"].tolist(), of.tolist(), w[key].tolist(), bare.tolist(), strict=True
+        ):
+            word = noun if k == 1 else f"{noun}s"
             if none:
                 msgs.append(f"none of its {k} {word} has a marker")
             elif level == "violation":
-                tail = f"; the farthest is {ft(far)} from a marker" if np.isfinite(far) else ""
+                tail = f"; the farthest is {ft(far)} from a marker" if math.isfinite(far) else ""
                 msgs.append(
-                    f"{n} of {k} {word} {_plural(n, 'has', 'have')} no {need} within "
-                    f"{ft(tolerance_ft)}{tail}"
+                    f"{n} of {k} {word} {_plural(n, 'has', 'have')} no {need} within {within}{tail}"
                 )
             else:
                 msgs.append(
-                    f"{n} of {k} {word} {_plural(n, 'has', 'have')} {need} only within "
-                    f"{ft(tolerance_ft)} ± {ft(accuracy_ft)} (the stated survey accuracy)"
+                    f"{n} of {k} {word} {_plural(n, 'has', 'have')} {need} only within {survey}"
                 )
         measured = np.where(bare, np.nan, w[key].to_numpy(dtype=float))
         out.append(
