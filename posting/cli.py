@@ -109,7 +109,7 @@ def _run_check(
 
     from posting import prefetch
 
-    prefetch.start(signs)  # the markers are read while the rest of posting loads
+    prefetch.start([parcels, *signs])  # read while the rest of posting loads
     from posting.engine import check as run_check
     from posting.io import parcel_values, read_markers, read_parcels
     from posting.prepare import prepare_parcels

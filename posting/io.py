@@ -183,10 +183,13 @@ def _wkb_points(values: Any) -> tuple[np.ndarray, np.ndarray] | None:
     return xy[:, 0], xy[:, 1]
 
 
-def _read_geoparquet_points(path: str, meta: dict[bytes, bytes], crs: CRS | None) -> Layer | None:
-    """A GeoParquet layer of WKB points read straight into coordinates, without making a
-    shapely geometry per row (a million signs read in a fraction of the time). None when the
-    layer is not made of points only."""
+def _read_geoparquet(
+    path: str, meta: dict[bytes, bytes], crs: CRS | None, kind: str
+) -> Layer | None:
+    """A GeoParquet layer with WKB geometry, read with Arrow and shapely (no GeoDataFrame);
+    marker points straight into coordinates, without a shapely geometry per row (a million
+    signs read in a fraction of the time). None when the geometry is not WKB: geopandas reads
+    the file then."""
     import json as _json
 
     import pyarrow.parquet as pq
@@ -199,8 +202,7 @@ def _read_geoparquet_points(path: str, meta: dict[bytes, bytes], crs: CRS | None
     table = prefetch.take(path)  # read while the program loaded, if it was
     if table is None:
         table = pq.read_table(path)
-    xy = _wkb_points(table.column(col))
-    if xy is None:
+    if col not in table.column_names:
         return None
     if "crs" not in info:  # GeoParquet: no crs key means OGC:CRS84, longitude/latitude
         layer_crs: CRS | None = WGS84
@@ -215,13 +217,22 @@ def _read_geoparquet_points(path: str, meta: dict[bytes, bytes], crs: CRS | None
                 "(for example --crs EPSG:4326 for longitude/latitude)"
             )
         layer_crs = crs
-    frame = table.drop_columns([col]).to_pandas()
-    frame = frame.reset_index(drop=True)
-    return Layer(path, frame, np.empty(0, dtype=object), layer_crs, xy=xy)
+    frame = table.drop_columns([col]).to_pandas().reset_index(drop=True)
+    values = table.column(col)
+    if kind == "markers":
+        xy = _wkb_points(values)
+        if xy is not None:
+            return Layer(path, frame, np.empty(0, dtype=object), layer_crs, xy=xy)
+    try:
+        geometry = shapely.from_wkb(values.to_numpy(zero_copy_only=False))
+    except shapely.errors.ShapelyError as exc:
+        raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
+    if shapely.has_z(geometry).any():
+        geometry = shapely.force_2d(geometry)
+    return Layer(path, frame, geometry, layer_crs)
 
 
 def _read_parquet(path: str, crs: CRS | None, kind: str) -> Layer:
-    import geopandas as gpd
     import pyarrow.parquet as pq
 
     try:
@@ -230,10 +241,16 @@ def _read_parquet(path: str, crs: CRS | None, kind: str) -> Layer:
         raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
     if b"geo" not in meta:
         return _points_from_table(pd.read_parquet(path), path, crs)
-    if kind == "markers":
-        fast = _read_geoparquet_points(path, meta, crs)
-        if fast is not None:
-            return fast
+    try:
+        fast = _read_geoparquet(path, meta, crs, kind)
+    except InputError:
+        raise
+    except (OSError, ValueError) as exc:  # Arrow's errors, a malformed "geo" entry
+        raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
+    if fast is not None:
+        return fast
+    import geopandas as gpd
+
     try:
         gdf = gpd.read_parquet(path)
     except (OSError, ValueError) as exc:

@@ -289,6 +289,47 @@ def test_geoparquet_points_fast_path_keeps_crs_and_rows(tmp_path):
     assert m.lon == pytest.approx(ref.geometry.x.to_numpy(), abs=1e-12)
 
 
+@pytest.mark.parametrize("encoding", ["WKB", "geoarrow"])
+def test_geoparquet_parcels_read_as_geopandas_reads_them(tmp_path, encoding):
+    lots = gpd.GeoDataFrame(
+        {"PID": ["a", "b", "c"], "acres": [1.5, None, 2.0]},
+        geometry=[
+            shapely.Polygon([(540000, 1520000, 5), (540100, 1520000, 5), (540100, 1520100, 6)]),
+            None,
+            shapely.MultiPolygon([shapely.box(540200, 1520000, 540300, 1520100)]),
+        ],
+        crs="EPSG:2236",
+    )
+    path = tmp_path / "lots.parquet"
+    lots.to_parquet(path, geometry_encoding=encoding)  # geoarrow: geopandas reads it
+    layer = read_parcels(path, id_field="PID")
+    ref = gpd.read_parquet(path)
+    assert layer.crs.to_epsg() == 2236
+    assert layer.ids.tolist() == ["a", "b", "c"]
+    got = np.asarray(layer.geometry, dtype=object)
+    assert not shapely.has_z(got).any()  # measured in 2D
+    assert shapely.equals_exact(got, shapely.force_2d(ref.geometry.array), 0).tolist() == [
+        True,
+        False,  # None on both sides
+        True,
+    ]
+    assert got[1] is None
+
+
+def test_geoparquet_with_unreadable_geometry_is_a_clear_error(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    good = tmp_path / "good.parquet"
+    gpd.GeoDataFrame(geometry=[shapely.box(0, 0, 1, 1)], crs=4326).to_parquet(good)
+    meta = pq.read_schema(good).metadata
+    table = pa.table({"geometry": pa.array([b"not wkb"], pa.binary())})
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(table.replace_schema_metadata(meta), bad)
+    with pytest.raises(InputError, match=r"bad.parquet: not a readable GeoParquet file"):
+        read_parcels(bad)
+
+
 def test_geoparquet_with_other_geometries_falls_back_to_shapely(tmp_path):
     mixed = gpd.GeoDataFrame(
         geometry=[
