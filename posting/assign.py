@@ -11,9 +11,11 @@ Signs stand on the posted land, just inside its line. So, in order of precedence
 
 Ties go to the parcel that comes first in the input. A marker that none of these places is
 unassigned, with the reason. No Python loop runs per marker, and no Point is made for most: the
-parcel a marker stands in comes from GEOS's point-in-polygon on bare coordinates, its distance
-and position along rings from :class:`posting.boundary.RingIndex` (numpy); GEOS measures only the
-few markers far from every line (for their reasons), and named markers.
+parcels whose box holds a marker come from a grid (:class:`posting.index.BoxGrid`); its distance,
+position and side along their rings from :class:`posting.boundary.RingIndex` (numpy), and the
+side of the nearest ring says which parcel it stands in (the nearest boundary of a point bounds
+the part of the plane it stands in). GEOS measures only the few markers far from every line (for
+their reasons), points within a hair of a line's extension, and named markers.
 """
 
 from __future__ import annotations
@@ -190,21 +192,30 @@ def assign_markers(
             add(0, mm, rr, dd)
         if index is None:
             continue
-        # 2. inside: the parcel each marker stands in (GEOS, on bare coordinates); a marker
-        # in exactly one parcel whose boundary is within the tolerance is settled by its rings
-        # alone, without looking at the neighbours'
+        # 2. inside: each marker against the parcels whose box holds it, by their rings (the
+        # side of the nearest ring tells in or out); a marker inside exactly one parcel whose
+        # boundary is within the tolerance is settled by its rings alone
         fx, fy = xs[local[free]], ys[local[free]]
         polys = prep.geometry_ft[parcels_g]
         pt, pb = BoxGrid(shapely.bounds(polys)).query(fx, fy)
-        within = pmap(shapely.intersects_xy, polys[pb], fx[pt], fy[pt])
-        pt, pp = pt[within], parcels_g[pb[within]]
-        alone = np.bincount(pt, minlength=len(free))[pt] == 1
-        pt, pp = pt[alone], pp[alone]
+        pp = parcels_g[pb]
         pair, k = expand_counts(ring_count[pp])
         index = index.result()
         own = index.along(fx[pt][pair], fy[pt][pair], ring_start[pp][pair] + k)
-        m_own = free[pt[pair][own.point]]
-        add(1, m_own, own.ring, own.distance_ft, own.position_ft)
+        row_pair = pair[own.point]  # the (marker, parcel) pair of each row within tolerance
+        side = _side_at_nearest(
+            row_pair, own.ring, own.distance_ft, own.side, ring_count[pp[row_pair]]
+        )
+        inside = np.zeros(len(pt), dtype=bool)
+        inside[row_pair[side > 0]] = True
+        unsure = np.zeros(len(pt), dtype=bool)
+        unsure[row_pair[side == 0]] = True
+        alone = (np.bincount(pt[inside], minlength=len(free)) == 1) & (
+            np.bincount(pt[unsure], minlength=len(free)) == 0
+        )
+        keep = inside[row_pair] & alone[pt[row_pair]]
+        m_own = free[pt[row_pair[keep]]]
+        add(1, m_own, own.ring[keep], own.distance_ft[keep], own.position_ft[keep])
         settled = np.zeros(n, dtype=bool)
         settled[m_own] = True
         # 3. the others: every ring within the tolerance, and on which side of it they stand
@@ -214,16 +225,9 @@ def assign_markers(
         release_memory()
         mm, rr, dd = rest[near.point], near.ring, near.distance_ft
         pp = rings.parcel[rr]
-        side = near.side.copy()
         # in a parcel of several rings, the side at its nearest ring tells in or out
-        several = np.flatnonzero(ring_count[pp] > 1)
-        if len(several):
-            order = several[np.lexsort((rr[several], dd[several], pp[several], mm[several]))]
-            head = np.r_[
-                True, (mm[order][1:] != mm[order][:-1]) | (pp[order][1:] != pp[order][:-1])
-            ]
-            run = np.cumsum(head) - 1
-            side[order] = side[order[head]][run]
+        who = mm * len(ring_count) + pp  # the (marker, parcel) pair
+        side = _side_at_nearest(who, rr, dd, near.side, ring_count[pp])
         undecided = np.flatnonzero(side == 0)  # on a vertex's bisector, or within 1e-6 ft
         if len(undecided):
             m_u = mm[undecided]
@@ -296,6 +300,28 @@ def assign_markers(
         tolerance_ft,
     )
     return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason)
+
+
+def _side_at_nearest(
+    who: np.ndarray, ring: np.ndarray, dist: np.ndarray, side: np.ndarray, rings_of: np.ndarray
+) -> np.ndarray:
+    """``side`` of each row, made that of the nearest ring among the rows of the same (marker,
+    parcel) pair ``who`` (ties: the lower ring), where the parcel has several rings.
+
+    A point's nearest boundary bounds the face of the plane it stands in, so the side there tells
+    whether it is inside the parcel. ``rings_of``: the pair's parcel's number of rings, per row.
+
+    >>> _side_at_nearest(np.array([0, 0, 1]), np.array([4, 5, 6]), np.array([9.0, 2.0, 1.0]),
+    ...                  np.array([1, -1, 1], dtype=np.int8), np.array([2, 2, 1])).tolist()
+    [-1, -1, 1]
+    """
+    side = side.copy()
+    several = np.flatnonzero(rings_of > 1)
+    if len(several):
+        order = several[np.lexsort((ring[several], dist[several], who[several]))]
+        head = np.r_[True, who[order][1:] != who[order][:-1]]
+        side[order] = side[order[head]][np.cumsum(head) - 1]
+    return side
 
 
 def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
