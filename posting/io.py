@@ -310,15 +310,17 @@ def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer
 
 def _check_crs_plausible(layer: Layer) -> None:
     """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse."""
-    if layer.xy is not None:
-        b = np.column_stack([layer.xy[0], layer.xy[1], layer.xy[0], layer.xy[1]])
+    if layer.xy is not None:  # a million points: no (n, 4) table of bounds
+        x0, y0 = layer.xy
+        x1, y1 = x0, y0
     else:
-        b = shapely.bounds(layer.geometry)
-    b = b[np.isfinite(b).all(axis=1)]
-    if not len(b):
+        x0, y0, x1, y1 = shapely.bounds(layer.geometry).T
+    ok = np.isfinite(x0) & np.isfinite(y0) & np.isfinite(x1) & np.isfinite(y1)
+    if not ok.any():
         return
-    xmin, ymin = b[:, 0].min(), b[:, 1].min()
-    xmax, ymax = b[:, 2].max(), b[:, 3].max()
+    if not ok.all():
+        x0, y0, x1, y1 = x0[ok], y0[ok], x1[ok], y1[ok]
+    xmin, ymin, xmax, ymax = x0.min(), y0.min(), x1.max(), y1.max()
     if layer.crs.is_geographic and (
         max(abs(xmin), abs(xmax)) > 360 or max(abs(ymin), abs(ymax)) > 90
     ):

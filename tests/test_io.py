@@ -157,6 +157,18 @@ def test_degrees_labelled_as_state_plane_are_caught(tmp_path, lots):
         read_parcels(path)
 
 
+@pytest.mark.parametrize("crs", ["EPSG:2236", "EPSG:4326"])
+def test_wrong_crs_of_geoparquet_points_is_caught_past_missing_rows(tmp_path, crs):
+    # the points' fast path (coordinates, no geometries), with an empty point (NaN in WKB)
+    xy = [(-81.3, 28.6), (-81.2, 28.5)] if crs == "EPSG:2236" else [(540000, 1520000)] * 2
+    empty = shapely.Point()
+    pts = gpd.GeoDataFrame(geometry=[shapely.Point(xy[0]), empty, shapely.Point(xy[1])], crs=crs)
+    path = tmp_path / "signs.parquet"
+    pts.to_parquet(path)
+    with pytest.raises(CRSError, match="look like degrees" if crs == "EPSG:2236" else "not deg"):
+        read_markers([path])
+
+
 def test_projected_coordinates_labelled_as_degrees_are_caught(tmp_path):
     path = tmp_path / "lots.geojson"
     gpd.GeoDataFrame(
