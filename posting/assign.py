@@ -265,8 +265,12 @@ def assign_markers(
     x_ft = np.full(n, np.nan)
     y_ft = np.full(n, np.nan)
     position = np.full(n, np.nan)
-    if cand:
-        prio, mm, rr, dd, cx, cy, cpos = (np.concatenate(c) for c in zip(*cand, strict=True))
+    # Within one working CRS the candidates' markers are apart (named, settled, the rest), so
+    # each batch is settled on its own; a marker near the parcels of two CRSs needs them all.
+    batches = cand
+    if len(prep.crss) > 1 and cand:
+        batches = [tuple(np.concatenate(c) for c in zip(*cand, strict=True))]
+    for prio, mm, rr, dd, cx, cy, cpos in batches:
         first = _best(n, mm, prio, dd, rr)
         m = mm[first]
         ring[m] = rr[first]
