@@ -30,6 +30,7 @@ from posting.checks.spacing import measured_gap, ring_gaps
 from posting.crs import azimuth_deg
 from posting.errors import InputError
 from posting.frames import text
+from posting.index import BoxGrid
 from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
 from posting.land import LandFacts, fence_cover, land_facts, layer_in_group
 from posting.parallel import background, release_memory
@@ -722,14 +723,15 @@ def _points_check(base: _Base, pts: pd.DataFrame, kinds, mode: str, tol: float) 
         wanted[pts["parcel"].to_numpy(dtype=np.int64)[loose]] = True
         others = m[wanted[asg.parcel[m]]]
         if len(loose) and len(others):
-            tree = shapely.STRtree(shapely.points(asg.x_ft[others], asg.y_ft[others]))
+            ox, oy = asg.x_ft[others], asg.y_ft[others]
             px, py = pts["x_ft"].to_numpy()[loose], pts["y_ft"].to_numpy()[loose]
-            qi, ti = tree.query(shapely.points(px, py), predicate="dwithin", distance=tol_all)
-            same = pts["parcel"].to_numpy()[loose][qi] == asg.parcel[others][ti]
-            qi, ti = qi[same], ti[same]
-            d = np.hypot(asg.x_ft[others][ti] - px[qi], asg.y_ft[others][ti] - py[qi])
+            # the places in each marker's box grown by the reach (bare coordinates, no Points)
+            reach = np.column_stack([ox - tol_all, oy - tol_all, ox + tol_all, oy + tol_all])
+            qi, ti = BoxGrid(reach).query(px, py)
+            d = np.hypot(ox[ti] - px[qi], oy[ti] - py[qi])
+            ok = (pts["parcel"].to_numpy()[loose][qi] == asg.parcel[others][ti]) & (d <= tol_all)
             best = np.full(len(loose), np.inf)
-            np.minimum.at(best, qi, d)
+            np.minimum.at(best, qi[ok], d[ok])
             figure[loose] = np.minimum(figure[loose], best)
     out = pts.copy()
     out["nearest_ft"] = figure
@@ -742,7 +744,7 @@ def _corners(profile, base: _Base, findings) -> pd.DataFrame:
     prep = base.prep
     c = prep.corners
     parcel = prep.rings.parcel[c.ring]
-    lon, lat = prep.ft_to_lonlat(prep.group[parcel], c.x, c.y)
+    lon, lat = prep.corner_lonlat
     pts = pd.DataFrame(
         {
             "parcel": parcel,

@@ -55,6 +55,9 @@ class PreparedParcels:
     bounds_lonlat: np.ndarray
     rings: Rings
     corners_future: Future[Corners] = field(repr=False)  # found in the background: see corners
+    corner_lonlat_future: Future[tuple[np.ndarray, np.ndarray]] | None = field(
+        default=None, repr=False
+    )
     settings: Settings = field(default_factory=Settings)
     vertices: Any = None  # the rings' vertex table (posting.boundary.ring_vertices)
     # when parcels were merged into properties (--merge-owner): each one's input rows and ids
@@ -68,6 +71,14 @@ class PreparedParcels:
     def corners(self) -> Corners:
         """The rings' corners (waits for their detection to finish)."""
         return self.corners_future.result()
+
+    @property
+    def corner_lonlat(self) -> tuple[np.ndarray, np.ndarray]:
+        """WGS 84 longitude and latitude of each corner (also worked out in the background)."""
+        if self.corner_lonlat_future is not None:
+            return self.corner_lonlat_future.result()
+        c = self.corners
+        return self.ft_to_lonlat(self.group[self.rings.parcel[c.ring]], c.x, c.y)
 
     @property
     def ring_start(self) -> np.ndarray:
@@ -85,13 +96,7 @@ class PreparedParcels:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Points in working feet, each in the frame of its CRS ``group``, to WGS 84 longitude
         and latitude (NaN where the group is -1)."""
-        lon = np.full(len(x), np.nan)
-        lat = np.full(len(x), np.nan)
-        for g, wcrs in enumerate(self.crss):
-            sel = group == g
-            if sel.any():
-                lon[sel], lat[sel] = wcrs.ft_to_lonlat(x[sel], y[sel])
-        return lon, lat
+        return _ft_to_lonlat(self.crss, group, x, y)
 
     def geoms_to_lonlat(self, group: np.ndarray, geoms: np.ndarray) -> np.ndarray:
         """Geometries in working feet, each in the frame of its CRS ``group``, to WGS 84
@@ -110,6 +115,25 @@ class PreparedParcels:
             sel = self.group == g
             out[sel] = wcrs.geoms_ft_to_lonlat(self.geometry_ft[sel])
         return out
+
+
+def _ft_to_lonlat(
+    crss: list[WorkingCRS], group: np.ndarray, x: np.ndarray, y: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    lon = np.full(len(x), np.nan)
+    lat = np.full(len(x), np.nan)
+    for g, wcrs in enumerate(crss):
+        sel = group == g
+        if sel.any():
+            lon[sel], lat[sel] = wcrs.ft_to_lonlat(x[sel], y[sel])
+    return lon, lat
+
+
+def _corners_lonlat(
+    corners: Future[Corners], crss: list[WorkingCRS], ring_group: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    c = corners.result()
+    return _ft_to_lonlat(crss, ring_group[c.ring], c.x, c.y)
 
 
 def _equal_area_acres(
@@ -402,6 +426,7 @@ def prepare_parcels(
         noise_ft=settings.corner_noise_ft,
         merge_ft=settings.corner_merge_ft,
     )
+    corner_lonlat = background(_corners_lonlat, corners, crss, group[rings.parcel])
     return PreparedParcels(
         layer=layer,
         crss=crss,
@@ -414,6 +439,7 @@ def prepare_parcels(
         bounds_lonlat=bounds_lonlat,
         rings=rings,
         corners_future=corners,
+        corner_lonlat_future=corner_lonlat,
         settings=settings,
         vertices=vertices,
         source_rows=source_rows,
