@@ -1339,6 +1339,8 @@ def _marker_table(base: _Base, ids: np.ndarray) -> pd.DataFrame:
     parcel_id = np.full(len(p), None, dtype=object)
     parcel_id[ok] = ids[p[ok]]
     kind = base.all_kinds
+    # the columns as they are (copy=False): a million rows, consolidated into blocks, would be
+    # copied once more for nothing
     return pd.DataFrame(
         {
             "source": text(markers.source),
@@ -1355,5 +1357,6 @@ def _marker_table(base: _Base, ids: np.ndarray) -> pd.DataFrame:
             "distance_ft": asg.distance_ft,
             "position_ft": asg.position_ft,
             "reason": text(asg.reason),
-        }
+        },
+        copy=False,
     )
