@@ -227,7 +227,9 @@ def _read_geoparquet(
         geometry = shapely.from_wkb(values.to_numpy(zero_copy_only=False))
     except shapely.errors.ShapelyError as exc:
         raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
-    if shapely.has_z(geometry).any():
+    types = info.get("geometry_types") or []
+    flat = bool(types) and not any(str(t).upper().endswith(" Z") for t in types)
+    if not flat and shapely.has_z(geometry).any():  # GeoParquet lists Z types as "Polygon Z"
         geometry = shapely.force_2d(geometry)
     return Layer(path, frame, geometry, layer_crs)
 
