@@ -390,6 +390,16 @@ def _far(
         found[qi] = True
         out_ = out_[~found]
     if len(out_):
+        # beyond the search from the rings' joint extent: no boundary near enough (exactly),
+        # without asking the tree (miles out of the county, its costliest question)
+        x0, y0, x1, y1 = shapely.total_bounds(tree.geometries)
+        ox, oy = x[local[out_]], y[local[out_]]
+        off = np.hypot(
+            np.maximum(np.maximum(x0 - ox, ox - x1), 0.0),
+            np.maximum(np.maximum(y0 - oy, oy - y1), 0.0),
+        )
+        out_ = out_[off <= REASON_SEARCH_FT]
+    if len(out_):
         (fi, ri), dist = tree.query_nearest(
             pts[local[out_]], return_distance=True, all_matches=True, max_distance=REASON_SEARCH_FT
         )

@@ -60,6 +60,22 @@ def test_marker_far_inside_a_parcel_is_unassigned_with_the_reason():
     assert [u["row"] for u in d["unassigned_signs"]] == [0, 1, 2]
 
 
+def test_reason_search_looks_past_the_empty_corner_of_the_extent():
+    # two parcels far apart: their joint extent (0..6,000 ft) has an empty corner, so a marker
+    # near the extent is not always near a boundary (the shortcut for markers far out of it
+    # must not decide these)
+    a, b = square(1000), square(1000, x0=5000, y0=5000)
+    pts = [(3000, -2000), (5500, -4000), (20000, 20000)]
+    r = check(parcels(a, b, ids=["A", "B"]), markers(pts))
+    reasons = [u["reason"] for u in r.to_dict()["unassigned_signs"]]
+    assert reasons[0] == (
+        "outside every parcel; the nearest boundary (parcel 'A') is 2,828.4 ft away "
+        "(tolerance 30.0 ft)"
+    )  # hypot(2000, 2000)
+    assert reasons[1] == "no parcel boundary within 5,000 ft"  # hypot(4500, 4000) = 6,021 ft
+    assert reasons[2] == "no parcel boundary within 5,000 ft"
+
+
 def test_named_parcel_overrides_position():
     west, east = square(500), square(500, x0=500)
     pts = [(497, 250), (497, 260), (497, 270), (250, 250)]
