@@ -68,17 +68,8 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version(_pkg)
-    except PackageNotFoundError:  # pragma: no cover
-        return "unknown"
-
-
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), "--version", message="%(version)s")
+@click.version_option(None, "--version", package_name=_pkg, message="%(version)s")
 def main() -> None:
     """Is this land legally posted against trespass?
 
