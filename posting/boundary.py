@@ -138,9 +138,10 @@ def _vertex_rows(
     xy, ring = coords[keep], idx[keep]
     count = np.bincount(ring, minlength=n_rings)
     start = exclusive_cumsum(count)
-    local = np.arange(len(xy)) - start[ring]
-    nxt = start[ring] + (local + 1) % np.maximum(count[ring], 1)
-    seg = np.hypot(*(xy[nxt] - xy).T)
+    # each kept vertex's segment runs to the next coordinate: the ring's closing repeat of its
+    # first vertex after its last one (rings are closed exactly)
+    step = np.diff(coords, axis=0)[keep[:-1]] if len(coords) else coords
+    seg = np.hypot(step[:, 0], step[:, 1])
     csum = np.cumsum(seg)
     s = csum - seg
     s -= (csum - seg)[start[ring]] if len(xy) else 0.0
