@@ -535,7 +535,8 @@ def _spacing(profile, base: _Base, findings, not_checked):
             "unmarked": gaps.unmarked,
             "start_marker": np.where(sm >= 0, m[np.maximum(sm, 0)] if len(m) else -1, -1),
             "end_marker": np.where(em >= 0, m[np.maximum(em, 0)] if len(m) else -1, -1),
-        }
+        },
+        copy=False,  # this function's own arrays: a million gaps need no second copy
     )
     df["forest"], df["limit_ft"] = _spacing_limits(profile, base, df, not_checked)
     along = gaps.length_ft
