@@ -198,13 +198,13 @@ def assign_markers(
         fx, fy = xs[local[free]], ys[local[free]]
         polys = prep.geometry_ft[parcels_g]
         pt, pb = BoxGrid(shapely.bounds(polys)).query(fx, fy)
-        pp = parcels_g[pb]
-        pair, k = expand_counts(ring_count[pp])
+        boxed = parcels_g[pb]  # (pt, boxed): a marker and a parcel whose box holds it
+        pair, k = expand_counts(ring_count[boxed])
         index = index.result()
-        own = index.along(fx[pt][pair], fy[pt][pair], ring_start[pp][pair] + k)
+        own = index.along(fx[pt][pair], fy[pt][pair], ring_start[boxed][pair] + k)
         row_pair = pair[own.point]  # the (marker, parcel) pair of each row within tolerance
         side = _side_at_nearest(
-            row_pair, own.ring, own.distance_ft, own.side, ring_count[pp[row_pair]]
+            row_pair, own.ring, own.distance_ft, own.side, ring_count[boxed[row_pair]]
         )
         inside = np.zeros(len(pt), dtype=bool)
         inside[row_pair[side > 0]] = True
@@ -243,17 +243,22 @@ def assign_markers(
         # meanwhile, in the background
         got = settled.copy()
         got[mm] = True
-        lost = free[~got[free]]
+        is_lost = ~got[free]
+        lost = free[is_lost]
         if len(lost):
+            # the parcels whose box holds a lost marker, from the grid above: (lost, parcel)
+            lost_at = np.full(len(free), -1, dtype=np.int64)
+            lost_at[is_lost] = np.arange(len(lost))
+            mine = lost_at[pt] >= 0
             reasons.append(
                 background(
                     _far,
                     prep,
-                    parcels_g,
                     rings_g,
                     lost,
                     xs[local[lost]],
                     ys[local[lost]],
+                    (lost_at[pt[mine]], boxed[mine]),
                     (inside_parcel, inside_dist, nearest_ring, nearest_dist),
                 )
             )
@@ -348,24 +353,28 @@ def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
 
 def _far(
     prep: PreparedParcels,
-    parcels_g: np.ndarray,
     rings_g: np.ndarray,
     lost: np.ndarray,
     x: np.ndarray,
     y: np.ndarray,
+    boxed: tuple[np.ndarray, np.ndarray],
     out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
     """For markers far from every boundary: the parcel they stand in and how far its boundary
-    is, else the nearest boundary within :data:`REASON_SEARCH_FT` (for the reason only)."""
+    is, else the nearest boundary within :data:`REASON_SEARCH_FT` (for the reason only).
+
+    ``boxed``: (position in ``lost``, parcel) for every parcel whose box holds a lost marker.
+    Standing in several (overlapping) parcels, a marker is said to stand in the first.
+    """
     inside_parcel, inside_dist, nearest_ring, nearest_dist = out
     rings, ring_start, ring_count = prep.rings, prep.ring_start, prep.ring_count
     pts = shapely.points(x, y)
     local = np.full(len(inside_parcel), -1, dtype=np.int64)
     local[lost] = np.arange(len(lost))
-    polys = prep.geometry_ft[parcels_g]
-    qi, ti = shapely.STRtree(polys).query(pts)
-    inside = shapely.intersects_xy(polys[ti], x[qi], y[qi])
-    mm, pp = lost[qi[inside]], parcels_g[ti[inside]]
+    order = np.lexsort((boxed[1], boxed[0]))
+    qi, pb = boxed[0][order], boxed[1][order]
+    inside = shapely.intersects_xy(prep.geometry_ft[pb], x[qi], y[qi])
+    mm, pp = lost[qi[inside]], pb[inside]
     first = np.r_[True, mm[1:] != mm[:-1]] if len(mm) else np.empty(0, dtype=bool)
     inside_parcel[mm[first]] = np.where(
         inside_parcel[mm[first]] < 0, pp[first], inside_parcel[mm[first]]
