@@ -5,6 +5,8 @@ the existing plus the planned markers gives `compliant`, with the fewest interva
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -469,3 +471,14 @@ def test_plan_follows_the_profile_each_parcel_is_judged_by():
     assert first.parcels["rules"].tolist() == ["florida", "florida-paint"]
     p = plan(first)
     assert set(p.markers["parcel"]) == {0} and set(p.markers["kind"]) == {"sign"}
+
+
+def test_posting_plan_is_the_function_whatever_is_imported_first():
+    # the package loads its names lazily; the module is posting.planning, so importing it first
+    # cannot put a module where the function belongs
+    code = (
+        "import posting.planning, posting.export, posting; "
+        "print(posting.plan is posting.planning.plan, callable(posting.plan))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"]
