@@ -41,6 +41,19 @@ class UserError(click.ClickException):
         click.echo(f"posting: error: {self.format_message()}", err=True)
 
 
+FLAGS: dict[str, str] = {}
+"""Library parameters whose flag is not ``--`` and the name with hyphens."""
+
+
+def flag(parameter: str) -> str:
+    """The command-line flag that sets a library parameter (``setback_ft`` -> ``--setback-ft``).
+
+    >>> flag("id_field")
+    '--id-field'
+    """
+    return FLAGS.get(parameter) or "--" + parameter.replace("_", "-")
+
+
 def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
     """Turn library errors and unwritable outputs into :class:`UserError`, once, at the edge.
 
@@ -57,7 +70,7 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return f(*args, **kwargs)
         except PostingError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(exc.worded(flag)) from None
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise UserError(f"{where}{exc.strerror or exc}") from None
