@@ -41,7 +41,7 @@ class UserError(click.ClickException):
         click.echo(f"posting: error: {self.format_message()}", err=True)
 
 
-FLAGS: dict[str, str] = {}
+FLAGS: dict[str, str] = {"parcel_field": "--sign-parcel-field"}
 """Library parameters whose flag is not ``--`` and the name with hyphens."""
 
 
@@ -131,7 +131,7 @@ def _run_check(
             )
             merge = kwargs.pop("merge_owner")
             context = context_from(kwargs, parcel_layer, crs)
-            key = parcel_values(parcel_layer, merge, "--merge-owner") if merge else None
+            key = parcel_values(parcel_layer, merge, "merge_owner") if merge else None
             prepared = prepare_parcels(parcel_layer, settings, merge_key=key)
         except BaseException:
             reading.exception()  # let the reading finish; the parcels' error is the one shown

@@ -55,8 +55,9 @@ WGS84 = CRS.from_epsg(4326)
 _GEOD = Geod(ellps="WGS84")
 
 
-def parse_crs(value: str | int | CRS, *, what: str = "--crs") -> CRS:
-    """Parse a user-given CRS (``EPSG:2236``, ``2236``, WKT, PROJ string).
+def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
+    """Parse a user-given CRS (``EPSG:2236``, ``2236``, WKT, PROJ string); ``parameter`` is the
+    setting that gave it (for the error).
 
     Raises
     ------
@@ -71,7 +72,9 @@ def parse_crs(value: str | int | CRS, *, what: str = "--crs") -> CRS:
     try:
         return CRS.from_user_input(text)
     except PyprojCRSError as exc:
-        raise CRSError(f"{what}: {value!r} is not a CRS pyproj knows ({exc})") from None
+        raise CRSError(
+            f"{{option}}: {value!r} is not a CRS pyproj knows ({exc})", parameter=parameter
+        ) from None
 
 
 @lru_cache(maxsize=64)

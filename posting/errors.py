@@ -8,6 +8,7 @@ call that can mend it), so that each front end can word it in its own terms. A m
 names a command-line flag: where it tells the user which setting to give, it says ``{option}``,
 which :meth:`PostingError.worded` fills with the parameter's name as that front end spells it
 (``--crs`` on the command line; ``crs=`` when the library is called from Python, the default).
+Another setting the message mentions is written ``{option:corner_tolerance_ft}``.
 
 >>> e = InputError("the layer has no CRS; give it with {option}", path="a.csv", parameter="crs")
 >>> str(e)
@@ -18,9 +19,13 @@ which :meth:`PostingError.worded` fills with the parameter's name as that front 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 __all__ = ["CRSError", "InputError", "PostingError", "RulesError", "python_name"]
+
+
+_PLACEHOLDER = re.compile(r"\{option(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
 
 
 def python_name(parameter: str) -> str:
@@ -61,10 +66,14 @@ class PostingError(Exception):
         self.parameter = parameter
 
     def worded(self, name: Callable[[str], str] = python_name) -> str:
-        """The message, with ``{option}`` spelt by ``name(parameter)`` and the path first."""
-        text = self.message
-        if self.parameter is not None and "{option}" in text:
-            text = text.replace("{option}", name(self.parameter))
+        """The message, with ``{option}`` spelt ``name(parameter)`` (and ``{option:other}``
+        ``name("other")``), the path first."""
+
+        def spell(m: re.Match[str]) -> str:
+            which = m[1] or self.parameter
+            return name(which) if which else m[0]
+
+        text = _PLACEHOLDER.sub(spell, self.message)
         return f"{self.path}: {text}" if self.path else text
 
     def __str__(self) -> str:

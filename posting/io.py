@@ -72,6 +72,12 @@ class Layer:
         return len(self.xy[0]) if self.xy is not None else len(self.geometry)
 
 
+_NO_CRS = (
+    "the layer has no CRS; give it with {option} "
+    "(for example {option} EPSG:4326 for longitude/latitude)"
+)
+
+
 def _column(frame: pd.DataFrame, names: Sequence[str]) -> str | None:
     lower = {str(c).strip().lower(): c for c in frame.columns}
     for name in names:
@@ -80,12 +86,18 @@ def _column(frame: pd.DataFrame, names: Sequence[str]) -> str | None:
     return None
 
 
-def _require_column(frame: pd.DataFrame, name: str, path: str, option: str) -> str:
-    """The actual column named ``name`` (case-insensitive), or an error listing the columns."""
+def _require_column(frame: pd.DataFrame, name: str, path: str, parameter: str) -> str:
+    """The actual column named ``name`` (case-insensitive), or an error listing the columns;
+    ``parameter`` is the setting that named it."""
     col = _column(frame, [name.strip().lower()])
     if col is None:
         cols = ", ".join(str(c) for c in frame.columns if c != "geometry") or "(none)"
-        raise InputError(f"{path}: {option} {name!r} is not a column; the columns are: {cols}")
+        raise InputError(
+            f"{{option}} {name!r} is not a column; the columns are: {cols}",
+            path=path,
+            column=name,
+            parameter=parameter,
+        )
     return col
 
 
@@ -110,13 +122,18 @@ def _points_from_table(frame: pd.DataFrame, path: str, crs: CRS | None) -> Layer
         if xcol is None or ycol is None:
             cols = ", ".join(map(str, frame.columns)) or "(none)"
             raise InputError(
-                f"{path}: no coordinate columns; expected lon/lat (or longitude/latitude) in "
-                f"WGS 84, or x/y with --crs. The columns are: {cols}"
+                "no coordinate columns; expected lon/lat (or longitude/latitude) in "
+                f"WGS 84, or x/y with {{option}}. The columns are: {cols}",
+                path=path,
+                parameter="crs",
             )
         if crs is None:
             raise CRSError(
-                f"{path}: columns {xcol}/{ycol} are projected coordinates, so the CRS must be "
-                "given: add --crs (for example --crs EPSG:2236 for Florida East, US survey feet)"
+                f"columns {xcol}/{ycol} are projected coordinates, so the CRS must be "
+                "given: add {option} (for example {option} EPSG:2236 for Florida East, "
+                "US survey feet)",
+                path=path,
+                parameter="crs",
             )
         layer_crs, geographic = crs, crs.is_geographic
 
@@ -212,10 +229,7 @@ def _read_geoparquet(
         layer_crs = CRS.from_user_input(info["crs"])
     if layer_crs is None:
         if crs is None:
-            raise CRSError(
-                f"{path}: the layer has no CRS; give it with --crs "
-                "(for example --crs EPSG:4326 for longitude/latitude)"
-            )
+            raise CRSError(_NO_CRS, path=path, parameter="crs")
         layer_crs = crs
     frame = table.drop_columns([col]).to_pandas().reset_index(drop=True)
     values = table.column(col)
@@ -264,10 +278,7 @@ def _from_geodataframe(gdf, path: str, crs: CRS | None) -> Layer:
     layer_crs = gdf.crs
     if layer_crs is None:
         if crs is None:
-            raise CRSError(
-                f"{path}: the layer has no CRS; give it with --crs "
-                "(for example --crs EPSG:4326 for longitude/latitude)"
-            )
+            raise CRSError(_NO_CRS, path=path, parameter="crs")
         layer_crs = crs
     geometry = np.asarray(gdf.geometry.array, dtype=object)
     if shapely.has_z(geometry).any():
@@ -327,9 +338,11 @@ def _check_crs_plausible(layer: Layer) -> None:
         max(abs(xmin), abs(xmax)) > 360 or max(abs(ymin), abs(ymax)) > 90
     ):
         raise CRSError(
-            f"{layer.path}: coordinates such as ({xmax:.1f}, {ymax:.1f}) are not degrees, "
-            f"but the layer says it is in {layer.crs.name}; give the right CRS with --crs "
-            "or fix the file's CRS"
+            f"coordinates such as ({xmax:.1f}, {ymax:.1f}) are not degrees, "
+            f"but the layer says it is in {layer.crs.name}; give the right CRS with {{option}} "
+            "or fix the file's CRS",
+            path=layer.path,
+            parameter="crs",
         )
     if (
         layer.crs.is_projected
@@ -468,7 +481,7 @@ def read_parcels(
     notes: list[str] = []
     n = len(lay)
     if id_field:
-        col = _require_column(lay.frame, id_field, lay.path, "--id-field")
+        col = _require_column(lay.frame, id_field, lay.path, "id_field")
         ids = _as_id_strings(lay.frame[col])
         missing = np.flatnonzero(pd.isna(ids))
         for i in missing:
@@ -483,7 +496,7 @@ def read_parcels(
         ids = np.array([str(i) for i in range(n)], dtype=object)
     owners = None
     if owner_field:
-        col = _require_column(lay.frame, owner_field, lay.path, "--owner-field")
+        col = _require_column(lay.frame, owner_field, lay.path, "owner_field")
         owners = _as_id_strings(lay.frame[col])
     return ParcelLayer(
         lay.path,
@@ -673,7 +686,7 @@ def read_markers(
         if parcel_field:
             col = _column(lay.frame, [parcel_field.strip().lower()])
             if col is None:
-                notes.append(f"{lay.path}: has no column {parcel_field!r} (--sign-parcel-field)")
+                notes.append(f"{lay.path}: has no column {parcel_field!r} (the sign parcel field)")
             else:
                 have_ref = True
                 ref = _as_id_strings(lay.frame[col])
@@ -681,8 +694,10 @@ def read_markers(
         parts.append((lay.path, np.arange(len(lay)), x, y, lon, lat, k, reason, attrs))
     if parcel_field and not have_ref:
         raise InputError(
-            f"--sign-parcel-field {parcel_field!r} is not a column of any sign file "
-            f"({', '.join(str(p) for p in paths)})"
+            f"{{option}} {parcel_field!r} is not a column of any sign file "
+            f"({', '.join(str(p) for p in paths)})",
+            column=parcel_field,
+            parameter="parcel_field",
         )
     n = sum(len(p[1]) for p in parts)
     source = np.empty(n, dtype=object)
@@ -707,9 +722,10 @@ def read_markers(
     )
 
 
-def parcel_values(layer: ParcelLayer, column: str, option: str) -> np.ndarray:
-    """One parcel attribute as stripped, case-folded text (None where blank)."""
-    col = _require_column(layer.attributes, column, layer.source, option)
+def parcel_values(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray:
+    """One parcel attribute as stripped, case-folded text (None where blank); ``parameter`` is
+    the setting that named the column (for the error when it is missing)."""
+    col = _require_column(layer.attributes, column, layer.source, parameter)
     text = pd.Series(layer.attributes[col], dtype="string").str.strip().str.casefold()
     out = np.full(len(text), None, dtype=object)
     ok = (text.notna() & (text != "")).to_numpy()
@@ -720,15 +736,15 @@ def parcel_values(layer: ParcelLayer, column: str, option: str) -> np.ndarray:
 _IN = re.compile(r"^\s*(?P<col>[^=()]+?)\s+in\s*\((?P<vals>.*)\)\s*$", re.IGNORECASE)
 
 
-def parse_where(expression: str, option: str) -> tuple[str, set[str]]:
+def parse_where(expression: str, parameter: str) -> tuple[str, set[str]]:
     """``COL=V1,V2,...`` or ``COL in ('V1', 'V2')`` to a column and its values (case-folded).
 
     Examples
     --------
-    >>> col, values = parse_where("WETLAND_TY in ('Lake','Freshwater Pond')", "--water-where")
+    >>> col, values = parse_where("WETLAND_TY in ('Lake','Freshwater Pond')", "water_where")
     >>> col, sorted(values)
     ('WETLAND_TY', ['freshwater pond', 'lake'])
-    >>> col, values = parse_where("LUCat=O-SFD, R-SFD", "--dwelling-where")
+    >>> col, values = parse_where("LUCat=O-SFD, R-SFD", "dwelling_where")
     >>> col, sorted(values)
     ('LUCat', ['o-sfd', 'r-sfd'])
     """
@@ -743,12 +759,13 @@ def parse_where(expression: str, option: str) -> tuple[str, set[str]]:
     wanted = {v.casefold() for v in values if v}
     if not column or not wanted:
         raise InputError(
-            f"{option}: expected COL=V1,V2,... or COL in ('V1','V2'), not {expression!r}"
+            f"{{option}}: expected COL=V1,V2,... or COL in ('V1','V2'), not {expression!r}",
+            parameter=parameter,
         )
     return column, wanted
 
 
-def parcel_where(layer: ParcelLayer, expression: str, option: str) -> np.ndarray:
+def parcel_where(layer: ParcelLayer, expression: str, parameter: str) -> np.ndarray:
     """Parcels selected by ``COL=V1,V2,...`` (values matched case-insensitively).
 
     Examples
@@ -756,11 +773,11 @@ def parcel_where(layer: ParcelLayer, expression: str, option: str) -> np.ndarray
     >>> import shapely
     >>> lay = ParcelLayer.from_geometries([shapely.box(0, 0, 1, 1)] * 3, "EPSG:32617")
     >>> lay.attributes["LUCat"] = ["R-SFD", "vacant", "o-sfd"]
-    >>> parcel_where(lay, "lucat=O-SFD, R-SFD", "--dwelling-where").tolist()
+    >>> parcel_where(lay, "lucat=O-SFD, R-SFD", "dwelling_where").tolist()
     [True, False, True]
     """
-    column, wanted = parse_where(expression, option)
-    got = parcel_values(layer, column, option)
+    column, wanted = parse_where(expression, parameter)
+    got = parcel_values(layer, column, parameter)
     return np.array([v in wanted for v in got], dtype=bool)
 
 
@@ -802,9 +819,9 @@ def read_features(
     field: str | None = None,
     default_field: str | Sequence[str] | None = None,
     crs: str | CRS | None = None,
-    option: str = "--layer",
+    field_parameter: str = "field",
     where: str | None = None,
-    where_option: str = "--where",
+    where_parameter: str = "where",
     casefold: bool = True,
 ) -> FeatureLayer:
     """Read a context layer and one attribute of it.
@@ -812,18 +829,19 @@ def read_features(
     ``field`` must exist when given (an error names the columns); ``default_field`` (a name,
     or names in order of preference) is used when present. Values are stripped text,
     case-folded unless ``casefold`` is false; blanks are None. ``where`` (``COL=V1,V2`` or
-    ``COL in ('V1','V2')``) keeps only the matching features.
+    ``COL in ('V1','V2')``) keeps only the matching features. ``field_parameter`` and
+    ``where_parameter`` name the settings that gave ``field`` and ``where`` (for errors).
     """
     lay = read_layer(path, crs=crs, kind="features")
     if where:
-        column, wanted = parse_where(where, where_option)
-        col = _require_column(lay.frame, column, lay.path, where_option)
+        column, wanted = parse_where(where, where_parameter)
+        col = _require_column(lay.frame, column, lay.path, where_parameter)
         text = pd.Series(lay.frame[col], dtype="string").str.strip().str.casefold()
         keep = text.isin(wanted).fillna(False).to_numpy(dtype=bool)
         lay = Layer(lay.path, lay.frame[keep].reset_index(drop=True), lay.geometry[keep], lay.crs)
     col = None
     if field:
-        col = _require_column(lay.frame, field, lay.path, option)
+        col = _require_column(lay.frame, field, lay.path, field_parameter)
     elif default_field:
         names = [default_field] if isinstance(default_field, str) else list(default_field)
         col = _column(lay.frame, [n.lower() for n in names])

@@ -257,7 +257,11 @@ def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
     ctx: dict[str, Any] = {}
     if access:
         ctx["access"] = read_features(
-            access, field=access_field, default_field="type", crs=crs, option="--access-type-field"
+            access,
+            field=access_field,
+            default_field="type",
+            crs=crs,
+            field_parameter="access_type_field",
         )
     if landcover:
         if not landcover_field:
@@ -266,13 +270,13 @@ def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
                 "value 'forest' marks forest land)"
             )
         ctx["landcover"] = read_features(
-            landcover, field=landcover_field, crs=crs, option="--landcover-field"
+            landcover, field=landcover_field, crs=crs, field_parameter="landcover_field"
         )
     elif landcover_field:
-        values = parcel_values(parcels, landcover_field, "--landcover-field")
+        values = parcel_values(parcels, landcover_field, "landcover_field")
         ctx["parcel_landcover"] = [None if v is None else v == "forest" for v in values]
     if public_where:
-        ctx["public"] = parcel_where(parcels, public_where, "--public-where")
+        ctx["public"] = parcel_where(parcels, public_where, "public_where")
     if check_date:
         ctx["today"] = check_date.date() if isinstance(check_date, _dt.datetime) else check_date
     water, water_where = kwargs.pop("water"), kwargs.pop("water_where")
@@ -280,13 +284,13 @@ def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
         raise click.UsageError("--water-where needs --water")
     if water:
         ctx["water"] = read_features(
-            water, crs=crs, where=water_where, where_option="--water-where"
+            water, crs=crs, where=water_where, where_parameter="water_where"
         )
     dwellings, dwelling_where = kwargs.pop("dwellings"), kwargs.pop("dwelling_where")
     if dwellings:
         ctx["dwellings"] = read_features(dwellings, crs=crs)
     if dwelling_where:
-        ctx["dwelling"] = parcel_where(parcels, dwelling_where, "--dwelling-where")
+        ctx["dwelling"] = parcel_where(parcels, dwelling_where, "dwelling_where")
     fences, height_field = kwargs.pop("fences"), kwargs.pop("fence_height_field")
     if height_field and not fences:
         raise click.UsageError("--fence-height-field needs --fences")
@@ -296,11 +300,11 @@ def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
             field=height_field,
             default_field="height_ft",
             crs=crs,
-            option="--fence-height-field",
+            field_parameter="fence_height_field",
         )
     cultivated_where = kwargs.pop("cultivated_where")
     if cultivated_where:
-        ctx["cultivated"] = parcel_where(parcels, cultivated_where, "--cultivated-where")
+        ctx["cultivated"] = parcel_where(parcels, cultivated_where, "cultivated_where")
     easements, holder_field = kwargs.pop("easements"), kwargs.pop("easement_holder_field")
     if holder_field and not easements:
         raise click.UsageError("--easement-holder-field needs --easements")
@@ -310,7 +314,7 @@ def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
             field=holder_field,
             default_field=("holder", "owner", "grantee"),
             crs=crs,
-            option="--easement-holder-field",
+            field_parameter="easement_holder_field",
             casefold=False,
         )
     acres_field = kwargs.pop("acres_field")
@@ -318,6 +322,6 @@ def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
         import pandas as pd
 
         ctx["recorded_acres"] = pd.to_numeric(
-            pd.Series(parcel_values(parcels, acres_field, "--acres-field")), errors="coerce"
+            pd.Series(parcel_values(parcels, acres_field, "acres_field")), errors="coerce"
         ).to_numpy(dtype=float)
     return Context(**ctx)

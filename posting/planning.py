@@ -505,7 +505,9 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     {'corner': 4, 'access': 0, 'interval': 4}
     """
     if not (setback_ft >= 0 and np.isfinite(setback_ft)):
-        raise InputError(f"--setback-ft must be a finite number >= 0, not {setback_ft!r}")
+        raise InputError(
+            f"{{option}} must be a finite number >= 0, not {setback_ft!r}", parameter="setback_ft"
+        )
     st = report.settings
     acc = st.accuracy_ft
     prep = report.prepared
@@ -519,8 +521,9 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     if (spacing_ring < 1.0).any():
         worst = float(np.nanmin(limit_ring))
         raise InputError(
-            f"--accuracy-ft {acc:g} leaves no room under the {worst:g} ft spacing limit: no "
-            "plan can be certain"
+            f"{{option}} {acc:g} leaves no room under the {worst:g} ft spacing limit: no "
+            "plan can be certain",
+            parameter="accuracy_ft",
         )
     spacing = None if np.isnan(spacing_ring).all() else spacing_ring
     corners_rule = (
@@ -529,8 +532,9 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     corner_reach = st.corner_tolerance_ft - acc - MARGIN_FT
     if corners_rule and corner_reach < 0:
         raise InputError(
-            f"--accuracy-ft {acc:g} is not under --corner-tolerance-ft "
-            f"{st.corner_tolerance_ft:g} by {MARGIN_FT:g} ft: no corner marker can be certain"
+            f"{{option}} {acc:g} is not under {{option:corner_tolerance_ft}} "
+            f"{st.corner_tolerance_ft:g} by {MARGIN_FT:g} ft: no corner marker can be certain",
+            parameter="accuracy_ft",
         )
     access_reach = st.access_tolerance_ft - acc - MARGIN_FT
     reach = max(st.tolerance_ft - MARGIN_FT, 0.0)

@@ -111,8 +111,10 @@ def test_csv_lonlat_columns(tmp_path, header):
 def test_csv_xy_needs_crs(tmp_path):
     path = tmp_path / "pts.csv"
     path.write_text("x,y\n540000,1520000\n")
-    with pytest.raises(CRSError, match="--crs"):
+    with pytest.raises(CRSError, match="add crs= ") as info:
         read_markers([path])
+    assert (info.value.parameter, info.value.path) == ("crs", str(path))
+    assert "add --crs (for example --crs EPSG:2236" in info.value.worded(lambda n: "--" + n)
     m = read_markers([path], crs="EPSG:2236")
     assert m.lon[0] == pytest.approx(-81.30, abs=0.1)
 
@@ -145,7 +147,7 @@ def test_layer_without_crs_is_refused_unless_given(tmp_path, lots):
     path = tmp_path / "lots.shp"
     with pytest.warns(UserWarning, match="crs"):
         lots.set_crs(None, allow_override=True).to_file(path, engine="pyogrio")
-    with pytest.raises(CRSError, match=r"no CRS.*--crs"):
+    with pytest.raises(CRSError, match=r"no CRS.*crs="):
         read_parcels(path)
     assert read_parcels(path, crs="EPSG:4326").crs.to_epsg() == 4326
 
@@ -198,7 +200,7 @@ def test_missing_column_names_the_columns(tmp_path, lots):
     path = tmp_path / "lots.geojson"
     lots.to_file(path, engine="pyogrio")
     with pytest.raises(
-        InputError, match="--id-field 'APN' is not a column; the columns are: PID, OWNER"
+        InputError, match="id_field= 'APN' is not a column; the columns are: PID, OWNER"
     ):
         read_parcels(path, id_field="APN")
 

@@ -270,7 +270,7 @@ def test_settings_that_leave_no_room_are_refused():
     with pytest.raises(InputError, match="no room under the 500 ft spacing"):
         plan(r)
     r = check(parcels(square()), settings=Settings(accuracy_ft=30))
-    with pytest.raises(InputError, match="corner-tolerance-ft 30"):
+    with pytest.raises(InputError, match="corner_tolerance_ft= 30"):
         plan(r)
     with pytest.raises(InputError, match="setback"):
         plan(check(parcels(square())), setback_ft=-1)
