@@ -1,0 +1,135 @@
+"""One rule profile's verdict on every parcel, from the shared measurements.
+
+The kinds of rule the profile has (:mod:`posting.kinds`) are asked in the registry's order:
+first their measurements (spacing, corners, access points, water banks), then the per-marker
+checks (content, paint, posts, facing, renewal, public notice), then what surveyed positions
+cannot show; the findings decide each parcel's status (:func:`posting.verdict.decide`); last,
+land posted otherwise or exempt (fence, cultivation, the dwelling exemption) settles it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from posting import kinds as registry
+from posting.kinds import Land, Part
+from posting.kinds.items import run_items
+from posting.measure import Measurements
+from posting.rules.loader import Profile
+from posting.verdict import decide, empty_findings, settle
+
+__all__ = ["Result", "evaluate"]
+
+
+@dataclass
+class Result:
+    """One profile's verdict on every parcel (input order).
+
+    ``status``, ``counted`` (markers of the kinds it counts), ``posted_by`` and ``exemption``
+    per parcel; ``columns``: the kinds' other per-parcel values (``max_gap`` ...); ``tables``:
+    the kinds' per-place tables (``gaps``, ``corners``, ``access``, ``fence_gaps`` ...);
+    ``findings`` sorted by parcel, with ``profile`` and ``basis``; ``not_checked``.
+    """
+
+    profile: Profile
+    status: np.ndarray
+    counted: np.ndarray
+    posted_by: np.ndarray
+    exemption: np.ndarray
+    columns: dict[str, np.ndarray]
+    tables: dict[str, pd.DataFrame]
+    findings: pd.DataFrame
+    not_checked: list[dict[str, str]]
+
+
+def evaluate(
+    profile: Profile,
+    m: Measurements,
+    *,
+    beside: Callable[..., Any] | None = None,
+) -> Result:
+    """``profile``'s verdict on every parcel.
+
+    ``beside(func, *args)`` may start a measurement step elsewhere and return a Future (the
+    runner passes a background thread); the steps' results are always put together in the
+    registry's order, so the outcome does not depend on it.
+    """
+    prep = m.prep
+    valid = prep.group >= 0
+    used = set(profile.kinds)
+    for name, rule in profile.rules():
+        if registry.REGISTRY[name].counts_markers:
+            used |= set(rule.kinds)
+    counted = m.counted(m.mask(tuple(used)))
+
+    part = Part(findings=[empty_findings()])
+    steps = []
+    for name, kind in registry.REGISTRY.items():
+        rule = profile.tables.get(name)
+        if rule is not None and kind.measure is not None:
+            steps.append((kind.measure, (rule, profile, m)))
+        elif rule is None and kind.empty is not None:
+            steps.append((kind.empty, (m,)))
+    # the first step here, the others beside it (their work is mostly in GEOS and numpy)
+    later = [beside(f, *a) if beside else None for f, a in steps[1:]]
+    parts = [steps[0][0](*steps[0][1])] if steps else []
+    parts += [job.result() if job else f(*a) for job, (f, a) in zip(later, steps[1:], strict=True)]
+    for p in parts:
+        part.extend(p)
+
+    items = []
+    for name, rule in profile.rules():
+        kind = registry.REGISTRY[name]
+        if kind.items is not None:
+            items += kind.items(rule, profile, m, part)
+    run_items(items, m, part)
+    for name, rule in profile.rules():
+        kind = registry.REGISTRY[name]
+        if kind.remark is not None:
+            kind.remark(rule, profile, m, part)
+
+    f = pd.concat(part.findings, ignore_index=True).sort_values("parcel", kind="stable")
+    f = f.reset_index(drop=True)
+    f["profile"] = profile.name
+    f["basis"] = _basis(profile, f["rule"].to_numpy())
+    status = decide(prep.invalid, np.where(valid, counted, 0), f)
+    n = m.n
+    land = Land(
+        status,
+        posted_by=np.full(n, None, dtype=object),
+        exemption=np.full(n, None, dtype=object),
+        fenced=np.zeros(n, dtype=bool),
+    )
+    for kind in registry.settle_order():
+        rule = profile.tables.get(kind.table)
+        if rule is not None:
+            kind.settle(rule, profile, m, land, part)
+    settle(f, status, land.posted_by, land.exemption)
+    return Result(
+        profile,
+        status,
+        counted,
+        land.posted_by,
+        land.exemption,
+        part.columns,
+        part.tables,
+        f,
+        part.not_checked,
+    )
+
+
+def _basis(profile: Profile, rule_names: np.ndarray) -> np.ndarray:
+    """``statute``, ``statute (unverified)`` or ``guidance`` for each finding's rule."""
+    out = np.full(
+        len(rule_names), "guidance" if profile.standard == "guidance" else "statute", dtype=object
+    )
+    if profile.standard != "guidance":
+        for name, rule in profile.rules():
+            if not rule.verified or profile.verification == "unverified":
+                out[np.char.startswith(rule_names.astype(str), name)] = "statute (unverified)"
+    return out

@@ -1,0 +1,66 @@
+"""Fenced land: land enclosed by a fence at least so high counts as posted (Florida's fenced
+land, North Dakota's enclosed land).
+
+A stretch of boundary is fenced when a high enough fence runs within the tolerance of it;
+openings under 20 ft are gates; stretches formed by water need no fence unless the profile says
+so. The unfenced stretches are reported (``fence_gaps``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+from posting.kinds import Kind, Land, Part, register
+from posting.land import fence_cover
+from posting.measure import Measurements
+from posting.rules.schema import Reader, Rule
+
+__all__ = ["FenceRule"]
+
+_COLUMNS = ["parcel", "length_ft", "geometry"]
+
+
+@dataclass(frozen=True)
+class FenceRule(Rule):
+    """Land enclosed by a fence at least ``min_height_ft`` high counts as posted;
+    ``water_excepted``: stretches formed by water need no fence."""
+
+    min_height_ft: float | None = None
+    water_excepted: bool = True
+
+
+def parse(t: Reader, kinds: tuple[str, ...]) -> FenceRule:
+    water_excepted = t.get("water_excepted", bool)
+    return FenceRule(
+        **t.common(),
+        min_height_ft=t.positive("min_height_ft"),
+        water_excepted=True if water_excepted is None else water_excepted,
+    )
+
+
+def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) -> None:
+    prep = m.prep
+    if m.land.fence_lines is None:
+        part.skip("fence", rule.clause, "no fence layer (--fences)")
+        part.tables["fence_gaps"] = pd.DataFrame(columns=_COLUMNS)
+        return
+    fenced, _, gaps = fence_cover(
+        prep, m.land, rule.min_height_ft, m.settings.tolerance_ft, rule.water_excepted
+    )
+    land.fenced = fenced
+    land.posted_by[fenced & (prep.group >= 0)] = "fence"
+    ring_parcel = prep.rings.parcel[gaps.ring]
+    geo = prep.geoms_to_lonlat(prep.group[ring_parcel], gaps.geometry)
+    part.tables["fence_gaps"] = pd.DataFrame(
+        {"parcel": ring_parcel, "length_ft": gaps.length_ft, "geometry": geo}
+    )
+
+
+def empty(m: Measurements) -> Part:
+    """No fence rule: no unfenced stretches."""
+    return Part(tables={"fence_gaps": pd.DataFrame(columns=_COLUMNS)})
+
+
+register(Kind("fence", FenceRule, parse, "fenced land", settle=settle, empty=empty))

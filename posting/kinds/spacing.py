@@ -1,0 +1,420 @@
+"""Spacing: markers not more than a distance apart along the boundary (or in a straight line).
+
+Florida's "not more than 500 feet apart along the boundaries"; two limits by land cover where
+a statute has them (Arkansas: 100 ft on forest land, 1,000 ft elsewhere). Every gap between
+consecutive markers of a ring is measured; a ring without a marker is one unmarked gap.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from posting.boundary import interpolate_at, ring_stretches
+from posting.checks import FAIL, UNCERTAIN, against_max
+from posting.checks.landcover import forest_share
+from posting.checks.spacing import measured_gap, ring_gaps
+from posting.kinds import Kind, Part, register
+from posting.land import LandFacts, layer_in_group
+from posting.measure import Measurements
+from posting.prepare import PreparedParcels
+from posting.rules.schema import Reader, Rule
+from posting.verdict import (
+    categorical,
+    empty_findings,
+    findings_frame,
+    ft,
+    marker_words,
+    plural,
+    worst_per_parcel,
+)
+
+__all__ = ["GAP_STATUS", "METRICS", "SpacingRule", "spacing_findings"]
+
+METRICS = ("along_boundary", "straight", "either")
+GAP_STATUS = ["ok", "uncertain", "over", "unmarked"]
+"""A gap's status in the report, by code (OK, UNCERTAIN, FAIL, and 3: a ring with no marker)."""
+
+
+@dataclass(frozen=True)
+class SpacingRule(Rule):
+    """Markers of ``kinds`` not more than a distance apart, measured by ``metric``.
+
+    Either one limit (``max_ft``), or two by land cover (``forest_ft`` on forest land,
+    ``other_ft`` elsewhere). ``along_boundary`` measures along the boundary (Florida's "along");
+    ``straight`` the straight line between consecutive markers; ``either`` passes a gap when
+    either measure is within the limit (statutes that only say "apart").
+    """
+
+    max_ft: float | None = None
+    forest_ft: float | None = None
+    other_ft: float | None = None
+    metric: str = "along_boundary"
+    kinds: tuple[str, ...] = ("sign",)
+
+    @property
+    def by_landcover(self) -> bool:
+        """True when the limit depends on land cover."""
+        return self.forest_ft is not None
+
+    @property
+    def strictest_ft(self) -> float:
+        """The limit that applies when the land cover is unknown."""
+        values = [v for v in (self.max_ft, self.forest_ft, self.other_ft) if v is not None]
+        return min(values)
+
+
+def parse(t: Reader, kinds: tuple[str, ...]) -> SpacingRule:
+    limits = {k: t.positive(k) for k in ("max_ft", "forest_ft", "other_ft")}
+    if (limits["forest_ft"] is None) != (limits["other_ft"] is None):
+        raise t.error("forest_ft", "and 'other_ft' go together (two spacings by land cover)")
+    if (limits["max_ft"] is None) == (limits["forest_ft"] is None):
+        raise t.error("max_ft", "or the pair forest_ft/other_ft is required, not both")
+    return SpacingRule(
+        **t.common(),
+        **limits,
+        metric=t.choice("metric", METRICS) or "along_boundary",
+        kinds=t.marker_kinds(kinds),
+    )
+
+
+def summary(rule: SpacingRule) -> dict:
+    out = {"spacing_ft": rule.max_ft if rule.max_ft else None}
+    if rule.by_landcover:
+        out["spacing_forest_ft"] = rule.forest_ft
+        out["spacing_other_ft"] = rule.other_ft
+    out["spacing_metric"] = rule.metric
+    return out
+
+
+def measure(rule: SpacingRule, profile, m: Measurements) -> Part:
+    """Every gap of every ring, its limit and status; the spacing findings; each parcel's
+    largest gap (``max_gap``)."""
+    prep, asg, s = m.prep, m.asg, m.settings
+    rings, n = prep.rings, m.n
+    part = Part()
+    sel = m.mask(rule.kinds)
+    mk = m.am[sel]
+    gaps = ring_gaps(asg.ring[mk], asg.position_ft[mk], rings.length_ft)
+    sm, em = gaps.start_marker, gaps.end_marker
+    mx, my = asg.x_ft[mk], asg.y_ft[mk]
+    two = (sm >= 0) & (sm != em)
+    straight = np.full(len(gaps), np.nan)
+    straight[two] = np.hypot(mx[em[two]] - mx[sm[two]], my[em[two]] - my[sm[two]])
+    parcel = rings.parcel[gaps.ring]
+    df = pd.DataFrame(
+        {
+            "parcel": parcel,
+            "ring": gaps.ring,
+            "part": rings.part[gaps.ring],
+            "hole": rings.hole[gaps.ring],
+            "start_ft": gaps.start_ft,
+            "length_ft": gaps.length_ft,
+            "straight_ft": straight,
+            "unmarked": gaps.unmarked,
+            "start_marker": np.where(sm >= 0, mk[np.maximum(sm, 0)] if len(mk) else -1, -1),
+            "end_marker": np.where(em >= 0, mk[np.maximum(em, 0)] if len(mk) else -1, -1),
+        },
+        copy=False,  # this function's own arrays: a million gaps need no second copy
+    )
+    df["forest"], df["limit_ft"] = _limits(rule, m, df, part)
+    along = gaps.length_ft
+    w = profile.water
+    if w is not None and w.mode == "exempt" and m.land.water is not None:
+        # boundaries formed by water need no posting: their length does not count in a gap
+        df["water_ft"] = _water_overlap(prep, df, m.land)
+        along = np.maximum(gaps.length_ft - df["water_ft"].to_numpy(), 0.0)
+    df["measured_ft"] = measured_gap(along, straight, rule.metric)
+    code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), s.accuracy_ft)
+    code[gaps.unmarked & (along > 1.0)] = FAIL
+    counted = m.counted(sel)
+    part.findings.append(
+        spacing_findings(
+            df.assign(status=code), counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft
+        )
+    )
+    df["status"] = categorical(np.where(gaps.unmarked, 3, code), GAP_STATUS)
+    max_gap = np.full(n, np.nan)
+    if len(gaps):
+        np.fmax.at(max_gap, parcel, gaps.length_ft)
+    max_gap[counted == 0] = np.nan
+    _gap_ends(prep, df)
+    part.tables["gaps"] = df
+    part.columns["max_gap"] = max_gap
+    return part
+
+
+def empty(m: Measurements) -> Part:
+    """No spacing rule: no gaps, and no largest gap."""
+    return Part(tables={"gaps": _empty_gaps()}, columns={"max_gap": np.full(m.n, np.nan)})
+
+
+def _water_overlap(prep: PreparedParcels, df: pd.DataFrame, land: LandFacts) -> np.ndarray:
+    """Length of each gap that runs along water."""
+    out = np.zeros(len(df))
+    if not len(df):
+        return out
+    lines, group = _gap_lines(prep, df)
+    for g, pieces in land.water_zone.items():
+        at = group == g
+        if at.any() and len(pieces):
+            out[at] = forest_share(lines[at], pieces) * df["length_ft"].to_numpy()[at]
+    return out
+
+
+def _gap_lines(prep: PreparedParcels, df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each gap's stretch of boundary (working feet) and its working-CRS group."""
+    lines = ring_stretches(
+        prep.rings.geometry,
+        df["ring"].to_numpy(),
+        df["start_ft"].to_numpy(),
+        df["length_ft"].to_numpy(),
+        vertices=prep.vertices,
+    )
+    return lines, prep.group[df["parcel"].to_numpy(dtype=np.int64)]
+
+
+def _limits(
+    rule: SpacingRule, m: Measurements, df: pd.DataFrame, part: Part
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per gap: forest land or not (NaN unknown), and the spacing limit that applies."""
+    n = len(df)
+    forest = np.full(n, np.nan)
+    if not rule.by_landcover:
+        return forest, np.full(n, rule.max_ft)
+    ctx = m.context
+    if ctx.landcover is not None:
+        prep = m.prep
+        lines, group = _gap_lines(prep, df)
+        is_forest = ctx.landcover.values == "forest"
+        for g in range(len(prep.crss)):
+            at = group == g
+            if not at.any():
+                continue
+            near, polys = layer_in_group(ctx.landcover, prep, g, 0.0)
+            share = forest_share(lines[at], polys[is_forest[near]])
+            forest[at] = (share >= 0.5).astype(float)
+    elif ctx.parcel_landcover is not None:
+        per_parcel = np.array(
+            [np.nan if v is None else float(bool(v)) for v in ctx.parcel_landcover], dtype=float
+        )
+        forest = per_parcel[df["parcel"].to_numpy(dtype=np.int64)] if n else forest
+    unknown = np.isnan(forest)
+    limit = np.where(forest == 1.0, rule.forest_ft, rule.other_ft)
+    limit[unknown] = rule.strictest_ft
+    if unknown.any() or (ctx.landcover is None and ctx.parcel_landcover is None):
+        part.skip(
+            "landcover",
+            rule.clause,
+            f"land cover unknown for {int(unknown.sum())} of {n} gaps (no "
+            "--landcover layer or parcel attribute): the stricter spacing, "
+            f"{rule.strictest_ft:,.0f} ft, applied there",
+        )
+    return forest, limit
+
+
+def _empty_gaps() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            c: pd.Series(dtype=t)
+            for c, t in (
+                ("parcel", np.int64),
+                ("ring", np.int64),
+                ("part", np.int64),
+                ("hole", np.int64),
+                ("start_ft", float),
+                ("length_ft", float),
+                ("straight_ft", float),
+                ("unmarked", bool),
+                ("start_marker", np.int64),
+                ("end_marker", np.int64),
+                ("forest", float),
+                ("limit_ft", float),
+                ("measured_ft", float),
+                ("status", object),
+                ("start_lon", float),
+                ("start_lat", float),
+                ("end_lon", float),
+                ("end_lat", float),
+            )
+        }
+    )
+
+
+def _gap_ends(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
+    """WGS 84 end points of every reported gap (status other than ``ok``; NaN for a ring with
+    no marker). The same points as the ends of the gap's line (:func:`posting.draw.gap_lines`),
+    made without the line: most runs never draw one."""
+    rep = np.flatnonzero((gap_df["status"] != "ok").to_numpy())
+    ends = np.full((len(gap_df), 4), np.nan)
+    if len(rep):
+        v = prep.vertices
+        ring = gap_df["ring"].to_numpy()[rep]
+        a = gap_df["start_ft"].to_numpy()[rep]
+        b = a + gap_df["length_ft"].to_numpy()[rep]
+        length = v.length[ring]
+        x0, y0 = interpolate_at(v, ring, a)
+        x1, y1 = interpolate_at(v, ring, np.where(b >= length, b - length, b))
+        group = prep.group[prep.rings.parcel[ring]]
+        ends[rep] = np.column_stack(
+            [*prep.ft_to_lonlat(group, x0, y0), *prep.ft_to_lonlat(group, x1, y1)]
+        )
+        ends[rep[gap_df["unmarked"].to_numpy()[rep]]] = np.nan
+    gap_df["start_lon"], gap_df["start_lat"] = ends[:, 0], ends[:, 1]
+    gap_df["end_lon"], gap_df["end_lat"] = ends[:, 2], ends[:, 3]
+
+
+def spacing_findings(
+    gaps: pd.DataFrame,
+    counted: np.ndarray,
+    perimeter_ft: np.ndarray,
+    valid: np.ndarray,
+    rule: SpacingRule,
+    accuracy_ft: float,
+) -> pd.DataFrame:
+    """Spacing findings per parcel.
+
+    Parameters
+    ----------
+    gaps
+        One row per gap: ``parcel``, ``status`` (OK / UNCERTAIN / FAIL), ``measured_ft``,
+        ``length_ft``, ``straight_ft``, ``limit_ft``, ``unmarked`` (a whole ring without
+        markers).
+    counted, perimeter_ft, valid
+        Per parcel: markers of the rule's kinds, boundary length, usable geometry.
+    """
+    how = {
+        "along_boundary": "along the boundary",
+        "straight": "in a straight line",
+        "either": "apart",
+    }[rule.metric]
+    what = marker_words(rule.kinds)
+    out = [empty_findings()]
+    # masks first, with numpy: a county has a million gaps and few are reported
+    status = gaps["status"].to_numpy()
+    unmarked = gaps["unmarked"].to_numpy(dtype=bool)
+    gap_parcel = gaps["parcel"].to_numpy(dtype=np.int64)
+    posted_mask = counted[gap_parcel] > 0
+    bare_parcels = np.flatnonzero(valid & (counted == 0))
+    if len(bare_parcels):
+        limit = (
+            pd.Series(gaps["limit_ft"].to_numpy()[~posted_mask])
+            .groupby(gap_parcel[~posted_mask])
+            .min()
+            .reindex(bare_parcels)
+            .fillna(rule.strictest_ft)
+            .to_numpy()
+        )
+        out.append(
+            findings_frame(
+                bare_parcels,
+                "spacing",
+                "violation",
+                rule.clause,
+                [
+                    f"no {what} on its {ft(per)} of boundary; they must be not more "
+                    f"than {ft(lim)} apart {how}"
+                    for per, lim in zip(
+                        perimeter_ft[bare_parcels].tolist(), limit.tolist(), strict=True
+                    )
+                ],
+                perimeter_ft[bare_parcels],
+                limit,
+                "ft",
+                1,
+            )
+        )
+
+    def rows(mask: np.ndarray) -> pd.DataFrame:
+        sel = gaps[mask]
+        return sel.assign(excess=sel["measured_ft"] - sel["limit_ft"])
+
+    over = rows(posted_mask & (status == FAIL) & ~unmarked)
+    if len(over):
+        w = worst_per_parcel(over, "excess")
+        msgs = []
+        cols = ("n", "measured_ft", "length_ft", "straight_ft", "limit_ft")
+        for n, mm, a, s, lim in zip(*(w[c].tolist() for c in cols), strict=True):
+            extra = ""
+            if math.isfinite(s) and abs(s - a) > 1:
+                extra = f" ({ft(a)} along the boundary, {ft(s)} in a straight line)"
+            msgs.append(
+                f"{n} {plural(n, 'gap', 'gaps')} between markers longer than "
+                f"{ft(lim)} {how}; the worst is {ft(mm)}{extra}"
+            )
+        out.append(
+            findings_frame(
+                w["parcel"],
+                "spacing",
+                "violation",
+                rule.clause,
+                msgs,
+                w["measured_ft"],
+                w["limit_ft"],
+                "ft",
+                w["n"],
+            )
+        )
+    bare = rows(posted_mask & unmarked)
+    if len(bare):
+        w = worst_per_parcel(bare, "length_ft")
+        total = bare.groupby("parcel")["length_ft"].sum().loc[w["parcel"]].to_numpy()
+        msgs = [
+            f"{n} of its boundary rings (a hole or a separate part) "
+            f"{plural(n, 'has', 'have')} no {what}: {ft(t)} of boundary unmarked"
+            for n, t in zip(w["n"].tolist(), total.tolist(), strict=True)
+        ]
+        out.append(
+            findings_frame(
+                w["parcel"],
+                "spacing",
+                "violation",
+                rule.clause,
+                msgs,
+                w["length_ft"],
+                w["limit_ft"],
+                "ft",
+                w["n"],
+            )
+        )
+    unsure = rows(posted_mask & (status == UNCERTAIN) & ~unmarked)
+    if len(unsure):
+        w = worst_per_parcel(unsure, "excess")
+        msgs = [
+            f"{n} {plural(n, 'gap', 'gaps')} within ±{ft(accuracy_ft)} (the stated survey "
+            f"accuracy) of the {ft(lim)} limit; the closest call is {ft(mm)}"
+            for n, mm, lim in zip(
+                *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
+            )
+        ]
+        out.append(
+            findings_frame(
+                w["parcel"],
+                "spacing",
+                "uncertain",
+                rule.clause,
+                msgs,
+                w["measured_ft"],
+                w["limit_ft"],
+                "ft",
+                w["n"],
+            )
+        )
+    return pd.concat(out, ignore_index=True)
+
+
+register(
+    Kind(
+        "spacing",
+        SpacingRule,
+        parse,
+        "markers not more than a distance apart",
+        measure=measure,
+        counts_markers=True,
+        summary=summary,
+        empty=empty,
+    )
+)

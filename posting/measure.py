@@ -1,0 +1,234 @@
+"""The measurements every rule profile is judged on, made once per check.
+
+Preparing the parcels and assigning the markers do not depend on the rules; neither do the
+markers' kinds and attributes, the access points where roads cross a boundary, the outward
+direction at each marker, or what the context layers say about the land. They are gathered here
+once; each kind of rule (:mod:`posting.kinds`) then reads them under each profile.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from posting.assign import Assignment
+from posting.attributes import find_column, marker_kinds
+from posting.boundary import interpolate, outward_normals
+from posting.checks.access import boundary_crossings
+from posting.crs import azimuth_deg
+from posting.io import FeatureLayer, MarkerLayer
+from posting.land import LandFacts, land_facts, layer_in_group
+from posting.prepare import PreparedParcels
+from posting.settings import Settings
+
+__all__ = ["CROSSING_COLUMNS", "Context", "Measurements", "measure"]
+
+CROSSING_COLUMNS = [
+    "parcel",
+    "ring",
+    "position_ft",
+    "x_ft",
+    "y_ft",
+    "lon",
+    "lat",
+    "feature",
+    "type",
+]
+"""Columns of the access points found where a road or track crosses a boundary."""
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the rules may need beyond parcels and markers. Everything is optional.
+
+    Attributes
+    ----------
+    access
+        Roads, driveways and trails (lines) and gates (points); ``values`` holds each
+        feature's type (``road``, ``driveway``, ``trail``, ``gate``, ...).
+    landcover
+        Land-cover polygons; ``values`` is ``forest`` for forest land.
+    parcel_landcover
+        Per parcel: True for forest land, False for other land, None unknown (from a parcel
+        attribute, when there is no land-cover layer).
+    public
+        Per parcel: True where the public is invited part of the day (a park, a business).
+    today
+        The date of the check (for the renewal of postings); default today.
+    water
+        Water polygons and lines (already filtered to open water).
+    dwellings, dwelling
+        Building footprints or address points; or, per parcel, True where the attributes say
+        there is a dwelling.
+    fences
+        Fence lines; ``values`` holds each fence's height in feet.
+    cultivated
+        Per parcel: True where the attributes say the land is cultivated (a land-cover layer
+        whose value is ``cultivated`` says it too).
+    easements
+        Easement polygons; ``values`` holds each easement's holder.
+    recorded_acres
+        Per parcel, the acreage its attributes record (compared with the measured area).
+    """
+
+    access: FeatureLayer | None = None
+    landcover: FeatureLayer | None = None
+    parcel_landcover: np.ndarray | None = None
+    public: np.ndarray | None = None
+    today: _dt.date | None = None
+    water: FeatureLayer | None = None
+    dwellings: FeatureLayer | None = None
+    dwelling: np.ndarray | None = None
+    fences: FeatureLayer | None = None
+    cultivated: np.ndarray | None = None
+    easements: FeatureLayer | None = None
+    recorded_acres: np.ndarray | None = None
+
+
+@dataclass
+class Measurements:
+    """What every profile is judged on.
+
+    Attributes
+    ----------
+    prep, asg, markers, settings, context
+        The prepared parcels, where each marker went, the markers as read, the settings and
+        the context layers.
+    am
+        The assigned markers (indices into ``markers``).
+    kinds, attrs
+        Kind and attributes of each assigned marker (aligned with ``am``).
+    all_kinds
+        Kind of every marker, assigned or not.
+    crossings
+        Access points (:data:`CROSSING_COLUMNS`), or None without an access layer.
+    outward_az
+        Per assigned marker, the azimuth (degrees) of the outward normal of the boundary where
+        it stands; None unless a profile checks facing.
+    land
+        What the context layers say about the land (:mod:`posting.land`).
+    warnings
+        Problems found while measuring (markers of an unknown kind).
+    """
+
+    prep: PreparedParcels
+    asg: Assignment
+    markers: MarkerLayer
+    settings: Settings
+    context: Context
+    am: np.ndarray
+    kinds: np.ndarray
+    attrs: pd.DataFrame
+    all_kinds: np.ndarray
+    crossings: pd.DataFrame | None = None
+    outward_az: np.ndarray | None = None
+    land: LandFacts = field(default_factory=LandFacts)
+    warnings: list[str] = field(default_factory=list)
+    _masks: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict, repr=False)
+
+    @property
+    def n(self) -> int:
+        """Number of parcels (or merged properties)."""
+        return len(self.prep)
+
+    @property
+    def today(self) -> pd.Timestamp:
+        """The date of the check."""
+        return pd.Timestamp(self.context.today or _dt.date.today())
+
+    def mask(self, kinds: tuple[str, ...]) -> np.ndarray:
+        """Assigned markers (positions into ``am``) of the given kinds (kept: asked often)."""
+        key = tuple(sorted(set(kinds)))
+        if key not in self._masks:
+            hit = np.zeros(len(self.kinds), dtype=bool)
+            for k in key:  # a few kinds: one comparison each, faster than np.isin on text
+                hit |= self.kinds == k
+            self._masks[key] = np.flatnonzero(hit)
+        return self._masks[key]
+
+    def counted(self, sel: np.ndarray) -> np.ndarray:
+        """Per parcel, how many of the assigned markers ``sel`` (positions into ``am``) it has."""
+        return np.bincount(self.asg.parcel[self.am[sel]], minlength=self.n)
+
+
+def measure(
+    prep: PreparedParcels,
+    asg: Assignment,
+    markers: MarkerLayer,
+    settings: Settings,
+    context: Context,
+    *,
+    facing: bool,
+) -> Measurements:
+    """Gather the rule-independent measurements (``facing``: some profile checks facing)."""
+    am = np.flatnonzero(asg.assigned)
+    attrs_all = markers.attributes
+    if len(attrs_all.columns) and len(attrs_all) == len(markers):
+        attrs = attrs_all.iloc[am].reset_index(drop=True)
+    else:
+        attrs = pd.DataFrame(index=range(len(am)))
+    kinds_all = (
+        marker_kinds(attrs_all)
+        if len(attrs_all.columns)
+        else np.full(len(markers), "sign", dtype=object)
+    )
+    m = Measurements(
+        prep, asg, markers, settings, context, am, kinds_all[am], attrs, all_kinds=kinds_all
+    )
+    other = kinds_all == "other"
+    if other.any():
+        col = find_column(attrs_all.columns, "kind")
+        shown = ", ".join(sorted({str(v) for v in attrs_all.loc[other, col].head(50)})[:5])
+        m.warnings.append(
+            f"{int(other.sum())} marker(s) have a kind that is not sign, paint or post ({shown}); "
+            "they are assigned to their parcel but count for no rule"
+        )
+    if context.access is not None:
+        m.crossings = _crossings(prep, context.access, settings)
+    if facing and len(am):
+        m.outward_az = _outward_azimuth(prep, asg, am)
+    m.land = land_facts(prep, context, settings)
+    return m
+
+
+def _outward_azimuth(prep: PreparedParcels, asg: Assignment, am: np.ndarray) -> np.ndarray:
+    """Azimuth of the boundary's outward normal where each assigned marker stands."""
+    nx, ny = outward_normals(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
+    x0, y0 = interpolate(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
+    group = prep.group[asg.parcel[am]]
+    lon0, lat0 = prep.ft_to_lonlat(group, x0, y0)
+    lon1, lat1 = prep.ft_to_lonlat(group, x0 + 10 * nx, y0 + 10 * ny)
+    return azimuth_deg(lon0, lat0, lon1, lat1)
+
+
+def _crossings(prep: PreparedParcels, layer: FeatureLayer, settings: Settings) -> pd.DataFrame:
+    rings = prep.rings
+    ring_group = prep.group[rings.parcel]
+    frames = []
+    for g in range(len(prep.crss)):
+        near, geoms = layer_in_group(layer, prep, g, settings.access_tolerance_ft)
+        rg = np.flatnonzero(ring_group == g)
+        c = boundary_crossings(rings.geometry[rg], geoms, gate_snap_ft=settings.tolerance_ft)
+        ring = rg[c.ring]
+        lon, lat = prep.crss[g].ft_to_lonlat(c.x, c.y)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "parcel": rings.parcel[ring],
+                    "ring": ring,
+                    "position_ft": c.position_ft,
+                    "x_ft": c.x,
+                    "y_ft": c.y,
+                    "lon": lon,
+                    "lat": lat,
+                    "feature": near[c.feature],
+                    "type": layer.values[near[c.feature]],
+                }
+            )
+        )
+    if not frames:
+        return pd.DataFrame(columns=CROSSING_COLUMNS)
+    return pd.concat(frames, ignore_index=True)
