@@ -31,7 +31,7 @@ from posting.boundary import RingIndex, project
 from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import background, pmap, release_memory, soon
-from posting.prepare import PreparedParcels
+from posting.prepare import ParcelGeometry, PreparedParcels
 
 __all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
 
@@ -95,14 +95,14 @@ def _fmt_ft(value: float) -> str:
 
 
 def assign_markers(
-    prep: PreparedParcels, markers: MarkerLayer, *, tolerance_ft: float
+    prep: PreparedParcels | ParcelGeometry, markers: MarkerLayer, *, tolerance_ft: float
 ) -> Assignment:
     """Assign each marker to the parcel and ring it posts.
 
     Parameters
     ----------
     prep
-        Prepared parcels.
+        Prepared parcels, or only their geometry (:class:`~posting.prepare.ParcelGeometry`).
     markers
         Markers as read; ``parcel_ref`` (when present) names each marker's parcel.
     tolerance_ft
@@ -110,7 +110,7 @@ def assign_markers(
     """
     n = len(markers)
     usable = pd.isna(markers.reason)
-    ids = prep.layer.ids
+    ids = prep.ids
     ring_start, ring_count = prep.ring_start, prep.ring_count
     rings = prep.rings
     ring_group = prep.group[rings.parcel]
@@ -352,7 +352,7 @@ def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
 
 
 def _far(
-    prep: PreparedParcels,
+    prep: PreparedParcels | ParcelGeometry,
     rings_g: np.ndarray,
     lost: np.ndarray,
     x: np.ndarray,
@@ -431,12 +431,12 @@ def _explain(
     inside_dist: np.ndarray,
     nearest_ring: np.ndarray,
     nearest_dist: np.ndarray,
-    prep: PreparedParcels,
+    prep: PreparedParcels | ParcelGeometry,
     markers: MarkerLayer,
     tolerance_ft: float,
 ) -> None:
     """Fill ``reason`` for usable markers that were not assigned (few, so a loop is fine)."""
-    ids = prep.layer.ids
+    ids = prep.ids
     tol = _fmt_ft(tolerance_ft)
     has_pair = np.zeros(len(reason), dtype=bool)
     if named_pairs.size:

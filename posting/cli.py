@@ -18,15 +18,10 @@ import click
 
 from posting import __name__ as _pkg
 from posting.errors import PostingError
-from posting.options import (
-    context_from,
-    context_options,
-    input_options,
-    settings_from,
-    settings_options,
-)
+from posting.options import as_job, context_options, input_options, settings_options
 
 if TYPE_CHECKING:
+    from posting.job import Job
     from posting.report import Report
 
 __all__ = ["main", "run"]
@@ -97,47 +92,17 @@ def _outputs_distinct(outputs: dict[str, str | None]) -> None:
         raise click.UsageError(f"only one output can go to stdout; got - for {', '.join(dashes)}")
 
 
-def _run_check(
-    parcels: str,
-    signs: tuple[str, ...],
-    rules: tuple[str, ...],
-    id_field: str | None,
-    owner_field: str | None,
-    sign_parcel_field: str | None,
-    crs: str | None,
-    layer: str | None,
-    **kwargs: Any,
-) -> Report:
-    """Read the inputs named by the shared options and check them (``check`` and ``map``)."""
-    from concurrent.futures import ThreadPoolExecutor
+def _run(job: Job) -> Report:
+    """Check what the job names (``check``, ``map`` and ``plan``)."""
+    from posting.prefetch import Prefetch
 
-    from posting import prefetch
+    prefetch = Prefetch([job.parcels, *job.signs])  # read while the rest of posting loads
+    from posting.engine import run
 
-    prefetch.start([parcels, *signs])  # read while the rest of posting loads
-    from posting.engine import check as run_check
-    from posting.io import parcel_values, read_markers, read_parcels
-    from posting.prepare import prepare_parcels
-    from posting.rules import load_rules
-
-    settings = settings_from(kwargs)
-    profiles = [load_rules(r) for r in (rules or ("florida",))]
-    # The markers are read while the parcels are read and prepared: both spend most of their
-    # time in pyarrow, GEOS and PROJ, which release the GIL, so the two cores share the work.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        reading = pool.submit(read_markers, list(signs), crs=crs, parcel_field=sign_parcel_field)
-        try:
-            parcel_layer = read_parcels(
-                parcels, id_field=id_field, owner_field=owner_field, crs=crs, layer=layer
-            )
-            merge = kwargs.pop("merge_owner")
-            context = context_from(kwargs, parcel_layer, crs)
-            key = parcel_values(parcel_layer, merge, "merge_owner") if merge else None
-            prepared = prepare_parcels(parcel_layer, settings, merge_key=key)
-        except BaseException:
-            reading.exception()  # let the reading finish; the parcels' error is the one shown
-            raise
-        markers = reading.result()
-    return run_check(prepared, markers, profiles, settings=settings, context=context)
+    try:
+        return run(job, prefetch=prefetch)
+    finally:
+        prefetch.close()
 
 
 _no_tiles_option = click.option(
@@ -165,14 +130,15 @@ _no_tiles_option = click.option(
 @_no_tiles_option
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @_user_errors
+@as_job
 def check(
+    job: Job,
     json_out: str | None,
     geojson_out: str | None,
     csv_out: str | None,
     map_out: str | None,
     no_tiles: bool,
     quiet: bool,
-    **kwargs: Any,
 ) -> None:
     """Check PARCELS and their signs against the posting rule.
 
@@ -183,7 +149,7 @@ def check(
 
     outputs = {"--json": json_out, "--geojson": geojson_out, "--csv": csv_out, "--map": map_out}
     _outputs_distinct(outputs)
-    report = _run_check(**kwargs)
+    report = _run(job)
     rendered: dict[str, Any] = {}
     if json_out:
         rendered[json_out] = report.iter_json()
@@ -213,7 +179,8 @@ def check(
 @_no_tiles_option
 @click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
 @_user_errors
-def map_cmd(out: str, no_tiles: bool, quiet: bool, **kwargs: Any) -> None:
+@as_job
+def map_cmd(job: Job, out: str, no_tiles: bool, quiet: bool) -> None:
     """Check PARCELS and their signs, and draw the verdict as a self-contained HTML map.
 
     Takes the inputs and settings of `check`. The map needs no network: open it in any browser,
@@ -222,7 +189,7 @@ def map_cmd(out: str, no_tiles: bool, quiet: bool, **kwargs: Any) -> None:
     from posting.io import write_text
     from posting.maps import to_html
 
-    report = _run_check(**kwargs)
+    report = _run(job)
     text = to_html(report, tiles=not no_tiles)
     write_text(out, text)
     if not quiet:
@@ -277,7 +244,9 @@ def map_cmd(out: str, no_tiles: bool, quiet: bool, **kwargs: Any) -> None:
 @_no_tiles_option
 @click.option("-q", "--quiet", is_flag=True, help="No shopping list on stderr.")
 @_user_errors
+@as_job
 def plan_cmd(
+    job: Job,
     output: str,
     fmt: str | None,
     setback_ft: float,
@@ -286,7 +255,6 @@ def plan_cmd(
     map_out: str | None,
     no_tiles: bool,
     quiet: bool,
-    **kwargs: Any,
 ) -> None:
     """Plan where to put the missing markers, for a GPS or a phone.
 
@@ -310,7 +278,7 @@ def plan_cmd(
         summary_fmt = "json" if summary_out == "-" else summary_out.lower().rsplit(".", 1)[-1]
         if summary_fmt not in ("json", "csv"):
             raise click.UsageError(f"--summary {summary_out}: use a .json or .csv file")
-    report = _run_check(**kwargs)
+    report = _run(job)
     result = make_plan(report, setback_ft=setback_ft)
     rendered = {output: render(result, fmt, include_existing=include_existing)}
     if summary_out:

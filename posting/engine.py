@@ -12,20 +12,26 @@ profile gives it (:mod:`posting.assemble`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from posting import parallel
 from posting.assemble import assemble
 from posting.assign import assign_markers
 from posting.errors import InputError, RulesError
 from posting.evaluate import evaluate
 from posting.io import MarkerLayer, ParcelLayer
+from posting.job import Job, merge_key_of, read_context, read_markers_of, read_parcels_of
 from posting.measure import Context, measure
 from posting.parallel import background, release_memory
-from posting.prepare import PreparedParcels, prepare_parcels
+from posting.prepare import PreparedParcels, add_corners, prepare_parcels
 from posting.report import Report
 from posting.rules.loader import Profile, load_rules
 from posting.settings import Settings
 
-__all__ = ["Context", "check", "profiles_of"]
+if TYPE_CHECKING:
+    from posting.prefetch import Prefetch
+
+__all__ = ["Context", "check", "profiles_of", "run"]
 
 
 def profiles_of(rules: str | Profile | Sequence[str | Profile]) -> list[Profile]:
@@ -48,6 +54,7 @@ def check(
     *,
     settings: Settings | None = None,
     context: Context | None = None,
+    threads: int | None = None,
 ) -> Report:
     """Check parcels and their markers against one rule profile or several alternatives.
 
@@ -65,20 +72,52 @@ def check(
         Tolerances and survey accuracy.
     context
         Access points, land cover, public property, the date of the check.
+    threads
+        How many threads the check may use (None: every core; 1 where it is one of several
+        workers on a machine).
     """
+    with parallel.threads(threads):
+        return _check(parcels, markers, profiles_of(rules), settings, context)
+
+
+def _check(parcels, markers, profiles, settings, context) -> Report:
+    """The stages, in order; the corners are found beside the assignment, which does not need
+    them, and each profile's measurements beside each other (:func:`posting.evaluate`)."""
     settings = settings or Settings()
     context = context or Context()
-    profiles = profiles_of(rules)
     markers = markers if markers is not None else MarkerLayer.empty()
     if isinstance(parcels, PreparedParcels):
         prep = parcels
         if prep.settings != settings:
             raise InputError("the parcels were prepared with other settings than the check's")
     else:
-        prep = prepare_parcels(parcels, settings)
+        prep = prepare_parcels(parcels, settings, corners=False)
+    cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
     release_memory()  # the assignment's temporaries, which the next steps would not reuse
+    prep = cornering.result()
     facing = any(p.facing is not None for p in profiles)
     m = measure(prep, asg, markers, settings, context, facing=facing)
     results = [evaluate(p, m, beside=background) for p in profiles]
     return assemble(m, profiles, results)
+
+
+def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = None) -> Report:
+    """Read what ``job`` names and check it.
+
+    The markers are read while the parcels are read and prepared: both spend most of their
+    time in pyarrow, GEOS and PROJ, which release the GIL, so the cores share the work.
+    ``prefetch`` holds GeoParquet files already being read (:class:`posting.prefetch.Prefetch`).
+    """
+    with parallel.threads(threads):
+        profiles = profiles_of(job.rules)
+        reading = background(read_markers_of, job, prefetch)
+        try:
+            parcels = read_parcels_of(job, prefetch)
+            context = read_context(job.context, parcels, job.crs)
+            key = merge_key_of(job, parcels)
+            prepared = prepare_parcels(parcels, job.settings, merge_key=key, corners=False)
+        except BaseException:
+            reading.exception()  # let the reading finish; the parcels' error is the one shown
+            raise
+        return _check(prepared, reading.result(), profiles, job.settings, context)

@@ -18,16 +18,18 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import shapely
 from pyproj import CRS
 
-from posting import prefetch
 from posting.crs import WGS84, parse_crs
 from posting.errors import CRSError, InputError
+
+if TYPE_CHECKING:
+    from posting.prefetch import Prefetch
 
 __all__ = [
     "FeatureLayer",
@@ -201,7 +203,7 @@ def _wkb_points(values: Any) -> tuple[np.ndarray, np.ndarray] | None:
 
 
 def _read_geoparquet(
-    path: str, meta: dict[bytes, bytes], crs: CRS | None, kind: str
+    path: str, meta: dict[bytes, bytes], crs: CRS | None, kind: str, prefetch: Prefetch | None
 ) -> Layer | None:
     """A GeoParquet layer with WKB geometry, read with Arrow and shapely (no GeoDataFrame);
     marker points straight into coordinates, without a shapely geometry per row (a million
@@ -216,7 +218,7 @@ def _read_geoparquet(
     info = geo.get("columns", {}).get(col, {})
     if not col or info.get("encoding", "WKB").upper() != "WKB":
         return None
-    table = prefetch.take(path)  # read while the program loaded, if it was
+    table = prefetch.take(path) if prefetch is not None else None  # read while posting loaded
     if table is None:
         table = pq.read_table(path)
     if col not in table.column_names:
@@ -248,7 +250,7 @@ def _read_geoparquet(
     return Layer(path, frame, geometry, layer_crs)
 
 
-def _read_parquet(path: str, crs: CRS | None, kind: str) -> Layer:
+def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | None) -> Layer:
     import pyarrow.parquet as pq
 
     try:
@@ -258,7 +260,7 @@ def _read_parquet(path: str, crs: CRS | None, kind: str) -> Layer:
     if b"geo" not in meta:
         return _points_from_table(pd.read_parquet(path), path, crs)
     try:
-        fast = _read_geoparquet(path, meta, crs, kind)
+        fast = _read_geoparquet(path, meta, crs, kind, prefetch)
     except InputError:
         raise
     except (OSError, ValueError) as exc:  # Arrow's errors, a malformed "geo" entry
@@ -364,6 +366,7 @@ def read_layer(
     crs: str | CRS | None = None,
     layer: str | None = None,
     kind: str = "markers",
+    prefetch: Prefetch | None = None,
 ) -> Layer:
     """Read one layer of any supported format.
 
@@ -379,6 +382,8 @@ def read_layer(
         default.
     kind
         ``"parcels"`` or ``"markers"``: only used to word errors and to refuse GPX parcels.
+    prefetch
+        GeoParquet files already being read (:class:`posting.prefetch.Prefetch`), if any.
 
     Raises
     ------
@@ -395,7 +400,7 @@ def read_layer(
     if suffix in TABLE_SUFFIXES:
         out = _read_csv(path, given)
     elif suffix in PARQUET_SUFFIXES:
-        out = _read_parquet(path, given, kind)
+        out = _read_parquet(path, given, kind, prefetch)
     else:
         out = _read_ogr(path, given, layer, kind)
     _check_crs_plausible(out)
@@ -470,6 +475,7 @@ def read_parcels(
     owner_field: str | None = None,
     crs: str | CRS | None = None,
     layer: str | None = None,
+    prefetch: Prefetch | None = None,
 ) -> ParcelLayer:
     """Read a parcel layer.
 
@@ -477,7 +483,7 @@ def read_parcels(
     0-based row number. A row with no id gets ``#<row>`` and a note; duplicated ids are kept
     (the report flags them).
     """
-    lay = read_layer(path, crs=crs, layer=layer, kind="parcels")
+    lay = read_layer(path, crs=crs, layer=layer, kind="parcels", prefetch=prefetch)
     notes: list[str] = []
     n = len(lay)
     if id_field:
@@ -649,6 +655,7 @@ def read_markers(
     *,
     crs: str | CRS | None = None,
     parcel_field: str | None = None,
+    prefetch: Prefetch | None = None,
 ) -> MarkerLayer:
     """Read marker files (signs, paint marks, painted posts) and concatenate them.
 
@@ -665,7 +672,7 @@ def read_markers(
     refs = []
     have_ref = False
     for k, p in enumerate(paths):
-        lay = read_layer(p, crs=crs, kind="markers")
+        lay = read_layer(p, crs=crs, kind="markers", prefetch=prefetch)
         files.append((lay.path, lay.crs))
         if lay.xy is not None:
             x, y = lay.xy

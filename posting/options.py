@@ -1,25 +1,27 @@
 """Shared click options (cligj style): every command that reads parcels and markers takes these.
 
 Three groups: the inputs (``input_options``), the measurement settings (``settings_options``)
-and the context layers the rules may need (``context_options``). ``settings_from`` and
-``context_from`` turn the parsed options into library objects.
+and the context layers the rules may need (``context_options``). ``as_job`` hands the command
+their values as one typed :class:`~posting.job.Job`; nothing here reads a file.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import click
 
+from posting.job import ContextFiles, Job
 from posting.settings import Settings
 
 __all__ = [
-    "context_from",
+    "as_job",
     "context_options",
     "input_options",
-    "settings_from",
     "settings_options",
 ]
 
@@ -227,101 +229,45 @@ context_options = _compose(
 )
 
 
-def settings_from(kwargs: dict[str, Any]) -> Settings:
-    """Pop the settings options out of a command's keyword arguments."""
-    names = (
-        "tolerance_ft",
-        "corner_tolerance_ft",
-        "corner_angle_deg",
-        "corner_noise_ft",
-        "corner_merge_ft",
-        "access_tolerance_ft",
-        "accuracy_ft",
-    )
-    return Settings(**{k: kwargs.pop(k) for k in names})
+SETTINGS_OPTIONS = (
+    "tolerance_ft",
+    "corner_tolerance_ft",
+    "corner_angle_deg",
+    "corner_noise_ft",
+    "corner_merge_ft",
+    "access_tolerance_ft",
+    "accuracy_ft",
+)
+"""The settings given by :data:`settings_options` (the others keep their defaults)."""
+INPUT_OPTIONS = (
+    "parcels",
+    "signs",
+    "rules",
+    "id_field",
+    "owner_field",
+    "sign_parcel_field",
+    "crs",
+    "layer",
+    "merge_owner",
+)
+"""The job's inputs given by :data:`input_options` (and ``merge_owner`` of the context's)."""
 
 
-def context_from(kwargs: dict[str, Any], parcels: Any, crs: str | None) -> Any:
-    """Pop the context options out of a command's keyword arguments and read the layers."""
-    from posting.engine import Context
-    from posting.io import parcel_values, parcel_where, read_features
+def as_job(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Give the command one typed :class:`~posting.job.Job` (``job=``) instead of the shared
+    options' values (which :data:`input_options`, :data:`settings_options` and
+    :data:`context_options` add to it). The job checks that the options go together; its
+    errors name the options' parameters, which the command line spells as flags."""
 
-    access = kwargs.pop("access")
-    access_field = kwargs.pop("access_type_field")
-    landcover = kwargs.pop("landcover")
-    landcover_field = kwargs.pop("landcover_field")
-    public_where = kwargs.pop("public_where")
-    check_date = kwargs.pop("check_date")
-    if access_field and not access:
-        raise click.UsageError("--access-type-field needs --access")
-    ctx: dict[str, Any] = {}
-    if access:
-        ctx["access"] = read_features(
-            access,
-            field=access_field,
-            default_field="type",
-            crs=crs,
-            field_parameter="access_type_field",
-        )
-    if landcover:
-        if not landcover_field:
-            raise click.UsageError(
-                "--landcover needs --landcover-field (the column whose "
-                "value 'forest' marks forest land)"
-            )
-        ctx["landcover"] = read_features(
-            landcover, field=landcover_field, crs=crs, field_parameter="landcover_field"
-        )
-    elif landcover_field:
-        values = parcel_values(parcels, landcover_field, "landcover_field")
-        ctx["parcel_landcover"] = [None if v is None else v == "forest" for v in values]
-    if public_where:
-        ctx["public"] = parcel_where(parcels, public_where, "public_where")
-    if check_date:
-        ctx["today"] = check_date.date() if isinstance(check_date, _dt.datetime) else check_date
-    water, water_where = kwargs.pop("water"), kwargs.pop("water_where")
-    if water_where and not water:
-        raise click.UsageError("--water-where needs --water")
-    if water:
-        ctx["water"] = read_features(
-            water, crs=crs, where=water_where, where_parameter="water_where"
-        )
-    dwellings, dwelling_where = kwargs.pop("dwellings"), kwargs.pop("dwelling_where")
-    if dwellings:
-        ctx["dwellings"] = read_features(dwellings, crs=crs)
-    if dwelling_where:
-        ctx["dwelling"] = parcel_where(parcels, dwelling_where, "dwelling_where")
-    fences, height_field = kwargs.pop("fences"), kwargs.pop("fence_height_field")
-    if height_field and not fences:
-        raise click.UsageError("--fence-height-field needs --fences")
-    if fences:
-        ctx["fences"] = read_features(
-            fences,
-            field=height_field,
-            default_field="height_ft",
-            crs=crs,
-            field_parameter="fence_height_field",
-        )
-    cultivated_where = kwargs.pop("cultivated_where")
-    if cultivated_where:
-        ctx["cultivated"] = parcel_where(parcels, cultivated_where, "cultivated_where")
-    easements, holder_field = kwargs.pop("easements"), kwargs.pop("easement_holder_field")
-    if holder_field and not easements:
-        raise click.UsageError("--easement-holder-field needs --easements")
-    if easements:
-        ctx["easements"] = read_features(
-            easements,
-            field=holder_field,
-            default_field=("holder", "owner", "grantee"),
-            crs=crs,
-            field_parameter="easement_holder_field",
-            casefold=False,
-        )
-    acres_field = kwargs.pop("acres_field")
-    if acres_field:
-        import pandas as pd
+    @functools.wraps(f)
+    def wrapper(**kwargs: Any) -> Any:
+        inputs = {k: kwargs.pop(k) for k in INPUT_OPTIONS}
+        inputs["signs"], inputs["rules"] = tuple(inputs["signs"]), tuple(inputs["rules"])
+        settings = Settings(**{k: kwargs.pop(k) for k in SETTINGS_OPTIONS})
+        context = {f.name: kwargs.pop(f.name) for f in dataclasses.fields(ContextFiles)}
+        if isinstance(context["check_date"], _dt.datetime):
+            context["check_date"] = context["check_date"].date()
+        job = Job(**inputs, settings=settings, context=ContextFiles(**context))
+        return f(job=job, **kwargs)
 
-        ctx["recorded_acres"] = pd.to_numeric(
-            pd.Series(parcel_values(parcels, acres_field, "acres_field")), errors="coerce"
-        ).to_numpy(dtype=float)
-    return Context(**ctx)
+    return wrapper

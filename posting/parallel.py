@@ -1,23 +1,38 @@
-"""Run shapely and pyproj array functions on all cores.
+"""Run shapely and pyproj array functions on all cores, and work in the background.
 
 Shapely's vectorised functions release the GIL, so splitting a large array into one chunk per
 core and running the chunks in threads uses every core with no copying between processes.
 Small arrays run in the calling thread.
+
+How many threads may be used is one setting for the whole process (:func:`threads`): all the
+cores by default; one where the check runs as one of several workers on a machine (a dask
+worker), where :func:`pmap` then runs in the calling thread and :func:`background` and
+:func:`soon` run their work at once, before they return.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CHUNKS_PER_WORKER", "MIN_CHUNK", "background", "pmap", "release_memory", "soon"]
+__all__ = [
+    "CHUNKS_PER_WORKER",
+    "MIN_CHUNK",
+    "background",
+    "pmap",
+    "release_memory",
+    "soon",
+    "threads",
+    "workers",
+]
 
 _PREFIX = "posting-pmap"
 
@@ -31,14 +46,54 @@ county on a shared 2-core machine, 12 alternating runs each: median 8.7 s, again
 chunk per thread: within the noise of such a machine)."""
 
 
-@lru_cache(maxsize=1)
+_LIMIT: list[int | None] = [None]  # the process's thread budget (None: every core)
+
+
+@lru_cache(maxsize=4)
+def _sized_pool(n: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=n, thread_name_prefix=_PREFIX)
+
+
 def _pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=workers(), thread_name_prefix=_PREFIX)
+    return _sized_pool(workers())
 
 
 def workers() -> int:
-    """How many threads :func:`pmap` uses at most (the machine's cores)."""
-    return max(1, os.cpu_count() or 1)
+    """How many threads :func:`pmap` uses at most: the machine's cores, or fewer when
+    :func:`threads` says so."""
+    cores = max(1, os.cpu_count() or 1)
+    limit = _LIMIT[0]
+    return cores if limit is None else max(1, min(limit, cores))
+
+
+@contextlib.contextmanager
+def threads(n: int | None) -> Iterator[None]:
+    """Use at most ``n`` threads (None: every core) for the work inside the ``with`` block.
+
+    Examples
+    --------
+    >>> with threads(1):
+    ...     workers()
+    1
+    """
+    if n is not None and n < 1:
+        raise ValueError(f"threads must be at least 1, not {n}")
+    before = _LIMIT[0]
+    _LIMIT[0] = n
+    try:
+        yield
+    finally:
+        _LIMIT[0] = before
+
+
+def _done(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+    """``func`` run now, its result (or its error) in a finished Future."""
+    out: Future[Any] = Future()
+    try:
+        out.set_result(func(*args, **kwargs))
+    except BaseException as exc:
+        out.set_exception(exc)
+    return out
 
 
 def pmap(func: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
@@ -56,8 +111,9 @@ def pmap(func: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
     True
     """
     n = next((len(a) for a in arrays if isinstance(a, np.ndarray) and a.ndim), 0)
-    k = min(CHUNKS_PER_WORKER * workers(), n // MIN_CHUNK)
-    if k < 2 or threading.current_thread().name.startswith(_PREFIX):  # no pool in the pool
+    w = workers()
+    k = min(CHUNKS_PER_WORKER * w, n // MIN_CHUNK)
+    if k < 2 or w == 1 or threading.current_thread().name.startswith(_PREFIX):  # not nested
         return func(*arrays, **kwargs)
     bounds = np.linspace(0, n, k + 1).astype(int)
 
@@ -92,6 +148,8 @@ def background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[An
     >>> background(sum, [1, 2, 3]).result()
     6
     """
+    if workers() == 1:
+        return _done(func, *args, **kwargs)
     return _background_pool().submit(func, *args, **kwargs)
 
 
@@ -105,6 +163,8 @@ def soon(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
     >>> soon(max, [1, 5, 2]).result()
     5
     """
+    if workers() == 1:
+        return _done(func, *args, **kwargs)
     return _pool().submit(func, *args, **kwargs)
 
 

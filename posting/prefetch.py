@@ -2,12 +2,14 @@
 
 The ``posting`` command spends its first half second importing pandas, shapely and pyproj,
 on one core. Reading a million markers from GeoParquet is mostly Arrow's decoding, which runs
-without holding Python's GIL. So the command names its marker files here first
-(:func:`start`); a background thread reads each into an Arrow table while the imports go on, and
-the reader takes the table (:func:`take`) instead of reading the file again.
+without holding Python's GIL. So the command names its input files first (:class:`Prefetch`);
+a background thread reads each GeoParquet file into an Arrow table while the imports go on, and
+the reader, given the prefetch, takes the table (:meth:`Prefetch.take`) instead of reading the
+file again.
 
-Only a cache: a file that cannot be read here is read again by the reader, whose error is the
-one the user sees. This module imports nothing heavy itself.
+Only a cache, owned by whoever runs the check and handed to the readers: a file that cannot be
+read here is read again by the reader, whose error is the one the user sees. This module
+imports nothing heavy itself.
 """
 
 from __future__ import annotations
@@ -17,12 +19,9 @@ from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-__all__ = ["start", "take"]
+__all__ = ["Prefetch"]
 
 _SUFFIXES = (".parquet", ".geoparquet")
-
-_jobs: dict[str, Future[Any]] = {}
-_pool: ThreadPoolExecutor | None = None
 
 
 def _read(path: str) -> Any:
@@ -34,26 +33,41 @@ def _read(path: str) -> Any:
         return None
 
 
-def start(paths: Iterable[str | os.PathLike[str]]) -> None:
-    """Begin reading the GeoParquet files among ``paths`` in a background thread."""
-    global _pool
-    for p in paths:
-        path = os.fspath(p)
-        if not path.lower().endswith(_SUFFIXES) or path in _jobs:
-            continue
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-prefetch")
-        _jobs[path] = _pool.submit(_read, path)
-
-
-def take(path: str | os.PathLike[str]) -> Any:
-    """The Arrow table read for ``path`` (once: the cache forgets it), or None when no read
-    was started for it or the read failed.
+class Prefetch:
+    """GeoParquet files being read in a background thread.
 
     Examples
     --------
-    >>> take("never-started.parquet") is None
+    >>> Prefetch(["notes.csv"]).take("notes.csv") is None  # not GeoParquet: not read here
     True
     """
-    job = _jobs.pop(os.fspath(path), None)
-    return None if job is None else job.result()
+
+    def __init__(self, paths: Iterable[str | os.PathLike[str]] = ()) -> None:
+        self._jobs: dict[str, Future[Any]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self.start(paths)
+
+    def start(self, paths: Iterable[str | os.PathLike[str]]) -> None:
+        """Begin reading the GeoParquet files among ``paths``."""
+        for p in paths:
+            path = os.fspath(p)
+            if not path.lower().endswith(_SUFFIXES) or path in self._jobs:
+                continue
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix="posting-prefetch"
+                )
+            self._jobs[path] = self._pool.submit(_read, path)
+
+    def take(self, path: str | os.PathLike[str]) -> Any:
+        """The Arrow table read for ``path`` (once: it is then forgotten), or None when no read
+        was started for it or the read failed."""
+        job = self._jobs.pop(os.fspath(path), None)
+        return None if job is None else job.result()
+
+    def close(self) -> None:
+        """Forget every table not taken and stop the thread."""
+        self._jobs.clear()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -8,8 +8,7 @@ reported.
 from __future__ import annotations
 
 import re
-from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -20,10 +19,10 @@ from pyproj import Proj
 from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
 from posting.crs import WorkingCRS, finite_geometry, plan_working_crs, to_lonlat
 from posting.io import ParcelLayer
-from posting.parallel import background, pmap
+from posting.parallel import pmap
 from posting.settings import Settings
 
-__all__ = ["PreparedParcels", "prepare_parcels"]
+__all__ = ["ParcelGeometry", "PreparedParcels", "add_corners", "prepare_parcels"]
 
 SQFT_PER_ACRE = 43_560.0
 SLIVER_SQFT = 10.0
@@ -35,50 +34,27 @@ _NAMES = shapely.geometry.base.GEOMETRY_TYPES
 
 
 @dataclass(frozen=True)
-class PreparedParcels:
-    """Parcels in working feet, with their rings and corners.
+class ParcelGeometry:
+    """Where the parcels are, as measured: plain arrays, per parcel and per ring.
 
-    Per parcel (index = input row): ``group`` (index into ``crss``, -1 when invalid),
-    ``geometry_ft``, ``invalid`` (reason or None), ``repaired`` (reason or None),
-    ``perimeter_ft``, ``area_acres``, ``bounds_lonlat`` (west, south, east, north). Per ring:
-    ``rings``. Per corner: ``corners`` (ring-indexed).
+    What the report's renderers draw from and what a re-check (the plan's) assigns points
+    against; no input attributes, no settings. Per parcel (index = input row, or merged
+    property): ``ids``, ``group`` (index into ``crss``, -1 without usable geometry),
+    ``geometry_ft`` (in its working CRS, feet), ``bounds_lonlat`` (west, south, east, north).
+    Per ring: ``rings``, and their vertex table ``vertices``
+    (:func:`posting.boundary.ring_vertices`).
     """
 
-    layer: ParcelLayer
+    ids: np.ndarray
     crss: list[WorkingCRS]
     group: np.ndarray
     geometry_ft: np.ndarray
-    invalid: np.ndarray
-    repaired: np.ndarray
-    perimeter_ft: np.ndarray
-    area_acres: np.ndarray
     bounds_lonlat: np.ndarray
     rings: Rings
-    corners_future: Future[Corners] = field(repr=False)  # found in the background: see corners
-    corner_lonlat_future: Future[tuple[np.ndarray, np.ndarray]] | None = field(
-        default=None, repr=False
-    )
-    settings: Settings = field(default_factory=Settings)
-    vertices: Any = None  # the rings' vertex table (posting.boundary.ring_vertices)
-    # when parcels were merged into properties (--merge-owner): each one's input rows and ids
-    source_rows: list[list[int]] | None = None
-    source_ids: list[list[str]] | None = None
+    vertices: Any = None
 
     def __len__(self) -> int:
         return len(self.group)
-
-    @property
-    def corners(self) -> Corners:
-        """The rings' corners (waits for their detection to finish)."""
-        return self.corners_future.result()
-
-    @property
-    def corner_lonlat(self) -> tuple[np.ndarray, np.ndarray]:
-        """WGS 84 longitude and latitude of each corner (also worked out in the background)."""
-        if self.corner_lonlat_future is not None:
-            return self.corner_lonlat_future.result()
-        c = self.corners
-        return self.ft_to_lonlat(self.group[self.rings.parcel[c.ring]], c.x, c.y)
 
     @property
     def ring_start(self) -> np.ndarray:
@@ -110,11 +86,47 @@ class PreparedParcels:
 
     def geometry_lonlat(self) -> np.ndarray:
         """Repaired parcel geometry in WGS 84 longitude/latitude (None where invalid)."""
-        out = np.full(len(self), None, dtype=object)
-        for g, wcrs in enumerate(self.crss):
-            sel = self.group == g
-            out[sel] = wcrs.geoms_ft_to_lonlat(self.geometry_ft[sel])
-        return out
+        return self.geoms_to_lonlat(self.group, self.geometry_ft)
+
+
+@dataclass(frozen=True)
+class PreparedParcels:
+    """Parcels in working feet, with their rings and corners: the prepare stage's output.
+
+    Plain, picklable data. ``geometry`` (:class:`ParcelGeometry`) holds where the parcels are;
+    its fields are also reached directly (``prep.rings``, ``prep.group``). Per parcel: the
+    input ``layer`` (attributes, ids, owners), ``invalid`` (reason or None), ``repaired``
+    (reason or None), ``perimeter_ft``, ``area_acres``. Per corner: ``corners`` (ring-indexed)
+    and their ``corner_lonlat``, None until :func:`add_corners` found them.
+    """
+
+    geometry: ParcelGeometry
+    layer: ParcelLayer
+    invalid: np.ndarray
+    repaired: np.ndarray
+    perimeter_ft: np.ndarray
+    area_acres: np.ndarray
+    corners: Corners | None = field(default=None, repr=False)
+    corner_lonlat: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+    settings: Settings = field(default_factory=Settings)
+    # when parcels were merged into properties (--merge-owner): each one's input rows and ids
+    source_rows: list[list[int]] | None = None
+    source_ids: list[list[str]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.geometry)
+
+    def __getattr__(self, name: str) -> Any:
+        # crss, group, geometry_ft, bounds_lonlat, rings, vertices, ring_start, ring_count,
+        # ft_to_lonlat, geoms_to_lonlat, geometry_lonlat: the geometry's
+        if name.startswith("__") or name == "geometry":
+            raise AttributeError(name)
+        return getattr(self.geometry, name)
+
+    @property
+    def ids(self) -> np.ndarray:
+        """Each parcel's (or property's) id."""
+        return self.layer.ids
 
 
 def _ft_to_lonlat(
@@ -129,11 +141,24 @@ def _ft_to_lonlat(
     return lon, lat
 
 
-def _corners_lonlat(
-    corners: Future[Corners], crss: list[WorkingCRS], ring_group: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    c = corners.result()
-    return _ft_to_lonlat(crss, ring_group[c.ring], c.x, c.y)
+def add_corners(prep: PreparedParcels) -> PreparedParcels:
+    """``prep`` with its rings' corners found (and their longitude and latitude).
+
+    A stage of its own: nothing needs the corners until the rules are evaluated, so a runner
+    may find them while the markers are assigned.
+    """
+    if prep.corners is not None:
+        return prep
+    s = prep.settings
+    c = find_corners(
+        prep.rings.geometry,
+        vertices=prep.vertices,
+        angle_deg=s.corner_angle_deg,
+        noise_ft=s.corner_noise_ft,
+        merge_ft=s.corner_merge_ft,
+    )
+    lonlat = _ft_to_lonlat(prep.crss, prep.group[prep.rings.parcel[c.ring]], c.x, c.y)
+    return replace(prep, corners=c, corner_lonlat=lonlat)
 
 
 def _equal_area_acres(
@@ -294,6 +319,7 @@ def prepare_parcels(
     settings: Settings | None = None,
     *,
     merge_key: np.ndarray | None = None,
+    corners: bool = True,
 ) -> PreparedParcels:
     """Project, repair and split parcels into rings and corners.
 
@@ -306,6 +332,9 @@ def prepare_parcels(
     merge_key
         Per parcel, an owner (or None): adjoining parcels with the same one are merged into one
         property, whose outer boundary alone is measured (see :func:`_merge`).
+    corners
+        Find the rings' corners too (:func:`add_corners`); a runner that finds them later,
+        beside other work, says False.
     """
     settings = settings or Settings()
     n = len(layer)
@@ -417,31 +446,23 @@ def prepare_parcels(
     perimeter = np.bincount(rings.parcel, weights=rings.length_ft, minlength=n).astype(float)
     perimeter[~usable] = np.nan
     vertices = ring_vertices(rings.geometry)
-    # The corners are not needed until the markers are assigned: they are found meanwhile.
-    corners = background(
-        find_corners,
-        rings.geometry,
-        vertices=vertices,
-        angle_deg=settings.corner_angle_deg,
-        noise_ft=settings.corner_noise_ft,
-        merge_ft=settings.corner_merge_ft,
-    )
-    corner_lonlat = background(_corners_lonlat, corners, crss, group[rings.parcel])
-    return PreparedParcels(
+    prep = PreparedParcels(
+        geometry=ParcelGeometry(
+            ids=layer.ids,
+            crss=crss,
+            group=group,
+            geometry_ft=geometry_ft,
+            bounds_lonlat=bounds_lonlat,
+            rings=rings,
+            vertices=vertices,
+        ),
         layer=layer,
-        crss=crss,
-        group=group,
-        geometry_ft=geometry_ft,
         invalid=invalid,
         repaired=repaired,
         perimeter_ft=perimeter,
         area_acres=area_acres,
-        bounds_lonlat=bounds_lonlat,
-        rings=rings,
-        corners_future=corners,
-        corner_lonlat_future=corner_lonlat,
         settings=settings,
-        vertices=vertices,
         source_rows=source_rows,
         source_ids=source_ids,
     )
+    return add_corners(prep) if corners else prep

@@ -7,8 +7,9 @@ import geopandas as gpd
 import pyarrow.parquet as pq
 import pytest
 
-from posting import prefetch, read_markers
+from posting import read_markers
 from posting.errors import InputError
+from posting.prefetch import Prefetch
 
 
 @pytest.fixture
@@ -24,7 +25,7 @@ def signs(tmp_path):
 
 
 def test_a_prefetched_table_is_the_file_and_is_taken_once(signs):
-    prefetch.start([signs, signs, "notes.csv"])  # twice: read once; not Parquet: ignored
+    prefetch = Prefetch([signs, signs, "notes.csv"])  # twice: read once; not Parquet: ignored
     table = prefetch.take(signs)
     assert table.equals(pq.read_table(signs))
     assert prefetch.take(signs) is None  # taken: the cache forgets it
@@ -33,8 +34,8 @@ def test_a_prefetched_table_is_the_file_and_is_taken_once(signs):
 
 def test_markers_read_from_a_prefetched_table_are_the_same(signs):
     plain = read_markers([signs])
-    prefetch.start([signs])
-    again = read_markers([signs])
+    prefetch = Prefetch([signs])
+    again = read_markers([signs], prefetch=prefetch)
     assert prefetch.take(signs) is None  # the reader took it
     assert again.x.tolist() == plain.x.tolist() == [-81.3, -81.2]
     assert again.attributes["kind"].tolist() == ["sign", "paint"]
@@ -43,9 +44,9 @@ def test_markers_read_from_a_prefetched_table_are_the_same(signs):
 def test_an_unreadable_file_is_reported_by_the_reader(tmp_path):
     bad = tmp_path / "signs.parquet"
     bad.write_text("not parquet")
-    prefetch.start([bad])
+    prefetch = Prefetch([bad])
     with pytest.raises(InputError, match="not a readable Parquet file"):
-        read_markers([bad])
+        read_markers([bad], prefetch=prefetch)
     assert prefetch.take(bad) is None
 
 

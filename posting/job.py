@@ -1,0 +1,258 @@
+"""A check as plain data: which files, which columns, which rules and settings.
+
+A :class:`Job` is what the command line (or a notebook, a manifest, a cluster's task) asks for,
+before anything is read. It is frozen, picklable and JSON-ready (:meth:`Job.to_dict`), so the
+same check can be run again elsewhere or later (``posting verify``), and :func:`read` turns it
+into the library's inputs. Field names are the library's parameters; errors name them, and the
+command line spells each as its flag.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from posting.errors import InputError
+from posting.settings import Settings
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from posting.io import MarkerLayer, ParcelLayer
+    from posting.measure import Context
+    from posting.prefetch import Prefetch
+
+__all__ = ["ContextFiles", "Inputs", "Job", "read_context", "read_inputs"]
+
+
+@dataclass(frozen=True)
+class ContextFiles:
+    """The context layers and parcel attributes the rules may need (every one optional).
+
+    Each field is named as the library parameter (and the command-line option) that sets it:
+    ``access`` (a file of roads, driveways, trails and gates) with ``access_type_field``;
+    ``landcover`` with ``landcover_field`` (or ``landcover_field`` alone: a parcel column);
+    ``public_where``, ``dwelling_where``, ``cultivated_where`` (``COL=V1,V2`` over parcel
+    columns); ``check_date``; ``water`` with ``water_where``; ``dwellings``; ``fences`` with
+    ``fence_height_field``; ``easements`` with ``easement_holder_field``; ``acres_field``.
+    """
+
+    access: str | None = None
+    access_type_field: str | None = None
+    landcover: str | None = None
+    landcover_field: str | None = None
+    public_where: str | None = None
+    check_date: _dt.date | None = None
+    water: str | None = None
+    water_where: str | None = None
+    dwellings: str | None = None
+    dwelling_where: str | None = None
+    fences: str | None = None
+    fence_height_field: str | None = None
+    cultivated_where: str | None = None
+    easements: str | None = None
+    easement_holder_field: str | None = None
+    acres_field: str | None = None
+
+    def __post_init__(self) -> None:
+        for needs, on in (
+            ("access_type_field", "access"),
+            ("water_where", "water"),
+            ("fence_height_field", "fences"),
+            ("easement_holder_field", "easements"),
+        ):
+            if getattr(self, needs) and not getattr(self, on):
+                raise InputError(f"{{option}} needs {{option:{on}}}", parameter=needs)
+        if self.landcover and not self.landcover_field:
+            raise InputError(
+                "{option} needs {option:landcover_field} (the column whose value 'forest' "
+                "marks forest land)",
+                parameter="landcover",
+            )
+
+    def files(self) -> list[str]:
+        """The files named (the inputs a manifest records)."""
+        names = ("access", "landcover", "water", "dwellings", "fences", "easements")
+        return [getattr(self, n) for n in names if getattr(self, n)]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One check: the parcels, the markers, the rules, the settings and the context.
+
+    Attributes
+    ----------
+    parcels
+        The parcel file.
+    signs
+        Marker files (signs, paint marks, posts), any number.
+    rules
+        Rule profiles (names or ``.toml`` paths): alternative ways to post. Empty: Florida's.
+    id_field, owner_field
+        Parcel columns of the id and the owner.
+    sign_parcel_field
+        Marker column naming the parcel a marker posts.
+    crs
+        The CRS of layers that have none (and of x/y columns).
+    layer
+        The layer of a multi-layer parcel file.
+    merge_owner
+        Parcel column: adjoining parcels with the same value are one property.
+    settings
+        Tolerances and survey accuracy.
+    context
+        The context layers and attributes (:class:`ContextFiles`).
+    """
+
+    parcels: str
+    signs: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+    id_field: str | None = None
+    owner_field: str | None = None
+    sign_parcel_field: str | None = None
+    crs: str | None = None
+    layer: str | None = None
+    merge_owner: str | None = None
+    settings: Settings = field(default_factory=Settings)
+    context: ContextFiles = field(default_factory=ContextFiles)
+
+    def files(self) -> list[str]:
+        """Every input file the job reads (parcels, markers, context layers)."""
+        return [self.parcels, *self.signs, *self.context.files()]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The job as JSON-ready values."""
+        out = dataclasses.asdict(self)
+        out["signs"], out["rules"] = list(self.signs), list(self.rules)
+        date = self.context.check_date
+        out["context"]["check_date"] = None if date is None else date.isoformat()
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Job:
+        """The job :meth:`to_dict` wrote."""
+        ctx = dict(data.get("context") or {})
+        if ctx.get("check_date"):
+            ctx["check_date"] = _dt.date.fromisoformat(ctx["check_date"])
+        rest = {k: v for k, v in data.items() if k not in ("settings", "context")}
+        rest["signs"] = tuple(rest.get("signs") or ())
+        rest["rules"] = tuple(rest.get("rules") or ())
+        return cls(
+            **rest, settings=Settings(**(data.get("settings") or {})), context=ContextFiles(**ctx)
+        )
+
+
+class Inputs(NamedTuple):
+    """What a job's files hold: the parcels, the markers, the context, the merge key."""
+
+    parcels: ParcelLayer
+    markers: MarkerLayer
+    context: Context
+    merge_key: np.ndarray | None
+
+
+def read_parcels_of(job: Job, prefetch: Prefetch | None = None) -> ParcelLayer:
+    """The job's parcel layer."""
+    from posting.io import read_parcels
+
+    return read_parcels(
+        job.parcels,
+        id_field=job.id_field,
+        owner_field=job.owner_field,
+        crs=job.crs,
+        layer=job.layer,
+        prefetch=prefetch,
+    )
+
+
+def read_markers_of(job: Job, prefetch: Prefetch | None = None) -> MarkerLayer:
+    """The job's markers, from every marker file."""
+    from posting.io import read_markers
+
+    return read_markers(
+        list(job.signs), crs=job.crs, parcel_field=job.sign_parcel_field, prefetch=prefetch
+    )
+
+
+def merge_key_of(job: Job, parcels: ParcelLayer) -> np.ndarray | None:
+    """Per parcel, the value of the ``merge_owner`` column (None without it)."""
+    from posting.io import parcel_values
+
+    return parcel_values(parcels, job.merge_owner, "merge_owner") if job.merge_owner else None
+
+
+def read_inputs(job: Job, prefetch: Prefetch | None = None) -> Inputs:
+    """Read everything the job names, one file after another (see :func:`posting.engine.run`
+    for the parallel reading)."""
+    parcels = read_parcels_of(job, prefetch)
+    return Inputs(
+        parcels,
+        read_markers_of(job, prefetch),
+        read_context(job.context, parcels, job.crs),
+        merge_key_of(job, parcels),
+    )
+
+
+def read_context(files: ContextFiles, parcels: ParcelLayer, crs: str | None) -> Context:
+    """Read the context layers and parcel attributes that ``files`` names."""
+    import pandas as pd
+
+    from posting.io import parcel_values, parcel_where, read_features
+    from posting.measure import Context
+
+    f = files
+    ctx: dict[str, Any] = {}
+    if f.access:
+        ctx["access"] = read_features(
+            f.access,
+            field=f.access_type_field,
+            default_field="type",
+            crs=crs,
+            field_parameter="access_type_field",
+        )
+    if f.landcover:
+        ctx["landcover"] = read_features(
+            f.landcover, field=f.landcover_field, crs=crs, field_parameter="landcover_field"
+        )
+    elif f.landcover_field:
+        values = parcel_values(parcels, f.landcover_field, "landcover_field")
+        ctx["parcel_landcover"] = [None if v is None else v == "forest" for v in values]
+    if f.public_where:
+        ctx["public"] = parcel_where(parcels, f.public_where, "public_where")
+    if f.check_date:
+        d = f.check_date
+        ctx["today"] = d.date() if isinstance(d, _dt.datetime) else d
+    if f.water:
+        ctx["water"] = read_features(
+            f.water, crs=crs, where=f.water_where, where_parameter="water_where"
+        )
+    if f.dwellings:
+        ctx["dwellings"] = read_features(f.dwellings, crs=crs)
+    if f.dwelling_where:
+        ctx["dwelling"] = parcel_where(parcels, f.dwelling_where, "dwelling_where")
+    if f.fences:
+        ctx["fences"] = read_features(
+            f.fences,
+            field=f.fence_height_field,
+            default_field="height_ft",
+            crs=crs,
+            field_parameter="fence_height_field",
+        )
+    if f.cultivated_where:
+        ctx["cultivated"] = parcel_where(parcels, f.cultivated_where, "cultivated_where")
+    if f.easements:
+        ctx["easements"] = read_features(
+            f.easements,
+            field=f.easement_holder_field,
+            default_field=("holder", "owner", "grantee"),
+            crs=crs,
+            field_parameter="easement_holder_field",
+            casefold=False,
+        )
+    if f.acres_field:
+        ctx["recorded_acres"] = pd.to_numeric(
+            pd.Series(parcel_values(parcels, f.acres_field, "acres_field")), errors="coerce"
+        ).to_numpy(dtype=float)
+    return Context(**ctx)
