@@ -422,3 +422,107 @@ def test_accuracy_band_applies_to_access_points():
     )  # 55 ft from the driveway, tolerance 50 ft
     r = check(parcels(lot), markers(pts), "arizona", context=ctx, settings=Settings(accuracy_ft=10))
     assert one(r)["status"] == "uncertain"
+
+
+# -- Arkansas: signs 100 ft (forest) / 1,000 ft (other), each point of entry, or a fence -------
+# Ark. Code Ann. 18-11-404(1)(A): "signs ... at points no more than one hundred feet (100') apart
+# and at each point of entry" on forest land; 18-11-405(1)(A): "one thousand feet (1,000')" on
+# other land; (1)(B): letters "at least four inches (4") high"; (3): "a fence sufficient under
+# § 2-39-101 et seq."
+
+
+@pytest.mark.parametrize(("step", "status"), [(99.0, "compliant"), (101.0, "noncompliant")])
+def test_arkansas_forest_land_signs_100_ft(step, status):
+    # a 1,000 ft square: every gap along a side is the step (the last one shorter), and a gap
+    # across a corner is shorter still in a straight line
+    pts = along(square(), step)
+    r = check(parcels(square()), markers(pts), "arkansas", context=Context(parcel_landcover=[True]))
+    p = one(r)
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = [v for v in p["violations"] if v["rule"] == "spacing"]
+        assert v["limit"] == 100.0 and v["measured"] == pytest.approx(101.0, abs=0.01)
+
+
+@pytest.mark.parametrize(("side", "status"), [(1980.0, "compliant"), (2020.0, "noncompliant")])
+def test_arkansas_other_land_signs_1000_ft(side, status):
+    # signs at the corners and midpoints: gaps of side / 2 = 990 ft (passes) or 1,010 ft (fails)
+    lot = square(side)
+    r = check(
+        parcels(lot),
+        markers(along(lot, side / 2)),
+        "arkansas",
+        context=Context(parcel_landcover=[False]),
+    )
+    assert one(r)["status"] == status
+    assert set(r.gaps["limit_ft"]) == {1000.0}
+
+
+def test_arkansas_a_sign_at_each_point_of_entry_not_only_roads():
+    lot = square(1980)
+    pts = along(lot, 990.0)
+    trail = features([shapely.LineString([(500, -200), (500, 300)])], ["trail"])
+    ctx = Context(parcel_landcover=[False], access=trail)
+    p = one(check(parcels(lot), markers(pts), "arkansas", context=ctx))
+    assert p["status"] == "noncompliant"
+    assert [v["rule"] for v in p["violations"]] == ["access"]  # a trail is a point of entry
+    with_sign = np.vstack([pts, [(510.0, 0.0)]])  # 10 ft from the crossing, within 50 ft
+    assert one(check(parcels(lot), markers(with_sign), "arkansas", context=ctx))["status"] == (
+        "compliant"
+    )
+
+
+def test_arkansas_letters_four_inches_and_paint_is_not_this_method():
+    pts = along(square(), 95.0)
+    letters = pd.DataFrame({"letter_height_in": [4.0] * len(pts), "text": ["POSTED"] * len(pts)})
+    letters.loc[0, "letter_height_in"] = 3.9
+    ctx = Context(parcel_landcover=[True])
+    p = one(check(parcels(square()), markers(pts, attributes=letters), "arkansas", context=ctx))
+    [v] = p["violations"]
+    assert v["rule"] == "letter_height" and v["count"] == 1 and v["limit"] == 4.0
+    paint = kinds(len(pts), color="purple", length_in=8, height_ft=4)
+    p = one(check(parcels(square()), markers(pts, attributes=paint), "arkansas", context=ctx))
+    assert p["status"] == "unposted"  # the paint method is not checked by this profile
+
+
+def test_arkansas_a_fence_of_any_height_posts_the_land():
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    p = one(
+        check(
+            parcels(square()),
+            markers([]),
+            "arkansas",
+            context=Context(fences=features([ring], ["1.5"])),
+        )
+    )
+    assert p["status"] == "compliant" and p["posted_by"] == "fence"
+    r = check(parcels(square()), markers([]), "arkansas")
+    assert one(r)["status"] == "unposted"
+    assert "Class B misdemeanor" in load_rules("arkansas").penalty
+
+
+# -- North Dakota: 880 yards apart; criminal trespass graded as in force ---------------------------
+# NDCC 20.1-01-17(1)(a): signs "not more than eight hundred eighty yards [804.68 meters] apart":
+# 880 yd x 3 ft = 2,640 ft.
+
+
+@pytest.mark.parametrize(("side", "status"), [(5200.0, "compliant"), (5400.0, "noncompliant")])
+def test_north_dakota_880_yards(side, status):
+    lot = square(side)  # corners and midpoints: gaps of 2,600 ft (passes) or 2,700 ft (fails)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), "north-dakota"))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = [v for v in p["violations"] if v["rule"] == "spacing"]
+        assert v["limit"] == 880 * 3 and v["measured"] == pytest.approx(2700.0, abs=0.01)
+
+
+def test_north_dakota_profiles_cite_the_official_code_and_the_2021_grading():
+    hunting = load_rules("north-dakota")
+    assert hunting.verification == "verified" and "SB 2144" in hunting.verification_note
+    criminal = load_rules("north-dakota-criminal")
+    assert criminal.standard == "guidance"
+    # 12.1-22-03 as amended by S.L. 2021 ch. 182: class B misdemeanor; the $250 noncriminal
+    # citation is the peace officer's option
+    assert "class B misdemeanor" in criminal.penalty and "$250" in criminal.penalty
+    assert "may cite" in criminal.penalty
+    assert criminal.content.clause.startswith("NDCC 12.1-22-03(4)(a)")
