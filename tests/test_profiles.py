@@ -526,3 +526,45 @@ def test_north_dakota_profiles_cite_the_official_code_and_the_2021_grading():
     assert "class B misdemeanor" in criminal.penalty and "$250" in criminal.penalty
     assert "may cite" in criminal.penalty
     assert criminal.content.clause.startswith("NDCC 12.1-22-03(4)(a)")
+
+
+# -- Texas: signs are notice too (30.05(b)(2)(C)), checked against a guidance layout ---------------
+# The guidance spacing is the statute's own paint spacing, 30.05(b)(2)(D)(iii): "100 feet apart
+# on forest land" and "1,000 feet apart on land other than forest land".
+
+
+def test_texas_a_parcel_posted_with_signs_is_not_unposted_under_texas_law():
+    pts = along(square(), 95.0)
+    words = pd.DataFrame({"text": ["NO TRESPASSING"] * len(pts)})
+    ctx = Context(parcel_landcover=[True])
+    alone = one(check(parcels(square()), markers(pts, attributes=words), "texas", context=ctx))
+    assert alone["status"] == "unposted"  # the paint method alone
+    r = check(
+        parcels(square()), markers(pts, attributes=words), ["texas", "texas-signs"], context=ctx
+    )
+    p = one(r)
+    assert p["status"] == "compliant" and p["rules"] == "texas-signs"
+
+
+@pytest.mark.parametrize(
+    ("forest", "side", "step", "status"),
+    [
+        (True, 1000.0, 99.0, "compliant"),
+        (True, 1000.0, 101.0, "noncompliant"),
+        (False, 1980.0, 990.0, "compliant"),
+        (False, 2020.0, 1010.0, "noncompliant"),
+    ],
+)
+def test_texas_signs_guidance_spacing_is_the_paint_spacing(forest, side, step, status):
+    lot = square(side)
+    r = check(
+        parcels(lot),
+        markers(along(lot, step)),
+        "texas-signs",
+        context=Context(parcel_landcover=[forest]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["basis"] == "guidance" and v["limit"] == (100.0 if forest else 1000.0)
