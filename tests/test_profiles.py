@@ -568,3 +568,56 @@ def test_texas_signs_guidance_spacing_is_the_paint_spacing(forest, side, step, s
     if status == "noncompliant":
         [v] = p["violations"]
         assert v["basis"] == "guidance" and v["limit"] == (100.0 if forest else 1000.0)
+
+
+# -- Tennessee: "Hunting By Written Permission Only" signs at the points of ingress; marks 50 yd
+# Tenn. Code Ann. 70-4-106(b)(1)(B)(i): signs "visible at all major points of ingress"; (ii): and
+# "fluorescent visual markings ... at fifty-yard (50 yd) intervals around the perimeter", "at
+# least one inch (1") wide and four inches (4") long": 50 yd x 3 = 150 ft.
+
+DRIVEWAY = shapely.LineString([(500, -200), (500, 300)])
+
+
+def test_tennessee_ingress_signs_with_the_statutes_words():
+    ctx = Context(access=features([DRIVEWAY], ["driveway"]))
+    words = pd.DataFrame({"text": ["HUNTING BY WRITTEN PERMISSION ONLY"]})
+    p = one(
+        check(parcels(square()), markers([(520, 0)], attributes=words), "tennessee", context=ctx)
+    )
+    assert p["status"] == "compliant"  # no spacing and no corners in method (i)
+    words = pd.DataFrame({"text": ["NO HUNTING"]})
+    p = one(
+        check(parcels(square()), markers([(520, 0)], attributes=words), "tennessee", context=ctx)
+    )
+    [v] = p["violations"]
+    assert v["rule"] == "sign_text" and v["clause"] == "Tenn. Code Ann. 70-4-106(b)(1)(A)"
+    p = one(check(parcels(square()), markers([(0, 0)]), "tennessee", context=ctx))
+    assert [v["rule"] for v in p["violations"]] == ["access"]  # the driveway has no sign
+
+
+@pytest.mark.parametrize(("step", "status"), [(149.0, "compliant"), (151.0, "noncompliant")])
+def test_tennessee_paint_marks_every_50_yards(step, status):
+    pts = along(square(), step)
+    marks = kinds(len(pts), width_in=1, length_in=4)
+    sign = pd.DataFrame({"kind": ["sign"], "text": ["Hunting By Written Permission Only"]})
+    ctx = Context(access=features([DRIVEWAY], ["driveway"]))
+    layer = markers(
+        np.vstack([pts, [(510.0, 0.0)]]), attributes=pd.concat([marks, sign], ignore_index=True)
+    )
+    p = one(check(parcels(square()), layer, "tennessee-paint", context=ctx))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["rule"] == "spacing" and v["limit"] == 50 * 3
+        assert v["measured"] == pytest.approx(151.0, abs=0.01)
+
+
+def test_tennessee_paint_marks_at_least_one_by_four_inches():
+    pts = along(square(), 100.0)
+    marks = kinds(len(pts), width_in=1.0, length_in=4.0)
+    marks.loc[2, "width_in"] = 0.9
+    marks.loc[5, "length_in"] = 3.9
+    p = one(check(parcels(square()), markers(pts, attributes=marks), "tennessee-paint"))
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"paint_width", "paint_length"}
+    assert v["paint_width"]["limit"] == 1.0 and v["paint_length"]["limit"] == 4.0
