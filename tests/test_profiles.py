@@ -621,3 +621,109 @@ def test_tennessee_paint_marks_at_least_one_by_four_inches():
     v = {x["rule"]: x for x in p["violations"]}
     assert set(v) == {"paint_width", "paint_length"}
     assert v["paint_width"]["limit"] == 1.0 and v["paint_length"]["limit"] == 4.0
+
+
+# -- Kentucky and Alabama: purple paint as in Texas; Kansas: purple paint, guidance spacing
+# KRS 511.070 (2024 SB 118) and Ala. Code 13A-7-1(4): vertical lines "not less than eight inches
+# in length and not less than one inch in width", bottom "not less than three feet ... [nor] more
+# than five feet from the ground", "no more than 100 feet apart on forest land or 1,000 feet apart
+# on land other than forest land".
+
+PURPLE = {"color": "purple", "length_in": 8.0, "width_in": 1.0, "height_ft": 4.0}
+
+
+@pytest.mark.parametrize("profile", ["kentucky", "alabama"])
+@pytest.mark.parametrize(
+    ("forest", "side", "step", "status"),
+    [
+        (True, 1000.0, 99.0, "compliant"),
+        (True, 1000.0, 101.0, "noncompliant"),
+        (False, 1980.0, 990.0, "compliant"),
+        (False, 2020.0, 1010.0, "noncompliant"),
+    ],
+)
+def test_purple_paint_100_ft_forest_1000_ft_other(profile, forest, side, step, status):
+    lot = square(side)
+    pts = along(lot, step)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=kinds(len(pts), **PURPLE)),
+        profile,
+        context=Context(parcel_landcover=[forest]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["rule"] == "spacing" and v["limit"] == (100.0 if forest else 1000.0)
+
+
+@pytest.mark.parametrize("profile", ["kentucky", "alabama"])
+def test_purple_marks_eight_by_one_inches_bottom_three_to_five_feet(profile):
+    pts = along(square(), 95.0)
+    attrs = kinds(len(pts), **PURPLE)
+    attrs.loc[1, "width_in"] = 0.9
+    attrs.loc[2, "length_in"] = 7.9
+    attrs.loc[3, "height_ft"] = 5.1
+    attrs.loc[4, "height_ft"] = 2.9
+    p = one(
+        check(
+            parcels(square()),
+            markers(pts, attributes=attrs),
+            profile,
+            context=Context(parcel_landcover=[True]),
+        )
+    )
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"paint_width", "paint_length", "paint_height"}
+    assert v["paint_height"]["count"] == 2
+
+
+def test_kentucky_and_alabama_fenced_land_needs_no_marks():
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    ctx = Context(fences=features([ring], ["3"]))
+    for profile in ("kentucky", "alabama"):
+        p = one(check(parcels(square()), markers([]), profile, context=ctx))
+        assert p["posted_by"] == "fence", profile
+
+
+def test_alabama_signs_are_a_second_method_with_a_guidance_layout():
+    pts = along(square(), 95.0)
+    words = pd.DataFrame({"text": ["POSTED - NO TRESPASSING"] * len(pts)})
+    ctx = Context(parcel_landcover=[True])
+    layer = markers(pts, attributes=words)
+    assert one(check(parcels(square()), layer, "alabama", context=ctx))["status"] == "unposted"
+    p = one(check(parcels(square()), layer, ["alabama", "alabama-signs"], context=ctx))
+    assert p["status"] == "compliant" and p["rules"] == "alabama-signs"
+    far = markers(along(square(), 101.0))
+    p = one(check(parcels(square()), far, "alabama-signs", context=ctx))
+    assert {v["basis"] for v in p["violations"]} == {"guidance"}
+
+
+@pytest.mark.parametrize(("step", "status"), [(990.0, "compliant"), (1010.0, "noncompliant")])
+def test_kansas_purple_marks_with_a_guidance_spacing(step, status):
+    # K.S.A. 32-1013(b): "a vertical line of at least eight inches in length", bottom "no less
+    # than three feet nor more than five feet high"; no spacing in the statute (guidance 1,000 ft
+    # on other land)
+    lot = square(step * 2)
+    pts = along(lot, step)
+    attrs = kinds(len(pts), color="purple", length_in=8.0, height_ft=3.0)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=attrs),
+        "kansas",
+        context=Context(parcel_landcover=[False]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    assert load_rules("kansas").standard == "guidance"
+    attrs.loc[0, "length_in"] = 7.9
+    p = one(
+        check(
+            parcels(lot),
+            markers(pts, attributes=attrs),
+            "kansas",
+            context=Context(parcel_landcover=[False]),
+        )
+    )
+    assert "paint_length" in {v["rule"] for v in p["violations"]}
