@@ -727,3 +727,185 @@ def test_kansas_purple_marks_with_a_guidance_spacing(step, status):
         )
     )
     assert "paint_length" in {v["rule"] for v in p["violations"]}
+
+
+# -- South Carolina and West Virginia: purple marks 8 x 2 in, bottom 3-6 ft
+# S.C. Code 16-11-600(B)(2): "not more than one hundred yards apart" (100 yd x 3 = 300 ft); W. Va.
+# Code 61-3B-1(4)(B): "no more than 100 feet apart", with written signs "at all roads, driveways
+# or gates of entry"; both: "one vertical line no less than eight inches in length and two inches
+# in width", bottom "not less than three nor more than six feet from the ground".
+
+PURPLE_2IN = {"color": "purple", "length_in": 8.0, "width_in": 2.0, "height_ft": 6.0}
+
+
+@pytest.mark.parametrize(
+    ("profile", "limit"), [("south-carolina-paint", 100 * 3), ("west-virginia-paint", 100)]
+)
+@pytest.mark.parametrize("over", [False, True])
+def test_purple_marks_two_inches_wide(profile, limit, over):
+    step = limit + (1.0 if over else -1.0)
+    pts = along(square(), step)
+    r = check(parcels(square()), markers(pts, attributes=kinds(len(pts), **PURPLE_2IN)), profile)
+    p = one(r)
+    assert p["status"] == ("noncompliant" if over else "compliant")
+    if over:
+        [v] = p["violations"]
+        assert v["rule"] == "spacing" and v["limit"] == limit
+
+
+def test_purple_marks_two_inches_wide_bottom_six_feet():
+    pts = along(square(), 250.0)
+    attrs = kinds(len(pts), **PURPLE_2IN)
+    attrs.loc[0, "width_in"] = 1.9
+    attrs.loc[1, "height_ft"] = 6.1
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "south-carolina-paint"))
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"paint_width", "paint_height"}
+    assert v["paint_width"]["limit"] == 2.0
+
+
+def test_west_virginia_paint_needs_written_signs_at_roads_driveways_and_gates():
+    pts = along(square(), 95.0)
+    attrs = kinds(len(pts), **PURPLE_2IN)
+    ctx = Context(access=features([DRIVEWAY], ["driveway"]))
+    p = one(
+        check(parcels(square()), markers(pts, attributes=attrs), "west-virginia-paint", context=ctx)
+    )
+    assert [v["rule"] for v in p["violations"]] == ["access"]  # a paint mark is not a sign
+    sign = pd.DataFrame({"kind": ["sign"]})
+    layer = markers(
+        np.vstack([pts, [(505.0, 0.0)]]), attributes=pd.concat([attrs, sign], ignore_index=True)
+    )
+    p = one(check(parcels(square()), layer, "west-virginia-paint", context=ctx))
+    assert p["status"] == "compliant"
+
+
+@pytest.mark.parametrize(("side", "status"), [(990.0, "compliant"), (1010.0, "noncompliant")])
+def test_west_virginia_signs_500_ft_along(side, status):
+    # 61-3B-1(4)(A): "not more than five hundred feet apart, along and at each corner"; corners
+    # and midpoints: 495 ft (passes) or 505 ft (fails)
+    lot = square(side)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), "west-virginia"))
+    assert p["status"] == status
+
+
+def test_west_virginia_a_sign_at_each_corner():
+    lot = square(990.0)
+    # corners and midpoints, but the sign of the corner (0, 0) stands 40 ft up each side
+    pts = [(40, 0), (495, 0), (990, 0), (990, 495), (990, 990), (495, 990), (0, 990), (0, 495)]
+    pts.append((0, 40))
+    p = one(check(parcels(lot), markers(pts), "west-virginia"))
+    [v] = p["violations"]  # the corner at (0, 0) is 40 ft from the nearest sign
+    assert v["rule"] == "corners" and v["count"] == 1
+
+
+# -- Utah and Idaho: corners, and the crossings of streams, roads, gates and rights-of-way ---------
+# Utah Code 23A-5-317(1)(c)(i): "at the corners, fishing streams crossing property lines, roads,
+# gates, and rights-of-way entering the land"; Idaho Code 6-202(2)(b)(iv): "at all property
+# corners and boundaries where the property intersects navigable streams, roads, gates and
+# rights-of-way entering the land".
+
+CORNERS = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
+STREAM = shapely.box(700, -200, 760, 1200)  # 60 ft wide, crossing the south and north lines
+GATE = shapely.Point(0, 400)  # on the west line
+
+
+@pytest.mark.parametrize("profile", ["utah", "idaho"])
+def test_corners_and_crossings(profile):
+    ctx = Context(access=features([GATE], ["gate"]), water=features([STREAM], [None]))
+    banks = [(670, 0), (790, 0), (670, 1000), (790, 1000)]  # 30 ft outside each bank
+    gate = [(0, 410)]
+    words = {"text": "NO TRESPASSING"}
+    full = CORNERS + banks + gate
+    attrs = pd.DataFrame({k: [v] * len(full) for k, v in words.items()})
+    p = one(check(parcels(square()), markers(full, attributes=attrs), profile, context=ctx))
+    assert p["status"] == "compliant"  # no spacing: nothing between the corners and crossings
+    # a missing corner, a missing bank and a missing gate are each a violation
+    short = CORNERS[1:] + banks[1:]
+    attrs = pd.DataFrame({k: [v] * len(short) for k, v in words.items()})
+    p = one(check(parcels(square()), markers(short, attributes=attrs), profile, context=ctx))
+    assert {v["rule"] for v in p["violations"]} == {"corners", "access", "water"}
+
+
+def test_utah_paint_colours_and_idaho_fence_is_not_posting():
+    paint = kinds(4, color="fluorescent pink")
+    p = one(check(parcels(square()), markers(CORNERS, attributes=paint), "utah"))
+    assert p["status"] == "compliant"
+    paint = kinds(4, color="purple")
+    p = one(check(parcels(square()), markers(CORNERS, attributes=paint), "utah"))
+    assert [v["rule"] for v in p["violations"]] == ["paint_color"]
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    fenced = Context(fences=features([ring], ["4"]))
+    assert one(check(parcels(square()), markers([]), "utah", context=fenced))["posted_by"] == (
+        "fence"
+    )
+    # Idaho: a fence is notice only off public land (6-202(2)(b)(iii)), which the schema cannot
+    # tell: a fenced parcel is judged as unfenced
+    assert one(check(parcels(square()), markers([]), "idaho", context=fenced))["status"] == (
+        "unposted"
+    )
+    cultivated = Context(cultivated=np.array([True]))
+    p = one(check(parcels(square()), markers([]), "idaho", context=cultivated))
+    assert p["posted_by"] == "cultivation"
+
+
+# -- New Hampshire: 100 yards apart, gates and entrances, name and address
+# RSA 635:4 (as stated by NH Fish and Game): "no further than 100 yards apart" (300 ft), "letters
+# at least 2 inches high, and with the owner's name and address".
+
+
+@pytest.mark.parametrize(("step", "status"), [(299.0, "compliant"), (301.0, "noncompliant")])
+def test_new_hampshire_100_yards(step, status):
+    p = one(check(parcels(square()), markers(along(square(), step)), "new-hampshire"))
+    assert p["status"] == status
+
+
+def test_new_hampshire_letters_name_and_address():
+    pts = along(square(), 250.0)
+    attrs = pd.DataFrame(
+        {
+            "letter_height_in": [2.0] * len(pts),
+            "name_on_sign": ["J. Smith"] * len(pts),
+            "address_on_sign": ["12 Main St, Concord"] * len(pts),
+        }
+    )
+    attrs.loc[0, "letter_height_in"] = 1.9
+    attrs.loc[1, "address_on_sign"] = "none"
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "new-hampshire"))
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"letter_height", "address_on_sign"}
+
+
+# -- Oregon: closed to entry (105.700) and to motor-propelled vehicles (164.270) ------------------
+# ORS 105.700(2)(a): notice "at each outer gate and normal point of access", "both sides of a body
+# of water", a sign "no smaller than eight inches in height and 11 inches in width", letters "no
+# less than one inch", a blaze of "at least 50 square inches of fluorescent orange paint".
+# ORS 164.270(1)(d): signs "no further apart than 350 yards" (350 yd x 3 = 1,050 ft).
+
+
+def test_oregon_notice_at_each_access_point_and_both_banks():
+    ctx = Context(access=features([GATE], ["gate"]), water=features([STREAM], [None]))
+    pts = [(0, 410), (670, 0), (790, 0), (670, 1000), (790, 1000)]
+    attrs = kinds(5, color="fluorescent orange", width_in=5.0, length_in=10.0)
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "oregon", context=ctx))
+    assert p["status"] == "compliant"  # 5 x 10 = 50 sq in of orange at each
+    attrs.loc[0, "length_in"] = 9.8  # 49 sq in
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "oregon", context=ctx))
+    [v] = p["violations"]
+    assert v["rule"] == "paint_area" and "less than 50 sq in" in v["message"]
+    sign = pd.DataFrame({"kind": ["sign"], "width_in": [7.9], "length_in": [11.0]})
+    layer = markers(
+        pts[:1] + pts[1:], attributes=pd.concat([sign, attrs.iloc[1:]], ignore_index=True)
+    )
+    p = one(check(parcels(square()), layer, "oregon", context=ctx))
+    assert [v["rule"] for v in p["violations"]] == ["sign_size"]
+
+
+@pytest.mark.parametrize(("side", "status"), [(2080.0, "compliant"), (2120.0, "noncompliant")])
+def test_oregon_vehicles_350_yards(side, status):
+    lot = square(side)  # corners and midpoints: 1,040 ft (passes) or 1,060 ft (fails)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), "oregon-vehicles"))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["limit"] == 350 * 3
