@@ -909,3 +909,26 @@ def test_oregon_vehicles_350_yards(side, status):
     if status == "noncompliant":
         [v] = p["violations"]
         assert v["limit"] == 350 * 3
+
+
+# -- States whose posting standard has no figure: a guidance layout
+# Wyo. Stat. 6-3-303(a)(ii), AS 11.46.350(b)(2), Neb. Rev. Stat. 28-521(1)(b), SDCL 22-35-6(2),
+# Conn. Gen. Stat. 53a-109(a)(1), Ohio Rev. Code 2911.21(A)(3), Miss. Code 49-7-79: posting
+# "reasonably likely to come to the attention of intruders" (or the like), no number. The guidance
+# is north-dakota-criminal's: signs 660 ft apart along the boundary, at each corner and access.
+
+NO_FIGURE = ["wyoming", "alaska", "nebraska", "south-dakota", "connecticut", "ohio", "mississippi"]
+
+
+@pytest.mark.parametrize("profile", NO_FIGURE)
+@pytest.mark.parametrize(("side", "status"), [(1300.0, "compliant"), (1340.0, "noncompliant")])
+def test_no_figure_states_get_the_guidance_layout(profile, side, status):
+    lot = square(side)  # corners and midpoints: 650 ft (passes) or 670 ft (fails)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), profile))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["limit"] == 660.0 and v["basis"] == "guidance"
+    rules = load_rules(profile)
+    assert rules.standard == "guidance"
+    assert not rules.spacing.verified and rules.visibility.verified
