@@ -422,3 +422,513 @@ def test_accuracy_band_applies_to_access_points():
     )  # 55 ft from the driveway, tolerance 50 ft
     r = check(parcels(lot), markers(pts), "arizona", context=ctx, settings=Settings(accuracy_ft=10))
     assert one(r)["status"] == "uncertain"
+
+
+# -- Arkansas: signs 100 ft (forest) / 1,000 ft (other), each point of entry, or a fence -------
+# Ark. Code Ann. 18-11-404(1)(A): "signs ... at points no more than one hundred feet (100') apart
+# and at each point of entry" on forest land; 18-11-405(1)(A): "one thousand feet (1,000')" on
+# other land; (1)(B): letters "at least four inches (4") high"; (3): "a fence sufficient under
+# § 2-39-101 et seq."
+
+
+@pytest.mark.parametrize(("step", "status"), [(99.0, "compliant"), (101.0, "noncompliant")])
+def test_arkansas_forest_land_signs_100_ft(step, status):
+    # a 1,000 ft square: every gap along a side is the step (the last one shorter), and a gap
+    # across a corner is shorter still in a straight line
+    pts = along(square(), step)
+    r = check(parcels(square()), markers(pts), "arkansas", context=Context(parcel_landcover=[True]))
+    p = one(r)
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = [v for v in p["violations"] if v["rule"] == "spacing"]
+        assert v["limit"] == 100.0 and v["measured"] == pytest.approx(101.0, abs=0.01)
+
+
+@pytest.mark.parametrize(("side", "status"), [(1980.0, "compliant"), (2020.0, "noncompliant")])
+def test_arkansas_other_land_signs_1000_ft(side, status):
+    # signs at the corners and midpoints: gaps of side / 2 = 990 ft (passes) or 1,010 ft (fails)
+    lot = square(side)
+    r = check(
+        parcels(lot),
+        markers(along(lot, side / 2)),
+        "arkansas",
+        context=Context(parcel_landcover=[False]),
+    )
+    assert one(r)["status"] == status
+    assert set(r.gaps["limit_ft"]) == {1000.0}
+
+
+def test_arkansas_a_sign_at_each_point_of_entry_not_only_roads():
+    lot = square(1980)
+    pts = along(lot, 990.0)
+    trail = features([shapely.LineString([(500, -200), (500, 300)])], ["trail"])
+    ctx = Context(parcel_landcover=[False], access=trail)
+    p = one(check(parcels(lot), markers(pts), "arkansas", context=ctx))
+    assert p["status"] == "noncompliant"
+    assert [v["rule"] for v in p["violations"]] == ["access"]  # a trail is a point of entry
+    with_sign = np.vstack([pts, [(510.0, 0.0)]])  # 10 ft from the crossing, within 50 ft
+    assert one(check(parcels(lot), markers(with_sign), "arkansas", context=ctx))["status"] == (
+        "compliant"
+    )
+
+
+def test_arkansas_letters_four_inches_and_paint_is_not_this_method():
+    pts = along(square(), 95.0)
+    letters = pd.DataFrame({"letter_height_in": [4.0] * len(pts), "text": ["POSTED"] * len(pts)})
+    letters.loc[0, "letter_height_in"] = 3.9
+    ctx = Context(parcel_landcover=[True])
+    p = one(check(parcels(square()), markers(pts, attributes=letters), "arkansas", context=ctx))
+    [v] = p["violations"]
+    assert v["rule"] == "letter_height" and v["count"] == 1 and v["limit"] == 4.0
+    paint = kinds(len(pts), color="purple", length_in=8, height_ft=4)
+    p = one(check(parcels(square()), markers(pts, attributes=paint), "arkansas", context=ctx))
+    assert p["status"] == "unposted"  # the paint method is not checked by this profile
+
+
+def test_arkansas_a_fence_of_any_height_posts_the_land():
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    p = one(
+        check(
+            parcels(square()),
+            markers([]),
+            "arkansas",
+            context=Context(fences=features([ring], ["1.5"])),
+        )
+    )
+    assert p["status"] == "compliant" and p["posted_by"] == "fence"
+    r = check(parcels(square()), markers([]), "arkansas")
+    assert one(r)["status"] == "unposted"
+    assert "Class B misdemeanor" in load_rules("arkansas").penalty
+
+
+# -- North Dakota: 880 yards apart; criminal trespass graded as in force ---------------------------
+# NDCC 20.1-01-17(1)(a): signs "not more than eight hundred eighty yards [804.68 meters] apart":
+# 880 yd x 3 ft = 2,640 ft.
+
+
+@pytest.mark.parametrize(("side", "status"), [(5200.0, "compliant"), (5400.0, "noncompliant")])
+def test_north_dakota_880_yards(side, status):
+    lot = square(side)  # corners and midpoints: gaps of 2,600 ft (passes) or 2,700 ft (fails)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), "north-dakota"))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = [v for v in p["violations"] if v["rule"] == "spacing"]
+        assert v["limit"] == 880 * 3 and v["measured"] == pytest.approx(2700.0, abs=0.01)
+
+
+def test_north_dakota_profiles_cite_the_official_code_and_the_2021_grading():
+    hunting = load_rules("north-dakota")
+    assert hunting.verification == "verified" and "SB 2144" in hunting.verification_note
+    criminal = load_rules("north-dakota-criminal")
+    assert criminal.standard == "guidance"
+    # 12.1-22-03 as amended by S.L. 2021 ch. 182: class B misdemeanor; the $250 noncriminal
+    # citation is the peace officer's option
+    assert "class B misdemeanor" in criminal.penalty and "$250" in criminal.penalty
+    assert "may cite" in criminal.penalty
+    assert criminal.content.clause.startswith("NDCC 12.1-22-03(4)(a)")
+
+
+# -- Texas: signs are notice too (30.05(b)(2)(C)), checked against a guidance layout ---------------
+# The guidance spacing is the statute's own paint spacing, 30.05(b)(2)(D)(iii): "100 feet apart
+# on forest land" and "1,000 feet apart on land other than forest land".
+
+
+def test_texas_a_parcel_posted_with_signs_is_not_unposted_under_texas_law():
+    pts = along(square(), 95.0)
+    words = pd.DataFrame({"text": ["NO TRESPASSING"] * len(pts)})
+    ctx = Context(parcel_landcover=[True])
+    alone = one(check(parcels(square()), markers(pts, attributes=words), "texas", context=ctx))
+    assert alone["status"] == "unposted"  # the paint method alone
+    r = check(
+        parcels(square()), markers(pts, attributes=words), ["texas", "texas-signs"], context=ctx
+    )
+    p = one(r)
+    assert p["status"] == "compliant" and p["rules"] == "texas-signs"
+
+
+@pytest.mark.parametrize(
+    ("forest", "side", "step", "status"),
+    [
+        (True, 1000.0, 99.0, "compliant"),
+        (True, 1000.0, 101.0, "noncompliant"),
+        (False, 1980.0, 990.0, "compliant"),
+        (False, 2020.0, 1010.0, "noncompliant"),
+    ],
+)
+def test_texas_signs_guidance_spacing_is_the_paint_spacing(forest, side, step, status):
+    lot = square(side)
+    r = check(
+        parcels(lot),
+        markers(along(lot, step)),
+        "texas-signs",
+        context=Context(parcel_landcover=[forest]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["basis"] == "guidance" and v["limit"] == (100.0 if forest else 1000.0)
+
+
+# -- Tennessee: "Hunting By Written Permission Only" signs at the points of ingress; marks 50 yd
+# Tenn. Code Ann. 70-4-106(b)(1)(B)(i): signs "visible at all major points of ingress"; (ii): and
+# "fluorescent visual markings ... at fifty-yard (50 yd) intervals around the perimeter", "at
+# least one inch (1") wide and four inches (4") long": 50 yd x 3 = 150 ft.
+
+DRIVEWAY = shapely.LineString([(500, -200), (500, 300)])
+
+
+def test_tennessee_ingress_signs_with_the_statutes_words():
+    ctx = Context(access=features([DRIVEWAY], ["driveway"]))
+    words = pd.DataFrame({"text": ["HUNTING BY WRITTEN PERMISSION ONLY"]})
+    p = one(
+        check(parcels(square()), markers([(520, 0)], attributes=words), "tennessee", context=ctx)
+    )
+    assert p["status"] == "compliant"  # no spacing and no corners in method (i)
+    words = pd.DataFrame({"text": ["NO HUNTING"]})
+    p = one(
+        check(parcels(square()), markers([(520, 0)], attributes=words), "tennessee", context=ctx)
+    )
+    [v] = p["violations"]
+    assert v["rule"] == "sign_text" and v["clause"] == "Tenn. Code Ann. 70-4-106(b)(1)(A)"
+    p = one(check(parcels(square()), markers([(0, 0)]), "tennessee", context=ctx))
+    assert [v["rule"] for v in p["violations"]] == ["access"]  # the driveway has no sign
+
+
+@pytest.mark.parametrize(("step", "status"), [(149.0, "compliant"), (151.0, "noncompliant")])
+def test_tennessee_paint_marks_every_50_yards(step, status):
+    pts = along(square(), step)
+    marks = kinds(len(pts), width_in=1, length_in=4)
+    sign = pd.DataFrame({"kind": ["sign"], "text": ["Hunting By Written Permission Only"]})
+    ctx = Context(access=features([DRIVEWAY], ["driveway"]))
+    layer = markers(
+        np.vstack([pts, [(510.0, 0.0)]]), attributes=pd.concat([marks, sign], ignore_index=True)
+    )
+    p = one(check(parcels(square()), layer, "tennessee-paint", context=ctx))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["rule"] == "spacing" and v["limit"] == 50 * 3
+        assert v["measured"] == pytest.approx(151.0, abs=0.01)
+
+
+def test_tennessee_paint_marks_at_least_one_by_four_inches():
+    pts = along(square(), 100.0)
+    marks = kinds(len(pts), width_in=1.0, length_in=4.0)
+    marks.loc[2, "width_in"] = 0.9
+    marks.loc[5, "length_in"] = 3.9
+    p = one(check(parcels(square()), markers(pts, attributes=marks), "tennessee-paint"))
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"paint_width", "paint_length"}
+    assert v["paint_width"]["limit"] == 1.0 and v["paint_length"]["limit"] == 4.0
+
+
+# -- Kentucky and Alabama: purple paint as in Texas; Kansas: purple paint, guidance spacing
+# KRS 511.070 (2024 SB 118) and Ala. Code 13A-7-1(4): vertical lines "not less than eight inches
+# in length and not less than one inch in width", bottom "not less than three feet ... [nor] more
+# than five feet from the ground", "no more than 100 feet apart on forest land or 1,000 feet apart
+# on land other than forest land".
+
+PURPLE = {"color": "purple", "length_in": 8.0, "width_in": 1.0, "height_ft": 4.0}
+
+
+@pytest.mark.parametrize("profile", ["kentucky", "alabama"])
+@pytest.mark.parametrize(
+    ("forest", "side", "step", "status"),
+    [
+        (True, 1000.0, 99.0, "compliant"),
+        (True, 1000.0, 101.0, "noncompliant"),
+        (False, 1980.0, 990.0, "compliant"),
+        (False, 2020.0, 1010.0, "noncompliant"),
+    ],
+)
+def test_purple_paint_100_ft_forest_1000_ft_other(profile, forest, side, step, status):
+    lot = square(side)
+    pts = along(lot, step)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=kinds(len(pts), **PURPLE)),
+        profile,
+        context=Context(parcel_landcover=[forest]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["rule"] == "spacing" and v["limit"] == (100.0 if forest else 1000.0)
+
+
+@pytest.mark.parametrize("profile", ["kentucky", "alabama"])
+def test_purple_marks_eight_by_one_inches_bottom_three_to_five_feet(profile):
+    pts = along(square(), 95.0)
+    attrs = kinds(len(pts), **PURPLE)
+    attrs.loc[1, "width_in"] = 0.9
+    attrs.loc[2, "length_in"] = 7.9
+    attrs.loc[3, "height_ft"] = 5.1
+    attrs.loc[4, "height_ft"] = 2.9
+    p = one(
+        check(
+            parcels(square()),
+            markers(pts, attributes=attrs),
+            profile,
+            context=Context(parcel_landcover=[True]),
+        )
+    )
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"paint_width", "paint_length", "paint_height"}
+    assert v["paint_height"]["count"] == 2
+
+
+def test_kentucky_and_alabama_fenced_land_needs_no_marks():
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    ctx = Context(fences=features([ring], ["3"]))
+    for profile in ("kentucky", "alabama"):
+        p = one(check(parcels(square()), markers([]), profile, context=ctx))
+        assert p["posted_by"] == "fence", profile
+
+
+def test_alabama_signs_are_a_second_method_with_a_guidance_layout():
+    pts = along(square(), 95.0)
+    words = pd.DataFrame({"text": ["POSTED - NO TRESPASSING"] * len(pts)})
+    ctx = Context(parcel_landcover=[True])
+    layer = markers(pts, attributes=words)
+    assert one(check(parcels(square()), layer, "alabama", context=ctx))["status"] == "unposted"
+    p = one(check(parcels(square()), layer, ["alabama", "alabama-signs"], context=ctx))
+    assert p["status"] == "compliant" and p["rules"] == "alabama-signs"
+    far = markers(along(square(), 101.0))
+    p = one(check(parcels(square()), far, "alabama-signs", context=ctx))
+    assert {v["basis"] for v in p["violations"]} == {"guidance"}
+
+
+@pytest.mark.parametrize(("step", "status"), [(990.0, "compliant"), (1010.0, "noncompliant")])
+def test_kansas_purple_marks_with_a_guidance_spacing(step, status):
+    # K.S.A. 32-1013(b): "a vertical line of at least eight inches in length", bottom "no less
+    # than three feet nor more than five feet high"; no spacing in the statute (guidance 1,000 ft
+    # on other land)
+    lot = square(step * 2)
+    pts = along(lot, step)
+    attrs = kinds(len(pts), color="purple", length_in=8.0, height_ft=3.0)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=attrs),
+        "kansas",
+        context=Context(parcel_landcover=[False]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    assert load_rules("kansas").standard == "guidance"
+    attrs.loc[0, "length_in"] = 7.9
+    p = one(
+        check(
+            parcels(lot),
+            markers(pts, attributes=attrs),
+            "kansas",
+            context=Context(parcel_landcover=[False]),
+        )
+    )
+    assert "paint_length" in {v["rule"] for v in p["violations"]}
+
+
+# -- South Carolina and West Virginia: purple marks 8 x 2 in, bottom 3-6 ft
+# S.C. Code 16-11-600(B)(2): "not more than one hundred yards apart" (100 yd x 3 = 300 ft); W. Va.
+# Code 61-3B-1(4)(B): "no more than 100 feet apart", with written signs "at all roads, driveways
+# or gates of entry"; both: "one vertical line no less than eight inches in length and two inches
+# in width", bottom "not less than three nor more than six feet from the ground".
+
+PURPLE_2IN = {"color": "purple", "length_in": 8.0, "width_in": 2.0, "height_ft": 6.0}
+
+
+@pytest.mark.parametrize(
+    ("profile", "limit"), [("south-carolina-paint", 100 * 3), ("west-virginia-paint", 100)]
+)
+@pytest.mark.parametrize("over", [False, True])
+def test_purple_marks_two_inches_wide(profile, limit, over):
+    step = limit + (1.0 if over else -1.0)
+    pts = along(square(), step)
+    r = check(parcels(square()), markers(pts, attributes=kinds(len(pts), **PURPLE_2IN)), profile)
+    p = one(r)
+    assert p["status"] == ("noncompliant" if over else "compliant")
+    if over:
+        [v] = p["violations"]
+        assert v["rule"] == "spacing" and v["limit"] == limit
+
+
+def test_purple_marks_two_inches_wide_bottom_six_feet():
+    pts = along(square(), 250.0)
+    attrs = kinds(len(pts), **PURPLE_2IN)
+    attrs.loc[0, "width_in"] = 1.9
+    attrs.loc[1, "height_ft"] = 6.1
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "south-carolina-paint"))
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"paint_width", "paint_height"}
+    assert v["paint_width"]["limit"] == 2.0
+
+
+def test_west_virginia_paint_needs_written_signs_at_roads_driveways_and_gates():
+    pts = along(square(), 95.0)
+    attrs = kinds(len(pts), **PURPLE_2IN)
+    ctx = Context(access=features([DRIVEWAY], ["driveway"]))
+    p = one(
+        check(parcels(square()), markers(pts, attributes=attrs), "west-virginia-paint", context=ctx)
+    )
+    assert [v["rule"] for v in p["violations"]] == ["access"]  # a paint mark is not a sign
+    sign = pd.DataFrame({"kind": ["sign"]})
+    layer = markers(
+        np.vstack([pts, [(505.0, 0.0)]]), attributes=pd.concat([attrs, sign], ignore_index=True)
+    )
+    p = one(check(parcels(square()), layer, "west-virginia-paint", context=ctx))
+    assert p["status"] == "compliant"
+
+
+@pytest.mark.parametrize(("side", "status"), [(990.0, "compliant"), (1010.0, "noncompliant")])
+def test_west_virginia_signs_500_ft_along(side, status):
+    # 61-3B-1(4)(A): "not more than five hundred feet apart, along and at each corner"; corners
+    # and midpoints: 495 ft (passes) or 505 ft (fails)
+    lot = square(side)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), "west-virginia"))
+    assert p["status"] == status
+
+
+def test_west_virginia_a_sign_at_each_corner():
+    lot = square(990.0)
+    # corners and midpoints, but the sign of the corner (0, 0) stands 40 ft up each side
+    pts = [(40, 0), (495, 0), (990, 0), (990, 495), (990, 990), (495, 990), (0, 990), (0, 495)]
+    pts.append((0, 40))
+    p = one(check(parcels(lot), markers(pts), "west-virginia"))
+    [v] = p["violations"]  # the corner at (0, 0) is 40 ft from the nearest sign
+    assert v["rule"] == "corners" and v["count"] == 1
+
+
+# -- Utah and Idaho: corners, and the crossings of streams, roads, gates and rights-of-way ---------
+# Utah Code 23A-5-317(1)(c)(i): "at the corners, fishing streams crossing property lines, roads,
+# gates, and rights-of-way entering the land"; Idaho Code 6-202(2)(b)(iv): "at all property
+# corners and boundaries where the property intersects navigable streams, roads, gates and
+# rights-of-way entering the land".
+
+CORNERS = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
+STREAM = shapely.box(700, -200, 760, 1200)  # 60 ft wide, crossing the south and north lines
+GATE = shapely.Point(0, 400)  # on the west line
+
+
+@pytest.mark.parametrize("profile", ["utah", "idaho"])
+def test_corners_and_crossings(profile):
+    ctx = Context(access=features([GATE], ["gate"]), water=features([STREAM], [None]))
+    banks = [(670, 0), (790, 0), (670, 1000), (790, 1000)]  # 30 ft outside each bank
+    gate = [(0, 410)]
+    words = {"text": "NO TRESPASSING"}
+    full = CORNERS + banks + gate
+    attrs = pd.DataFrame({k: [v] * len(full) for k, v in words.items()})
+    p = one(check(parcels(square()), markers(full, attributes=attrs), profile, context=ctx))
+    assert p["status"] == "compliant"  # no spacing: nothing between the corners and crossings
+    # a missing corner, a missing bank and a missing gate are each a violation
+    short = CORNERS[1:] + banks[1:]
+    attrs = pd.DataFrame({k: [v] * len(short) for k, v in words.items()})
+    p = one(check(parcels(square()), markers(short, attributes=attrs), profile, context=ctx))
+    assert {v["rule"] for v in p["violations"]} == {"corners", "access", "water"}
+
+
+def test_utah_paint_colours_and_idaho_fence_is_not_posting():
+    paint = kinds(4, color="fluorescent pink")
+    p = one(check(parcels(square()), markers(CORNERS, attributes=paint), "utah"))
+    assert p["status"] == "compliant"
+    paint = kinds(4, color="purple")
+    p = one(check(parcels(square()), markers(CORNERS, attributes=paint), "utah"))
+    assert [v["rule"] for v in p["violations"]] == ["paint_color"]
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    fenced = Context(fences=features([ring], ["4"]))
+    assert one(check(parcels(square()), markers([]), "utah", context=fenced))["posted_by"] == (
+        "fence"
+    )
+    # Idaho: a fence is notice only off public land (6-202(2)(b)(iii)), which the schema cannot
+    # tell: a fenced parcel is judged as unfenced
+    assert one(check(parcels(square()), markers([]), "idaho", context=fenced))["status"] == (
+        "unposted"
+    )
+    cultivated = Context(cultivated=np.array([True]))
+    p = one(check(parcels(square()), markers([]), "idaho", context=cultivated))
+    assert p["posted_by"] == "cultivation"
+
+
+# -- New Hampshire: 100 yards apart, gates and entrances, name and address
+# RSA 635:4 (as stated by NH Fish and Game): "no further than 100 yards apart" (300 ft), "letters
+# at least 2 inches high, and with the owner's name and address".
+
+
+@pytest.mark.parametrize(("step", "status"), [(299.0, "compliant"), (301.0, "noncompliant")])
+def test_new_hampshire_100_yards(step, status):
+    p = one(check(parcels(square()), markers(along(square(), step)), "new-hampshire"))
+    assert p["status"] == status
+
+
+def test_new_hampshire_letters_name_and_address():
+    pts = along(square(), 250.0)
+    attrs = pd.DataFrame(
+        {
+            "letter_height_in": [2.0] * len(pts),
+            "name_on_sign": ["J. Smith"] * len(pts),
+            "address_on_sign": ["12 Main St, Concord"] * len(pts),
+        }
+    )
+    attrs.loc[0, "letter_height_in"] = 1.9
+    attrs.loc[1, "address_on_sign"] = "none"
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "new-hampshire"))
+    v = {x["rule"]: x for x in p["violations"]}
+    assert set(v) == {"letter_height", "address_on_sign"}
+
+
+# -- Oregon: closed to entry (105.700) and to motor-propelled vehicles (164.270) ------------------
+# ORS 105.700(2)(a): notice "at each outer gate and normal point of access", "both sides of a body
+# of water", a sign "no smaller than eight inches in height and 11 inches in width", letters "no
+# less than one inch", a blaze of "at least 50 square inches of fluorescent orange paint".
+# ORS 164.270(1)(d): signs "no further apart than 350 yards" (350 yd x 3 = 1,050 ft).
+
+
+def test_oregon_notice_at_each_access_point_and_both_banks():
+    ctx = Context(access=features([GATE], ["gate"]), water=features([STREAM], [None]))
+    pts = [(0, 410), (670, 0), (790, 0), (670, 1000), (790, 1000)]
+    attrs = kinds(5, color="fluorescent orange", width_in=5.0, length_in=10.0)
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "oregon", context=ctx))
+    assert p["status"] == "compliant"  # 5 x 10 = 50 sq in of orange at each
+    attrs.loc[0, "length_in"] = 9.8  # 49 sq in
+    p = one(check(parcels(square()), markers(pts, attributes=attrs), "oregon", context=ctx))
+    [v] = p["violations"]
+    assert v["rule"] == "paint_area" and "less than 50 sq in" in v["message"]
+    sign = pd.DataFrame({"kind": ["sign"], "width_in": [7.9], "length_in": [11.0]})
+    layer = markers(
+        pts[:1] + pts[1:], attributes=pd.concat([sign, attrs.iloc[1:]], ignore_index=True)
+    )
+    p = one(check(parcels(square()), layer, "oregon", context=ctx))
+    assert [v["rule"] for v in p["violations"]] == ["sign_size"]
+
+
+@pytest.mark.parametrize(("side", "status"), [(2080.0, "compliant"), (2120.0, "noncompliant")])
+def test_oregon_vehicles_350_yards(side, status):
+    lot = square(side)  # corners and midpoints: 1,040 ft (passes) or 1,060 ft (fails)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), "oregon-vehicles"))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["limit"] == 350 * 3
+
+
+# -- States whose posting standard has no figure: a guidance layout
+# Wyo. Stat. 6-3-303(a)(ii), AS 11.46.350(b)(2), Neb. Rev. Stat. 28-521(1)(b), SDCL 22-35-6(2),
+# Conn. Gen. Stat. 53a-109(a)(1), Ohio Rev. Code 2911.21(A)(3), Miss. Code 49-7-79: posting
+# "reasonably likely to come to the attention of intruders" (or the like), no number. The guidance
+# is north-dakota-criminal's: signs 660 ft apart along the boundary, at each corner and access.
+
+NO_FIGURE = ["wyoming", "alaska", "nebraska", "south-dakota", "connecticut", "ohio", "mississippi"]
+
+
+@pytest.mark.parametrize("profile", NO_FIGURE)
+@pytest.mark.parametrize(("side", "status"), [(1300.0, "compliant"), (1340.0, "noncompliant")])
+def test_no_figure_states_get_the_guidance_layout(profile, side, status):
+    lot = square(side)  # corners and midpoints: 650 ft (passes) or 670 ft (fails)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), profile))
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["limit"] == 660.0 and v["basis"] == "guidance"
+    rules = load_rules(profile)
+    assert rules.standard == "guidance"
+    assert not rules.spacing.verified and rules.visibility.verified

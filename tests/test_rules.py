@@ -74,3 +74,29 @@ def test_own_profile_file(tmp_path):
         GOOD.replace('name = "florida"', 'name = "county"').replace("max_ft = 500", "max_ft = 300")
     )
     assert load_rules(str(path)).spacing.max_ft == 300
+
+
+# A profile is "verified" only against an official text: the legislature's site, an enrolled
+# bill, a state agency, or the official code as published by Public.Resource.Org.
+OFFICIAL_HOSTS = (
+    "azleg.gov",
+    "capitol.texas.gov",
+    "moga.mo.gov",
+    "nysenate.gov",
+    "dnr.illinois.gov",
+    "state.me.us",
+    "senate.mn",
+    "leg.mt.gov",
+    "unicourt.github.io",
+)
+
+
+@pytest.mark.parametrize("name", available())
+def test_a_verified_profile_cites_an_official_text(name):
+    p = load_rules(name)
+    if p.verification == "verified":
+        host = p.source_url.split("/")[2]
+        assert host.endswith(OFFICIAL_HOSTS), (name, host)
+        assert all(rule.verified for _, rule in p.rules()), name
+    if p.standard == "guidance":
+        assert p.verification != "verified", name
