@@ -130,13 +130,28 @@ def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) ->
     not_checked = []
     for r in results:
         not_checked += [{**x, "profile": r.profile.name} for x in r.not_checked]
+    layer = prep.layer
+    inputs = {
+        "parcels": {
+            "path": layer.source,
+            "features": len(layer),
+            "crs": layer.crs.name,
+            "id_field": layer.id_field,
+        },
+        "signs": [
+            {"path": path, "features": int((markers.file_index == k).sum()), "crs": crs.name}
+            for k, (path, crs) in enumerate(markers.files)
+        ],
+    }
+    tables, record_columns = _kinds_own(results, choice, parcels_df, pick, rows)
     return Report(
-        profile=profiles[0],
         profiles=profiles,
         settings=m.settings,
-        prepared=prep,
-        assignment=asg,
-        marker_layer=markers,
+        geometry=prep.geometry,
+        inputs=inputs,
+        marker_attributes=markers.attributes,
+        tables=tables,
+        record_columns=record_columns,
         parcels=parcels_df,
         findings=rows("findings"),
         gaps=rows("gaps"),
@@ -152,6 +167,22 @@ def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) ->
         fence_gaps=rows("fence_gaps"),
         generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
     )
+
+
+_OWN = {"gaps", "corners", "access", "fence_gaps"}
+"""The kinds' tables the Report has a field for; any other goes to ``Report.tables``."""
+
+
+def _kinds_own(results, choice, parcels_df, pick, rows):
+    """Tables and per-parcel columns of kinds of rule beyond the built-in ones: each parcel's
+    from the profile it is judged by. The columns go into ``parcels_df`` (and each record)."""
+    names = [t for r in results for t in r.tables if t not in _OWN]
+    tables = {t: rows(t) for t in dict.fromkeys(names) if all(t in r.tables for r in results)}
+    extra = [c for r in results for c in r.columns if c != "max_gap"]
+    columns = tuple(c for c in dict.fromkeys(extra) if all(c in r.columns for r in results))
+    for c in columns:
+        parcels_df[c] = pick(c)
+    return tables, columns
 
 
 def _input_warnings(prep, markers, ids, dup, warnings: list[str]) -> None:
@@ -204,6 +235,8 @@ def _marker_table(m: Measurements, ids: np.ndarray) -> pd.DataFrame:
             "distance_ft": asg.distance_ft,
             "position_ft": asg.position_ft,
             "reason": text(asg.reason),
+            "x_ft": asg.x_ft,
+            "y_ft": asg.y_ft,
         },
         copy=False,
     )

@@ -28,6 +28,7 @@ import pandas as pd
 import shapely
 
 from posting.boundary import RingIndex, project
+from posting.crs import lonlat_margin_deg
 from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import background, pmap, release_memory, soon
@@ -144,9 +145,7 @@ def assign_markers(
             b = prep.bounds_lonlat[parcels_g]
             west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
             east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
-            # twice the tolerance in degrees of longitude at the group's highest latitude
-            coslat = max(np.cos(np.radians(max(abs(south), abs(north)))), 0.01)
-            margin = 2 * tolerance_ft * 0.3048 / 111_000 / coslat
+            margin = lonlat_margin_deg(tolerance_ft, south, north)
             near = (
                 usable
                 & (markers.lon >= west - margin)

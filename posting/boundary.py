@@ -735,14 +735,61 @@ def ring_stretches(
     return shapely.linestrings(coords, indices=np.repeat(np.arange(n), total))
 
 
+def _xy(points: np.ndarray) -> np.ndarray:
+    return np.column_stack([shapely.get_x(points), shapely.get_y(points)])
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = np.hypot(v[:, 0], v[:, 1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = v / n[:, None]
+    out[~(n > 1e-12)] = 0.0
+    return out
+
+
+def _left(v: np.ndarray) -> np.ndarray:
+    return np.column_stack([-v[:, 1], v[:, 0]])
+
+
+def frame(
+    rings: np.ndarray, length: np.ndarray, ring: np.ndarray, s: np.ndarray, *, chord_ft: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Boundary point, inward direction and forward direction at arc positions ``s``.
+
+    The one definition of which way is in and which way is out at a point of a boundary
+    (the facing check's outward normal, the plan's setback and facing). The inward direction
+    is the bisector of the left normals of the chords over ``chord_ft`` (at most a quarter of
+    the ring) before and after the point: the inward normal on a straight side, the inward
+    bisector at a corner (rings keep the parcel to their left); where the boundary doubles
+    back on itself, the direction of the spike. Unit vectors, each an (n, 2) array, as is the
+    point.
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # counter-clockwise
+    >>> p, inward, forward = frame(np.array([sq]), np.array([400.0]), np.array([0, 0]),
+    ...                            np.array([50.0, 100.0]), chord_ft=5.0)
+    >>> p.tolist(), np.round(inward, 4).tolist()
+    ([[100.0, 50.0], [100.0, 100.0]], [[-1.0, 0.0], [-0.7071, -0.7071]])
+    """
+    L = length[ring]
+    h = np.minimum(chord_ft, L / 4.0)
+    g = rings[ring]
+    p = _xy(shapely.line_interpolate_point(g, np.mod(s, L)))
+    a = _xy(shapely.line_interpolate_point(g, np.mod(s - h, L)))
+    b = _xy(shapely.line_interpolate_point(g, np.mod(s + h, L)))
+    t_in, t_out = _unit(p - a), _unit(b - p)
+    inward = _left(t_in) + _left(t_out)
+    spike = np.hypot(inward[:, 0], inward[:, 1]) < 1e-6  # the boundary doubles back
+    inward[spike] = (t_out - t_in)[spike]
+    return p, _unit(inward), t_out
+
+
 def outward_normals(
     rings: np.ndarray, ring: np.ndarray, position_ft: np.ndarray, *, step_ft: float = 0.5
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Unit vectors pointing out of the parcel at positions along rings.
-
-    The parcel lies to the left of each ring's direction of travel, so the outward normal is the
-    tangent turned right. The tangent is taken over ``step_ft`` either side of the position
-    (wrapping past the ring's start), so at a vertex it bisects the two edges.
+    """Unit vectors pointing out of the parcel at positions along rings: the opposite of
+    :func:`frame`'s inward direction, over chords of ``step_ft``.
 
     Examples
     --------
@@ -752,12 +799,9 @@ def outward_normals(
     ([1.0, 0.0], [0.0, -1.0])
     """
     rings = np.asarray(rings, dtype=object)
+    ring = np.asarray(ring, dtype=np.int64)
     s = np.asarray(position_ft, dtype=float)
-    used, ring = np.unique(np.asarray(ring, dtype=np.int64), return_inverse=True)
-    v = _vertices(rings[used])
-    ax, ay = interpolate_at(v, ring, s - step_ft)
-    bx, by = interpolate_at(v, ring, s + step_ft)
-    tx, ty = bx - ax, by - ay
-    norm = np.hypot(tx, ty)
-    norm[norm == 0] = np.nan
-    return ty / norm, -tx / norm
+    _, inward, _ = frame(rings, shapely.length(rings), ring, s, chord_ft=step_ft)
+    with np.errstate(invalid="ignore"):
+        out = np.where((inward == 0).all(axis=1)[:, None], np.nan, -inward)
+    return out[:, 0], out[:, 1]

@@ -146,26 +146,21 @@ def check(
     usage or unreadable input. The outputs asked for are written in every case but the last.
     """
     from posting.io import write_text
+    from posting.render import render
 
     outputs = {"--json": json_out, "--geojson": geojson_out, "--csv": csv_out, "--map": map_out}
     _outputs_distinct(outputs)
     report = _run(job)
     rendered: dict[str, Any] = {}
-    if json_out:
-        rendered[json_out] = report.iter_json()
-    if geojson_out:
-        rendered[geojson_out] = report.to_geojson()
-    if csv_out:
-        rendered[csv_out] = report.to_csv()
+    for path, fmt in ((json_out, "json"), (geojson_out, "geojson"), (csv_out, "csv")):
+        if path:
+            rendered[path] = render(report, fmt)
     if map_out:
-        from posting.maps import to_html
-
-        rendered[map_out] = to_html(report, tiles=not no_tiles)
+        rendered[map_out] = render(report, "map", tiles=not no_tiles)
     for path, text in rendered.items():
         write_text(path, text)
     if not quiet:
-        for line in report.summary_lines():
-            click.echo(line, err=True)
+        click.echo(render(report, "summary"), err=True, nl=False)
     sys.exit(report.exit_code)
 
 
@@ -187,14 +182,13 @@ def map_cmd(job: Job, out: str, no_tiles: bool, quiet: bool) -> None:
     offline too. Exit status: 0 when the map is written, 2 for bad usage or unreadable input.
     """
     from posting.io import write_text
-    from posting.maps import to_html
+    from posting.render import render
 
     report = _run(job)
-    text = to_html(report, tiles=not no_tiles)
+    text = render(report, "map", tiles=not no_tiles)
     write_text(out, text)
     if not quiet:
-        for line in report.summary_lines():
-            click.echo(line, err=True)
+        click.echo(render(report, "summary"), err=True, nl=False)
         if out != "-":
             click.echo(f"  map: {out} ({len(text.encode()) / 1e6:.1f} MB)", err=True)
 
@@ -265,9 +259,10 @@ def plan_cmd(
     1 when some parcel still would not comply (invalid geometry, sign content), 2 for bad usage
     or unreadable input.
     """
-    from posting.export import format_of, render, summary_csv, summary_json, summary_lines
+    from posting.export import format_of, summary_lines
     from posting.io import write_text
     from posting.planning import plan as make_plan
+    from posting.render import render
 
     _outputs_distinct({"--output": output, "--summary": summary_out, "--map": map_out})
     if output == "-" and not fmt:
@@ -282,11 +277,9 @@ def plan_cmd(
     result = make_plan(report, setback_ft=setback_ft)
     rendered = {output: render(result, fmt, include_existing=include_existing)}
     if summary_out:
-        rendered[summary_out] = (summary_json if summary_fmt == "json" else summary_csv)(result)
+        rendered[summary_out] = render(result, f"summary-{summary_fmt}")
     if map_out:
-        from posting.maps import to_html
-
-        rendered[map_out] = to_html(report, tiles=not no_tiles, planned=result.markers)
+        rendered[map_out] = render(report, "map", tiles=not no_tiles, planned=result.markers)
     for path, text in rendered.items():
         write_text(path, text)
     if not quiet:

@@ -39,7 +39,9 @@ __all__ = [
     "MAX_SCALE_ERROR",
     "WGS84",
     "WorkingCRS",
+    "azimuth_deg",
     "local_tm",
+    "lonlat_margin_deg",
     "parse_crs",
     "plan_working_crs",
     "to_lonlat",
@@ -211,6 +213,18 @@ def azimuth_deg(
     """
     fwd, _, _ = _GEOD.inv(lon0, lat0, lon1, lat1)
     return np.mod(np.asarray(fwd, dtype=float), 360.0)
+
+
+def lonlat_margin_deg(distance_ft: float, south: float, north: float) -> float:
+    """Degrees to pad a longitude/latitude box by so that it holds everything within
+    ``distance_ft`` of it, with room to spare (twice the distance, at the box's highest
+    latitude; a prefilter before measuring in feet, never a measurement).
+
+    >>> round(float(lonlat_margin_deg(30.0, 28.0, 29.0)), 8)  # 60 ft / 111 km / cos 29 deg
+    0.00018838
+    """
+    coslat = max(np.cos(np.radians(max(abs(south), abs(north)))), 0.01)
+    return 2 * distance_ft * FT_M / 111_000 / coslat
 
 
 def finite_geometry(geoms: np.ndarray) -> np.ndarray:

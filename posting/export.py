@@ -22,14 +22,15 @@ import io
 import json
 import math
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from posting.errors import InputError
-from posting.planning import LONLAT_DECIMALS, ROLES, Plan, lonlat_text
+from posting import render as formats
+from posting.planning import ROLES, Plan, lonlat_text
+from posting.records import LONLAT_DECIMALS
+from posting.render import register
 
 __all__ = [
     "FORMATS",
@@ -120,7 +121,7 @@ def to_gpx(plan: Plan, table: pd.DataFrame) -> str:
     """GPX 1.1 with one waypoint per marker of ``table`` (written with gpxpy)."""
     import gpxpy.gpx
 
-    from posting.report import _tool_version
+    from posting.records import _tool_version
 
     gpx = gpxpy.gpx.GPX()
     gpx.creator = f"posting {_tool_version()}"
@@ -251,9 +252,22 @@ FORMATS: dict[str, Callable[[Plan, pd.DataFrame], str]] = {
     "csv": to_csv,
     "geojson": to_geojson,
 }
-"""Export formats by name."""
-_SUFFIXES = {".gpx": "gpx", ".kml": "kml", ".csv": "csv", ".geojson": "geojson", ".json": "geojson"}
+"""Export formats by name (each also registered with :mod:`posting.render`)."""
+_SUFFIXES = {"gpx": (".gpx",), "kml": (".kml",), "csv": (".csv",), "geojson": (".geojson", ".json")}
 SUMMARY_FORMATS = {".json": "json", ".csv": "csv"}
+
+
+def _renderer(fmt: str) -> Callable[..., str]:
+    def render_plan(plan: Plan, *, include_existing: bool = False) -> str:
+        table = plan.with_existing() if include_existing else plan.markers
+        return FORMATS[fmt](plan, table)
+
+    render_plan.__doc__ = f"The plan's markers (and the existing ones, if asked) as {fmt}."
+    return render_plan
+
+
+for _fmt in FORMATS:
+    register(_fmt, "plan", _SUFFIXES[_fmt], f"the new markers ({_fmt})")(_renderer(_fmt))
 
 
 def format_of(path: str, given: str | None = None) -> str:
@@ -269,21 +283,12 @@ def format_of(path: str, given: str | None = None) -> str:
     >>> format_of("out/plan.GPX"), format_of("-", "csv")
     ('gpx', 'csv')
     """
-    if given:
-        return given
-    fmt = _SUFFIXES.get(Path(path).suffix.lower())
-    if fmt is None:
-        raise InputError(
-            f"{path}: cannot tell the format from the extension; use .gpx, .kml, .csv or "
-            ".geojson, or give --format"
-        )
-    return fmt
+    return formats.format_of(path, "plan", given, parameter="format")
 
 
 def render(plan: Plan, fmt: str, *, include_existing: bool = False) -> str:
     """The plan's markers (and the existing ones, if asked) in format ``fmt``."""
-    table = plan.with_existing() if include_existing else plan.markers
-    return FORMATS[fmt](plan, table)
+    return formats.render(plan, fmt, include_existing=include_existing)
 
 
 # -- the shopping list -------------------------------------------------------------------------
@@ -311,7 +316,7 @@ def _parcel_items(plan: Plan) -> list[dict[str, Any]]:
 
 def summary_dict(plan: Plan) -> dict[str, Any]:
     """The shopping list as a JSON-ready dict."""
-    from posting.report import _tool_version
+    from posting.records import _tool_version
 
     r = plan.report
     totals = plan.totals()
@@ -334,11 +339,13 @@ def summary_dict(plan: Plan) -> dict[str, Any]:
     }
 
 
+@register("summary-json", "plan", title="the shopping list (JSON)")
 def summary_json(plan: Plan) -> str:
     """The shopping list as JSON text."""
     return json.dumps(summary_dict(plan), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
 
 
+@register("summary-csv", "plan", title="the shopping list (CSV)")
 def summary_csv(plan: Plan) -> str:
     """The shopping list as CSV: one row per parcel, then a ``(total)`` row."""
     buf = io.StringIO()

@@ -15,6 +15,7 @@ import pandas as pd
 import shapely
 
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
+from posting.crs import lonlat_margin_deg
 from posting.io import FeatureLayer
 from posting.prepare import PreparedParcels
 
@@ -27,8 +28,7 @@ def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft
     b = prep.bounds_lonlat[sel]
     west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
     east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
-    coslat = max(np.cos(np.radians(max(abs(south), abs(north)))), 0.01)
-    pad = 2 * margin_ft * 0.3048 / 111_000 / coslat + 1e-6
+    pad = lonlat_margin_deg(margin_ft, south, north) + 1e-6
     fb = layer.lonlat_bounds()
     near = np.flatnonzero(
         (fb[:, 2] >= west - pad)

@@ -53,7 +53,10 @@ from branca.element import Element, MacroElement
 from folium.template import Template
 from folium.utilities import JsCode
 
-from posting.report import DISPLAY_DECIMALS, Report
+from posting.draw import display_geometry, extent_lonlat, gap_lines
+from posting.records import DISPLAY_DECIMALS, marker_why
+from posting.render import register
+from posting.report import Report
 
 __all__ = [
     "CANVAS_FROM",
@@ -331,7 +334,7 @@ class _MapBuilder:
         self.parcels = self.d["parcels"]
         self.status = np.asarray([p["status"] for p in self.parcels], dtype=object)
         self.ids = np.asarray([p["id"] for p in self.parcels], dtype=object)
-        self.geoms = report.display_geometry(simplify_ft)
+        self.geoms = display_geometry(report, simplify_ft)
         self.layers: list[ReportLayer] = []
         self.clauses = _Clauses()
         self.legend: list[dict[str, Any]] = []
@@ -444,7 +447,7 @@ class _MapBuilder:
         posted = self.status[r.gaps["parcel"].to_numpy(dtype=np.int64)] != "unposted"
         shown = (r.gaps["status"] != "ok").to_numpy() & posted
         g = r.gaps[shown]
-        geo = _geojson(r.gap_lines[shown])
+        geo = _geojson(gap_lines(r)[shown])
         src = r.markers["source"].to_numpy()
         row = r.markers["row"].to_numpy()
         feats = []
@@ -542,11 +545,11 @@ class _MapBuilder:
     def add_markers(self) -> None:
         m = self.report.markers
         geo = _points(m["lon"], m["lat"])
-        attrs = self.report.marker_layer.attributes
+        attrs = self.report.marker_attributes
         records = attrs.to_dict("records") if len(attrs.columns) else [{}] * len(m)
         feats = []
         n_un = 0
-        whys = self.report.marker_why()
+        whys = marker_why(self.report)
         for rec, geom, a, why in zip(m.itertuples(index=False), geo, records, whys, strict=True):
             if geom is None:
                 continue
@@ -794,13 +797,14 @@ def render_map(
         m.add_child(layer)
     # the list of layers stays open on a laptop, folds into a button on a phone
     folium.LayerControl(position="topright", collapsed=JsCode("window.innerWidth < 700")).add_to(m)
-    extent = report.extent_lonlat()
+    extent = extent_lonlat(report)
     if extent is not None:
         w, s, e, n = extent
         m.fit_bounds([[s, w], [n, e]], padding=(20, 20), max_zoom=19)
     return m
 
 
+@register("map", "report", (".html", ".htm"), "the officer's map (HTML, works offline)")
 def to_html(report: Report, **kwargs: Any) -> str:
     """The map as one self-contained HTML page (see :func:`render_map` for the options)."""
     return render_map(report, **kwargs).get_root().render()

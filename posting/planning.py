@@ -61,14 +61,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import shapely
-from pyproj import Geod
 
 from posting.assign import assign_markers
+from posting.boundary import frame
 from posting.checks import EPSILON_FT
 from posting.checks.spacing import ring_gaps
-from posting.crs import WGS84
+from posting.crs import WGS84, azimuth_deg
 from posting.errors import InputError
 from posting.io import MarkerLayer
+from posting.records import LONLAT_DECIMALS
 from posting.report import Report
 
 __all__ = [
@@ -100,8 +101,6 @@ MARGIN_FT = 0.2
 """Spacing and corner distances are planned this much under their limits (see above)."""
 PLANNED_STATUSES = ("noncompliant", "unposted", "uncertain")
 """Parcels with these statuses get a plan."""
-LONLAT_DECIMALS = 7
-"""Decimals of exported longitudes and latitudes (1e-7 degree is about 1 cm)."""
 NAME_MAX_CHARS = 10
 """Older handheld GPS units cut waypoint names at about ten characters."""
 
@@ -110,7 +109,6 @@ _CORNER_TILT_DEG = 5.0  # a corner's setback is turned this much towards the nex
 _HALVINGS = 12  # 3 ft halved 12 times is under 0.001 ft; then the line itself is tried
 _ARC_SLACK_FT = 0.5  # how far a projected position may stray beyond twice the setback
 _AZIMUTH_STEP_FT = 10.0
-_GEOD = Geod(ellps="WGS84")
 
 
 def lonlat_text(values: np.ndarray) -> np.ndarray:
@@ -165,6 +163,8 @@ class Plan:
     warnings
         Markers that could not be placed so that a check counts them for their parcel.
     """
+
+    RENDER_TARGET = "plan"
 
     report: Report
     markers: pd.DataFrame
@@ -228,8 +228,8 @@ class Plan:
                 "corner_ft": np.nan,
                 "lon": _rounded(sel["lon"].to_numpy(dtype=float)),
                 "lat": _rounded(sel["lat"].to_numpy(dtype=float)),
-                "x_ft": self.report.assignment.x_ft[idx],
-                "y_ft": self.report.assignment.y_ft[idx],
+                "x_ft": sel["x_ft"].to_numpy(dtype=float),
+                "y_ft": sel["y_ft"].to_numpy(dtype=float),
                 "note": [
                     f"existing sign ({s}, row {r})"
                     for s, r in zip(sel["source"], sel["row"], strict=True)
@@ -249,42 +249,12 @@ class Plan:
 
 
 # -- geometry helpers --------------------------------------------------------------------------
-def _xy(points: np.ndarray) -> np.ndarray:
-    return np.column_stack([shapely.get_x(points), shapely.get_y(points)])
-
-
-def _unit(v: np.ndarray) -> np.ndarray:
-    n = np.hypot(v[:, 0], v[:, 1])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = v / n[:, None]
-    out[~(n > 1e-12)] = 0.0
-    return out
-
-
-def _left(v: np.ndarray) -> np.ndarray:
-    return np.column_stack([-v[:, 1], v[:, 0]])
-
-
 def _frame(
     rings: np.ndarray, length: np.ndarray, ring: np.ndarray, s: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Boundary point, inward direction and forward direction at arc positions ``s``.
-
-    The inward direction is the bisector of the left normals of the chords over
-    :data:`_CHORD_FT` before and after the point: the inward normal on a straight side, the
-    inward bisector at a corner (rings keep the parcel to their left).
-    """
-    L = length[ring]
-    h = np.minimum(_CHORD_FT, L / 4.0)
-    g = rings[ring]
-    p = _xy(shapely.line_interpolate_point(g, np.mod(s, L)))
-    a = _xy(shapely.line_interpolate_point(g, np.mod(s - h, L)))
-    b = _xy(shapely.line_interpolate_point(g, np.mod(s + h, L)))
-    t_in, t_out = _unit(p - a), _unit(b - p)
-    inward = _left(t_in) + _left(t_out)
-    spike = np.hypot(inward[:, 0], inward[:, 1]) < 1e-6  # the boundary doubles back
-    inward[spike] = (t_out - t_in)[spike]
-    return p, _unit(inward), t_out
+    """Boundary point, inward and forward direction (:func:`posting.boundary.frame`) over
+    chords of :data:`_CHORD_FT`."""
+    return frame(rings, length, ring, s, chord_ft=_CHORD_FT)
 
 
 # -- checking a position as the checker will ---------------------------------------------------
@@ -332,11 +302,30 @@ class _Placed:
         )
 
 
+@dataclass(frozen=True)
+class _Marks:
+    """The report's markers as arrays: the parcel and ring each posts and where along it."""
+
+    parcel: np.ndarray
+    ring: np.ndarray
+    position_ft: np.ndarray
+
+    @classmethod
+    def of(cls, report: Report) -> _Marks:
+        m = report.markers
+        return cls(
+            m["parcel"].to_numpy(dtype=np.int64),
+            m["ring"].to_numpy(dtype=np.int64),
+            m["position_ft"].to_numpy(dtype=float),
+        )
+
+
 def _counted_at(
     report: Report, group: np.ndarray, x: np.ndarray, y: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, object]:
-    """Round positions to the exported decimals and assign them as a check would."""
-    prep = report.prepared
+    """Round positions to the exported decimals and assign them as a check would (against the
+    report's parcel geometry, with the report's tolerance)."""
+    prep = report.geometry
     lon, lat = prep.ft_to_lonlat(group, x, y)
     lon, lat = _rounded(lon), _rounded(lat)
     layer = MarkerLayer.from_points(lon, lat, WGS84, source="<plan>")
@@ -406,7 +395,7 @@ def _settle(
     out = _Placed.empty(n)
     if n == 0:
         return out
-    prep = report.prepared
+    prep = report.geometry
     length = prep.rings.length_ft
     group = prep.group[parcel]
     reach_ft = np.broadcast_to(np.asarray(corner_reach_ft, dtype=float), (n,))
@@ -510,7 +499,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         )
     st = report.settings
     acc = st.accuracy_ft
-    prep = report.prepared
+    prep = report.geometry
     # the spacing each ring is held to: the limit its parcel's profile sets (per gap, by land
     # cover), less the stated accuracy and a margin for rounding
     limit_ring = np.full(len(prep.rings), np.nan)
@@ -541,7 +530,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     interval_setback = min(setback_ft, reach)
     corner_setback = min(setback_ft, reach, max(corner_reach, 0.0))
 
-    prep = report.prepared
+    prep = report.geometry
     rings = prep.rings
     length = rings.length_ft
     n_parcels = len(report.parcels)
@@ -613,8 +602,8 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     corners = corners.take(~served)
 
     # 2. fixed positions: existing markers and the anchors a check will count
-    asg = report.assignment
-    am = np.flatnonzero(asg.assigned)
+    asg = _Marks.of(report)
+    am = np.flatnonzero(asg.parcel >= 0)
     am = am[ring_todo[asg.ring[am]]]
     good_c = np.flatnonzero(corners.ok)
     f_ring = np.r_[asg.ring[am], corners.ring[good_c]].astype(np.int64)
@@ -711,7 +700,7 @@ def _skip_duplicates(report: Report, todo: np.ndarray, notes: np.ndarray) -> Non
     no position can post the repeat apart from the original; the signs of the original post
     the same land.
     """
-    prep = report.prepared
+    prep = report.geometry
     idx = np.flatnonzero(prep.group >= 0)
     if len(idx) < 2:
         return
@@ -740,7 +729,7 @@ def _fill(
     """Interval positions: ``ceil(g / spacing) - 1`` evenly spaced in each gap ``g`` that needs
     them; ``ceil(length / spacing)`` around a ring with no fixed position. ``spacing`` may be
     one figure or one per ring (NaN: no spacing rule there)."""
-    length = report.prepared.rings.length_ft
+    length = report.geometry.rings.length_ft
     gaps = ring_gaps(f_ring, f_pos, length)
     keep = ring_todo[gaps.ring]
     ring, start, g = gaps.ring[keep], gaps.start_ft[keep], gaps.length_ft[keep]
@@ -809,10 +798,10 @@ def _azimuth(
     way. The azimuth is that of the geodesic from the marker to a point 10 ft out that way,
     so the working frame's grid convergence does not enter it.
     """
-    prep = report.prepared
+    geo = report.geometry
     out = np.full(len(x), np.nan)
-    group = prep.group[parcel]
-    for g, wcrs in enumerate(prep.crss):
+    group = geo.group[parcel]
+    for g, wcrs in enumerate(geo.crss):
         sel = group == g
         if not sel.any():
             continue
@@ -820,8 +809,7 @@ def _azimuth(
         lon1, lat1 = wcrs.ft_to_lonlat(
             x[sel] - _AZIMUTH_STEP_FT * inward[sel, 0], y[sel] - _AZIMUTH_STEP_FT * inward[sel, 1]
         )
-        az, _, _ = _GEOD.inv(lon0, lat0, lon1, lat1)
-        out[sel] = np.mod(az, 360.0)
+        out[sel] = azimuth_deg(lon0, lat0, lon1, lat1)
     return out
 
 
@@ -839,7 +827,7 @@ def _table(
     intended_ft: np.ndarray,
     facing_in: np.ndarray,
 ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
-    prep = report.prepared
+    prep = report.geometry
     rings = prep.rings
     ids = report.parcels["id"].to_numpy(dtype=object)
     ni = len(i_ring)
@@ -854,7 +842,7 @@ def _table(
     ]
     # position along the ring and gap to the next marker, as a check will measure them
     length = rings.length_ft
-    asg = report.assignment
+    asg = _Marks.of(report)
     along = np.where(ok, cat["position_ft"], np.nan)
     e_ring, e_pos = asg.ring[am], asg.position_ft[am]
     good = np.flatnonzero(ok)

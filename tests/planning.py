@@ -44,7 +44,7 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
         if s >= 0
     }
     n_existing = len(first.markers)
-    length = first.prepared.rings.length_ft
+    length = first.geometry.rings.length_ft
     placed = needed = 0
     pp = plan.parcels
     planned_parcels = set(
@@ -52,7 +52,7 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
     )
     if only is not None:
         planned_parcels &= set(only)
-    rings = [r for r in range(len(length)) if first.prepared.rings.parcel[r] in planned_parcels]
+    rings = [r for r in range(len(length)) if first.geometry.rings.parcel[r] in planned_parcels]
     counted = m[(m["parcel"] >= 0).to_numpy()]
     groups = dict(tuple(counted.groupby("ring")))
     for r in rings:

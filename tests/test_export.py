@@ -130,7 +130,7 @@ def test_gpx_reads_back_to_the_same_coordinates(sample_plan, tmp_path):
     assert [w.type for w in g.waypoints] == m["role"].tolist()
     assert _distance_ft(lon, lat, m["lon"].to_numpy(), m["lat"].to_numpy()).max() < 0.1
     # and the planned positions in the working frame, back from feet
-    wcrs = sample_plan.report.prepared.crss[0]
+    wcrs = sample_plan.report.geometry.crss[0]
     plon, plat = wcrs.ft_to_lonlat(m["x_ft"].to_numpy(), m["y_ft"].to_numpy())
     assert _distance_ft(lon, lat, plon, plat).max() < 0.1
     # GDAL's GPX driver

@@ -18,6 +18,7 @@ from test_cli import SAMPLE_ARGS, Runner
 from posting import check, read_markers, read_parcels
 from posting.cli import main
 from posting.crs import WGS84
+from posting.draw import display_geometry
 from posting.maps import SIMPLIFY_FT, offline_assets, render_map, to_html
 
 
@@ -117,13 +118,13 @@ def test_coordinates_rounded_for_display(page):
 
 def test_display_geometry_is_close_to_the_measured_one_and_changes_no_figure(report):
     before = report.parcels.copy()
-    shown = report.display_geometry(SIMPLIFY_FT)
-    full = report.prepared.geometry_ft
-    ok = report.prepared.group >= 0
+    shown = display_geometry(report, SIMPLIFY_FT)
+    full = report.geometry.geometry_ft
+    ok = report.geometry.group >= 0
     assert (shapely.get_num_coordinates(shown[ok]) <= shapely.get_num_coordinates(full[ok])).all()
     # back in working feet, every shown outline lies within the tolerance plus the rounding
     # (1e-6 degree: under 0.2 ft either way at this latitude) of the measured outline
-    [wcrs] = report.prepared.crss
+    [wcrs] = report.geometry.crss
     back = wcrs.geoms_to_ft(shown[ok], WGS84)
     assert shapely.hausdorff_distance(back, full[ok]).max() <= SIMPLIFY_FT + 0.3
     render_map(report)
@@ -135,10 +136,10 @@ def test_a_county_outline_is_simplified():
     # polygon within a foot of the original, with far fewer vertices
     circle = shapely.Point(0, 0).buffer(2000, quad_segs=10_000)
     r = check(parcels(circle))
-    shown = r.display_geometry(1.0)[0]
-    full = r.prepared.geometry_ft[0]
+    shown = display_geometry(r, 1.0)[0]
+    full = r.geometry.geometry_ft[0]
     assert shapely.get_num_coordinates(shown) < shapely.get_num_coordinates(full) / 10
-    back = r.prepared.crss[0].geoms_to_ft(np.array([shown]), WGS84)[0]
+    back = r.geometry.crss[0].geoms_to_ft(np.array([shown]), WGS84)[0]
     assert shapely.hausdorff_distance(back, full) < 1.3
 
 

@@ -16,6 +16,7 @@ from browser import chromium_path, offline_browser
 from helpers import SAMPLE, SHARED_DATA, markers, parcels, require_real_data, square
 
 from posting import check, read_markers, read_parcels
+from posting.draw import display_geometry, extent_lonlat, gap_lines
 from posting.maps import to_html
 
 pytestmark = pytest.mark.browser
@@ -82,7 +83,7 @@ def test_loads_offline_with_no_failed_request_but_tiles(sample_page):
 
 
 def test_opens_fitted_to_the_data(sample_page, sample_report):
-    w, s, e, n = sample_report.extent_lonlat()
+    w, s, e, n = extent_lonlat(sample_report)
     view = sample_page.page.evaluate(
         "() => { const b = postingMap.map.getBounds();"
         " return [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()]; }"
@@ -118,7 +119,7 @@ def test_clicking_a_noncompliant_parcel_names_its_violations(sample_page, sample
     page = sample_page.page
     d = {p["id"]: p for p in sample_report.to_dict()["parcels"]}
     inside = shapely.point_on_surface(
-        sample_report.display_geometry()[sample_report.parcels["id"] == "S2"][0]
+        display_geometry(sample_report)[sample_report.parcels["id"] == "S2"][0]
     )
     _click_lonlat(page, inside.x, inside.y)
     text = _popup_text(page)
@@ -134,7 +135,7 @@ def test_clicking_a_noncompliant_parcel_names_its_violations(sample_page, sample
 def test_clicking_a_gap_gives_its_length_and_the_limit(sample_page, sample_report):
     page = sample_page.page
     g = sample_report.gaps
-    [geom] = sample_report.gap_lines[(g["status"] == "over").to_numpy()]
+    [geom] = gap_lines(sample_report)[(g["status"] == "over").to_numpy()]
     # click the line where no marker is drawn over it
     along = shapely.line_interpolate_point(geom, np.linspace(0.1, 0.9, 17), normalized=True)
     m = sample_report.markers

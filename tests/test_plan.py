@@ -91,8 +91,8 @@ def test_azimuth_is_true_not_grid_north_far_from_the_central_meridian():
     assert r.crs.startswith("EPSG:2236")
     p = plan(r)
     m = p.markers[p.markers["role"] == "interval"]
-    rings = r.prepared.rings.geometry
-    wcrs = r.prepared.crss[0]
+    rings = r.geometry.rings.geometry
+    wcrs = r.geometry.crss[0]
     for rec in m.itertuples():
         foot = shapely.line_interpolate_point(rings[rec.ring], rec.along_ft)
         flon, flat = wcrs.ft_to_lonlat(np.array([foot.x]), np.array([foot.y]))

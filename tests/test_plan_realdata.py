@@ -28,7 +28,7 @@ def sparse_survey(report, keep: float, seed: int) -> MarkerLayer:
     """Signs at every vertex and every 300 ft along each ring, off the line by up to 3 ft
     either way (GPS error), of which a random ``keep`` fraction was found."""
     rng = np.random.default_rng(seed)
-    prep = report.prepared
+    prep = report.geometry
     rings = prep.rings
     xy, ring_of = shapely.get_coordinates(rings.geometry, return_index=True)
     n = np.ceil(rings.length_ft / 300).astype(int)
@@ -86,8 +86,8 @@ def test_every_plan_rechecks_compliant_with_the_fewest_markers(layer, survey):
     stuck = set(left["parcel"]) - invalid - repeats
     assert set(left["parcel"]) >= invalid | repeats
     assert len(stuck) <= 2, left
-    geoms = first.prepared.geometry_ft
-    tree = shapely.STRtree(geoms[first.prepared.group >= 0])
+    geoms = first.geometry.geometry_ft
+    tree = shapely.STRtree(geoms[first.geometry.group >= 0])
     for i in stuck:
         others = [j for j in tree.query(geoms[i], predicate="intersects") if j != i]
         overlap = shapely.area(shapely.intersection(geoms[i], geoms[others]))

@@ -12,6 +12,7 @@ from helpers import SAMPLE
 
 from posting import Settings, check, read_markers, read_parcels
 from posting.crs import WGS84
+from posting.draw import gap_lines
 
 TOP_KEYS = {"schema", "rules", "crs", "summary", "parcels", "unassigned_signs"}
 PARCEL_KEYS = {
@@ -100,7 +101,7 @@ def test_exit_code(report):
 
 
 def test_gap_lines_span_the_reported_gaps_between_their_end_points(report):
-    g, lines = report.gaps, report.gap_lines
+    g, lines = report.gaps, gap_lines(report)
     reported = (g["status"] != "ok").to_numpy()
     assert reported.sum() >= 3 and len(lines) == len(g)
     assert all(x is None for x in lines[~reported])
@@ -111,7 +112,7 @@ def test_gap_lines_span_the_reported_gaps_between_their_end_points(report):
     assert first.tolist() == g.loc[drawn, ["start_lon", "start_lat"]].to_numpy().tolist()
     assert last.tolist() == g.loc[drawn, ["end_lon", "end_lat"]].to_numpy().tolist()
     # each runs along its ring for the gap's length (back in working feet)
-    prep = report.prepared
+    prep = report.geometry
     group = prep.group[g["parcel"].to_numpy()[drawn]]
     ft = prep.crss[0].geoms_to_ft(lines[drawn], WGS84)
     assert (group == 0).all()

@@ -1,0 +1,475 @@
+"""The report's records: one JSON-ready dict per parcel, built column by column, which every
+text renderer reads (the JSON report, the GeoJSON's parcel properties, the CSV's rows, the map's
+popups), and the header of the JSON report.
+
+Nothing here measures: every figure is a column of the :class:`~posting.report.Report`'s
+tables, rounded for display. The keys are a contract other tools rely on (see the README).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import shapely
+
+if TYPE_CHECKING:
+    from posting.report import Report
+
+__all__ = [
+    "DISPLAY_DECIMALS",
+    "FT_DECIMALS",
+    "LONLAT_DECIMALS",
+    "SCHEMA",
+    "as_dict",
+    "finding_items",
+    "header",
+    "marker_why",
+    "parcel_items",
+    "parcel_records",
+    "unassigned_items",
+]
+
+SCHEMA = "posting-report/1"
+LONLAT_DECIMALS = 7  # about 1 cm: finer than any survey
+DISPLAY_DECIMALS = 6  # about 0.36 ft north-south: finer than all but survey-grade RTK positions
+FT_DECIMALS = 2
+HOW_TEXT = {
+    "named": "its parcel column names this parcel",
+    "inside": "stands inside this parcel, near its boundary",
+    "nearest": "outside every parcel; this is the nearest boundary",
+}
+
+
+def _tool_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # 0.05 s to import: when asked
+
+    try:
+        return version("posting")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def _num(x: Any, nd: int = FT_DECIMALS) -> float | int | None:
+    """A JSON-safe number: None for NaN/inf/None, rounded floats, plain ints."""
+    if x is None or x is pd.NA:
+        return None
+    if isinstance(x, int | np.integer) and not isinstance(x, bool):
+        return int(x)
+    x = float(x)
+    return round(x, nd) if math.isfinite(x) else None
+
+
+def _lonlat(lon: float, lat: float) -> list[float] | None:
+    if not (math.isfinite(lon) and math.isfinite(lat)):
+        return None
+    return [round(float(lon), LONLAT_DECIMALS), round(float(lat), LONLAT_DECIMALS)]
+
+
+def _numbers(values: Any, nd: int = FT_DECIMALS) -> list[float | None]:
+    """A column as JSON-safe numbers: rounded, None where NaN or infinite."""
+    a = np.asarray(values, dtype=float)
+    out = np.round(a, nd).astype(object)
+    out[~np.isfinite(a)] = None
+    return out.tolist()
+
+
+def _texts(values: Any) -> list[Any]:
+    """A column as JSON-safe values: None where missing."""
+    s = pd.Series(values, dtype=object)
+    return s.where(s.notna(), None).tolist()
+
+
+def _lonlats(lon: Any, lat: Any) -> list[list[float] | None]:
+    """Two columns as ``[lon, lat]`` pairs (rounded), None where either is missing."""
+    lo = np.asarray(lon, dtype=float)
+    la = np.asarray(lat, dtype=float)
+    pairs = np.round(np.column_stack([lo, la]), LONLAT_DECIMALS).tolist()
+    for i in np.flatnonzero(~(np.isfinite(lo) & np.isfinite(la))):
+        pairs[i] = None
+    return pairs
+
+
+def _values(column: pd.Series) -> list[Any]:
+    """A column as JSON-safe values: numbers rounded (None where not finite), text as is."""
+    if pd.api.types.is_bool_dtype(column):
+        return column.astype(bool).tolist()
+    if pd.api.types.is_integer_dtype(column):
+        return column.astype("int64").tolist()
+    if pd.api.types.is_float_dtype(column):
+        return _numbers(column)
+    return _texts(column)
+
+
+def _text(x: Any) -> Any:
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) or x is pd.NA else x
+
+
+def finding_items(f: pd.DataFrame) -> list[dict[str, Any]]:
+    """Findings rows as JSON-ready dicts (columns converted at once, not value by value)."""
+    basis = f["basis"].tolist() if "basis" in f else ["statute"] * len(f)
+    cols = zip(
+        f["rule"].tolist(),
+        f["clause"].tolist(),
+        basis,
+        f["message"].tolist(),
+        _numbers(f["measured"]),
+        _numbers(f["limit"]),
+        _texts(f["unit"]),
+        f["count"].astype(np.int64).tolist(),
+        strict=True,
+    )
+    return [
+        {
+            "rule": r,
+            "clause": c,
+            "basis": b,
+            "message": m,
+            "measured": v,
+            "limit": lim,
+            "unit": u,
+            "count": n,
+        }
+        for r, c, b, m, v, lim, u, n in cols
+    ]
+
+
+
+def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
+    keys = (
+        "violations",
+        "uncertain",
+        "not_checked",
+        "notes",
+        "gaps",
+        "missing_corners",
+        "uncertain_corners",
+        "missing_access",
+        "uncertain_access",
+        "water",
+        "easements",
+    )
+    # per key, the parcels that have entries (most have none: no list is made for them)
+    out: dict[str, dict[int, list[Any]]] = {k: {} for k in keys}
+    level_key = {
+        "violation": "violations",
+        "uncertain": "uncertain",
+        "not_checked": "not_checked",
+        "note": "notes",
+    }
+    f = report.findings
+    for p, level, item in zip(
+        f["parcel"].tolist(), f["level"].tolist(), finding_items(f), strict=True
+    ):
+        out[level_key[level]].setdefault(p, []).append(item)
+    g = report.gaps[report.gaps["status"] != "ok"]
+    src, row = report.markers["source"].to_numpy(), report.markers["row"].to_numpy()
+    sm, em = g["start_marker"].to_numpy(), g["end_marker"].to_numpy()
+    marked = sm >= 0
+    start_sign = np.full(len(g), None, dtype=object)
+    end_sign = np.full(len(g), None, dtype=object)
+    start_sign[marked] = [
+        {"source": a, "row": b}
+        for a, b in zip(src[sm[marked]].tolist(), row[sm[marked]].tolist(), strict=True)
+    ]
+    end_sign[marked] = [
+        {"source": a, "row": b}
+        for a, b in zip(src[em[marked]].tolist(), row[em[marked]].tolist(), strict=True)
+    ]
+    cols = zip(
+        g["parcel"].tolist(),
+        g["part"].tolist(),
+        g["hole"].tolist(),
+        g["status"].tolist(),
+        _numbers(g["length_ft"]),
+        _numbers(g["straight_ft"]),
+        _numbers(g["limit_ft"]),
+        _lonlats(g["start_lon"], g["start_lat"]),
+        _lonlats(g["end_lon"], g["end_lat"]),
+        start_sign.tolist(),
+        end_sign.tolist(),
+        strict=True,
+    )
+    for p, part, hole, status, length, straight, limit, a, b, sa, sb in cols:
+        item = {
+            "ring": {"part": part, "hole": hole},
+            "status": status,
+            "length_ft": length,
+            "straight_ft": straight,
+            "limit_ft": limit,
+            "start": a,
+            "end": b,
+        }
+        if sa is not None:
+            item["start_sign"] = sa
+            item["end_sign"] = sb
+        out["gaps"].setdefault(p, []).append(item)
+    for key, table in (("water", report.water), ("easements", report.easements)):
+        if table is None or not len(table):
+            continue
+        first = shapely.get_point(table["geometry"].to_numpy(), 0)
+        last = shapely.get_point(table["geometry"].to_numpy(), -1)
+        starts = _lonlats(shapely.get_x(first), shapely.get_y(first))
+        ends = _lonlats(shapely.get_x(last), shapely.get_y(last))
+        holders = _texts(table["holder"]) if "holder" in table else [None] * len(table)
+        for p, length, a, b, h in zip(
+            table["parcel"].astype(np.int64).tolist(),
+            _numbers(table["length_ft"]),
+            starts,
+            ends,
+            holders,
+            strict=True,
+        ):
+            item = {"length_ft": length, "start": a, "end": b}
+            if key == "easements":
+                item = {"holder": h, **item}
+            out[key].setdefault(p, []).append(item)
+    for table, noun in ((report.corners, "corners"), (report.access, "access")):
+        if not len(table):
+            continue
+        for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
+            sel = table[table["status"] == status]
+            for p, ll in zip(
+                sel["parcel"].astype(np.int64).tolist(),
+                _lonlats(sel["lon"], sel["lat"]),
+                strict=True,
+            ):
+                out[key].setdefault(p, []).append(ll)
+    return out
+
+
+def _alternatives_lists(report: Report) -> list[list[dict[str, Any]]]:
+    n = len(report.parcels)
+    out: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+    if len(report.profiles) < 2:
+        return out
+    viol = report.all_findings[report.all_findings["level"] == "violation"]
+    by: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for p, prof, item in zip(
+        viol["parcel"].tolist(),
+        viol["profile"].tolist(),
+        finding_items(viol),
+        strict=True,
+    ):
+        by.setdefault((p, prof), []).append(item)
+    for p, prof, status in zip(
+        report.alternatives["parcel"].tolist(),
+        report.alternatives["profile"].tolist(),
+        report.alternatives["status"].tolist(),
+        strict=True,
+    ):
+        out[p].append({"rules": prof, "status": status, "violations": by.get((p, prof), [])})
+    return out
+
+
+_PARCEL_COLUMNS = (
+    "id",
+    "row",
+    "owner",
+    "status",
+    "rules",
+    "signs",
+    "markers_counted",
+    "rings",
+    "perimeter_ft",
+    "area_acres",
+    "max_gap_ft",
+    "corners",
+    "repaired",
+    "invalid_reason",
+    "duplicate_id",
+    "working_crs",
+)
+
+
+def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict[str, Any]]:
+    """The report's ``parcels`` entries, one dict per input parcel, in input order.
+
+    Built column by column (a list per key), then zipped into dicts: a county has
+    100,000 of them. With ``shared_empty``, every empty list is one and the same empty
+    tuple (for writing JSON at once: making 800,000 empty lists costs a county 0.3 s).
+    """
+    lists = _per_parcel_lists(report)
+    p = report.parcels
+    n = len(p)
+
+    def listed(key: str) -> list[Any]:
+        col: list[Any] = [()] * n if shared_empty else [[] for _ in range(n)]
+        for i, items in lists[key].items():
+            col[i] = items
+        return col
+
+    status = p["status"].tolist()
+    rules = p["rules"].tolist()
+    cols: dict[str, list[Any]] = {
+        "id": p["id"].tolist(),
+        "row": p["row"].astype(np.int64).tolist(),
+    }
+    if p["owner"].notna().any():
+        cols["owner"] = _texts(p["owner"])
+    cols["status"] = status
+    cols["rules"] = rules
+    cols["exemption"] = _texts(p["exemption"]) if "exemption" in p else [None] * n
+    cols["posted_by"] = _texts(p["posted_by"]) if "posted_by" in p else [None] * n
+    cols["signs"] = p["signs"].astype(np.int64).tolist()
+    cols["markers_counted"] = p["markers_counted"].astype(np.int64).tolist()
+    cols["rings"] = p["rings"].astype(np.int64).tolist()
+    cols["perimeter_ft"] = _numbers(p["perimeter_ft"])
+    cols["area_acres"] = _numbers(p["area_acres"], 4)
+    cols["max_gap_ft"] = _numbers(p["max_gap_ft"])
+    cols["gaps"] = listed("gaps")
+    cols["corners"] = p["corners"].astype(np.int64).tolist()
+    cols["missing_corners"] = listed("missing_corners")
+    cols["uncertain_corners"] = listed("uncertain_corners")
+    if len(report.access) > 0 or any(pr.access for pr in report.profiles):
+        cols["missing_access"] = listed("missing_access")
+        cols["uncertain_access"] = listed("uncertain_access")
+    for key in ("violations", "uncertain", "not_checked", "notes"):
+        cols[key] = listed(key)
+    cols["duplicate_id"] = p["duplicate_id"].astype(bool).tolist()
+    cols.update(_land_columns(report, lists))
+    for c in report.record_columns:  # what other kinds of rule add to each parcel
+        cols[c] = _values(p[c])
+    # a row has one value per column by construction (strict only on the outer zip: the
+    # inner check costs 0.08 s on a county)
+    rows = zip(*cols.values(), strict=True)
+    items = [dict(zip(cols, row, strict=False)) for row in rows]
+    # keys that only some parcels have
+    penalty = {pr.name: pr.penalty for pr in report.profiles}
+    for i in np.flatnonzero(p["status"].isin(["noncompliant", "unposted", "uncertain"])):
+        if penalty.get(rules[i]):
+            items[i]["penalty"] = penalty[rules[i]]
+    if len(report.profiles) > 1:
+        for item, alt in zip(items, _alternatives_lists(report), strict=True):
+            item["alternatives"] = alt
+    for key, column in (("repaired", "repaired"), ("invalid_reason", "invalid_reason")):
+        values = p[column].to_numpy(dtype=object)
+        for i in np.flatnonzero(p[column].notna().to_numpy() & (values != "")):
+            items[i][key] = values[i]
+    if len(report.geometry.crss) > 1:
+        for item, wcrs in zip(items, _texts(p["working_crs"]), strict=True):
+            item["working_crs"] = wcrs
+    yield from items
+
+
+def _land_columns(report: Report, lists: dict[str, dict[int, list[Any]]]) -> dict[str, list[Any]]:
+    """Per-parcel JSON values from the land layers given (water, dwellings, easements,
+    fences, recorded acreage, merged properties)."""
+    p = report.parcels
+    n = len(p)
+    out: dict[str, list[Any]] = {}
+    if "water_frontage_ft" in p:
+        out["water_frontage_ft"] = _numbers(p["water_frontage_ft"])
+        out["water"] = [lists["water"].get(i) or [] for i in range(n)]
+    if "dwelling" in p:
+        out["dwelling"] = p["dwelling"].astype(bool).tolist()
+    if "recorded_acres" in p:
+        out["recorded_acres"] = _numbers(p["recorded_acres"], 4)
+    if "easement_ft" in p:
+        out["easement_ft"] = _numbers(p["easement_ft"])
+        out["easements"] = [lists["easements"].get(i) or [] for i in range(n)]
+    if len(report.fence_gaps) or any(pr.fence for pr in report.profiles):
+        unfenced = np.zeros(n)
+        if len(report.fence_gaps):
+            np.add.at(
+                unfenced,
+                report.fence_gaps["parcel"].to_numpy(dtype=np.int64),
+                report.fence_gaps["length_ft"].to_numpy(dtype=float),
+            )
+        out["unfenced_ft"] = _numbers(unfenced)
+    if "source_ids" in p:
+        out["source_ids"] = p["source_ids"].tolist()
+    return out
+
+
+def unassigned_items(report: Report) -> Iterator[dict[str, Any]]:
+    """The report's ``unassigned_signs`` entries."""
+    m = report.markers
+    un = m[m["parcel"] < 0]
+    for s, r, lo, la, why in zip(
+        un["source"], un["row"], un["lon"], un["lat"], un["reason"], strict=True
+    ):
+        yield {
+            "source": s,
+            "row": int(r),
+            "lon": _num(lo, LONLAT_DECIMALS),
+            "lat": _num(la, LONLAT_DECIMALS),
+            "reason": why,
+        }
+
+
+def header(report: Report) -> dict[str, Any]:
+    """Everything in the JSON report but the ``parcels`` and ``unassigned_signs`` lists."""
+    p = report.parcels
+    dup = p[p["duplicate_id"]]
+    duplicates = {str(k): [int(r) for r in g["row"]] for k, g in dup.groupby("id", sort=False)}
+    if len(report.profiles) > 1:
+        rules: dict[str, Any] = {
+            "name": report.rules_name,
+            "alternatives": [pr.summary() for pr in report.profiles],
+        }
+    else:
+        rules = report.profile.summary()
+    return {
+        "schema": SCHEMA,
+        "generated": report.generated,
+        "tool": {"name": "posting", "version": _tool_version()},
+        "rules": rules,
+        "crs": report.crs,
+        "crs_detail": [
+            {
+                "crs": c.label,
+                "unit": c.unit_name,
+                "parcels": int((report.geometry.group == k).sum()),
+            }
+            for k, c in enumerate(report.geometry.crss)
+        ],
+        "settings": report.settings.as_dict(),
+        "inputs": {
+            "parcels": report.inputs["parcels"],
+            "signs": report.inputs["signs"],
+        },
+        "summary": report.summary(),
+        "not_checked": report.not_checked,
+        "warnings": report.warnings,
+        "duplicate_ids": duplicates,
+    }
+
+
+_RECORDS: weakref.WeakKeyDictionary[Report, list[dict[str, Any]]] = weakref.WeakKeyDictionary()
+
+
+def parcel_records(report: Report) -> list[dict[str, Any]]:
+    """The report's ``parcels`` entries, made once per report for every renderer that reads
+    them. Read-only: every empty list among them is one shared empty tuple (see
+    :func:`parcel_items`); :func:`as_dict` gives lists of one's own."""
+    records = _RECORDS.get(report)
+    if records is None:
+        records = _RECORDS[report] = list(parcel_items(report, shared_empty=True))
+    return records
+
+
+def as_dict(report: Report) -> dict[str, Any]:
+    """The JSON report as a dict (see the README for the keys)."""
+    out = header(report)
+    out["parcels"] = list(parcel_items(report))
+    out["unassigned_signs"] = list(unassigned_items(report))
+    return out
+
+
+def marker_why(report: Report) -> np.ndarray:
+    """For each marker, in words: which boundary it posts and why, or why none."""
+    m = report.markers
+    out = m["reason"].to_numpy(dtype=object).copy()
+    for how, text in HOW_TEXT.items():
+        sel = (m["assigned_by"] == how).to_numpy(dtype=bool)
+        if sel.any():
+            out[sel] = [
+                f"{text} ({d:.1f} ft from it)" for d in m["distance_ft"].to_numpy()[sel]
+            ]
+    return out
+

@@ -1,0 +1,130 @@
+"""The GeoJSON FeatureCollection of a report (WGS 84): parcels, markers, reported gaps, corners,
+access points."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import shapely
+
+from posting.draw import gap_lines, geojson_geometries
+from posting.records import SCHEMA, _num, _text, header, marker_why, parcel_records
+from posting.render import register
+
+if TYPE_CHECKING:
+    from posting.report import Report
+
+__all__ = ["to_geojson"]
+
+
+@register("geojson", "report", (".geojson",), "parcels, markers, gaps, corners and access points")
+def to_geojson(report: Report) -> str:
+    """A GeoJSON FeatureCollection (WGS 84): parcels, markers, reported gaps, corners,
+    access points.
+
+    Each feature's ``layer`` property says which it is. Every parcel and every marker
+    appears, a row without usable geometry with a null geometry.
+    """
+    feats: list[str] = []
+    top = header(report)
+    geoms = geojson_geometries(report.geometry.geometry_lonlat())
+    for item, geom in zip(parcel_records(report), geoms, strict=True):
+        props = {"layer": "parcel", **{k: v for k, v in item.items() if k != "gaps"}}
+        props["gaps_reported"] = len(item["gaps"])
+        feats.append(_feature(geom, props))
+    m = report.markers
+    mgeom = geojson_geometries(shapely.points(m["lon"].to_numpy(), m["lat"].to_numpy()))
+    whys = marker_why(report)
+    for rec, geom, why in zip(m.itertuples(index=False), mgeom, whys, strict=True):
+        assigned = rec.parcel >= 0
+        props = {
+            "layer": "marker",
+            "source": rec.source,
+            "row": int(rec.row),
+            "kind": _text(rec.kind),
+            "parcel": rec.parcel_id if assigned else None,
+            "ring": {"part": int(rec.part), "hole": int(rec.hole)} if assigned else None,
+            "assigned_by": _text(rec.assigned_by),
+            "distance_ft": _num(rec.distance_ft),
+            "position_ft": _num(rec.position_ft),
+            "why": why,
+        }
+        feats.append(_feature(geom, props))
+    ids = report.parcels["id"].to_numpy()
+    reported = (report.gaps["status"] != "ok").to_numpy()
+    g = report.gaps[reported]
+    ggeom = geojson_geometries(gap_lines(report)[reported])
+    for rec, geom in zip(g.itertuples(index=False), ggeom, strict=True):
+        feats.append(
+            _feature(
+                geom,
+                {
+                    "layer": "gap",
+                    "parcel": ids[rec.parcel],
+                    "status": rec.status,
+                    "ring": {"part": int(rec.part), "hole": int(rec.hole)},
+                    "length_ft": _num(rec.length_ft),
+                    "straight_ft": _num(rec.straight_ft),
+                    "limit_ft": _num(rec.limit_ft),
+                },
+            )
+        )
+    c = report.corners
+    cgeom = geojson_geometries(shapely.points(c["lon"].to_numpy(), c["lat"].to_numpy()))
+    for rec, geom in zip(c.itertuples(index=False), cgeom, strict=True):
+        feats.append(
+            _feature(
+                geom,
+                {
+                    "layer": "corner",
+                    "parcel": ids[rec.parcel],
+                    "status": rec.status,
+                    "turn_deg": _num(rec.turn_deg, 1),
+                    "nearest_marker_ft": _num(rec.nearest_ft),
+                },
+            )
+        )
+    a = report.access
+    if len(a):
+        ageom = geojson_geometries(
+            shapely.points(a["lon"].to_numpy(dtype=float), a["lat"].to_numpy(dtype=float))
+        )
+        for rec, geom in zip(a.itertuples(index=False), ageom, strict=True):
+            feats.append(
+                _feature(
+                    geom,
+                    {
+                        "layer": "access",
+                        "parcel": ids[int(rec.parcel)],
+                        "status": rec.status,
+                        "type": _text(rec.type),
+                        "nearest_marker_ft": _num(rec.nearest_ft),
+                    },
+                )
+            )
+    head = json.dumps(
+        {
+            "type": "FeatureCollection",
+            "name": "posting",
+            "posting": {
+                "schema": SCHEMA,
+                "rules": top["rules"],
+                "crs": top["crs"],
+                "summary": top["summary"],
+            },
+        }
+    )
+    return head[:-1] + ', "features": [\n' + ",\n".join(feats) + "\n]}\n"
+
+
+def _feature(geometry: str | None, props: dict[str, Any]) -> str:
+    g = "null" if geometry is None else geometry
+    return (
+        '{"type": "Feature", "geometry": '
+        + g
+        + ', "properties": '
+        + orjson.dumps(props).decode()
+        + "}"
+    )

@@ -1,0 +1,58 @@
+"""The short human summary of a report, for stderr."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from posting.render import register
+
+if TYPE_CHECKING:
+    from posting.report import Report
+
+__all__ = ["summary_lines", "summary_text"]
+
+
+def summary_lines(report: Report, k: int = 5) -> list[str]:
+    """A short human summary for stderr."""
+    s = report.summary()
+    counts = " · ".join(f"{n} {name}" for name, n in s["status"].items() if n)
+    cites = "; ".join(
+        f"{p.citation}{', guidance' if p.standard == 'guidance' else ''}" for p in report.profiles
+    )
+    lines = [
+        f"{s['parcels']} parcels checked against {report.rules_name} ({cites}), "
+        f"measured in {report.crs}",
+        f"  {counts or 'no parcels'}",
+        f"  markers: {s['markers_read']} read, {s['markers_assigned']} assigned, "
+        f"{s['markers_unassigned']} unassigned",
+    ]
+    if "compliant_by" in s:
+        lines.append(
+            "  compliant by: "
+            + ", ".join(f"{name} {n}" for name, n in s["compliant_by"].items())
+        )
+    worst = report.worst(k)
+    if len(worst):
+        lines.append("  worst:")
+        for _, r in worst.iterrows():
+            gap = (
+                f"largest gap {r['max_gap_ft']:,.1f} ft"
+                if pd.notna(r["max_gap_ft"])
+                else f"no marker on {r['perimeter_ft']:,.1f} ft of boundary"
+            )
+            lines.append(f"    {r['id']}: {r['status']}, {gap}")
+    for x in report.not_checked:
+        if x["rule"] in ("landcover", "access", "public_notice"):
+            lines.append(f"  not checked ({x.get('profile', '')}): {x['reason']}")
+    lines += [f"  warning: {w}" for w in report.warnings[:20]]
+    if len(report.warnings) > 20:
+        lines.append(f"  ... and {len(report.warnings) - 20} more warnings (see the JSON report)")
+    return lines
+
+
+@register("summary", "report", (".txt",), "the summary")
+def summary_text(report: Report, k: int = 5) -> str:
+    """The summary as text, a line each."""
+    return "".join(f"{line}\n" for line in summary_lines(report, k))
