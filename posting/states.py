@@ -58,7 +58,7 @@ import pandas as pd
 import shapely
 from pyproj import CRS, Transformer
 
-from posting.crs import FT_M, WGS84, utm_zone
+from posting.crs import FT_M, WGS84, parse_crs, to_lonlat, utm_zone
 from posting.errors import CRSError, InputError
 
 __all__ = [
@@ -539,19 +539,24 @@ def _unwrap(geoms: np.ndarray) -> np.ndarray:
     return geoms
 
 
-def parcel_states(geoms: Any, margin_ft: float = DEFAULT_MARGIN_FT) -> pd.DataFrame:
+def parcel_states(
+    geoms: Any, margin_ft: float = DEFAULT_MARGIN_FT, *, crs: Any = None
+) -> pd.DataFrame:
     """The state of each parcel, when the whole parcel lies inside one state by more than
     ``margin_ft``, and otherwise why not.
 
     Parameters
     ----------
     geoms
-        Parcel geometries (shapely, a GeoSeries or an array) in WGS 84 longitude/latitude.
-        A parcel drawn across the antimeridian may use longitudes beyond 180 or be split.
+        Parcel geometries (shapely, a GeoSeries or an array) in WGS 84 longitude/latitude,
+        or in ``crs``. A parcel drawn across the antimeridian may use longitudes beyond 180.
     margin_ft
         How far inside its state a parcel must lie, in feet (default
         :data:`DEFAULT_MARGIN_FT`, 500 ft: the boundaries' accuracy plus 300 ft). 0 asks only
         that it lie wholly inside.
+    crs
+        The CRS of ``geoms`` when it is not WGS 84 (``EPSG:2236``, a pyproj CRS, a
+        ``ParcelLayer``'s ``crs``): the parcels are taken to longitude/latitude first.
 
     Returns
     -------
@@ -603,6 +608,17 @@ def parcel_states(geoms: Any, margin_ft: float = DEFAULT_MARGIN_FT) -> pd.DataFr
     index = geoms.index if isinstance(geoms, pd.Series) else None
     arr = np.asarray(geoms.to_numpy() if isinstance(geoms, pd.Series) else geoms, dtype=object)
     arr = arr.ravel()
+    if crs is not None:
+        try:
+            source = parse_crs(crs, what="the parcels' CRS")
+        except CRSError as exc:
+            raise CRSError(exc.message, parameter="crs") from None
+        if source != WGS84:
+
+            def lonlat(xy: np.ndarray) -> np.ndarray:
+                return np.column_stack(to_lonlat(xy[:, 0], xy[:, 1], source))
+
+            arr = shapely.transform(arr, lonlat)
     b = boundaries()
     n = len(arr)
     present = np.flatnonzero(~(shapely.is_missing(arr) | shapely.is_empty(arr)))
@@ -611,16 +627,19 @@ def parcel_states(geoms: Any, margin_ft: float = DEFAULT_MARGIN_FT) -> pd.DataFr
     gi, si = _states_hit(b, g)
     count = np.bincount(gi, minlength=len(g))
     slugs = b.table["slug"].to_numpy(dtype=object)
-    touched = np.empty(len(g), dtype=object)
-    touched[:] = [()] * len(g)
-    if len(gi):
-        starts = np.r_[0, np.cumsum(count)[:-1]]
-        names = slugs[si]
-        for k in np.flatnonzero(count):  # tuples are built per touched parcel (cheap, no GEOS)
-            touched[k] = tuple(names[starts[k] : starts[k] + count[k]])
     one = np.full(len(g), -1, dtype=np.int64)
     single = count[gi] == 1
     one[gi[single]] = si[single]
+    # the states each parcel touches, as tuples: one shared tuple per state for the parcels
+    # in one state; built one by one only for parcels across a line (pairs sorted by parcel)
+    touched = np.empty(len(g), dtype=object)
+    touched[:] = [()] * len(g)
+    alone = np.empty(len(slugs), dtype=object)
+    alone[:] = [(s,) for s in slugs]
+    touched[one >= 0] = alone[one[one >= 0]]
+    starts = np.r_[0, np.cumsum(count)[:-1]]
+    for k in np.flatnonzero(count > 1):
+        touched[k] = tuple(slugs[si[starts[k] : starts[k] + count[k]]])
     dist, piece = _lines_within(b, g, margin)
 
     status = np.full(n, "empty", dtype=object)
@@ -635,7 +654,10 @@ def parcel_states(geoms: Any, margin_ft: float = DEFAULT_MARGIN_FT) -> pd.DataFr
     has_line = piece >= 0
     names_line = np.full(len(g), "", dtype=object)
     for k in np.flatnonzero(has_line):  # only parcels within the margin of a line
-        names_line[k] = b.line_name(int(b.piece_state[piece[k]]), int(b.piece_across[piece[k]]))
+        side, far = int(b.piece_state[piece[k]]), int(b.piece_across[piece[k]])
+        if far >= 0 and far == one[k]:  # the parcel's own state first
+            side, far = far, side
+        names_line[k] = b.line_name(side, far)
     line[present] = names_line
 
     st = np.full(len(g), "ok", dtype=object)
