@@ -251,7 +251,7 @@ def _seam_copies(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=1)
 def boundaries() -> StateBoundaries:
-    """The shipped state boundaries, read and indexed once per process (about 0.5 s).
+    """The shipped state boundaries, read and indexed once per process (under a second).
 
     >>> b = boundaries()
     >>> len(b.table), b.table["usps"].isin(["DC", "PR", "GU"]).sum()
