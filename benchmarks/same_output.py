@@ -88,6 +88,7 @@ def _sample_cases() -> dict[str, list[str]]:
         "plan-csv": [*plan[:-4], "-o", "{out}/plan.csv", "--include-existing", "-q"],
         "plan-geojson": [*plan[:-4], "-o", "{out}/plan.geojson", "--accuracy-ft", "10", "-q"],
     }
+    cases["sample-summary-not-checked"] = [*base, "--rules", "arizona", "--rules", "town-code"]
     for rules in ("texas", "montana", "new-york", "arizona", "minnesota", "town-code"):
         extra = ["--public-where", "owner=Town of Geneva"] if rules == "town-code" else []
         cases[f"sample-{rules}"] = [*base, *land, "--rules", rules, *extra, *outs]

@@ -152,15 +152,17 @@ def check(
     _outputs_distinct(outputs)
     report = _run(job)
     rendered: dict[str, Any] = {}
-    for path, fmt in ((json_out, "json"), (geojson_out, "geojson"), (csv_out, "csv")):
+    if json_out:
+        rendered[json_out] = render(report, "json", name=flag)
+    for path, fmt in ((geojson_out, "geojson"), (csv_out, "csv")):
         if path:
             rendered[path] = render(report, fmt)
     if map_out:
-        rendered[map_out] = render(report, "map", tiles=not no_tiles)
+        rendered[map_out] = render(report, "map", tiles=not no_tiles, name=flag)
     for path, text in rendered.items():
         write_text(path, text)
     if not quiet:
-        click.echo(render(report, "summary"), err=True, nl=False)
+        click.echo(render(report, "summary", name=flag), err=True, nl=False)
     sys.exit(report.exit_code)
 
 
@@ -185,10 +187,10 @@ def map_cmd(job: Job, out: str, no_tiles: bool, quiet: bool) -> None:
     from posting.render import render
 
     report = _run(job)
-    text = render(report, "map", tiles=not no_tiles)
+    text = render(report, "map", tiles=not no_tiles, name=flag)
     write_text(out, text)
     if not quiet:
-        click.echo(render(report, "summary"), err=True, nl=False)
+        click.echo(render(report, "summary", name=flag), err=True, nl=False)
         if out != "-":
             click.echo(f"  map: {out} ({len(text.encode()) / 1e6:.1f} MB)", err=True)
 
@@ -279,11 +281,13 @@ def plan_cmd(
     if summary_out:
         rendered[summary_out] = render(result, f"summary-{summary_fmt}")
     if map_out:
-        rendered[map_out] = render(report, "map", tiles=not no_tiles, planned=result.markers)
+        rendered[map_out] = render(
+            report, "map", tiles=not no_tiles, planned=result.markers, name=flag
+        )
     for path, text in rendered.items():
         write_text(path, text)
     if not quiet:
-        for line in summary_lines(result):
+        for line in summary_lines(result, name=flag):
             click.echo(line, err=True)
         if output != "-":
             n = len(result.markers) + (len(result.existing()) if include_existing else 0)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["CRSError", "InputError", "PostingError", "RulesError", "python_name"]
+__all__ = ["CRSError", "InputError", "PostingError", "RulesError", "python_name", "worded"]
 
 
 _PLACEHOLDER = re.compile(r"\{option(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
@@ -31,6 +31,26 @@ _PLACEHOLDER = re.compile(r"\{option(?::([A-Za-z_][A-Za-z0-9_]*))?\}")
 def python_name(parameter: str) -> str:
     """How a parameter is given from Python: ``crs=``."""
     return f"{parameter}="
+
+
+def worded(
+    text: str, name: Callable[[str], str] = python_name, parameter: str | None = None
+) -> str:
+    """``text`` with each ``{option:x}`` spelt ``name("x")`` (and ``{option}``,
+    ``name(parameter)``): how the library words a setting in a report or a message, and each
+    front end spells it.
+
+    >>> worded("no fence layer ({option:fences})")
+    'no fence layer (fences=)'
+    >>> worded("no fence layer ({option:fences})", lambda n: "--" + n)
+    'no fence layer (--fences)'
+    """
+
+    def spell(m: re.Match[str]) -> str:
+        which = m[1] or parameter
+        return name(which) if which else m[0]
+
+    return _PLACEHOLDER.sub(spell, text)
 
 
 class PostingError(Exception):
@@ -69,11 +89,7 @@ class PostingError(Exception):
         """The message, with ``{option}`` spelt ``name(parameter)`` (and ``{option:other}``
         ``name("other")``), the path first."""
 
-        def spell(m: re.Match[str]) -> str:
-            which = m[1] or self.parameter
-            return name(which) if which else m[0]
-
-        text = _PLACEHOLDER.sub(spell, self.message)
+        text = worded(self.message, name, self.parameter)
         return f"{self.path}: {text}" if self.path else text
 
     def __str__(self) -> str:

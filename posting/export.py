@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from posting import render as formats
+from posting.errors import python_name
 from posting.planning import ROLES, Plan, lonlat_text
 from posting.records import LONLAT_DECIMALS
 from posting.render import register
@@ -391,8 +392,9 @@ def _counts_text(counts: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "none"
 
 
-def summary_lines(plan: Plan, k: int = 20) -> list[str]:
-    """The shopping list for stderr: totals, then up to ``k`` parcels."""
+def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_name) -> list[str]:
+    """The shopping list for stderr: totals, then up to ``k`` parcels (``name`` spells the
+    setting that writes the whole list, ``--summary`` on the command line)."""
     r = plan.report
     t = plan.totals()
     if not len(plan.parcels):
@@ -428,8 +430,8 @@ def summary_lines(plan: Plan, k: int = 20) -> list[str]:
             text += f"; {rec.note}"
         lines.append(f"    {rec.id} ({rec.status}): {text}")
     if len(p) > k:
-        lines.append(f"    ... and {len(p) - k:,} more parcels (see --summary)")
+        lines.append(f"    ... and {len(p) - k:,} more parcels (see {name('summary')})")
     lines += [f"  warning: {w}" for w in plan.warnings[:20]]
     if len(plan.warnings) > 20:
-        lines.append(f"  ... and {len(plan.warnings) - 20} more warnings (see --summary)")
+        lines.append(f"  ... and {len(plan.warnings) - 20} more warnings (see {name('summary')})")
     return lines

@@ -40,6 +40,7 @@ import html
 import json
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -54,6 +55,7 @@ from folium.template import Template
 from folium.utilities import JsCode
 
 from posting.draw import display_geometry, extent_lonlat, gap_lines
+from posting.errors import python_name
 from posting.records import DISPLAY_DECIMALS, marker_why
 from posting.render import register
 from posting.report import Report
@@ -327,9 +329,9 @@ def _swatch(shape: str, color: str, dashed: bool = False) -> str:
 class _MapBuilder:
     """Collects the map's layers and context from one Report."""
 
-    def __init__(self, report: Report, simplify_ft: float) -> None:
+    def __init__(self, report: Report, simplify_ft: float, name: Callable[[str], str]) -> None:
         self.report = report
-        self.d = report.to_dict()
+        self.d = report.to_dict(name)
         self.rules = self.d["rules"]
         self.parcels = self.d["parcels"]
         self.status = np.asarray([p["status"] for p in self.parcels], dtype=object)
@@ -735,6 +737,7 @@ def render_map(
     title: str | None = None,
     simplify_ft: float = SIMPLIFY_FT,
     planned: pd.DataFrame | None = None,
+    name: Callable[[str], str] = python_name,
 ) -> folium.Map:
     """The Report as a folium map that works offline.
 
@@ -758,7 +761,7 @@ def render_map(
     folium.Map
         Save it with ``.save(path)``, or show it in a notebook.
     """
-    b = _MapBuilder(report, simplify_ft)
+    b = _MapBuilder(report, simplify_ft, name)
     b.add_parcels()
     b.add_water()
     b.add_gaps()

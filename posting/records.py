@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 import shapely
+
+from posting.errors import python_name, worded
 
 if TYPE_CHECKING:
     from posting.report import Report
@@ -136,7 +138,6 @@ def finding_items(f: pd.DataFrame) -> list[dict[str, Any]]:
         }
         for r, c, b, m, v, lim, u, n in cols
     ]
-
 
 
 def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
@@ -402,7 +403,7 @@ def unassigned_items(report: Report) -> Iterator[dict[str, Any]]:
         }
 
 
-def header(report: Report) -> dict[str, Any]:
+def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str, Any]:
     """Everything in the JSON report but the ``parcels`` and ``unassigned_signs`` lists."""
     p = report.parcels
     dup = p[p["duplicate_id"]]
@@ -434,7 +435,7 @@ def header(report: Report) -> dict[str, Any]:
             "signs": report.inputs["signs"],
         },
         "summary": report.summary(),
-        "not_checked": report.not_checked,
+        "not_checked": [{**x, "reason": worded(x["reason"], name)} for x in report.not_checked],
         "warnings": report.warnings,
         "duplicate_ids": duplicates,
     }
@@ -453,9 +454,10 @@ def parcel_records(report: Report) -> list[dict[str, Any]]:
     return records
 
 
-def as_dict(report: Report) -> dict[str, Any]:
-    """The JSON report as a dict (see the README for the keys)."""
-    out = header(report)
+def as_dict(report: Report, name: Callable[[str], str] = python_name) -> dict[str, Any]:
+    """The JSON report as a dict (see the README for the keys); ``name`` spells the settings
+    the report names (:func:`posting.errors.worded`)."""
+    out = header(report, name)
     out["parcels"] = list(parcel_items(report))
     out["unassigned_signs"] = list(unassigned_items(report))
     return out
@@ -468,8 +470,5 @@ def marker_why(report: Report) -> np.ndarray:
     for how, text in HOW_TEXT.items():
         sel = (m["assigned_by"] == how).to_numpy(dtype=bool)
         if sel.any():
-            out[sel] = [
-                f"{text} ({d:.1f} ft from it)" for d in m["distance_ft"].to_numpy()[sel]
-            ]
+            out[sel] = [f"{text} ({d:.1f} ft from it)" for d in m["distance_ft"].to_numpy()[sel]]
     return out
-

@@ -9,12 +9,13 @@ no open file, thread or lock.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
+from posting.errors import python_name
 from posting.prepare import ParcelGeometry
 from posting.records import SCHEMA
 from posting.rules.loader import Profile
@@ -162,11 +163,11 @@ class Report:
         return bad.assign(_k=key).sort_values("_k", ascending=False, kind="stable").head(k)
 
     # -- conveniences: the renderers of posting.render ---------------------------------------
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, name: Callable[[str], str] = python_name) -> dict[str, Any]:
         """The JSON report as a dict (:func:`posting.records.as_dict`)."""
         from posting.records import as_dict
 
-        return as_dict(self)
+        return as_dict(self, name)
 
     def to_json(self) -> str:
         """The JSON report as text."""

@@ -610,7 +610,7 @@ def parcel_states(
     arr = arr.ravel()
     if crs is not None:
         try:
-            source = parse_crs(crs, what="the parcels' CRS")
+            source = parse_crs(crs)
         except CRSError as exc:
             raise CRSError(exc.message, parameter="crs") from None
         if source != WGS84:

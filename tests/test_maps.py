@@ -171,7 +171,7 @@ def test_layers_for_water_access_exemptions_merged_properties_and_a_plan(report,
     n02 = next(p for p in d["parcels"] if p["id"] == "N02")
     n02["source_ids"] = ["N02", "N02b"]
     n02["water_frontage_ft"] = 120.5
-    monkeypatch.setattr(report, "to_dict", lambda: d)
+    monkeypatch.setattr(report, "to_dict", lambda *args, **kwargs: d)
     water = pd.DataFrame(
         {
             "parcel": [1],

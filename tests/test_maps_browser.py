@@ -313,7 +313,7 @@ def test_layers_other_work_will_fill_draw_and_explain(
     by_id["S2"]["missing_access"] = [[-81.1175, 28.7410]]
     by_id["N01"].update(status="exempt", exemption="five acres or less with a dwelling house")
     by_id["N02"].update(source_ids=["N02", "N02b"], water_frontage_ft=120.5)
-    monkeypatch.setattr(sample_report, "to_dict", lambda: d)
+    monkeypatch.setattr(sample_report, "to_dict", lambda *args, **kwargs: d)
     water = pd.DataFrame(
         {
             "parcel": [1],

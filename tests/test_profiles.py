@@ -13,6 +13,7 @@ from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
 from pyproj import Transformer
 
 from posting import Settings, check
+from posting.cli import flag
 from posting.engine import Context
 from posting.io import FeatureLayer
 from posting.rules import available, load_rules
@@ -261,7 +262,10 @@ def test_arizona_orange_posts_replace_interval_signs_but_not_corner_signs():
 
 def test_access_not_checked_without_an_access_layer():
     r = check(parcels(square(2000)), markers(along(square(2000), 500)), "arizona")
-    assert any(x["rule"] == "access" and "--access" in x["reason"] for x in r.not_checked)
+    [reason] = [x["reason"] for x in r.to_dict()["not_checked"] if x["rule"] == "access"]
+    assert "no access layer (access=)" in reason  # the library's name of the setting
+    [reason] = [x["reason"] for x in r.to_dict(flag)["not_checked"] if x["rule"] == "access"]
+    assert "no access layer (--access)" in reason  # the command line's
 
 
 def test_gate_on_a_shared_fence_is_an_access_point_of_both_parcels(tmp_path):

@@ -50,7 +50,7 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
         part.skip(
             "access",
             rule.clause,
-            "no access layer (--access) to find the entrances, gates and roads",
+            "no access layer ({option:access}) to find the entrances, gates and roads",
         )
         return part
     pts = m.crossings

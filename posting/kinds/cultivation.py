@@ -32,7 +32,8 @@ def settle(c: CultivationRule, profile, m: Measurements, land: Land, part: Part)
         part.skip(
             "cultivation",
             c.clause,
-            "which land is cultivated is unknown (give --cultivated-where, or a --landcover layer)",
+            "which land is cultivated is unknown (give {option:cultivated_where}, or a "
+            "{option:landcover} layer)",
         )
         return
     cult = pd.Series(m.land.cultivated, dtype=object).fillna(False).astype(bool).to_numpy()

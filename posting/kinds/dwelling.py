@@ -42,7 +42,8 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
         part.skip(
             "dwelling",
             d.clause,
-            "where the dwellings are is unknown (give --dwellings or --dwelling-where)",
+            "where the dwellings are is unknown (give {option:dwellings} or "
+            "{option:dwelling_where})",
         )
         return
     valid = prep.group >= 0

@@ -43,7 +43,7 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> FenceRule:
 def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) -> None:
     prep = m.prep
     if m.land.fence_lines is None:
-        part.skip("fence", rule.clause, "no fence layer (--fences)")
+        part.skip("fence", rule.clause, "no fence layer ({option:fences})")
         part.tables["fence_gaps"] = pd.DataFrame(columns=_COLUMNS)
         return
     fenced, _, gaps = fence_cover(

@@ -34,7 +34,7 @@ def items(rule: PublicRule, profile, m: Measurements, part: Part) -> list[Item]:
         part.skip(
             "public_notice",
             rule.clause,
-            "which parcels the public is invited to is unknown (give --public-where)",
+            "which parcels the public is invited to is unknown (give {option:public_where})",
         )
         return []
     on_public = np.asarray(pub, dtype=bool)[m.asg.parcel[m.am]]

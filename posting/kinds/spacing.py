@@ -210,7 +210,7 @@ def _limits(
             "landcover",
             rule.clause,
             f"land cover unknown for {int(unknown.sum())} of {n} gaps (no "
-            "--landcover layer or parcel attribute): the stricter spacing, "
+            "{option:landcover} layer or parcel attribute): the stricter spacing, "
             f"{rule.strictest_ft:,.0f} ft, applied there",
         )
     return forest, limit

@@ -47,7 +47,7 @@ def measure(rule: WaterRule, profile, m: Measurements) -> Part:
         part.skip(
             "water",
             rule.clause,
-            "no water layer (--water) to find where water crosses the boundary",
+            "no water layer ({option:water}) to find where water crosses the boundary",
         )
         return part
     prep = m.prep

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from posting.errors import python_name
 from posting.records import header, parcel_records, unassigned_items
 from posting.render import register
 
@@ -19,10 +20,13 @@ __all__ = ["iter_json"]
 
 
 @register("json", "report", (".json",), "the JSON report")
-def iter_json(report: Report) -> Iterator[bytes | memoryview]:
+def iter_json(
+    report: Report, name: Callable[[str], str] = python_name
+) -> Iterator[bytes | memoryview]:
     """The JSON report as UTF-8, in pieces: the header indented, then one parcel and one
-    unassigned sign per line (readable; written by orjson, fast for a county)."""
-    head = json.dumps(header(report), indent=1, ensure_ascii=False, allow_nan=False)
+    unassigned sign per line (readable; written by orjson, fast for a county). ``name``
+    spells the settings the report names (``--fences`` on the command line)."""
+    head = json.dumps(header(report, name), indent=1, ensure_ascii=False, allow_nan=False)
     yield (head[:-2] + ',\n "parcels": [').encode()
     for key, items in (
         ("parcels", iter(parcel_records(report))),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from posting.errors import python_name, worded
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -14,7 +16,9 @@ if TYPE_CHECKING:
 __all__ = ["summary_lines", "summary_text"]
 
 
-def summary_lines(report: Report, k: int = 5) -> list[str]:
+def summary_lines(
+    report: Report, k: int = 5, name: Callable[[str], str] = python_name
+) -> list[str]:
     """A short human summary for stderr."""
     s = report.summary()
     counts = " · ".join(f"{n} {name}" for name, n in s["status"].items() if n)
@@ -30,8 +34,7 @@ def summary_lines(report: Report, k: int = 5) -> list[str]:
     ]
     if "compliant_by" in s:
         lines.append(
-            "  compliant by: "
-            + ", ".join(f"{name} {n}" for name, n in s["compliant_by"].items())
+            "  compliant by: " + ", ".join(f"{name} {n}" for name, n in s["compliant_by"].items())
         )
     worst = report.worst(k)
     if len(worst):
@@ -45,7 +48,8 @@ def summary_lines(report: Report, k: int = 5) -> list[str]:
             lines.append(f"    {r['id']}: {r['status']}, {gap}")
     for x in report.not_checked:
         if x["rule"] in ("landcover", "access", "public_notice"):
-            lines.append(f"  not checked ({x.get('profile', '')}): {x['reason']}")
+            reason = worded(x["reason"], name)
+            lines.append(f"  not checked ({x.get('profile', '')}): {reason}")
     lines += [f"  warning: {w}" for w in report.warnings[:20]]
     if len(report.warnings) > 20:
         lines.append(f"  ... and {len(report.warnings) - 20} more warnings (see the JSON report)")
@@ -53,6 +57,6 @@ def summary_lines(report: Report, k: int = 5) -> list[str]:
 
 
 @register("summary", "report", (".txt",), "the summary")
-def summary_text(report: Report, k: int = 5) -> str:
+def summary_text(report: Report, k: int = 5, name: Callable[[str], str] = python_name) -> str:
     """The summary as text, a line each."""
-    return "".join(f"{line}\n" for line in summary_lines(report, k))
+    return "".join(f"{line}\n" for line in summary_lines(report, k, name))
