@@ -464,8 +464,9 @@ class _MapBuilder:
         for rule in ("spacing", "corners", "access"):
             clause = np.array(
                 [
-                    ((p if isinstance(p, dict) else self.first).get("rules", {}).get(rule) or {})
-                    .get("clause")
+                    (
+                        (p if isinstance(p, dict) else self.first).get("rules", {}).get(rule) or {}
+                    ).get("clause")
                     or (p if isinstance(p, dict) else self.first).get("citation")
                     for p in by_profile
                 ],
@@ -667,9 +668,7 @@ class _MapBuilder:
             )
 
     # corners and access points -------------------------------------------------------------
-    def _points_layer(
-        self, table: pd.DataFrame, rule: str
-    ) -> tuple[dict[str, Any], pd.DataFrame]:
+    def _points_layer(self, table: pd.DataFrame, rule: str) -> tuple[dict[str, Any], pd.DataFrame]:
         t = table[table["status"].isin(["missing", "uncertain"])]
         t = t[self.status[t["parcel"].to_numpy(dtype=np.int64)] != "unposted"]
         data, ok = _points(t["lon"], t["lat"])
@@ -808,7 +807,13 @@ class _MapBuilder:
     def add_stretches(self) -> None:
         r = self.report
         for kind, table, color, name, label in (
-            ("water", r.water, WATER_COLOR, "Boundaries formed by water", "Boundary formed by water"),
+            (
+                "water",
+                r.water,
+                WATER_COLOR,
+                "Boundaries formed by water",
+                "Boundary formed by water",
+            ),
             ("easements", r.easements, EASEMENT_COLOR, "Easements", "Boundary inside an easement"),
             ("fences", r.fence_gaps, FENCE_COLOR, "Not fenced", "Boundary not fenced"),
         ):
@@ -816,9 +821,7 @@ class _MapBuilder:
                 continue
             data, ok = _shapes(table["geometry"].to_numpy())
             t = table[ok]
-            parcel = (
-                t["parcel"].to_numpy(dtype=np.int64) if "parcel" in t else np.full(len(t), -1)
-            )
+            parcel = t["parcel"].to_numpy(dtype=np.int64) if "parcel" in t else np.full(len(t), -1)
             data.update(
                 _compact(
                     {
@@ -872,7 +875,8 @@ class _MapBuilder:
             for k, v in s["status"].items()
             if v
         ]
-        citation = "; ".join(dict.fromkeys(pr.get("citation") or "" for pr in self.profiles.values()))
+        cites = dict.fromkeys(pr.get("citation") or "" for pr in self.profiles.values())
+        citation = "; ".join(cites)
         settings = r.settings
         return {
             "title": title or f"{jurisdiction}: is this land posted?",

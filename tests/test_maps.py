@@ -19,7 +19,7 @@ from test_cli import SAMPLE_ARGS, Runner
 from posting import check, read_markers, read_parcels
 from posting.cli import main
 from posting.crs import WGS84
-from posting.maps import STATUS_WORDS, SIMPLIFY_FT, offline_assets, render_map, to_html
+from posting.maps import SIMPLIFY_FT, STATUS_WORDS, offline_assets, render_map, to_html
 
 
 @pytest.fixture(scope="module")
@@ -256,9 +256,7 @@ def test_properties_are_written_once_and_the_page_is_light():
     25 bytes per drawn coordinate (a GeoJSON feature per lot and per sign took about 60)."""
     lots = [square(300, x0=310 * (k % 20), y0=310 * (k // 20)) for k in range(400)]
     inside = ((3, 3), (297, 3), (297, 297), (3, 297))
-    signs = [
-        (310 * (k % 20) + dx, 310 * (k // 20) + dy) for k in range(400) for dx, dy in inside
-    ]
+    signs = [(310 * (k % 20) + dx, 310 * (k // 20) + dy) for k in range(400) for dx, dy in inside]
     r = check(
         parcels(*lots, owners=["Harney Timber"] * 400),
         markers(signs, attributes=pd.DataFrame({"text": ["NO TRESPASSING"] * len(signs)})),

@@ -1511,9 +1511,12 @@ var posting = (function () {
       control("topleft", searchBox).addTo(map);
       L.control.zoom({ position: "topright" }).addTo(map);
       control("topright", locateButton).addTo(map);
-      control("bottomleft", hereBox).addTo(map);
+      var phone = window.innerWidth < 600;
+      if (!phone) control("bottomleft", hereBox).addTo(map);
       L.control.scale({ position: "bottomleft", imperial: true, metric: false, maxWidth: 160 }).addTo(map);
       control("bottomright", legendBox).addTo(map);
+      // on a phone, across the screen above the folded legend
+      if (phone) control("bottomright", hereBox).addTo(map);
       placeLabels();
     });
     window.addEventListener("beforeprint", function () {
