@@ -260,6 +260,18 @@ class _Setup(MacroElement):
         self.tables = _script_json(tables)
 
 
+class _Ready(MacroElement):
+    """After every layer and the layer list: search, buttons, legend, labels."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        posting.ready();
+        {% endmacro %}
+        """
+    )
+
+
 class ReportLayer(folium.map.Layer):
     """One toggleable layer of the map: features drawn and explained by ``map.js``.
 
@@ -415,13 +427,11 @@ class _Clauses:
     def __init__(self) -> None:
         self.index: dict[str, int] = {}
 
-    def codes(self, values: Any) -> list[int]:
-        return [
-            -1
-            if c is None or (isinstance(c, float) and c != c)
-            else self.index.setdefault(str(c), len(self.index))
-            for c in values
-        ]
+    def codes(self, values: Any) -> np.ndarray:
+        """Each value's number in :attr:`table` (-1 where there is none)."""
+        codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+        number = [self.index.setdefault(str(u), len(self.index)) for u in uniques]
+        return np.asarray([*number, -1], dtype=np.int64)[codes]
 
     @property
     def table(self) -> list[str]:
@@ -457,21 +467,19 @@ class _MapBuilder:
         self.legend: list[dict[str, Any]] = []
         self.profiles = {p.name: p.summary() for p in report.profiles}
         self.first = report.profiles[0].summary()
-        # the clause each parcel's spacing and corner findings cite, else its profile's
+        # the clause each parcel's spacing, corner and access findings cite, else the one its
+        # profile gives for the rule, else the profile's citation
         f = report.findings
-        by_profile = self.parcels["rules"].map(self.profiles).to_numpy(dtype=object)
+        judged_by = self.parcels["rules"].to_numpy(dtype=object)
         self.rule_clause: dict[str, np.ndarray] = {}
         for rule in ("spacing", "corners", "access"):
-            clause = np.array(
-                [
-                    (
-                        (p if isinstance(p, dict) else self.first).get("rules", {}).get(rule) or {}
-                    ).get("clause")
-                    or (p if isinstance(p, dict) else self.first).get("citation")
-                    for p in by_profile
-                ],
-                dtype=object,
-            )
+            by_profile = {
+                name: (s.get("rules", {}).get(rule) or {}).get("clause") or s.get("citation")
+                for name, s in self.profiles.items()
+            }
+            default = next(iter(by_profile.values()))
+            clause = pd.Series(judged_by, dtype=object).map(by_profile).fillna(default)
+            clause = clause.to_numpy(dtype=object)
             own = f[f["rule"] == rule].drop_duplicates("parcel")
             clause[own["parcel"].to_numpy(dtype=np.int64)] = own["clause"].to_numpy(dtype=object)
             self.rule_clause[rule] = clause
@@ -967,8 +975,11 @@ def render_map(
     b.add_planned(planned)
     ctx = b.context(title, planned is not None and len(planned) > 0)
     extent = report.extent_lonlat()
+    if extent is not None:  # fitted by map.js before any layer is drawn
+        w, s, e, n = extent
+        ctx["bounds"] = [[s, w], [n, e]]
     m = folium.Map(
-        location=None if extent is not None else [0, 0],
+        location=None,
         zoom_start=2,
         tiles=None,
         zoom_control=False,
@@ -997,9 +1008,7 @@ def render_map(
         m.add_child(layer)
     # the list of layers stays open on a laptop, folds into a button on a phone
     folium.LayerControl(position="topright", collapsed=JsCode("window.innerWidth < 700")).add_to(m)
-    if extent is not None:
-        w, s, e, n = extent
-        m.fit_bounds([[s, w], [n, e]], padding=(20, 20), max_zoom=19)
+    m.add_child(_Ready())
     return m
 
 

@@ -789,7 +789,7 @@ var posting = (function () {
         // a county's signs zoomed out: small dots without an outline
         atZoom: function (o, z) {
           if (z >= 15) return o;
-          return { radius: z >= 13 ? 3 : 2, weight: 0, fillColor: o.fillColor, fillOpacity: 1 };
+          return { radius: 2, weight: 0, fillColor: o.fillColor, fillOpacity: 1 };
         },
       });
     },
@@ -1173,6 +1173,18 @@ var posting = (function () {
     return box;
   }
 
+  // The legend grows up from the bottom right corner no higher than the controls above it.
+  function fitLegend() {
+    var legend = document.querySelector(".posting-legend");
+    if (!legend) return;
+    var top = map.getContainer().getBoundingClientRect().top;
+    document.querySelectorAll(".leaflet-top.leaflet-right .leaflet-control").forEach(function (c) {
+      top = Math.max(top, c.getBoundingClientRect().bottom);
+    });
+    var bottom = legend.getBoundingClientRect().bottom;
+    legend.style.maxHeight = Math.max(80, bottom - top - 12) + "px";
+  }
+
   // -- you are here -----------------------------------------------------------------------
   // Distances on the ellipsoid (WGS 84) in a plane tangent at the mid-latitude of the two
   // points, with the ellipsoid's radii of curvature there: within 0.003 ft of the geodesic
@@ -1506,19 +1518,8 @@ var posting = (function () {
     labelPane = map.createPane("postingLabels");
     labelPane.classList.add("leaflet-zoom-hide");
     control("topleft", titleBox).addTo(map);
-    map.whenReady(function () {
-      // after the layers, which are made once setup has run
-      control("topleft", searchBox).addTo(map);
-      L.control.zoom({ position: "topright" }).addTo(map);
-      control("topright", locateButton).addTo(map);
-      var phone = window.innerWidth < 600;
-      if (!phone) control("bottomleft", hereBox).addTo(map);
-      L.control.scale({ position: "bottomleft", imperial: true, metric: false, maxWidth: 160 }).addTo(map);
-      control("bottomright", legendBox).addTo(map);
-      // on a phone, across the screen above the folded legend
-      if (phone) control("bottomright", hereBox).addTo(map);
-      placeLabels();
-    });
+    // the view fitted to the data before any layer is drawn: each is projected once
+    if (ctx.bounds) map.fitBounds(ctx.bounds, { padding: [20, 20], maxZoom: 19, animate: false });
     window.addEventListener("beforeprint", function () {
       document.querySelectorAll(".posting-legend, .posting-legend details").forEach(function (d) {
         d.open = true;
@@ -1526,6 +1527,7 @@ var posting = (function () {
       map.invalidateSize();
     });
     map.on("moveend zoomend overlayadd overlayremove resize", placeLabels);
+    map.on("resize", fitLegend);
     window.postingMap = {
       map: map,
       layers: groups,
@@ -1559,5 +1561,20 @@ var posting = (function () {
     };
   }
 
-  return { setup: setup, layer: layer, find: find };
+  // once every layer and the layer list are on the map
+  function ready() {
+    control("topleft", searchBox).addTo(map);
+    L.control.zoom({ position: "topright" }).addTo(map);
+    control("topright", locateButton).addTo(map);
+    var phone = window.innerWidth < 600;
+    if (!phone) control("bottomleft", hereBox).addTo(map);
+    L.control.scale({ position: "bottomleft", imperial: true, metric: false, maxWidth: 160 }).addTo(map);
+    control("bottomright", legendBox).addTo(map);
+    // on a phone, across the screen above the folded legend
+    if (phone) control("bottomright", hereBox).addTo(map);
+    fitLegend();
+    placeLabels();
+  }
+
+  return { setup: setup, ready: ready, layer: layer, find: find };
 })();
