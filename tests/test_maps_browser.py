@@ -482,6 +482,7 @@ def test_you_are_here_in_a_noncompliant_parcel(browser, tmp_path):
     assert got["parcels"] == [["LOT-7", "noncompliant"]]
     assert "In parcel LOT-7" in got["text"] and "Noncompliant" in got["text"]
     assert got["dot"] == {"lat": lat, "lng": lon}
+    assert f"You are here: {lat:.6f}, {lon:.6f} (± 13 ft)" in got["text"]  # 4 m
     assert got["circle"] == 4.0  # metres: the accuracy the device reported
     # expected: the nearest of the reported gap lines and the corners without a marker, as the
     # report has them, measured geodesically from the device
