@@ -1,17 +1,25 @@
 """The officer's map: a self-contained HTML map of a :class:`~posting.report.Report`.
 
-Rendered with folium, and it works offline. folium's default page loads Leaflet, jQuery,
-Bootstrap and Font Awesome from the internet; this map loads nothing. Leaflet's script, style
-sheet and images are read at run time from the installed ``XStatic-Leaflet`` package and written
-into the page (images as ``data:`` URIs), with this package's own ``static/map.js`` and
-``static/map.css``. folium's other defaults are left out because nothing drawn here uses them
-(no folium ``Popup``, ``Icon`` or ``Marker``: popups are built by ``map.js``). Background tiles
-are the one resource from the network; when they cannot load the map is just plainer, and
-``tiles=False`` (``--no-tiles``) leaves them out.
+Rendered with folium, and it works offline, opened from a phone's files as well as on a laptop.
+folium's default page loads Leaflet, jQuery, Bootstrap and Font Awesome from the internet; this
+map loads nothing. Leaflet's script, style sheet and images are read at run time from the
+installed ``XStatic-Leaflet`` package and written into the page (images as ``data:`` URIs),
+with this package's own ``static/map.js`` and ``static/map.css``. Background tiles are the one
+resource from the network; when they cannot load the map is just plainer, and ``tiles=False``
+(``--no-tiles``) leaves them out.
 
-Nothing here measures. Every figure comes from the Report (its JSON dict and its tables); the
-outlines come from :meth:`Report.display_geometry <posting.report.Report.display_geometry>`,
-simplified in working feet and rounded for display only.
+Nothing here measures. Every figure comes from the Report's tables and metadata; the outlines
+come from :meth:`Report.display_geometry <posting.report.Report.display_geometry>`, simplified
+in working feet and rounded for display only. The words the map shows for statuses, rules and
+verdicts are defined here, once, and passed to ``map.js`` with the data.
+
+**Light at county size.** Each layer's data is a table of columns, not a GeoJSON feature per
+row: coordinates are integers in millionths of a degree (the display precision), each the
+difference from the one before; repeated texts (statuses, clauses, file names, owners, sign
+attributes) are written once and referred to by number; a parcel's facts are written once
+however many layers draw it. ``map.js`` draws every feature on one canvas from
+:data:`CANVAS_FROM` features on, opens one popup at a time for a whole layer, and writes gap
+lengths and parcel ids only where they fit at the current zoom, never one over another.
 
 Text from input files (ids, owners, sign attributes, file names) is put into the page as JSON
 with ``<``, ``>`` and ``&`` escaped, and ``map.js`` sets it as text (``textContent``), never as
@@ -19,26 +27,28 @@ HTML: an owner named ``<script>...`` or ``<img onerror=...>`` shows as those cha
 
 Layers (each toggleable, drawn only when the Report has something for it):
 
-* parcels, one layer per status (compliant, noncompliant, uncertain, unposted, exempt);
-  an unposted parcel's whole outline is drawn as a gap, since no part of it is posted;
-* markers (signs, paint marks) with their input attributes, assigned or not;
+* parcels, one layer per status (compliant, noncompliant, uncertain, unposted, exempt); an
+  unposted parcel's whole outline is drawn as a gap, since no part of it is posted;
+* merged properties (several input parcels of one owner checked as one);
 * gaps over the limit (and within the survey accuracy of it, and unmarked rings) of parcels
   that have markers, as thick lines labelled with their length;
-* corners without a marker (or only within the survey accuracy) of parcels that have markers;
-* what other parts of the Report may carry (read when present, skipped when absent): missing
-  access points (parcel key ``missing_access``: ``[lon, lat]`` pairs), water-formed boundary
-  stretches (a ``water`` table on the Report: ``parcel``, ``length_ft`` and a WGS 84
-  ``geometry``; and a parcel's ``water_frontage_ft``), exemptions (parcel key ``exemption``)
-  and merged properties (parcel key ``source_ids``); markers to add, given to
-  :func:`render_map` as ``planned``.
+* corners and access points without a marker (or only within the survey accuracy) of parcels
+  that have markers;
+* boundary stretches formed by water, inside easements, and not fenced (the ``water``,
+  ``easements`` and ``fence_gaps`` tables);
+* markers (signs, paint marks) with their input attributes, assigned or not;
+* markers to add, given to :func:`render_map` as ``planned`` (``posting plan --map``).
+
+"You are here" (a button) uses the device's own position (the browser's geolocation, a phone's
+GPS works offline); the page computes, in the browser, the parcel the position is in, its status,
+and the distance and direction to the nearest planned marker (on a plan's map) or the nearest
+gap or corner without a marker. Nothing is sent anywhere.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-import json
-import math
 import re
 from collections.abc import Callable
 from functools import lru_cache
@@ -48,6 +58,7 @@ from typing import Any
 
 import folium
 import numpy as np
+import orjson
 import pandas as pd
 import shapely
 from branca.element import Element, MacroElement
@@ -55,14 +66,14 @@ from folium.template import Template
 from folium.utilities import JsCode
 
 from posting.draw import display_geometry, extent_lonlat, gap_lines
-from posting.errors import python_name
-from posting.records import DISPLAY_DECIMALS, marker_why
+from posting.errors import python_name, worded
+from posting.records import DISPLAY_DECIMALS, HOW_TEXT
 from posting.render import register
 from posting.report import Report
+from posting.verdict import STATUSES
 
 __all__ = [
     "CANVAS_FROM",
-    "LABEL_LIMIT",
     "SIMPLIFY_FT",
     "STATUS_COLORS",
     "offline_assets",
@@ -75,13 +86,12 @@ SIMPLIFY_FT = 1.0
 is good to about 16 ft, mapping-grade GNSS to 3 ft) and about a screen pixel at the closest
 tile zoom. Measurement always uses the full geometry."""
 
-LABEL_LIMIT = 300
-"""Parcel ids and gap lengths are written on the map up to this many features of a kind; past
-it they show on hover, so a county-sized map stays light."""
-
 CANVAS_FROM = 1000
 """Draw on one canvas instead of an SVG element per feature from this many features on: a
-county of polygons pans smoothly that way."""
+county of parcels and signs opens and pans smoothly that way."""
+
+SCALE = 10**DISPLAY_DECIMALS
+"""Coordinates go into the page as integers in this fraction of a degree."""
 
 STATUS_COLORS = {
     "compliant": "#1a9641",
@@ -89,23 +99,82 @@ STATUS_COLORS = {
     "uncertain": "#f08c00",
     "unposted": "#6a3d9a",
     "exempt": "#2c7bb6",
+    "invalid": "#999999",
 }
 GAP_COLORS = {"over": "#e0006b", "unmarked": "#e0006b", "uncertain": "#f08c00"}
 CORNER_COLORS = {"missing": "#e0006b", "uncertain": "#f08c00"}
 MARKER_COLORS = {"assigned": "#111111", "unassigned": "#8c8c8c"}
 ACCESS_COLOR = "#ff7f00"
 WATER_COLOR = "#0571b0"
+EASEMENT_COLOR = "#8c510a"
+FENCE_COLOR = "#7a7a7a"
 MERGED_COLOR = "#00a0a0"
 PLANNED_COLOR = "#1f78b4"
+HERE_COLOR = "#0066ff"
+
+STATUS_WORDS = {
+    "compliant": ("Compliant", "Compliant: posted as the rule requires"),
+    "noncompliant": ("Noncompliant", "Noncompliant: posted, but not as the rule requires"),
+    "uncertain": (
+        "Uncertain",
+        "Uncertain: a figure is within the stated survey accuracy of its limit",
+    ),
+    "unposted": ("Unposted", "Unposted: no marker at all"),
+    "exempt": ("Exempt", "Exempt: the land needs no posting"),
+    "invalid": ("Invalid", "Invalid: no usable geometry"),
+}
+"""Each status: its word and the sentence a popup shows."""
+
+RULE_WORDS = {
+    "spacing": "Spacing",
+    "corners": "Corners",
+    "access": "Access points",
+    "water": "Water boundary",
+    "letter_height": "Letter height",
+    "sign_text": "Words on the sign",
+    "name_on_sign": "Name on the sign",
+    "address_on_sign": "Address on the sign",
+    "phone_on_sign": "Phone number on the sign",
+    "sign_size": "Sign size",
+    "statement_size": "Size of the statement",
+    "paint_color": "Paint colour",
+    "paint_area": "Size of the paint mark",
+    "paint_height": "Height of the paint mark",
+    "post_color": "Colour of the post top",
+    "post_height": "Height of the painted post top",
+    "facing": "Facing",
+    "renewal": "Renewal",
+    "public_notice": "Notice of hours",
+    "visibility": "Visibility",
+    "landcover": "Land cover",
+    "fence": "Fence",
+    "cultivation": "Cultivation",
+    "dwelling": "Dwelling exemption",
+}
+"""What a popup calls each rule (a rule not named here shows its name, spaced)."""
+
+LEVEL_WORDS = {
+    "violation": "Violations",
+    "uncertain": "Uncertain",
+    "not_checked": "Not checked",
+    "note": "Notes",
+}
+GAP_WORDS = {
+    "over": "longer than the limit",
+    "unmarked": "no marker on this whole ring",
+    "uncertain": "within the stated survey accuracy of the limit",
+}
+CORNER_WORDS = {
+    "missing": "Corner without a marker",
+    "uncertain": "Corner marked only within the survey accuracy",
+}
+ACCESS_WORDS = {
+    "missing": "Access point without a marker",
+    "uncertain": "Access point marked only within the survey accuracy",
+}
 
 _STATUS_LAYERS = ("noncompliant", "uncertain", "unposted", "exempt", "compliant")
-_STATUS_WORDS = {
-    "compliant": "Compliant",
-    "noncompliant": "Noncompliant",
-    "uncertain": "Uncertain",
-    "unposted": "Unposted",
-    "exempt": "Exempt",
-}
+_SHOWN = ("over", "unmarked", "uncertain")
 
 
 # -- offline assets ---------------------------------------------------------------------------
@@ -167,11 +236,7 @@ class _Raw(Element):
 
 def _script_json(obj: Any) -> str:
     """JSON that is safe inside ``<script>``: ``<``, ``>``, ``&`` and line separators escaped."""
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return _script_safe(text)
-
-
-def _script_safe(text: str) -> str:
+    text = orjson.dumps(obj, option=orjson.OPT_SERIALIZE_NUMPY).decode()
     return (
         text.replace("<", "\\u003c")
         .replace(">", "\\u003e")
@@ -183,20 +248,33 @@ def _script_safe(text: str) -> str:
 
 # -- map elements ------------------------------------------------------------------------------
 class _Setup(MacroElement):
-    """Title, zoom, search, scale bar and legend: ``posting.setup(map, context)``."""
+    """Title, controls, legend, "you are here" and the shared tables: ``posting.setup(...)``."""
 
     _template = Template(
         """
         {% macro script(this, kwargs) %}
-        posting.setup({{ this._parent.get_name() }}, {{ this.context }});
+        posting.setup({{ this._parent.get_name() }}, {{ this.context }}, {{ this.tables }});
         {% endmacro %}
         """
     )
 
-    def __init__(self, context: dict[str, Any]) -> None:
+    def __init__(self, context: dict[str, Any], tables: dict[str, Any]) -> None:
         super().__init__()
         self._name = "PostingSetup"
         self.context = _script_json(context)
+        self.tables = _script_json(tables)
+
+
+class _Ready(MacroElement):
+    """After every layer and the layer list: search, buttons, legend, labels."""
+
+    _template = Template(
+        """
+        {% macro script(this, kwargs) %}
+        posting.ready();
+        {% endmacro %}
+        """
+    )
 
 
 class ReportLayer(folium.map.Layer):
@@ -206,9 +284,13 @@ class ReportLayer(folium.map.Layer):
     ----------
     kind
         How ``map.js`` draws and explains the features: ``parcels``, ``merged``, ``gaps``,
-        ``corners``, ``markers``, ``access`` or ``water``.
-    features
-        GeoJSON Feature texts (WGS 84).
+        ``corners``, ``access``, ``markers``, ``planned``, ``water``, ``easements`` or
+        ``fences``.
+    data
+        The layer's table: geometry (``xy``, ``n``) and columns, see :func:`_points` and
+        :func:`_shapes`.
+    count
+        How many features it draws.
     name
         The layer's name in the layer control (our own markup, not input text).
     show
@@ -223,42 +305,125 @@ class ReportLayer(folium.map.Layer):
         """
     )
 
-    def __init__(self, kind: str, features: list[str], name: str, *, show: bool = True) -> None:
+    def __init__(
+        self, kind: str, data: dict[str, Any], count: int, name: str, *, show: bool = True
+    ) -> None:
         super().__init__(name=name, overlay=True, control=True, show=show)
         self._name = "ReportLayer"
         self.kind = kind
-        self.count = len(features)
-        self.data = _script_safe(
-            '{"type":"FeatureCollection","features":[' + ",".join(features) + "]}"
-        )
+        self.count = count
+        self.data = _script_json(data)
 
 
-# -- features from the Report ----------------------------------------------------------------
-def _feature(geometry: str, props: dict[str, Any]) -> str:
-    props = {k: v for k, v in props.items() if v is not None}
-    return (
-        '{"type":"Feature","geometry":'
-        + geometry
-        + ',"properties":'
-        + json.dumps(props, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        + "}"
-    )
+# -- columns and geometry, compactly ---------------------------------------------------------
+def _deltas(q: np.ndarray) -> np.ndarray:
+    """Integers as differences from the one before (the first from 0), flattened."""
+    flat = np.asarray(q, dtype=np.int64).reshape(-1, *np.shape(q)[1:])
+    return np.diff(flat, axis=0, prepend=np.zeros((1, *flat.shape[1:]), dtype=np.int64)).ravel()
 
 
-def _finite(x: Any) -> float | None:
-    if x is None or x is pd.NA:
+def _quantise(xy: np.ndarray) -> np.ndarray:
+    return np.rint(np.asarray(xy, dtype=float) * SCALE).astype(np.int64)
+
+
+def _points(lon: Any, lat: Any) -> tuple[dict[str, Any], np.ndarray]:
+    """Points as ``{"xy": [dx, dy, ...]}`` and which rows have a position."""
+    lon = np.asarray(lon, dtype=float)
+    lat = np.asarray(lat, dtype=float)
+    ok = np.isfinite(lon) & np.isfinite(lat)
+    return {"xy": _deltas(_quantise(np.column_stack([lon[ok], lat[ok]])))}, ok
+
+
+def _shapes(geoms: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:
+    """Lines or polygons (WGS 84) as coordinates and counts, and which rows are drawn.
+
+    ``xy`` holds the coordinates (see :func:`_points`; a polygon's ring is not closed again),
+    ``n`` the counts from the inside out: coordinates per ring or line, then rings per polygon
+    and polygons per feature (polygons), or lines per feature (lines).
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    ok = ~pd.isna(geoms)
+    if ok.any():
+        ok[ok] = ~shapely.is_empty(geoms[ok])
+    drawn = geoms[ok]
+    polygonal = shapely.get_type_id(drawn) >= 3 if len(drawn) else np.zeros(0, bool)
+    if len(drawn) and polygonal.any() != polygonal.all():  # pragma: no cover - mixed input
+        raise ValueError("a layer of the map holds lines or polygons, not both")
+    collections = shapely.get_type_id(drawn) == 7
+    if collections.any():  # keep what can be drawn of a collection
+        keep = 3 if polygonal.all() else 1
+        for i in np.flatnonzero(collections):
+            parts = shapely.get_parts(drawn[i])
+            parts = parts[np.isin(shapely.get_type_id(parts), (keep, keep + 3))]
+            drawn[i] = shapely.union_all(parts) if len(parts) else None
+        good = ~pd.isna(drawn)
+        ok[np.flatnonzero(ok)[~good]] = False
+        drawn = drawn[good]
+    if not len(drawn):
+        return {"xy": [], "n": []}, ok
+    _, coords, offsets = shapely.to_ragged_array(drawn)
+    counts = [np.diff(o) for o in offsets]
+    n_features = len(drawn)
+    if len(counts) == 1 or (len(counts) == 2 and polygonal.all()):
+        counts.append(np.ones(n_features, dtype=np.int64))  # one line / polygon per feature
+    if polygonal.all():
+        # rings are closed: leave out each one's last coordinate, which repeats its first
+        ends = np.asarray(offsets[0][1:], dtype=np.int64) - 1
+        keep = np.ones(len(coords), dtype=bool)
+        keep[ends] = False
+        coords = coords[keep]
+        counts[0] = counts[0] - 1
+    return {"xy": _deltas(_quantise(coords)), "n": counts}, ok
+
+
+def _numbers(values: Any, decimals: int = 2) -> Any:
+    """A numeric column: a list with null where missing, or None when all are missing."""
+    a = np.asarray(pd.to_numeric(pd.Series(values), errors="coerce"), dtype=float)
+    ok = np.isfinite(a)
+    if not ok.any():
         return None
-    x = float(x)
-    return round(x, 2) if math.isfinite(x) else None
+    r = np.round(a, decimals)
+    if np.all(r[ok] == np.rint(r[ok])) and np.abs(r[ok]).max() < 2**53:
+        out = np.rint(np.where(ok, r, 0)).astype(np.int64).astype(object)
+    else:
+        out = r.astype(object)
+    out[~ok] = None
+    return out.tolist()
 
 
-def _text(x: Any) -> str | None:
-    if x is None or x is pd.NA or x is pd.NaT:
+def _ints(values: Any) -> dict[str, Any]:
+    """Integers that mostly go up by small steps (rows, parcel numbers): their differences."""
+    return {"d": _deltas(np.asarray(values, dtype=np.int64))}
+
+
+def _texts(values: Any) -> Any:
+    """A text column: each distinct text once (``k``) and a number per row (``c``, -1 for
+    none); only the rows that have one (``s``, ``v``) when most have none; None when none has.
+    """
+    s = pd.Series(values, dtype=object)
+    have = s.notna().to_numpy().copy()
+    if have.any():
+        s = s.where(~have, s.astype(str).str.strip())
+        have &= (s != "").to_numpy()
+    if not have.any():
         return None
-    if isinstance(x, float) and math.isnan(x):
-        return None
-    s = str(x).strip()
-    return s or None
+    if have.sum() * 4 < len(s):
+        idx = np.flatnonzero(have)
+        return {"s": idx, "v": s.to_numpy()[idx].tolist()}
+    codes, uniques = pd.factorize(s.where(pd.Series(have, index=s.index)))
+    if len(uniques) * 2 > len(s):
+        return s.where(pd.Series(have, index=s.index), None).tolist()
+    return {"k": [str(u) for u in uniques], "c": codes}
+
+
+def _flags(values: Any) -> Any:
+    """A column of a few true values: the rows that are true."""
+    idx = np.flatnonzero(np.asarray(values, dtype=bool))
+    return {"t": idx} if len(idx) else None
+
+
+def _counts(parcel: Any, n: int) -> np.ndarray:
+    return np.bincount(np.asarray(parcel, dtype=np.int64), minlength=n)[:n]
 
 
 class _Clauses:
@@ -267,52 +432,15 @@ class _Clauses:
     def __init__(self) -> None:
         self.index: dict[str, int] = {}
 
-    def __call__(self, clause: Any) -> int | None:
-        if clause is None:
-            return None
-        return self.index.setdefault(str(clause), len(self.index))
+    def codes(self, values: Any) -> np.ndarray:
+        """Each value's number in :attr:`table` (-1 where there is none)."""
+        codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+        number = [self.index.setdefault(str(u), len(self.index)) for u in uniques]
+        return np.asarray([*number, -1], dtype=np.int64)[codes]
 
     @property
     def table(self) -> list[str]:
         return list(self.index)
-
-
-def _findings(items: list[dict[str, Any]], clauses: _Clauses) -> list[list[Any]] | None:
-    """Findings as ``[rule, clause number, message, measured, limit, unit]``."""
-    out = [
-        [
-            it.get("rule"),
-            clauses(it.get("clause")),
-            it.get("message"),
-            it.get("measured"),
-            it.get("limit"),
-            it.get("unit"),
-        ]
-        for it in items
-    ]
-    return out or None
-
-
-def _geojson(geoms: np.ndarray, decimals: int = DISPLAY_DECIMALS) -> list[str | None]:
-    """GeoJSON geometry text per geometry (None stays None), coordinates rounded."""
-    geoms = np.asarray(geoms, dtype=object)
-    out = np.full(len(geoms), None, dtype=object)
-    ok = ~pd.isna(geoms)
-    if ok.any():
-        ok[ok] = ~shapely.is_empty(geoms[ok])
-    if ok.any():
-        rounded = shapely.set_precision(geoms[ok], 10.0**-decimals, mode="pointwise")
-        out[ok] = shapely.to_geojson(rounded)
-    return out.tolist()
-
-
-def _points(lon: np.ndarray, lat: np.ndarray) -> list[str | None]:
-    lon = np.asarray(lon, dtype=float)
-    lat = np.asarray(lat, dtype=float)
-    ok = np.isfinite(lon) & np.isfinite(lat)
-    geoms = np.full(len(lon), None, dtype=object)
-    geoms[ok] = shapely.points(lon[ok], lat[ok])
-    return _geojson(geoms)
 
 
 def _ft(x: float) -> str:
@@ -326,167 +454,226 @@ def _swatch(shape: str, color: str, dashed: bool = False) -> str:
     )
 
 
-class _MapBuilder:
-    """Collects the map's layers and context from one Report."""
+def _compact(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if v is not None}
 
-    def __init__(self, report: Report, simplify_ft: float, name: Callable[[str], str]) -> None:
+
+class _MapBuilder:
+    """Collects the map's layers, shared tables and context from one Report."""
+
+    def __init__(
+        self, report: Report, simplify_ft: float, name: Callable[[str], str] = python_name
+    ) -> None:
         self.report = report
-        self.d = report.to_dict(name)
-        self.rules = self.d["rules"]
-        self.parcels = self.d["parcels"]
-        self.status = np.asarray([p["status"] for p in self.parcels], dtype=object)
-        self.ids = np.asarray([p["id"] for p in self.parcels], dtype=object)
+        self.name = name
+        self.parcels = report.parcels
+        self.n = len(report.parcels)
+        self.status = report.parcels["status"].to_numpy(dtype=object)
         self.geoms = display_geometry(report, simplify_ft)
         self.layers: list[ReportLayer] = []
         self.clauses = _Clauses()
         self.legend: list[dict[str, Any]] = []
-        spacing = report.findings[report.findings["rule"] == "spacing"]
-        self.spacing_by_parcel = {
-            int(p): (float(lim), str(cl))
-            for p, lim, cl in zip(
-                spacing["parcel"], spacing["limit"], spacing["clause"], strict=True
-            )
-            if pd.notna(lim)
-        }
-        corners = report.findings[report.findings["rule"] == "corners"]
-        self.corner_clause = {
-            int(p): str(c) for p, c in zip(corners["parcel"], corners["clause"], strict=True)
-        }
+        self.profiles = {p.name: p.summary() for p in report.profiles}
+        self.first = report.profiles[0].summary()
+        # the clause each parcel's spacing, corner and access findings cite, else the one its
+        # profile gives for the rule, else the profile's citation
+        f = report.findings
+        judged_by = self.parcels["rules"].to_numpy(dtype=object)
+        self.rule_clause: dict[str, np.ndarray] = {}
+        for rule in ("spacing", "corners", "access"):
+            by_profile = {
+                name: (s.get("rules", {}).get(rule) or {}).get("clause") or s.get("citation")
+                for name, s in self.profiles.items()
+            }
+            default = next(iter(by_profile.values()))
+            clause = pd.Series(judged_by, dtype=object).map(by_profile).fillna(default)
+            clause = clause.to_numpy(dtype=object)
+            own = f[f["rule"] == rule].drop_duplicates("parcel")
+            clause[own["parcel"].to_numpy(dtype=np.int64)] = own["clause"].to_numpy(dtype=object)
+            self.rule_clause[rule] = clause
 
-    @property
-    def spacing_ft(self) -> float | None:
-        return self.rules.get("spacing_ft")
-
-    def add(self, layer: ReportLayer, legend: dict[str, Any] | None = None) -> None:
-        if layer.count:
-            self.layers.append(layer)
+    def add(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        count: int,
+        name: str,
+        legend: dict[str, Any] | None = None,
+    ) -> None:
+        if count:
+            self.layers.append(ReportLayer(kind, data, count, name))
             if legend:
                 self.legend.append(legend)
 
-    # parcels -------------------------------------------------------------------------------
-    def parcel_props(self, i: int) -> dict[str, Any]:
-        p = self.parcels[i]
-        props: dict[str, Any] = {
-            "id": p["id"],
-            "owner": _text(p.get("owner")),
-            "status": p["status"],
-            "exemption": _text(p.get("exemption")),
-            "area_acres": p.get("area_acres"),
-            "perimeter_ft": p.get("perimeter_ft"),
-            "signs": p.get("signs"),
-            "max_gap_ft": p.get("max_gap_ft"),
-            "corners": p.get("corners"),
-            "missing_corners": len(p.get("missing_corners") or []) or None,
-            "violations": _findings(p.get("violations") or [], self.clauses),
-            "uncertain": _findings(p.get("uncertain") or [], self.clauses),
-            "not_checked": _findings(p.get("not_checked") or [], self.clauses),
-            "notes": _findings(p.get("notes") or [], self.clauses),
-            "repaired": _text(p.get("repaired")),
-            "duplicate_id": True if p.get("duplicate_id") else None,
-            "water_frontage_ft": p.get("water_frontage_ft") or None,
-            "missing_access": len(p.get("missing_access") or []) or None,
+    # shared tables -----------------------------------------------------------------------
+    def tables(self) -> dict[str, Any]:
+        r, p, n = self.report, self.parcels, self.n
+        corners = r.corners
+        access = r.access
+        cols: dict[str, Any] = {
+            "id": p["id"].astype(str).tolist(),
+            "owner": _texts(p["owner"]),
+            "status": _texts(p["status"]),
+            "rules": _texts(p["rules"]) if len(r.profiles) > 1 else None,
+            "exemption": _texts(p["exemption"]) if "exemption" in p else None,
+            "posted_by": _texts(p["posted_by"]) if "posted_by" in p else None,
+            "area_acres": _numbers(p["area_acres"]),
+            "perimeter_ft": _numbers(p["perimeter_ft"]),
+            "signs": _numbers(p["signs"]),
+            "max_gap_ft": _numbers(p["max_gap_ft"]),
+            "corners": _numbers(p["corners"]),
+            "missing_corners": _numbers(
+                _counts(corners.loc[corners["status"] == "missing", "parcel"], n)
+            ),
+            "missing_access": (
+                _numbers(_counts(access.loc[access["status"] == "missing", "parcel"], n))
+                if len(access)
+                else None
+            ),
+            "repaired": _texts(p["repaired"]),
+            "invalid_reason": _texts(p["invalid_reason"]),
+            "duplicate_id": _flags(p["duplicate_id"]),
+            "water_frontage_ft": (
+                _numbers(p["water_frontage_ft"].where(p["water_frontage_ft"] > 0))
+                if "water_frontage_ft" in p
+                else None
+            ),
+            "easement_ft": (
+                _numbers(p["easement_ft"].where(p["easement_ft"] > 0))
+                if "easement_ft" in p
+                else None
+            ),
+            "recorded_acres": _numbers(p["recorded_acres"]) if "recorded_acres" in p else None,
         }
-        src = p.get("source_ids")
-        if src and len(src) > 1:
-            props["source_ids"] = [str(s) for s in src]
-        return props
+        fg = r.fence_gaps
+        if len(fg):
+            unfenced = np.zeros(n)
+            np.add.at(
+                unfenced, fg["parcel"].to_numpy(dtype=np.int64), fg["length_ft"].to_numpy(float)
+            )
+            cols["unfenced_ft"] = _numbers(np.where(unfenced > 0, unfenced, np.nan))
+        if "source_ids" in p:
+            src = p["source_ids"].to_numpy(dtype=object)
+            several = np.array([s is not None and len(s) > 1 for s in src], dtype=bool)
+            cols["source_ids"] = _texts(
+                [", ".join(map(str, s)) if k else None for s, k in zip(src, several, strict=True)]
+            )
+        f = r.findings
+        findings = {
+            "parcel": _ints(f["parcel"]),
+            "level": _texts(f["level"]),
+            "rule": _texts(f["rule"]),
+            "clause": self.clauses.codes(f["clause"].tolist()),
+            "message": _texts(f["message"]),
+            "measured": _numbers(f["measured"]),
+            "limit": _numbers(f["limit"]),
+            "unit": _texts(f["unit"]),
+        }
+        return {"parcels": _compact(cols), "findings": _compact(findings)}
 
+    # parcels -------------------------------------------------------------------------------
     def add_parcels(self) -> None:
-        geo = _geojson(self.geoms)
-        by_status: dict[str, list[str]] = {}
-        merged: list[str] = []
-        for i, g in enumerate(geo):
-            if g is None:
+        has = ~pd.isna(self.geoms)
+        label_at = np.full(self.n, None, dtype=object)
+        if has.any():
+            label_at[has] = shapely.point_on_surface(self.geoms[has])
+        for status in (*_STATUS_LAYERS, *sorted(set(self.status) - {*_STATUS_LAYERS, "invalid"})):
+            rows = np.flatnonzero((self.status == status) & has)
+            if not len(rows):
                 continue
-            props = self.parcel_props(i)
-            feat = _feature(g, props)
-            by_status.setdefault(props["status"], []).append(feat)
-            if "source_ids" in props:
-                merged.append(feat)
-        for status in _STATUS_LAYERS:
-            feats = by_status.pop(status, [])
-            color = STATUS_COLORS[status]
-            word = _STATUS_WORDS[status]
+            data, ok = _shapes(self.geoms[rows])
+            rows = rows[ok]
+            at = label_at[rows]
+            data["rows"] = _ints(rows)
+            data["at"] = _points(shapely.get_x(at), shapely.get_y(at))[0]["xy"]
+            color = STATUS_COLORS.get(status, "#999999")
+            word = STATUS_WORDS.get(status, (status.capitalize(), status))[0]
+            n = len(rows)
             if status == "unposted":
                 label = f"{word}: no marker at all, the whole boundary is a gap"
-                swatch = _swatch("fill-gap", color)
+                shape = "fill-gap"
             elif status == "exempt":
                 label = f"{word} (the reason is in the popup)"
-                swatch = _swatch("fill", color)
+                shape = "fill"
             else:
-                label = word
-                swatch = _swatch("fill", color)
-            n = len(feats)
+                label, shape = word, "fill"
             self.add(
-                ReportLayer("parcels", feats, f"{swatch} {word} parcels ({n:,})"),
+                "parcels",
+                data,
+                n,
+                f"{_swatch(shape, color)} {html.escape(word)} parcels ({n:,})",
+                {"shape": shape, "color": color, "label": f"{label} ({n:,})"},
+            )
+        if "source_ids" in self.parcels:
+            src = self.parcels["source_ids"].to_numpy(dtype=object)
+            several = np.array([s is not None and len(s) > 1 for s in src], dtype=bool)
+            rows = np.flatnonzero(several & has)
+            self.add(
+                "merged",
+                {"rows": _ints(rows)},
+                len(rows),
+                f"{_swatch('outline', MERGED_COLOR, True)} Merged properties ({len(rows):,})",
                 {
-                    "shape": "fill-gap" if status == "unposted" else "fill",
-                    "color": color,
-                    "label": f"{label} ({n:,})",
+                    "shape": "outline",
+                    "color": MERGED_COLOR,
+                    "dashed": True,
+                    "label": "Property merged from one owner's adjoining parcels",
                 },
             )
-        for status, feats in by_status.items():  # a status this map does not know yet
-            self.add(
-                ReportLayer("parcels", feats, f"{html.escape(status)} parcels ({len(feats):,})")
-            )
-        self.add(
-            ReportLayer(
-                "merged",
-                merged,
-                f"{_swatch('outline', MERGED_COLOR, True)} Merged properties ({len(merged):,})",
-            ),
-            {
-                "shape": "outline",
-                "color": MERGED_COLOR,
-                "dashed": True,
-                "label": "Property merged from one owner's adjoining parcels",
-            },
-        )
 
     # gaps ----------------------------------------------------------------------------------
     def add_gaps(self) -> None:
         r = self.report
-        posted = self.status[r.gaps["parcel"].to_numpy(dtype=np.int64)] != "unposted"
-        shown = (r.gaps["status"] != "ok").to_numpy() & posted
-        g = r.gaps[shown]
-        geo = _geojson(gap_lines(r)[shown])
-        src = r.markers["source"].to_numpy()
-        row = r.markers["row"].to_numpy()
-        feats = []
-        for rec, geom in zip(g.itertuples(index=False), geo, strict=True):
-            if geom is None:
-                continue
-            limit, clause = self.spacing_by_parcel.get(
-                int(rec.parcel), (self.spacing_ft, self.rules.get("citation"))
+        g = r.gaps
+        parcel = g["parcel"].to_numpy(dtype=np.int64)
+        shown = g["status"].isin(_SHOWN).to_numpy() & (self.status[parcel] != "unposted")
+        rows = np.flatnonzero(shown)
+        data, ok = _shapes(gap_lines(r)[rows])
+        rows = rows[ok]
+        sel = g.iloc[rows]
+        parcel = parcel[rows]
+        src = r.markers["source"].to_numpy(dtype=object)
+        row = r.markers["row"].to_numpy(dtype=np.int64)
+        sm = sel["start_marker"].to_numpy(dtype=np.int64)
+        em = sel["end_marker"].to_numpy(dtype=np.int64)
+        marked = sm >= 0
+        ends = {
+            "from_source": _texts(np.where(marked, src[np.where(marked, sm, 0)], None)),
+            "from_row": _numbers(np.where(marked, row[np.where(marked, sm, 0)], np.nan)),
+            "to_source": _texts(np.where(marked, src[np.where(marked, em, 0)], None)),
+            "to_row": _numbers(np.where(marked, row[np.where(marked, em, 0)], np.nan)),
+        }
+        data.update(
+            _compact(
+                {
+                    "parcel": _ints(parcel),
+                    "status": _texts(sel["status"]),
+                    "length_ft": _numbers(sel["length_ft"]),
+                    "straight_ft": _numbers(sel["straight_ft"]),
+                    "measured_ft": _numbers(sel["measured_ft"]),
+                    "limit_ft": _numbers(sel["limit_ft"]),
+                    "clause": self.clauses.codes(self.rule_clause["spacing"][parcel]),
+                    "hole": _numbers(np.where(sel["hole"] > 0, sel["hole"], np.nan)),
+                    "part": _numbers(np.where(sel["part"] > 0, sel["part"], np.nan)),
+                    **ends,
+                }
             )
-            props = {
-                "parcel": self.ids[rec.parcel],
-                "status": rec.status,
-                "length_ft": _finite(rec.length_ft),
-                "straight_ft": _finite(rec.straight_ft),
-                "measured_ft": _finite(rec.measured_ft),
-                "limit_ft": _finite(limit),
-                "clause": self.clauses(clause),
-                "hole": int(rec.hole) or None,
-                "part": int(rec.part) or None,
-            }
-            if rec.start_marker >= 0:
-                props["from"] = [str(src[rec.start_marker]), int(row[rec.start_marker])]
-                props["to"] = [str(src[rec.end_marker]), int(row[rec.end_marker])]
-            feats.append(_feature(geom, props))
-        limit = self.spacing_ft
-        over = f"longer than {_ft(limit)}" if limit else "over the limit"
+        )
+        limit = self.first.get("spacing_ft")
+        over = f"longer than {_ft(limit)}" if limit and len(self.report.profiles) == 1 else None
+        over = over or "over the limit"
         self.add(
-            ReportLayer(
-                "gaps", feats, f"{_swatch('line', GAP_COLORS['over'])} Gaps {over} ({len(feats):,})"
-            ),
+            "gaps",
+            data,
+            len(rows),
+            f"{_swatch('line', GAP_COLORS['over'])} Gaps {over} ({len(rows):,})",
             {
                 "shape": "line",
                 "color": GAP_COLORS["over"],
                 "label": f"Gap {over}, or a ring with no marker (length on the line)",
             },
         )
-        if (g["status"] == "uncertain").any():
+        if (sel["status"] == "uncertain").any():
             self.legend.append(
                 {
                     "shape": "line",
@@ -496,45 +683,44 @@ class _MapBuilder:
                 }
             )
 
-    # corners -------------------------------------------------------------------------------
+    # corners and access points -------------------------------------------------------------
+    def _points_layer(self, table: pd.DataFrame, rule: str) -> tuple[dict[str, Any], pd.DataFrame]:
+        t = table[table["status"].isin(["missing", "uncertain"])]
+        t = t[self.status[t["parcel"].to_numpy(dtype=np.int64)] != "unposted"]
+        data, ok = _points(t["lon"], t["lat"])
+        t = t[ok]
+        parcel = t["parcel"].to_numpy(dtype=np.int64)
+        data.update(
+            _compact(
+                {
+                    "parcel": _ints(parcel),
+                    "status": _texts(t["status"]),
+                    "nearest_ft": _numbers(t["nearest_ft"]),
+                    "neighbour_ft": _numbers(t["neighbour_ft"]) if "neighbour_ft" in t else None,
+                    "turn_deg": _numbers(t["turn_deg"], 0) if "turn_deg" in t else None,
+                    "type": _texts(t["type"]) if "type" in t else None,
+                    "clause": self.clauses.codes(self.rule_clause[rule][parcel]),
+                }
+            )
+        )
+        return data, t
+
     def add_corners(self) -> None:
-        r = self.report
-        c = r.corners[r.corners["status"].isin(["missing", "uncertain"])]
-        c = c[self.status[c["parcel"].to_numpy(dtype=np.int64)] != "unposted"]
-        geo = _points(c["lon"], c["lat"])
-        tol = r.settings.corner_tolerance_ft
-        acc = r.settings.accuracy_ft
-        feats = []
-        for rec, geom in zip(c.itertuples(index=False), geo, strict=True):
-            if geom is None:
-                continue
-            props = {
-                "parcel": self.ids[rec.parcel],
-                "status": rec.status,
-                "turn_deg": _finite(rec.turn_deg),
-                "nearest_ft": _finite(rec.nearest_ft),
-                "neighbour_ft": _finite(rec.neighbour_ft),
-                "limit_ft": _finite(tol),
-                "accuracy_ft": _finite(acc) or None,
-                "clause": self.clauses(
-                    self.corner_clause.get(int(rec.parcel), self.rules.get("citation"))
-                ),
-            }
-            feats.append(_feature(geom, props))
+        data, t = self._points_layer(self.report.corners, "corners")
+        n = len(t)
+        tol = self.report.settings.corner_tolerance_ft
         self.add(
-            ReportLayer(
-                "corners",
-                feats,
-                f"{_swatch('ring', CORNER_COLORS['missing'])} Corners without a marker "
-                f"({len(feats):,})",
-            ),
+            "corners",
+            data,
+            n,
+            f"{_swatch('ring', CORNER_COLORS['missing'])} Corners without a marker ({n:,})",
             {
                 "shape": "ring",
                 "color": CORNER_COLORS["missing"],
                 "label": f"Corner with no marker within {_ft(tol)}",
             },
         )
-        if (c["status"] == "uncertain").any():
+        if (t["status"] == "uncertain").any():
             self.legend.append(
                 {
                     "shape": "ring",
@@ -543,36 +729,57 @@ class _MapBuilder:
                 }
             )
 
+    def add_access(self) -> None:
+        access = self.report.access
+        if not len(access):
+            return
+        data, t = self._points_layer(access, "access")
+        n = len(t)
+        self.add(
+            "access",
+            data,
+            n,
+            f"{_swatch('square', ACCESS_COLOR)} Access points without a marker ({n:,})",
+            {
+                "shape": "square",
+                "color": ACCESS_COLOR,
+                "label": "Access point (gate, road entrance) without a marker",
+            },
+        )
+
     # markers -------------------------------------------------------------------------------
     def add_markers(self) -> None:
         m = self.report.markers
-        geo = _points(m["lon"], m["lat"])
+        data, ok = _points(m["lon"], m["lat"])
+        m = m[ok]
         attrs = self.report.marker_attributes
-        records = attrs.to_dict("records") if len(attrs.columns) else [{}] * len(m)
-        feats = []
-        n_un = 0
-        whys = marker_why(self.report)
-        for rec, geom, a, why in zip(m.itertuples(index=False), geo, records, whys, strict=True):
-            if geom is None:
-                continue
-            assigned = rec.parcel >= 0
-            n_un += not assigned
-            shown = {str(k): _text(v) for k, v in a.items()}
-            props = {
-                "source": str(rec.source),
-                "row": int(rec.row),
-                "parcel": rec.parcel_id if assigned else None,
-                "why": _text(why),
-                "assigned": bool(assigned),
-                "attrs": [[k, v] for k, v in shown.items() if v is not None] or None,
-            }
-            feats.append(_feature(geom, props))
+        shown: dict[str, Any] = {}
+        if len(attrs.columns):
+            a = attrs[ok]
+            for col in a.columns:
+                c = _texts(a[col].to_numpy(dtype=object))
+                if c is not None:
+                    shown[str(col)] = c
+        parcel = m["parcel"].to_numpy(dtype=np.int64)
+        data.update(
+            _compact(
+                {
+                    "source": _texts(m["source"]),
+                    "row": _ints(m["row"]),
+                    "parcel": _ints(parcel),
+                    "how": _texts(m["assigned_by"]),
+                    "distance_ft": _numbers(m["distance_ft"], 1),
+                    "reason": _texts(m["reason"].where(parcel < 0)),
+                    "attrs": shown or None,
+                }
+            )
+        )
+        n_un = int((parcel < 0).sum())
         self.add(
-            ReportLayer(
-                "markers",
-                feats,
-                f"{_swatch('dot', MARKER_COLORS['assigned'])} Markers ({len(feats):,})",
-            ),
+            "markers",
+            data,
+            len(m),
+            f"{_swatch('dot', MARKER_COLORS['assigned'])} Markers ({len(m):,})",
             {
                 "shape": "dot",
                 "color": MARKER_COLORS["assigned"],
@@ -588,127 +795,133 @@ class _MapBuilder:
                 }
             )
 
-    # what other work adds to the Report ----------------------------------------------------
-    def add_access(self) -> None:
-        feats = []
-        for i, p in enumerate(self.parcels):
-            for lonlat in p.get("missing_access") or []:
-                if lonlat is None or self.status[i] == "unposted":
-                    continue
-                [geom] = _points([lonlat[0]], [lonlat[1]])
-                if geom is not None:
-                    feats.append(_feature(geom, {"parcel": p["id"], "status": "missing"}))
-        self.add(
-            ReportLayer(
-                "access",
-                feats,
-                f"{_swatch('square', ACCESS_COLOR)} Access points without a marker "
-                f"({len(feats):,})",
-            ),
-            {
-                "shape": "square",
-                "color": ACCESS_COLOR,
-                "label": "Access point (gate, road entrance) without a marker",
-            },
-        )
-
     def add_planned(self, planned: pd.DataFrame | None) -> None:
         """Markers to add (``posting plan``): ``lon``, ``lat``; every other column is shown."""
         if planned is None or not len(planned):
             return
-        geo = _points(planned["lon"], planned["lat"])
-        other = [c for c in planned.columns if c not in ("lon", "lat", "geometry")]
-        records = planned[other].to_dict("records")
-        feats = []
-        for geom, rec in zip(geo, records, strict=True):
-            if geom is None:
-                continue
-            attrs = [[str(k), t] for k, v in rec.items() if (t := _text(v)) is not None]
-            feats.append(_feature(geom, {"attrs": attrs or None}))
+        data, ok = _points(planned["lon"], planned["lat"])
+        p = planned[ok]
+        other = [c for c in p.columns if c not in ("lon", "lat", "geometry")]
+        attrs = {}
+        for col in other:
+            values = p[col].to_numpy(dtype=object)
+            if pd.api.types.is_float_dtype(p[col]):
+                values = np.array([None if v != v else f"{v:g}" for v in values], dtype=object)
+            c = _texts(values)
+            if c is not None:
+                attrs[str(col)] = c
+        data["attrs"] = attrs
         self.add(
-            ReportLayer(
-                "planned",
-                feats,
-                f"{_swatch('square', PLANNED_COLOR)} Markers to add ({len(feats):,})",
-            ),
+            "planned",
+            data,
+            len(p),
+            f"{_swatch('square', PLANNED_COLOR)} Markers to add ({len(p):,})",
             {"shape": "square", "color": PLANNED_COLOR, "label": "Marker to add (the plan)"},
         )
 
-    def add_water(self) -> None:
-        water = getattr(self.report, "water", None)
-        if not isinstance(water, pd.DataFrame) or not len(water) or "geometry" not in water:
-            return
-        geo = _geojson(water["geometry"].to_numpy())
-        parcel = water["parcel"].to_numpy(dtype=np.int64) if "parcel" in water else None
-        length = water["length_ft"].to_numpy(dtype=float) if "length_ft" in water else None
-        feats = []
-        for k, geom in enumerate(geo):
-            if geom is None:
-                continue
-            props = {
-                "parcel": self.ids[parcel[k]] if parcel is not None and parcel[k] >= 0 else None,
-                "length_ft": _finite(length[k]) if length is not None else None,
-            }
-            feats.append(_feature(geom, props))
-        self.add(
-            ReportLayer(
+    # stretches of boundary -----------------------------------------------------------------
+    def add_stretches(self) -> None:
+        r = self.report
+        for kind, table, color, name, label in (
+            (
                 "water",
-                feats,
-                f"{_swatch('line', WATER_COLOR)} Boundaries formed by water ({len(feats):,})",
+                r.water,
+                WATER_COLOR,
+                "Boundaries formed by water",
+                "Boundary formed by water",
             ),
-            {"shape": "line", "color": WATER_COLOR, "label": "Boundary formed by water"},
-        )
+            ("easements", r.easements, EASEMENT_COLOR, "Easements", "Boundary inside an easement"),
+            ("fences", r.fence_gaps, FENCE_COLOR, "Not fenced", "Boundary not fenced"),
+        ):
+            if not isinstance(table, pd.DataFrame) or not len(table) or "geometry" not in table:
+                continue
+            data, ok = _shapes(table["geometry"].to_numpy())
+            t = table[ok]
+            parcel = t["parcel"].to_numpy(dtype=np.int64) if "parcel" in t else np.full(len(t), -1)
+            data.update(
+                _compact(
+                    {
+                        "parcel": _ints(parcel),
+                        "length_ft": _numbers(t["length_ft"]) if "length_ft" in t else None,
+                        "holder": _texts(t["holder"]) if "holder" in t else None,
+                    }
+                )
+            )
+            dashed = kind == "fences"
+            self.add(
+                kind,
+                data,
+                len(t),
+                f"{_swatch('line', color, dashed)} {name} ({len(t):,})",
+                {"shape": "line", "color": color, "dashed": dashed, "label": label},
+            )
 
     # context -------------------------------------------------------------------------------
-    def context(self, title: str | None) -> dict[str, Any]:
-        d = self.d
-        rules = self.rules
-        jurisdiction = rules.get("jurisdiction") or rules.get("title") or rules.get("name")
-        generated = d.get("generated") or ""
-        when = generated.replace("T", " ").replace("+00:00", " UTC")
+    def context(self, title: str | None, planned: bool) -> dict[str, Any]:
+        r = self.report
+        first = self.first
+        jurisdiction = first.get("jurisdiction") or first.get("title") or first.get("name")
+        when = (r.generated or "").replace("T", " ").replace("+00:00", " UTC")
+        has = ~pd.isna(self.geoms)
+        p = self.parcels
+        off = np.flatnonzero(~has)
         off_parcels = [
-            {"id": p["id"], "status": p["status"], "reason": p.get("invalid_reason")}
-            for p, g in zip(self.parcels, self.geoms, strict=True)
-            if g is None
+            {"id": str(p["id"].iat[i]), "status": self.status[i], "reason": reason}
+            for i, reason in zip(
+                off, p["invalid_reason"].to_numpy(dtype=object)[off].tolist(), strict=True
+            )
         ]
+        m = r.markers
+        nowhere = m[m["lon"].isna() | m["lat"].isna()]
         off_signs = [
-            {"source": s["source"], "row": s["row"], "reason": s["reason"]}
-            for s in d["unassigned_signs"]
-            if s["lon"] is None or s["lat"] is None
+            {"source": s, "row": int(w), "reason": why}
+            for s, w, why in zip(nowhere["source"], nowhere["row"], nowhere["reason"], strict=True)
         ]
-        drawn_ids = list(
-            dict.fromkeys(
-                str(p["id"]) for p, g in zip(self.parcels, self.geoms, strict=True) if g is not None
-            )
-        )
         rule_bits = []
-        if rules.get("spacing_ft"):
+        if first.get("spacing_ft"):
             how = {"along_boundary": "along the boundary", "straight": "in a straight line"}.get(
-                rules.get("spacing_metric", ""), "apart"
+                first.get("spacing_metric", ""), "apart"
             )
-            rule_bits.append(f"markers not more than {_ft(rules['spacing_ft'])} apart {how}")
-        if rules.get("corners") == "at_corner":
+            rule_bits.append(f"markers not more than {_ft(first['spacing_ft'])} apart {how}")
+        if first.get("corners") == "at_corner":
             rule_bits.append("a marker at each corner")
-        s = d["summary"]
+        s = r.summary()
         counts = [
             {"status": k, "n": v, "color": STATUS_COLORS.get(k, "#999999")}
             for k, v in s["status"].items()
             if v
         ]
+        cites = dict.fromkeys(pr.get("citation") or "" for pr in self.profiles.values())
+        citation = "; ".join(cites)
+        settings = r.settings
         return {
             "title": title or f"{jurisdiction}: is this land posted?",
-            "citation": rules.get("citation"),
-            "rule_title": rules.get("title"),
-            "rule_text": "; ".join(rule_bits),
-            "verification": rules.get("verification"),
+            "citation": citation,
+            "rule_title": first.get("title"),
+            "rule_text": "; ".join(rule_bits) if len(self.profiles) == 1 else "",
+            "verification": first.get("verification"),
             "checked": when,
-            "crs": d.get("crs"),
-            "accuracy_ft": d["settings"].get("accuracy_ft"),
+            "crs": r.crs,
+            "accuracy_ft": settings.accuracy_ft,
+            "corner_tolerance_ft": settings.corner_tolerance_ft,
+            "access_tolerance_ft": settings.access_tolerance_ft,
             "counts": counts,
             "parcels": s["parcels"],
             "markers": [s["markers_read"], s["markers_assigned"], s["markers_unassigned"]],
             "legend": self.legend,
             "clauses": self.clauses.table,
+            "canvas": sum(layer.count for layer in self.layers) >= CANVAS_FROM,
+            "target": "planned" if planned else "gaps",
+            "vocab": {
+                "status": {k: list(v) for k, v in STATUS_WORDS.items()},
+                "statuses": list(STATUSES),
+                "rules": RULE_WORDS,
+                "levels": LEVEL_WORDS,
+                "gap": GAP_WORDS,
+                "corner": CORNER_WORDS,
+                "access": ACCESS_WORDS,
+                "how": HOW_TEXT,
+            },
             "colors": {
                 "status": STATUS_COLORS,
                 "gap": GAP_COLORS,
@@ -716,17 +929,15 @@ class _MapBuilder:
                 "marker": MARKER_COLORS,
                 "access": ACCESS_COLOR,
                 "water": WATER_COLOR,
+                "easements": EASEMENT_COLOR,
+                "fences": FENCE_COLOR,
                 "merged": MERGED_COLOR,
                 "planned": PLANNED_COLOR,
+                "here": HERE_COLOR,
             },
-            "labels": {
-                "parcels": sum(1 for g in self.geoms if g is not None) <= LABEL_LIMIT,
-                "gaps": True,
-            },
-            "ids": drawn_ids,
             "off_map": {"parcels": off_parcels, "signs": off_signs},
-            "not_checked": d.get("not_checked") or [],
-            "warnings": d.get("warnings") or [],
+            "not_checked": [{**x, "reason": worded(x["reason"], self.name)} for x in r.not_checked],
+            "warnings": r.warnings or [],
         }
 
 
@@ -754,7 +965,10 @@ def render_map(
         Display simplification of parcel outlines, in feet (0: none). Never used to measure.
     planned
         Markers to add, one row each: ``lon`` and ``lat`` (WGS 84); every other column
-        (parcel, role, facing, ...) is shown in its popup. Drawn as their own layer.
+        (parcel, role, facing, ...) is shown in its popup. Drawn as their own layer, and
+        "you are here" then points to the nearest of them.
+    name
+        How the settings the report names are spelt (``--fences`` on the command line).
 
     Returns
     -------
@@ -762,21 +976,25 @@ def render_map(
         Save it with ``.save(path)``, or show it in a notebook.
     """
     b = _MapBuilder(report, simplify_ft, name)
+    tables = b.tables()
     b.add_parcels()
-    b.add_water()
+    b.add_stretches()
     b.add_gaps()
     b.add_corners()
     b.add_access()
     b.add_markers()
     b.add_planned(planned)
-    ctx = b.context(title)
-    drawn = sum(layer.count for layer in b.layers)
+    ctx = b.context(title, planned is not None and len(planned) > 0)
+    extent = extent_lonlat(report)
+    if extent is not None:  # fitted by map.js before any layer is drawn
+        w, s, e, n = extent
+        ctx["bounds"] = [[s, w], [n, e]]
     m = folium.Map(
         location=None,
+        zoom_start=2,
         tiles=None,
         zoom_control=False,
         control_scale=False,
-        prefer_canvas=drawn >= CANVAS_FROM,
         max_zoom=22,
         zoom_snap=0.25,
     )
@@ -785,6 +1003,7 @@ def render_map(
     fig = m.get_root()
     fig.title = html.escape(ctx["title"])
     css, js = offline_assets()
+    fig.header.add_child(_Raw('<meta name="theme-color" content="#ffffff">'), name="posting_meta")
     fig.header.add_child(_Raw(f"<style>{css}</style>"), name="posting_css")
     fig.header.add_child(_Raw(f"<script>{js}</script>"), name="posting_js")
     if tiles:
@@ -795,15 +1014,12 @@ def render_map(
             max_native_zoom=19,
             max_zoom=22,
         ).add_to(m)
-    m.add_child(_Setup(ctx))
+    m.add_child(_Setup(ctx, tables))
     for layer in b.layers:
         m.add_child(layer)
     # the list of layers stays open on a laptop, folds into a button on a phone
     folium.LayerControl(position="topright", collapsed=JsCode("window.innerWidth < 700")).add_to(m)
-    extent = extent_lonlat(report)
-    if extent is not None:
-        w, s, e, n = extent
-        m.fit_bounds([[s, w], [n, e]], padding=(20, 20), max_zoom=19)
+    m.add_child(_Ready())
     return m
 
 

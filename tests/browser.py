@@ -66,8 +66,16 @@ class Browser:
     def __init__(self, context: Any) -> None:
         self.context = context
 
-    def open(self, path: str | Path, *, width: int = 1400, height: int = 900) -> Loaded:
+    def open(
+        self, path: str | Path, *, width: int = 1400, height: int = 900, timeout_s: float = 120
+    ) -> Loaded:
+        """Open a local file and wait until it is drawn: its scripts have run ("load"), the
+        frame after them has been painted and the tasks that frame queued have run.
+
+        ``load_s`` is that time, from the start of navigation.
+        """
         page = self.context.new_page()
+        page.set_default_timeout(timeout_s * 1000)
         page.set_viewport_size({"width": width, "height": height})
         loaded = Loaded(page, 0.0)
         page.on("request", lambda r: loaded.requests.append(r.url))
@@ -83,8 +91,9 @@ class Browser:
         )
         start = time.perf_counter()
         page.goto(Path(path).resolve().as_uri(), wait_until="load")
-        # the page's scripts run before "load"; one frame more lets Leaflet lay out its panes
-        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r()))")
+        # the page's scripts run before "load"; Leaflet's canvas draws in the next frame, and
+        # what that frame queued (labels placed once the layers are drawn) runs right after it
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
         loaded.load_s = time.perf_counter() - start
         return loaded
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import resources
 
 import numpy as np
 import pandas as pd
@@ -18,8 +19,8 @@ from test_cli import SAMPLE_ARGS, Runner
 from posting import check, read_markers, read_parcels
 from posting.cli import main
 from posting.crs import WGS84
-from posting.draw import display_geometry
-from posting.maps import SIMPLIFY_FT, offline_assets, render_map, to_html
+from posting.draw import display_geometry, gap_lines
+from posting.maps import SIMPLIFY_FT, STATUS_WORDS, offline_assets, render_map, to_html
 
 
 @pytest.fixture(scope="module")
@@ -35,14 +36,107 @@ def page(report) -> str:
     return to_html(report)
 
 
-def _layers(page: str) -> dict[str, dict]:
-    """The data of each layer in the page, by kind (several parcel layers merged)."""
-    out: dict[str, dict] = {}
-    for kind, data in re.findall(r'posting\.layer\("(\w+)", (\{.*?\})\);\n', page):
-        fc = json.loads(data)
-        out.setdefault(kind, {"type": "FeatureCollection", "features": []})
-        out[kind]["features"] += fc["features"]
+# -- reading the page back: an implementation of the page's table format of its own ----------
+_JSON = json.JSONDecoder()
+
+
+def setup_of(page: str) -> tuple[dict, dict]:
+    """The context and the shared tables the page hands to ``posting.setup``."""
+    at = re.search(r"posting\.setup\(\w+, ", page).end()
+    ctx, end = _JSON.raw_decode(page, at)
+    assert page[end : end + 2] == ", "
+    tables, _ = _JSON.raw_decode(page, end + 2)
+    return ctx, tables
+
+
+def layers_of(page: str) -> list[tuple[str, dict]]:
+    """Each ``posting.layer(kind, data)`` of the page, in order."""
+    out = []
+    for m in re.finditer(r'posting\.layer\("(\w+)", ', page):
+        data, _ = _JSON.raw_decode(page, m.end())
+        out.append((m.group(1), data))
     return out
+
+
+def column(spec, n: int) -> list:
+    """A column of the page's tables as a plain list of ``n`` values (None where missing)."""
+    if spec is None:
+        return [None] * n
+    if isinstance(spec, list):
+        return spec
+    if "k" in spec:
+        return [None if c < 0 else spec["k"][c] for c in spec["c"]]
+    if "d" in spec:
+        return np.cumsum(spec["d"], dtype=np.int64).tolist()
+    if "s" in spec:
+        out = [None] * n
+        for i, v in zip(spec["s"], spec["v"], strict=True):
+            out[i] = v
+        return out
+    if "t" in spec:
+        out = [None] * n
+        for i in spec["t"]:
+            out[i] = True
+        return out
+    raise AssertionError(f"unknown column form {spec}")
+
+
+def lonlat(xy: list[int]) -> np.ndarray:
+    """Coordinates: integer millionths of a degree, each the difference from the one before."""
+    return np.cumsum(np.asarray(xy, dtype=np.int64).reshape(-1, 2), axis=0) / 1e6
+
+
+def shapes(data: dict, polygons: bool) -> list:
+    """The layer's lines or polygons as shapely geometries (rings closed again)."""
+    xy = lonlat(data["xy"])
+    counts = [list(c) for c in data["n"]]
+    per_ring = iter(counts[0])
+    at = 0
+
+    def ring():
+        nonlocal at
+        k = next(per_ring)
+        pts = xy[at : at + k]
+        at += k
+        return pts
+
+    out = []
+    if polygons:
+        per_poly = iter(counts[1])
+        for parts in counts[2]:
+            polys = []
+            for _ in range(parts):
+                rings = [ring() for _ in range(next(per_poly))]
+                polys.append(shapely.Polygon(rings[0], rings[1:]))
+            out.append(polys[0] if len(polys) == 1 else shapely.MultiPolygon(polys))
+    else:
+        for parts in counts[1]:
+            lines = [shapely.LineString(ring()) for _ in range(parts)]
+            out.append(lines[0] if len(lines) == 1 else shapely.MultiLineString(lines))
+    return out
+
+
+def parcel_table(page: str) -> pd.DataFrame:
+    _, tables = setup_of(page)
+    cols = tables["parcels"]
+    n = len(cols["id"])
+    return pd.DataFrame({k: column(v, n) for k, v in cols.items()})
+
+
+def drawn_parcels(page: str) -> dict[int, shapely.Geometry]:
+    """Parcel row -> the outline the page draws for it."""
+    out = {}
+    for kind, data in layers_of(page):
+        if kind == "parcels":
+            rows = column(data["rows"], 0)
+            out.update(zip(rows, shapes(data, True), strict=True))
+    return out
+
+
+def layer_table(data: dict) -> pd.DataFrame:
+    n = len(data["xy"]) // 2 if "n" not in data else len(data["n"][-1])
+    skip = {"xy", "n", "attrs", "rows", "at"}
+    return pd.DataFrame({k: column(v, n) for k, v in data.items() if k not in skip}, index=range(n))
 
 
 def test_assets_are_inline_and_load_nothing():
@@ -77,43 +171,104 @@ def test_page_references_no_file_and_no_server_but_tiles(page, report):
 def test_title_names_jurisdiction_and_date(page, report):
     m = re.search(r"<title>(.*?)</title>", page)
     assert m and "Florida" in m.group(1)
-    ctx = json.loads(re.search(r"posting\.setup\(\w+, (\{.*?\})\);\n", page).group(1))
+    ctx, _ = setup_of(page)
     assert ctx["citation"] == "Fla. Stat. 810.011(5)(a)1"
     assert ctx["checked"].startswith(report.generated[:10])
-    assert ctx["ids"][:3] == ["N01", "N02", "N03"] and "U1" not in ctx["ids"]
     assert ctx["off_map"]["parcels"] == [{"id": "U1", "status": "invalid", "reason": "no geometry"}]
+    assert ctx["target"] == "gaps"  # "you are here" points to gaps and corners on this map
 
 
 def test_every_figure_comes_from_the_report(page, report):
-    layers = _layers(page)
-    d = {p["id"]: p for p in report.to_dict()["parcels"]}
-    drawn = {f["properties"]["id"]: f["properties"] for f in layers["parcels"]["features"]}
-    assert set(drawn) == set(d) - {"U1"}
-    for pid, props in drawn.items():
-        assert props["status"] == d[pid]["status"]
-        assert props.get("perimeter_ft") == d[pid]["perimeter_ft"]
-        assert props.get("max_gap_ft") == d[pid]["max_gap_ft"]
-        assert [v[2] for v in props.get("violations", [])] == [
-            v["message"] for v in d[pid]["violations"]
-        ]
-    [gap] = [
-        f["properties"] for f in layers["gaps"]["features"] if f["properties"]["status"] == "over"
-    ]
-    assert gap["parcel"] == "N06" and gap["length_ft"] == d["N06"]["max_gap_ft"]
-    assert gap["limit_ft"] == 500.0
-
-
-def test_coordinates_rounded_for_display(page):
-    layers = _layers(page)
-    coords = shapely.get_coordinates(
-        [
-            shapely.from_geojson(json.dumps(f["geometry"]))
-            for k in layers.values()
-            for f in k["features"]
-        ]
+    table = parcel_table(page)
+    p = report.parcels
+    assert table["id"].tolist() == p["id"].tolist()
+    assert table["status"].tolist() == p["status"].tolist()
+    np.testing.assert_allclose(
+        table["perimeter_ft"].astype(float), p["perimeter_ft"].round(2), equal_nan=True
     )
-    assert len(coords) > 500
+    np.testing.assert_allclose(
+        table["max_gap_ft"].astype(float), p["max_gap_ft"].round(2), equal_nan=True
+    )
+    # corners without a marker: counted from the report's corners table
+    missing = report.corners[report.corners["status"] == "missing"].groupby("parcel").size()
+    assert table["missing_corners"].to_numpy().tolist() == [
+        int(missing.get(i, 0)) for i in range(len(p))
+    ]
+    ctx, tables = setup_of(page)
+    f = tables["findings"]
+    n = len(report.findings)
+    assert column(f["message"], n) == report.findings["message"].tolist()
+    assert column(f["parcel"], n) == report.findings["parcel"].tolist()
+    assert [ctx["clauses"][c] for c in f["clause"]] == report.findings["clause"].tolist()
+    [(_, gaps)] = [(k, d) for k, d in layers_of(page) if k == "gaps"]
+    g = layer_table(gaps)
+    over = g[g["status"] == "over"]
+    assert len(over) == 1
+    [row] = over.to_dict("records")
+    n06 = p.index[p["id"] == "N06"][0]
+    assert table["id"][row["parcel"]] == "N06"
+    assert row["length_ft"] == round(p["max_gap_ft"][n06], 2) == 857.16
+    assert row["limit_ft"] == 500 and ctx["clauses"][gaps["clause"][over.index[0]]] == (
+        "Fla. Stat. 810.011(5)(a)1"
+    )
+
+
+def test_the_words_come_with_the_data_not_from_a_copy_in_the_script(page):
+    """Statuses, rule names and verdicts are words of the page's data; map.js has none."""
+    ctx, _ = setup_of(page)
+    script = (resources.files("posting") / "static" / "map.js").read_text(encoding="utf-8")
+    vocab = ctx["vocab"]
+    assert vocab["status"]["noncompliant"][1] == STATUS_WORDS["noncompliant"][1]
+    assert vocab["rules"]["letter_height"] == "Letter height"
+    assert set(vocab["statuses"]) >= set(STATUS_WORDS)
+    words = [w for pair in vocab["status"].values() for w in pair[1:]]
+    words += list(vocab["gap"].values()) + list(vocab["how"].values())
+    # "Corners" and "Access points" also head facts of a parcel's popup, which map.js names
+    words += [w for w in vocab["rules"].values() if w not in ("Corners", "Access points")]
+    assert not [w for w in words if f'"{w}' in script]
+
+
+def test_outlines_are_the_display_geometry_and_coordinates_are_rounded(page, report):
+    drawn = drawn_parcels(page)
+    shown = display_geometry(report, SIMPLIFY_FT)
+    assert set(drawn) == set(np.flatnonzero(~pd.isna(shown)))
+    for row, geom in drawn.items():
+        assert shapely.equals_exact(shapely.normalize(geom), shapely.normalize(shown[row]), 1e-9)
+    coords = shapely.get_coordinates(list(drawn.values()))
+    assert len(coords) > 200
     np.testing.assert_allclose(coords, np.round(coords, 6), rtol=0, atol=1e-12)
+
+
+def test_gap_lines_are_the_reports(page, report):
+    [(_, gaps)] = [(k, d) for k, d in layers_of(page) if k == "gaps"]
+    lines = shapes(gaps, False)
+    shown = report.gaps["status"].isin(["over", "unmarked", "uncertain"]).to_numpy()
+    posted = report.parcels["status"].to_numpy()[report.gaps["parcel"]] != "unposted"
+    expected = gap_lines(report)[shown & posted]
+    assert len(lines) == len(expected) == 2
+    for a, b in zip(lines, expected, strict=True):
+        # the same line to the display precision (a millionth of a degree)
+        assert shapely.hausdorff_distance(a, b) < 1e-6
+
+
+def test_properties_are_written_once_and_the_page_is_light():
+    """400 lots of 300 x 300 ft, one owner, a sign 3 ft inside each corner (gaps of 294-300 ft:
+    compliant under the 500 ft limit): the page writes each repeated text once and stays under
+    25 bytes per drawn coordinate (a GeoJSON feature per lot and per sign took about 60)."""
+    lots = [square(300, x0=310 * (k % 20), y0=310 * (k // 20)) for k in range(400)]
+    inside = ((3, 3), (297, 3), (297, 297), (3, 297))
+    signs = [(310 * (k % 20) + dx, 310 * (k // 20) + dy) for k in range(400) for dx, dy in inside]
+    r = check(
+        parcels(*lots, owners=["Harney Timber"] * 400),
+        markers(signs, attributes=pd.DataFrame({"text": ["NO TRESPASSING"] * len(signs)})),
+    )
+    assert (r.parcels["status"] == "compliant").all()
+    page = to_html(r, tiles=False)
+    assert page.count("Harney Timber") == 1 and page.count("NO TRESPASSING") == 1
+    assert page.count('"compliant"') < 10
+    data = sum(len(m.group(0)) for m in re.finditer(r"posting\.layer\(.*?\);\n", page))
+    n_coords = 400 * 4 + len(signs)  # rings are not closed again in the page
+    assert data / n_coords < 25, data / n_coords
 
 
 def test_display_geometry_is_close_to_the_measured_one_and_changes_no_figure(report):
@@ -161,41 +316,72 @@ def test_input_text_cannot_close_the_script_or_inject_markup():
     assert names and not any("alert" in n for n in names)
 
 
-def test_layers_for_water_access_exemptions_merged_properties_and_a_plan(report, monkeypatch):
-    """The map draws what other work will add to the Report, as soon as it is there."""
-    d = report.to_dict()
-    s2 = next(p for p in d["parcels"] if p["id"] == "S2")
-    s2["missing_access"] = [[-81.12, 28.74]]
-    n01 = next(p for p in d["parcels"] if p["id"] == "N01")
-    n01["status"], n01["exemption"] = "exempt", "five acres or less with a dwelling house"
-    n02 = next(p for p in d["parcels"] if p["id"] == "N02")
-    n02["source_ids"] = ["N02", "N02b"]
-    n02["water_frontage_ft"] = 120.5
-    monkeypatch.setattr(report, "to_dict", lambda *args, **kwargs: d)
-    water = pd.DataFrame(
+def other_work(report, monkeypatch):
+    """The sample's Report with what other work adds: an exemption, a merged property with
+    water frontage, a missing access point, a water stretch, an easement and an unfenced one."""
+    p = report.parcels.copy()
+    n01 = p.index[p["id"] == "N01"][0]
+    n02 = p.index[p["id"] == "N02"][0]
+    p.loc[n01, ["status", "exemption"]] = ["exempt", "five acres or less with a dwelling house"]
+    p["source_ids"] = [None] * len(p)
+    p.at[n02, "source_ids"] = ["N02", "N02b"]
+    p["water_frontage_ft"] = np.where(p.index == n02, 120.5, 0.0)
+    monkeypatch.setattr(report, "parcels", p)
+    s2 = int(p.index[p["id"] == "S2"][0])
+    access = pd.DataFrame(
         {
-            "parcel": [1],
-            "length_ft": [120.5],
-            "geometry": [shapely.LineString([(-81.12, 28.74), (-81.119, 28.74)])],
+            "parcel": [s2],
+            "ring": [0],
+            "position_ft": [0.0],
+            "x_ft": [0.0],
+            "y_ft": [0.0],
+            "lon": [-81.1175],
+            "lat": [28.7410],
+            "feature": [0],
+            "type": ["driveway"],
+            "nearest_ft": [np.nan],
+            "neighbour_ft": [np.nan],
+            "status": ["missing"],
         }
     )
-    monkeypatch.setattr(report, "water", water, raising=False)
+    monkeypatch.setattr(report, "access", access)
+    line = shapely.LineString([(-81.1195, 28.7484), (-81.1190, 28.7484)])
+    stretch = pd.DataFrame({"parcel": [n02], "length_ft": [120.5], "geometry": [line]})
+    monkeypatch.setattr(report, "water", stretch)
+    monkeypatch.setattr(report, "easements", stretch.assign(holder=["Florida Power"]))
+    monkeypatch.setattr(report, "fence_gaps", stretch.assign(length_ft=[60.0]))
+    return report
+
+
+def test_layers_for_water_access_exemptions_merged_properties_and_a_plan(report, monkeypatch):
+    """The map draws what other work adds to the Report, as soon as it is there."""
+    other_work(report, monkeypatch)
     plan = pd.DataFrame(
         {"lon": [-81.115], "lat": [28.747], "parcel_id": ["N06"], "role": ["interval"]}
     )
     page = to_html(report, tiles=False, planned=plan)
-    layers = _layers(page)
-    assert len(layers["access"]["features"]) == 1
-    [todo] = layers["planned"]["features"]
-    assert todo["properties"]["attrs"] == [["parcel_id", "N06"], ["role", "interval"]]
-    assert layers["water"]["features"][0]["properties"] == {"parcel": "N02", "length_ft": 120.5}
-    [merged] = layers["merged"]["features"]
-    assert merged["properties"]["source_ids"] == ["N02", "N02b"]
-    exempt = [f for f in layers["parcels"]["features"] if f["properties"]["status"] == "exempt"]
-    assert [f["properties"]["exemption"] for f in exempt] == [n01["exemption"]]
+    layers = dict(layers_of(page))
+    table = parcel_table(page)
+    ids = table["id"].tolist()
+    access = layer_table(layers["access"])
+    assert ids[access["parcel"][0]] == "S2" and access["type"][0] == "driveway"
+    assert column(layers["planned"]["attrs"]["parcel_id"], 1) == ["N06"]
+    assert column(layers["planned"]["attrs"]["role"], 1) == ["interval"]
+    for kind in ("water", "easements", "fences"):
+        t = layer_table(layers[kind])
+        assert ids[t["parcel"][0]] == "N02", kind
+    assert layer_table(layers["easements"])["holder"][0] == "Florida Power"
+    merged = column(layers["merged"]["rows"], 0)
+    assert [ids[r] for r in merged] == ["N02"]
+    assert table["source_ids"][merged[0]] == "N02, N02b"
+    assert table["water_frontage_ft"][merged[0]] == 120.5
+    exempt = table[table["status"] == "exempt"]
+    assert exempt["exemption"].tolist() == ["five acres or less with a dwelling house"]
     for name in ("Exempt parcels (1)", "Boundaries formed by water (1)", "Merged properties (1)"):
         assert name in page
-    assert "Access points without a marker (1)" in page
+    assert "Access points without a marker (1)" in page and "Easements (1)" in page
+    ctx, _ = setup_of(page)
+    assert ctx["target"] == "planned"  # "you are here" points to the planned markers
 
 
 def test_empty_report_still_makes_a_map():
@@ -225,7 +411,7 @@ def test_map_command(runner, tmp_path):
     res = runner.invoke(main, ["map", *SAMPLE_ARGS, "-o", str(out), "--accuracy-ft", "16"])
     assert res.exit_code == 0, res.stderr
     assert "29 parcels checked" in res.stderr and f"map: {out}" in res.stderr
-    ctx = json.loads(re.search(r"posting\.setup\(\w+, (\{.*?\})\);\n", out.read_text()).group(1))
+    ctx, _ = setup_of(out.read_text())
     assert ctx["accuracy_ft"] == 16.0
     assert {"status": "uncertain", "n": 1, "color": "#f08c00"} in ctx["counts"]  # N09
 

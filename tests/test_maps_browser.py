@@ -14,10 +14,14 @@ import pytest
 import shapely
 from browser import chromium_path, offline_browser
 from helpers import SAMPLE, SHARED_DATA, markers, parcels, require_real_data, square
+from pyproj import CRS, Geod, Transformer
+from test_maps import other_work
 
 from posting import check, read_markers, read_parcels
 from posting.draw import display_geometry, extent_lonlat, gap_lines
+from posting.io import MarkerLayer
 from posting.maps import to_html
+from posting.planning import plan
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +123,9 @@ def test_clicking_a_noncompliant_parcel_names_its_violations(sample_page, sample
     page = sample_page.page
     d = {p["id"]: p for p in sample_report.to_dict()["parcels"]}
     inside = shapely.point_on_surface(
-        display_geometry(sample_report)[sample_report.parcels["id"] == "S2"][0]
+        display_geometry(
+            sample_report,
+        )[sample_report.parcels["id"] == "S2"][0]
     )
     _click_lonlat(page, inside.x, inside.y)
     text = _popup_text(page)
@@ -244,11 +250,9 @@ def test_injected_markup_renders_as_text_and_runs_nothing(browser, tmp_path):
             assert popup.locator("script, img, svg").count() == 0
             _close_popups(page)
         texts = page.evaluate(
-            """() => postingMap.layers.filter(g => g.postingKind === 'markers')
-                .flatMap(g => g.getLayers()).map(l => { l.openPopup();
-                    const t = l.getPopup().getElement().innerText; l.closePopup(); return t; })"""
+            """() => [0, 1].map(i => { const p = postingMap.open('markers', i);
+                const t = p.getElement().innerText; postingMap.map.closePopup(); return t; })"""
         )
-        assert len(texts) == 2
         assert IMG_OWNER in texts[0] and "</script>" in texts[1]
         assert page.evaluate("() => window.__owned") is None
         assert page.locator("img[src='x'], body > svg").count() == 0
@@ -256,72 +260,11 @@ def test_injected_markup_renders_as_text_and_runs_nothing(browser, tmp_path):
         page.close()
 
 
-# -- a county -----------------------------------------------------------------------------
-@pytest.mark.realdata
-def test_pacific_county_opens_and_pans(browser, tmp_path):
-    """The 5,433 Pacific County forest lots: every drawable lot drawn, quickly, on a canvas."""
-    src = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
-    report = check(read_parcels(src, owner_field="OWNER"))
-    text = to_html(report, tiles=False)
-    path = tmp_path / "pacific.html"
-    path.write_text(text, encoding="utf-8")
-    size_mb = path.stat().st_size / 1e6
-    # one of the 5,433 lots collapses when its invalid ring is repaired: it cannot be drawn
-    drawable = int((report.parcels["status"] != "invalid").sum())
-    assert drawable == 5432
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
-        assert loaded.errors == [] and loaded.failed == []
-        n = page.evaluate(
-            "() => postingMap.layers.filter(g => g.postingKind === 'parcels')"
-            ".reduce((n, g) => n + g.getLayers().length, 0)"
-        )
-        assert n == drawable
-        assert page.locator(".leaflet-overlay-pane canvas").count() == 1
-        # pan across the county: 20 animated steps; time per frame while panning
-        frame_ms = page.evaluate(
-            """() => new Promise(done => {
-                const m = postingMap.map, times = [];
-                let last = performance.now(), steps = 0;
-                function frame(t) { times.push(t - last); last = t;
-                    if (times.length < 120) requestAnimationFrame(frame);
-                    else { times.sort((a, b) => a - b); done(times[times.length >> 1]); } }
-                const timer = setInterval(() => {
-                    m.panBy([steps % 2 ? -150 : 150, 60], {animate: true, duration: 0.1});
-                    if (++steps === 20) clearInterval(timer); }, 50);
-                requestAnimationFrame(frame);
-            })"""
-        )
-        print(
-            f"\nPacific County map: {size_mb:.1f} MB, loaded in {loaded.load_s:.2f} s, "
-            f"median frame while panning {frame_ms:.0f} ms"
-        )
-        assert size_mb < 8
-        assert loaded.load_s < 20  # generous: a shared 2-core CI machine
-        assert frame_ms < 250
-    finally:
-        page.close()
-
-
 def test_layers_other_work_will_fill_draw_and_explain(
     browser, sample_report, tmp_path, monkeypatch
 ):
-    """Water, access points, exemptions, merged properties and a plan, once the Report has them."""
-    d = sample_report.to_dict()
-    by_id = {p["id"]: p for p in d["parcels"]}
-    by_id["S2"]["missing_access"] = [[-81.1175, 28.7410]]
-    by_id["N01"].update(status="exempt", exemption="five acres or less with a dwelling house")
-    by_id["N02"].update(source_ids=["N02", "N02b"], water_frontage_ft=120.5)
-    monkeypatch.setattr(sample_report, "to_dict", lambda *args, **kwargs: d)
-    water = pd.DataFrame(
-        {
-            "parcel": [1],
-            "length_ft": [120.5],
-            "geometry": [shapely.LineString([(-81.1195, 28.7484), (-81.1190, 28.7484)])],
-        }
-    )
-    monkeypatch.setattr(sample_report, "water", water, raising=False)
+    """Water, easements, fences, access points, exemptions, merged properties and a plan."""
+    other_work(sample_report, monkeypatch)
     plan = pd.DataFrame({"lon": [-81.1150], "lat": [28.7470], "role": ["interval"]})
     path = tmp_path / "more.html"
     path.write_text(to_html(sample_report, tiles=False, planned=plan), encoding="utf-8")
@@ -329,7 +272,7 @@ def test_layers_other_work_will_fill_draw_and_explain(
     page = loaded.page
     try:
         assert loaded.errors == [] and loaded.failed == []
-        for cls in ("water", "access", "merged", "planned", "parcel-exempt"):
+        for cls in ("water", "easements", "fences", "access", "merged", "planned", "parcel-exempt"):
             assert loaded.count(f"path.posting-{cls}") == 1, cls
         page.evaluate("() => postingMap.find('N01')")
         assert "five acres or less with a dwelling house" in _popup_text(page)
@@ -339,12 +282,422 @@ def test_layers_other_work_will_fill_draw_and_explain(
         assert "Merged from parcels\tN02, N02b" in text and "Water frontage\t120.5 ft" in text
         _close_popups(page)
         texts = page.evaluate(
-            """() => postingMap.layers.filter(g => ['water', 'access', 'planned']
-                .includes(g.postingKind)).flatMap(g => g.getLayers()).map(l => { l.openPopup();
-                    const t = l.getPopup().getElement().innerText; l.closePopup(); return t; })"""
+            """() => ['water', 'easements', 'fences', 'access', 'planned'].map(k => {
+                const p = postingMap.open(k, 0); const t = p.getElement().innerText;
+                postingMap.map.closePopup(); return t; })"""
         )
         assert "Boundary formed by water" in texts[0] and "120.5 ft" in texts[0]
-        assert "Access point without a marker" in texts[1] and "S2" in texts[1]
-        assert "Marker to add" in texts[2] and "interval" in texts[2]
+        assert "easement" in texts[1] and "Florida Power" in texts[1]
+        assert "not fenced" in texts[2] and "60 ft" in texts[2]
+        assert "Access point without a marker" in texts[3] and "S2" in texts[3]
+        assert "driveway" in texts[3]
+        assert "Marker to add" in texts[4] and "interval" in texts[4]
+    finally:
+        page.close()
+
+
+# -- on a phone ---------------------------------------------------------------------------
+PHONE = {"width": 390, "height": 844}
+
+COVERED = """() => {
+    // the open popup's box, and every visible control whose box meets it
+    const pop = document.querySelector('.leaflet-popup');
+    const box = r => ({left: r.left, top: r.top, right: r.right, bottom: r.bottom});
+    const p = box(pop.querySelector('.leaflet-popup-content-wrapper').getBoundingClientRect());
+    const tip = pop.querySelector('.leaflet-popup-tip-container').getBoundingClientRect();
+    p.bottom = Math.max(p.bottom, tip.bottom);
+    const hits = [...document.querySelectorAll('.leaflet-control-container .leaflet-control')]
+        .filter(c => c.offsetParent !== null)
+        .map(c => [c.className, box(c.getBoundingClientRect())])
+        .filter(([, r]) => r.width !== 0 && r.left < p.right && p.left < r.right
+                && r.top < p.bottom && p.top < r.bottom);
+    return {popup: p, covered: hits.map(([name]) => name),
+            scroll: [pop.querySelector('.leaflet-popup-content').scrollHeight,
+                     pop.querySelector('.leaflet-popup-content').clientHeight]};
+}"""
+
+
+def _settled(page) -> None:
+    """Wait until the map has stopped moving (a popup pans it into view)."""
+    page.wait_for_function(
+        "() => !postingMap.map._panAnim || !postingMap.map._panAnim._inProgress", timeout=5000
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 50)))")
+
+
+@pytest.fixture(scope="module")
+def phone_page(browser, sample_report, tmp_path_factory):
+    path = tmp_path_factory.mktemp("phone") / "map.html"
+    path.write_text(to_html(sample_report, tiles=False), encoding="utf-8")
+    loaded = browser.open(path, **PHONE)
+    yield loaded
+    loaded.page.close()
+
+
+def test_phone_title_is_one_line(phone_page):
+    page = phone_page.page
+    assert phone_page.errors == []
+    h1 = page.locator(".posting-title h1")
+    line = page.evaluate(
+        "() => parseFloat(getComputedStyle(document.querySelector('.posting-title h1')).lineHeight)"
+    )
+    box = page.locator(".posting-title").bounding_box()
+    assert h1.bounding_box()["height"] <= line + 0.5  # one line of text
+    assert box["height"] <= line + 12  # and nothing under it but the padding
+    assert box["x"] + box["width"] <= PHONE["width"]
+    # a tap shows the citation, the date and the counts; another folds them again
+    h1.click()
+    assert page.locator(".posting-subtitle").is_visible()
+    assert "Fla. Stat. 810.011(5)(a)1" in page.locator(".posting-title").inner_text()
+    h1.click()
+    assert not page.locator(".posting-subtitle").is_visible()
+
+
+@pytest.mark.parametrize("pid", ["S2", "N06", "S5"])
+def test_phone_popup_is_on_screen_and_clear_of_the_controls(phone_page, sample_report, pid):
+    page = phone_page.page
+    page.evaluate("() => { postingMap.map.fitBounds(postingMap.map.getBounds()); }")
+    geom = display_geometry(
+        sample_report,
+    )[sample_report.parcels["id"] == pid][0]
+    inside = shapely.point_on_surface(geom)
+    page.evaluate(
+        "([lat, lon]) => { postingMap.map.setView([lat, lon], 16, {animate: false}); }",
+        [inside.y, inside.x],
+    )
+    _click_lonlat(page, inside.x, inside.y)  # a tap on the parcel
+    text = _popup_text(page)
+    assert f"Parcel {pid}" in text
+    _settled(page)
+    got = page.evaluate(COVERED)
+    p = got["popup"]
+    assert p["left"] >= 0 and p["top"] >= 0, got
+    assert p["right"] <= PHONE["width"] and p["bottom"] <= PHONE["height"], got
+    assert got["covered"] == [], got
+    # the popup scrolls rather than grow past the room it has
+    assert got["scroll"][1] <= PHONE["height"]
+    _close_popups(page)
+
+
+def test_phone_search_closes_the_previous_popup(phone_page):
+    page = phone_page.page
+    box = page.locator(".posting-search input")
+    box.fill("N07")
+    box.press("Enter")
+    assert "Parcel N07" in _popup_text(page)
+    box.fill("U1")  # not drawn: no geometry
+    box.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('.leaflet-popup').length === 0")
+    assert "not on the map" in page.locator(".posting-search-msg").inner_text()
+    box.fill("nothing-like-it")
+    box.press("Enter")
+    assert page.locator(".posting-search-msg").inner_text() == "No parcel nothing-like-it"
+    box.fill("")
+
+
+def test_phone_buttons_are_large_enough_to_tap(browser, sample_report, tmp_path):
+    path = tmp_path / "map.html"
+    path.write_text(to_html(sample_report, tiles=False), encoding="utf-8")
+    loaded = browser.open(path, **PHONE)
+    page = loaded.page
+    try:
+        sizes = page.evaluate(
+            """() => [...document.querySelectorAll(
+                '.leaflet-control-zoom a, .posting-locate a, .leaflet-control-layers-toggle,'
+                + ' .posting-search input')].map(e => {
+                    const r = e.getBoundingClientRect(); return [r.width, r.height]; })"""
+        )
+        assert len(sizes) == 5
+        assert all(w >= 40 and h >= 40 for w, h in sizes), sizes
+    finally:
+        page.close()
+
+
+# -- you are here -------------------------------------------------------------------------
+GEOD = Geod(ellps="WGS84")
+
+
+def _here(browser, path, lon: float, lat: float, accuracy_m: float = 5.0) -> dict:
+    """Open the map with the device at (lon, lat), press "you are here", read the panel."""
+    browser.context.grant_permissions(["geolocation"])
+    browser.context.set_geolocation({"latitude": lat, "longitude": lon, "accuracy": accuracy_m})
+    loaded = browser.open(path, **PHONE)
+    page = loaded.page
+    try:
+        page.locator(".posting-locate a").click()
+        page.wait_for_selector(".posting-here-target", timeout=10_000)
+        out = page.evaluate(
+            """() => { const p = document.querySelector('.posting-here');
+                return {text: p.innerText,
+                        parcels: [...p.querySelectorAll('[data-parcel]')].map(e =>
+                            [e.dataset.parcel, e.dataset.status]),
+                        target: Object.assign({}, p.querySelector('.posting-here-target').dataset),
+                        dot: (() => { const d = postingMap.map; let ll = null;
+                            d.eachLayer(l => { if (l.options && l.options.className ===
+                                'posting-here-dot') ll = l.getLatLng(); }); return ll; })(),
+                        circle: (() => { let r = null; postingMap.map.eachLayer(l => {
+                            if (l.options && l.options.className === 'posting-here-accuracy')
+                                r = l.getRadius(); }); return r; })()}; }"""
+        )
+        out["errors"] = loaded.errors
+        return out
+    finally:
+        page.close()
+        browser.context.clear_permissions()
+
+
+def _aeqd(lon: float, lat: float) -> Transformer:
+    """Azimuthal equidistant centred on a point: every distance from it is geodesic."""
+    crs = CRS.from_proj4(f"+proj=aeqd +lat_0={lat} +lon_0={lon} +datum=WGS84 +units=ft")
+    return Transformer.from_crs(4326, crs, always_xy=True)
+
+
+def test_you_are_here_in_a_noncompliant_parcel(browser, tmp_path):
+    """A 1,200 x 800 ft lot posted at three corners and along its south side only: its north
+    side is a gap and its north-west corner has no sign. The device stands inside it; the panel
+    names the lot and its status, and the distance and direction to the nearest gap or corner
+    without a marker equal those computed here with pyproj."""
+    lot = shapely.box(0, 0, 1200, 800)
+    side = shapely.box(1300, 0, 1700, 400)  # a compliant neighbour: nothing to go to there
+    south = [(x, 3) for x in range(3, 1200, 300)] + [(1197, 3), (1197, 400), (1197, 797)]
+    west = [(3, 400), (3, 3)]
+    around = [
+        (1303, 3),
+        (1500, 3),
+        (1697, 3),
+        (1697, 200),
+        (1697, 397),
+        (1500, 397),
+        (1303, 397),
+        (1303, 200),
+    ]
+    r = check(
+        parcels(lot, side, ids=["LOT-7", "NEXT"], owners=["A. Landowner", "B. Neighbour"]),
+        markers(south + west + around),
+    )
+    status = dict(zip(r.parcels["id"], r.parcels["status"], strict=True))
+    assert status == {"LOT-7": "noncompliant", "NEXT": "compliant"}
+    path = tmp_path / "here.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    # the device: 350 ft east and 500 ft north of the lot's south-west corner
+    [wcrs] = r.geometry.crss
+    lon, lat = (float(v[0]) for v in wcrs.ft_to_lonlat(np.array([350.0]), np.array([500.0])))
+    got = _here(browser, path, lon, lat, accuracy_m=4.0)
+    assert got["errors"] == []
+    assert got["parcels"] == [["LOT-7", "noncompliant"]]
+    assert "In parcel LOT-7" in got["text"] and "Noncompliant" in got["text"]
+    assert got["dot"] == {"lat": lat, "lng": lon}
+    assert f"You are here: {lat:.6f}, {lon:.6f} (± 13 ft)" in got["text"]  # 4 m
+    assert got["circle"] == 4.0  # metres: the accuracy the device reported
+    # expected: the nearest of the reported gap lines and the corners without a marker, as the
+    # report has them, measured geodesically from the device
+    fwd = _aeqd(lon, lat)
+    lines = [g for g in gap_lines(r) if g is not None]
+    local = [shapely.transform(g, lambda xy: np.column_stack(fwd.transform(*xy.T))) for g in lines]
+    c = r.corners[r.corners["status"].isin(["missing", "uncertain"])]
+    gap_ft = min(shapely.distance(shapely.Point(0, 0), g) for g in local)
+    corner_ft = min(
+        GEOD.inv(lon, lat, x, y)[2] / 0.3048 for x, y in zip(c["lon"], c["lat"], strict=True)
+    )
+    assert len(c) == 1 and gap_ft < corner_ft  # the north side is nearer than its corner
+    assert got["target"]["kind"] == "gaps"
+    assert float(got["target"]["distanceFt"]) == pytest.approx(gap_ft, abs=0.3)
+    assert 298 < gap_ft < 302  # about 300 ft north of the device, by construction
+    shown = f"{gap_ft:,.0f} ft N "
+    assert shown in got["text"], (shown, got["text"])
+    # the bearing to it: true north within the tilt of the grid at this spot
+    assert float(got["target"]["bearingDeg"]) == pytest.approx(0.0, abs=0.5) or float(
+        got["target"]["bearingDeg"]
+    ) == pytest.approx(360.0, abs=0.5)
+
+
+def test_you_are_here_on_the_plan_map_points_to_the_nearest_planned_marker(
+    browser, sample_report, tmp_path
+):
+    p = plan(sample_report)
+    path = tmp_path / "plan.html"
+    path.write_text(to_html(sample_report, tiles=False, planned=p.markers), encoding="utf-8")
+    lon, lat = -81.1140, 28.7445  # in S2's neighbourhood
+    got = _here(browser, path, lon, lat)
+    assert got["errors"] == []
+    d = (
+        GEOD.inv(
+            np.full(len(p.markers), lon),
+            np.full(len(p.markers), lat),
+            p.markers["lon"].to_numpy(),
+            p.markers["lat"].to_numpy(),
+        )[2]
+        / 0.3048
+    )
+    k = int(np.argmin(d))
+    assert got["target"]["kind"] == "planned"
+    assert float(got["target"]["distanceFt"]) == pytest.approx(d[k], abs=0.3)
+    az = GEOD.inv(lon, lat, p.markers["lon"].iat[k], p.markers["lat"].iat[k])[0] % 360
+    assert float(got["target"]["bearingDeg"]) == pytest.approx(az, abs=0.5)
+    assert p.markers["name"].iat[k] in got["text"]
+
+
+def test_you_are_here_says_so_when_the_position_cannot_be_had(browser, sample_report, tmp_path):
+    path = tmp_path / "map.html"
+    path.write_text(to_html(sample_report, tiles=False), encoding="utf-8")
+    browser.context.clear_permissions()  # not allowed: the page says why, nothing breaks
+    loaded = browser.open(path, **PHONE)
+    page = loaded.page
+    try:
+        page.locator(".posting-locate a").click()
+        page.wait_for_selector(".posting-here-error", timeout=10_000)
+        assert "No position" in page.locator(".posting-here").inner_text()
+        assert loaded.errors == []
+    finally:
+        page.close()
+
+
+# -- labels -------------------------------------------------------------------------------
+OVERLAPS = """() => {
+    const boxes = [...document.querySelectorAll('.posting-gap-label, .posting-label')]
+        .filter(e => e.style.display !== 'none').map(e => [e.className, e.textContent,
+            e.getBoundingClientRect()]);
+    const bad = [];
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i][2], b = boxes[j][2];
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom)
+            bad.push([boxes[i][1], boxes[j][1]]);
+    }
+    return {gaps: boxes.filter(b => b[0] === 'posting-gap-label').length,
+            ids: boxes.filter(b => b[0] === 'posting-label').length, overlaps: bad};
+}"""
+
+
+def test_gap_labels_never_overlap_and_show_where_they_fit(browser, tmp_path):
+    """A block of 10 x 10 lots of 600 x 400 ft that share their lines, each with a sign 3 ft
+    inside each corner only: each lot's north and south sides are gaps over the 500 ft limit,
+    and neighbours' gaps lie on the same line, so their labels would fall on the same spot."""
+    lots, signs = [], []
+    for k in range(100):
+        x0, y0 = 600 * (k % 10), 400 * (k // 10)
+        lots.append(shapely.box(x0, y0, x0 + 600, y0 + 400))
+        signs += [(x0 + 3, y0 + 3), (x0 + 597, y0 + 3), (x0 + 597, y0 + 397), (x0 + 3, y0 + 397)]
+    r = check(parcels(*lots), markers(signs))
+    over = r.gaps[r.gaps["status"] == "over"]
+    assert (r.parcels["status"] == "noncompliant").all() and len(over) == 200
+    path = tmp_path / "block.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    loaded = browser.open(path)
+    page = loaded.page
+    try:
+        assert loaded.errors == []
+        [wcrs] = r.geometry.crss
+        lon, lat = (float(v[0]) for v in wcrs.ft_to_lonlat(np.array([3000.0]), np.array([2000.0])))
+        city = _labels_at(page, lon, lat, 17)  # about 3.4 ft a pixel: a gap is 170 px long
+        assert city["overlaps"] == []
+        assert city["gaps"] >= 20, city  # every visible line carries one label, not two
+        lengths = set(page.locator(".posting-gap-label").all_inner_texts())
+        # written as the popups write feet: one decimal at most, none when it is 0
+        assert lengths <= {f"{x:,.1f}".removesuffix(".0") + " ft" for x in over["length_ft"]}
+        # a shared line's two gaps (one per lot) get one label between them
+        view = page.evaluate(
+            "() => { const b = postingMap.map.getBounds(); return [b.getWest(), b.getSouth(),"
+            " b.getEast(), b.getNorth()]; }"
+        )
+        mids = shapely.line_interpolate_point(gap_lines(r)[over.index], 0.5, normalized=True)
+        seen = shapely.contains_xy(shapely.box(*view), shapely.get_x(mids), shapely.get_y(mids))
+        spots = {(round(m.x, 5), round(m.y, 5)) for m in mids[seen]}
+        assert city["gaps"] <= len(spots) < seen.sum()
+        # zoomed out a gap is a few pixels long: its length would not fit on it
+        assert _labels_at(page, lon, lat, 14)["gaps"] == 0
+        # and the parcel ids fill the room the gaps leave, never over them either
+        near = _labels_at(page, lon, lat, 18)
+        assert near["overlaps"] == [] and near["gaps"] > 0 and near["ids"] > 0
+    finally:
+        page.close()
+
+
+def _labels_at(page, lon, lat, zoom) -> dict:
+    page.evaluate(
+        "([lat, lon, z]) => { postingMap.map.setView([lat, lon], z, {animate: false}); }",
+        [lat, lon, zoom],
+    )
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => setTimeout(r, 0)))")
+    return page.evaluate(OVERLAPS)
+
+
+# -- real layers ----------------------------------------------------------------------------
+def signs_as_planned(report, missing: float, seed: int) -> MarkerLayer:
+    """The plan's markers for a bare layer (a sign at every corner and at most 499.8 ft apart,
+    3 ft inside), of which a random share went missing: benchmarks/map_load.py's layout."""
+    m = plan(report).markers
+    keep = np.random.default_rng(seed).random(len(m)) >= missing
+    return MarkerLayer.from_points(
+        m["lon"].to_numpy()[keep], m["lat"].to_numpy()[keep], "EPSG:4326", source="survey.csv"
+    )
+
+
+@pytest.mark.realdata
+def test_williamsburg_gap_labels_never_overlap_at_city_zoom(browser, tmp_path):
+    src = require_real_data(SHARED_DATA / "williamsburg-va" / "parcels.geojson")
+    layer = read_parcels(src, id_field="PID")
+    r = check(layer, signs_as_planned(check(layer), 0.10, seed=1))
+    over = r.gaps[r.gaps["status"] != "ok"]
+    path = tmp_path / "williamsburg.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    loaded = browser.open(path)
+    page = loaded.page
+    try:
+        assert loaded.errors == [] and loaded.failed == []
+        # the views of the densest gaps: around the midpoints of a dozen of them
+        mids = shapely.line_interpolate_point(
+            gap_lines(r)[over.index[:: max(1, len(over) // 12)]], 0.5, normalized=True
+        )
+        shown = 0
+        for m in mids:
+            for zoom in (16, 17, 18):
+                got = _labels_at(page, m.x, m.y, zoom)
+                assert got["overlaps"] == [], (zoom, got)
+                shown += got["gaps"]
+        assert shown > 0
+    finally:
+        page.close()
+
+
+@pytest.mark.realdata
+def test_pacific_county_with_its_signs_opens_and_pans(browser, tmp_path):
+    """The 5,433 Pacific County forest lots and about 66,000 signs: every lot and every sign
+    drawn on one canvas, the popups and labels right after a pan. (Its speed is measured by
+    benchmarks/map_load.py, not here.)"""
+    src = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
+    lots = read_parcels(src, id_field="ASSESSOR", owner_field="OWNER")
+    r = check(lots, signs_as_planned(check(lots), 0.09, seed=1))
+    assert 60_000 < len(r.markers) < 70_000
+    text = to_html(r, tiles=False)
+    path = tmp_path / "pacific.html"
+    path.write_text(text, encoding="utf-8")
+    drawable = int((r.parcels["status"] != "invalid").sum())
+    assert drawable == 5432  # one lot collapses when its invalid ring is repaired
+    loaded = browser.open(path)
+    page = loaded.page
+    try:
+        assert loaded.errors == [] and loaded.failed == []
+        assert page.evaluate("() => postingMap.count('parcels')") == drawable
+        assert page.evaluate("() => postingMap.count('markers')") == len(r.markers)
+        shown = r.gaps["status"].isin(["over", "unmarked", "uncertain"]).to_numpy()
+        posted = r.parcels["status"].to_numpy()[r.gaps["parcel"]] != "unposted"
+        assert page.evaluate("() => postingMap.count('gaps')") == int((shown & posted).sum())
+        assert page.locator(".leaflet-overlay-pane canvas").count() == 1
+        assert page.locator(".leaflet-overlay-pane svg").count() == 0
+        for k in range(4):
+            page.evaluate("k => { postingMap.map.panBy([k % 2 ? -300 : 300, 120]); }", k)
+        # a sign, clicked where the canvas draws it, opens its popup
+        m = r.markers.iloc[len(r.markers) // 2]
+        page.evaluate(
+            "([lat, lon]) => { postingMap.map.setView([lat, lon], 19, {animate: false}); }",
+            [m["lat"], m["lon"]],
+        )
+        _click_lonlat(page, m["lon"], m["lat"])
+        text = _popup_text(page)
+        assert f"survey.csv row {m['row']}" in text
+        assert f"Parcel\t{m['parcel_id']}" in text
+        _close_popups(page)
+        assert _labels_at(page, m["lon"], m["lat"], 17)["overlaps"] == []
+        assert loaded.errors == []
     finally:
         page.close()
