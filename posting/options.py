@@ -43,9 +43,10 @@ input_options = _compose(
         "--signs",
         "signs",
         multiple=True,
-        type=click.Path(dir_okay=False),
-        metavar="FILE",
-        help="Surveyed markers (signs, paint marks, posts); repeat for several files.",
+        type=click.Path(),
+        metavar="FILE|DIR",
+        help="Surveyed markers (signs, paint marks, posts), or geotagged photos of signs (a "
+        "folder, JPEG or HEIC files); repeat for several.",
     ),
     click.option(
         "--rules",
