@@ -405,7 +405,7 @@ def read_photo_layer(path: str | os.PathLike[str]):
 
     path = os.fspath(path)
     table = read_photo_table(list_photos(path))
-    problems = {int(i): str(w) for i, w in enumerate(table["problem"]) if w is not None}
+    problems = {int(i): w for i, w in enumerate(table["problem"]) if isinstance(w, str)}
     geometry = shapely.points(table["lon"].to_numpy(float), table["lat"].to_numpy(float))
     if problems:
         geometry[np.fromiter(problems, dtype=np.int64)] = None
