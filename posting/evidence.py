@@ -1041,6 +1041,7 @@ def check_date_text(value: _dt.date | _dt.datetime | str | None) -> str:
 # -- printing to PDF through headless Chromium -------------------------------------------------
 
 PAPER_CSS = {"letter": "@page { size: 8.5in 11in; }", "a4": "@page { size: 210mm 297mm; }"}
+_LINK = re.compile(r'<a href="[^"]*">')
 _PDF_DATE = re.compile(rb"D:\d{14}[+\-Z][^)]{0,8}")
 
 
@@ -1103,7 +1104,10 @@ def print_pdfs(
     def one(item: tuple[str, str], tmp: Path) -> tuple[str, bytes]:
         name, text = item
         src = tmp / name
-        src.write_text(text.replace("</style>", css + "</style>", 1), encoding="utf-8")
+        # the printed copy: the paper size, and no links (Chromium would write the temporary
+        # folder's path into the PDF, which would then differ from one print to the next)
+        printed = _LINK.sub("<a>", text.replace("</style>", css + "</style>", 1))
+        src.write_text(printed, encoding="utf-8")
         pdf = tmp / (Path(name).stem + ".pdf")
         profile = tmp / f"profile-{Path(name).stem}"
         cmd = [
