@@ -493,6 +493,9 @@ class _Tables:
         self.access = groups(report.access)
         self.markers = groups(report.markers)
         m = report.markers
+        # the marker columns as arrays, once (pandas' per-value access costs microseconds each)
+        self.mcol = {c: m[c].to_numpy() for c in m.columns}
+        self.acol = {c: self.attrs[c].to_numpy(dtype=object) for c in self.attrs.columns}
         lon, lat = m["lon"].to_numpy(float), m["lat"].to_numpy(float)
         ok = np.flatnonzero(np.isfinite(lon) & np.isfinite(lat))
         self._order = ok[np.argsort(lon[ok], kind="stable")]
@@ -523,10 +526,10 @@ def _marker_table(t: _Tables, rows: np.ndarray, numbers: dict[int, int]) -> str:
     """The table of a parcel's markers. Columns that no marker of the parcel fills (kind when
     all are signs, content, facing, survey date, photo) are left out, so that what there is
     fits the page's width."""
-    m, a = t.report.markers, t.attrs
+    m, a = t.mcol, t.acol
     how_words = {"inside": "inside", "nearest": "outside", "named": "named"}
-    lat = m["lat"].to_numpy(float)[rows]
-    lon = m["lon"].to_numpy(float)[rows]
+    lat = m["lat"][rows].astype(float)
+    lon = m["lon"][rows].astype(float)
     cols: list[tuple[str, float, str, list[str]]] = [
         ("#", 3.5, "num", [str(numbers[int(r)]) for r in rows]),
         ("Latitude", 9.5, "num", [f"{v:.6f}" if math.isfinite(v) else "" for v in lat]),
@@ -534,36 +537,36 @@ def _marker_table(t: _Tables, rows: np.ndarray, numbers: dict[int, int]) -> str:
     ]
     where = []
     for r in rows:
-        how = how_words.get(str(m["assigned_by"].iat[r]), "")
-        dist = _ft(m["distance_ft"].iat[r])
+        how = how_words.get(str(m["assigned_by"][r]), "")
+        dist = _ft(m["distance_ft"][r])
         where.append(_e(f"{dist} {how}" if how and dist else how))
     cols.append(("From the line", 9, "", where))
-    kinds = [str(m["kind"].iat[r]) for r in rows]
+    kinds = [str(k) for k in m["kind"][rows]]
     if any(k != "sign" for k in kinds):
         cols.append(("Kind", 6, "", [_e(k) for k in kinds]))
     content = []
     for r in rows:
         parts = []
         for key, label in (("text", ""), ("name_on_sign", "name: "), ("color", "colour: ")):
-            v = a[key].iat[r]
+            v = a[key][r]
             if not _blank(v):
                 parts.append(f"{label}{_e(v)}")
-        lh = _num(a["letter_height_in"].iat[r], 2)
+        lh = _num(a["letter_height_in"][r], 2)
         if lh:
             parts.append(f"letters {lh} in")
         content.append(" · ".join(parts))
     if any(content):
         cols.append(("Content", 30, "", content))
-    facing = [_num(a["facing_deg"].iat[r], 0) for r in rows]
+    facing = [_num(v, 0) for v in a["facing_deg"][rows]]
     if any(facing):
         cols.append(("Facing", 7, "num", [f"{f}°" if f else "" for f in facing]))
-    surveyed = ["" if _blank(a["surveyed"].iat[r]) else _e(a["surveyed"].iat[r]) for r in rows]
+    surveyed = ["" if _blank(v) else _e(v) for v in a["surveyed"][rows]]
     if any(surveyed):
         long_dates = max(len(x) for x in surveyed) > 12
         cols.append(("Surveyed", 13 if long_dates else 10, "", surveyed))
     photos = []
     for r in rows:
-        own = a["photo"].iat[r]
+        own = a["photo"][r]
         files = ([own] if isinstance(own, str) and own else []) + t.attached.get(int(r), [])
         t.photos_on_page += files
         cell = []
@@ -576,9 +579,8 @@ def _marker_table(t: _Tables, rows: np.ndarray, numbers: dict[int, int]) -> str:
     if any(photos):
         cols.append(("Photo", 14, "", photos))
     src = [
-        f"{_e(str(m['source'].iat[r]).replace(chr(92), '/').rsplit('/', 1)[-1])}:"
-        f"{int(m['row'].iat[r])}"
-        for r in rows
+        f"{_e(str(src).replace(chr(92), '/').rsplit('/', 1)[-1])}:{int(row)}"
+        for src, row in zip(m["source"][rows], m["row"][rows], strict=True)
     ]
     cols.append(("File:row", 11, "small", src))
     total = sum(c[1] for c in cols)

@@ -553,6 +553,13 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
             )
     with contextlib.chdir(root):
         again = make_record(manifest["options"], print_pdf=reprint)
+    was = manifest.get("environment", {})
+    now_env = again.manifest["environment"]
+    hint = [
+        f"note: {k} {was[k]} made the record, {now_env.get(k, 'none')} is here"
+        for k in sorted(was)
+        if k != "chromium" and was[k] != now_env.get(k)
+    ]
     before = {(v["row"]): v for v in manifest["verdicts"]}
     now_v = again.manifest["verdicts"]
     if len(now_v) != len(before):
@@ -562,10 +569,10 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
     for v in now_v:
         b = before.get(v["row"])
         if b is None or b["id"] != v["id"] or b["status"] != v["status"]:
-            was = f"{b['id']}: {b['status']}" if b else "none"
+            recorded = f"{b['id']}: {b['status']}" if b else "none"
             return Verification(
                 1, [f"verdict of parcel {v['id']} (row {v['row']}): {v['status']} now, "
-                    f"{was} in the record"]
+                    f"{recorded} in the record", *hint]
             )
     lines.append(f"verdicts: {len(now_v)} parcels, each as recorded")
     made = {o["path"]: o["sha256"] for o in again.manifest["outputs"]}
@@ -575,7 +582,7 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
             continue
         if made.get(o["path"]) != o["sha256"]:
             return Verification(
-                1, [f"output {o['path']}: made again, it differs from the record's"]
+                1, [f"output {o['path']}: made again, it differs from the record's", *hint]
             )
         compared += 1
     lines.append(f"outputs: {compared} made again, each the same, byte for byte")

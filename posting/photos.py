@@ -580,7 +580,7 @@ def thumbnail_jpeg(path: str, max_px: int = 200, quality: int = 72) -> bytes:
         _heif_registered()
     try:
         with Image.open(path) as im:
-            im.draft("RGB", (max_px * 2, max_px * 2))  # JPEG only: a no-op elsewhere
+            im.draft("RGB", (max_px, max_px))  # JPEG: decoded at 1/2 to 1/8 scale, not below
             up = ImageOps.exif_transpose(im)
             up = up.convert("RGB")
             up.thumbnail((max_px, max_px), Image.Resampling.LANCZOS)

@@ -130,12 +130,16 @@ def test_verify_names_a_different_verdict_and_a_changed_page(runner, sample, tmp
     changed = json.loads(json.dumps(manifest))
     assert changed["verdicts"][5] == {"id": "N06", "row": 5, "status": "noncompliant"}
     changed["verdicts"][5]["status"] = "compliant"
+    changed["environment"]["geos"] = "3.0.0"  # as if made where another GEOS was installed
     (out / "manifest.json").write_text(json.dumps(changed))
     res = runner.invoke(main, ["verify", str(out)])
     assert res.exit_code == 1
-    assert "verdict of parcel N06 (row 5): noncompliant now, N06: compliant in the record" in (
-        res.stderr
+    lines = res.stderr.splitlines()
+    assert lines[0] == (
+        "posting verify: verdict of parcel N06 (row 5): noncompliant now, N06: compliant in the "
+        "record"
     )
+    assert lines[1].startswith("posting verify: note: geos 3.0.0 made the record, ")
     (out / "manifest.json").write_text(json.dumps(manifest))
     page = out / "N06.html"
     page.write_text(page.read_text().replace("Osceola Cattle Co", "Someone Else"))
