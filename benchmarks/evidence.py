@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -122,10 +124,16 @@ def make_data(work: Path) -> None:
         Image.fromarray(base).save(img_path, exif=exif, quality=85)
 
 
-def timed(cmd: list[str]) -> tuple[float, int, str]:
+def timed(cmd: list[str]) -> tuple[float, float, int, str]:
+    """Wall seconds, CPU seconds (user + system, the child and its own children: steadier on
+    a shared machine), exit status and stderr of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    return time.perf_counter() - t0, done.returncode, done.stderr
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.returncode, done.stderr
 
 
 def main() -> None:
@@ -144,16 +152,18 @@ def main() -> None:
         "--id-field", "parcel_id", "--owner-field", "owner", "--check-date", "2026-11-30", "-q",
     ]
     out = WORK / "record"
-    record, verify = [], []
+    record, verify, record_cpu, verify_cpu = [], [], [], []
     for _ in range(args.repeat):
-        s, code, err = timed([*base, "-o", str(out)])
+        s, c, code, err = timed([*base, "-o", str(out)])
         if code != 0:
             sys.exit(f"posting evidence failed ({code}): {err}")
         record.append(s)
-        s, code, err = timed([str(POSTING), "verify", str(out), "-q"])
+        record_cpu.append(c)
+        s, c, code, err = timed([str(POSTING), "verify", str(out), "-q"])
         if code != 0:
             sys.exit(f"posting verify failed ({code}): {err}")
         verify.append(s)
+        verify_cpu.append(c)
     pages = len(list(out.glob("*.html"))) - 1
     size_mb = sum(p.stat().st_size for p in out.iterdir()) / 1e6
     result = {
@@ -161,18 +171,23 @@ def main() -> None:
         "photos": len(list((WORK / "photos").glob("*.JPG"))),
         "record_s_median": round(statistics.median(record), 2),
         "record_s_runs": [round(x, 2) for x in record],
+        "record_cpu_s_median": round(statistics.median(record_cpu), 2),
         "verify_s_median": round(statistics.median(verify), 2),
+        "verify_cpu_s_median": round(statistics.median(verify_cpu), 2),
+        "load_average_1min": round(os.getloadavg()[0], 1),
         "record_mb": round(size_mb, 1),
     }
     if args.pdf_parcels:
         ids = json.loads((out / "manifest.json").read_text())["parcels_in_record"]
         sel = [w for pid in ids[: args.pdf_parcels] for w in ("--parcel", pid)]
         pdf_out = WORK / "record-pdf"
-        s, code, err = timed([*base, *sel, "--pdf", "-o", str(pdf_out)])
+        s, _, code, err = timed([*base, *sel, "--pdf", "-o", str(pdf_out)])
         if code != 0:
             sys.exit(f"posting evidence --pdf failed ({code}): {err}")
         result["pdf_parcels"] = args.pdf_parcels
         result["pdf_s"] = round(s, 1)
+        s, _, code, err = timed([*base, *sel, "-o", str(pdf_out)])
+        result["pdf_same_without_pdf_s"] = round(s, 1)
     (WORK / "results.json").write_text(json.dumps(result, indent=1))
     print(json.dumps(result))
 

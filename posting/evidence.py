@@ -103,7 +103,7 @@ def _css_string(text: str) -> str:
     a plain letter, digit, space or simple punctuation is written as a CSS escape).
 
     >>> _css_string('N06 </style>"')
-    '"N06 \\\\3c /style\\\\3e \\\\22 "'
+    '"N06 \\\\3c \\\\2f style\\\\3e \\\\22 "'
     """
     ok = re.compile(r"[A-Za-z0-9 .,:;()#_\-]")
     return '"' + "".join(c if ok.fullmatch(c) else f"\\{ord(c):x} " for c in text) + '"'
