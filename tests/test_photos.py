@@ -211,6 +211,12 @@ def test_heic_photos_are_read(tmp_path):
     assert len(m) == 2
     assert (m.lon[0], m.lat[0]) == pytest.approx(held, abs=1e-9)
     assert m.attributes["facing_deg"].tolist() == [190.0, 190.0]
+    q = tmp_path / "turned.heic"
+    write_photo(q, -81.1, 28.7, orientation=6, size=(64, 48))
+    import io
+
+    with Image.open(io.BytesIO(thumbnail_jpeg(str(q), 200))) as im:
+        assert im.size == (48, 64)  # upright, turned once (not twice)
 
 
 def test_unreadable_and_odd_photos_are_kept_with_the_reason(tmp_path):
