@@ -142,12 +142,15 @@ def _profile_entries(report: Any) -> list[dict[str, Any]]:
     from pathlib import Path
 
     from posting.evidence import sha256_file
-    from posting.rules import available
+    from posting.rules import available, load_rules
 
     shipped = set(available())
     out = []
     for p in report.profiles:
-        given = p.name if p.name in shipped and Path(p.path).parent.name == "rules" else p.path
+        is_shipped = p.name in shipped and (
+            Path(load_rules(p.name).path).resolve() == Path(p.path).resolve()
+        )
+        given = p.name if is_shipped else p.path
         out.append(
             {
                 "name": p.name,
@@ -201,6 +204,8 @@ def command_line(options: dict[str, Any]) -> str:
     words = ["posting", "evidence", options["parcels"]]
     for k, v in options.items():
         if k == "parcels" or v is None or v is False or v == [] or v == ():
+            continue
+        if k == "paper" and not options.get("pdf"):
             continue
         name = flag(k)
         if v is True:

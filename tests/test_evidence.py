@@ -400,3 +400,23 @@ def test_every_finding_rule_of_the_shipped_profiles_has_its_words():
             assert rule_text(p, "paint_color") == ("paint", p.paint.text)
         if p.post is not None:
             assert rule_text(p, "post_top") == ("post", p.post.text)
+
+
+def test_a_profile_file_of_ones_own_is_an_input_of_the_record(runner, sample, tmp_path):
+    florida = Path(posting.__file__).parent / "rules" / "florida.toml"
+    mine = tmp_path / "my-county.toml"
+    mine.write_text(florida.read_text().replace('name = "florida"', 'name = "my-county"'))
+    out = tmp_path / "rec"
+    args = [*_sample_args(sample), "--rules", str(mine), "-o", str(out)]
+    assert runner.invoke(main, ["evidence", *args]).exit_code == 0
+    m = json.loads((out / "manifest.json").read_text())
+    assert [(r["name"], r["given"], r["sha256"]) for r in m["rules"]] == [
+        ("my-county", str(mine), _sha(mine))
+    ]
+    assert _sha(mine) in (out / "N06.html").read_text()
+    mine.write_text(mine.read_text().replace("max_ft = 500", "max_ft = 900"))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1 and f"rule profile changed: my-county ({mine})" in res.stderr
+    mine.unlink()
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 2 and f"input missing: {mine} (rules)" in res.stderr
