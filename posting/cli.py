@@ -381,6 +381,12 @@ def _show(v: Any) -> str:
     return str(v)
 
 
+from posting.evidence_cli import evidence_cmd, verify_cmd  # noqa: E402  (the evidence record)
+
+main.add_command(evidence_cmd)
+main.add_command(verify_cmd)
+
+
 def run() -> None:
     """The ``posting`` command: :func:`main`, then a quick exit.
 

@@ -25,6 +25,7 @@ import pandas as pd
 import shapely
 from pyproj import CRS
 
+from posting import photos
 from posting.crs import WGS84, parse_crs
 from posting.errors import CRSError, InputError
 
@@ -672,7 +673,10 @@ def read_markers(
     refs = []
     have_ref = False
     for k, p in enumerate(paths):
-        lay = read_layer(p, crs=crs, kind="markers", prefetch=prefetch)
+        if photos.is_photo_source(p):  # geotagged photos of signs: a folder, JPEG or HEIC files
+            lay = photos.read_photo_layer(p)
+        else:
+            lay = read_layer(p, crs=crs, kind="markers", prefetch=prefetch)
         files.append((lay.path, lay.crs))
         if lay.xy is not None:
             x, y = lay.xy

@@ -22,6 +22,7 @@ __all__ = [
     "as_job",
     "context_options",
     "input_options",
+    "job_of",
     "settings_options",
 ]
 
@@ -45,9 +46,10 @@ input_options = _compose(
         "--signs",
         "signs",
         multiple=True,
-        type=click.Path(dir_okay=False),
-        metavar="FILE",
-        help="Surveyed markers (signs, paint marks, posts); repeat for several files.",
+        type=click.Path(),
+        metavar="FILE|DIR",
+        help="Surveyed markers (signs, paint marks, posts), or geotagged photos of signs (a "
+        "folder, JPEG or HEIC files); repeat for several.",
     ),
     click.option(
         "--rules",
@@ -253,21 +255,28 @@ INPUT_OPTIONS = (
 """The job's inputs given by :data:`input_options` (and ``merge_owner`` of the context's)."""
 
 
+def job_of(values: dict[str, Any]) -> Job:
+    """The :class:`~posting.job.Job` that the shared options' values describe (popped out of
+    ``values``; the command's own options stay there). The job checks that the options go
+    together; its errors name the options' parameters, which the command line spells as
+    flags."""
+    inputs = {k: values.pop(k) for k in INPUT_OPTIONS}
+    inputs["signs"], inputs["rules"] = tuple(inputs["signs"] or ()), tuple(inputs["rules"] or ())
+    settings = Settings(**{k: values.pop(k) for k in SETTINGS_OPTIONS})
+    context = {f.name: values.pop(f.name) for f in dataclasses.fields(ContextFiles)}
+    if isinstance(context["check_date"], _dt.datetime):
+        context["check_date"] = context["check_date"].date()
+    return Job(**inputs, settings=settings, context=ContextFiles(**context))
+
+
 def as_job(f: Callable[..., Any]) -> Callable[..., Any]:
     """Give the command one typed :class:`~posting.job.Job` (``job=``) instead of the shared
     options' values (which :data:`input_options`, :data:`settings_options` and
-    :data:`context_options` add to it). The job checks that the options go together; its
-    errors name the options' parameters, which the command line spells as flags."""
+    :data:`context_options` add to it): see :func:`job_of`."""
 
     @functools.wraps(f)
     def wrapper(**kwargs: Any) -> Any:
-        inputs = {k: kwargs.pop(k) for k in INPUT_OPTIONS}
-        inputs["signs"], inputs["rules"] = tuple(inputs["signs"]), tuple(inputs["rules"])
-        settings = Settings(**{k: kwargs.pop(k) for k in SETTINGS_OPTIONS})
-        context = {f.name: kwargs.pop(f.name) for f in dataclasses.fields(ContextFiles)}
-        if isinstance(context["check_date"], _dt.datetime):
-            context["check_date"] = context["check_date"].date()
-        job = Job(**inputs, settings=settings, context=ContextFiles(**context))
+        job = job_of(kwargs)
         return f(job=job, **kwargs)
 
     return wrapper

@@ -187,11 +187,11 @@ class Report:
 
         return render(self, "csv")
 
-    def summary_lines(self, k: int = 5) -> list[str]:
+    def summary_lines(self, k: int = 5, name: Callable[[str], str] = python_name) -> list[str]:
         """A short human summary for stderr."""
         from posting.render.summary import summary_lines
 
-        return summary_lines(self, k)
+        return summary_lines(self, k, name)
 
     def iter_json(self) -> Iterator[bytes | memoryview]:
         """The JSON report as UTF-8, in pieces (for writing a large one as it is made)."""

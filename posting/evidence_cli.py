@@ -1,0 +1,660 @@
+"""``posting evidence`` (a record an officer can print) and ``posting verify`` (a court checks it).
+
+``posting evidence`` takes every option of ``posting check``, checks, and writes a folder: one
+printable page per parcel asked for (``posting.evidence``), ``index.html``, the JSON report
+(``report.json``), PDFs with ``--pdf``, and ``manifest.json``: every input file with its size
+and SHA-256, the rule profiles' files with theirs, the tool's version, the options and settings,
+the check date, each parcel's verdict and each output's SHA-256.
+
+``posting verify DIR`` reads the manifest, checks that every input is there (exit 2 when one is
+missing) and unchanged, that the record's own files are as made, then checks again with the
+same options and the same check date and compares every verdict and every output (exit 1 naming
+the first difference; 0 when all are the same).
+
+Outputs are reproducible: nothing in them depends on the clock (the check date comes from the
+manifest, and the report's ``generated`` is that date), so a record made again from the same
+inputs with the same version is the same, byte for byte.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import functools
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from posting.options import context_options, input_options, settings_options
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# The standard library's json, shutil, tempfile, pathlib ... are imported where they are used:
+# this module is imported by every ``posting`` command (``posting --help`` starts in 0.1 s).
+
+__all__ = ["SCHEMA", "Record", "evidence_cmd", "make_record", "verify_cmd", "verify_record"]
+
+SCHEMA = "posting-evidence/1"
+MANIFEST = "manifest.json"
+_EVIDENCE_KEYS = ("parcel", "all", "photos", "pdf", "paper", "checked_by")
+_CONTEXT_FILES = ("access", "landcover", "water", "dwellings", "fences", "easements")
+_SHAPEFILE_SIDECARS = (".shx", ".dbf", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
+
+
+def _edge(f: Callable[..., Any]) -> Callable[..., Any]:
+    """The ``posting`` command's error handling (library errors -> one line, exit 2), taken
+    from :mod:`posting.cli` when the command runs (that module imports this one)."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from posting.cli import _user_errors
+
+        return _user_errors(f)(*args, **kwargs)
+
+    return wrapper
+
+
+@dataclass
+class Record:
+    """An evidence record made in memory: file name -> bytes, the manifest, the report."""
+
+    outputs: dict[str, bytes]
+    manifest: dict[str, Any]
+    report: Any
+    rows: Any
+    notes: list[str] = field(default_factory=list)
+
+
+def _jsonable(options: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in options.items():
+        if isinstance(v, tuple):
+            v = list(v)
+        elif isinstance(v, _dt.datetime | _dt.date):
+            v = v.strftime("%Y-%m-%d")
+        out[k] = v
+    return out
+
+
+def _sidecars(path: str) -> list[str]:
+    """A shapefile's companion files (its attributes, index, projection), which are inputs too."""
+    from pathlib import Path
+
+    p = Path(path)
+    if p.suffix.lower() != ".shp":
+        return []
+    found = []
+    for suffix in _SHAPEFILE_SIDECARS:
+        for cand in (p.with_suffix(suffix), p.with_suffix(suffix.upper())):
+            if cand.exists():
+                found.append(str(cand))
+                break
+    return found
+
+
+def input_files(options: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every input file the options name, as ``(role, path)``, in a fixed order: the parcels,
+    the markers (each photo of a folder), the photos to attach, the context layers, the rule
+    files given by path.
+
+    Raises
+    ------
+    InputError
+        A folder of photos holds none, or a path does not exist.
+    """
+    from pathlib import Path
+
+    from posting.photos import is_photo_source, list_photos
+
+    out: list[tuple[str, str]] = []
+
+    def add(role: str, path: str) -> None:
+        out.append((role, path))
+        for extra in _sidecars(path):
+            out.append((role, extra))
+
+    add("parcels", options["parcels"])
+    for s in options.get("signs") or ():
+        if is_photo_source(s) and Path(s).is_dir():
+            out += [("signs (photo)", p) for p in list_photos(s)]
+        else:
+            add("signs", s)
+    if options.get("photos"):
+        out += [("photo", p) for p in list_photos(options["photos"])]
+    for key in _CONTEXT_FILES:
+        if options.get(key):
+            add(key, options[key])
+    return out
+
+
+def _file_entry(role: str, path: str) -> dict[str, Any]:
+    from posting.evidence import sha256_file
+
+    return {"role": role, "path": path, "size": os.path.getsize(path), "sha256": sha256_file(path)}
+
+
+def _profile_entries(report: Any) -> list[dict[str, Any]]:
+    from pathlib import Path
+
+    from posting.evidence import sha256_file
+    from posting.rules import available, load_rules
+
+    shipped = set(available())
+    out = []
+    for p in report.profiles:
+        is_shipped = p.name in shipped and (
+            Path(load_rules(p.name).path).resolve() == Path(p.path).resolve()
+        )
+        given = p.name if is_shipped else p.path
+        out.append(
+            {
+                "name": p.name,
+                "given": given,
+                "citation": p.citation,
+                "title": p.title,
+                "verification": p.verification,
+                "verification_note": p.verification_note,
+                "standard": p.standard,
+                "file": (f"(shipped) {Path(p.path).name}" if given == p.name else p.path),
+                "size": os.path.getsize(p.path),
+                "sha256": sha256_file(p.path),
+            }
+        )
+    return out
+
+
+def _environment(chromium: str | None) -> dict[str, str]:
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    import shapely
+
+    out = {"python": platform.python_version(), "geos": shapely.geos_version_string}
+    for pkg in (
+        "numpy",
+        "pandas",
+        "shapely",
+        "pyproj",
+        "pyogrio",
+        "pillow",
+        "pillow-heif",
+        "pygeomag",
+    ):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:  # pragma: no cover
+            out[pkg] = "not installed"
+    import pyproj
+
+    out["proj"] = pyproj.proj_version_str
+    if chromium:
+        from posting.evidence import chromium_version
+
+        out["chromium"] = chromium_version(chromium)
+    return out
+
+
+def command_line(options: dict[str, Any]) -> str:
+    """The ``posting evidence`` command that the options stand for (for the reader).
+
+    >>> command_line({"parcels": "p.geojson", "signs": ["a b.csv"], "all": True, "pdf": False})
+    "posting evidence p.geojson --signs 'a b.csv' --all -o DIR"
+    """
+    import shlex
+
+    from posting.cli import flag
+
+    words = ["posting", "evidence", options["parcels"]]
+    for k, v in options.items():
+        if k == "parcels" or v is None or v is False or v == [] or v == ():
+            continue
+        if k == "paper" and not options.get("pdf"):
+            continue
+        name = flag(k)
+        if v is True:
+            words.append(name)
+        elif isinstance(v, list | tuple):
+            for x in v:
+                words += [name, str(x)]
+        else:
+            words += [name, str(v)]
+    return shlex.join(words) + " -o DIR"
+
+
+def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Record:
+    """Check and render a record in memory, from the ``posting evidence`` options.
+
+    Parameters
+    ----------
+    options
+        The command's options by parameter name (JSON values: lists, ``YYYY-MM-DD``); the
+        check date defaults to today and is recorded.
+    print_pdf
+        Print the PDFs (default: as ``options["pdf"]`` says).
+    """
+    import hashlib
+
+    from posting.cli import UserError, _run, flag
+    from posting.evidence import (
+        RecordPage,
+        check_date_text,
+        find_chromium,
+        photo_paths,
+        print_pdfs,
+        render_record,
+        select_parcels,
+        thumbnails,
+    )
+    from posting.options import job_of
+    from posting.records import _tool_version
+    from posting.render import render
+
+    opts = _jsonable(options)
+    opts["check_date"] = check_date_text(opts.get("check_date"))
+    opts.setdefault("paper", "letter")
+    want_pdf = bool(opts.get("pdf")) if print_pdf is None else print_pdf
+    chromium = find_chromium() if (want_pdf or opts.get("pdf")) else None
+    if want_pdf and chromium is None:
+        raise UserError(
+            "--pdf needs Chromium to print, and none was found (install it: apt-get install "
+            "chromium; or name it with POSTING_CHROMIUM). Leave out --pdf to write the HTML "
+            "record: its pages print to PDF from any browser."
+        )
+    inputs = [_file_entry(role, p) for role, p in input_files(opts)]
+    kw = {k: v for k, v in opts.items() if k not in _EVIDENCE_KEYS}
+    kw["check_date"] = _dt.datetime.strptime(opts["check_date"], "%Y-%m-%d")
+    kw["signs"] = tuple(kw.get("signs") or ())
+    kw["rules"] = tuple(kw.get("rules") or ())
+    report = _run(job_of(kw))
+    report.generated = opts["check_date"]  # the JSON report's date: the check's, not the clock's
+    rows = select_parcels(report, opts.get("parcel") or (), every=bool(opts.get("all")))
+    attached: dict[int, list[str]] = {}
+    unattached = None
+    notes: list[str] = []
+    if opts.get("photos"):
+        from posting.evidence import marker_attributes
+        from posting.photos import attach_photos, list_photos
+
+        m = report.markers
+        matches = attach_photos(
+            list_photos(opts["photos"]),
+            m["lon"].to_numpy(float),
+            m["lat"].to_numpy(float),
+            marker_attributes(report)["surveyed"].tolist(),
+        )
+        attached = matches.by_marker()
+        unattached = matches.unattached()
+        notes.append(
+            f"photos: {len(matches.photos) - len(unattached)} attached to markers, "
+            f"{len(unattached)} to none (listed in index.html with the reason)"
+        )
+    uris, problems = thumbnails(photo_paths(report, rows, attached))
+    notes += [f"warning: {p}" for p in problems]
+    version = _tool_version()
+    page = RecordPage(
+        check_date=opts["check_date"],
+        checked_by=opts.get("checked_by"),
+        tool_version=version,
+        inputs=inputs,
+        profiles=_profile_entries(report),
+        thumbnails=uris,
+    )
+    pages = render_record(report, rows, page, attached=attached, unattached=unattached)
+    outputs = {name: text.encode("utf-8") for name, text in pages.items()}
+    outputs["report.json"] = b"".join(bytes(b) for b in render(report, "json", name=flag))
+    if want_pdf:
+        outputs.update(
+            print_pdfs(
+                pages,
+                chromium,
+                paper=opts["paper"],
+                check_date=opts["check_date"],
+            )
+        )
+    p = report.parcels
+    manifest = {
+        "schema": SCHEMA,
+        "tool": {"name": "posting", "version": version},
+        "check_date": opts["check_date"],
+        "checked_by": opts.get("checked_by"),
+        "created": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+        "working_directory": os.getcwd(),
+        "command": command_line(opts),
+        "options": opts,
+        "settings": report.settings.as_dict(),
+        "crs": report.crs,
+        "rules": page.profiles,
+        "inputs": inputs,
+        "environment": _environment(chromium),
+        "summary": report.summary(),
+        "parcels_in_record": p["id"].astype(str).to_numpy()[rows].tolist(),
+        "verdicts": [
+            {"id": str(i), "row": int(r), "status": str(s)}
+            for i, r, s in zip(p["id"], p["row"], p["status"], strict=True)
+        ],
+        "outputs": [
+            {"path": name, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+            for name, data in outputs.items()
+        ],
+    }
+    return Record(outputs, manifest, report, rows, notes)
+
+
+def write_record(directory: str | os.PathLike[str], record: Record) -> None:
+    """Write the record's files and its manifest into ``directory``, whole or not at all.
+
+    Everything is written into a new folder beside it, which then takes its place; a folder
+    already there is replaced only when it is empty or holds an earlier record (a
+    ``manifest.json``).
+    """
+    import json
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from posting.errors import InputError
+
+    target = Path(directory)
+    _writable_target(target)
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise InputError(f"folder {parent} does not exist", path=str(target))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    try:
+        for name, data in record.outputs.items():
+            (tmp / name).write_bytes(data)
+        text = json.dumps(record.manifest, indent=1, ensure_ascii=False) + "\n"
+        (tmp / MANIFEST).write_text(text, encoding="utf-8")
+        os.chmod(tmp, 0o777 & ~_umask())
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
+            old.rmdir()
+            target.rename(old)
+            tmp.rename(target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            tmp.rename(target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _writable_target(target: Path) -> None:
+    from posting.errors import InputError
+
+    if target.exists():
+        if not target.is_dir():
+            raise InputError("is a file, not a folder for the record", path=str(target))
+        if any(target.iterdir()) and not (target / MANIFEST).exists():
+            raise InputError(
+                "the folder is not empty and holds no earlier record (manifest.json); "
+                "name a new or empty folder",
+                path=str(target),
+            )
+
+
+@click.command("evidence")
+@input_options
+@settings_options
+@context_options
+@click.option(
+    "-o", "--output", required=True, metavar="DIR", help="The folder of the record (made anew)."
+)
+@click.option(
+    "--parcel",
+    "parcel",
+    multiple=True,
+    metavar="ID",
+    help="A parcel to include, by id; repeat for several (default: every parcel that is not "
+    "compliant or exempt).",
+)
+@click.option("--all", "all_", is_flag=True, help="Every parcel, compliant and exempt ones too.")
+@click.option(
+    "--photos",
+    type=click.Path(),
+    metavar="DIR",
+    help="Photos to attach to the surveyed markers: each to the nearest marker within the "
+    "photo's recorded accuracy (16 ft when not recorded), on the same survey day when both "
+    "record a date.",
+)
+@click.option("--pdf", is_flag=True, help="Also print each page to PDF (headless Chromium).")
+@click.option(
+    "--paper",
+    type=click.Choice(["letter", "a4"]),
+    default="letter",
+    show_default=True,
+    help="Paper size of the PDFs.",
+)
+@click.option("--checked-by", metavar="NAME", help="Who made the check (printed on each page).")
+@click.option("-q", "--quiet", is_flag=True, help="No summary on stderr.")
+@_edge
+def evidence_cmd(output: str, quiet: bool, all_: bool, **options: Any) -> None:
+    """Check PARCELS and their signs, and write an evidence record into the folder DIR.
+
+    Takes every option of `check`. For each parcel asked for, a printable page (HTML; PDF with
+    --pdf): the parcel, a map, the verdict with each violation and the words of its clause, the
+    markers with their photos, the settings and the rule profile; index.html, report.json and
+    manifest.json (every input and output with its SHA-256), which `posting verify DIR`
+    checks. Exit status: 0 when the record is written, 2 for bad usage or unreadable input.
+    """
+    from pathlib import Path
+
+    from posting.cli import flag
+
+    options["all"] = all_
+    _writable_target(Path(output))
+    record = make_record(options)
+    write_record(output, record)
+    if not quiet:
+        for line in record.report.summary_lines(name=flag):
+            click.echo(line, err=True)
+        for note in record.notes:
+            click.echo(f"  {note}", err=True)
+        size = sum(len(b) for b in record.outputs.values())
+        n_pdf = sum(1 for k in record.outputs if k.endswith(".pdf"))
+        click.echo(
+            f"record: {output}: {len(record.rows):,} parcel page(s), index.html, report.json"
+            f"{f', {n_pdf} PDF(s)' if n_pdf else ''}, manifest.json ({size / 1e6:.1f} MB)",
+            err=True,
+        )
+
+
+# -- verify -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Verification:
+    """What ``posting verify`` found: the exit status and the lines it says."""
+
+    status: int
+    lines: list[str]
+
+
+def _resolve(path: str, base: Path) -> Path:
+    from pathlib import Path
+
+    p = Path(path)
+    return p if p.is_absolute() else base / p
+
+
+def verify_record(directory: str | os.PathLike[str], base: str | None = None) -> Verification:
+    """Check a record: its inputs, its own files, and the verdicts and outputs made again.
+
+    Parameters
+    ----------
+    directory
+        The record's folder (with ``manifest.json``).
+    base
+        The folder the inputs' relative paths start from (default: the working folder recorded
+        in the manifest when it exists, else the current one).
+
+    Returns
+    -------
+    Verification
+        Status 0 when everything is the same, 1 at the first difference (named), 2 when an input
+        is missing or the manifest cannot be read.
+    """
+    import json
+    from pathlib import Path
+
+    from posting.evidence import sha256_file
+    from posting.records import _tool_version
+    from posting.rules import load_rules
+
+    d = Path(directory)
+    try:
+        manifest = json.loads((d / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return Verification(2, [f"{d / MANIFEST}: cannot read the record's manifest ({exc})"])
+    if manifest.get("schema") != SCHEMA:
+        return Verification(2, [f"{d / MANIFEST}: not a posting evidence manifest"])
+    recorded_wd = Path(manifest.get("working_directory") or ".")
+    root = Path(base) if base else (recorded_wd if recorded_wd.is_dir() else Path.cwd())
+    lines: list[str] = []
+    # 1. every input is there
+    missing = [x for x in manifest["inputs"] if not _resolve(x["path"], root).is_file()]
+    for pr in manifest["rules"]:
+        if pr["given"] != pr["name"] and not _resolve(pr["given"], root).is_file():
+            missing.append({"role": "rules", "path": pr["given"]})
+    if missing:
+        first = missing[0]
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        return Verification(
+            2, [f"input missing: {first['path']} ({first['role']}){more}; looked in {root}"]
+        )
+    # 2. every input is unchanged, and no photo was added to a folder of photos
+    for x in manifest["inputs"]:
+        path = _resolve(x["path"], root)
+        if path.stat().st_size != x["size"] or sha256_file(str(path)) != x["sha256"]:
+            return Verification(
+                1,
+                [
+                    f"input changed: {x['path']} ({x['role']}): {path.stat().st_size:,} bytes, "
+                    f"SHA-256 {sha256_file(str(path))}; the record has {x['size']:,} bytes, "
+                    f"SHA-256 {x['sha256']}"
+                ],
+            )
+    with contextlib.chdir(root):
+        now = [p for _, p in input_files(manifest["options"])]
+    extra = sorted(set(now) - {x["path"] for x in manifest["inputs"]})
+    if extra:
+        return Verification(1, [f"input not in the record: {extra[0]} (added since)"])
+    for pr in manifest["rules"]:
+        with contextlib.chdir(root):
+            path = load_rules(pr["given"]).path
+        if sha256_file(path) != pr["sha256"]:
+            return Verification(
+                1,
+                [f"rule profile changed: {pr['name']} ({path}): SHA-256 differs from the record's"],
+            )
+    lines.append(
+        f"inputs: {len(manifest['inputs'])} files and {len(manifest['rules'])} rule "
+        "profile(s) as recorded"
+    )
+    # 3. the record's own files are as made
+    for o in manifest["outputs"]:
+        f = d / o["path"]
+        if not f.is_file():
+            return Verification(1, [f"record file missing: {f}"])
+        if f.stat().st_size != o["size"] or sha256_file(str(f)) != o["sha256"]:
+            return Verification(1, [f"record file changed since it was made: {f}"])
+    # 4. the same version
+    version = _tool_version()
+    if version != manifest["tool"]["version"]:
+        return Verification(
+            1,
+            [
+                f"tool version: the record was made with posting {manifest['tool']['version']}, "
+                f"this is {version}; verify with that version"
+            ],
+        )
+    # 5. check again: the same verdicts and outputs
+    pdf = bool(manifest["options"].get("pdf"))
+    reprint = False
+    if pdf:
+        from posting.evidence import chromium_version, find_chromium
+
+        exe = find_chromium()
+        recorded = manifest.get("environment", {}).get("chromium")
+        reprint = exe is not None and chromium_version(exe) == recorded
+        if not reprint:
+            lines.append(
+                f"PDFs not printed again: the record was printed by {recorded}, and "
+                f"{'no Chromium is here' if exe is None else chromium_version(exe) + ' is here'};"
+                " the pages they were printed from are compared"
+            )
+    with contextlib.chdir(root):
+        again = make_record(manifest["options"], print_pdf=reprint)
+    was = manifest.get("environment", {})
+    now_env = again.manifest["environment"]
+    hint = [
+        f"note: {k} {was[k]} made the record, {now_env.get(k, 'none')} is here"
+        for k in sorted(was)
+        if k != "chromium" and was[k] != now_env.get(k)
+    ]
+    before = {(v["row"]): v for v in manifest["verdicts"]}
+    now_v = again.manifest["verdicts"]
+    if len(now_v) != len(before):
+        return Verification(1, [f"verdicts: {len(now_v)} parcels now, {len(before)} in the record"])
+    for v in now_v:
+        b = before.get(v["row"])
+        if b is None or b["id"] != v["id"] or b["status"] != v["status"]:
+            recorded = f"{b['id']}: {b['status']}" if b else "none"
+            return Verification(
+                1,
+                [
+                    f"verdict of parcel {v['id']} (row {v['row']}): {v['status']} now, "
+                    f"{recorded} in the record",
+                    *hint,
+                ],
+            )
+    lines.append(f"verdicts: {len(now_v)} parcels, each as recorded")
+    made = {o["path"]: o["sha256"] for o in again.manifest["outputs"]}
+    compared = 0
+    for o in manifest["outputs"]:
+        if o["path"].endswith(".pdf") and not reprint:
+            continue
+        if made.get(o["path"]) != o["sha256"]:
+            return Verification(
+                1, [f"output {o['path']}: made again, it differs from the record's", *hint]
+            )
+        compared += 1
+    lines.append(f"outputs: {compared} made again, each the same, byte for byte")
+    return Verification(0, [*lines, f"record {d}: verified"])
+
+
+@click.command("verify")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option(
+    "--base-dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Where the inputs' relative paths start (default: the folder the record was made in, "
+    "when it is here, else the current one).",
+)
+@click.option("-q", "--quiet", is_flag=True, help="Only the exit status and any difference.")
+@_edge
+def verify_cmd(directory: str, base_dir: str | None, quiet: bool) -> None:
+    """Check an evidence record: the same inputs, checked again, give the same verdicts and
+    outputs.
+
+    Exit status: 0 when every input, verdict and output is the same; 1 at the first difference
+    (named: a changed input file, a different verdict, a changed page); 2 when an input is
+    missing or DIR holds no record.
+    """
+    result = verify_record(directory, base_dir)
+    for i, line in enumerate(result.lines):
+        if result.status or not quiet or i == len(result.lines) - 1:
+            click.echo(line if result.status == 0 else f"posting verify: {line}", err=True)
+    sys.exit(result.status)

@@ -1,0 +1,425 @@
+"""The evidence record (posting evidence) and its check (posting verify).
+
+Figures come from how the test parcels are built (a 1,000 ft square, signs 500 ft apart), from
+the sample's known parcels (tests/test_sample.py), and from hashlib, never from the record's
+own code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from click.testing import CliRunner
+from helpers import LOCAL_FT, SAMPLE, square
+from photo_files import write_photo
+from pyproj import Transformer
+
+import posting
+from posting.cli import main
+from posting.evidence import page_name, rule_text
+
+TO_LONLAT = Transformer.from_crs(LOCAL_FT, "EPSG:4326", always_xy=True)
+
+
+class Runner(CliRunner):
+    """A CliRunner that lets bugs through: an exception that is not a clean exit fails."""
+
+    def invoke(self, *args, **kwargs):
+        res = super().invoke(*args, **kwargs)
+        if res.exception is not None and not isinstance(res.exception, SystemExit):
+            raise res.exception
+        return res
+
+
+@pytest.fixture
+def runner() -> Runner:
+    return Runner()
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _lonlat(x, y):
+    lon, lat = TO_LONLAT.transform(x, y)
+    return float(lon), float(lat)
+
+
+@pytest.fixture
+def sample(tmp_path) -> Path:
+    """A copy of the sample (the tests change its files)."""
+    d = tmp_path / "data"
+    d.mkdir()
+    for name in ("parcels.geojson", "signs.csv", "signs-added.gpx"):
+        shutil.copy(SAMPLE / name, d / name)
+    return d
+
+
+def _sample_args(d: Path) -> list[str]:
+    return [
+        str(d / "parcels.geojson"),
+        "--signs",
+        str(d / "signs.csv"),
+        "--signs",
+        str(d / "signs-added.gpx"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
+        "--check-date",
+        "2026-11-30",
+    ]
+
+
+def _square_survey(tmp_path: Path, *, owner="Ann Lee", pid="P1", text="NO TRESPASSING"):
+    """A 1,000 ft square with signs 3 ft inside at three side midpoints only (the east one
+    missing): 4 corners without a marker, and the east side part of one 1,000 ft gap."""
+    outline = shapely.transform(
+        square(), lambda xy: np.column_stack(TO_LONLAT.transform(xy[:, 0], xy[:, 1]))
+    )
+    parcels = tmp_path / "parcels.geojson"
+    gpd.GeoDataFrame({"pid": [pid], "owner": [owner]}, geometry=[outline], crs=4326).to_file(
+        parcels
+    )
+    rows = []
+    for x, y in [(500, 3), (500, 997), (3, 500)]:
+        lon, lat = _lonlat(x, y)
+        rows.append({"lon": lon, "lat": lat, "text": text, "surveyed": "2026-10-14"})
+    signs = tmp_path / "signs.csv"
+    pd.DataFrame(rows).to_csv(signs, index=False)
+    return parcels, signs
+
+
+# -- posting verify ---------------------------------------------------------------------------
+
+
+def test_verify_unchanged_0_one_byte_changed_1_removed_2(runner, sample, tmp_path):
+    out = tmp_path / "record"
+    res = runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+    # one byte of the signs changed: 1, naming the file
+    signs = sample / "signs.csv"
+    data = bytearray(signs.read_bytes())
+    data[200] = ord("7") if data[200] != ord("7") else ord("8")
+    signs.write_bytes(bytes(data))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    assert f"input changed: {signs}" in res.stderr
+    # the GPX file removed: 2, naming it
+    (sample / "signs-added.gpx").unlink()
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 2
+    assert f"input missing: {sample / 'signs-added.gpx'}" in res.stderr
+
+
+def test_verify_names_a_different_verdict_and_a_changed_page(runner, sample, tmp_path):
+    out = tmp_path / "record"
+    assert runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out)]).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    # the record says N06 (row 5) was compliant: the check now says noncompliant
+    changed = json.loads(json.dumps(manifest))
+    assert changed["verdicts"][5] == {"id": "N06", "row": 5, "status": "noncompliant"}
+    changed["verdicts"][5]["status"] = "compliant"
+    changed["environment"]["geos"] = "3.0.0"  # as if made where another GEOS was installed
+    (out / "manifest.json").write_text(json.dumps(changed))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    lines = res.stderr.splitlines()
+    assert lines[0] == (
+        "posting verify: verdict of parcel N06 (row 5): noncompliant now, N06: compliant in the "
+        "record"
+    )
+    assert lines[1].startswith("posting verify: note: geos 3.0.0 made the record, ")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    page = out / "N06.html"
+    page.write_text(page.read_text().replace("Osceola Cattle Co", "Someone Else"))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1 and f"record file changed since it was made: {page}" in res.stderr
+
+
+def test_verify_with_relative_paths_from_another_folder(runner, sample, tmp_path, monkeypatch):
+    monkeypatch.chdir(sample.parent)
+    args = ["data/parcels.geojson", "--signs", "data/signs.csv", "--id-field", "parcel_id"]
+    assert runner.invoke(main, ["evidence", *args, "-o", "rec", "--all"]).exit_code == 0
+    moved = tmp_path / "moved"
+    shutil.copytree(sample.parent, moved, ignore=shutil.ignore_patterns("moved"))
+    monkeypatch.chdir(moved)
+    # recorded working folder first: still there, so the original files are read
+    assert runner.invoke(main, ["verify", "rec"]).exit_code == 0
+    (moved / "data" / "signs.csv").write_text("lon,lat\n0,0\n")
+    res = runner.invoke(main, ["verify", "rec", "--base-dir", str(moved)])
+    assert res.exit_code == 1 and "input changed: data/signs.csv" in res.stderr
+
+
+def test_manifest_lists_inputs_profiles_outputs_with_their_hashes(runner, sample, tmp_path):
+    out = tmp_path / "record"
+    res = runner.invoke(
+        main, ["evidence", *_sample_args(sample), "-o", str(out), "--checked-by", "Dep. Ruiz"]
+    )
+    assert res.exit_code == 0
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["schema"] == "posting-evidence/1"
+    assert m["check_date"] == "2026-11-30" and m["checked_by"] == "Dep. Ruiz"
+    from importlib.metadata import version
+
+    assert m["tool"] == {"name": "posting", "version": version("posting")}
+    assert [(x["role"], x["path"]) for x in m["inputs"]] == [
+        ("parcels", str(sample / "parcels.geojson")),
+        ("signs", str(sample / "signs.csv")),
+        ("signs", str(sample / "signs-added.gpx")),
+    ]
+    for x in m["inputs"]:
+        assert x["sha256"] == _sha(Path(x["path"]))
+        assert x["size"] == Path(x["path"]).stat().st_size
+    florida = Path(posting.__file__).parent / "rules" / "florida.toml"
+    assert [(r["name"], r["sha256"], r["verification"]) for r in m["rules"]] == [
+        ("florida", _sha(florida), "partial")
+    ]
+    assert m["settings"]["tolerance_ft"] == 30.0
+    files = sorted(p.name for p in out.iterdir() if p.name != "manifest.json")
+    assert sorted(o["path"] for o in m["outputs"]) == files
+    for o in m["outputs"]:
+        assert o["sha256"] == _sha(out / o["path"])
+    # the default record: every parcel not compliant or exempt (sample: 16 of 29)
+    statuses = {v["id"]: v["status"] for v in m["verdicts"]}
+    assert len(statuses) == 29
+    want = sorted(k for k, s in statuses.items() if s not in ("compliant", "exempt"))
+    assert sorted(m["parcels_in_record"]) == want and "N06" in want and "N01" not in want
+    report = json.loads((out / "report.json").read_text())
+    assert report["generated"] == "2026-11-30"
+
+
+def test_the_record_is_the_same_made_twice(runner, sample, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    for out in (a, b):
+        res = runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out)])
+        assert res.exit_code == 0
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir())
+    for name in names:
+        if name != "manifest.json":
+            assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_record_folder_replaced_whole_only_when_it_is_a_record(runner, sample, tmp_path):
+    out = tmp_path / "rec"
+    out.mkdir()
+    (out / "mine.txt").write_text("keep me")
+    res = runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out)])
+    assert res.exit_code == 2 and "holds no earlier record" in res.stderr
+    assert [p.name for p in out.iterdir()] == ["mine.txt"]
+    (out / "mine.txt").unlink()
+    args = [*_sample_args(sample), "-o", str(out)]
+    assert runner.invoke(main, ["evidence", *args, "--parcel", "N06"]).exit_code == 0
+    assert runner.invoke(main, ["evidence", *args, "--parcel", "S1"]).exit_code == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "S1.html",
+        "index.html",
+        "manifest.json",
+        "report.json",
+    ]
+
+
+def test_parcel_selection_and_unknown_id(runner, sample, tmp_path):
+    out = tmp_path / "rec"
+    args = [*_sample_args(sample), "-o", str(out)]
+    res = runner.invoke(main, ["evidence", *args, "--parcel", "N01", "--parcel", "N06"])
+    assert res.exit_code == 0
+    assert sorted(p.name for p in out.glob("N*.html")) == ["N01.html", "N06.html"]
+    res = runner.invoke(main, ["evidence", *args, "--all"])
+    assert res.exit_code == 0 and len(list(out.glob("*.html"))) == 29 + 1
+    res = runner.invoke(main, ["evidence", *args, "--parcel", "NOPE"])
+    assert res.exit_code == 2
+    assert "no parcel has the id 'NOPE' (--parcel names a parcel by its id)" in res.stderr
+
+
+def test_pdf_without_chromium_is_a_clear_error_and_writes_nothing(
+    runner, sample, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("POSTING_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    out = tmp_path / "rec"
+    res = runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out), "--pdf"])
+    assert res.exit_code == 2
+    assert "--pdf needs Chromium" in res.stderr and "Leave out --pdf" in res.stderr
+    assert not out.exists()
+
+
+# -- the page ---------------------------------------------------------------------------------
+
+
+def test_page_of_the_noncompliant_sample_parcel(runner, sample, tmp_path):
+    out = tmp_path / "rec"
+    res = runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out)])
+    assert res.exit_code == 0
+    html = (out / "N06.html").read_text()
+    # N06 (tests/test_sample.py): Osceola Cattle Co, one 857.2 ft gap on its east side
+    assert "<h1>Parcel N06</h1>" in html and "Osceola Cattle Co" in html
+    assert "Not compliant" in html and "857.2 ft" in html and "500 ft" in html
+    assert "Fla. Stat. 810.011(5)(a)1" in html
+    assert "signs placed not more than 500 feet apart along ... the boundaries of the land" in html
+    assert "Markers (13)" in html
+    assert html.count('class="marker"') == 13
+    assert re.findall(r'<path class="gap over"', html) == ['<path class="gap over"']
+    assert _sha(Path(posting.__file__).parent / "rules" / "florida.toml") in html
+    assert _sha(sample / "signs.csv") in html
+    assert "<script" not in html.lower()
+
+
+def test_map_is_in_feet_north_up_with_a_true_scale_bar(runner, tmp_path):
+    parcels, signs = _square_survey(tmp_path)
+    out = tmp_path / "rec"
+    res = runner.invoke(
+        main, ["evidence", str(parcels), "--signs", str(signs), "--id-field", "pid", "-o", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    html = (out / "P1.html").read_text()
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    d = re.search(r'<path class="parcel"[^>]* d="([^"]+)"', svg).group(1)
+    xy = np.array([float(v) for v in re.findall(r"-?\d+\.\d+", d)]).reshape(-1, 2)
+    # the map's units are feet: the 1,000 ft square spans 1,000 units each way (1 ft of
+    # rounding and the scale of the map's own transverse Mercator at most)
+    assert np.ptp(xy[:, 0]) == pytest.approx(1000.0, abs=1.0)
+    assert np.ptp(xy[:, 1]) == pytest.approx(1000.0, abs=1.0)
+    # north up: the north midpoint's marker is drawn above the south one's
+    circles = re.findall(r'<circle class="marker" cx="([\d.]+)" cy="([\d.]+)"', svg)
+    assert len(circles) == 3
+    ys = sorted(float(cy) for _, cy in circles)
+    assert ys[-1] - ys[0] == pytest.approx(994.0, abs=1.0)  # from y = 3 to y = 997
+    # the scale bar: a round number of feet, drawn that many units long
+    bar = re.search(r'class="scalebar" d="M([\d.]+) [\d.]+V[\d.]+H([\d.]+)', svg)
+    label = re.search(r"<text[^>]*>([\d,]+) ft</text></g>", svg).group(1)
+    assert float(bar.group(2)) - float(bar.group(1)) == pytest.approx(float(label.replace(",", "")))
+    assert label in ("200", "500")
+    assert '<g class="north">' in svg and ">N</text>" in svg
+    # the four corners have no marker, and the unmarked stretch is drawn as a gap
+    assert svg.count('class="corner missing"') == 4
+    assert svg.count('<path class="gap') >= 1
+
+
+def test_nothing_from_the_input_runs_as_script(runner, tmp_path):
+    owner = '<script>alert("owner")</script>'
+    pid = "<img src=x onerror=alert(1)></style>"
+    text = '"><svg onload=alert(2)>'
+    parcels, signs = _square_survey(tmp_path, owner=owner, pid=pid, text=text)
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--owner-field", "owner"]
+    assert runner.invoke(main, ["evidence", *args, "-o", str(out)]).exit_code == 0
+    pages = list(out.glob("*.html"))
+    assert len(pages) == 2  # index.html and the parcel's page
+    for page in pages:
+        html = page.read_text()
+        low = html.lower()
+        assert "<script" not in low and "<img src=x" not in low and "<svg onload" not in low
+        assert html.count("</style>") == 1  # the id in the page's footer does not end the style
+        assert "Content-Security-Policy" in html and "default-src 'none'" in html
+    page = next(p for p in pages if p.name != "index.html")
+    html = page.read_text()
+    assert "&lt;script&gt;alert(&quot;owner&quot;)&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "&quot;&gt;&lt;svg onload=alert(2)&gt;" in html
+    assert page.name == "img_src_x_onerror_alert_1_style.html"
+
+
+def test_photos_in_the_record(runner, tmp_path):
+    """Signs given as photos: thumbnails on the page; the photo without GPS on the index."""
+    parcels, _ = _square_survey(tmp_path)
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for k, (x, y, facing) in enumerate([(500, 3, 180), (997, 500, 90), (3, 500, 270)]):
+        write_photo(folder / f"IMG_{k}.JPG", *_lonlat(x, y), camera_deg=(facing + 180) % 360)
+    write_photo(folder / "IMG_9.JPG", None, None)
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(folder), "--id-field", "pid", "-o", str(out)]
+    assert runner.invoke(main, ["evidence", *args]).exit_code == 0
+    html = (out / "P1.html").read_text()
+    assert html.count('<img class="thumb"') == 3
+    assert html.count('src="data:image/jpeg;base64,') == 3
+    assert "IMG_0.JPG" in html and "180°" in html and "2026-10-14T09:31:05-04:00" in html
+    index = (out / "index.html").read_text()
+    assert "IMG_9.JPG" not in html and "no GPS position" in index
+    m = json.loads((out / "manifest.json").read_text())
+    assert [x["role"] for x in m["inputs"]] == ["parcels"] + ["signs (photo)"] * 4
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+    # a photo added to the folder afterwards is a difference
+    write_photo(folder / "IMG_5.JPG", *_lonlat(500, 997))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1 and "IMG_5.JPG" in res.stderr
+
+
+def test_photos_attached_to_surveyed_markers(runner, tmp_path):
+    parcels, signs = _square_survey(tmp_path)
+    folder = tmp_path / "pics"
+    folder.mkdir()
+    x, y = _lonlat(500, 8)  # 5 ft from the south sign
+    write_photo(folder / "south.jpg", x, y, error_m=3.0)
+    write_photo(folder / "far.jpg", *_lonlat(800, 300), error_m=3.0)
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--photos", str(folder)]
+    res = runner.invoke(main, ["evidence", *args, "-o", str(out)])
+    assert res.exit_code == 0
+    assert "1 attached to markers, 1 to none" in res.stderr
+    html = (out / "P1.html").read_text()
+    assert html.count('<img class="thumb"') == 1 and "south.jpg" in html
+    index = (out / "index.html").read_text()
+    assert "far.jpg" in index and "no marker within 9.8 ft of the photo" in index
+
+
+# -- pieces -----------------------------------------------------------------------------------
+
+
+def test_page_names_are_safe_and_unique():
+    names = page_name(["N06", "N06", "../etc/passwd", "manifest", "Ω"], [1, 2, 3, 4, 5])
+    assert names == {
+        1: "N06-row1.html",
+        2: "N06-row2.html",
+        3: "etc_passwd.html",
+        4: "manifest-row4.html",
+        5: "parcel.html",
+    }
+
+
+def test_every_finding_rule_of_the_shipped_profiles_has_its_words():
+    # each rule a finding can name maps to a table of the profile that words it
+    from posting.rules import available, load_rules
+
+    for name in available():
+        p = load_rules(name)
+        for table, rule in p.rules():
+            assert rule_text(p, table) == (table, rule.text)
+        if p.content is not None:
+            for r in ("letter_height", "sign_text", "name_on_sign", "sign_size"):
+                assert rule_text(p, r) == ("content", p.content.text)
+        if p.paint is not None:
+            assert rule_text(p, "paint_color") == ("paint", p.paint.text)
+        if p.post is not None:
+            assert rule_text(p, "post_top") == ("post", p.post.text)
+
+
+def test_a_profile_file_of_ones_own_is_an_input_of_the_record(runner, sample, tmp_path):
+    florida = Path(posting.__file__).parent / "rules" / "florida.toml"
+    mine = tmp_path / "my-county.toml"
+    mine.write_text(florida.read_text().replace('name = "florida"', 'name = "my-county"'))
+    out = tmp_path / "rec"
+    args = [*_sample_args(sample), "--rules", str(mine), "-o", str(out)]
+    assert runner.invoke(main, ["evidence", *args]).exit_code == 0
+    m = json.loads((out / "manifest.json").read_text())
+    assert [(r["name"], r["given"], r["sha256"]) for r in m["rules"]] == [
+        ("my-county", str(mine), _sha(mine))
+    ]
+    assert _sha(mine) in (out / "N06.html").read_text()
+    mine.write_text(mine.read_text().replace("max_ft = 500", "max_ft = 900"))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1 and f"rule profile changed: my-county ({mine})" in res.stderr
+    mine.unlink()
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 2 and f"input missing: {mine} (rules)" in res.stderr

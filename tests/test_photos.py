@@ -1,0 +1,310 @@
+"""Geotagged photos of signs as a posting survey (posting.photos and read_markers).
+
+The photos are made here with Pillow at known positions around a 1,000 ft square; the same
+positions, facings and times given as a CSV are the reference: both must give the same markers,
+the same facing and the same verdict.
+"""
+
+from __future__ import annotations
+
+import json
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from helpers import LOCAL_FT, square
+from photo_files import write_photo
+from PIL import Image
+from pyproj import Geod, Transformer
+
+from posting import check, read_markers, read_parcels
+from posting.errors import InputError
+from posting.photos import (
+    attach_photos,
+    is_photo_source,
+    list_photos,
+    magnetic_declination_deg,
+    read_photo,
+    thumbnail_jpeg,
+)
+
+TO_LONLAT = Transformer.from_crs(LOCAL_FT, "EPSG:4326", always_xy=True)
+GEOD = Geod(ellps="WGS84")
+FT = 0.3048
+
+# Signs 3 ft inside a 1,000 ft square (feet on the ground around 28.7 N, 81.1 W): the four
+# corners and three side midpoints; the east side's midpoint is missing, so the east side is one
+# gap of about 1,000 ft. Each sign faces out (degrees from true north), except the north
+# midpoint's, photographed from inside the parcel: it faces in (180 degrees).
+SIGNS = [
+    # x_ft, y_ft, facing_deg (corner signs a foot nearer one side: no tie between two sides)
+    (4, 3, 225),
+    (500, 3, 180),
+    (997, 4, 135),
+    (996, 997, 45),
+    (500, 997, 180),  # faces in
+    (3, 996, 315),
+    (3, 500, 270),
+]
+
+
+def _lonlat(x: float, y: float) -> tuple[float, float]:
+    lon, lat = TO_LONLAT.transform(x, y)
+    return float(lon), float(lat)
+
+
+@pytest.fixture
+def survey(tmp_path):
+    """A parcel file, a folder of photos of its signs (and one without GPS), and the CSV of the
+    same positions, facings and times."""
+    outline = shapely.transform(
+        square(), lambda xy: np.column_stack(TO_LONLAT.transform(xy[:, 0], xy[:, 1]))
+    )
+    parcels = tmp_path / "parcels.geojson"
+    gpd.GeoDataFrame({"pid": ["P1"], "owner": ["Ann Lee"]}, geometry=[outline], crs=4326).to_file(
+        parcels
+    )
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    rows = []
+    for k, (x, y, facing) in enumerate(SIGNS):
+        lon, lat = _lonlat(x, y)
+        camera = (facing + 180) % 360  # the camera looks at the sign's face
+        held = write_photo(folder / f"IMG_{k:04d}.JPG", lon, lat, camera_deg=camera)
+        rows.append(
+            {
+                "lon": f"{held[0]:.10f}",
+                "lat": f"{held[1]:.10f}",
+                "kind": "sign",
+                "facing_deg": facing,
+                "surveyed": "2026-10-14T09:31:05-04:00",
+            }
+        )
+    write_photo(folder / "IMG_0099.JPG", None, None, camera_deg=90)  # location was off
+    (folder / "notes.txt").write_text("not a photo")
+    csv = tmp_path / "signs.csv"
+    pd.DataFrame(rows).to_csv(csv, index=False)
+    return parcels, folder, csv
+
+
+def _check(parcels, signs, rules="florida"):
+    return check(read_parcels(parcels, id_field="pid", owner_field="owner"), signs, rules)
+
+
+def test_photos_give_the_markers_facing_and_verdict_of_the_same_csv(survey):
+    parcels, folder, csv = survey
+    from_photos = read_markers([folder])
+    from_csv = read_markers([csv])
+    # seven signs and the photo without GPS, in name order; the text file is not read
+    assert len(from_photos) == 8
+    assert from_photos.attributes["photo"].str.rsplit("/", n=1).str[-1].tolist() == [
+        f"IMG_{k:04d}.JPG" for k in (0, 1, 2, 3, 4, 5, 6, 99)
+    ]
+    np.testing.assert_allclose(from_photos.lon[:7], from_csv.lon, atol=1e-9)
+    np.testing.assert_allclose(from_photos.lat[:7], from_csv.lat, atol=1e-9)
+    np.testing.assert_allclose(
+        from_photos.attributes["facing_deg"].to_numpy(float)[:7],
+        [f for _, _, f in SIGNS],
+        atol=1e-9,
+    )
+    assert from_photos.attributes["surveyed"].tolist()[:7] == ["2026-10-14T09:31:05-04:00"] * 7
+    for rules in ("florida", "north-dakota"):  # north-dakota checks which way signs face
+        a, b = _check(parcels, from_photos, rules), _check(parcels, from_csv, rules)
+        assert a.parcels["status"].tolist() == b.parcels["status"].tolist() == ["noncompliant"]
+        assert a.parcels["max_gap_ft"].iat[0] == pytest.approx(b.parcels["max_gap_ft"].iat[0])
+        # the east side: from the SE corner sign (997, 4), nearest the east line at (1000, 4),
+        # round the NE corner to the next sign (996, 997), nearest the north line at
+        # (996, 1000): 996 + 4 = 1,000 ft along the boundary
+        assert a.parcels["max_gap_ft"].iat[0] == pytest.approx(1000.0, abs=0.05)
+        cols = ["rule", "level", "measured", "limit", "count"]
+        pd.testing.assert_frame_equal(
+            a.findings[cols].reset_index(drop=True), b.findings[cols].reset_index(drop=True)
+        )
+        assign = ["parcel", "ring", "assigned_by"]
+        pd.testing.assert_frame_equal(a.markers[assign].iloc[:7], b.markers[assign])
+        np.testing.assert_allclose(
+            a.markers["position_ft"][:7], b.markers["position_ft"], atol=1e-3
+        )
+    nd = _check(parcels, from_photos, "north-dakota")
+    facing = nd.findings[nd.findings["rule"] == "facing"]
+    assert facing["level"].tolist() == ["violation"] and facing["count"].tolist() == [1]
+
+
+def test_a_photo_without_gps_is_listed_with_its_reason(survey):
+    parcels, folder, _ = survey
+    report = _check(parcels, read_markers([folder]))
+    m = report.markers
+    assert len(m) == 8
+    last = m.iloc[7]
+    assert last["parcel"] == -1 and last["row"] == 7
+    assert "no GPS position" in last["reason"]
+    listed = json.loads(report.to_json())["unassigned_signs"]
+    assert [(u["row"], "no GPS position" in u["reason"]) for u in listed] == [(7, True)]
+
+
+def test_the_sign_faces_the_photographer():
+    # a camera looking north (0 degrees) photographs the face of a sign that faces south
+    assert read_photo_facing(0.0) == pytest.approx(180.0)
+    assert read_photo_facing(90.0) == pytest.approx(270.0)  # looking east: the sign faces west
+    assert read_photo_facing(300.0) == pytest.approx(120.0)
+
+
+def read_photo_facing(camera_deg, tmp=None):
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "a.jpg"
+        write_photo(p, -81.1, 28.7, camera_deg=camera_deg)
+        return read_photo(str(p)).facing_deg
+
+
+def test_magnetic_direction_is_turned_to_true_north(tmp_path):
+    # Central Florida, October 2026: the World Magnetic Model's declination is about 7.2 W
+    # (NOAA's calculator, WMM2025, gives -7 deg 10 min there), so a compass bearing of 45 is a
+    # true bearing of about 37.8.
+    p = tmp_path / "m.jpg"
+    write_photo(p, -81.12, 28.74, camera_deg=45.0, direction_ref="M")
+    ph = read_photo(str(p))
+    # taken 2026-10-14 13:31 UTC: day 286 of 365 and a bit
+    dec = magnetic_declination_deg(-81.12, 28.74, 2026 + (286 + 13.5 / 24) / 365)
+    assert dec == pytest.approx(-7.17, abs=0.3)
+    assert ph.camera_deg == pytest.approx(45.0 + dec, abs=1e-4)
+    assert ph.facing_deg == pytest.approx((45.0 + dec + 180.0) % 360.0, abs=1e-4)
+    assert "magnetic" in ph.direction_ref
+
+
+def test_time_offset_from_the_satellites_when_the_camera_gives_none(tmp_path):
+    p = tmp_path / "t.jpg"
+    # local 09:31:05, satellites 13:31:05 UTC: the photo was taken at UTC-4
+    write_photo(p, -81.1, 28.7, offset=None, gps_time=("2026:10:14", (13.0, 31.0, 5.0)))
+    assert read_photo(str(p)).surveyed == "2026-10-14T09:31:05-04:00"
+    q = tmp_path / "u.jpg"
+    write_photo(q, -81.1, 28.7, taken=None, offset=None, gps_time=("2026:10:14", (13, 31, 5)))
+    assert read_photo(str(q)).surveyed == "2026-10-14T13:31:05+00:00"
+
+
+def test_subject_position_and_distance(tmp_path):
+    sign_lon, sign_lat = -81.1, 28.7
+    # the camera 20 ft south of the sign, looking north
+    cam_lon, cam_lat, _ = GEOD.fwd(sign_lon, sign_lat, 180.0, 20 * FT)
+    a = tmp_path / "dist.jpg"
+    write_photo(a, cam_lon, cam_lat, camera_deg=0.0, dest_distance_m=20 * FT)
+    ph = read_photo(str(a))
+    _, _, d = GEOD.inv(ph.lon, ph.lat, sign_lon, sign_lat)
+    assert d / FT < 0.05  # within the 3 mm of the written seconds, and the rounding
+    assert "GPSDestDistance" in ph.position_from
+    b = tmp_path / "dest.jpg"
+    write_photo(b, cam_lon, cam_lat, camera_deg=0.0, dest=(sign_lon, sign_lat))
+    ph = read_photo(str(b))
+    _, _, d = GEOD.inv(ph.lon, ph.lat, sign_lon, sign_lat)
+    assert d / FT < 0.05 and ph.position_from.startswith("subject")
+    assert (ph.camera_lon, ph.camera_lat) == pytest.approx((cam_lon, cam_lat), abs=1e-7)
+
+
+def test_heic_photos_are_read(tmp_path):
+    p = tmp_path / "IMG_0001.HEIC"
+    held = write_photo(p, -81.1, 28.7, camera_deg=10.0)
+    m = read_markers([p, tmp_path / "IMG_0001.HEIC"])  # one file given twice: two markers
+    assert len(m) == 2
+    assert (m.lon[0], m.lat[0]) == pytest.approx(held, abs=1e-9)
+    assert m.attributes["facing_deg"].tolist() == [190.0, 190.0]
+    q = tmp_path / "turned.heic"
+    write_photo(q, -81.1, 28.7, orientation=6, size=(64, 48))
+    import io
+
+    with Image.open(io.BytesIO(thumbnail_jpeg(str(q), 200))) as im:
+        assert im.size == (48, 64)  # upright, turned once (not twice)
+
+
+def test_unreadable_and_odd_photos_are_kept_with_the_reason(tmp_path):
+    (tmp_path / "broken.jpg").write_bytes(b"\xff\xd8 not really a jpeg")
+    write_photo(tmp_path / "zero.jpg", 0.0, 0.0)
+    m = read_markers([tmp_path])
+    assert list(m.reason) == [
+        m.reason[0],
+        "the photo's GPS position is 0, 0 (a phone's placeholder, not a fix)",
+    ]
+    assert m.reason[0].startswith("not a readable photo")
+
+
+def test_folders_and_photo_names():
+    assert is_photo_source("a.JPG") and is_photo_source("b.jpeg") and is_photo_source("c.heic")
+    assert not is_photo_source("signs.csv") and not is_photo_source("x.gpkg")
+
+
+def test_an_empty_folder_is_an_error(tmp_path):
+    (tmp_path / "readme.txt").write_text("x")
+    with pytest.raises(InputError, match="holds no photo"):
+        list_photos(tmp_path)
+    with pytest.raises(InputError, match="holds no photo"):
+        read_markers([tmp_path])
+
+
+def test_hidden_files_and_subfolders(tmp_path):
+    (tmp_path / "100APPLE").mkdir()
+    write_photo(tmp_path / "100APPLE" / "IMG_0002.JPG", -81.1, 28.7)
+    write_photo(tmp_path / "IMG_0001.JPG", -81.1, 28.7)
+    (tmp_path / "._IMG_0001.JPG").write_bytes(b"resource fork")
+    names = [p.rsplit("/", 1)[-1] for p in list_photos(tmp_path)]
+    assert names == ["IMG_0002.JPG", "IMG_0001.JPG"]  # by path: 100APPLE/... sorts first
+
+
+def test_thumbnail_is_turned_upright(tmp_path):
+    # orientation 6: the camera was turned a quarter clockwise; the viewer turns the picture a
+    # quarter clockwise back, so a 64 x 48 frame shows 48 x 64, its top-left corner at the
+    # top right
+    p = tmp_path / "o6.jpg"
+    write_photo(p, -81.1, 28.7, orientation=6, size=(64, 48))
+    import io
+
+    with Image.open(io.BytesIO(thumbnail_jpeg(str(p), 200))) as im:
+        assert im.size == (48, 64)
+        px = im.convert("RGB")
+        assert min(px.getpixel((44, 3))) > 200  # the white block, now top right
+        assert px.getpixel((3, 3))[1] < 100  # red at the top left
+        assert im.getexif().get(0x0112) in (None, 1)
+    assert thumbnail_jpeg(str(p), 200) == thumbnail_jpeg(str(p), 200)  # no clock in it
+
+
+def test_attach_photos_nearest_within_accuracy_and_same_day(tmp_path):
+    lon = np.array([-81.10, -81.10, -81.09, np.nan])
+    lat = np.array([28.70, 28.701, 28.70, np.nan])
+    days = ["2026-10-14", "2026-10-14T08:00:00-04:00", "2026-09-01", None]
+
+    def near(k, dist_ft, bearing=90.0):
+        x, y, _ = GEOD.fwd(lon[k], lat[k], bearing, dist_ft * FT)
+        return x, y
+
+    write_photo(tmp_path / "a.jpg", *near(0, 5.0), error_m=3.0)  # 9.8 ft: attached, 5 ft
+    write_photo(tmp_path / "b.jpg", *near(1, 12.0), error_m=3.0)  # 12 ft > 9.8 ft: none
+    write_photo(tmp_path / "c.jpg", *near(1, 12.0), error_m=None)  # 16 ft assumed: attached
+    write_photo(tmp_path / "d.jpg", *near(2, 2.0))  # marker surveyed on another day
+    write_photo(tmp_path / "e.jpg", None, None)  # no position
+    m = attach_photos(list_photos(tmp_path), lon, lat, days)
+    ph = m.photos.set_index(m.photos["photo"].str.rsplit("/", n=1).str[-1])
+    assert ph.loc["a.jpg", "marker"] == 0
+    assert ph.loc["a.jpg", "distance_ft"] == pytest.approx(5.0, abs=0.02)
+    assert ph.loc["b.jpg", "marker"] == -1
+    assert ph.loc["b.jpg", "reason"] == "no marker within 9.8 ft of the photo"
+    assert ph.loc["c.jpg", "marker"] == 1
+    assert ph.loc["d.jpg", "marker"] == -1 and "another day" in ph.loc["d.jpg", "reason"]
+    assert "no GPS position" in ph.loc["e.jpg", "reason"]
+    assert m.by_marker() == {0: [str(tmp_path / "a.jpg")], 1: [str(tmp_path / "c.jpg")]}
+
+
+def test_check_takes_a_folder_of_photos_on_the_command_line(survey):
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    parcels, folder, _ = survey
+    res = CliRunner().invoke(
+        main, ["check", str(parcels), "--signs", str(folder), "--id-field", "pid", "--json", "-"]
+    )
+    assert res.exit_code == 1, res.output
+    d = json.loads(res.stdout)
+    assert d["summary"]["markers_read"] == 8 and d["summary"]["markers_assigned"] == 7
+    assert d["parcels"][0]["status"] == "noncompliant"
