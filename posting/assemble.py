@@ -18,94 +18,139 @@ from posting.verdict import RANK
 __all__ = ["assemble"]
 
 
-def _per_parcel(r: Result, attr: str) -> np.ndarray:
-    """A per-parcel array of a profile's result (``max_gap`` is one of the kinds' columns)."""
-    return r.columns[attr] if attr in r.columns else getattr(r, attr)
+class _Choice:
+    """Each parcel's profile: the first that gives it its best status (:data:`RANK`)."""
 
+    def __init__(self, results: list[Result], n: int) -> None:
+        self.results, self.n = results, n
+        rank = (
+            np.vstack([[RANK[s] for s in r.status] for r in results])
+            if n
+            else np.zeros((len(results), 0), int)
+        )
+        self.of = np.argmin(rank, axis=0) if n else np.empty(0, dtype=np.int64)
 
-def _table(r: Result, attr: str) -> pd.DataFrame:
-    """A per-place table of a profile's result (``findings``, or one of the kinds' tables)."""
-    return r.findings if attr == "findings" else r.tables[attr]
+    def pick(self, attr: str) -> np.ndarray:
+        """Per parcel, the chosen profile's value (a result's field or a kind's column)."""
+        stacked = np.vstack(
+            [r.columns[attr] if attr in r.columns else getattr(r, attr) for r in self.results]
+        )
+        return stacked[self.of, np.arange(self.n)] if self.n else stacked[:, :0].ravel()
+
+    def rows(self, attr: str) -> pd.DataFrame:
+        """The chosen profile's rows of a per-place table (findings, or a kind's table)."""
+
+        def table(r: Result) -> pd.DataFrame:
+            return r.findings if attr == "findings" else r.tables[attr]
+
+        if len(self.results) == 1:  # one profile: every row is the chosen profile's
+            return table(self.results[0]).reset_index(drop=True)
+        parts = []
+        for k, r in enumerate(self.results):
+            t = table(r)
+            if len(t):
+                parts.append(t[self.of[t["parcel"].to_numpy(dtype=np.int64)] == k])
+        return (
+            pd.concat(parts, ignore_index=True)
+            if parts
+            else table(self.results[0]).iloc[:0].reset_index(drop=True)
+        )
 
 
 def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) -> Report:
     """The Report: each parcel judged by the first profile that gives it its best status."""
-    prep, asg, markers = m.prep, m.asg, m.markers
-    n = m.n
-    rank = (
-        np.vstack([[RANK[s] for s in r.status] for r in results])
-        if n
-        else np.zeros((len(results), 0), int)
-    )
-    choice = np.argmin(rank, axis=0) if n else np.empty(0, dtype=np.int64)
-
-    def pick(attr: str) -> np.ndarray:
-        stacked = np.vstack([_per_parcel(r, attr) for r in results])
-        return stacked[choice, np.arange(n)] if n else stacked[:, :0].ravel()
-
-    def rows(attr: str) -> pd.DataFrame:
-        if len(results) == 1:  # one profile: every row is the chosen profile's
-            return _table(results[0], attr).reset_index(drop=True)
-        parts = []
-        for k, r in enumerate(results):
-            t = _table(r, attr)
-            if len(t):
-                parts.append(t[choice[t["parcel"].to_numpy(dtype=np.int64)] == k])
-        return (
-            pd.concat(parts, ignore_index=True)
-            if parts
-            else _table(results[0], attr).iloc[:0].reset_index(drop=True)
-        )
-
-    status = pick("status")
+    prep, markers = m.prep, m.markers
+    choice = _Choice(results, m.n)
     ids = prep.layer.ids
     dup = text(ids).duplicated(keep=False).to_numpy()
     warnings = list(prep.layer.notes) + list(markers.notes) + m.warnings
     _input_warnings(prep, markers, ids, dup, warnings)
+    parcels_df = _parcel_table(m, profiles, choice, dup)
+    tables, record_columns = _kinds_own(results, parcels_df, choice)
+    stretches = _stretch_tables(m)
+    not_checked = []
+    for r in results:
+        not_checked += [{**x, "profile": r.profile.name} for x in r.not_checked]
+    return Report(
+        profiles=profiles,
+        settings=m.settings,
+        geometry=prep.geometry,
+        inputs=_inputs(m),
+        marker_attributes=markers.attributes,
+        tables=tables,
+        record_columns=record_columns,
+        parcels=parcels_df,
+        findings=choice.rows("findings"),
+        gaps=choice.rows("gaps"),
+        corners=choice.rows("corners"),
+        access=choice.rows("access"),
+        markers=_marker_table(m, ids),
+        not_checked=not_checked,
+        warnings=warnings,
+        alternatives=_alternatives(profiles, results, m.n),
+        all_findings=pd.concat([r.findings for r in results], ignore_index=True),
+        water=stretches.get("water"),
+        easements=stretches.get("easements"),
+        fence_gaps=choice.rows("fence_gaps"),
+        generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+    )
+
+
+def _parcel_table(
+    m: Measurements, profiles: list[Profile], choice: _Choice, dup: np.ndarray
+) -> pd.DataFrame:
+    """One row per parcel (see :class:`~posting.report.Report`), the land's columns with it."""
+    prep, n = m.prep, m.n
     labels = np.asarray([c.label for c in prep.crss] + [None], dtype=object)
     names = np.asarray([p.name for p in profiles], dtype=object)
-    parcels_df = pd.DataFrame(
+    owners = prep.layer.owners
+    out = pd.DataFrame(
         {
-            "id": text(ids),
+            "id": text(prep.layer.ids),
             "row": np.arange(n),
-            "owner": text(prep.layer.owners if prep.layer.owners is not None else np.full(n, None)),
-            "status": text(status),
-            "rules": text(names[choice] if n else np.empty(0, dtype=object)),
-            "signs": np.bincount(asg.parcel[m.am], minlength=n),
-            "markers_counted": pick("counted"),
+            "owner": text(owners if owners is not None else np.full(n, None)),
+            "status": text(choice.pick("status")),
+            "rules": text(names[choice.of] if n else np.empty(0, dtype=object)),
+            "signs": np.bincount(m.asg.parcel[m.am], minlength=n),
+            "markers_counted": choice.pick("counted"),
             "rings": prep.ring_count,
             "perimeter_ft": prep.perimeter_ft,
             "area_acres": prep.area_acres,
-            "max_gap_ft": pick("max_gap"),
+            "max_gap_ft": choice.pick("max_gap"),
             "corners": np.bincount(prep.rings.parcel[prep.corners.ring], minlength=n),
             "repaired": text(prep.repaired),
             "invalid_reason": text(prep.invalid),
             "duplicate_id": dup,
             "working_crs": text(labels[prep.group]),
-            "exemption": text(pick("exemption")),
-            "posted_by": text(pick("posted_by")),
+            "exemption": text(choice.pick("exemption")),
+            "posted_by": text(choice.pick("posted_by")),
         }
     )
-    land = m.land
-    rp = prep.rings.parcel
+    land, rp = m.land, prep.rings.parcel
     if land.water is not None:
-        parcels_df["water_frontage_ft"] = land.water.total_by(rp, n)
+        out["water_frontage_ft"] = land.water.total_by(rp, n)
     if land.dwelling is not None:
-        parcels_df["dwelling"] = land.dwelling
+        out["dwelling"] = land.dwelling
     if land.recorded_acres is not None:
-        parcels_df["recorded_acres"] = land.recorded_acres
+        out["recorded_acres"] = land.recorded_acres
     if land.easements is not None:
-        parcels_df["easement_ft"] = land.easements.total_by(rp, n)
+        out["easement_ft"] = land.easements.total_by(rp, n)
     if prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows):
-        parcels_df["source_ids"] = prep.source_ids
-    stretches = {}
+        out["source_ids"] = prep.source_ids
+    return out
+
+
+def _stretch_tables(m: Measurements) -> dict[str, pd.DataFrame]:
+    """Stretches of boundary formed by water and inside easements (WGS 84 lines)."""
+    prep, land = m.prep, m.land
+    out = {}
     for name, st, extra in (
         ("water", land.water, None),
         ("easements", land.easements, land.easement_holder),
     ):
         if st is None:
             continue
-        parcel = rp[st.ring]
+        parcel = prep.rings.parcel[st.ring]
         table = pd.DataFrame(
             {
                 "parcel": parcel,
@@ -116,8 +161,14 @@ def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) ->
         )
         if extra is not None:
             table["holder"] = pd.Series(extra, dtype=object)
-        stretches[name] = table
-    alternatives = pd.DataFrame(
+        out[name] = table
+    return out
+
+
+def _alternatives(profiles: list[Profile], results: list[Result], n: int) -> pd.DataFrame:
+    """Each parcel's status under every profile given."""
+    names = np.asarray([p.name for p in profiles], dtype=object)
+    return pd.DataFrame(
         {
             "parcel": np.tile(np.arange(n), len(results)),
             "profile": text(np.repeat(names, n)),
@@ -126,12 +177,12 @@ def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) ->
             ),
         }
     )
-    all_findings = pd.concat([r.findings for r in results], ignore_index=True)
-    not_checked = []
-    for r in results:
-        not_checked += [{**x, "profile": r.profile.name} for x in r.not_checked]
-    layer = prep.layer
-    inputs = {
+
+
+def _inputs(m: Measurements) -> dict:
+    """The input files: the parcel layer and each marker file, with their features and CRS."""
+    layer, markers = m.prep.layer, m.markers
+    return {
         "parcels": {
             "path": layer.source,
             "features": len(layer),
@@ -143,45 +194,25 @@ def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) ->
             for k, (path, crs) in enumerate(markers.files)
         ],
     }
-    tables, record_columns = _kinds_own(results, choice, parcels_df, pick, rows)
-    return Report(
-        profiles=profiles,
-        settings=m.settings,
-        geometry=prep.geometry,
-        inputs=inputs,
-        marker_attributes=markers.attributes,
-        tables=tables,
-        record_columns=record_columns,
-        parcels=parcels_df,
-        findings=rows("findings"),
-        gaps=rows("gaps"),
-        corners=rows("corners"),
-        access=rows("access"),
-        markers=_marker_table(m, ids),
-        not_checked=not_checked,
-        warnings=warnings,
-        alternatives=alternatives,
-        all_findings=all_findings,
-        water=stretches.get("water"),
-        easements=stretches.get("easements"),
-        fence_gaps=rows("fence_gaps"),
-        generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
-    )
 
 
 _OWN = {"gaps", "corners", "access", "fence_gaps"}
 """The kinds' tables the Report has a field for; any other goes to ``Report.tables``."""
 
 
-def _kinds_own(results, choice, parcels_df, pick, rows):
+def _kinds_own(
+    results: list[Result], parcels_df: pd.DataFrame, choice: _Choice
+) -> tuple[dict[str, pd.DataFrame], tuple[str, ...]]:
     """Tables and per-parcel columns of kinds of rule beyond the built-in ones: each parcel's
     from the profile it is judged by. The columns go into ``parcels_df`` (and each record)."""
     names = [t for r in results for t in r.tables if t not in _OWN]
-    tables = {t: rows(t) for t in dict.fromkeys(names) if all(t in r.tables for r in results)}
+    tables = {
+        t: choice.rows(t) for t in dict.fromkeys(names) if all(t in r.tables for r in results)
+    }
     extra = [c for r in results for c in r.columns if c != "max_gap"]
     columns = tuple(c for c in dict.fromkeys(extra) if all(c in r.columns for r in results))
     for c in columns:
-        parcels_df[c] = pick(c)
+        parcels_df[c] = choice.pick(c)
     return tables, columns
 
 

@@ -80,9 +80,10 @@ def check(
         return _check(parcels, markers, profiles_of(rules), settings, context)
 
 
-def _check(parcels, markers, profiles, settings, context) -> Report:
+def _check(parcels, markers, profiles, settings, context, cornering=None) -> Report:
     """The stages, in order; the corners are found beside the assignment, which does not need
-    them, and each profile's measurements beside each other (:func:`posting.evaluate`)."""
+    them (``cornering``, when they are already being found), and each profile's measurements
+    beside each other (:func:`posting.evaluate`)."""
     settings = settings or Settings()
     context = context or Context()
     markers = markers if markers is not None else MarkerLayer.empty()
@@ -92,7 +93,8 @@ def _check(parcels, markers, profiles, settings, context) -> Report:
             raise InputError("the parcels were prepared with other settings than the check's")
     else:
         prep = prepare_parcels(parcels, settings, corners=False)
-    cornering = background(add_corners, prep)
+    if cornering is None:
+        cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
     release_memory()  # the assignment's temporaries, which the next steps would not reuse
     prep = cornering.result()
@@ -111,7 +113,7 @@ def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = Non
     """
     with parallel.threads(threads):
         profiles = profiles_of(job.rules)
-        reading = background(read_markers_of, job, prefetch)
+        reading = parallel.aside(read_markers_of, job, prefetch)
         try:
             parcels = read_parcels_of(job, prefetch)
             context = read_context(job.context, parcels, job.crs)
@@ -120,4 +122,7 @@ def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = Non
         except BaseException:
             reading.exception()  # let the reading finish; the parcels' error is the one shown
             raise
-        return _check(prepared, reading.result(), profiles, job.settings, context)
+        # the corners are found while the markers are still being read, then assigned
+        cornering = background(add_corners, prepared)
+        markers = reading.result()
+        return _check(prepared, markers, profiles, job.settings, context, cornering)

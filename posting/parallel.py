@@ -26,6 +26,7 @@ import numpy as np
 __all__ = [
     "CHUNKS_PER_WORKER",
     "MIN_CHUNK",
+    "aside",
     "background",
     "pmap",
     "release_memory",
@@ -151,6 +152,33 @@ def background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[An
     if workers() == 1:
         return _done(func, *args, **kwargs)
     return _background_pool().submit(func, *args, **kwargs)
+
+
+def aside(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+    """Start ``func(*args, **kwargs)`` in a thread of its own, which ends with it.
+
+    For one large job beside the caller's (reading the markers while the parcels are read and
+    prepared). A thread that ends gives its allocator's arena back for reuse: in a thread that
+    lived on, the memory a million markers' reading freed stayed with that thread, and the
+    benchmark county's peak grew by about 100 MB (1.41 -> 1.53 GB).
+
+    Examples
+    --------
+    >>> aside(sum, [1, 2, 3]).result()
+    6
+    """
+    if workers() == 1:
+        return _done(func, *args, **kwargs)
+    out: Future[Any] = Future()
+
+    def work() -> None:
+        try:
+            out.set_result(func(*args, **kwargs))
+        except BaseException as exc:
+            out.set_exception(exc)
+
+    threading.Thread(target=work, name="posting-aside", daemon=True).start()
+    return out
 
 
 def soon(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:

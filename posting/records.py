@@ -140,7 +140,17 @@ def finding_items(f: pd.DataFrame) -> list[dict[str, Any]]:
     ]
 
 
+_LEVEL_KEY = {
+    "violation": "violations",
+    "uncertain": "uncertain",
+    "not_checked": "not_checked",
+    "note": "notes",
+}
+
+
 def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
+    """Per key of a parcel's record that holds a list, the parcels that have entries (most
+    have none: no list is made for them)."""
     keys = (
         "violations",
         "uncertain",
@@ -154,33 +164,47 @@ def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
         "water",
         "easements",
     )
-    # per key, the parcels that have entries (most have none: no list is made for them)
     out: dict[str, dict[int, list[Any]]] = {k: {} for k in keys}
-    level_key = {
-        "violation": "violations",
-        "uncertain": "uncertain",
-        "not_checked": "not_checked",
-        "note": "notes",
-    }
     f = report.findings
     for p, level, item in zip(
         f["parcel"].tolist(), f["level"].tolist(), finding_items(f), strict=True
     ):
-        out[level_key[level]].setdefault(p, []).append(item)
+        out[_LEVEL_KEY[level]].setdefault(p, []).append(item)
+    _gap_lists(report, out["gaps"])
+    for key, table in (("water", report.water), ("easements", report.easements)):
+        if table is not None and len(table):
+            _stretch_lists(table, key == "easements", out[key])
+    for table, noun in ((report.corners, "corners"), (report.access, "access")):
+        if not len(table):
+            continue
+        for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
+            sel = table[table["status"] == status]
+            for p, ll in zip(
+                sel["parcel"].astype(np.int64).tolist(),
+                _lonlats(sel["lon"], sel["lat"]),
+                strict=True,
+            ):
+                out[key].setdefault(p, []).append(ll)
+    return out
+
+
+def _signs(src: np.ndarray, row: np.ndarray, at: np.ndarray) -> list[dict[str, Any]]:
+    """``{"source", "row"}`` of the markers ``at``."""
+    return [
+        {"source": a, "row": b} for a, b in zip(src[at].tolist(), row[at].tolist(), strict=True)
+    ]
+
+
+def _gap_lists(report: Report, out: dict[int, list[Any]]) -> None:
+    """Each reported gap (not ``ok``), by parcel: ring, status, lengths, ends, end signs."""
     g = report.gaps[report.gaps["status"] != "ok"]
     src, row = report.markers["source"].to_numpy(), report.markers["row"].to_numpy()
     sm, em = g["start_marker"].to_numpy(), g["end_marker"].to_numpy()
     marked = sm >= 0
     start_sign = np.full(len(g), None, dtype=object)
     end_sign = np.full(len(g), None, dtype=object)
-    start_sign[marked] = [
-        {"source": a, "row": b}
-        for a, b in zip(src[sm[marked]].tolist(), row[sm[marked]].tolist(), strict=True)
-    ]
-    end_sign[marked] = [
-        {"source": a, "row": b}
-        for a, b in zip(src[em[marked]].tolist(), row[em[marked]].tolist(), strict=True)
-    ]
+    start_sign[marked] = _signs(src, row, sm[marked])
+    end_sign[marked] = _signs(src, row, em[marked])
     cols = zip(
         g["parcel"].tolist(),
         g["part"].tolist(),
@@ -208,39 +232,26 @@ def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
         if sa is not None:
             item["start_sign"] = sa
             item["end_sign"] = sb
-        out["gaps"].setdefault(p, []).append(item)
-    for key, table in (("water", report.water), ("easements", report.easements)):
-        if table is None or not len(table):
-            continue
-        first = shapely.get_point(table["geometry"].to_numpy(), 0)
-        last = shapely.get_point(table["geometry"].to_numpy(), -1)
-        starts = _lonlats(shapely.get_x(first), shapely.get_y(first))
-        ends = _lonlats(shapely.get_x(last), shapely.get_y(last))
-        holders = _texts(table["holder"]) if "holder" in table else [None] * len(table)
-        for p, length, a, b, h in zip(
-            table["parcel"].astype(np.int64).tolist(),
-            _numbers(table["length_ft"]),
-            starts,
-            ends,
-            holders,
-            strict=True,
-        ):
-            item = {"length_ft": length, "start": a, "end": b}
-            if key == "easements":
-                item = {"holder": h, **item}
-            out[key].setdefault(p, []).append(item)
-    for table, noun in ((report.corners, "corners"), (report.access, "access")):
-        if not len(table):
-            continue
-        for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
-            sel = table[table["status"] == status]
-            for p, ll in zip(
-                sel["parcel"].astype(np.int64).tolist(),
-                _lonlats(sel["lon"], sel["lat"]),
-                strict=True,
-            ):
-                out[key].setdefault(p, []).append(ll)
-    return out
+        out.setdefault(p, []).append(item)
+
+
+def _stretch_lists(table: pd.DataFrame, holder: bool, out: dict[int, list[Any]]) -> None:
+    """Stretches of boundary (water, easements), by parcel: length, ends (and holder)."""
+    first = shapely.get_point(table["geometry"].to_numpy(), 0)
+    last = shapely.get_point(table["geometry"].to_numpy(), -1)
+    starts = _lonlats(shapely.get_x(first), shapely.get_y(first))
+    ends = _lonlats(shapely.get_x(last), shapely.get_y(last))
+    holders = _texts(table["holder"]) if "holder" in table else [None] * len(table)
+    for p, length, a, b, h in zip(
+        table["parcel"].astype(np.int64).tolist(),
+        _numbers(table["length_ft"]),
+        starts,
+        ends,
+        holders,
+        strict=True,
+    ):
+        item = {"length_ft": length, "start": a, "end": b}
+        out.setdefault(p, []).append({"holder": h, **item} if holder else item)
 
 
 def _alternatives_lists(report: Report) -> list[list[dict[str, Any]]]:

@@ -267,6 +267,9 @@ def _gap_ends(prep: PreparedParcels, gap_df: pd.DataFrame) -> None:
     gap_df["end_lon"], gap_df["end_lat"] = ends[:, 2], ends[:, 3]
 
 
+_HOW = {"along_boundary": "along the boundary", "straight": "in a straight line", "either": "apart"}
+
+
 def spacing_findings(
     gaps: pd.DataFrame,
     counted: np.ndarray,
@@ -286,124 +289,117 @@ def spacing_findings(
     counted, perimeter_ft, valid
         Per parcel: markers of the rule's kinds, boundary length, usable geometry.
     """
-    how = {
-        "along_boundary": "along the boundary",
-        "straight": "in a straight line",
-        "either": "apart",
-    }[rule.metric]
-    what = marker_words(rule.kinds)
-    out = [empty_findings()]
     # masks first, with numpy: a county has a million gaps and few are reported
     status = gaps["status"].to_numpy()
     unmarked = gaps["unmarked"].to_numpy(dtype=bool)
-    gap_parcel = gaps["parcel"].to_numpy(dtype=np.int64)
-    posted_mask = counted[gap_parcel] > 0
-    bare_parcels = np.flatnonzero(valid & (counted == 0))
-    if len(bare_parcels):
-        limit = (
-            pd.Series(gaps["limit_ft"].to_numpy()[~posted_mask])
-            .groupby(gap_parcel[~posted_mask])
-            .min()
-            .reindex(bare_parcels)
-            .fillna(rule.strictest_ft)
-            .to_numpy()
-        )
-        out.append(
-            findings_frame(
-                bare_parcels,
-                "spacing",
-                "violation",
-                rule.clause,
-                [
-                    f"no {what} on its {ft(per)} of boundary; they must be not more "
-                    f"than {ft(lim)} apart {how}"
-                    for per, lim in zip(
-                        perimeter_ft[bare_parcels].tolist(), limit.tolist(), strict=True
-                    )
-                ],
-                perimeter_ft[bare_parcels],
-                limit,
-                "ft",
-                1,
-            )
-        )
+    posted = counted[gaps["parcel"].to_numpy(dtype=np.int64)] > 0
 
     def rows(mask: np.ndarray) -> pd.DataFrame:
         sel = gaps[mask]
         return sel.assign(excess=sel["measured_ft"] - sel["limit_ft"])
 
-    over = rows(posted_mask & (status == FAIL) & ~unmarked)
-    if len(over):
-        w = worst_per_parcel(over, "excess")
-        msgs = []
-        cols = ("n", "measured_ft", "length_ft", "straight_ft", "limit_ft")
-        for n, mm, a, s, lim in zip(*(w[c].tolist() for c in cols), strict=True):
-            extra = ""
-            if math.isfinite(s) and abs(s - a) > 1:
-                extra = f" ({ft(a)} along the boundary, {ft(s)} in a straight line)"
-            msgs.append(
-                f"{n} {plural(n, 'gap', 'gaps')} between markers longer than "
-                f"{ft(lim)} {how}; the worst is {ft(mm)}{extra}"
-            )
-        out.append(
-            findings_frame(
-                w["parcel"],
-                "spacing",
-                "violation",
-                rule.clause,
-                msgs,
-                w["measured_ft"],
-                w["limit_ft"],
-                "ft",
-                w["n"],
-            )
+    return pd.concat(
+        [
+            empty_findings(),
+            _no_marker(gaps, posted, valid & (counted == 0), perimeter_ft, rule),
+            _over(rows(posted & (status == FAIL) & ~unmarked), rule),
+            _unmarked_rings(rows(posted & unmarked), rule),
+            _close_calls(rows(posted & (status == UNCERTAIN) & ~unmarked), rule, accuracy_ft),
+        ],
+        ignore_index=True,
+    )
+
+
+def _spacing_rows(w: pd.DataFrame, rule: SpacingRule, level: str, msgs, key: str) -> pd.DataFrame:
+    """Findings of the worst gap per parcel (``w``), its measure in ``key``."""
+    return findings_frame(
+        w["parcel"], "spacing", level, rule.clause, msgs, w[key], w["limit_ft"], "ft", w["n"]
+    )
+
+
+def _no_marker(
+    gaps: pd.DataFrame,
+    posted: np.ndarray,
+    bare: np.ndarray,
+    perimeter_ft: np.ndarray,
+    rule: SpacingRule,
+) -> pd.DataFrame:
+    """A parcel with usable geometry and no marker of the rule's kinds: one finding."""
+    bare_parcels = np.flatnonzero(bare)
+    if not len(bare_parcels):
+        return empty_findings()
+    gap_parcel = gaps["parcel"].to_numpy(dtype=np.int64)
+    limit = (
+        pd.Series(gaps["limit_ft"].to_numpy()[~posted])
+        .groupby(gap_parcel[~posted])
+        .min()
+        .reindex(bare_parcels)
+        .fillna(rule.strictest_ft)
+        .to_numpy()
+    )
+    what, how = marker_words(rule.kinds), _HOW[rule.metric]
+    return findings_frame(
+        bare_parcels,
+        "spacing",
+        "violation",
+        rule.clause,
+        [
+            f"no {what} on its {ft(per)} of boundary; they must be not more "
+            f"than {ft(lim)} apart {how}"
+            for per, lim in zip(perimeter_ft[bare_parcels].tolist(), limit.tolist(), strict=True)
+        ],
+        perimeter_ft[bare_parcels],
+        limit,
+        "ft",
+        1,
+    )
+
+
+def _over(over: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:
+    """Gaps over the limit, by parcel: how many, and the worst."""
+    if not len(over):
+        return empty_findings()
+    w = worst_per_parcel(over, "excess")
+    msgs = []
+    cols = ("n", "measured_ft", "length_ft", "straight_ft", "limit_ft")
+    for n, mm, a, s, lim in zip(*(w[c].tolist() for c in cols), strict=True):
+        extra = ""
+        if math.isfinite(s) and abs(s - a) > 1:
+            extra = f" ({ft(a)} along the boundary, {ft(s)} in a straight line)"
+        msgs.append(
+            f"{n} {plural(n, 'gap', 'gaps')} between markers longer than "
+            f"{ft(lim)} {_HOW[rule.metric]}; the worst is {ft(mm)}{extra}"
         )
-    bare = rows(posted_mask & unmarked)
-    if len(bare):
-        w = worst_per_parcel(bare, "length_ft")
-        total = bare.groupby("parcel")["length_ft"].sum().loc[w["parcel"]].to_numpy()
-        msgs = [
-            f"{n} of its boundary rings (a hole or a separate part) "
-            f"{plural(n, 'has', 'have')} no {what}: {ft(t)} of boundary unmarked"
-            for n, t in zip(w["n"].tolist(), total.tolist(), strict=True)
-        ]
-        out.append(
-            findings_frame(
-                w["parcel"],
-                "spacing",
-                "violation",
-                rule.clause,
-                msgs,
-                w["length_ft"],
-                w["limit_ft"],
-                "ft",
-                w["n"],
-            )
+    return _spacing_rows(w, rule, "violation", msgs, "measured_ft")
+
+
+def _unmarked_rings(bare: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:
+    """Rings (a hole, another part) without a marker on a parcel that has some."""
+    if not len(bare):
+        return empty_findings()
+    w = worst_per_parcel(bare, "length_ft")
+    total = bare.groupby("parcel")["length_ft"].sum().loc[w["parcel"]].to_numpy()
+    msgs = [
+        f"{n} of its boundary rings (a hole or a separate part) "
+        f"{plural(n, 'has', 'have')} no {marker_words(rule.kinds)}: {ft(t)} of boundary unmarked"
+        for n, t in zip(w["n"].tolist(), total.tolist(), strict=True)
+    ]
+    return _spacing_rows(w, rule, "violation", msgs, "length_ft")
+
+
+def _close_calls(unsure: pd.DataFrame, rule: SpacingRule, accuracy_ft: float) -> pd.DataFrame:
+    """Gaps within the survey's accuracy of the limit."""
+    if not len(unsure):
+        return empty_findings()
+    w = worst_per_parcel(unsure, "excess")
+    msgs = [
+        f"{n} {plural(n, 'gap', 'gaps')} within ±{ft(accuracy_ft)} (the stated survey "
+        f"accuracy) of the {ft(lim)} limit; the closest call is {ft(mm)}"
+        for n, mm, lim in zip(
+            *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
         )
-    unsure = rows(posted_mask & (status == UNCERTAIN) & ~unmarked)
-    if len(unsure):
-        w = worst_per_parcel(unsure, "excess")
-        msgs = [
-            f"{n} {plural(n, 'gap', 'gaps')} within ±{ft(accuracy_ft)} (the stated survey "
-            f"accuracy) of the {ft(lim)} limit; the closest call is {ft(mm)}"
-            for n, mm, lim in zip(
-                *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
-            )
-        ]
-        out.append(
-            findings_frame(
-                w["parcel"],
-                "spacing",
-                "uncertain",
-                rule.clause,
-                msgs,
-                w["measured_ft"],
-                w["limit_ft"],
-                "ft",
-                w["n"],
-            )
-        )
-    return pd.concat(out, ignore_index=True)
+    ]
+    return _spacing_rows(w, rule, "uncertain", msgs, "measured_ft")
 
 
 register(

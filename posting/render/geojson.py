@@ -4,9 +4,12 @@ access points."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import orjson
+import pandas as pd
 import shapely
 
 from posting.draw import gap_lines, geojson_geometries
@@ -27,83 +30,15 @@ def to_geojson(report: Report) -> str:
     Each feature's ``layer`` property says which it is. Every parcel and every marker
     appears, a row without usable geometry with a null geometry.
     """
-    feats: list[str] = []
-    top = header(report)
-    geoms = geojson_geometries(report.geometry.geometry_lonlat())
-    for item, geom in zip(parcel_records(report), geoms, strict=True):
-        props = {"layer": "parcel", **{k: v for k, v in item.items() if k != "gaps"}}
-        props["gaps_reported"] = len(item["gaps"])
-        feats.append(_feature(geom, props))
-    m = report.markers
-    mgeom = geojson_geometries(shapely.points(m["lon"].to_numpy(), m["lat"].to_numpy()))
-    whys = marker_why(report)
-    for rec, geom, why in zip(m.itertuples(index=False), mgeom, whys, strict=True):
-        assigned = rec.parcel >= 0
-        props = {
-            "layer": "marker",
-            "source": rec.source,
-            "row": int(rec.row),
-            "kind": _text(rec.kind),
-            "parcel": rec.parcel_id if assigned else None,
-            "ring": {"part": int(rec.part), "hole": int(rec.hole)} if assigned else None,
-            "assigned_by": _text(rec.assigned_by),
-            "distance_ft": _num(rec.distance_ft),
-            "position_ft": _num(rec.position_ft),
-            "why": why,
-        }
-        feats.append(_feature(geom, props))
     ids = report.parcels["id"].to_numpy()
-    reported = (report.gaps["status"] != "ok").to_numpy()
-    g = report.gaps[reported]
-    ggeom = geojson_geometries(gap_lines(report)[reported])
-    for rec, geom in zip(g.itertuples(index=False), ggeom, strict=True):
-        feats.append(
-            _feature(
-                geom,
-                {
-                    "layer": "gap",
-                    "parcel": ids[rec.parcel],
-                    "status": rec.status,
-                    "ring": {"part": int(rec.part), "hole": int(rec.hole)},
-                    "length_ft": _num(rec.length_ft),
-                    "straight_ft": _num(rec.straight_ft),
-                    "limit_ft": _num(rec.limit_ft),
-                },
-            )
-        )
-    c = report.corners
-    cgeom = geojson_geometries(shapely.points(c["lon"].to_numpy(), c["lat"].to_numpy()))
-    for rec, geom in zip(c.itertuples(index=False), cgeom, strict=True):
-        feats.append(
-            _feature(
-                geom,
-                {
-                    "layer": "corner",
-                    "parcel": ids[rec.parcel],
-                    "status": rec.status,
-                    "turn_deg": _num(rec.turn_deg, 1),
-                    "nearest_marker_ft": _num(rec.nearest_ft),
-                },
-            )
-        )
-    a = report.access
-    if len(a):
-        ageom = geojson_geometries(
-            shapely.points(a["lon"].to_numpy(dtype=float), a["lat"].to_numpy(dtype=float))
-        )
-        for rec, geom in zip(a.itertuples(index=False), ageom, strict=True):
-            feats.append(
-                _feature(
-                    geom,
-                    {
-                        "layer": "access",
-                        "parcel": ids[int(rec.parcel)],
-                        "status": rec.status,
-                        "type": _text(rec.type),
-                        "nearest_marker_ft": _num(rec.nearest_ft),
-                    },
-                )
-            )
+    feats = [
+        *_parcels(report),
+        *_markers(report),
+        *_gaps(report, ids),
+        *_corners(report.corners, ids),
+        *_access(report.access, ids),
+    ]
+    top = header(report)
     head = json.dumps(
         {
             "type": "FeatureCollection",
@@ -117,6 +52,84 @@ def to_geojson(report: Report) -> str:
         }
     )
     return head[:-1] + ', "features": [\n' + ",\n".join(feats) + "\n]}\n"
+
+
+def _points(table: pd.DataFrame) -> list[str | None]:
+    return geojson_geometries(
+        shapely.points(table["lon"].to_numpy(dtype=float), table["lat"].to_numpy(dtype=float))
+    )
+
+
+def _parcels(report: Report) -> Iterator[str]:
+    geoms = geojson_geometries(report.geometry.geometry_lonlat())
+    for item, geom in zip(parcel_records(report), geoms, strict=True):
+        props = {"layer": "parcel", **{k: v for k, v in item.items() if k != "gaps"}}
+        props["gaps_reported"] = len(item["gaps"])
+        yield _feature(geom, props)
+
+
+def _markers(report: Report) -> Iterator[str]:
+    m = report.markers
+    for rec, geom, why in zip(
+        m.itertuples(index=False), _points(m), marker_why(report), strict=True
+    ):
+        assigned = rec.parcel >= 0
+        props = {
+            "layer": "marker",
+            "source": rec.source,
+            "row": int(rec.row),
+            "kind": _text(rec.kind),
+            "parcel": rec.parcel_id if assigned else None,
+            "ring": {"part": int(rec.part), "hole": int(rec.hole)} if assigned else None,
+            "assigned_by": _text(rec.assigned_by),
+            "distance_ft": _num(rec.distance_ft),
+            "position_ft": _num(rec.position_ft),
+            "why": why,
+        }
+        yield _feature(geom, props)
+
+
+def _gaps(report: Report, ids: np.ndarray) -> Iterator[str]:
+    reported = (report.gaps["status"] != "ok").to_numpy()
+    g = report.gaps[reported]
+    geoms = geojson_geometries(gap_lines(report)[reported])
+    for rec, geom in zip(g.itertuples(index=False), geoms, strict=True):
+        props = {
+            "layer": "gap",
+            "parcel": ids[rec.parcel],
+            "status": rec.status,
+            "ring": {"part": int(rec.part), "hole": int(rec.hole)},
+            "length_ft": _num(rec.length_ft),
+            "straight_ft": _num(rec.straight_ft),
+            "limit_ft": _num(rec.limit_ft),
+        }
+        yield _feature(geom, props)
+
+
+def _corners(c: pd.DataFrame, ids: np.ndarray) -> Iterator[str]:
+    for rec, geom in zip(c.itertuples(index=False), _points(c), strict=True):
+        props = {
+            "layer": "corner",
+            "parcel": ids[rec.parcel],
+            "status": rec.status,
+            "turn_deg": _num(rec.turn_deg, 1),
+            "nearest_marker_ft": _num(rec.nearest_ft),
+        }
+        yield _feature(geom, props)
+
+
+def _access(a: pd.DataFrame, ids: np.ndarray) -> Iterator[str]:
+    if not len(a):
+        return
+    for rec, geom in zip(a.itertuples(index=False), _points(a), strict=True):
+        props = {
+            "layer": "access",
+            "parcel": ids[int(rec.parcel)],
+            "status": rec.status,
+            "type": _text(rec.type),
+            "nearest_marker_ft": _num(rec.nearest_ft),
+        }
+        yield _feature(geom, props)
 
 
 def _feature(geometry: str | None, props: dict[str, Any]) -> str:

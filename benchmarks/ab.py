@@ -1,0 +1,114 @@
+"""A/B: the county check of two commits, alternated in fresh processes, side by side.
+
+On a shared, noisy machine only figures taken together compare. This exports each commit's
+package with ``git archive``, byte-compiles it, and runs ``posting check`` on the benchmark
+county (``benchmarks/make_county.py``) for each in turn, ``--repeat`` times, measuring wall time,
+CPU time (user + system) and peak resident memory (``os.wait4``), then prints the medians and
+the ratios B/A as one JSON line (also written to ``benchmarks/work/ab.json``).
+
+    .venv/bin/python benchmarks/ab.py c72501d HEAD --repeat 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "benchmarks" / "work"
+POSTING = ROOT / ".venv" / "bin" / "posting"
+
+
+def export(commit: str, into: Path) -> Path:
+    """The commit's ``posting`` package, extracted and byte-compiled under ``into``."""
+    into.mkdir(parents=True, exist_ok=True)
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", commit, "posting"], capture_output=True, check=True
+    ).stdout
+    tar = into / "src.tar"
+    tar.write_bytes(data)
+    with tarfile.open(tar) as t:
+        t.extractall(into, filter="data")
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(into / "posting")], check=True)
+    return into
+
+
+def one_run(src: Path, out: Path) -> dict[str, float]:
+    """One ``posting check`` of the county with ``src`` first on the path."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    argv = [
+        str(POSTING),
+        "check",
+        str(WORK / "parcels.parquet"),
+        "--signs",
+        str(WORK / "signs.parquet"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
+        "--json",
+        str(out),
+        "-q",
+    ]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, cwd=tempfile.gettempdir())
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1) or not out.exists():
+        raise SystemExit(f"{src}: posting check failed (exit {code})")
+    return {
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_mb": usage.ru_maxrss / 1024,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("a", help="the reference commit")
+    ap.add_argument("b", help="the commit to compare with it")
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args(argv)
+    if not (WORK / "parcels.parquet").exists():
+        subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_county.py")], check=True)
+    base = Path(tempfile.mkdtemp(prefix="posting-ab-"))
+    try:
+        srcs = {c: export(c, base / f"src{i}") for i, c in enumerate((args.a, args.b))}
+        runs: dict[str, list[dict[str, float]]] = {args.a: [], args.b: []}
+        one_run(srcs[args.a], base / "warm.json")  # the file cache, untimed
+        for i in range(args.repeat):
+            for c in (args.a, args.b) if i % 2 == 0 else (args.b, args.a):
+                r = one_run(srcs[c], base / f"{c}.json")
+                runs[c].append(r)
+                print(c, {k: round(v, 2) for k, v in r.items()}, file=sys.stderr)
+        med = {
+            c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()
+        }
+        result = {
+            "a": args.a,
+            "b": args.b,
+            "repeat": args.repeat,
+            "median": {c: {k: round(v, 3) for k, v in m.items()} for c, m in med.items()},
+            "b_over_a": {k: round(med[args.b][k] / med[args.a][k], 3) for k in med[args.a]},
+            "load_average": os.getloadavg()[0],
+        }
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    line = json.dumps(result)
+    (WORK / "ab.json").write_text(line + "\n")
+    print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
