@@ -396,6 +396,9 @@ def run() -> None:
     once with its exit status (mypy does the same). Errors that are not the user's still end
     with a traceback, as usual.
     """
+    from posting.memory import share_allocator
+
+    share_allocator()  # before any thread starts (see its docstring)
     try:
         main()
         code: int = 0

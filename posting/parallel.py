@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from posting.memory import release_memory, share_allocator
+
 __all__ = [
     "CHUNKS_PER_WORKER",
     "MIN_CHUNK",
@@ -30,6 +31,7 @@ __all__ = [
     "background",
     "pmap",
     "release_memory",
+    "share_allocator",
     "soon",
     "threads",
     "workers",
@@ -154,12 +156,37 @@ def background(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[An
     return _background_pool().submit(func, *args, **kwargs)
 
 
+class _Aside(Future):
+    """The Future of :func:`aside`: its result is given once its thread has ended."""
+
+    def __init__(self, func: Callable[..., Any], args: Any, kwargs: Any) -> None:
+        super().__init__()
+
+        def work() -> None:
+            try:
+                self.set_result(func(*args, **kwargs))
+            except BaseException as exc:
+                self.set_exception(exc)
+
+        self._thread = threading.Thread(target=work, name="posting-aside", daemon=True)
+        self._thread.start()
+
+    def result(self, timeout: float | None = None) -> Any:
+        self._thread.join(timeout)
+        return super().result(timeout)
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        self._thread.join(timeout)
+        return super().exception(timeout)
+
+
 def aside(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
-    """Start ``func(*args, **kwargs)`` in a thread of its own, which ends with it.
+    """Start ``func(*args, **kwargs)`` in a thread of its own, which ends with it; the Future's
+    result is given once the thread has ended.
 
     For one large job beside the caller's (reading the markers while the parcels are read and
-    prepared). A thread that ends gives its allocator's arena back for reuse: in a thread that
-    lived on, the memory a million markers' reading freed stayed with that thread, and the
+    prepared). A thread that has ended gives its allocator's arena back for reuse: in a thread
+    that lived on, the memory a million markers' reading freed stayed with that thread, and the
     benchmark county's peak grew by about 100 MB (1.41 -> 1.53 GB).
 
     Examples
@@ -169,16 +196,7 @@ def aside(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
     """
     if workers() == 1:
         return _done(func, *args, **kwargs)
-    out: Future[Any] = Future()
-
-    def work() -> None:
-        try:
-            out.set_result(func(*args, **kwargs))
-        except BaseException as exc:
-            out.set_exception(exc)
-
-    threading.Thread(target=work, name="posting-aside", daemon=True).start()
-    return out
+    return _Aside(func, args, kwargs)
 
 
 def soon(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
@@ -194,31 +212,3 @@ def soon(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
     if workers() == 1:
         return _done(func, *args, **kwargs)
     return _pool().submit(func, *args, **kwargs)
-
-
-@lru_cache(maxsize=1)
-def _malloc_trim() -> Callable[[int], int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        return ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return None
-
-
-def release_memory() -> None:
-    """Give the memory freed since the last call back to the system (glibc's ``malloc_trim``;
-    nothing elsewhere).
-
-    glibc keeps freed blocks of up to 32 MiB in its heaps, one per thread, for reuse; the
-    temporaries of assigning a county's million markers leave about 0.9 GB there, and the next
-    steps, allocating differently, grow the process further. Called after the assignment, it
-    took the benchmark county's peak from 1.95-2.05 GB to about 1.6 GB. (Called after every
-    step it saves a little more memory but costs time: the report's many small objects then
-    fault their pages in afresh.)
-    """
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
