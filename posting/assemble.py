@@ -8,6 +8,7 @@ import datetime as _dt
 import numpy as np
 import pandas as pd
 
+from posting.attributes import first_recorded
 from posting.evaluate import Result
 from posting.frames import text
 from posting.measure import Measurements
@@ -81,7 +82,7 @@ def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) ->
         record_columns=record_columns,
         parcels=parcels_df,
         findings=choice.rows("findings"),
-        gaps=choice.rows("gaps"),
+        gaps=_gap_markers(choice.rows("gaps"), m.origin),
         corners=choice.rows("corners"),
         access=choice.rows("access"),
         markers=_marker_table(m, ids),
@@ -111,7 +112,9 @@ def _parcel_table(
             "owner": text(owners if owners is not None else np.full(n, None)),
             "status": text(choice.pick("status")),
             "rules": text(names[choice.of] if n else np.empty(0, dtype=object)),
-            "signs": np.bincount(m.asg.parcel[m.am], minlength=n),
+            # the input markers assigned to it (one counted for two parcels: for the one it
+            # stands in)
+            "signs": np.bincount(m.asg.parcel[m.am[m.am < len(m.markers)]], minlength=n),
             "markers_counted": choice.pick("counted"),
             "rings": prep.ring_count,
             "perimeter_ft": prep.perimeter_ft,
@@ -138,6 +141,25 @@ def _parcel_table(
     if prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows):
         out["source_ids"] = prep.source_ids
     return out
+
+
+def _labels(markers) -> pd.Series:
+    """What the surveyor called each marker (a ``name`` column, a GPX waypoint's name, a
+    ``sign_id``), None where not recorded."""
+    attrs = markers.attributes
+    if not len(attrs.columns) or len(attrs) != len(markers):
+        return text(np.full(len(markers), None, dtype=object))
+    return text(first_recorded(attrs, "label"))
+
+
+def _gap_markers(gaps: pd.DataFrame, origin: np.ndarray | None) -> pd.DataFrame:
+    """Gaps whose end is a marker counted for a second parcel name the input marker."""
+    if origin is None or not len(gaps):
+        return gaps
+    for col in ("start_marker", "end_marker"):
+        v = gaps[col].to_numpy()
+        gaps[col] = np.where(v >= 0, origin[np.maximum(v, 0)], v)
+    return gaps
 
 
 def _stretch_tables(m: Measurements) -> dict[str, pd.DataFrame]:
@@ -238,7 +260,13 @@ def _input_warnings(prep, markers, ids, dup, warnings: list[str]) -> None:
 
 
 def _marker_table(m: Measurements, ids: np.ndarray) -> pd.DataFrame:
-    markers, asg, prep = m.markers, m.asg, m.prep
+    """One row per input marker (a marker counted for a second parcel is listed once, for the
+    parcel it stands in)."""
+    markers, prep = m.markers, m.prep
+    asg = m.asg
+    n = len(markers)
+    if len(asg.parcel) > n:  # extra counts past the input's rows
+        asg = type(asg)(*(getattr(asg, f)[:n] for f in asg.__dataclass_fields__))
     p = asg.parcel
     ok = p >= 0
     ring = asg.ring
@@ -247,7 +275,7 @@ def _marker_table(m: Measurements, ids: np.ndarray) -> pd.DataFrame:
     hole = np.where(ok, prep.rings.hole[np.maximum(ring, 0)] if has_rings else -1, -1)
     parcel_id = np.full(len(p), None, dtype=object)
     parcel_id[ok] = ids[p[ok]]
-    kind = m.all_kinds
+    kind = m.all_kinds[:n]
     # the columns as they are (copy=False): a million rows, consolidated into blocks, would be
     # copied once more for nothing
     return pd.DataFrame(
@@ -268,6 +296,8 @@ def _marker_table(m: Measurements, ids: np.ndarray) -> pd.DataFrame:
             "reason": text(asg.reason),
             "x_ft": asg.x_ft,
             "y_ft": asg.y_ft,
+            "doubtful": m.doubtful if m.doubtful is not None else np.zeros(n, dtype=bool),
+            "label": _labels(markers),
         },
         copy=False,
     )

@@ -43,7 +43,8 @@ _NEAR_FT = 150.0
 """First reach of the search for the nearest boundary of an unassigned marker."""
 
 HOW = ("named", "inside", "nearest")
-"""How a marker was assigned, in order of precedence."""
+"""How a marker was assigned, in order of precedence (``sign_name``, the owner's name on the
+sign, settles a marker within the survey's accuracy of a shared line: :mod:`posting.ambiguity`)."""
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ canonical column        aliases                                      meaning
 ``facing_deg``          ``facing``, ``azimuth_deg``, ``azimuth``,    direction the sign faces,
                         ``bearing``                                  degrees clockwise from north
 ``surveyed``            ``survey_date``, ``date``, ``time``          date the marker was surveyed
+``label``               ``name``, ``sign_id``, ``marker_id``,        what the surveyor called the
+                        ``waypoint``                                 marker (a GPX waypoint's name)
 ======================  ===========================================  ==============================
 """
 
@@ -33,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["COLUMNS", "find_column", "marker_kinds"]
+__all__ = ["COLUMNS", "find_column", "first_recorded", "marker_kinds"]
 
 COLUMNS: dict[str, tuple[str, ...]] = {
     "kind": ("kind", "marker_kind", "marker"),
@@ -48,11 +50,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "height_ft": ("height_ft", "bottom_ft", "height_above_ground_ft"),
     "facing_deg": ("facing_deg", "facing", "azimuth_deg", "azimuth", "bearing"),
     "surveyed": ("surveyed", "survey_date", "date", "time"),
+    "label": ("name", "sign_id", "marker_id", "label", "waypoint"),
 }
 """Canonical marker columns and the aliases accepted for them, in order of preference.
 
 ``name`` is deliberately not an alias of ``name_on_sign``: GPX waypoints carry their label in
-``name``; nor is ``type`` an alias of ``kind``, for the same reason.
+``name``; nor is ``type`` an alias of ``kind``, for the same reason, unless every value of it
+is ``sign``, ``paint`` or ``post`` (as in a plan's GPX).
 """
 
 
@@ -71,6 +75,40 @@ def find_column(columns: pd.Index | list[str], canonical: str) -> str | None:
     return None
 
 
+def first_recorded(attributes: pd.DataFrame, canonical: str) -> np.ndarray:
+    """Per row, the first non-blank value among the columns that can hold ``canonical`` (in
+    order of preference), as stripped text; None where none has one. Marker files read
+    together share columns: a GPX's ``name`` is blank on a CSV's rows, whose ``sign_id`` holds
+    it.
+
+    Examples
+    --------
+    >>> first_recorded(pd.DataFrame({"name": [None, "W1"], "sign_id": ["G1", None]}),
+    ...                "label").tolist()
+    ['G1', 'W1']
+    """
+    out = np.full(len(attributes), None, dtype=object)
+    lower = {str(c).lower(): c for c in attributes.columns}
+    for alias in reversed(COLUMNS[canonical]):  # the preferred last, so that it wins
+        if alias in lower:
+            v = pd.Series(attributes[lower[alias]], dtype="string").str.strip()
+            ok = (v.notna() & (v != "")).to_numpy()
+            out[ok] = v[ok].to_numpy(dtype=object)
+    return out
+
+
+def _type_as_kind(attributes: pd.DataFrame) -> str | None:
+    """A ``type`` column that holds nothing but marker kinds (a GPX waypoint's type, as
+    ``posting plan`` writes it) gives the kinds; any other ``type`` column is not read so."""
+    lower = {str(c).lower(): c for c in attributes.columns}
+    col = lower.get("type")
+    if col is None:
+        return None
+    values = pd.Series(attributes[col].dropna().unique(), dtype="string").str.strip().str.casefold()
+    values = values[values != ""]
+    return col if len(values) and values.isin(("sign", "paint", "post")).all() else None
+
+
 def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     """The kind of each marker: ``sign``, ``paint``, ``post``, or ``other``.
 
@@ -87,6 +125,8 @@ def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     """
     n = len(attributes)
     col = find_column(attributes.columns, "kind")
+    if col is None:
+        col = _type_as_kind(attributes)
     if col is None:
         return np.full(n, "sign", dtype=object)
     codes, uniques = pd.factorize(attributes[col])  # a few distinct values in a million rows

@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from posting import parallel
+from posting.ambiguity import (
+    combine,
+    doubtful_markers,
+    shared_by_one_owner,
+    with_doubtful,
+    without_doubtful,
+)
 from posting.assemble import assemble
 from posting.assign import assign_markers
 from posting.errors import InputError, RulesError
@@ -97,10 +106,27 @@ def _check(parcels, markers, profiles, settings, context, cornering=None) -> Rep
         cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
     release_memory()  # the assignment's temporaries, which the next steps would not reuse
+    doubt = None
+    if settings.accuracy_ft > 0:  # markers that GPS error could put across a shared line
+        asg, doubt = doubtful_markers(
+            prep, markers, asg, settings.accuracy_ft, settings.tolerance_ft
+        )
     prep = cornering.result()
     facing = any(p.facing is not None for p in profiles)
     m = measure(prep, asg, markers, settings, context, facing=facing)
+    if doubt is not None and len(doubt):
+        one_owner = shared_by_one_owner(prep, asg, doubt)
+        if one_owner.any():  # it posts the owner's shared line: it counts for both parcels
+            m = with_doubtful(m, doubt.take(one_owner))
+            doubt = doubt.take(~one_owner)
     results = [evaluate(p, m, beside=background) for p in profiles]
+    if doubt is not None and len(doubt):
+        m.doubtful = np.isin(np.arange(len(markers)), doubt.marker)
+        worst, best = without_doubtful(m, doubt), with_doubtful(m, doubt)
+        results = [
+            combine(r, evaluate(p, worst), evaluate(p, best), doubt, m)
+            for p, r in zip(profiles, results, strict=True)
+        ]
     return assemble(m, profiles, results)
 
 

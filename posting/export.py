@@ -54,6 +54,8 @@ CSV_COLUMNS = [
     "lat",
     "lon",
     "name",
+    "kind",
+    "name_on_sign",
     "azimuth_deg",
     "along_ft",
     "next_ft",
@@ -70,6 +72,10 @@ def _num(x: Any, nd: int = 1) -> float | None:
     return round(x, nd) if math.isfinite(x) else None
 
 
+def _text(x: Any) -> str | None:
+    return x.strip() if isinstance(x, str) and x.strip() else None
+
+
 def _ft(x: float) -> str:
     return f"{x:,.0f} ft" if math.isfinite(x) else "?"
 
@@ -77,6 +83,9 @@ def _ft(x: float) -> str:
 def _ring_words(part: int, hole: int) -> str:
     where = "the boundary" if hole == 0 else f"the boundary of hole {hole}"
     return where + (f" of part {part + 1}" if part else "")
+
+
+_KIND_WORDS = {"sign": "sign", "paint": "paint mark", "post": "painted post top"}
 
 
 def describe(rec: Any) -> str:
@@ -88,10 +97,14 @@ def describe(rec: Any) -> str:
         text = f"Parcel {rec.parcel_id}: {rec.note}"
     else:
         where = "from the corner" if rec.role == "corner" else "inside the line"
+        what = _KIND_WORDS.get(getattr(rec, "kind", "sign"), "sign")
         text = (
-            f"Parcel {rec.parcel_id}: new {rec.role} sign, {rec.setback_ft:.1f} ft {where}, "
+            f"Parcel {rec.parcel_id}: new {rec.role} {what}, {rec.setback_ft:.1f} ft {where}, "
             f"facing {rec.azimuth_deg:.0f}° (outward)"
         )
+        owner = getattr(rec, "name_on_sign", None)
+        if isinstance(owner, str) and owner.strip() and what == "sign":
+            text += f", naming {owner.strip()}"
     if math.isfinite(rec.next_ft):
         text += (
             f"; next sign {_ft(rec.next_ft)} along {_ring_words(int(rec.part), int(rec.hole))}"
@@ -137,7 +150,7 @@ def to_gpx(plan: Plan, table: pd.DataFrame) -> str:
                 name=rec.name,
                 comment=f"{rec.parcel_id} {rec.role}",
                 description=describe(rec),
-                type=rec.role,
+                type=rec.kind,  # read back as the marker's kind
             )
         )
     return gpx.to_xml(version="1.1")
@@ -169,6 +182,8 @@ def to_kml(plan: Plan, table: pd.DataFrame) -> str:
         fields = {
             "parcel_id": rec.parcel_id,
             "role": rec.role,
+            "kind": rec.kind,
+            "name_on_sign": _text(rec.name_on_sign),
             "azimuth_deg": _num(rec.azimuth_deg),
             "along_ft": _num(rec.along_ft),
             "next_ft": _num(rec.next_ft),
@@ -204,6 +219,8 @@ def _rows(table: pd.DataFrame) -> list[dict[str, Any]]:
                 "lat": la,
                 "lon": lo,
                 "name": rec.name,
+                "kind": rec.kind,
+                "name_on_sign": _text(rec.name_on_sign),
                 "azimuth_deg": _num(rec.azimuth_deg),
                 "along_ft": _num(rec.along_ft),
                 "next_ft": _num(rec.next_ft),

@@ -24,7 +24,7 @@ from posting.land import LandFacts, land_facts, layer_in_group
 from posting.prepare import PreparedParcels
 from posting.settings import Settings
 
-__all__ = ["CROSSING_COLUMNS", "Context", "Measurements", "measure"]
+__all__ = ["CROSSING_COLUMNS", "Context", "Measurements", "measure", "outward_azimuth"]
 
 CROSSING_COLUMNS = [
     "parcel",
@@ -110,6 +110,12 @@ class Measurements:
         it stands; None unless a profile checks facing.
     land
         What the context layers say about the land (:mod:`posting.land`).
+    origin
+        Where markers count for more than one parcel (:mod:`posting.ambiguity`), the assignment
+        has a row for each extra count: the input marker of every row (None: row = marker).
+    doubtful
+        Per input marker, True where GPS error could put it across a line shared with a parcel
+        of another (or an unknown) owner, and nothing settles which (None: no doubt).
     warnings
         Problems found while measuring (markers of an unknown kind).
     """
@@ -126,6 +132,8 @@ class Measurements:
     crossings: pd.DataFrame | None = None
     outward_az: np.ndarray | None = None
     land: LandFacts = field(default_factory=LandFacts)
+    origin: np.ndarray | None = None
+    doubtful: np.ndarray | None = None
     warnings: list[str] = field(default_factory=list)
     _masks: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict, repr=False)
 
@@ -189,12 +197,12 @@ def measure(
     if context.access is not None:
         m.crossings = _crossings(prep, context.access, settings)
     if facing and len(am):
-        m.outward_az = _outward_azimuth(prep, asg, am)
+        m.outward_az = outward_azimuth(prep, asg, am)
     m.land = land_facts(prep, context, settings)
     return m
 
 
-def _outward_azimuth(prep: PreparedParcels, asg: Assignment, am: np.ndarray) -> np.ndarray:
+def outward_azimuth(prep: PreparedParcels, asg: Assignment, am: np.ndarray) -> np.ndarray:
     """Azimuth of the boundary's outward normal where each assigned marker stands."""
     nx, ny = outward_normals(prep.rings.geometry, asg.ring[am], asg.position_ft[am])
     x0, y0 = interpolate(prep.rings.geometry, asg.ring[am], asg.position_ft[am])

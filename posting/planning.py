@@ -62,6 +62,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from posting.ambiguity import near_other_parcel
 from posting.assign import assign_markers
 from posting.boundary import frame
 from posting.checks import EPSILON_FT
@@ -218,6 +219,8 @@ class Plan:
                 "parcel": sel["parcel"].to_numpy(dtype=np.int64),
                 "parcel_id": sel["parcel_id"].to_numpy(dtype=object),
                 "role": EXISTING,
+                "kind": sel["kind"].to_numpy(dtype=object),
+                "name_on_sign": None,
                 "ring": sel["ring"].to_numpy(dtype=np.int64),
                 "part": sel["part"].to_numpy(dtype=np.int64),
                 "hole": sel["hole"].to_numpy(dtype=np.int64),
@@ -272,6 +275,7 @@ class _Placed:
     setback_ft: np.ndarray  # offset used, from the boundary point along the inward direction
     line_ft: np.ndarray  # distance to the boundary line, as a check measures it
     ok: np.ndarray
+    unsure: np.ndarray  # counted, but within the survey's accuracy of a shared line
 
     COLUMNS = (
         "lon",
@@ -284,11 +288,16 @@ class _Placed:
         "setback_ft",
         "line_ft",
         "ok",
+        "unsure",
     )
 
     def take(self, mask: np.ndarray) -> _Placed:
         """The markers where ``mask`` is True."""
         return _Placed(*(getattr(self, k)[mask] for k in self.COLUMNS))
+
+    def then(self, other: _Placed) -> _Placed:
+        """These markers, then ``other``'s."""
+        return _Placed(*(np.r_[getattr(self, k), getattr(other, k)] for k in self.COLUMNS))
 
     @classmethod
     def empty(cls, n: int) -> _Placed:
@@ -298,6 +307,7 @@ class _Placed:
             *(f.copy() for _ in range(2)),
             *(i.copy() for _ in range(2)),
             *(f.copy() for _ in range(5)),
+            np.zeros(n, dtype=bool),
             np.zeros(n, dtype=bool),
         )
 
@@ -379,6 +389,7 @@ def _settle(
     *,
     corner_xy: np.ndarray | None = None,
     corner_reach_ft: float | np.ndarray = 0.0,
+    clear_ft: float | np.ndarray = 0.0,
     extra=None,
 ) -> _Placed:
     """Set markers back from ``base`` along ``direction`` until a check counts each one where
@@ -389,7 +400,10 @@ def _settle(
     its parcel within ``corner_reach_ft`` of its corner. Either must stand inside its parcel.
     Where a corner's planned direction fails (a hole touching the exterior at the corner),
     other directions are tried at the same setback; where none works, or ``extra`` rejects the
-    marker (a gap over the limit), the setback is halved, down to the line itself.
+    marker (a gap over the limit), the setback is halved, down to the line itself. A marker
+    with ``clear_ft`` must also stand that far from every other parcel's boundary (a survey of
+    that accuracy could otherwise put it across a shared line): where its spot is that close to
+    another parcel, it starts set back by ``clear_ft`` and is never set back less.
     """
     n = len(s)
     out = _Placed.empty(n)
@@ -399,8 +413,14 @@ def _settle(
     length = prep.rings.length_ft
     group = prep.group[parcel]
     reach_ft = np.broadcast_to(np.asarray(corner_reach_ft, dtype=float), (n,))
+    clear = np.broadcast_to(np.asarray(clear_ft, dtype=float), (n,))
     direction = direction.copy()
     d = np.full(n, float(setback_ft))
+    # spots by a line shared with another parcel start (and stay) set back by ``clear``
+    shared = (clear > 0) & near_other_parcel(prep, parcel, base[:, 0], base[:, 1], clear + d)
+    # (half the margin more: the exported position is rounded to 7 decimals, about 0.04 ft)
+    floor = np.where(shared, clear + MARGIN_FT / 2, 0.0)
+    d = np.maximum(d, floor)
 
     def attempt(
         idx: np.ndarray, dirs: np.ndarray
@@ -418,6 +438,7 @@ def _settle(
         # on the posted land itself (only the last try, on the line, may not be)
         inside = shapely.contains_xy(prep.geometry_ft[parcel[idx]], sim.x_ft, sim.y_ft)
         good &= inside | (d[idx] == 0)
+        good &= ~near_other_parcel(prep, parcel[idx], sim.x_ft, sim.y_ft, clear[idx])
         return good, lon, lat, sim
 
     def store(idx: np.ndarray, good: np.ndarray, lon: np.ndarray, lat: np.ndarray, sim) -> None:
@@ -447,13 +468,38 @@ def _settle(
         ok = out.ok.copy()
         if extra is not None:
             ok &= extra(out)
-        bad = np.flatnonzero(~ok)
+        bad = np.flatnonzero(~ok & (d > floor))  # never nearer a shared line than ``clear``
         if len(bad) == 0 or it == _HALVINGS + 1:
             break
-        d[bad] = 0.0 if it == _HALVINGS else d[bad] / 2
+        d[bad] = np.maximum(0.0 if it == _HALVINGS else d[bad] / 2, floor[bad])
         todo = bad
     out.ok &= ok
+    stuck = np.flatnonzero(~out.ok & shared)
+    if len(stuck):  # no spot clear of the shared line: the best spot without, and say so
+        again = _settle(
+            report,
+            parcel[stuck],
+            ring[stuck],
+            s[stuck],
+            base[stuck],
+            direction[stuck],
+            setback_ft,
+            corner_xy=None if corner_xy is None else corner_xy[stuck],
+            corner_reach_ft=reach_ft[stuck],
+            extra=None if extra is None else (lambda placed, k=stuck: _only(extra, out, k, placed)),
+        )
+        for c in _Placed.COLUMNS:
+            getattr(out, c)[stuck] = getattr(again, c)
+        out.unsure[stuck] = again.ok
     return out
+
+
+def _only(extra, whole: _Placed, rows: np.ndarray, some: _Placed) -> np.ndarray:
+    """``extra`` (which judges every marker of ``whole``) for ``rows`` placed as in ``some``."""
+    trial = _Placed(*(getattr(whole, c).copy() for c in _Placed.COLUMNS))
+    for c in _Placed.COLUMNS:
+        getattr(trial, c)[rows] = getattr(some, c)
+    return extra(trial)[rows]
 
 
 def _take(sim, keep: np.ndarray):
@@ -543,14 +589,25 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     # 1. anchors: corners and access points (and banks of water crossings) without a marker
     c = report.corners
     if corners_rule and len(c):
-        csel = c[
-            (~c["status"].isin(["ok", "not required"])).to_numpy() & todo[c["parcel"].to_numpy()]
-        ]
+        needs = ~c["status"].isin(["ok", "not required"]).to_numpy()
+        needs |= _served_by_doubt(report, c, corner_reach + MARGIN_FT)
+        csel = c[needs & todo[c["parcel"].to_numpy()]]
     else:
         csel = c.iloc[:0]
+    # a profile with a marker on each side of each corner (New York): two markers per corner,
+    # one on each side, placed like interval markers
+    each = _each_side(report, csel["parcel"].to_numpy(dtype=np.int64))
+    sides = csel[each]
+    csel = csel[~each]
     a = report.access
     asel = (
-        a[(a["status"] != "ok").to_numpy() & todo[a["parcel"].to_numpy(dtype=np.int64)]]
+        a[
+            (
+                (a["status"] != "ok").to_numpy()
+                | _served_by_doubt(report, a, access_reach + MARGIN_FT)
+            )
+            & todo[a["parcel"].to_numpy(dtype=np.int64)]
+        ]
         if len(a)
         else a
     )
@@ -583,6 +640,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     _, c_in, c_fwd = _frame(rings.geometry, length, c_ring, c_pos)
     c_dir = _tilt_towards(c_in, c_fwd)
 
+    clear = _clearance(report)
     corners = _settle(
         report,
         c_parcel,
@@ -593,6 +651,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         min(corner_setback, max(access_reach, 0.0)),
         corner_xy=c_xy,
         corner_reach_ft=c_reach,
+        clear_ft=clear[c_parcel],
     )
     # a place whose own marker cannot be counted may be in reach of another place's marker
     served = _served(c_parcel, c_xy, corners, c_reach)
@@ -600,10 +659,26 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         v[~served] for v in (c_ring, c_pos, c_xy, c_parcel, c_in, c_role)
     )
     corners = corners.take(~served)
+    if len(sides):
+        placed, (s_ring, s_pos, s_xy, s_parcel, s_in) = _side_markers(
+            report, sides, min(corner_reach, st.corner_tolerance_ft / 2), interval_setback, clear
+        )
+        corners = corners.then(placed)
+        c_ring, c_pos, c_parcel = (
+            np.r_[c_ring, s_ring],
+            np.r_[c_pos, s_pos],
+            np.r_[c_parcel, s_parcel],
+        )
+        c_xy, c_in = np.vstack([c_xy, s_xy]), np.vstack([c_in.reshape(-1, 2), s_in])
+        c_role = np.r_[c_role, np.full(len(s_ring), "corner", dtype=object)]
 
     # 2. fixed positions: existing markers and the anchors a check will count
     asg = _Marks.of(report)
-    am = np.flatnonzero(asg.parcel >= 0)
+    # existing markers that GPS error could put across a shared line count for no fixed spot
+    sure = ~report.markers["doubtful"].to_numpy(dtype=bool)
+    # and markers of a kind the parcel's profile does not count (a sign under Texas' paint
+    # rule) post nothing
+    am = np.flatnonzero((asg.parcel >= 0) & sure & _counts(report))
     am = am[ring_todo[asg.ring[am]]]
     good_c = np.flatnonzero(corners.ok)
     f_ring = np.r_[asg.ring[am], corners.ring[good_c]].astype(np.int64)
@@ -630,6 +705,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         i_base,
         i_dir,
         interval_setback,
+        clear_ft=clear[i_parcel],
         extra=None if spacing is None else gaps_ok,
     )
 
@@ -647,6 +723,7 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         am,
         np.r_[np.full(len(c_ring), corner_setback), np.full(len(i_ring), interval_setback)],
         np.vstack([c_in.reshape(-1, 2), i_dir.reshape(-1, 2)]),
+        clear,
     )
     shopping = _shopping_list(report, todo, table, notes, warnings)
     return Plan(
@@ -659,6 +736,86 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         existing_next_ft=existing_next,
         warnings=warnings,
     )
+
+
+def _served_by_doubt(report: Report, places: pd.DataFrame, reach_ft: float) -> np.ndarray:
+    """Places (corners, access points) a check found marked, but only by markers GPS error
+    could put across a shared line: no other marker of the parcel within ``reach_ft``."""
+    m = report.markers
+    out = np.zeros(len(places), dtype=bool)
+    doubt = m["doubtful"].to_numpy(dtype=bool)
+    ok = (places["status"] == "ok").to_numpy()
+    if not doubt.any() or not ok.any():
+        return out
+    sure = np.flatnonzero((m["parcel"].to_numpy() >= 0) & ~doubt)
+    mx, my = m["x_ft"].to_numpy(float)[sure], m["y_ft"].to_numpy(float)[sure]
+    px, py = places["x_ft"].to_numpy(float), places["y_ft"].to_numpy(float)
+    pp = places["parcel"].to_numpy(dtype=np.int64)
+    served = np.zeros(len(places), dtype=bool)
+    if len(sure):
+        tree = shapely.STRtree(shapely.points(mx, my))
+        qi, ti = tree.query(shapely.points(px, py), predicate="dwithin", distance=reach_ft)
+        same = m["parcel"].to_numpy(dtype=np.int64)[sure][ti] == pp[qi]
+        served[qi[same]] = True
+    return ok & ~served
+
+
+def _counts(report: Report) -> np.ndarray:
+    """Per marker, True where the profile of the parcel it posts counts its kind for spacing."""
+    m = report.markers
+    parcel = m["parcel"].to_numpy(dtype=np.int64)
+    rules = report.parcels["rules"].to_numpy(dtype=object)[np.maximum(parcel, 0)]
+    kind = m["kind"].to_numpy(dtype=object)
+    out = np.zeros(len(m), dtype=bool)
+    for p in report.profiles:  # a few profiles, a mask each
+        counted = p.spacing.kinds if p.spacing is not None else p.kinds
+        sel = rules == p.name
+        out[sel] = np.isin(kind[sel], counted)
+    return out & (parcel >= 0)
+
+
+def _each_side(report: Report, parcel: np.ndarray) -> np.ndarray:
+    """True where the parcel's profile wants a marker on each side of each corner."""
+    mode = {p.name: p.corners.mode if p.corners is not None else "none" for p in report.profiles}
+    rules = report.parcels["rules"].to_numpy(dtype=object)[parcel]
+    return np.array([mode.get(r) == "each_side" for r in rules], dtype=bool)
+
+
+def _side_markers(
+    report: Report, corners: pd.DataFrame, reach_ft: float, setback_ft: float, clear: np.ndarray
+):
+    """Two markers for each corner, one on each side of it along its ring (``reach_ft`` or a
+    quarter of the ring away, the nearer), set back inside like interval markers; with the
+    corner's ring, arc position, point (for their distance to it), parcel and inward way."""
+    rings = report.geometry.rings
+    length = rings.length_ft
+    ring = np.repeat(corners["ring"].to_numpy(dtype=np.int64), 2)
+    step = np.minimum(max(reach_ft - MARGIN_FT, 0.5), length[ring] / 4)
+    s = np.mod(
+        np.repeat(corners["position_ft"].to_numpy(dtype=float), 2)
+        + np.tile([-1, 1], len(corners)) * step,
+        length[ring],
+    )
+    xy = np.repeat(corners[["x_ft", "y_ft"]].to_numpy(dtype=float).reshape(-1, 2), 2, axis=0)
+    parcel = rings.parcel[ring]
+    base, inward, _ = _frame(rings.geometry, length, ring, s)
+    placed = _settle(report, parcel, ring, s, base, inward, setback_ft, clear_ft=clear[parcel])
+    return placed, (ring, s, xy, parcel, inward)
+
+
+def _clearance(report: Report) -> np.ndarray:
+    """Per parcel, how far new markers must stand from a line shared with another parcel.
+
+    With a stated accuracy, a marker within it of another parcel's boundary could stand
+    across the line (:mod:`posting.ambiguity`): the check cannot be sure which parcel it posts.
+    The sign's name settles it where the owner of record is known (the plan's exports carry
+    it, as ``name_on_sign``, and Florida's signs must show it anyway); elsewhere new markers
+    stand the accuracy and a margin from shared lines.
+    """
+    acc = report.settings.accuracy_ft
+    owner = report.parcels["owner"]
+    known = owner.notna().to_numpy() & (owner.astype(str).str.strip() != "").to_numpy()
+    return np.where(known | (acc <= 0), 0.0, acc + MARGIN_FT)
 
 
 def _repeats(parcel: np.ndarray, xy: np.ndarray, within_ft: float) -> np.ndarray:
@@ -826,6 +983,7 @@ def _table(
     am: np.ndarray,
     intended_ft: np.ndarray,
     facing_in: np.ndarray,
+    clear: np.ndarray,
 ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
     prep = report.geometry
     rings = prep.rings
@@ -861,16 +1019,29 @@ def _table(
         for d in cat["setback_ft"][short]
     ]
     warnings = []
+    acc = report.settings.accuracy_ft
+    for k in np.flatnonzero(cat["unsure"]):
+        at = f"[{cat['lon'][k]:.7f}, {cat['lat'][k]:.7f}]"
+        notes[k] = (
+            f"a check cannot be sure this marker posts this parcel: no spot here stands "
+            f"{clear[parcel[k]]:.1f} ft from the line shared with another parcel (the "
+            f"survey's {acc:g} ft accuracy); give the owner column, whose name on the sign "
+            "settles it, or survey it more precisely"
+        )
+        warnings.append(
+            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} stands within the "
+            "survey's accuracy of a shared line, so a check cannot be sure it posts this parcel"
+        )
     for k in np.flatnonzero(~ok):
+        at = f"[{cat['lon'][k]:.7f}, {cat['lat'][k]:.7f}]"
         where = f"parcel {ids[cat['parcel'][k]]!r}" if cat["parcel"][k] >= 0 else "no parcel"
         notes[k] = (
             f"a check would count this marker for {where}, not for this boundary: record the "
             "parcel on the sign's survey row"
         )
         warnings.append(
-            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at [{cat['lon'][k]:.7f}, "
-            f"{cat['lat'][k]:.7f}] cannot stand where a check counts it for this parcel "
-            f"(it would go to {where})"
+            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} cannot stand where a "
+            f"check counts it for this parcel (it would go to {where})"
         )
     table = pd.DataFrame(
         {
@@ -895,6 +1066,8 @@ def _table(
         }
     )
     table.insert(4, "kind", _kinds(report, parcel, role))
+    owners = report.parcels["owner"].to_numpy(dtype=object)
+    table.insert(5, "name_on_sign", owners[parcel] if len(parcel) else np.empty(0, dtype=object))
     table = table.sort_values(["parcel", "ring", "along_ft"], kind="stable").reset_index(drop=True)
     return _name(table), existing_next, warnings
 
@@ -977,11 +1150,24 @@ def _shopping_list(
     invalid = p["invalid_reason"].to_numpy(dtype=object)[rows]
     bad_geom = status[rows] == "invalid"
     note[bad_geom] = [f"no plan: invalid geometry ({why})" for why in invalid[bad_geom]]
-    unplaced = table.loc[table["note"].str.startswith("a check would count"), "parcel"]
-    stuck = np.isin(rows, unplaced.to_numpy())
+    notes_ = table["note"].str
+    unplaced = table.loc[notes_.startswith("a check would count"), "parcel"]
+    unsure = table.loc[notes_.startswith("a check cannot be sure"), "parcel"]
+    stuck = np.isin(rows, unplaced.to_numpy()) | np.isin(rows, unsure.to_numpy())
     for i in np.flatnonzero(stuck):
-        n = int((unplaced == rows[i]).sum())
-        note[i] = f"{n} marker(s) cannot stand where a check counts them for this parcel"
+        n, u = int((unplaced == rows[i]).sum()), int((unsure == rows[i]).sum())
+        parts = [f"{n} marker(s) cannot stand where a check counts them for this parcel"] * (n > 0)
+        parts += [f"{u} marker(s) cannot stand clear of a shared line by the survey's accuracy"] * (
+            u > 0
+        )
+        note[i] = "; ".join(parts)
+    # a parcel that stays without a marker its profile counts is not done (a profile whose
+    # rules place nothing here: access points without an access layer, banks without water)
+    empty = todo[rows] & (out["total"].to_numpy() == 0) & (status[rows] == "unposted")
+    note[empty] = [
+        "nothing to place: its profile's rules give no place for a marker here (give the "
+        "layers they need, such as the access points or the water)"
+    ] * int(empty.sum())
     out["note"] = note
-    out["complete"] = todo[rows] & (rem == "") & ~stuck
+    out["complete"] = todo[rows] & (rem == "") & ~stuck & ~empty
     return out

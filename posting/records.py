@@ -44,6 +44,8 @@ HOW_TEXT = {
     "named": "its parcel column names this parcel",
     "inside": "stands inside this parcel, near its boundary",
     "nearest": "outside every parcel; this is the nearest boundary",
+    "sign_name": "the name on the sign is this parcel's owner's, within the survey's accuracy "
+    "of its line",
 }
 
 
@@ -188,23 +190,36 @@ def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
     return out
 
 
-def _signs(src: np.ndarray, row: np.ndarray, at: np.ndarray) -> list[dict[str, Any]]:
-    """``{"source", "row"}`` of the markers ``at``."""
+def _signs(
+    src: np.ndarray, row: np.ndarray, label: np.ndarray, at: np.ndarray
+) -> list[dict[str, Any]]:
+    """``{"source", "row"}`` of the markers ``at``, and ``name`` where the survey named it."""
     return [
-        {"source": a, "row": b} for a, b in zip(src[at].tolist(), row[at].tolist(), strict=True)
+        {"source": a, "row": b} if n is None else {"source": a, "row": b, "name": n}
+        for a, b, n in zip(src[at].tolist(), row[at].tolist(), label[at].tolist(), strict=True)
     ]
+
+
+def _label_column(m: pd.DataFrame) -> np.ndarray:
+    """The markers' names as the survey gave them (None where none), as an object array."""
+    if "label" not in m:
+        return np.full(len(m), None, dtype=object)
+    v = m["label"].to_numpy(dtype=object)
+    return np.where(pd.isna(v), None, v)
 
 
 def _gap_lists(report: Report, out: dict[int, list[Any]]) -> None:
     """Each reported gap (not ``ok``), by parcel: ring, status, lengths, ends, end signs."""
     g = report.gaps[report.gaps["status"] != "ok"]
-    src, row = report.markers["source"].to_numpy(), report.markers["row"].to_numpy()
+    m = report.markers
+    src, row = m["source"].to_numpy(), m["row"].to_numpy()
+    label = _label_column(m)
     sm, em = g["start_marker"].to_numpy(), g["end_marker"].to_numpy()
     marked = sm >= 0
     start_sign = np.full(len(g), None, dtype=object)
     end_sign = np.full(len(g), None, dtype=object)
-    start_sign[marked] = _signs(src, row, sm[marked])
-    end_sign[marked] = _signs(src, row, em[marked])
+    start_sign[marked] = _signs(src, row, label, sm[marked])
+    end_sign[marked] = _signs(src, row, label, em[marked])
     cols = zip(
         g["parcel"].tolist(),
         g["part"].tolist(),
@@ -402,16 +417,17 @@ def unassigned_items(report: Report) -> Iterator[dict[str, Any]]:
     """The report's ``unassigned_signs`` entries."""
     m = report.markers
     un = m[m["parcel"] < 0]
-    for s, r, lo, la, why in zip(
-        un["source"], un["row"], un["lon"], un["lat"], un["reason"], strict=True
+    label = _label_column(un)
+    for s, r, n, lo, la, why in zip(
+        un["source"], un["row"], label, un["lon"], un["lat"], un["reason"], strict=True
     ):
-        yield {
-            "source": s,
-            "row": int(r),
-            "lon": _num(lo, LONLAT_DECIMALS),
-            "lat": _num(la, LONLAT_DECIMALS),
-            "reason": why,
-        }
+        item = {"source": s, "row": int(r)}
+        if n is not None:
+            item["name"] = n
+        item.update(
+            {"lon": _num(lo, LONLAT_DECIMALS), "lat": _num(la, LONLAT_DECIMALS), "reason": why}
+        )
+        yield item
 
 
 def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str, Any]:

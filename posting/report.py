@@ -66,7 +66,9 @@ class Report:
         One row per input marker: ``source``, ``row``, ``lon``, ``lat``, ``kind``, ``parcel``
         (index or -1), ``parcel_id``, ``ring``, ``part``, ``hole``, ``assigned_by``,
         ``distance_ft``, ``position_ft``, ``x_ft``, ``y_ft`` (in its parcel's working CRS),
-        ``reason`` (why an unassigned marker is not assigned);
+        ``doubtful`` (within the stated accuracy of a line shared with another owner's parcel,
+        nothing settling which it posts: :mod:`posting.ambiguity`), ``reason`` (why an
+        unassigned marker is not assigned);
         :func:`posting.records.marker_why` says, for every marker, where it went and why.
     marker_attributes
         The markers' own columns as read (text, letter height, date ...), aligned with

@@ -94,5 +94,11 @@ def planned_markers(plan) -> MarkerLayer:
         m["lat"].to_numpy(dtype=float),
         "EPSG:4326",
         source="<plan>",
-        attributes=pd.DataFrame({"kind": m["kind"].to_numpy(dtype=object)}),
+        # what the plan's exports carry, as a survey of the placed signs records them
+        attributes=pd.DataFrame(
+            {
+                "kind": m["kind"].to_numpy(dtype=object),
+                "name_on_sign": m["name_on_sign"].to_numpy(dtype=object),
+            }
+        ),
     )

@@ -44,6 +44,8 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
         if s >= 0
     }
     n_existing = len(first.markers)
+    # existing markers GPS error could put across a shared line are no fixed spot for the plan
+    doubtful = set(np.flatnonzero(first.markers["doubtful"].to_numpy(dtype=bool)).tolist())
     length = first.geometry.rings.length_ft
     placed = needed = 0
     pp = plan.parcels
@@ -60,7 +62,11 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
         kinds = role[on.index.to_numpy()]
         pos = on["position_ft"].to_numpy()
         idx = on.index.to_numpy()
-        fixed = [(p, i) for p, i, k in zip(pos, idx, kinds, strict=True) if k != "interval"]
+        fixed = [
+            (p, i)
+            for p, i, k, row in zip(pos, idx, kinds, on["row"].to_numpy(), strict=True)
+            if k != "interval" and not (k == "existing" and row in doubtful)
+        ]
         placed += int((kinds == "interval").sum())
         L = length[r]
         if not fixed:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,3 +53,24 @@ def test_ring_neighbours_matches_the_one_by_one_oracle(markers, points):
     b, a, bft, aft = ring_neighbours(pr, pp, mr, mp, LENGTHS)
     got = list(zip(b.tolist(), a.tolist(), bft.tolist(), aft.tolist(), strict=True))
     assert got == oracle(pr, pp, mr, mp, LENGTHS)
+
+
+def test_a_neighbour_along_the_ring_within_the_accuracy_band_does_not_hide_a_nearer_marker():
+    """The corner at (0, 0): a sign 20 ft along the exterior (uncertain with a 16 ft accuracy:
+    between 30 - 16 and 30 + 16 ft) and one 7.8 ft away that stands by a hole's edge, so that
+    the assignment gives it to the hole's ring. The nearer one serves: the corner is ok, in
+    whichever order the rows come."""
+    from helpers import markers, parcels
+
+    from posting import Settings, check
+
+    lot = shapely.Polygon(
+        [(0, 0), (1000, 0), (1000, 1000), (0, 1000)], [[(6, 6), (6, 10), (10, 10), (10, 6)]]
+    )
+    signs = [(20.0, 0.5), (5.5, 5.5)]
+    for order in (signs, signs[::-1]):
+        r = check(parcels(lot), markers(order), settings=Settings(accuracy_ft=16.0))
+        c = r.corners
+        at_origin = c[(c["x_ft"].abs() < 1e-6) & (c["y_ft"].abs() < 1e-6)]
+        assert at_origin["status"].tolist() == ["ok"]
+        assert at_origin["nearest_ft"].iloc[0] == pytest.approx(np.hypot(5.5, 5.5))

@@ -109,7 +109,7 @@ def test_gpx_follows_the_gpx_1_1_schema(sample_plan):
         lat, lon = float(w.get("lat")), float(w.get("lon"))
         assert -90 <= lat <= 90 and -180 <= lon < 180  # latitudeType, longitudeType
         names.append(w.findtext(f"{{{GPX_NS}}}name"))
-        assert w.findtext(f"{{{GPX_NS}}}type") in ("corner", "interval")
+        assert w.findtext(f"{{{GPX_NS}}}type") in ("sign", "paint", "post")  # the kind
         assert w.findtext(f"{{{GPX_NS}}}desc").startswith("Parcel ")
     assert len(set(names)) == len(names) and max(map(len, names)) <= 10
 
@@ -127,7 +127,8 @@ def test_gpx_reads_back_to_the_same_coordinates(sample_plan, tmp_path):
     lon = np.array([w.longitude for w in g.waypoints])
     lat = np.array([w.latitude for w in g.waypoints])
     assert [w.name for w in g.waypoints] == m["name"].tolist()
-    assert [w.type for w in g.waypoints] == m["role"].tolist()
+    assert [w.type for w in g.waypoints] == m["kind"].tolist()  # read back as the kind
+    assert [w.comment.split()[-1] for w in g.waypoints] == m["role"].tolist()
     assert _distance_ft(lon, lat, m["lon"].to_numpy(), m["lat"].to_numpy()).max() < 0.1
     # and the planned positions in the working frame, back from feet
     wcrs = sample_plan.report.geometry.crss[0]

@@ -413,7 +413,9 @@ def test_map_command(runner, tmp_path):
     assert "29 parcels checked" in res.stderr and f"map: {out}" in res.stderr
     ctx, _ = setup_of(out.read_text())
     assert ctx["accuracy_ft"] == 16.0
-    assert {"status": "uncertain", "n": 1, "color": "#f08c00"} in ctx["counts"]  # N09
+    # N09 (a 496 ft gap); N05 and L07, whose signs by a line shared with another owner's lot
+    # name no owner of record (a lessee; none), so a 16 ft survey cannot tell their side
+    assert {"status": "uncertain", "n": 3, "color": "#f08c00"} in ctx["counts"]
 
 
 @pytest.mark.parametrize(

@@ -117,3 +117,19 @@ def test_gap_lines_span_the_reported_gaps_between_their_end_points(report):
     ft = prep.crss[0].geoms_to_ft(lines[drawn], WGS84)
     assert (group == 0).all()
     assert shapely.length(ft) == pytest.approx(g.loc[drawn, "length_ft"].to_numpy(), abs=1e-3)
+
+
+def test_signs_are_named_as_the_survey_named_them(report):
+    """A CSV's ``sign_id`` and a GPX waypoint's ``name`` travel with the row number."""
+    d = report.to_dict()
+    csv_rows = (SAMPLE / "signs.csv").read_text().splitlines()[1:]
+    ids = [line.split(",")[0] for line in csv_rows]
+    for u in d["unassigned_signs"]:
+        assert u["name"] == ids[u["row"]]
+    named = [g["start_sign"] for p in d["parcels"] for g in p["gaps"] if "start_sign" in g]
+    assert named and all(s["name"] == ids[s["row"]] for s in named if s["source"].endswith(".csv"))
+    g = json.loads(report.to_geojson())
+    gpx = [
+        f["properties"] for f in g["features"] if f["properties"].get("source", "").endswith(".gpx")
+    ]
+    assert gpx and all(p["name"] for p in gpx)  # the waypoints' own names

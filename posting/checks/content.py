@@ -25,6 +25,7 @@ __all__ = [
     "hours_status",
     "name_status",
     "names_agree",
+    "names_match",
     "normalise_text",
     "numbers",
     "size_status",
@@ -259,4 +260,44 @@ def names_agree(sign_names: pd.Series, owners: pd.Series) -> np.ndarray:
     )
     out = np.zeros(len(a), dtype=bool)
     out[shared["i"].to_numpy(dtype=np.int64)] = True
+    return out
+
+
+_GENERIC = frozenset(
+    "llc inc co corp corporation company ltd lp llp trust trustee trustees estate of the and "
+    "family farms farm ranch properties property land lands holdings group partners partnership "
+    "et al ux jr sr".split()
+)
+"""Words that say what kind of owner, not which: left out when a name must be matched."""
+
+
+def names_match(sign_names: pd.Series, owners: pd.Series) -> np.ndarray:
+    """Whether each sign names this owner: every distinctive word of the owner's name (two or
+    more letters, not ``LLC``, ``Trust``, ``Farms`` ...) is on the sign. Stricter than
+    :func:`names_agree`: one shared word ("Harney" in "Lake Harney Hunt Club" and "Harney
+    Timber LLC") is not enough. False where either is missing, or the owner's name has no
+    distinctive word.
+
+    Examples
+    --------
+    >>> signs = pd.Series(["John A. Smith", "Lake Harney Hunt Club", "Harney Timber", None])
+    >>> owners = pd.Series(["SMITH JOHN A", "Harney Timber LLC", "Harney Timber LLC", "X"])
+    >>> names_match(signs, owners).tolist()
+    [True, False, True, False]
+    """
+    a = normalise_text(sign_names).reset_index(drop=True)
+    b = normalise_text(owners).reset_index(drop=True)
+    ta = a.str.findall(_TOKEN).explode().dropna()
+    tb = b.str.findall(_TOKEN).explode().dropna()
+    tb = tb[~tb.isin(_GENERIC)]
+    need = tb.groupby(level=0).nunique()
+    shared = (
+        pd.DataFrame({"i": ta.index, "t": ta.to_numpy()})
+        .drop_duplicates()
+        .merge(pd.DataFrame({"i": tb.index, "t": tb.to_numpy()}).drop_duplicates(), on=["i", "t"])
+    )
+    got = shared.groupby("i").size()
+    out = np.zeros(len(a), dtype=bool)
+    full = got.index[got.to_numpy() >= need.reindex(got.index).fillna(np.inf).to_numpy()]
+    out[np.asarray(full, dtype=np.int64)] = True
     return out

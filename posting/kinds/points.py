@@ -57,10 +57,11 @@ def points_check(m: Measurements, pts: pd.DataFrame, kinds, mode: str, tol: floa
         neighbour = figure.copy()
         # Any marker of the parcel within the tolerance serves: one of another ring (where a
         # hole touches the exterior, or two parts meet), or one the ring's order puts further
-        # away (on a spike). Looked up only for the places still unserved, among the markers of
-        # their parcels.
+        # away (on a spike). Looked up for the places not yet surely served (a neighbour along
+        # the ring within the survey's accuracy of the tolerance must not hide a nearer
+        # marker), among the markers of their parcels.
         tol_all = tol + m.settings.accuracy_ft
-        loose = np.flatnonzero(figure > tol_all)
+        loose = np.flatnonzero(figure > tol - m.settings.accuracy_ft)
         wanted = np.zeros(m.n, dtype=bool)
         wanted[pts["parcel"].to_numpy(dtype=np.int64)[loose]] = True
         others = mk[wanted[asg.parcel[mk]]]

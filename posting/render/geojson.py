@@ -78,6 +78,7 @@ def _markers(report: Report) -> Iterator[str]:
             "layer": "marker",
             "source": rec.source,
             "row": int(rec.row),
+            "name": _text(getattr(rec, "label", None)),
             "kind": _text(rec.kind),
             "parcel": rec.parcel_id if assigned else None,
             "ring": {"part": int(rec.part), "hole": int(rec.hole)} if assigned else None,

@@ -1,0 +1,322 @@
+"""GPS error on shared lines: markers that could stand on either side of a line two parcels share.
+
+A marker recorded within the survey's stated accuracy of a neighbour's boundary may truly stand
+across it, and then posts the neighbour, not the parcel its recorded position puts it in. What
+the data says settles it first: a sign whose name agrees with one parcel's owner of record and
+not the other's posts that parcel (a marker naming its parcel in a column was never in doubt).
+A doubtful marker between two parcels of one owner of record posts the line they share for
+that owner, so it counts for both (:func:`shared_by_one_owner`). Where nothing settles it, the
+verdict says so (:func:`combine`):
+
+* a parcel that complies even without its doubtful markers complies whichever way they fall;
+* one that fails even with every doubtful marker it could have fails whichever way;
+* any other is ``uncertain``, naming the markers and the neighbour.
+
+The two bounds come from two more evaluations of each profile, on the same measurements:
+without the doubtful markers (each parcel's worst case), and with each doubtful marker counted
+for every parcel it could post (each parcel's best case: a marker posts one parcel, so no real
+assignment does better for any of them). Both run only where the stated accuracy is above zero
+and some marker is in doubt; a check with no doubt is unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from posting.assign import Assignment
+from posting.attributes import find_column, first_recorded
+from posting.boundary import RingIndex
+from posting.checks.content import NO_NAME, names_match, normalise_text
+from posting.evaluate import Result
+from posting.io import MarkerLayer
+from posting.measure import Measurements
+from posting.prepare import PreparedParcels
+from posting.verdict import findings_frame, ft, plural
+
+__all__ = [
+    "Doubt",
+    "combine",
+    "doubtful_markers",
+    "near_other_parcel",
+    "shared_by_one_owner",
+    "with_doubtful",
+    "without_doubtful",
+]
+
+_PASS = ("compliant", "exempt")
+_FAIL = ("noncompliant", "unposted")
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """Markers that could post another parcel than the one they are assigned to.
+
+    One row per (marker, other parcel): ``marker`` (index into the markers), ``parcel`` (the
+    other parcel), ``ring`` and ``position_ft`` (where on the other parcel's boundary it would
+    stand), ``distance_ft`` (from the recorded position to that boundary, within the accuracy).
+    """
+
+    marker: np.ndarray
+    parcel: np.ndarray
+    ring: np.ndarray
+    position_ft: np.ndarray
+    distance_ft: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.marker)
+
+    def take(self, keep: np.ndarray) -> Doubt:
+        return Doubt(*(getattr(self, f.name)[keep] for f in dataclasses.fields(self)))
+
+
+def doubtful_markers(
+    prep: PreparedParcels,
+    markers: MarkerLayer,
+    asg: Assignment,
+    accuracy_ft: float,
+    tolerance_ft: float,
+) -> tuple[Assignment, Doubt]:
+    """Markers placed by their position within ``accuracy_ft`` of another parcel's boundary,
+    less those the name on the sign settles; and the assignment with the markers whose name
+    agrees only with the other parcel's owner moved to it.
+
+    A marker placed by position is in doubt when another parcel's boundary lies within
+    ``accuracy_ft`` of it (and within ``tolerance_ft``, beyond which it posts nothing).
+    Vectorised: one ring index per working CRS, asked for every marker placed by position.
+    """
+    rows = []
+    placed = np.flatnonzero(asg.assigned & np.isin(asg.how, ("inside", "nearest")))
+    ring_group = prep.group[prep.rings.parcel]
+    mgroup = prep.group[np.maximum(asg.parcel, 0)]
+    for g in range(len(prep.crss)):
+        mk = placed[mgroup[placed] == g]
+        rings_g = np.flatnonzero(ring_group == g)
+        if not len(mk) or not len(rings_g):
+            continue
+        reach = min(accuracy_ft, tolerance_ft)  # beyond the tolerance it could post nothing
+        near = RingIndex(prep.vertices, rings_g, reach).near(asg.x_ft[mk], asg.y_ft[mk])
+        other = prep.rings.parcel[near.ring] != asg.parcel[mk[near.point]]
+        m_, r_, d_, s_ = (
+            mk[near.point[other]],
+            near.ring[other],
+            near.distance_ft[other],
+            near.position_ft[other],
+        )
+        p_ = prep.rings.parcel[r_]
+        # the nearest ring of each other parcel (ties: the first ring)
+        order = np.lexsort((r_, d_, p_, m_))
+        first = (
+            order[np.r_[True, (np.diff(m_[order]) != 0) | (np.diff(p_[order]) != 0)]]
+            if len(order)
+            else order
+        )
+        rows.append((m_[first], p_[first], r_[first], s_[first], d_[first]))
+    if rows:
+        doubt = Doubt(*(np.concatenate(c) for c in zip(*rows, strict=True)))
+        order = np.lexsort((doubt.parcel, doubt.marker))
+        doubt = doubt.take(order)
+    else:
+        e = np.empty(0, dtype=np.int64)
+        doubt = Doubt(e, e, e, np.empty(0), np.empty(0))
+    return _settle_by_names(prep, markers, asg, doubt)
+
+
+def _settle_by_names(
+    prep: PreparedParcels, markers: MarkerLayer, asg: Assignment, doubt: Doubt
+) -> tuple[Assignment, Doubt]:
+    """A sign whose name agrees with exactly one of the parcels it could post posts that one."""
+    owners = prep.layer.owners
+    col = (
+        find_column(markers.attributes.columns, "name_on_sign")
+        if len(markers.attributes.columns)
+        else None
+    )
+    if owners is None or col is None or not len(doubt):
+        return asg, doubt
+    names = markers.attributes[col].iloc[doubt.marker].reset_index(drop=True)
+    blank = normalise_text(names).isin(("", *NO_NAME)).to_numpy() | names.isna().to_numpy()
+    own = pd.Series(owners[asg.parcel[doubt.marker]])
+    other = pd.Series(owners[doubt.parcel])
+    with_own = names_match(names, own) & ~blank
+    with_other = names_match(names, other) & ~blank
+    # per marker: does the name agree with its own parcel, and with which others
+    marker = doubt.marker
+    agrees_own = pd.Series(with_own).groupby(marker).any()
+    others_agreeing = pd.Series(with_other).groupby(marker).sum()
+    settled_here = agrees_own & (others_agreeing == 0)
+    moved = ~agrees_own & (others_agreeing == 1)
+    move_row = np.flatnonzero(with_other & moved.reindex(marker).to_numpy())
+    if len(move_row):
+        mm = marker[move_row]
+        fields = {f.name: getattr(asg, f.name).copy() for f in dataclasses.fields(asg)}
+        fields["parcel"][mm] = doubt.parcel[move_row]
+        fields["ring"][mm] = doubt.ring[move_row]
+        fields["position_ft"][mm] = doubt.position_ft[move_row]
+        fields["distance_ft"][mm] = doubt.distance_ft[move_row]
+        fields["how"][mm] = "sign_name"  # the name on the sign is this parcel's owner's
+        asg = Assignment(**fields)
+    settled = (settled_here | moved).reindex(marker).to_numpy()
+    return asg, doubt.take(~settled)
+
+
+def near_other_parcel(
+    geometry, parcel: np.ndarray, x: np.ndarray, y: np.ndarray, within_ft: np.ndarray
+) -> np.ndarray:
+    """Whether another parcel's boundary lies nearer than ``within_ft`` (per point) to each point
+    (``x``, ``y`` in the working frame of its ``parcel``): where GPS error of that size could
+    put it across a shared line. Points with ``within_ft`` 0 are never near."""
+    within = np.broadcast_to(np.asarray(within_ft, dtype=float), (len(x),))
+    out = np.zeros(len(x), dtype=bool)
+    ask = np.flatnonzero((within > 0) & (parcel >= 0) & np.isfinite(x) & np.isfinite(y))
+    if not len(ask):
+        return out
+    ring_group = geometry.group[geometry.rings.parcel]
+    pgroup = geometry.group[parcel[ask]]
+    for g in np.unique(pgroup):
+        sub = ask[pgroup == g]
+        rings_g = np.flatnonzero(ring_group == g)
+        near = RingIndex(geometry.vertices, rings_g, float(within[sub].max())).near(x[sub], y[sub])
+        hit = (geometry.rings.parcel[near.ring] != parcel[sub][near.point]) & (
+            near.distance_ft < within[sub][near.point]
+        )
+        out[sub[near.point[hit]]] = True
+    return out
+
+
+def shared_by_one_owner(prep: PreparedParcels, asg: Assignment, doubt: Doubt) -> np.ndarray:
+    """Rows of ``doubt`` between two parcels of the same owner of record (False without
+    owners): such a marker posts their shared line for that owner either way."""
+    owners = prep.layer.owners
+    if owners is None or not len(doubt):
+        return np.zeros(len(doubt), dtype=bool)
+    a = pd.Series(owners[asg.parcel[doubt.marker]], dtype=object)
+    b = pd.Series(owners[doubt.parcel], dtype=object)
+    same = a.notna() & b.notna() & (normalise_text(a) == normalise_text(b))
+    return same.to_numpy(dtype=bool)
+
+
+def without_doubtful(m: Measurements, doubt: Doubt) -> Measurements:
+    """The measurements with the doubtful markers counting for no parcel (each parcel's worst
+    case)."""
+    keep = ~np.isin(m.am, doubt.marker)
+    return dataclasses.replace(
+        m,
+        am=m.am[keep],
+        kinds=m.kinds[keep],
+        attrs=m.attrs[keep].reset_index(drop=True),
+        outward_az=None if m.outward_az is None else m.outward_az[keep],
+        _masks={},
+    )
+
+
+def with_doubtful(m: Measurements, doubt: Doubt) -> Measurements:
+    """The measurements with each doubtful marker counting for its own parcel and for every
+    other parcel it could post (each parcel's best case). The copies are markers of their own
+    (indices past the last marker), standing where the marker is, on the other boundary."""
+    from posting.measure import outward_azimuth
+
+    asg, n = m.asg, len(m.asg.parcel)
+    copies = np.arange(n, n + len(doubt))
+    src = doubt.marker
+    grown = Assignment(
+        parcel=np.r_[asg.parcel, doubt.parcel],
+        ring=np.r_[asg.ring, doubt.ring],
+        how=np.r_[asg.how, np.full(len(doubt), "nearest", dtype=object)],
+        distance_ft=np.r_[asg.distance_ft, doubt.distance_ft],
+        position_ft=np.r_[asg.position_ft, doubt.position_ft],
+        x_ft=np.r_[asg.x_ft, asg.x_ft[src]],
+        y_ft=np.r_[asg.y_ft, asg.y_ft[src]],
+        reason=np.r_[asg.reason, np.full(len(doubt), None, dtype=object)],
+    )
+    pos = np.searchsorted(m.am, src)  # where each copied marker is among the assigned
+    attrs = pd.concat([m.attrs, m.attrs.iloc[pos]], ignore_index=True)
+    origin = np.arange(n) if m.origin is None else m.origin
+    out = dataclasses.replace(
+        m,
+        asg=grown,
+        origin=np.r_[origin, origin[src]],
+        am=np.r_[m.am, copies],
+        kinds=np.r_[m.kinds, m.kinds[pos]],
+        attrs=attrs,
+        all_kinds=np.r_[m.all_kinds, m.all_kinds[src]],
+        outward_az=None,
+        _masks={},
+    )
+    if m.outward_az is not None:
+        extra = outward_azimuth(m.prep, grown, copies)
+        out.outward_az = np.r_[m.outward_az, extra]
+    return out
+
+
+def combine(actual: Result, worst: Result, best: Result, doubt: Doubt, m: Measurements) -> Result:
+    """One profile's verdict with its doubtful markers: each parcel's status where both bounds
+    agree, else ``uncertain`` with a finding that names the markers and the neighbours."""
+    lo, hi = worst.status, best.status
+    passes = np.isin(lo, _PASS) & np.isin(hi, _PASS)
+    fails = np.isin(lo, _FAIL) & np.isin(hi, _FAIL)
+    failing = np.isin(actual.status, _FAIL)
+    status = np.where(
+        lo == hi,
+        lo,
+        np.where(passes, lo, np.where(fails, np.where(failing, actual.status, hi), "uncertain")),
+    ).astype(object)
+    undecided = status == "uncertain"
+    undecided &= lo != hi
+    findings = actual.findings
+    if undecided.any():
+        extra = _doubt_findings(np.flatnonzero(undecided), lo, hi, doubt, m, actual)
+        findings = (
+            pd.concat([findings, extra], ignore_index=True)
+            .sort_values("parcel", kind="stable")
+            .reset_index(drop=True)
+        )
+    return dataclasses.replace(actual, status=status, findings=findings)
+
+
+def _names_of(markers: MarkerLayer) -> np.ndarray:
+    """What the survey called each marker (None where it did not)."""
+    attrs = markers.attributes
+    if not len(attrs.columns) or len(attrs) != len(markers):
+        return np.full(len(markers), None, dtype=object)
+    return first_recorded(attrs, "label")
+
+
+def _doubt_findings(
+    parcels: np.ndarray, lo: np.ndarray, hi: np.ndarray, doubt: Doubt, m: Measurements, r: Result
+) -> pd.DataFrame:
+    """For each undecided parcel: the doubtful markers it has or could have, and the
+    neighbours on the other side."""
+    asg, ids, src, row = m.asg, m.prep.ids, m.markers.source, m.markers.row
+    label = _names_of(m.markers)
+    own = asg.parcel[doubt.marker]
+    acc = m.settings.accuracy_ft
+    msgs, counts = [], []
+    for p in parcels.tolist():
+        mine = (own == p) | (doubt.parcel == p)
+        mk = np.unique(doubt.marker[mine])
+        nb = np.unique(np.where(own[mine] == p, doubt.parcel[mine], own[mine]))
+        shown = ", ".join(
+            f"{src[k]} row {row[k]}" + (f" {label[k]!r}" if label[k] is not None else "")
+            for k in mk[:5].tolist()
+        )
+        more = f" and {len(mk) - 5} more" if len(mk) > 5 else ""
+        neighbours = ", ".join(repr(str(ids[q])) for q in nb[:3].tolist())
+        msgs.append(
+            f"{len(mk)} {plural(len(mk), 'marker stands', 'markers stand')} within "
+            f"{ft(acc)} (the stated survey accuracy) of the line shared with parcel "
+            f"{neighbours} ({shown}{more}): {lo[p]} if {plural(len(mk), 'it posts', 'they post')} "
+            f"the neighbour, {hi[p]} if this parcel; name the owner on each sign, or survey "
+            "them more precisely"
+        )
+        counts.append(len(mk))
+    clause = r.profile.spacing.clause if r.profile.spacing is not None else r.profile.citation
+    out = findings_frame(
+        parcels, "shared_line", "uncertain", clause, msgs, np.nan, acc, "ft", counts
+    )
+    out["profile"] = r.profile.name
+    out["basis"] = "guidance" if r.profile.standard == "guidance" else "statute"
+    return out
