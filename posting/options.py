@@ -223,6 +223,37 @@ context_options = _compose(
         help="Parcel column with the recorded acreage, compared with the measured area.",
     ),
     click.option(
+        "--sight-ft",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="FT",
+        help="How far a marker can be seen on this land (profiles whose markers must be in "
+        "sight of each other; default: the profile's, by land cover).",
+    ),
+    click.option(
+        "--places",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Municipalities or counties (with --place-field), for profiles that do not apply "
+        "in some places (Illinois' purple paint in Chicago).",
+    ),
+    click.option(
+        "--place-field",
+        metavar="COL",
+        help="Column naming each place: of --places, or of the parcels without --places.",
+    ),
+    click.option(
+        "--registry",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Land recorded as posted (a state's electronic posting, a town clerk's record); "
+        "a 'year' column, if any, says for which posting year.",
+    ),
+    click.option(
+        "--registry-where",
+        metavar="COL=V1,V2,...",
+        help="Parcels recorded as posted, by attribute.",
+    ),
+    click.option(
         "--merge-owner",
         metavar="COL",
         help="Merge adjoining parcels with the same value of COL (one owner's property) "

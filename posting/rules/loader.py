@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -95,8 +95,14 @@ def _rule_dict(rule: Rule) -> dict[str, Any]:
         v = getattr(rule, f.name)
         if v is None or v == () or v == "":
             continue
-        out[f.name] = list(v) if isinstance(v, tuple) else v
+        if isinstance(v, tuple):
+            v = [_rule_dict(x) if is_dataclass(x) else _plain(x) for x in v]
+        out[f.name] = v
     return out
+
+
+def _plain(v: Any) -> Any:
+    return [_plain(x) for x in v] if isinstance(v, tuple) else v
 
 
 def _rules_dir() -> Path:
