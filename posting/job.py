@@ -110,7 +110,8 @@ class Job:
     signs
         Marker files (signs, paint marks, posts), any number.
     rules
-        Rule profiles (names or ``.toml`` paths): alternative ways to post. Empty: Florida's.
+        Rule profiles (names or ``.toml`` paths): alternative ways to post; ``auto`` (and
+        empty) judges each parcel by its state's default profiles (:mod:`posting.jurisdiction`).
     id_field, owner_field
         Parcel columns of the id and the owner.
     sign_parcel_field

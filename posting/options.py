@@ -57,7 +57,8 @@ input_options = _compose(
         multiple=True,
         metavar="NAME|FILE",
         help="Rule profile: a shipped name (see `posting rules list`) or a .toml file; repeat "
-        "for alternatives (a parcel complies if it meets any). Default: florida.",
+        "for alternatives (a parcel complies if it meets any). Default: auto, each parcel "
+        "under its own state's profiles (found offline from where it lies).",
     ),
     click.option("--id-field", metavar="COL", help="Parcel id column (default: row number)."),
     click.option("--owner-field", metavar="COL", help="Parcel owner column."),

@@ -51,6 +51,7 @@ class Profile:
     effective_date: str | None = None
     penalty: str | None = None
     notes: str = ""
+    auto: bool = False
     kinds: tuple[str, ...] = field(default=("sign",))
     tables: dict[str, Rule] = field(default_factory=dict, hash=False)
 
@@ -138,6 +139,7 @@ def _parse(data: dict[str, Any], path: str) -> Profile:
         "standard": r.choice("standard", STANDARDS) or "statute",
         "penalty": r.get("penalty", str),
         "notes": r.get("notes", str) or "",
+        "auto": bool(r.get("auto", bool)),
         "kinds": kinds,
         "path": path,
     }
