@@ -163,12 +163,46 @@ def _others_of(state: str) -> list[str]:
 
 def parcel_state_table(prep: PreparedParcels) -> pd.DataFrame:
     """:func:`posting.states.parcel_states` of each parcel (or merged property, whose outline
-    is looked up as merged)."""
+    is looked up as merged).
+
+    A layer whose whole extent (the box around every parcel, in longitude/latitude) lies inside
+    one state by the margin is that state's, parcel by parcel, with one lookup: a county's
+    100,000 parcels need not be looked up one by one (parcels without usable geometry are
+    ``empty``). Otherwise each parcel is looked up.
+    """
     from posting.states import parcel_states
 
+    whole = _one_state(prep)
+    if whole is not None:
+        return whole
     if prep.source_rows is None:
         return parcel_states(prep.layer.geometry, crs=prep.layer.crs).reset_index(drop=True)
     return parcel_states(prep.geometry_lonlat())
+
+
+def _one_state(prep: PreparedParcels) -> pd.DataFrame | None:
+    """Every parcel's row when the layer's extent lies inside one state, else None."""
+    import shapely
+
+    from posting.states import parcel_states
+
+    b = prep.bounds_lonlat
+    usable = (prep.group >= 0) & np.isfinite(b).all(axis=1)
+    if not usable.any():
+        return None
+    west, south = b[usable, 0].min(), b[usable, 1].min()
+    east, north = b[usable, 2].max(), b[usable, 3].max()
+    if east - west > 180.0:  # across the antimeridian: parcel by parcel
+        return None
+    one = parcel_states([shapely.box(west, south, east, north)])
+    if one["status"].iat[0] != "ok":
+        return None
+    rows = one.iloc[np.zeros(len(prep), dtype=np.int64)].reset_index(drop=True)
+    empty = ~usable
+    rows.loc[empty, ["status", "reason"]] = ["empty", "no geometry"]
+    rows.loc[empty, ["state", "usps", "name", "fips"]] = None
+    rows.loc[empty, "states"] = pd.Series([()] * int(empty.sum()), dtype=object).to_numpy()
+    return rows
 
 
 def choose(spec: RulesSpec, prep: PreparedParcels) -> Applied:

@@ -178,3 +178,21 @@ def test_a_layer_of_two_states_is_checked_parcel_by_parcel(tmp_path):
     }
     assert "florida in Florida; virginia or virginia-paint in Virginia" in res.stderr
     assert "Florida and Virginia: is this land posted?" in (tmp_path / "m.html").read_text()
+
+
+def test_a_layer_inside_one_state_is_looked_up_once_and_the_same():
+    from posting.jurisdiction import parcel_state_table
+    from posting.prepare import prepare_parcels
+    from posting.settings import Settings
+    from posting.states import parcel_states
+
+    inside = [lonlat_box(-84.28 + k * 0.01, 30.44) for k in range(5)] + [None]
+    layer = parcels(*inside, crs=WGS84)
+    got = parcel_state_table(prepare_parcels(layer, Settings(), corners=False))
+    want = parcel_states(layer.geometry)
+    assert got["status"].tolist() == want["status"].tolist() == ["ok"] * 5 + ["empty"]
+    assert got["state"].tolist() == want["state"].tolist()
+    # across two states, parcel by parcel (the extent straddles the Georgia line)
+    two = parcels(lonlat_box(-84.28, 30.44), lonlat_box(-84.39, 33.75), crs=WGS84)
+    got = parcel_state_table(prepare_parcels(two, Settings(), corners=False))
+    assert got["state"].tolist() == ["florida", "georgia"]
