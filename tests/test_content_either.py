@@ -7,6 +7,8 @@ import pandas as pd
 import pytest
 import shapely
 from helpers import LOCAL_FT, markers, parcels, profile_file, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from posting import check
 from posting.io import FeatureLayer
@@ -95,3 +97,37 @@ def test_centre_recorded_and_marks_along_water(tmp_path):
     assert v["count"] == 1 and "above the ground or the normal water surface" in v["message"]
     [n] = [n for n in p["notes"] if n["rule"] == "mark_height"]
     assert n["count"] == 2  # the two marks on the south side, along the river
+
+
+def slow_either(options):
+    """Sign by sign: OK if some option's items are all OK; FAIL if every option has a FAIL;
+    else not recorded."""
+    out = []
+    for i in range(len(options[0][0])):
+        items = [[int(col[i]) for col in o] for o in options]
+        if any(all(v == 0 for v in o) for o in items):
+            out.append(0)
+        elif all(any(v == 2 for v in o) for o in items):
+            out.append(2)
+        else:
+            out.append(-1)
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 3).flatmap(
+        lambda k: st.lists(
+            st.lists(
+                st.lists(st.sampled_from([0, 2, -1]), min_size=6, max_size=6),
+                min_size=1,
+                max_size=3,
+            ),
+            min_size=k,
+            max_size=k,
+        )
+    )
+)
+def test_either_agrees_with_sign_by_sign(options):
+    arrays = [[np.array(col, dtype=np.int8) for col in o] for o in options]
+    assert either_status(arrays).tolist() == slow_either(arrays)

@@ -153,3 +153,26 @@ def test_a_house_between_two_signs(tmp_path):
     [v] = one(r)["violations"]
     assert "1 line of sight between consecutive signs crossing a building" in v["message"]
     assert len(r.tables["sight"]) == 1 and bool(r.tables["sight"]["blocked"].iat[0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(*[st.integers(0, 100)] * 4), min_size=1, max_size=12),
+    st.lists(st.tuples(st.integers(0, 90), st.integers(0, 90), st.integers(3, 30)), max_size=5),
+)
+def test_blocked_agrees_with_each_line_and_building(segs, boxes):
+    lines = np.array(
+        [shapely.LineString([(a, b), (c, d)]) for a, b, c, d in segs if (a, b) != (c, d)],
+        dtype=object,
+    )
+    houses = np.array([shapely.box(x, y, x + w, y + w) for x, y, w in boxes], dtype=object)
+    want = [
+        any(
+            line.crosses(h)
+            and not h.intersects(shapely.Point(line.coords[0]))
+            and not h.intersects(shapely.Point(line.coords[-1]))
+            for h in houses
+        )
+        for line in lines
+    ]
+    assert blocked_by(lines, houses).tolist() == want
