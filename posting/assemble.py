@@ -1,5 +1,6 @@
 """The Report from the profiles' verdicts: each parcel judged by the profile that gives it its
-best status, with the tables of that profile, and every input row accounted for."""
+best status among those that apply to it (:mod:`posting.jurisdiction`), with the tables of that
+profile, and every input row accounted for."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pandas as pd
 from posting.attributes import first_recorded
 from posting.evaluate import Result
 from posting.frames import text
+from posting.jurisdiction import Applied
 from posting.measure import Measurements
 from posting.report import Report
 from posting.rules.loader import Profile
@@ -22,13 +24,15 @@ __all__ = ["assemble"]
 class _Choice:
     """Each parcel's profile: the first that gives it its best status (:data:`RANK`)."""
 
-    def __init__(self, results: list[Result], n: int) -> None:
+    def __init__(self, results: list[Result], n: int, applies: np.ndarray | None = None) -> None:
         self.results, self.n = results, n
         rank = (
             np.vstack([[RANK[s] for s in r.status] for r in results])
             if n
             else np.zeros((len(results), 0), int)
         )
+        if applies is not None:  # a profile that does not apply to a parcel is never chosen
+            rank = np.where(applies, rank, len(RANK))
         self.of = np.argmin(rank, axis=0) if n else np.empty(0, dtype=np.int64)
 
     def pick(self, attr: str) -> np.ndarray:
@@ -58,15 +62,23 @@ class _Choice:
         )
 
 
-def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) -> Report:
-    """The Report: each parcel judged by the first profile that gives it its best status."""
+def assemble(
+    m: Measurements, profiles: list[Profile], results: list[Result], applied: Applied | None = None
+) -> Report:
+    """The Report: each parcel judged by the first profile that gives it its best status, among
+    the profiles that apply to it (``applied.applies``; every profile when None)."""
     prep, markers = m.prep, m.markers
-    choice = _Choice(results, m.n)
+    applies = None if applied is None else applied.applies
+    choice = _Choice(results, m.n, applies)
     ids = prep.layer.ids
     dup = text(ids).duplicated(keep=False).to_numpy()
     warnings = list(prep.layer.notes) + list(markers.notes) + m.warnings
+    if applied is not None:
+        warnings += applied.warnings
     _input_warnings(prep, markers, ids, dup, warnings)
     parcels_df = _parcel_table(m, profiles, choice, dup)
+    if applied is not None and applied.state is not None:
+        parcels_df["state"] = text(applied.state)
     tables, record_columns = _kinds_own(results, parcels_df, choice)
     stretches = _stretch_tables(m)
     not_checked = []
@@ -88,11 +100,12 @@ def assemble(m: Measurements, profiles: list[Profile], results: list[Result]) ->
         markers=_marker_table(m, ids),
         not_checked=not_checked,
         warnings=warnings,
-        alternatives=_alternatives(profiles, results, m.n),
+        alternatives=_alternatives(profiles, results, m.n, applies),
         all_findings=pd.concat([r.findings for r in results], ignore_index=True),
         water=stretches.get("water"),
         easements=stretches.get("easements"),
         fence_gaps=choice.rows("fence_gaps"),
+        states=None if applied is None else applied.states,
         generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
     )
 
@@ -187,10 +200,12 @@ def _stretch_tables(m: Measurements) -> dict[str, pd.DataFrame]:
     return out
 
 
-def _alternatives(profiles: list[Profile], results: list[Result], n: int) -> pd.DataFrame:
-    """Each parcel's status under every profile given."""
+def _alternatives(
+    profiles: list[Profile], results: list[Result], n: int, applies: np.ndarray | None
+) -> pd.DataFrame:
+    """Each parcel's status under every profile given that applies to it."""
     names = np.asarray([p.name for p in profiles], dtype=object)
-    return pd.DataFrame(
+    out = pd.DataFrame(
         {
             "parcel": np.tile(np.arange(n), len(results)),
             "profile": text(np.repeat(names, n)),
@@ -199,6 +214,7 @@ def _alternatives(profiles: list[Profile], results: list[Result], n: int) -> pd.
             ),
         }
     )
+    return out if applies is None else out[applies.ravel()].reset_index(drop=True)
 
 
 def _inputs(m: Measurements) -> dict:

@@ -27,6 +27,12 @@ canonical column        aliases                                      meaning
 ``surveyed``            ``survey_date``, ``date``, ``time``          date the marker was surveyed
 ``label``               ``name``, ``sign_id``, ``marker_id``,        what the surveyor called the
                         ``waypoint``                                 marker (a GPX waypoint's name)
+``support``             ``mounted_on``, ``stands_on``                what a mark is on (``tree``,
+                                                                     ``post``, ``stone`` ...)
+``signed``              ``signature``, ``signed_by``                 the signature on a sign
+``sign_year``           ``year``, ``dated``, ``year_on_sign``        the year a sign shows
+``centre_ft``           ``center_ft``, ``centre_height_ft``,         height of a mark's centre
+                        ``center_height_ft``                         above the ground, feet
 ======================  ===========================================  ==============================
 """
 
@@ -51,6 +57,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "facing_deg": ("facing_deg", "facing", "azimuth_deg", "azimuth", "bearing"),
     "surveyed": ("surveyed", "survey_date", "date", "time"),
     "label": ("name", "sign_id", "marker_id", "label", "waypoint"),
+    "support": ("support", "mounted_on", "stands_on"),
+    "signed": ("signed", "signature", "signed_by"),
+    "sign_year": ("sign_year", "year", "dated", "year_on_sign"),
+    "centre_ft": ("centre_ft", "center_ft", "centre_height_ft", "center_height_ft"),
 }
 """Canonical marker columns and the aliases accepted for them, in order of preference.
 

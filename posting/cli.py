@@ -304,9 +304,11 @@ def rules_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="An array of objects instead of a table.")
 @_user_errors
 def rules_list(as_json: bool) -> None:
-    """List the shipped profiles: name, citation, verification status, title."""
+    """List the shipped profiles: name, verification status, whether `--rules auto` applies it
+    in its state, citation, title."""
     import json
 
+    from posting.jurisdiction import state_of
     from posting.rules import available, load_rules
 
     profiles = [load_rules(n) for n in available()]
@@ -322,6 +324,12 @@ def rules_list(as_json: bool) -> None:
                         "standard": p.standard,
                         "jurisdiction": p.jurisdiction,
                         "purpose": p.purpose,
+                        "state": state_of(p),
+                        "auto": p.auto,
+                        "clauses": {
+                            name: {"clause": rule.clause, "verified": rule.verified}
+                            for name, rule in p.rules()
+                        },
                     }
                     for p in profiles
                 ],
@@ -332,7 +340,8 @@ def rules_list(as_json: bool) -> None:
     width = max(len(p.name) for p in profiles) + 2
     for p in profiles:
         std = " (guidance)" if p.standard == "guidance" else ""
-        click.echo(f"{p.name:{width}}{p.verification:11}{p.citation}{std}: {p.title}")
+        auto = "auto " if p.auto else "     "
+        click.echo(f"{p.name:{width}}{p.verification:11}{auto}{p.citation}{std}: {p.title}")
 
 
 @rules_group.command("show")

@@ -4,9 +4,11 @@
 
 Preparing the parcels and assigning the markers do not depend on the rules, so they are done
 once (:mod:`posting.prepare`, :mod:`posting.assign`), and so is everything else the rules read
-(:mod:`posting.measure`); each rule profile (an alternative way to post) is then evaluated on
-the same measurements (:mod:`posting.evaluate`), and each parcel takes the best status any
-profile gives it (:mod:`posting.assemble`).
+(:mod:`posting.measure`); which profiles may judge which parcels is chosen beside the
+assignment (:mod:`posting.jurisdiction`: ``auto`` takes each parcel's state's); each rule profile
+(an alternative way to post) is then evaluated once on the same measurements
+(:mod:`posting.evaluate`), and each parcel takes the best status any profile that applies to it
+gives it (:mod:`posting.assemble`).
 """
 
 from __future__ import annotations
@@ -26,16 +28,18 @@ from posting.ambiguity import (
 )
 from posting.assemble import assemble
 from posting.assign import assign_markers
-from posting.errors import InputError, RulesError
+from posting.errors import InputError
 from posting.evaluate import evaluate
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import Job, merge_key_of, read_context, read_markers_of, read_parcels_of
+from posting.jurisdiction import RulesSpec, choose, rules_spec, state_of
 from posting.measure import Context, measure
-from posting.parallel import background, release_memory
+from posting.parallel import background, release_memory, soon
 from posting.prepare import PreparedParcels, add_corners, prepare_parcels
 from posting.report import Report
-from posting.rules.loader import Profile, load_rules
+from posting.rules.loader import Profile
 from posting.settings import Settings
+from posting.states import boundaries
 
 if TYPE_CHECKING:
     from posting.prefetch import Prefetch
@@ -44,16 +48,9 @@ __all__ = ["Context", "check", "profiles_of", "run"]
 
 
 def profiles_of(rules: str | Profile | Sequence[str | Profile]) -> list[Profile]:
-    """Rule profiles from names, paths or loaded profiles (Florida's when none is given)."""
-    items = [rules] if isinstance(rules, str | Profile) else list(rules)
-    if not items:
-        items = ["florida"]
-    profiles = [r if isinstance(r, Profile) else load_rules(r) for r in items]
-    names = [p.name for p in profiles]
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise RulesError(f"rule profile {dup!r} is given twice")
-    return profiles
+    """Rule profiles from names, paths or loaded profiles (``auto`` chooses none here: see
+    :mod:`posting.jurisdiction`)."""
+    return rules_spec(rules).named
 
 
 def check(
@@ -76,7 +73,8 @@ def check(
         From :func:`posting.io.read_markers`; None means no markers (every parcel unposted).
     rules
         A profile name (``"florida"``), a path to a profile file, a loaded profile, or a list of
-        them: alternative ways to post (a parcel complies if it meets any one).
+        them: alternative ways to post (a parcel complies if it meets any one). ``"auto"``
+        judges each parcel by its state's default profiles (:mod:`posting.jurisdiction`).
     settings
         Tolerances and survey accuracy.
     context
@@ -86,13 +84,13 @@ def check(
         workers on a machine).
     """
     with parallel.threads(threads):
-        return _check(parcels, markers, profiles_of(rules), settings, context)
+        return _check(parcels, markers, rules_spec(rules), settings, context)
 
 
-def _check(parcels, markers, profiles, settings, context, cornering=None) -> Report:
-    """The stages, in order; the corners are found beside the assignment, which does not need
-    them (``cornering``, when they are already being found), and each profile's measurements
-    beside each other (:func:`posting.evaluate`)."""
+def _check(parcels, markers, spec: RulesSpec, settings, context, cornering=None) -> Report:
+    """The stages, in order; the corners (``cornering``, when they are already being found) and
+    each parcel's profiles are found beside the assignment, which needs neither, and each
+    profile's measurements beside each other (:func:`posting.evaluate`)."""
     settings = settings or Settings()
     context = context or Context()
     markers = markers if markers is not None else MarkerLayer.empty()
@@ -102,6 +100,7 @@ def _check(parcels, markers, profiles, settings, context, cornering=None) -> Rep
             raise InputError("the parcels were prepared with other settings than the check's")
     else:
         prep = prepare_parcels(parcels, settings, corners=False)
+    choosing = background(choose, spec, prep)
     if cornering is None:
         cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
@@ -111,7 +110,13 @@ def _check(parcels, markers, profiles, settings, context, cornering=None) -> Rep
         asg, doubt = doubtful_markers(
             prep, markers, asg, settings.accuracy_ft, settings.tolerance_ft
         )
+    try:
+        applied = choosing.result()
+    except BaseException:
+        cornering.exception()  # let the corners finish; the choice's error is the one shown
+        raise
     prep = cornering.result()
+    profiles = applied.profiles
     facing = any(p.facing is not None for p in profiles)
     m = measure(prep, asg, markers, settings, context, facing=facing)
     if doubt is not None and len(doubt):
@@ -127,7 +132,7 @@ def _check(parcels, markers, profiles, settings, context, cornering=None) -> Rep
             combine(r, evaluate(p, worst), evaluate(p, best), doubt, m)
             for p, r in zip(profiles, results, strict=True)
         ]
-    return assemble(m, profiles, results)
+    return assemble(m, profiles, results, applied)
 
 
 def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = None) -> Report:
@@ -138,7 +143,9 @@ def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = Non
     ``prefetch`` holds GeoParquet files already being read (:class:`posting.prefetch.Prefetch`).
     """
     with parallel.threads(threads):
-        profiles = profiles_of(job.rules)
+        spec = rules_spec(job.rules)
+        if spec.auto or any(state_of(p) for p in spec.named):
+            soon(boundaries)  # read while the parcels are
         reading = parallel.aside(read_markers_of, job, prefetch)
         try:
             parcels = read_parcels_of(job, prefetch)
@@ -151,4 +158,4 @@ def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = Non
         # the corners are found while the markers are still being read, then assigned
         cornering = background(add_corners, prepared)
         markers = reading.result()
-        return _check(prepared, markers, profiles, job.settings, context, cornering)
+        return _check(prepared, markers, spec, job.settings, context, cornering)

@@ -36,7 +36,9 @@ class ContextFiles:
     ``landcover`` with ``landcover_field`` (or ``landcover_field`` alone: a parcel column);
     ``public_where``, ``dwelling_where``, ``cultivated_where`` (``COL=V1,V2`` over parcel
     columns); ``check_date``; ``water`` with ``water_where``; ``dwellings``; ``fences`` with
-    ``fence_height_field``; ``easements`` with ``easement_holder_field``; ``acres_field``.
+    ``fence_height_field``; ``easements`` with ``easement_holder_field``; ``acres_field``;
+    ``sight_ft``; ``places`` with ``place_field`` (or ``place_field`` alone: a parcel column);
+    ``registry`` (recorded land, its ``year`` column if any) or ``registry_where``.
     """
 
     access: str | None = None
@@ -55,6 +57,11 @@ class ContextFiles:
     easements: str | None = None
     easement_holder_field: str | None = None
     acres_field: str | None = None
+    sight_ft: float | None = None
+    places: str | None = None
+    place_field: str | None = None
+    registry: str | None = None
+    registry_where: str | None = None
 
     def __post_init__(self) -> None:
         for needs, on in (
@@ -65,6 +72,11 @@ class ContextFiles:
         ):
             if getattr(self, needs) and not getattr(self, on):
                 raise InputError(f"{{option}} needs {{option:{on}}}", parameter=needs)
+        if self.places and not self.place_field:
+            raise InputError(
+                "{option} needs {option:place_field} (the column naming each place)",
+                parameter="places",
+            )
         if self.landcover and not self.landcover_field:
             raise InputError(
                 "{option} needs {option:landcover_field} (the column whose value 'forest' "
@@ -74,7 +86,16 @@ class ContextFiles:
 
     def files(self) -> list[str]:
         """The files named (the inputs a manifest records)."""
-        names = ("access", "landcover", "water", "dwellings", "fences", "easements")
+        names = (
+            "access",
+            "landcover",
+            "water",
+            "dwellings",
+            "fences",
+            "easements",
+            "places",
+            "registry",
+        )
         return [getattr(self, n) for n in names if getattr(self, n)]
 
 
@@ -89,7 +110,8 @@ class Job:
     signs
         Marker files (signs, paint marks, posts), any number.
     rules
-        Rule profiles (names or ``.toml`` paths): alternative ways to post. Empty: Florida's.
+        Rule profiles (names or ``.toml`` paths): alternative ways to post; ``auto`` (and
+        empty) judges each parcel by its state's default profiles (:mod:`posting.jurisdiction`).
     id_field, owner_field
         Parcel columns of the id and the owner.
     sign_parcel_field
@@ -251,6 +273,20 @@ def read_context(files: ContextFiles, parcels: ParcelLayer, crs: str | None) -> 
             field_parameter="easement_holder_field",
             casefold=False,
         )
+    if f.sight_ft is not None:
+        ctx["sight_ft"] = float(f.sight_ft)
+    if f.places:
+        ctx["places"] = read_features(
+            f.places, field=f.place_field, crs=crs, field_parameter="place_field", casefold=False
+        )
+    elif f.place_field:
+        ctx["parcel_place"] = parcel_values(parcels, f.place_field, "place_field")
+    if f.registry:
+        ctx["registry"] = read_features(
+            f.registry, default_field=("year", "posting_year", "season"), crs=crs
+        )
+    if f.registry_where:
+        ctx["registered"] = parcel_where(parcels, f.registry_where, "registry_where")
     if f.acres_field:
         ctx["recorded_acres"] = pd.to_numeric(
             pd.Series(parcel_values(parcels, f.acres_field, "acres_field")), errors="coerce"

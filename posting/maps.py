@@ -857,10 +857,31 @@ class _MapBuilder:
             )
 
     # context -------------------------------------------------------------------------------
+    def jurisdiction(self) -> str:
+        """Whose rules the title names: the jurisdictions of the profiles that judged the
+        parcels, and the state the land lies in where that is another."""
+        first = self.first
+        used = [n for n in dict.fromkeys(self.parcels["rules"].dropna()) if n in self.profiles]
+        names = list(dict.fromkeys(self.profiles[n].get("jurisdiction") for n in used))
+        names = [x for x in names if x] or [
+            first.get("jurisdiction") or first.get("title") or first.get("name")
+        ]
+        title = " and ".join(names)
+        if self.report.states is None and "state" in self.parcels:
+            from posting.states import slug_of, states_table
+
+            t = states_table()
+            named = dict(zip(t["slug"], t["name"], strict=True))
+            own = {slug_of(x) for x in names}
+            land = [named[s] for s in dict.fromkeys(self.parcels["state"].dropna()) if s not in own]
+            if land:
+                title = f"{title} rule, land in {' and '.join(land)}"
+        return title
+
     def context(self, title: str | None, planned: bool) -> dict[str, Any]:
         r = self.report
         first = self.first
-        jurisdiction = first.get("jurisdiction") or first.get("title") or first.get("name")
+        jurisdiction = self.jurisdiction()
         when = (r.generated or "").replace("T", " ").replace("+00:00", " UTC")
         has = ~pd.isna(self.geoms)
         p = self.parcels
@@ -937,7 +958,7 @@ class _MapBuilder:
             },
             "off_map": {"parcels": off_parcels, "signs": off_signs},
             "not_checked": [{**x, "reason": worded(x["reason"], self.name)} for x in r.not_checked],
-            "warnings": r.warnings or [],
+            "warnings": [worded(w, self.name) for w in r.warnings or []],
         }
 
 

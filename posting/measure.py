@@ -72,6 +72,15 @@ class Context:
         Easement polygons; ``values`` holds each easement's holder.
     recorded_acres
         Per parcel, the acreage its attributes record (compared with the measured area).
+    sight_ft
+        How far a marker can be seen on this land, in feet (for the rules that markers be in
+        sight of each other; None: the rule's own figures).
+    places, parcel_place
+        Places (municipalities, counties; ``values`` holds each one's name), or per parcel
+        the name of the place it lies in (for rules that do not apply in some places).
+    registry, registered
+        Land recorded as posted in a registry (``values`` holds each record's year, None
+        unknown), or per parcel True where the attributes say it is recorded.
     """
 
     access: FeatureLayer | None = None
@@ -86,6 +95,11 @@ class Context:
     cultivated: np.ndarray | None = None
     easements: FeatureLayer | None = None
     recorded_acres: np.ndarray | None = None
+    sight_ft: float | None = None
+    places: FeatureLayer | None = None
+    parcel_place: np.ndarray | None = None
+    registry: FeatureLayer | None = None
+    registered: np.ndarray | None = None
 
 
 @dataclass

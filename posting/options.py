@@ -57,7 +57,8 @@ input_options = _compose(
         multiple=True,
         metavar="NAME|FILE",
         help="Rule profile: a shipped name (see `posting rules list`) or a .toml file; repeat "
-        "for alternatives (a parcel complies if it meets any). Default: florida.",
+        "for alternatives (a parcel complies if it meets any). Default: auto, each parcel "
+        "under its own state's profiles (found offline from where it lies).",
     ),
     click.option("--id-field", metavar="COL", help="Parcel id column (default: row number)."),
     click.option("--owner-field", metavar="COL", help="Parcel owner column."),
@@ -221,6 +222,37 @@ context_options = _compose(
         "--acres-field",
         metavar="COL",
         help="Parcel column with the recorded acreage, compared with the measured area.",
+    ),
+    click.option(
+        "--sight-ft",
+        type=click.FloatRange(min=0, min_open=True),
+        metavar="FT",
+        help="How far a marker can be seen on this land (profiles whose markers must be in "
+        "sight of each other; default: the profile's, by land cover).",
+    ),
+    click.option(
+        "--places",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Municipalities or counties (with --place-field), for profiles that do not apply "
+        "in some places (Illinois' purple paint in Chicago).",
+    ),
+    click.option(
+        "--place-field",
+        metavar="COL",
+        help="Column naming each place: of --places, or of the parcels without --places.",
+    ),
+    click.option(
+        "--registry",
+        type=click.Path(dir_okay=False),
+        metavar="FILE",
+        help="Land recorded as posted (a state's electronic posting, a town clerk's record); "
+        "a 'year' column, if any, says for which posting year.",
+    ),
+    click.option(
+        "--registry-where",
+        metavar="COL=V1,V2,...",
+        help="Parcels recorded as posted, by attribute.",
     ),
     click.option(
         "--merge-owner",

@@ -372,7 +372,11 @@ def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict
             items[i]["penalty"] = penalty[rules[i]]
     if len(report.profiles) > 1:
         for item, alt in zip(items, _alternatives_lists(report), strict=True):
-            item["alternatives"] = alt
+            if len(alt) > 1:  # alternatives that apply to it (a parcel in one state: its own)
+                item["alternatives"] = alt
+    if report.states and len(report.states) > 1:
+        for item, state in zip(items, _texts(p["state"]), strict=True):
+            item["state"] = state
     for key, column in (("repaired", "repaired"), ("invalid_reason", "invalid_reason")):
         values = p[column].to_numpy(dtype=object)
         for i in np.flatnonzero(p[column].notna().to_numpy() & (values != "")):
@@ -440,6 +444,8 @@ def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str
             "name": report.rules_name,
             "alternatives": [pr.summary() for pr in report.profiles],
         }
+        if report.states and len(report.states) > 1:
+            rules["states"] = report.states
     else:
         rules = report.profile.summary()
     return {
@@ -463,7 +469,7 @@ def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str
         },
         "summary": report.summary(),
         "not_checked": [{**x, "reason": worded(x["reason"], name)} for x in report.not_checked],
-        "warnings": report.warnings,
+        "warnings": [worded(w, name) for w in report.warnings],
         "duplicate_ids": duplicates,
     }
 

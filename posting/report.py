@@ -25,6 +25,14 @@ from posting.verdict import STATUSES
 __all__ = ["SCHEMA", "Report"]
 
 
+def _state_name(slug: str) -> str:
+    """``south-carolina`` -> ``South Carolina`` (as :mod:`posting.states` names it)."""
+    from posting.states import states_table
+
+    t = states_table()
+    return str(t.loc[t["slug"] == slug, "name"].iat[0])
+
+
 @dataclass(eq=False)
 class Report:
     """Everything a check found, in tables.
@@ -84,6 +92,9 @@ class Report:
     tables, record_columns
         Tables that other kinds of rule add (by name), and the columns of ``parcels`` that
         kinds add to each parcel's record.
+    states
+        With the rules ``auto``: each state the parcels lie in and the profiles applied there
+        (``parcels`` then has each parcel's ``state``); None when profiles were named.
     not_checked
         Rules not checked for any parcel, with the reason (and the profile).
     warnings
@@ -115,6 +126,7 @@ class Report:
     fence_gaps: pd.DataFrame = field(default_factory=pd.DataFrame)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     record_columns: tuple[str, ...] = ()
+    states: dict[str, list[str]] | None = None
 
     @property
     def profile(self) -> Profile:
@@ -129,7 +141,12 @@ class Report:
 
     @property
     def rules_name(self) -> str:
-        """The profile's name, or the alternatives joined by "or"."""
+        """The profile's name, or the alternatives joined by "or"; with parcels in several
+        states, each state's (``virginia in Virginia; washington in Washington``)."""
+        if self.states and len(self.states) > 1:
+            return "; ".join(
+                f"{' or '.join(names)} in {_state_name(s)}" for s, names in self.states.items()
+            )
         return " or ".join(p.name for p in self.profiles)
 
     @property

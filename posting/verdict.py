@@ -146,12 +146,12 @@ def decide(invalid: np.ndarray, counted: np.ndarray, findings: pd.DataFrame) -> 
 def settle(
     findings: pd.DataFrame, status: np.ndarray, posted_by: np.ndarray, exemption: np.ndarray
 ) -> None:
-    """Land posted otherwise than by markers (a fence, cultivation) or exempt: its status is
-    ``compliant`` or ``exempt`` whatever the markers' findings, which stay in the report as
-    notes ("not needed: ..."). Changes ``findings``, ``status`` and ``posted_by`` in place;
-    ``posted_by`` is ``signs`` for every other compliant parcel."""
+    """Land posted otherwise than by markers (a fence, cultivation, a registry) or exempt: its
+    status is ``compliant`` or ``exempt`` whatever the markers' findings, which stay in the
+    report as notes ("not needed: ..."). Changes ``findings``, ``status`` and ``posted_by`` in
+    place; ``posted_by`` is ``signs`` for every other compliant parcel."""
     exempt = pd.notna(exemption)
-    overridden = np.flatnonzero(exempt | np.isin(posted_by, ("fence", "cultivation")))
+    overridden = np.flatnonzero(exempt | pd.notna(posted_by))  # fence, cultivation, registry
     if len(overridden):
         hit = (
             np.isin(findings["parcel"].to_numpy(), overridden)

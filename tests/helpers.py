@@ -102,3 +102,32 @@ def planned_markers(plan) -> MarkerLayer:
             }
         ),
     )
+
+
+PROFILE_HEAD = """schema = 1
+name = "{name}"
+title = "A profile of the tests"
+jurisdiction = "{jurisdiction}"
+citation = "Test Code 1"
+source_url = "https://example.org/test"
+purpose = "test"
+verification = "unverified"
+kinds = {kinds}
+"""
+
+
+def profile_file(
+    tmp_path: Path,
+    tables: str,
+    *,
+    name: str = "own",
+    kinds=("sign",),
+    jurisdiction: str = "Nowhere",
+) -> str:
+    """A rule profile of one's own: the common keys, then ``tables`` (TOML), in ``tmp_path``."""
+    path = tmp_path / f"{name}.toml"
+    head = PROFILE_HEAD.format(
+        name=name, jurisdiction=jurisdiction, kinds="[" + ", ".join(f'"{k}"' for k in kinds) + "]"
+    )
+    path.write_text(head + "\n" + tables)
+    return str(path)

@@ -921,7 +921,24 @@ def test_oregon_vehicles_350_yards(side, status):
 # "reasonably likely to come to the attention of intruders" (or the like), no number. The guidance
 # is north-dakota-criminal's: signs 660 ft apart along the boundary, at each corner and access.
 
-NO_FIGURE = ["wyoming", "alaska", "nebraska", "south-dakota", "connecticut", "ohio", "mississippi"]
+NO_FIGURE = [
+    "wyoming",
+    "alaska",
+    "nebraska",
+    "south-dakota",
+    "connecticut",
+    "ohio",
+    "mississippi",
+    # Va. Code 18.2-119 "where it or they may be reasonably seen"; RCW 9A.52.010(3) "posting in a
+    # conspicuous manner"; 18 Pa.C.S. 3503(b)(1)(ii) and G.S. 14-159.13(a)(2) "reasonably likely
+    # to come to the attention of intruders"; Md. Criminal Law 6-402(a)(1) "where they reasonably
+    # may be seen"
+    "virginia",
+    "washington",
+    "pennsylvania",
+    "north-carolina",
+    "maryland",
+]
 
 
 @pytest.mark.parametrize("profile", NO_FIGURE)

@@ -33,6 +33,8 @@ def williamsburg():
     where = "WETLAND_TY in (" + ",".join(f"'{w}'" for w in OPEN_WATER) + ")"
     d = run(
         parcels,
+        "--rules",  # Florida's five-acre dwelling exemption, on real lots (they lie in Virginia)
+        "florida",
         "--id-field",
         "PID",
         "--water",

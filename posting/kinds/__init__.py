@@ -15,7 +15,9 @@ A kind may take part in four steps of a profile's evaluation, each optional:
     Per-marker attribute checks (content, paint, posts, facing, renewal, public notice), run
     together by :mod:`posting.kinds.items`; a kind notes in ``part`` what it cannot check.
 ``remark(rule, profile, m, part)``
-    Notes about what surveyed positions cannot show (visibility, a statement's area).
+    Notes about what surveyed positions cannot show (visibility, a statement's area); it runs
+    after every kind's measurements and items, before the status is decided, so a kind may
+    also revise the findings there (:mod:`~posting.kinds.when`: rules for some land only).
 ``settle(rule, profile, m, land)``
     After the status is decided: land that needs no signs (fence, cultivation, exemption).
 
@@ -74,7 +76,7 @@ class Part:
         self.findings += other.findings
         self.not_checked += other.not_checked
         for name, table in other.tables.items():
-            if name not in self.tables:
+            if name not in self.tables or not len(self.tables[name]):
                 self.tables[name] = table
             elif len(table):
                 self.tables[name] = pd.concat([self.tables[name], table], ignore_index=True)
@@ -182,6 +184,16 @@ BUILTIN = (
     "dwelling",
     "fence",
     "cultivation",
+    "spacing_by_kind",
+    "nearest",
+    "density",
+    "in_sight",
+    "except_in",
+    "content_either",
+    "mark_height",
+    "current_year",
+    "registry",
+    "when",
 )
 """The built-in kinds, in the order their findings and notes are reported."""
 

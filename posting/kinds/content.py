@@ -31,6 +31,7 @@ class ContentRule(Rule):
     address: bool = False
     phone: bool = False
     sign_min_in: tuple[float, float] | None = None
+    sign_min_sqin: float | None = None
     statement_min_sqin: float | None = None
 
 
@@ -45,6 +46,7 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> ContentRule:
         address=bool(t.get("address", bool)),
         phone=bool(t.get("phone", bool)),
         sign_min_in=t.pair("sign_min_in"),
+        sign_min_sqin=t.positive("sign_min_sqin"),
         statement_min_sqin=t.positive("statement_min_sqin"),
     )
 
@@ -117,6 +119,17 @@ def items(c: ContentRule, profile, m: Measurements, part: Part) -> list[Item]:
                 ("width_in", "length_in"),
                 lambda w, h: ct.size_status(w, h, c.sign_min_in),
                 f"are smaller than {a:g} x {b:g} in",
+            )
+        )
+    if c.sign_min_sqin is not None:
+        out.append(
+            Item(
+                "sign_size",
+                c.clause,
+                k,
+                ("width_in", "length_in"),
+                lambda w, h: ct.area_status(w, h, c.sign_min_sqin),
+                f"are smaller than {c.sign_min_sqin:g} sq in",
             )
         )
     return out

@@ -1,5 +1,6 @@
 """Paint marks (purple paint): colour, size of the stripe or patch, height of its bottom above
-the ground, and any lettering."""
+the ground, any lettering, and what the mark stands on (``on``: Arkansas' marks "on posts"
+off forest land; the marker data's ``support``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ class PaintRule(Rule):
     bottom_max_ft: float | None = None
     letter_min_in: float | None = None
     required_words: tuple[str, ...] = ()
+    on: tuple[str, ...] = ()
 
 
 def parse(t: Reader, kinds: tuple[str, ...]) -> PaintRule:
@@ -40,6 +42,7 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> PaintRule:
         **range_of(t, "bottom_min_ft", "bottom_max_ft"),
         letter_min_in=t.positive("letter_min_in"),
         required_words=t.strings("required_words") or (),
+        on=tuple(x.lower() for x in (t.strings("on") or ())),
     )
 
 
@@ -103,6 +106,17 @@ def items(p: PaintRule, profile, m: Measurements, part: Part) -> list[Item]:
             )
         )
     out += lettering(p, "paint_letters", "paint_text")
+    if p.on:
+        out.append(
+            Item(
+                "paint_support",
+                p.clause,
+                k,
+                ("support",),
+                lambda v: ct.color_status(v, p.on),  # the same loose match: "fence post"
+                f"stand on something other than {' or '.join(f'a {x}' for x in p.on)}",
+            )
+        )
     return out
 
 

@@ -90,9 +90,10 @@ def summary(rule: SpacingRule) -> dict:
     return out
 
 
-def measure(rule: SpacingRule, profile, m: Measurements) -> Part:
+def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     """Every gap of every ring, its limit and status; the spacing findings; each parcel's
-    largest gap (``max_gap``)."""
+    largest gap (``max_gap``). ``limits(rule, m, gaps, part)`` gives each gap's land cover and
+    limit (default: the rule's figure, or its two by land cover)."""
     prep, asg, s = m.prep, m.asg, m.settings
     rings, n = prep.rings, m.n
     part = Part()
@@ -120,7 +121,7 @@ def measure(rule: SpacingRule, profile, m: Measurements) -> Part:
         },
         copy=False,  # this function's own arrays: a million gaps need no second copy
     )
-    df["forest"], df["limit_ft"] = _limits(rule, m, df, part)
+    df["forest"], df["limit_ft"] = (limits or _limits)(rule, m, df, part)
     along = gaps.length_ft
     w = profile.water
     if w is not None and w.mode == "exempt" and m.land.water is not None:

@@ -50,7 +50,7 @@ def summary_lines(
         if x["rule"] in ("landcover", "access", "public_notice"):
             reason = worded(x["reason"], name)
             lines.append(f"  not checked ({x.get('profile', '')}): {reason}")
-    lines += [f"  warning: {w}" for w in report.warnings[:20]]
+    lines += [f"  warning: {worded(w, name)}" for w in report.warnings[:20]]
     if len(report.warnings) > 20:
         lines.append(f"  ... and {len(report.warnings) - 20} more warnings (see the JSON report)")
     return lines

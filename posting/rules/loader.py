@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,7 @@ class Profile:
     effective_date: str | None = None
     penalty: str | None = None
     notes: str = ""
+    auto: bool = False
     kinds: tuple[str, ...] = field(default=("sign",))
     tables: dict[str, Rule] = field(default_factory=dict, hash=False)
 
@@ -95,8 +96,14 @@ def _rule_dict(rule: Rule) -> dict[str, Any]:
         v = getattr(rule, f.name)
         if v is None or v == () or v == "":
             continue
-        out[f.name] = list(v) if isinstance(v, tuple) else v
+        if isinstance(v, tuple):
+            v = [_rule_dict(x) if is_dataclass(x) else _plain(x) for x in v]
+        out[f.name] = v
     return out
+
+
+def _plain(v: Any) -> Any:
+    return [_plain(x) for x in v] if isinstance(v, tuple) else v
 
 
 def _rules_dir() -> Path:
@@ -132,6 +139,7 @@ def _parse(data: dict[str, Any], path: str) -> Profile:
         "standard": r.choice("standard", STANDARDS) or "statute",
         "penalty": r.get("penalty", str),
         "notes": r.get("notes", str) or "",
+        "auto": bool(r.get("auto", bool)),
         "kinds": kinds,
         "path": path,
     }

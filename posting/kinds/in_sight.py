@@ -1,0 +1,297 @@
+"""In sight: each marker within sight of the next along the boundary (New Jersey's
+"intervisible signs", Nevada's marks "visible within the direct line of sight of a person standing
+next to another").
+
+Whether a marker can be seen from the next depends on the ground, the trees and the weather,
+which surveyed positions cannot show. The check makes it a distance, stated and configurable:
+
+* the straight line between consecutive markers along each ring must be no longer than the
+  **sight distance**: the rule's ``sight_ft`` on open land and ``forest_sight_ft`` on forest land
+  (by the land cover along the line of sight: a land-cover layer or parcel attribute), or the
+  distance the user states for the land (the ``sight_ft`` context setting), which wins;
+* the line must not cross a building (the footprints of the dwellings layer, where given).
+
+The defaults, :data:`DEFAULT_SIGHT_FT` and :data:`DEFAULT_FOREST_SIGHT_FT`, are the distances
+at which legislatures that set both a spacing and "readily visible to any person approaching"
+deem a mark visible: 1,000 ft on open land and 100 ft on forest land (Texas 30.05(b)(2)(D),
+Arkansas 18-11-404/405, Kentucky 511.070, Alabama 13A-7-1). Where the land cover is unknown, a
+pair farther apart than the forest distance but within the open-land one could be in sight or
+not: it is ``uncertain``, and the report says how to settle it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import shapely
+
+from posting.checks import FAIL, OK, UNCERTAIN, against_max
+from posting.checks.landcover import forest_share
+from posting.checks.spacing import ring_gaps
+from posting.kinds import Kind, Part, register
+from posting.land import layer_in_group
+from posting.measure import Measurements
+from posting.rules.schema import Reader, Rule
+from posting.verdict import empty_findings, findings_frame, ft, marker_words, plural
+
+__all__ = [
+    "DEFAULT_FOREST_SIGHT_FT",
+    "DEFAULT_SIGHT_FT",
+    "InSightRule",
+    "blocked_by",
+    "sight_pairs",
+]
+
+DEFAULT_SIGHT_FT = 1000.0
+"""Sight distance on open land: the 1,000 ft that the purple-paint statutes of Texas, Arkansas,
+Kentucky and Alabama allow between marks "readily visible to any person approaching" on land
+other than forest."""
+
+DEFAULT_FOREST_SIGHT_FT = 100.0
+"""Sight distance on forest land: the 100 ft those statutes allow between such marks on forest
+land."""
+
+
+@dataclass(frozen=True)
+class InSightRule(Rule):
+    """Each marker of ``kinds`` within sight of the next along the boundary: ``sight_ft`` on
+    open land, ``forest_sight_ft`` on forest land."""
+
+    sight_ft: float = DEFAULT_SIGHT_FT
+    forest_sight_ft: float = DEFAULT_FOREST_SIGHT_FT
+    kinds: tuple[str, ...] = ("sign",)
+
+
+def parse(t: Reader, kinds: tuple[str, ...]) -> InSightRule:
+    sight = t.positive("sight_ft") or DEFAULT_SIGHT_FT
+    forest = t.positive("forest_sight_ft") or min(DEFAULT_FOREST_SIGHT_FT, sight)
+    if forest > sight:
+        raise t.error("forest_sight_ft", f"({forest:g}) must not exceed sight_ft ({sight:g})")
+    return InSightRule(
+        **t.common(), sight_ft=sight, forest_sight_ft=forest, kinds=t.marker_kinds(kinds)
+    )
+
+
+def sight_pairs(
+    marker_ring: np.ndarray,
+    position_ft: np.ndarray,
+    x_ft: np.ndarray,
+    y_ft: np.ndarray,
+    ring_length_ft: np.ndarray,
+) -> pd.DataFrame:
+    """Each marker and the next along its ring (wrapping round), with the straight distance
+    between them: ``ring``, ``a``, ``b`` (indices into the arrays given), ``distance_ft``.
+    A ring with fewer than two markers has no pair.
+
+    Examples
+    --------
+    Three markers on a 400 ft square ring, at (0, 0), (100, 0) and (0, 100):
+
+    >>> p = sight_pairs(np.array([0, 0, 0]), np.array([0.0, 100.0, 300.0]),
+    ...                 np.array([0.0, 100.0, 0.0]), np.array([0.0, 0.0, 100.0]),
+    ...                 np.array([400.0]))
+    >>> p[["a", "b"]].to_numpy().tolist(), p["distance_ft"].round(2).tolist()
+    ([[0, 1], [1, 2], [2, 0]], [100.0, 141.42, 100.0])
+    """
+    gaps = ring_gaps(marker_ring, position_ft, ring_length_ft)
+    two = (gaps.start_marker >= 0) & (gaps.start_marker != gaps.end_marker)
+    a, b = gaps.start_marker[two], gaps.end_marker[two]
+    x, y = np.asarray(x_ft, dtype=float), np.asarray(y_ft, dtype=float)
+    return pd.DataFrame(
+        {"ring": gaps.ring[two], "a": a, "b": b, "distance_ft": np.hypot(x[b] - x[a], y[b] - y[a])}
+    )
+
+
+def blocked_by(lines: np.ndarray, footprints: np.ndarray) -> np.ndarray:
+    """For each line of sight, True where it crosses a building footprint (runs through its
+    inside and out again; a line along a wall, or from a sign on the building, is not
+    blocked by it).
+
+    >>> house = shapely.box(40, -10, 60, 10)
+    >>> blocked_by(np.array([shapely.LineString([(0, 0), (100, 0)]),
+    ...                      shapely.LineString([(0, 20), (100, 20)])]),
+    ...            np.array([house])).tolist()
+    [True, False]
+    """
+    out = np.zeros(len(lines), dtype=bool)
+    polys = footprints[shapely.get_type_id(footprints) >= 3] if len(footprints) else footprints
+    if len(lines) and len(polys):
+        li, pi = shapely.STRtree(polys).query(lines, predicate="crosses")
+        ends = shapely.intersects(polys[pi], shapely.get_point(lines[li], 0)) | shapely.intersects(
+            polys[pi], shapely.get_point(lines[li], -1)
+        )
+        out[li[~ends]] = True
+    return out
+
+
+def measure(rule: InSightRule, profile, m: Measurements) -> Part:
+    """Consecutive markers farther apart than the sight distance, or with a building between
+    them; the ``sight`` table lists those pairs."""
+    prep, asg, ctx = m.prep, m.asg, m.context
+    part = Part()
+    mk = m.am[m.mask(rule.kinds)]
+    pairs = sight_pairs(
+        asg.ring[mk], asg.position_ft[mk], asg.x_ft[mk], asg.y_ft[mk], prep.rings.length_ft
+    )
+    pairs["a"], pairs["b"] = mk[pairs["a"].to_numpy()], mk[pairs["b"].to_numpy()]
+    parcel = prep.rings.parcel[pairs["ring"].to_numpy()]
+    pairs.insert(0, "parcel", parcel)
+    ax, ay = asg.x_ft[pairs["a"]], asg.y_ft[pairs["a"]]
+    bx, by = asg.x_ft[pairs["b"]], asg.y_ft[pairs["b"]]
+    lines = (
+        shapely.linestrings(
+            np.stack([np.column_stack([ax, ay]), np.column_stack([bx, by])], axis=1)
+        )
+        if len(pairs)
+        else np.empty(0, dtype=object)
+    )
+    group = prep.group[parcel]
+    acc = m.settings.accuracy_ft
+    d = pairs["distance_ft"].to_numpy()
+    user = getattr(ctx, "sight_ft", None)
+    if user is not None:
+        sight = np.full(len(pairs), float(user))
+        code = against_max(d, sight, acc)
+        how = np.full(len(pairs), "the stated sight distance", dtype=object)
+    else:
+        forest = _forest(m, lines, group, parcel, part, rule)
+        sight = np.where(forest == 1.0, rule.forest_sight_ft, rule.sight_ft)
+        code = against_max(d, sight, acc)
+        unknown = np.isnan(forest)
+        # unknown land cover: within sight on open land, perhaps not in woods
+        far_in_woods = against_max(d, rule.forest_sight_ft, acc) != OK
+        code[unknown & (code == OK) & far_in_woods] = UNCERTAIN
+        how = np.where(forest == 1.0, "forest land", "open land").astype(object)
+        how[unknown] = "open land; land cover unknown"
+    blocked = np.zeros(len(pairs), dtype=bool)
+    if ctx.dwellings is not None:
+        for g in np.unique(group[group >= 0]).tolist():
+            at = group == g
+            _, footprints = layer_in_group(ctx.dwellings, prep, g, 0.0)
+            blocked[at] = blocked_by(lines[at], footprints)
+    code[blocked] = FAIL
+    pairs["sight_ft"], pairs["status"], pairs["blocked"] = sight, code, blocked
+    pairs["land"] = how
+    part.findings.append(_findings(pairs, rule, acc))
+    bad = pairs[code != OK].copy()
+    ends = (
+        np.column_stack(
+            [
+                *prep.ft_to_lonlat(group[code != OK], ax[code != OK], ay[code != OK]),
+                *prep.ft_to_lonlat(group[code != OK], bx[code != OK], by[code != OK]),
+            ]
+        )
+        if len(bad)
+        else np.empty((0, 4))
+    )
+    bad["start_lon"], bad["start_lat"], bad["end_lon"], bad["end_lat"] = ends.T
+    bad["status"] = np.where(bad["status"] == FAIL, "out of sight", "uncertain")
+    part.tables["sight"] = bad.reset_index(drop=True)
+    return part
+
+
+def _forest(m: Measurements, lines, group, parcel, part: Part, rule: InSightRule) -> np.ndarray:
+    """Per pair: 1 where the line of sight runs through forest, 0 where not, NaN unknown."""
+    ctx = m.context
+    forest = np.full(len(lines), np.nan)
+    if ctx.landcover is not None:
+        is_forest = ctx.landcover.values == "forest"
+        for g in np.unique(group[group >= 0]).tolist():
+            at = group == g
+            near, polys = layer_in_group(ctx.landcover, m.prep, g, 0.0)
+            forest[at] = (forest_share(lines[at], polys[is_forest[near]]) >= 0.5).astype(float)
+    elif ctx.parcel_landcover is not None:
+        per = np.array(
+            [np.nan if v is None else float(bool(v)) for v in ctx.parcel_landcover], dtype=float
+        )
+        forest = per[parcel] if len(parcel) else forest
+    if np.isnan(forest).any():
+        part.skip(
+            "in_sight",
+            rule.clause,
+            f"land cover unknown along {int(np.isnan(forest).sum())} of {len(forest)} lines of "
+            f"sight: markers {ft(rule.forest_sight_ft)} to {ft(rule.sight_ft)} apart are in "
+            "sight on open land but perhaps not in woods (uncertain); give {option:landcover}, "
+            "or the sight distance on this land with {option:sight_ft}",
+        )
+    return forest
+
+
+def _findings(pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float) -> pd.DataFrame:
+    out = [empty_findings()]
+    what = marker_words(rule.kinds)
+    for level, code in (("violation", FAIL), ("uncertain", UNCERTAIN)):
+        sel = pairs[pairs["status"].to_numpy() == code]
+        if not len(sel):
+            continue
+        sel = sel.assign(excess=sel["distance_ft"] - sel["sight_ft"])
+        g = sel.groupby("parcel")
+        worst = sel.sort_values("excess", ascending=False, kind="stable").drop_duplicates("parcel")
+        worst = worst.sort_values("parcel", kind="stable")
+        n = g.size().loc[worst["parcel"]].to_numpy()
+        nb = g["blocked"].sum().loc[worst["parcel"]].to_numpy()
+        msgs = []
+        for k, kb, dist, lim, land in zip(
+            n.tolist(),
+            nb.tolist(),
+            worst["distance_ft"].tolist(),
+            worst["sight_ft"].tolist(),
+            worst["land"].tolist(),
+            strict=True,
+        ):
+            pair = plural(k, "pair", "pairs")
+            if level == "uncertain":
+                text = (
+                    f"{k} {pair} of consecutive {what}s {ft(dist)} apart or less: in sight on "
+                    f"open land, not certainly in woods ({ft(rule.forest_sight_ft)}) or within "
+                    f"±{ft(accuracy_ft)} of the sight distance"
+                )
+            else:
+                far = k - int(kb)
+                bits = []
+                if far:
+                    bits.append(
+                        f"{far} {plural(far, 'pair', 'pairs')} of consecutive {what}s out of "
+                        f"sight of each other (the farthest {ft(dist)} apart; sight distance "
+                        f"{ft(lim)}, {land})"
+                    )
+                if kb:
+                    bits.append(
+                        f"{int(kb)} {plural(int(kb), 'line', 'lines')} of sight between "
+                        f"consecutive {what}s crossing a building"
+                    )
+                text = "; ".join(bits)
+            msgs.append(text)
+        out.append(
+            findings_frame(
+                worst["parcel"],
+                "in_sight",
+                level,
+                rule.clause,
+                msgs,
+                worst["distance_ft"],
+                worst["sight_ft"],
+                "ft",
+                n,
+            )
+        )
+    return pd.concat(out, ignore_index=True)
+
+
+def summary(rule: InSightRule) -> dict:
+    return {"sight_ft": rule.sight_ft, "forest_sight_ft": rule.forest_sight_ft}
+
+
+register(
+    Kind(
+        "in_sight",
+        InSightRule,
+        parse,
+        "each marker in sight of the next",
+        measure=measure,
+        counts_markers=True,
+        summary=summary,
+    )
+)

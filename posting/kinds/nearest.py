@@ -1,0 +1,170 @@
+"""Nearest: each marker within a distance of the nearest other marker of its kind on the same
+parcel, in a straight line (Indiana: a purple mark on a tree "not more than one hundred (100)
+feet from the nearest other marked tree", on a post "not more than thirty-six (36) feet from the
+nearest other marked post").
+
+This is not the gap along the boundary: a mark is judged by its nearest neighbour wherever that
+stands, so two marks across a narrow strip are near each other. A parcel with a single mark of a
+kind has no "other" mark: that mark fails. Each kind with a figure is judged on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from posting.checks import FAIL, UNCERTAIN, against_max
+from posting.index import BoxGrid
+from posting.kinds import Kind, Part, register
+from posting.measure import Measurements
+from posting.rules.schema import KINDS, Reader, Rule
+from posting.verdict import MARKER_WORDS, empty_findings, findings_frame, ft, plural
+
+__all__ = ["NearestRule", "nearest_other"]
+
+
+@dataclass(frozen=True)
+class NearestRule(Rule):
+    """Each marker of a kind within ``<kind>_ft`` of the nearest other one of its kind on the
+    same parcel (``sign_ft``, ``paint_ft``, ``post_ft``; a kind without a figure is not
+    judged)."""
+
+    sign_ft: float | None = None
+    paint_ft: float | None = None
+    post_ft: float | None = None
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The marker kinds with a figure."""
+        return tuple(k for k in KINDS if getattr(self, f"{k}_ft") is not None)
+
+
+def parse(t: Reader, kinds: tuple[str, ...]) -> NearestRule:
+    limits = {f"{k}_ft": t.positive(f"{k}_ft") for k in KINDS}
+    if all(v is None for v in limits.values()):
+        raise t.error("paint_ft", "or 'sign_ft' or 'post_ft' is required (a distance per kind)")
+    return NearestRule(**t.common(), **limits)
+
+
+def nearest_other(group: np.ndarray, x: np.ndarray, y: np.ndarray, reach: float) -> np.ndarray:
+    """For each point, the distance to the nearest other point of the same ``group`` (a
+    parcel), when that is within ``reach``; inf otherwise.
+
+    Examples
+    --------
+    >>> nearest_other(np.array([0, 0, 0, 1]), np.array([0.0, 30.0, 200.0, 10.0]),
+    ...               np.zeros(4), 100.0).tolist()
+    [30.0, 30.0, inf, inf]
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    out = np.full(len(x), np.inf)
+    if len(x) < 2:
+        return out
+    pad = reach + 1e-6 * (1.0 + reach)  # a point exactly `reach` away is inside the box
+    boxes = np.column_stack([x - pad, y - pad, x + pad, y + pad])
+    qi, ti = BoxGrid(boxes).query(x, y)  # the points in each point's box grown by the reach
+    keep = (qi != ti) & (np.asarray(group)[qi] == np.asarray(group)[ti])
+    qi, ti = qi[keep], ti[keep]
+    d = np.hypot(x[ti] - x[qi], y[ti] - y[qi])
+    near = d <= reach
+    np.minimum.at(out, qi[near], d[near])
+    return out
+
+
+def measure(rule: NearestRule, profile, m: Measurements) -> Part:
+    """Each marked kind's marks farther than its figure from the nearest other one."""
+    asg = m.asg
+    acc = m.settings.accuracy_ft
+    rows = []
+    for kind in rule.kinds:
+        limit = float(getattr(rule, f"{kind}_ft"))
+        mk = m.am[m.mask((kind,))]
+        parcel = asg.parcel[mk]
+        d = nearest_other(parcel, asg.x_ft[mk], asg.y_ft[mk], limit + acc + 1.0)
+        code = against_max(d, limit, acc)
+        alone = np.bincount(parcel, minlength=m.n)[parcel] == 1
+        rows.append(
+            pd.DataFrame(
+                {
+                    "parcel": parcel,
+                    "marker": mk,
+                    "kind": kind,
+                    "nearest_ft": d,
+                    "limit_ft": limit,
+                    "status": code,
+                    "alone": alone,
+                }
+            )
+        )
+    table = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
+    part = Part(findings=[_findings(table, rule, acc)] if len(table) else [empty_findings()])
+    bad = table[table["status"] != 0] if len(table) else table
+    part.tables["nearest"] = bad.reset_index(drop=True)
+    return part
+
+
+def _findings(table: pd.DataFrame, rule: NearestRule, accuracy_ft: float) -> pd.DataFrame:
+    out = [empty_findings()]
+    for (kind, level), code in (
+        ((k, lv), c)
+        for k in rule.kinds
+        for lv, c in (("violation", FAIL), ("uncertain", UNCERTAIN))
+    ):
+        sel = table[(table["kind"] == kind) & (table["status"] == code)]
+        if not len(sel):
+            continue
+        limit = float(getattr(rule, f"{kind}_ft"))
+        word = MARKER_WORDS[kind]
+        total = table[table["kind"] == kind].groupby("parcel").size()
+        g = sel.groupby("parcel")
+        n = g.size()
+        far = g["nearest_ft"].max()
+        msgs = []
+        for p, k in n.items():
+            of = int(total.loc[p])
+            if level == "uncertain":
+                msgs.append(
+                    f"{k} of {of} {word}s within ±{ft(accuracy_ft)} (the stated survey "
+                    f"accuracy) of {ft(limit)} from the nearest other {word}"
+                )
+            elif of == 1:
+                msgs.append(f"its only {word} has no other {word} within {ft(limit)}")
+            else:
+                msgs.append(
+                    f"{k} of {of} {word}s {plural(k, 'is', 'are')} more than {ft(limit)} from "
+                    f"the nearest other {word}"
+                )
+        measured = far.where(np.isfinite(far), np.nan)
+        out.append(
+            findings_frame(
+                n.index,
+                f"nearest_{kind}",
+                level,
+                rule.clause,
+                msgs,
+                measured.to_numpy(dtype=float),
+                limit,
+                "ft",
+                n.to_numpy(),
+            )
+        )
+    return pd.concat(out, ignore_index=True)
+
+
+def summary(rule: NearestRule) -> dict:
+    return {f"nearest_{k}_ft": getattr(rule, f"{k}_ft") for k in rule.kinds}
+
+
+register(
+    Kind(
+        "nearest",
+        NearestRule,
+        parse,
+        "each marker near the nearest other of its kind",
+        measure=measure,
+        counts_markers=True,
+        summary=summary,
+    )
+)

@@ -1,0 +1,362 @@
+"""When: rules that apply only on some land (Arkansas: paint marks at each point of entry and on
+posts only on land other than forest; North Dakota: signs at the gates, not along the line, on
+land entirely enclosed by a fence; New Mexico: the 500 ft spacing only where the land is not
+fenced; California 554.1: the 600 ft spacing only over one acre or one mile), or a way of posting
+that serves only some land (Nevada's 1,000 ft on land used for agriculture or grazing).
+
+A profile's ``[when]`` table has one sub-table per rule it makes conditional, named as the
+rule's findings are (``access``, ``spacing``, ``paint``, ``paint_support``; a table's name covers
+every check of the table), or ``profile`` for the whole way of posting::
+
+    [when.access]
+    land = ["not forest"]          # every condition listed must hold (combine = "any": one)
+    clause = "Ark. Code Ann. 18-11-405(2)(C)"
+
+Conditions, each per parcel, from the context layers and parcel attributes already read:
+
+======================  =====================================================================
+``forest``              at least half the parcel's area is forest (land-cover layer), or the
+                        parcel attribute says so (``landcover_field``)
+``agricultural``        cultivated (``cultivated_where``), or at least half its area is
+                        land cover ``cultivated``, ``agricultural``, ``farm``, ``pasture``,
+                        ``grazing``, ``range``, ``orchard`` or ``crop`` (land-cover layer)
+``fenced``              fenced all round, by any fence of the fence layer (water excepted)
+``acres_over``,         the parcel's area is more than / at most so many acres
+``acres_at_most``
+``longest_over_ft``,    its longest lineal dimension (the greatest distance between two of its
+``longest_at_most_ft``  points) is more than / at most so many feet
+======================  =====================================================================
+
+Each of ``forest``, ``agricultural``, ``fenced`` may be written ``not forest``. Where a
+condition does not hold, the rule's violations become notes ("not required: ..."), its gaps,
+corners and access points are not required; where it cannot be told (no land cover, no fence
+layer), its violations become ``uncertain``, saying what would settle it. A whole way of posting
+(``profile``) that does not serve the land, or that the data cannot show serves it, gets a
+violation that says so: a more lenient way of posting is not granted on land it may not serve,
+and another profile, given as an alternative, judges the parcel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import shapely
+
+from posting.checks.land import share_of_area
+from posting.kinds import REGISTRY, Kind, Part, register
+from posting.kinds.points import POINT_STATUS
+from posting.kinds.spacing import GAP_STATUS
+from posting.land import fence_cover, layer_in_group
+from posting.measure import Measurements
+from posting.rules.schema import Reader, Rule
+from posting.verdict import findings_frame
+
+__all__ = ["AGRICULTURAL", "CLASSES", "Gate", "WhenRule", "land_classes", "longest_over"]
+
+CLASSES = ("forest", "agricultural", "fenced")
+"""The classes of land a condition can name (each also as ``not <class>``)."""
+
+AGRICULTURAL = (
+    "cultivated",
+    "agricultural",
+    "agriculture",
+    "farm",
+    "farmland",
+    "pasture",
+    "grazing",
+    "range",
+    "rangeland",
+    "orchard",
+    "crop",
+    "cropland",
+)
+"""Land-cover values read as land used for agriculture or grazing."""
+
+_THRESHOLDS = ("acres_over", "acres_at_most", "longest_over_ft", "longest_at_most_ft")
+_HOW = {
+    "forest": ("forest land", "land other than forest land"),
+    "agricultural": (
+        "land used for agriculture or grazing",
+        "land not used for agriculture or grazing",
+    ),
+    "fenced": ("land fenced all round", "land not fenced all round"),
+}
+_SETTLE = {
+    "forest": "{option:landcover} or {option:landcover_field}",
+    "agricultural": "{option:cultivated_where} or {option:landcover}",
+    "fenced": "{option:fences}",
+}
+
+
+@dataclass(frozen=True)
+class Gate(Rule):
+    """One rule (``rule``) that applies only where the land meets the conditions."""
+
+    rule: str = ""
+    land: tuple[str, ...] = ()
+    acres_over: float | None = None
+    acres_at_most: float | None = None
+    longest_over_ft: float | None = None
+    longest_at_most_ft: float | None = None
+    combine: str = "all"
+
+    def words(self) -> str:
+        """The conditions in words: ``land other than forest land``, ``more than 1 acres or a
+        lineal dimension over 5,280 ft``."""
+        bits = []
+        for c in self.land:
+            neg, cls = _split(c)
+            bits.append(_HOW[cls][neg])
+        for key, text in (
+            ("acres_over", "more than {:g} acres"),
+            ("acres_at_most", "at most {:g} acres"),
+            ("longest_over_ft", "a lineal dimension over {:,.0f} ft"),
+            ("longest_at_most_ft", "no lineal dimension over {:,.0f} ft"),
+        ):
+            v = getattr(self, key)
+            if v is not None:
+                bits.append(text.format(v).replace(" 1 acres", " 1 acre"))
+        return (" or " if self.combine == "any" else " and ").join(bits)
+
+
+@dataclass(frozen=True)
+class WhenRule(Rule):
+    """Rules of the profile that apply only on some land (:class:`Gate`, one per rule)."""
+
+    gates: tuple[Gate, ...] = ()
+
+
+def _split(condition: str) -> tuple[bool, str]:
+    words = condition.split()
+    return (len(words) == 2 and words[0] == "not", words[-1])
+
+
+def parse(t: Reader, kinds: tuple[str, ...]) -> WhenRule:
+    gates = []
+    for name in list(t.data):
+        sub = t.table(name)
+        known = name == "profile" or any(name == k or name.startswith(f"{k}_") for k in REGISTRY)
+        if sub is None or not known or name == "when":
+            raise t.error(
+                name, "must be a rule's table (when.access, when.spacing, ...) or when.profile"
+            )
+        land = sub.strings("land") or ()
+        for c in land:
+            neg, cls = _split(c)
+            if cls not in CLASSES or (len(c.split()) == 2 and not neg) or len(c.split()) > 2:
+                raise sub.error(
+                    "land",
+                    f"has {c!r}; the conditions are "
+                    + ", ".join(CLASSES)
+                    + " (each also as 'not ...')",
+                )
+        limits = {k: sub.positive(k) for k in _THRESHOLDS}
+        if not land and all(v is None for v in limits.values()):
+            raise sub.error("land", "or a threshold (acres_over, longest_over_ft, ...) is required")
+        gates.append(
+            Gate(
+                **sub.common(),
+                rule=name,
+                land=land,
+                combine=sub.choice("combine", ("all", "any")) or "all",
+                **limits,
+            )
+        )
+        sub.finish()
+    if not gates:
+        raise t.error("profile", "or another rule's sub-table is required")
+    clause = "; ".join(dict.fromkeys(g.clause for g in gates))
+    return WhenRule(clause=clause, verified=all(g.verified for g in gates), gates=tuple(gates))
+
+
+# -- the land, per parcel ------------------------------------------------------------------------
+
+
+def longest_over(geoms: np.ndarray, threshold_ft: float) -> np.ndarray:
+    """For each geometry, True where two of its points are more than ``threshold_ft`` apart
+    (its diameter exceeds it; None/empty: False).
+
+    The diameter ``D`` of a shape lies between ``sqrt(3) R`` and ``2 R``, ``R`` the radius of
+    its smallest enclosing circle; only shapes in that band have their convex hull's vertices
+    compared pair by pair.
+
+    >>> longest_over(np.array([shapely.box(0, 0, 3000, 4000), shapely.box(0, 0, 30, 40)]),
+    ...              4999.0).tolist()
+    [True, False]
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    out = np.zeros(len(geoms), dtype=bool)
+    ok = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
+    if not ok.any():
+        return out
+    r = np.zeros(len(geoms))
+    r[ok] = shapely.minimum_bounding_radius(geoms[ok])
+    out[ok & (np.sqrt(3.0) * r > threshold_ft)] = True
+    band = np.flatnonzero(ok & (np.sqrt(3.0) * r <= threshold_ft) & (2.0 * r > threshold_ft))
+    for i in band.tolist():  # the few shapes whose diameter is close to the threshold
+        xy = shapely.get_coordinates(shapely.convex_hull(geoms[i]))
+        d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=-1)
+        out[i] = bool(d2.max() > threshold_ft**2)
+    return out
+
+
+def land_classes(m: Measurements) -> dict[str, np.ndarray]:
+    """Per parcel and class of land (:data:`CLASSES`): 1.0 where the land is of it, 0.0
+    where not, NaN where the data cannot tell."""
+    prep, ctx = m.prep, m.context
+    n = m.n
+    out = {c: np.full(n, np.nan) for c in CLASSES}
+    if ctx.landcover is not None:
+        values = pd.Series(ctx.landcover.values, dtype=object).astype(str).str.casefold()
+        forest_v = (values == "forest").to_numpy()
+        farm_v = values.isin(AGRICULTURAL).to_numpy()
+        for g in range(len(prep.crss)):
+            sel = np.flatnonzero(prep.group == g)
+            near, polys = layer_in_group(ctx.landcover, prep, g, 0.0)
+            geoms = prep.geometry_ft[sel]
+            out["forest"][sel] = share_of_area(geoms, polys[forest_v[near]]) >= 0.5
+            out["agricultural"][sel] = share_of_area(geoms, polys[farm_v[near]]) >= 0.5
+    elif ctx.parcel_landcover is not None:
+        out["forest"] = np.array(
+            [np.nan if v is None else float(bool(v)) for v in ctx.parcel_landcover], dtype=float
+        )
+    cult = m.land.cultivated
+    if cult is not None and ctx.cultivated is not None:  # an attribute: known per parcel
+        known = pd.notna(pd.Series(cult, dtype=object)).to_numpy()
+        yes = pd.Series(cult, dtype=object).fillna(False).astype(bool).to_numpy()
+        farm = out["agricultural"]
+        farm[known & yes] = 1.0
+        farm[known & ~yes & np.isnan(farm)] = 0.0
+    if m.land.fence_lines is not None:
+        fenced, _, _ = fence_cover(prep, m.land, None, m.settings.tolerance_ft, True)
+        out["fenced"] = fenced.astype(float)
+    return out
+
+
+def _holds(gate: Gate, m: Measurements, classes: dict[str, np.ndarray]) -> np.ndarray:
+    """Per parcel: 1.0 where the gate's conditions hold, 0.0 where not, NaN unknown."""
+    prep = m.prep
+    values = []
+    for c in gate.land:
+        neg, cls = _split(c)
+        v = classes[cls]
+        values.append(np.where(np.isnan(v), np.nan, (v == 1.0) != neg))
+    acres = prep.area_acres
+    for key, fn in (
+        ("acres_over", lambda t: acres > t),
+        ("acres_at_most", lambda t: acres <= t),
+        ("longest_over_ft", lambda t: longest_over(prep.geometry_ft, t)),
+        ("longest_at_most_ft", lambda t: ~longest_over(prep.geometry_ft, t)),
+    ):
+        t = getattr(gate, key)
+        if t is not None:
+            values.append(fn(t).astype(float))
+    v = np.vstack(values)
+    if gate.combine == "any":
+        out = np.where((v == 1.0).any(axis=0), 1.0, np.where(np.isnan(v).any(axis=0), np.nan, 0.0))
+    else:
+        out = np.where((v == 0.0).any(axis=0), 0.0, np.where(np.isnan(v).any(axis=0), np.nan, 1.0))
+    return out
+
+
+def _unknown(gate: Gate) -> str:
+    settle = [_SETTLE[_split(c)[1]] for c in gate.land]
+    return ", ".join(dict.fromkeys(settle))
+
+
+def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
+    """Each gated rule's findings where the land does not meet its conditions (notes) or may
+    not (uncertain); a whole way of posting that does not serve the land (a violation)."""
+    classes = land_classes(m)
+    valid = m.prep.group >= 0
+    f = pd.concat(part.findings, ignore_index=True)
+    for gate in rule.gates:
+        holds = _holds(gate, m, classes)
+        words = gate.words()
+        if gate.rule == "profile":
+            no = np.flatnonzero(valid & (holds == 0.0))
+            unsure = np.flatnonzero(valid & np.isnan(holds))
+            new = [f]
+            if len(no):
+                new.append(_whole(no, "violation", gate, "this land is not"))
+            if len(unsure):  # a way of posting is not granted on land it may not serve
+                new.append(
+                    _whole(
+                        unsure,
+                        "violation",
+                        gate,
+                        f"whether the land is {words} is unknown (give {_unknown(gate)})",
+                    )
+                )
+            f = pd.concat(new, ignore_index=True)
+            continue
+        rule_col = f["rule"].astype(str)
+        mine = (rule_col == gate.rule) | rule_col.str.startswith(f"{gate.rule}_")
+        if gate.rule == "spacing_by_kind":
+            mine |= rule_col == "spacing"
+        parcel = f["parcel"].to_numpy(dtype=np.int64)
+        at = holds[parcel] if len(parcel) else np.empty(0)
+        serious = f["level"].isin(["violation", "uncertain"]).to_numpy()
+        off = (mine & serious & (at == 0.0)).to_numpy()
+        f.loc[off, "message"] = [
+            f"(not required: only on {words}) {x}" for x in f.loc[off, "message"]
+        ]
+        f.loc[off, "level"] = "note"
+        maybe = (mine & (f["level"] == "violation") & np.isnan(at)).to_numpy()
+        f.loc[maybe, "message"] = [
+            f"(required only on {words}, which the data cannot tell: give {_unknown(gate)}) {x}"
+            for x in f.loc[maybe, "message"]
+        ]
+        f.loc[maybe, "level"] = "uncertain"
+        _tables(part, gate.rule, holds == 0.0)
+    part.findings[:] = [f]
+
+
+def _whole(parcels: np.ndarray, level: str, gate: Gate, why: str) -> pd.DataFrame:
+    return findings_frame(
+        parcels,
+        "when",
+        level,
+        gate.clause,
+        f"this way of posting serves only {gate.words()}: {why}",
+        np.nan,
+        np.nan,
+        None,
+        1,
+    )
+
+
+def _tables(part: Part, rule: str, off: np.ndarray) -> None:
+    """Gaps, corners and access points of a rule not required on a parcel: so marked (the map
+    draws none of them and the plan places nothing for them)."""
+    table = {
+        "spacing": "gaps",
+        "spacing_by_kind": "gaps",
+        "corners": "corners",
+        "access": "access",
+    }.get(rule)
+    t = part.tables.get(table) if table else None
+    if t is None or not len(t):
+        return
+    hit = off[t["parcel"].to_numpy(dtype=np.int64)]
+    if not hit.any():
+        return
+    t = t.copy()
+    status = np.array(t["status"].astype(object), dtype=object)
+    if table == "gaps":
+        status[hit] = "ok"
+        t["status"] = pd.Categorical(status, categories=GAP_STATUS)
+        t.loc[hit, "limit_ft"] = np.nan
+    else:
+        status[hit] = "not required"
+        t["status"] = pd.Categorical(status, categories=POINT_STATUS)
+    part.tables[table] = t
+
+
+def summary(rule: WhenRule) -> dict:
+    return {"when": {g.rule: g.words() for g in rule.gates}}
+
+
+register(Kind("when", WhenRule, parse, "rules for some land only", remark=remark, summary=summary))

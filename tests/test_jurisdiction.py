@@ -1,0 +1,198 @@
+"""Which rules judge which parcels: ``auto`` (each parcel under its own state's profiles) and
+the warning when a profile given by name is another state's."""
+
+from __future__ import annotations
+
+import json
+
+import geopandas as gpd
+import pytest
+import shapely
+from click.testing import CliRunner
+from helpers import SHARED_DATA, markers, parcels, require_real_data, square
+from pyproj import CRS
+
+from posting import check
+from posting.cli import main
+from posting.errors import InputError
+from posting.jurisdiction import STATES, auto_profiles, rules_spec, state_of
+from posting.rules import available, load_rules
+from posting.states import states_table
+
+WGS84 = CRS.from_epsg(4326)
+
+
+def lonlat_box(lon, lat, half_deg=0.002):
+    return shapely.box(lon - half_deg, lat - half_deg, lon + half_deg, lat + half_deg)
+
+
+def test_the_states_named_are_those_of_the_boundaries():
+    assert set(states_table()["slug"]) == STATES
+
+
+def test_every_auto_profile_names_its_state_and_auto_is_a_choice_per_state():
+    table = auto_profiles()
+    assert table["texas"] == ["texas", "texas-signs"]
+    assert table["florida"] == ["florida"]  # florida-paint's placement was not read
+    assert not any("florida-paint" in names for names in table.values())
+    for names in table.values():
+        for n in names:
+            assert load_rules(n).auto and state_of(load_rules(n)) is not None
+    assert state_of(load_rules("town-code")) is None
+    # at least 30 states have a profile, and most a default one
+    states = {state_of(load_rules(n)) for n in available()} - {None}
+    assert len(states) >= 30 and len(table) >= 30
+
+
+def test_auto_picks_the_state_of_each_parcel():
+    tallahassee = lonlat_box(-84.2807, 30.4383)
+    richmond = lonlat_box(-77.4360, 37.5407)
+    lots = parcels(tallahassee, richmond, crs=WGS84, ids=["fl", "va"])
+    r = check(lots, None, "auto")
+    p = r.to_dict()
+    assert [x["rules"] for x in p["parcels"]] == ["florida", "virginia"]
+    assert [x["state"] for x in p["parcels"]] == ["florida", "virginia"]
+    assert p["rules"]["states"] == {
+        "florida": ["florida"],
+        "virginia": ["virginia", "virginia-paint"],
+    }
+    # each parcel's alternatives are those of its state only
+    assert "alternatives" not in p["parcels"][0]
+    assert [a["rules"] for a in p["parcels"][1]["alternatives"]] == ["virginia", "virginia-paint"]
+    assert r.rules_name == "florida in Florida; virginia or virginia-paint in Virginia"
+
+
+def test_auto_with_another_profile_beside_it():
+    r = check(parcels(lonlat_box(-84.2807, 30.4383), crs=WGS84), None, ["auto", "town-code"])
+    assert r.to_dict()["rules"]["alternatives"][1]["name"] == "town-code"
+    assert [a["rules"] for a in r.to_dict()["parcels"][0]["alternatives"]] == [
+        "florida",
+        "town-code",
+    ]
+    assert rules_spec([]).auto and not rules_spec(["florida"]).auto
+
+
+@pytest.mark.parametrize(
+    ("geom", "words"),
+    [
+        (lonlat_box(-79.50, 36.5413), "straddles the North Carolina/Virginia line"),
+        (lonlat_box(-79.80, 43.70), "outside every state"),  # Ontario
+        (lonlat_box(0.0, 51.5), "outside every state (abroad or at sea)"),  # London
+    ],
+)
+def test_auto_names_the_parcels_it_cannot_place_and_says_what_to_pass(geom, words):
+    lots = parcels(lonlat_box(-84.2807, 30.4383), geom, crs=WGS84, ids=["ok", "bad"])
+    with pytest.raises(InputError) as info:
+        check(lots, None, "auto")
+    e = info.value
+    assert e.parameter == "rules" and words in str(e)
+    assert "'bad' (row 1)" in str(e) and "'ok'" not in str(e)
+    assert "Give the profile of the state whose law applies with rules=" in str(e)
+
+
+def test_a_state_without_a_default_profile_is_named():
+    denver = lonlat_box(-104.99, 39.74)
+    with pytest.raises(InputError, match=r"no default rule profile for Colorado: 1 parcel"):
+        check(parcels(denver, crs=WGS84), None, "auto")
+
+
+def test_a_profile_of_another_state_warns_and_the_map_says_so():
+    from posting.maps import to_html
+
+    richmond = parcels(lonlat_box(-77.4360, 37.5407), crs=WGS84)
+    r = check(richmond, None, "florida")
+    [w] = [w for w in r.warnings if "lie in" in w]
+    assert w.startswith("1 of 1 parcels lie in Virginia, not in Florida")
+    assert "rules= auto" in r.to_dict()["warnings"][-1]
+    assert "Florida rule, land in Virginia: is this land posted?" in to_html(r, tiles=False)
+    r = check(richmond, None, "auto")
+    assert "Virginia: is this land posted?" in to_html(r, tiles=False)
+    assert not [w for w in r.warnings if "lie in" in w]
+
+
+def test_the_library_default_checks_florida_land_as_before():
+    r = check(parcels(square()), markers([(0, 0)]))
+    assert r.profile.name == "florida" and r.states is None
+
+
+# -- the real layers ----------------------------------------------------------------------------
+
+REAL = {
+    "williamsburg-va/parcels.geojson": ("PID", {"virginia", "virginia-paint"}, "virginia"),
+    "pacific-wa/taxlots.geojson": ("ASSESSOR", {"washington"}, "washington"),
+    "seminole-fl/parcels.geojson": ("PARCEL", {"florida"}, "florida"),
+}
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize("rel", list(REAL))
+def test_auto_on_the_real_layers_picks_their_state(rel, tmp_path):
+    path = require_real_data(SHARED_DATA / rel)
+    id_field, profiles, state = REAL[rel]
+    res = CliRunner().invoke(
+        main, ["check", str(path), "--id-field", id_field, "--json", str(tmp_path / "r.json")]
+    )
+    assert res.exit_code == 1, res.output
+    d = json.loads((tmp_path / "r.json").read_text())
+    names = {p["name"] for p in d["rules"].get("alternatives", [d["rules"]])}
+    assert names == profiles == set(auto_profiles()[state])
+    assert {p["rules"] for p in d["parcels"]} <= profiles
+    assert "lie in" not in " ".join(d["warnings"])
+    assert f"{len(d['parcels'])} parcels checked against" in res.stderr
+
+
+@pytest.mark.realdata
+def test_a_layer_of_two_states_is_checked_parcel_by_parcel(tmp_path):
+    va = gpd.read_file(require_real_data(SHARED_DATA / "williamsburg-va/parcels.geojson"))
+    fl = gpd.read_file(require_real_data(SHARED_DATA / "seminole-fl/parcels.geojson"))
+    va = va[va.geometry.notna()].head(40)[["PID", "geometry"]].rename(columns={"PID": "pid"})
+    fl = fl.to_crs(4326)[["PARCEL", "geometry"]].rename(columns={"PARCEL": "pid"})
+    both = gpd.GeoDataFrame(
+        gpd.pd.concat([fl, va], ignore_index=True), geometry="geometry", crs=4326
+    )
+    path = tmp_path / "two-states.geojson"
+    both.to_file(path, driver="GeoJSON")
+    res = CliRunner().invoke(
+        main,
+        [
+            "check",
+            str(path),
+            "--id-field",
+            "pid",
+            "--json",
+            str(tmp_path / "r.json"),
+            "--map",
+            str(tmp_path / "m.html"),
+            "--no-tiles",
+        ],
+    )
+    assert res.exit_code == 1, res.output
+    d = json.loads((tmp_path / "r.json").read_text())
+    p = d["parcels"]
+    assert [x["state"] for x in p] == ["florida"] * 50 + ["virginia"] * 40
+    assert {x["rules"] for x in p[:50]} == {"florida"}
+    assert {x["rules"] for x in p[50:]} <= {"virginia", "virginia-paint"}
+    assert d["rules"]["states"] == {
+        "florida": ["florida"],
+        "virginia": ["virginia", "virginia-paint"],
+    }
+    assert "florida in Florida; virginia or virginia-paint in Virginia" in res.stderr
+    assert "Florida and Virginia: is this land posted?" in (tmp_path / "m.html").read_text()
+
+
+def test_a_layer_inside_one_state_is_looked_up_once_and_the_same():
+    from posting.jurisdiction import parcel_state_table
+    from posting.prepare import prepare_parcels
+    from posting.settings import Settings
+    from posting.states import parcel_states
+
+    inside = [lonlat_box(-84.28 + k * 0.01, 30.44) for k in range(5)] + [None]
+    layer = parcels(*inside, crs=WGS84)
+    got = parcel_state_table(prepare_parcels(layer, Settings(), corners=False))
+    want = parcel_states(layer.geometry)
+    assert got["status"].tolist() == want["status"].tolist() == ["ok"] * 5 + ["empty"]
+    assert got["state"].tolist() == want["state"].tolist()
+    # across two states, parcel by parcel (the extent straddles the Georgia line)
+    two = parcels(lonlat_box(-84.28, 30.44), lonlat_box(-84.39, 33.75), crs=WGS84)
+    got = parcel_state_table(prepare_parcels(two, Settings(), corners=False))
+    assert got["state"].tolist() == ["florida", "georgia"]

@@ -1,0 +1,448 @@
+"""The profiles that need the new kinds of rule, each at its statute's figure: a parcel that
+just passes and one that just fails, worked out here from the figure."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from helpers import LOCAL_FT, markers, parcels, square
+from pyproj import CRS
+
+from posting import check
+from posting.io import FeatureLayer
+from posting.measure import Context
+from posting.rules import load_rules
+
+
+def crs_at(lat, lon):
+    """A transverse Mercator in feet, scale 1 at (lat, lon): feet on the ground."""
+    return CRS.from_proj4(
+        f"+proj=tmerc +lat_0={lat} +lon_0={lon} +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"
+    )
+
+
+LITTLE_ROCK = crs_at(34.75, -92.30)
+
+
+def along(poly, step_ft, start_ft=0.0):
+    ring = shapely.get_exterior_ring(shapely.orient_polygons(poly))
+    s = np.arange(start_ft, ring.length - 1e-9, step_ft)
+    return shapely.get_coordinates(shapely.line_interpolate_point(ring, s))
+
+
+def one(r):
+    return r.to_dict()["parcels"][0]
+
+
+def att(n, **cols):
+    return pd.DataFrame({k: [v] * n for k, v in cols.items()})
+
+
+def features(geoms, values, crs=None):
+    return FeatureLayer(
+        "<memory>",
+        np.asarray(geoms, dtype=object),
+        crs or LOCAL_FT,
+        np.asarray(values, dtype=object),
+    )
+
+
+PURPLE = {"kind": "paint", "color": "purple", "length_in": 8, "height_ft": 4}
+
+
+# -- Arkansas paint: 18-11-404(2) forest land, 18-11-405(2) other land -------------------------
+
+
+@pytest.mark.parametrize(
+    ("forest", "step", "status"),
+    [
+        (True, 99.0, "compliant"),
+        (True, 101.0, "noncompliant"),
+        (False, 990.0, "compliant"),
+        (False, 1010.0, "noncompliant"),
+    ],
+)
+def test_arkansas_paint_100_ft_forest_1000_ft_other(forest, step, status):
+    lot = square(4 * step)  # marks every `step` along the boundary, corners included
+    pts = along(lot, step)
+    a = att(len(pts), **PURPLE, support="post")
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "arkansas-paint",
+        context=Context(parcel_landcover=[forest]),
+    )
+    assert one(r)["status"] == status
+
+
+def test_arkansas_paint_points_of_entry_and_posts_only_off_forest():
+    lot = square(1980)
+    pts = along(lot, 990)  # corners and midpoints: 990 ft, within both figures? no: forest 100
+    trail = features([shapely.LineString([(500, -100), (500, 100)])], ["trail"], None)
+    a = att(len(pts), **PURPLE, support="tree")
+    other = Context(parcel_landcover=[False], access=trail)
+    p = one(check(parcels(lot), markers(pts, attributes=a), "arkansas-paint", context=other))
+    rules = sorted(v["rule"] for v in p["violations"])
+    # off forest land: a mark at the trail's crossing is needed, and marks must be on posts
+    assert rules == ["access", "paint_support"]
+    # on forest land the same marks are 990 ft apart (over 100 ft), but neither the entry nor
+    # the posts are required: those findings are notes
+    forest = Context(parcel_landcover=[True], access=trail)
+    r = check(parcels(lot), markers(pts, attributes=a), "arkansas-paint", context=forest)
+    notes = {n["rule"] for n in one(r)["notes"]}
+    assert {"access", "paint_support"} <= notes
+    assert [v["rule"] for v in one(r)["violations"]] == ["spacing"]
+
+
+def test_arkansas_a_paint_posted_parcel_is_not_unposted_under_auto():
+    lot = square(400)
+    pts = along(lot, 99.0)
+    a = att(len(pts), **PURPLE, support="post")
+    ctx = Context(parcel_landcover=[True])
+    r = check(
+        parcels(lot, crs=LITTLE_ROCK),
+        markers(pts, crs=LITTLE_ROCK, attributes=a),
+        "auto",
+        context=ctx,
+    )
+    p = one(r)
+    assert p["status"] == "compliant" and p["rules"] == "arkansas-paint"
+    assert [x["rules"] for x in p["alternatives"]] == ["arkansas", "arkansas-paint"]
+    assert p["alternatives"][0]["status"] == "unposted"  # the sign method: no sign
+    assert load_rules("arkansas-paint").verification == "verified"
+
+
+# -- New Jersey: 23:7-1, ten intervisible signs to a mile -------------------------------------
+
+
+@pytest.mark.parametrize(("count", "status"), [(10, "compliant"), (9, "noncompliant")])
+def test_new_jersey_ten_to_a_mile(count, status):
+    lot = square(1320)  # 5,280 ft of exterior boundary: one mile, 10 signs
+    pts = along(lot, 5280 / count)  # 528 ft apart (in sight on open land), or 586.7 ft
+    a = att(len(pts), name_on_sign="A. Owner")
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "new-jersey",
+        context=Context(parcel_landcover=[False]),
+    )
+    p = one(r)
+    assert p["status"] == status
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert (v["rule"], v["measured"], v["limit"]) == ("density", 9, 10)
+
+
+def test_new_jersey_signs_must_be_in_sight():
+    lot = square(1320)
+    # 10 signs, two of them 1,040 ft apart along the south side (the rest bunched)
+    pts = np.array(
+        [
+            (0, 0),
+            (1040, 0),
+            (1320, 0),
+            (1320, 660),
+            (1320, 1320),
+            (990, 1320),
+            (660, 1320),
+            (330, 1320),
+            (0, 1320),
+            (0, 660),
+        ],
+        dtype=float,
+    )
+    a = att(len(pts), name_on_sign="A. Owner")
+    p = one(
+        check(
+            parcels(lot),
+            markers(pts, attributes=a),
+            "new-jersey",
+            context=Context(parcel_landcover=[False]),
+        )
+    )
+    [v] = p["violations"]
+    assert v["rule"] == "in_sight" and v["measured"] == pytest.approx(1040.0)
+
+
+# -- Hawaii state lands: 708-814.7, three signs to a mile -------------------------------------
+
+
+@pytest.mark.parametrize(("count", "status"), [(3, "compliant"), (2, "noncompliant")])
+def test_hawaii_three_to_a_mile(count, status):
+    lot = square(1320)  # one mile of boundary
+    pts = along(lot, 5280 / count)
+    a = att(len(pts), letter_height_in=2, text="GOVERNMENT PROPERTY - NO TRESPASSING")
+    assert (
+        one(check(parcels(lot), markers(pts, attributes=a), "hawaii-state-lands"))["status"]
+        == status
+    )
+    assert not load_rules("hawaii-state-lands").auto  # state land only: never by default
+
+
+# -- California: 602(l)(1) three to the mile; 554.1 corners, entrances, 600 ft over an acre ----
+
+
+@pytest.mark.parametrize(("side", "status"), [(1760.0, "compliant"), (1761.0, "noncompliant")])
+def test_california_three_to_the_mile(side, status):
+    # corners only: 4 signs. 4 signs suffice up to 4/3 mile of boundary (7,040 ft): a 1,760 ft
+    # square; a 1,761 ft square (7,044 ft) needs ceil(4.002) = 5
+    lot = square(side)
+    pts = [(0, 0), (side, 0), (side, side), (0, side)]
+    assert one(check(parcels(lot), markers(pts), "california"))["status"] == status
+
+
+@pytest.mark.parametrize(("acres", "status"), [(0.99, "compliant"), (1.01, "noncompliant")])
+def test_california_554_spacing_only_over_an_acre(acres, status):
+    width = acres * 43_560 / 700  # a strip 700 ft long: its long sides are 700 ft (over 600)
+    lot = shapely.box(0, 0, width, 700)
+    pts = [(0, 0), (width, 0), (width, 700), (0, 700)]
+    assert one(check(parcels(lot), markers(pts), "california-554"))["status"] == status
+
+
+# -- Nevada: 207.200, 200 ft (1,000 ft on farm or grazing land), marks in sight ----------------
+
+
+@pytest.mark.parametrize(("step", "status"), [(200.0, "compliant"), (202.0, "noncompliant")])
+def test_nevada_200_ft(step, status):
+    lot = square(1000)
+    pts = along(lot, step)
+    a = att(len(pts), kind="paint", color="fluorescent orange", width_in=5, length_in=10)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "nevada",
+        context=Context(parcel_landcover=[False]),
+    )
+    assert one(r)["status"] == status
+
+
+@pytest.mark.parametrize(
+    ("farm", "step", "status"),
+    [(True, 990.0, "compliant"), (True, 1010.0, "noncompliant"), (False, 990.0, "noncompliant")],
+)
+def test_nevada_grazing_land_1000_ft(farm, step, status):
+    lot = square(2 * step)  # corners and midpoints
+    pts = along(lot, step)
+    a = att(len(pts), kind="paint", color="orange", width_in=5, length_in=10)
+    ctx = Context(parcel_landcover=[False], cultivated=np.array([farm], dtype=object))
+    r = check(parcels(lot), markers(pts, attributes=a), ["nevada", "nevada-grazing"], context=ctx)
+    assert one(r)["status"] == status
+
+
+# -- Indiana: nearest marked tree 100 ft, post 36 ft -------------------------------------------
+
+
+@pytest.mark.parametrize(("step", "status"), [(100.0, "compliant"), (100.5, "noncompliant")])
+def test_indiana_nearest_marked_tree(step, status):
+    pts = [(k * step, 0) for k in range(5)]
+    a = att(len(pts), **PURPLE)
+    assert one(check(parcels(square()), markers(pts, attributes=a), "indiana"))["status"] == status
+
+
+# -- Illinois and Missouri: trees and posts on one boundary ------------------------------------
+
+
+@pytest.mark.parametrize("profile", ["illinois-mixed", "missouri-mixed"])
+@pytest.mark.parametrize(("post_step", "status"), [(36.0, "compliant"), (37.0, "noncompliant")])
+def test_trees_100_ft_and_posts_36_ft_on_one_boundary(profile, post_step, status):
+    # a 400 ft square: tree marks every 100 ft on the south and east sides (8 gaps of 100 ft),
+    # posts from the north-east corner round to the south-west corner every `post_step` (the
+    # last gap shorter)
+    side = 400.0
+    trees = np.array(
+        [(x, 0.0) for x in range(0, 401, 100)] + [(400.0, y) for y in (100, 200, 300, 400)]
+    )
+    ring = shapely.LineString([(side, side), (0, side), (0, 0)])
+    # from a foot past the last tree round to a foot short of the first: no gap from a tree to
+    # a post is longer than a foot
+    posts = shapely.get_coordinates(
+        shapely.line_interpolate_point(ring, np.r_[np.arange(1.0, 799.0, post_step), 799.0])
+    )
+    pts = np.vstack([trees, posts])
+    a = pd.DataFrame(
+        {
+            "kind": ["paint"] * len(trees) + ["post"] * len(posts),
+            "color": "purple",
+            "length_in": 8,
+            "height_ft": 4,
+        }
+    )
+    a.loc[a["kind"] == "post", "length_in"] = 2
+    p = one(check(parcels(square(side)), markers(pts, attributes=a), profile))
+    assert p["status"] == status
+    if status == "noncompliant":
+        assert p["violations"][0]["limit"] == 36.0
+
+
+# -- Pennsylvania paint: 100 ft, not in Philadelphia or Allegheny County -----------------------
+
+
+def test_pennsylvania_paint_not_in_philadelphia():
+    lot = square(400)
+    pts = along(lot, 100)
+    a = att(len(pts), kind="paint", color="purple", length_in=8, width_in=1, height_ft=4)
+    place = Context(parcel_place=np.array(["Philadelphia County"], dtype=object))
+    r = check(parcels(lot), markers(pts, attributes=a), "pennsylvania-paint", context=place)
+    [v] = one(r)["violations"]
+    assert v["rule"] == "except_in" and v["basis"] == "statute (unverified)"
+    york = Context(parcel_place=np.array(["York County"], dtype=object))
+    r = check(parcels(lot), markers(pts, attributes=a), "pennsylvania-paint", context=york)
+    assert one(r)["status"] == "compliant"
+
+
+# -- Vermont: 400 ft, corners, dated for the year, recorded with the town clerk ---------------
+
+
+@pytest.mark.parametrize(("side", "status"), [(1200.0, "compliant"), (1212.0, "noncompliant")])
+def test_vermont_400_ft_dated_and_recorded(side, status):
+    lot = square(side)
+    pts = along(lot, side / 3)  # 400 ft or 404 ft apart, corners included
+    a = att(len(pts), sign_year="2026", signed="A. Owner", width_in=8.5, length_in=11)
+    ctx = Context(today=dt.date(2026, 11, 30), registered=np.array([True], dtype=object))
+    assert (
+        one(check(parcels(lot), markers(pts, attributes=a), "vermont", context=ctx))["status"]
+        == status
+    )
+    a["sign_year"] = "2025"
+    p = one(check(parcels(lot), markers(pts, attributes=a), "vermont", context=ctx))
+    assert "current_year" in {v["rule"] for v in p["violations"]}
+
+
+# -- Michigan: 1 in letters, 50 sq in signs, a sign in sight from any point of entry ------------
+
+
+@pytest.mark.parametrize(("side", "status"), [(1980.0, "compliant"), (2020.0, "noncompliant")])
+def test_michigan_signs_in_sight_of_each_other(side, status):
+    lot = square(side)
+    pts = along(lot, side / 2)  # 990 ft or 1,010 ft apart on open land (sight 1,000 ft)
+    a = att(len(pts), letter_height_in=1, width_in=5, length_in=10)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "michigan",
+        context=Context(parcel_landcover=[False]),
+    )
+    assert one(r)["status"] == status
+
+
+# -- Maryland paint: road entrances, 2 x 8 in, bottom 3-6 ft above ground or water --------------
+
+
+@pytest.mark.parametrize(("height", "status"), [(3.0, "compliant"), (2.9, "noncompliant")])
+def test_maryland_paint_height(height, status):
+    lot = square(400)
+    pts = along(lot, 100)
+    a = att(len(pts), kind="paint", width_in=2, length_in=8, height_ft=4.0)
+    a.loc[0, "height_ft"] = height
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "maryland-paint",
+        context=Context(parcel_landcover=[False]),
+    )
+    assert one(r)["status"] == status
+
+
+# -- New Mexico: a notice at each way of access, every 500 ft on unfenced land ---------------
+
+
+@pytest.mark.parametrize(
+    ("fenced", "step", "status"),
+    [(False, 500.0, "compliant"), (False, 510.0, "noncompliant"), (True, 1010.0, "compliant")],
+)
+def test_new_mexico_500_ft_only_on_unfenced_land(fenced, step, status):
+    lot = square(2 * step)
+    pts = along(lot, step)
+    a = att(len(pts), width_in=12, length_in=12, name_on_sign="A. Owner", address_on_sign="1 Road")
+    ring = shapely.LineString(
+        [(-5, -5), (2 * step + 5, -5), (2 * step + 5, 2 * step + 5), (-5, 2 * step + 5), (-5, -5)]
+    )
+    fences = features([ring] if fenced else [], [4.0] if fenced else [], None)
+    r = check(
+        parcels(lot), markers(pts, attributes=a), "new-mexico", context=Context(fences=fences)
+    )
+    assert one(r)["status"] == status
+
+
+# -- South Carolina: four conspicuous places ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "status"), [(4, "compliant"), (3, "noncompliant")])
+def test_south_carolina_four_places(n, status):
+    pts = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)][:n]
+    a = att(n, text="NO TRESPASSING")
+    assert (
+        one(check(parcels(square()), markers(pts, attributes=a), "south-carolina"))["status"]
+        == status
+    )
+
+
+# -- North Dakota: electronic posting and fenced land ------------------------------------------
+
+
+def test_north_dakota_electronic_posting_and_gates_of_fenced_land():
+    lot = square(1000)
+    recorded = features([shapely.box(-10, -10, 1010, 1010)], ["2025"], None)
+    ctx = Context(registry=recorded, today=dt.date(2026, 3, 1))  # in the 2025-26 season
+    r = check(parcels(lot), markers([]), ["north-dakota", "north-dakota-electronic"], context=ctx)
+    p = one(r)
+    assert (p["status"], p["posted_by"], p["rules"]) == (
+        "compliant",
+        "registry",
+        "north-dakota-electronic",
+    )
+    # fenced all round, a sign at the one gate: posted, though 2 signs are far apart
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    gate = features([shapely.Point(500, 0)], ["gate"], None)
+    ctx = Context(fences=features([ring], [4.0], None), access=gate)
+    pts = [(505, 5)]
+    a = att(1, text="NO HUNTING", name_on_sign="A. Owner")
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        ["north-dakota", "north-dakota-fenced"],
+        context=ctx,
+    )
+    assert one(r)["status"] == "compliant" and one(r)["rules"] == "north-dakota-fenced"
+    ctx = Context(fences=features([], [], None), access=gate)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        ["north-dakota", "north-dakota-fenced"],
+        context=ctx,
+    )
+    assert one(r)["status"] == "noncompliant"
+
+
+def test_minnesota_a_signed_sign_needs_no_phone():
+    lot = square(1980)
+    pts = along(lot, 990)
+    a = att(
+        len(pts),
+        letter_height_in=2,
+        text="NO TRESPASSING",
+        signed="A. Owner",
+        phone_on_sign="none",
+        surveyed="2026-10-01",
+    )
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "minnesota",
+        context=Context(parcel_landcover=[False], today=dt.date(2026, 11, 30)),
+    )
+    assert one(r)["status"] == "compliant"
+    a["signed"] = "none"
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "minnesota",
+        context=Context(parcel_landcover=[False], today=dt.date(2026, 11, 30)),
+    )
+    [v] = one(r)["violations"]
+    assert v["rule"] == "sign_content_either" and math.isclose(v["count"], len(pts))

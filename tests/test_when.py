@@ -1,0 +1,180 @@
+"""When: rules that apply only on some land, and ways of posting that serve only some land."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from helpers import LOCAL_FT, markers, parcels, profile_file, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting import check
+from posting.errors import RulesError
+from posting.io import FeatureLayer
+from posting.kinds.when import longest_over
+from posting.measure import Context
+from posting.rules import load_rules
+
+ENTRY_OFF_FOREST = """
+[spacing]
+max_ft = 1000
+clause = "T 1"
+
+[access]
+types = []
+clause = "T 2"
+
+[when.access]
+land = ["not forest"]
+clause = "T 2(b)"
+"""
+
+
+def features(geoms, values):
+    return FeatureLayer(
+        "<memory>", np.asarray(geoms, dtype=object), LOCAL_FT, np.asarray(values, dtype=object)
+    )
+
+
+def one(r):
+    return r.to_dict()["parcels"][0]
+
+
+DRIVEWAY = [shapely.LineString([(500, -200), (500, 300)])]
+CORNERS = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
+
+
+@pytest.mark.parametrize(
+    ("forest", "status", "level"),
+    [
+        (True, "compliant", "note"),
+        (False, "noncompliant", "violation"),
+        (None, "uncertain", "uncertain"),
+    ],
+)
+def test_an_entry_rule_for_land_other_than_forest(tmp_path, forest, status, level):
+    # signs at the four corners (1,000 ft apart), none where the driveway crosses at x = 500
+    ctx = Context(parcel_landcover=[forest], access=features(DRIVEWAY, ["driveway"]))
+    r = check(
+        parcels(square()), markers(CORNERS), profile_file(tmp_path, ENTRY_OFF_FOREST), context=ctx
+    )
+    p = one(r)
+    assert p["status"] == status
+    f = [x for x in r.findings.to_dict("records") if x["rule"] == "access"]
+    assert [x["level"] for x in f] == [level]
+    if forest:
+        assert f[0]["message"].startswith("(not required: only on land other than forest land)")
+        assert (r.access["status"] == "not required").all()
+    if forest is None:
+        assert "the data cannot tell" in f[0]["message"] and "landcover" in f[0]["message"]
+
+
+def test_gate_words_and_a_bad_condition(tmp_path):
+    p = load_rules(profile_file(tmp_path, ENTRY_OFF_FOREST))
+    assert p.when.gates[0].words() == "land other than forest land"
+    bad = ENTRY_OFF_FOREST.replace('"not forest"', '"wooded"')
+    with pytest.raises(RulesError, match="the conditions are forest, agricultural, fenced"):
+        load_rules(profile_file(tmp_path, bad))
+    unknown = ENTRY_OFF_FOREST.replace("[when.access]", "[when.acess]")
+    with pytest.raises(RulesError, match=r"when\.acess"):
+        load_rules(profile_file(tmp_path, unknown))
+
+
+OVER_ONE_ACRE = """
+[corners]
+mode = "at_corner"
+clause = "554.1(a)"
+
+[spacing]
+max_ft = 600
+clause = "554.1(b)"
+
+[when.spacing]
+acres_over = 1
+longest_over_ft = 5280
+combine = "any"
+clause = "554.1(b)"
+"""
+
+
+@pytest.mark.parametrize(("acres", "status"), [(0.99, "compliant"), (1.01, "noncompliant")])
+def test_spacing_only_over_one_acre(tmp_path, acres, status):
+    # a strip 700 ft long with a sign at each corner: its long sides are 700 ft between signs,
+    # over the 600 ft spacing, which applies only over one acre (43,560 sq ft) or one mile
+    width = acres * 43_560 / 700
+    lot = shapely.box(0, 0, width, 700.0)
+    pts = [(0, 0), (width, 0), (width, 700), (0, 700)]
+    p = one(check(parcels(lot), markers(pts), profile_file(tmp_path, OVER_ONE_ACRE)))
+    assert p["status"] == status
+    if status == "compliant":
+        [note] = [n for n in p["notes"] if n["rule"] == "spacing"]
+        assert note["message"].startswith(
+            "(not required: only on more than 1 acre or a lineal dimension over 5,280 ft)"
+        )
+
+
+def slow_longest(g):
+    xy = shapely.get_coordinates(g)
+    return max(np.hypot(*(a - b)) for a in xy for b in xy)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 6000), st.integers(0, 6000)), min_size=3, max_size=12),
+    st.floats(100, 8000),
+)
+def test_longest_dimension_agrees_with_every_vertex_pair(pts, threshold):
+    g = shapely.convex_hull(shapely.multipoints(pts))
+    if g.geom_type != "Polygon" or g.area < 1.0:  # a shape, not a sliver of a point
+        return
+    assert longest_over(np.array([g]), threshold)[0] == (slow_longest(g) > threshold)
+
+
+WHOLE = """
+[spacing]
+max_ft = 1000
+clause = "N 2"
+
+[when.profile]
+land = ["agricultural"]
+clause = "N 2(a)"
+"""
+
+
+def test_a_way_of_posting_for_farm_land_only(tmp_path):
+    pts = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
+    rules = profile_file(tmp_path, WHOLE)
+    farm = Context(cultivated=np.array([True], dtype=object))
+    assert one(check(parcels(square()), markers(pts), rules, context=farm))["status"] == (
+        "compliant"
+    )
+    other = Context(cultivated=np.array([False], dtype=object))
+    p = one(check(parcels(square()), markers(pts), rules, context=other))
+    assert p["status"] == "noncompliant"
+    assert "serves only land used for agriculture or grazing" in p["violations"][0]["message"]
+    # unknown land: the lenient way is not granted, and the message says what would settle it
+    p = one(check(parcels(square()), markers(pts), rules))
+    assert p["status"] == "noncompliant" and "is unknown (give" in p["violations"][0]["message"]
+
+
+FENCED = """
+[spacing]
+max_ft = 500
+clause = "F 1"
+
+[when.spacing]
+land = ["not fenced"]
+clause = "F 1(a)"
+"""
+
+
+def test_spacing_not_needed_on_fenced_land_and_its_gaps_are_not_drawn(tmp_path):
+    ring = shapely.LineString([(-5, -5), (1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    pts = [(0, 0), (1000, 1000)]
+    rules = profile_file(tmp_path, FENCED)
+    r = check(parcels(square()), markers(pts), rules, context=Context(fences=features([ring], [4])))
+    assert one(r)["status"] == "compliant"
+    assert (r.gaps["status"] == "ok").all() and r.gaps["limit_ft"].isna().all()
+    r = check(parcels(square()), markers(pts), rules, context=Context(fences=features([], [])))
+    assert one(r)["status"] == "noncompliant"
