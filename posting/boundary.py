@@ -541,6 +541,9 @@ class Corners:
         return len(self.ring)
 
 
+# One function on purpose (128 lines): one vectorised pass over every ring's vertex table,
+# each step refining the arrays the previous made (turns, merged turns, positions); see the
+# docstring for the steps.
 def find_corners(
     rings: np.ndarray,
     *,

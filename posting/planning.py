@@ -508,6 +508,9 @@ def _take(sim, keep: np.ndarray):
 
 
 # -- the plan ----------------------------------------------------------------------------------
+# One function on purpose (about 230 lines): the plan's four steps (anchors, fixed positions,
+# intervals, the table) share the report's arrays and each step's placements; each step is one
+# block with its comment, and the work is in the helpers below.
 def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     """Plan the markers that bring each parcel of ``report`` into compliance.
 

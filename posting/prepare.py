@@ -314,6 +314,9 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
     )
 
 
+# One function on purpose (152 lines): each parcel's way from the input to working feet
+# (type, place on Earth, working CRS, projection, validity, repair, merging, area, rings) is one
+# sequence of vectorised steps over the same per-parcel arrays.
 def prepare_parcels(
     layer: ParcelLayer,
     settings: Settings | None = None,
