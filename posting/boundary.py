@@ -255,8 +255,19 @@ def _concat(outs: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
 
 
 def _first_min(values: np.ndarray, starts: np.ndarray, group: np.ndarray) -> np.ndarray:
-    """Index of the first smallest value in each run ``values[starts[i]:starts[i + 1]]``."""
+    """Index of the first smallest value in each run ``values[starts[i]:starts[i + 1]]``.
+
+    NaN (a squared distance that overflowed: inf - inf) counts as larger than any number, so
+    every run has its one index, and a run of NaN alone does not shift the runs after it.
+
+    >>> _first_min(np.array([3.0, 1.0, 1.0, np.nan, np.nan, 2.0]), np.array([0, 3, 4]),
+    ...            np.array([0, 0, 0, 1, 2, 2])).tolist()
+    [1, 3, 5]
+    """
     low = np.minimum.reduceat(values, starts)
+    if np.isnan(low).any():  # np.minimum propagates NaN: only then is a copy needed
+        values = np.where(np.isnan(values), np.inf, values)
+        low = np.minimum.reduceat(values, starts)
     hit = np.flatnonzero(values == low[group])
     return hit[np.r_[True, np.diff(group[hit]) != 0]]
 

@@ -30,6 +30,11 @@ SLIVER_SQFT = 10.0
 """Parts and holes smaller than this, created when an invalid geometry is repaired, are
 digitising artefacts (a twisted corner becomes a triangle of a fraction of a square foot), not
 land anyone posts: they are dropped, and the repair note says so."""
+MAX_COORD_FT = 1e9
+"""No point of the Earth lies this far (190,000 miles) from the origin of a working CRS: a
+parcel with a coordinate beyond it is invalid (a typing or unit error). Its squared distances
+would overflow to infinity, and an infinite ring length would break the order of every later
+ring."""
 _POINT = re.compile(r"\[\s*([-+0-9.eE]+)\s+([-+0-9.eE]+)\s*\]")
 _NAMES = shapely.geometry.base.GEOMETRY_TYPES
 
@@ -199,6 +204,59 @@ def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return label
 
 
+def adjoining_pairs(
+    geometry_ft: np.ndarray,
+    key: np.ndarray,
+    group: np.ndarray,
+    invalid: np.ndarray,
+    snap_ft: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of parcels (rows ``a < b``) with the same ``key`` (an owner) that adjoin.
+
+    Parcels adjoin when they share a stretch of boundary: at least ``max(5 ft, 5 x snap)`` of
+    one's boundary lies within ``snap_ft`` of the other (so digitising slivers narrower than the
+    snap do not keep neighbours apart, while lots touching at a single point stay apart).
+    Parcels without usable geometry or key, or in different working CRS groups, never adjoin.
+    Vectorised: the boxes (grown by the snap) are joined with an STR tree, the pairs of one key
+    kept, and only those measured.
+
+    Examples
+    --------
+    >>> g = np.array([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10),
+    ...               shapely.box(20, 10, 30, 20), shapely.box(0, 10, 10, 20)], dtype=object)
+    >>> key = np.array(["a", "a", "a", "b"], dtype=object)
+    >>> a, b = adjoining_pairs(g, key, np.zeros(4, int), np.full(4, None), 1.0)
+    >>> list(zip(a.tolist(), b.tolist()))  # 1 and 2 touch at a corner only; 3 is b's
+    [(0, 1)]
+    """
+    empty = np.empty(0, dtype=np.int64)
+    idx = np.flatnonzero(pd.isna(invalid) & ~pd.isna(key))
+    if len(idx) < 2:
+        return empty, empty
+    codes = pd.factorize(pd.Series(key[idx], dtype=object))[0]
+    shared_key = pd.Series(codes).duplicated(keep=False).to_numpy()
+    idx, codes = idx[shared_key], codes[shared_key]  # a parcel alone with its key adjoins none
+    if len(idx) < 2:
+        return empty, empty
+    b0 = shapely.bounds(geometry_ft[idx])
+    tree = shapely.STRtree(shapely.box(b0[:, 0], b0[:, 1], b0[:, 2], b0[:, 3]))
+    grown = shapely.box(
+        b0[:, 0] - snap_ft, b0[:, 1] - snap_ft, b0[:, 2] + snap_ft, b0[:, 3] + snap_ft
+    )
+    qi, ti = tree.query(grown, predicate="intersects")
+    keep = (qi < ti) & (codes[qi] == codes[ti])
+    a, b = idx[qi[keep]], idx[ti[keep]]
+    keep = group[a] == group[b]
+    a, b = a[keep], b[keep]
+    keep = shapely.dwithin(geometry_ft[a], geometry_ft[b], snap_ft)
+    a, b = a[keep], b[keep]
+    near = shapely.buffer(geometry_ft[b], snap_ft, quad_segs=2)
+    shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[a]), near))
+    adjoin = shared >= max(5.0, 5 * snap_ft)
+    order = np.lexsort((b[adjoin], a[adjoin]))
+    return a[adjoin][order].astype(np.int64), b[adjoin][order].astype(np.int64)
+
+
 class _Merged(NamedTuple):
     layer: ParcelLayer
     source_rows: list[list[int]]
@@ -223,19 +281,8 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
     without usable geometry, are never merged.
     """
     n = len(key)
-    idx = np.flatnonzero(pd.isna(invalid) & ~pd.isna(key))
-    a_all, b_all = [], []
-    if len(idx):
-        tree = shapely.STRtree(geometry_ft[idx])
-        qi, ti = tree.query(geometry_ft[idx], predicate="dwithin", distance=snap_ft)
-        a, b = idx[qi], idx[ti]
-        pair = (a < b) & (key[a] == key[b]) & (group[a] == group[b])
-        a, b = a[pair], b[pair]
-        near = shapely.buffer(geometry_ft[b], snap_ft, quad_segs=2)
-        shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[a]), near))
-        adjoin = shared >= max(5.0, 5 * snap_ft)
-        a_all, b_all = a[adjoin], b[adjoin]
-    label = _components(n, np.asarray(a_all, dtype=np.int64), np.asarray(b_all, dtype=np.int64))
+    a_all, b_all = adjoining_pairs(geometry_ft, key, group, invalid, snap_ft)
+    label = _components(n, a_all, b_all)
     roots, prop_of = np.unique(label, return_inverse=True)  # properties in order of first row
     m = len(roots)
     members = pd.Series(np.arange(n)).groupby(prop_of).agg(list).tolist()
@@ -316,6 +363,8 @@ def prepare_parcels(
     types = shapely.get_type_id(geometry)
     missing = types < 0
     invalid[missing] = "no geometry"
+    for row, why in layer.problems.items():  # why the file gave none
+        invalid[row] = why
     empty = ~missing & shapely.is_empty(geometry)
     invalid[empty] = "empty geometry"
     polygonal = np.isin(types, (3, 6)) & ~empty
@@ -356,6 +405,13 @@ def prepare_parcels(
 
     bad = (group >= 0) & ~finite_geometry(geometry_ft)
     invalid[bad] = f"some coordinates cannot be projected from {layer.crs.name}"
+    with np.errstate(invalid="ignore"):
+        far = (group >= 0) & ~bad & (np.abs(shapely.bounds(geometry_ft)) > MAX_COORD_FT).any(1)
+    invalid[far] = (
+        f"coordinates more than {MAX_COORD_FT:,.0f} ft from the working CRS's origin: not a place "
+        "on Earth (a typing or unit error?)"
+    )
+    bad |= far
 
     ok = (group >= 0) & ~bad
     not_valid = np.zeros(n, dtype=bool)
