@@ -11,6 +11,7 @@ import functools
 import gc
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +61,8 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
     The command runs with Python's cyclic garbage collector paused: a county builds millions of
     long-lived objects (report rows, their lists) that hold no cycles, and the collector would
     walk all of them again and again (1.5 s of 12 s on the benchmark county, with the same peak
-    memory). Reference counting still frees everything else at once.
+    memory). Reference counting still frees everything else at once. GDAL's warning about a
+    ring that is not closed is silenced: the reader closes the ring and says so in a note.
     """
 
     @functools.wraps(f)
@@ -68,9 +70,16 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            return f(*args, **kwargs)
+            with warnings.catch_warnings():  # entered once, before any thread starts
+                warnings.filterwarnings("ignore", "Non closed ring", RuntimeWarning)
+                return f(*args, **kwargs)
         except PostingError as exc:
             raise UserError(exc.worded(flag)) from None
+        except BrokenPipeError:  # stdout closed by its reader (`posting rules list | head`)
+            from posting.outputs import stdout_gone
+
+            stdout_gone()
+            return None
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise UserError(f"{where}{exc.strerror or exc}") from None
@@ -89,12 +98,6 @@ def main() -> None:
     Measures parcel boundaries and surveyed signs against a jurisdiction's posting statute
     (Florida's by default), in true feet.
     """
-
-
-def _outputs_distinct(outputs: dict[str, str | None]) -> None:
-    dashes = [k for k, v in outputs.items() if v == "-"]
-    if len(dashes) > 1:
-        raise click.UsageError(f"only one output can go to stdout; got - for {', '.join(dashes)}")
 
 
 def _run_check(
@@ -137,7 +140,17 @@ def _run_check(
             reading.exception()  # let the reading finish; the parcels' error is the one shown
             raise
         markers = reading.result()
+    from posting.sanity import check_inputs
+
+    same_owner = bool(owner_field) and not merge
+    check_inputs(prepared, markers, same_owner=same_owner, owner_field=owner_field, option=flag)
     return run_check(prepared, markers, profiles, settings=settings, context=context)
+
+
+def _html(report: Report, no_tiles: bool, **kwargs: Any) -> str:
+    from posting.maps import to_html
+
+    return to_html(report, tiles=not no_tiles, **kwargs)
 
 
 _no_tiles_option = click.option(
@@ -179,24 +192,25 @@ def check(
     Exit status: 0 when every parcel is compliant or exempt, 1 when any is not, 2 for bad
     usage or unreadable input. The outputs asked for are written in every case but the last.
     """
-    from posting.io import write_text
+    from posting import outputs
 
-    outputs = {"--json": json_out, "--geojson": geojson_out, "--csv": csv_out, "--map": map_out}
-    _outputs_distinct(outputs)
+    out = outputs.resolve(
+        {
+            "json": (json_out, "json"),
+            "geojson": (geojson_out, "geojson"),
+            "csv": (csv_out, "csv"),
+            "map": (map_out, "html"),
+        },
+        outputs.inputs_of(kwargs),
+    )
     report = _run_check(**kwargs)
-    rendered: dict[str, Any] = {}
-    if json_out:
-        rendered[json_out] = report.iter_json()
-    if geojson_out:
-        rendered[geojson_out] = report.to_geojson()
-    if csv_out:
-        rendered[csv_out] = report.to_csv()
-    if map_out:
-        from posting.maps import to_html
-
-        rendered[map_out] = to_html(report, tiles=not no_tiles)
-    for path, text in rendered.items():
-        write_text(path, text)
+    render = {
+        "json": report.iter_json,
+        "geojson": report.to_geojson,
+        "csv": report.to_csv,
+        "map": lambda: _html(report, no_tiles),
+    }
+    outputs.write_all((o, render[o.parameter]()) for o in out)
     if not quiet:
         for line in report.summary_lines():
             click.echo(line, err=True)
@@ -219,12 +233,12 @@ def map_cmd(out: str, no_tiles: bool, quiet: bool, **kwargs: Any) -> None:
     Takes the inputs and settings of `check`. The map needs no network: open it in any browser,
     offline too. Exit status: 0 when the map is written, 2 for bad usage or unreadable input.
     """
-    from posting.io import write_text
-    from posting.maps import to_html
+    from posting import outputs
 
+    resolved = outputs.resolve({"output": (out, "html")}, outputs.inputs_of(kwargs))
     report = _run_check(**kwargs)
-    text = to_html(report, tiles=not no_tiles)
-    write_text(out, text)
+    text = _html(report, no_tiles)
+    outputs.write_all([(resolved[0], text)])
     if not quiet:
         for line in report.summary_lines():
             click.echo(line, err=True)
@@ -297,11 +311,10 @@ def plan_cmd(
     1 when some parcel still would not comply (invalid geometry, sign content), 2 for bad usage
     or unreadable input.
     """
+    from posting import outputs
     from posting.export import format_of, render, summary_csv, summary_json, summary_lines
-    from posting.io import write_text
     from posting.planning import plan as make_plan
 
-    _outputs_distinct({"--output": output, "--summary": summary_out, "--map": map_out})
     if output == "-" and not fmt:
         raise click.UsageError("-o - (stdout) needs --format")
     fmt = format_of(output, fmt)
@@ -310,17 +323,22 @@ def plan_cmd(
         summary_fmt = "json" if summary_out == "-" else summary_out.lower().rsplit(".", 1)[-1]
         if summary_fmt not in ("json", "csv"):
             raise click.UsageError(f"--summary {summary_out}: use a .json or .csv file")
+    out = outputs.resolve(
+        {
+            "output": (output, fmt),
+            "summary": (summary_out, summary_fmt),
+            "map": (map_out, "html"),
+        },
+        outputs.inputs_of(kwargs),
+    )
     report = _run_check(**kwargs)
     result = make_plan(report, setback_ft=setback_ft)
-    rendered = {output: render(result, fmt, include_existing=include_existing)}
-    if summary_out:
-        rendered[summary_out] = (summary_json if summary_fmt == "json" else summary_csv)(result)
-    if map_out:
-        from posting.maps import to_html
-
-        rendered[map_out] = to_html(report, tiles=not no_tiles, planned=result.markers)
-    for path, text in rendered.items():
-        write_text(path, text)
+    rendered = {
+        "output": lambda: render(result, fmt, include_existing=include_existing),
+        "summary": lambda: (summary_json if summary_fmt == "json" else summary_csv)(result),
+        "map": lambda: _html(report, no_tiles, planned=result.markers),
+    }
+    outputs.write_all((o, rendered[o.parameter]()) for o in out)
     if not quiet:
         for line in summary_lines(result):
             click.echo(line, err=True)
