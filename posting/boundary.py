@@ -674,12 +674,21 @@ def find_corners(
     moved = np.flatnonzero(changed[corner_ring])
     if len(moved):
         on = rings[corner_ring[moved]]
-        position[moved] = pmap(shapely.line_locate_point, on, shapely.points(x[moved], y[moved]))
+        position[moved] = pmap(_locate, on, shapely.points(x[moved], y[moved]))
         if vertices is None:
             x[moved], y[moved] = interpolate(rings, corner_ring[moved], position[moved])
         else:
             x[moved], y[moved] = interpolate_at(vertices, corner_ring[moved], position[moved])
     return Corners(ring=corner_ring, position_ft=position, x=x, y=y, turn_deg=np.degrees(turn))
+
+
+def _locate(lines: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``shapely.line_locate_point``, quietly: a segment shorter than 1e-154 ft (coordinates
+    such as 1e-282) has a squared length of 0, and GEOS's division by it would warn (in the
+    worker thread, where the caller's ``np.errstate`` does not reach); the position found is
+    the segment's start, which is right."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return shapely.line_locate_point(lines, points)
 
 
 def ring_stretches(

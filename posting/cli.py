@@ -55,6 +55,18 @@ def flag(parameter: str) -> str:
     return FLAGS.get(parameter) or "--" + parameter.replace("_", "-")
 
 
+def _show_gdal_warning(message: Any, category: Any, filename: str, lineno: int, *a: Any) -> None:
+    """GDAL's warnings (pyogrio passes them on as Python warnings) on one line of their own,
+    as the summary's warnings are, instead of Python's two lines of source."""
+    if "pyogrio" in filename:
+        click.echo(f"  warning: GDAL: {' '.join(str(message).split())}", err=True)
+    else:
+        _default_showwarning(message, category, filename, lineno, *a)
+
+
+_default_showwarning = warnings.showwarning
+
+
 def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
     """Turn library errors and unwritable outputs into :class:`UserError`, once, at the edge.
 
@@ -72,6 +84,7 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
         try:
             with warnings.catch_warnings():  # entered once, before any thread starts
                 warnings.filterwarnings("ignore", "Non closed ring", RuntimeWarning)
+                warnings.showwarning = _show_gdal_warning
                 return f(*args, **kwargs)
         except PostingError as exc:
             raise UserError(exc.worded(flag)) from None

@@ -233,8 +233,33 @@ def _read_csv(path: str, crs: CRS | None) -> Layer:
         raise InputError("the file is empty", path=path) from None
     except (ValueError, UnicodeError) as exc:  # pandas' ParserError is a ValueError
         raise InputError(f"not a readable CSV file ({_one_line(exc)})", path=path) from None
+    if sep != ",":
+        frame = _decimal_commas(frame)
     out = _points_from_table(frame, path, crs, decimal_comma=sep != ",")
     out.notes.extend(notes)
+    return out
+
+
+_DECIMAL_COMMA = r"[-+]?\d*,\d+"
+
+
+def _decimal_commas(frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns of numbers written with a decimal comma (``28,5``), as a spreadsheet saving
+    semicolon-separated values does, with points instead: a column is converted only when
+    every value in it is such a number or a whole number.
+
+    >>> table = _decimal_commas(pd.DataFrame({"a": ["2,5", "-3", ""], "b": ["x,y", "1,5", "2"]}))
+    >>> table["a"].tolist(), table["b"].tolist()
+    (['2.5', '-3', ''], ['x,y', '1,5', '2'])
+    """
+    out = frame.copy()
+    for col in frame.columns:
+        text = frame[col].dropna().astype(str).str.strip()
+        text = text[text != ""]
+        if not len(text) or not text.str.contains(",", regex=False).any():
+            continue
+        if text.str.fullmatch(rf"{_DECIMAL_COMMA}|[-+]?\d+").all():
+            out[col] = frame[col].str.replace(",", ".", regex=False)
     return out
 
 
@@ -447,10 +472,38 @@ def _gpx_waypoint_hint(path: str) -> InputError | None:
     )
 
 
+FORMATS = "GeoJSON, GeoPackage, Shapefile (.shp or zipped), FlatGeobuf, KML, GPX, GeoParquet or CSV"
+
+
+def _check_shapefile_complete(path: str) -> None:
+    """Refuse a Shapefile whose .shp is shorter than its index (.shx) says: a copy cut short,
+    whose last records GDAL would read as rows without geometry."""
+    shx = Path(path).with_suffix(".shx")
+    if not shx.exists():
+        shx = Path(path).with_suffix(".SHX")
+    if not shx.exists():
+        return
+    index = np.frombuffer(shx.read_bytes()[100:], dtype=">i4")
+    if len(index) < 2:
+        return
+    offset, length = index[0::2].astype(np.int64), index[1::2].astype(np.int64)
+    need = int(((offset + length) * 2 + 8).max())  # 16-bit words, then the record header
+    have = os.path.getsize(path)
+    if have < need:
+        whole = int(((offset + length) * 2 + 8 <= have).sum())
+        raise InputError(
+            f"is cut short: {have:,} bytes where its index ({shx.name}) needs {need:,}; it holds "
+            f"only {whole:,} of its {len(offset):,} records whole. Copy the file again",
+            path=path,
+        )
+
+
 def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer:
     import pyogrio  # only here: GeoParquet and CSV are read without it (0.1 s of start-up)
 
     suffix = Path(path).suffix.lower()
+    if suffix == ".shp":
+        _check_shapefile_complete(path)
     if suffix == ".gpx" and kind == "parcels":
         raise InputError(
             "GPX holds waypoints and tracks, not parcel polygons; use GeoJSON, GeoPackage, "
@@ -478,9 +531,14 @@ def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer
             parameter="layer",
         ) from None
     except (pyogrio.errors.DataSourceError, pyogrio.errors.GeometryError) as exc:
+        if "not recognized as being in a supported file format" in str(exc):
+            raise InputError(
+                f"not a readable geospatial file: its content is none of {FORMATS}", path=path
+            ) from None
         raise InputError(f"not a readable geospatial file ({_one_line(exc)})", path=path) from None
-    except (pyogrio.errors.FieldError, pyogrio.errors.FeatureError, ValueError) as exc:
-        raise InputError(f"cannot be read ({_one_line(exc)})", path=path) from None
+    except (pyogrio.errors.FieldError, pyogrio.errors.FeatureError, ValueError, OSError) as exc:
+        # OSError: GDAL's "Unexpected I/O failure" on a file cut short (FlatGeobuf)
+        raise InputError(f"cannot be read ({_one_line(exc)}); is it complete?", path=path) from None
     if suffix == ".gpx" and kind == "markers" and not len(read[0][0]):
         hint = _gpx_waypoint_hint(path)
         if hint is not None:
@@ -580,9 +638,11 @@ def read_layer(
     path = os.fspath(path)
     given = parse_crs(crs) if crs is not None else None
     if not os.path.exists(path) and not path.startswith("/vsi"):
-        raise InputError(f"{path}: no such file")
+        raise InputError("no such file", path=path)
     if os.path.isdir(path) and not Path(path).suffix.lower() == ".gdb":
-        raise InputError(f"{path}: is a folder, not a file")
+        raise InputError("is a folder, not a file", path=path)
+    if os.path.isfile(path) and os.path.getsize(path) == 0:
+        raise InputError("the file is empty (0 bytes)", path=path)
     suffix = Path(path).suffix.lower()
     if suffix in TABLE_SUFFIXES:
         out = _read_csv(path, given)
