@@ -35,6 +35,10 @@ MAX_COORD_FT = 1e9
 parcel with a coordinate beyond it is invalid (a typing or unit error). Its squared distances
 would overflow to infinity, and an infinite ring length would break the order of every later
 ring."""
+TINY_FT = 1e-100
+"""Coordinates closer to 0 than this (in working feet) are 0: between two such numbers a
+segment's squared length underflows to 0, and GEOS divides by it (a warning, and no better
+figure). No survey is that precise; ordinary coordinates are never touched."""
 _POINT = re.compile(r"\[\s*([-+0-9.eE]+)\s+([-+0-9.eE]+)\s*\]")
 _NAMES = shapely.geometry.base.GEOMETRY_TYPES
 
@@ -166,6 +170,23 @@ def _reason_lonlat(reason: str, wcrs: WorkingCRS) -> str:
         return reason
     lon, lat = wcrs.ft_to_lonlat(np.array([float(m[1])]), np.array([float(m[2])]))
     return f"{reason[: m.start()].strip()} at [{lon[0]:.7f}, {lat[0]:.7f}]"
+
+
+def _flush_tiny(geoms: np.ndarray) -> np.ndarray:
+    """The geometries with every coordinate closer to 0 than :data:`TINY_FT` set to 0 (the
+    array itself when there is none, as there never is in real data).
+
+    >>> g = _flush_tiny(np.array([shapely.box(0, 1e-250, 20, 20), None], dtype=object))
+    >>> shapely.bounds(g[0]).tolist()
+    [0.0, 0.0, 20.0, 20.0]
+    """
+    coords = shapely.get_coordinates(geoms)
+    with np.errstate(invalid="ignore"):
+        tiny = (coords != 0) & (np.abs(coords) < TINY_FT)
+    if not tiny.any():
+        return geoms
+    coords[tiny] = 0.0
+    return shapely.set_coordinates(np.array(geoms, dtype=object, copy=True), coords)
 
 
 def _drop_slivers(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -403,6 +424,7 @@ def prepare_parcels(
         sel = np.flatnonzero(group == g)
         geometry_ft[sel] = wcrs.geoms_to_ft(geometry[sel], layer.crs)
 
+    geometry_ft = _flush_tiny(geometry_ft)
     bad = (group >= 0) & ~finite_geometry(geometry_ft)
     invalid[bad] = f"some coordinates cannot be projected from {layer.crs.name}"
     with np.errstate(invalid="ignore"):

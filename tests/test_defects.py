@@ -319,3 +319,26 @@ def test_local_working_crs_results_do_not_depend_on_what_ran_before():
     pd.Series(_transformer(exact, WGS84).transform(0.0, 0.0))  # warm the cache with the twin
     second = posting.check(lay, markers(CORNERS_AND_MIDPOINTS), "florida").parcels
     pd.testing.assert_frame_equal(first, second)
+
+
+@pytest.mark.parametrize(
+    "wkt",
+    [
+        "POLYGON ((20 0, 20 6.350473744645014e-254, 10.806046117362795 16.82941969615793, 20 0))",
+        "MULTIPOLYGON (((50 0, 50 50, 0 50, 0 0, 50 0)), ((50 1.7491361844479786e-282, 50 50, "
+        "0 50, 0 1.7491361844479786e-282, 50 1.7491361844479786e-282)))",
+    ],
+)
+def test_coordinates_within_a_hair_of_zero_do_not_warn(wkt):
+    """Found by the long fuzz run: a segment 1e-254 ft long has a squared length of 0, and
+    GEOS's distance and line_locate_point divided by it ('divide by zero', from a worker
+    thread: an error under this suite's filterwarnings). Such coordinates are 0 now; the
+    sliver triangle is invalid (it collapses), the doubled square complies (a marker every
+    1.5 ft)."""
+    from fuzz_strategies import thousands
+
+    g = shapely.from_wkt(wkt)
+    xy = thousands(g, 1000, 0, 20.0 if "POLYGON ((20" in wkt else 0.0, 0)
+    report = posting.check(parcels(g), markers(xy), "florida")
+    status = report.parcels["status"][0]
+    assert status == ("invalid" if wkt.startswith("POLYGON") else "compliant")
