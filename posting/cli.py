@@ -156,8 +156,12 @@ def _run_check(
     from posting.sanity import check_inputs
 
     same_owner = bool(owner_field) and not merge
-    check_inputs(prepared, markers, same_owner=same_owner, owner_field=owner_field, option=flag)
-    return run_check(prepared, markers, profiles, settings=settings, context=context)
+    notes = check_inputs(
+        prepared, markers, same_owner=same_owner, owner_field=owner_field, option=flag
+    )
+    report = run_check(prepared, markers, profiles, settings=settings, context=context)
+    report.warnings[:0] = notes.result()
+    return report
 
 
 def _html(report: Report, no_tiles: bool, **kwargs: Any) -> str:

@@ -9,8 +9,8 @@ from helpers import SAMPLE
 from hypothesis import HealthCheck, settings
 
 # `pytest tests/test_fuzz.py --hypothesis-profile=long`: the fuzz tests take their number of
-# examples from the profile (the other property tests set their own); 3,400 a test, 10,200 in
-# all over the three fuzz strategies, as the release check (see the README). The default
+# examples from the profile (the other property tests set their own); 3,400 a test, 13,600 in
+# all over the four fuzz tests, as the release check (see the README). The default
 # profile (100 a test) is what CI runs.
 settings.register_profile(
     "long",
