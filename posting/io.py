@@ -483,7 +483,8 @@ def _check_shapefile_complete(path: str) -> None:
         shx = Path(path).with_suffix(".SHX")
     if not shx.exists():
         return
-    index = np.frombuffer(shx.read_bytes()[100:], dtype=">i4")
+    body = shx.read_bytes()[100:]
+    index = np.frombuffer(body[: len(body) // 8 * 8], dtype=">i4")  # (offset, length) pairs
     if len(index) < 2:
         return
     offset, length = index[0::2].astype(np.int64), index[1::2].astype(np.int64)
