@@ -342,3 +342,17 @@ def test_coordinates_within_a_hair_of_zero_do_not_warn(wkt):
     report = posting.check(parcels(g), markers(xy), "florida")
     status = report.parcels["status"][0]
     assert status == ("invalid" if wkt.startswith("POLYGON") else "compliant")
+
+
+def test_merging_a_sliver_a_hair_wide_does_not_warn():
+    """Found by the long fuzz run: a 'flat' triangle whose first vertex is 1.6e-34 ft off the
+    line is valid to GEOS; merged with the lot of the same owner it lies in, its mitre buffer
+    divided by zero (a RuntimeWarning, an error here). The property is the two rows."""
+    box = shapely.box(0, 0, 50, 50)
+    sliver = shapely.Polygon([(1.6390445624300986e-34, 0), (1, 1), (2, 2)])
+    lay = parcels(box, sliver, box, owners=[None, "Doe", "Doe"])
+    from posting.prepare import prepare_parcels
+
+    prep = prepare_parcels(lay, merge_key=np.array([None, "doe", "doe"], dtype=object))
+    assert prep.source_rows == [[0], [1, 2]]
+    assert shapely.equals(prep.geometry_ft[1], shapely.box(0, 0, 50, 50))
