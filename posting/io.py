@@ -132,6 +132,17 @@ def _check_lonlat_range(
             path=path,
             parameter="crs",
         )
+    swap = np.zeros(len(lon), dtype=bool)
+    swap[finite] = (np.abs(lat[finite]) > 90) & (np.abs(lon[finite]) <= 90)
+    if swap.any() and swap.sum() * 2 > finite.sum():
+        i = int(np.flatnonzero(swap)[0])
+        raise InputError(
+            f"longitude and latitude are swapped: in {int(swap.sum()):,} of {int(finite.sum()):,} "
+            f"rows the latitude ({columns[1]}) is beyond 90 degrees, as {lat[i]:g} in row {i}, "
+            f"while the longitude ({columns[0]}) would be a latitude. Swap the columns, or name "
+            "them for what they hold (lon, lat)",
+            path=path,
+        )
     for i in np.flatnonzero(np.isfinite(lat) & (np.abs(lat) > 90)):
         if abs(lat[i]) > 360:
             why = f"latitude {lat[i]:g} is not an angle (a projected coordinate?)"

@@ -71,6 +71,19 @@ def test_swapped_lon_lat_csv_is_refused_before_any_output(runner, tmp_path):
     assert not out.exists()
 
 
+def test_swapped_lon_lat_beyond_90_degrees_is_refused_by_the_reader(runner, tmp_path):
+    """West of 90 degrees (Montana), the swapped latitude is out of range in every row: the
+    reader says it is a swap, instead of one 'latitude -110.2 outside -90..90' per row."""
+    csv = tmp_path / "montana.csv"
+    csv.write_text("lon,lat,kind\n46.5,-110.2,sign\n46.6,-110.3,sign\n,,sign\n")
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(csv)])
+    _fails_cleanly(
+        res,
+        "longitude and latitude are swapped: in 2 of 2 rows the latitude (lat) is beyond 90",
+        "Swap the columns, or name them for what they hold (lon, lat)",
+    )
+
+
 def test_swap_is_judged_per_file_and_only_when_the_swap_fits(tmp_path):
     """Library level: the sample's own signs are not flagged; a swapped copy is, with the
     counts; a file far from the parcels whose swap is far too (another county) is not."""
