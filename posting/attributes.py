@@ -34,6 +34,11 @@ canonical column        aliases                                      meaning
 ``centre_ft``           ``center_ft``, ``centre_height_ft``,         height of a mark's centre
                         ``center_height_ft``                         above the ground, feet
 ======================  ===========================================  ==============================
+
+A Shapefile keeps at most 10 characters of a column name (``letter_height_in`` is saved as
+``letter_hei``): the first 10 characters of each name above are accepted too (``letter_hei``,
+``name_on_si``, ``address_on``, ``phone_on_s``, ``survey_dat`` ...), after the full names, and
+:func:`shortened_columns` says which were read that way (the reader notes it).
 """
 
 from __future__ import annotations
@@ -41,7 +46,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["COLUMNS", "find_column", "first_recorded", "marker_kinds"]
+__all__ = [
+    "COLUMNS",
+    "SHAPEFILE_NAME_LENGTH",
+    "find_column",
+    "first_recorded",
+    "marker_kinds",
+    "shortened_columns",
+]
 
 COLUMNS: dict[str, tuple[str, ...]] = {
     "kind": ("kind", "marker_kind", "marker"),
@@ -68,6 +80,29 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 ``name``; nor is ``type`` an alias of ``kind``, for the same reason, unless every value of it
 is ``sign``, ``paint`` or ``post`` (as in a plan's GPX).
 """
+
+SHAPEFILE_NAME_LENGTH = 10
+"""A Shapefile (dBase) column name keeps at most this many characters."""
+
+
+def _shortened() -> dict[str, str]:
+    out: dict[str, str] = {}
+    full = {a for names in COLUMNS.values() for a in names}
+    for canonical, names in COLUMNS.items():
+        for alias in names:
+            cut = alias[:SHAPEFILE_NAME_LENGTH]
+            if cut != alias and cut not in full:
+                if out.setdefault(cut, canonical) != canonical:  # pragma: no cover - none now
+                    raise AssertionError(f"{cut!r} would be short for two columns")
+    return out
+
+
+SHORTENED: dict[str, str] = _shortened()
+"""Each Shapefile-shortened name (``letter_hei``) and the canonical column it stands for."""
+COLUMNS = {
+    canonical: (*names, *sorted({c for c, k in SHORTENED.items() if k == canonical}))
+    for canonical, names in COLUMNS.items()
+}
 
 
 def find_column(columns: pd.Index | list[str], canonical: str) -> str | None:
@@ -117,6 +152,23 @@ def _type_as_kind(attributes: pd.DataFrame) -> str | None:
     values = pd.Series(attributes[col].dropna().unique(), dtype="string").str.strip().str.casefold()
     values = values[values != ""]
     return col if len(values) and values.isin(("sign", "paint", "post")).all() else None
+
+
+def shortened_columns(columns: pd.Index | list[str]) -> dict[str, str]:
+    """The columns read under a Shapefile-shortened name: each one's name and the canonical
+    column it is read as (only where no full name of that column is present).
+
+    Examples
+    --------
+    >>> shortened_columns(["lon", "lat", "letter_hei", "Name_On_Si", "text"])
+    {'letter_hei': 'letter_height_in', 'Name_On_Si': 'name_on_sign'}
+    """
+    out = {}
+    for canonical in COLUMNS:
+        col = find_column(columns, canonical)
+        if col is not None and str(col).lower() in SHORTENED:
+            out[str(col)] = canonical
+    return out
 
 
 def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:

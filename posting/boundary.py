@@ -255,8 +255,19 @@ def _concat(outs: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
 
 
 def _first_min(values: np.ndarray, starts: np.ndarray, group: np.ndarray) -> np.ndarray:
-    """Index of the first smallest value in each run ``values[starts[i]:starts[i + 1]]``."""
+    """Index of the first smallest value in each run ``values[starts[i]:starts[i + 1]]``.
+
+    NaN (a squared distance that overflowed: inf - inf) counts as larger than any number, so
+    every run has its one index, and a run of NaN alone does not shift the runs after it.
+
+    >>> _first_min(np.array([3.0, 1.0, 1.0, np.nan, np.nan, 2.0]), np.array([0, 3, 4]),
+    ...            np.array([0, 0, 0, 1, 2, 2])).tolist()
+    [1, 3, 5]
+    """
     low = np.minimum.reduceat(values, starts)
+    if np.isnan(low).any():  # np.minimum propagates NaN: only then is a copy needed
+        values = np.where(np.isnan(values), np.inf, values)
+        low = np.minimum.reduceat(values, starts)
     hit = np.flatnonzero(values == low[group])
     return hit[np.r_[True, np.diff(group[hit]) != 0]]
 
@@ -666,12 +677,21 @@ def find_corners(
     moved = np.flatnonzero(changed[corner_ring])
     if len(moved):
         on = rings[corner_ring[moved]]
-        position[moved] = pmap(shapely.line_locate_point, on, shapely.points(x[moved], y[moved]))
+        position[moved] = pmap(_locate, on, shapely.points(x[moved], y[moved]))
         if vertices is None:
             x[moved], y[moved] = interpolate(rings, corner_ring[moved], position[moved])
         else:
             x[moved], y[moved] = interpolate_at(vertices, corner_ring[moved], position[moved])
     return Corners(ring=corner_ring, position_ft=position, x=x, y=y, turn_deg=np.degrees(turn))
+
+
+def _locate(lines: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``shapely.line_locate_point``, quietly: a segment shorter than 1e-154 ft (coordinates
+    such as 1e-282) has a squared length of 0, and GEOS's division by it would warn (in the
+    worker thread, where the caller's ``np.errstate`` does not reach); the position found is
+    the segment's start, which is right."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return shapely.line_locate_point(lines, points)
 
 
 def ring_stretches(

@@ -11,6 +11,7 @@ import functools
 import gc
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -49,13 +50,26 @@ def flag(parameter: str) -> str:
     return FLAGS.get(parameter) or "--" + parameter.replace("_", "-")
 
 
+def _show_gdal_warning(message: Any, category: Any, filename: str, lineno: int, *a: Any) -> None:
+    """GDAL's warnings (pyogrio passes them on as Python warnings) on one line of their own,
+    as the summary's warnings are, instead of Python's two lines of source."""
+    if "pyogrio" in filename:
+        click.echo(f"  warning: GDAL: {' '.join(str(message).split())}", err=True)
+    else:
+        _default_showwarning(message, category, filename, lineno, *a)
+
+
+_default_showwarning = warnings.showwarning
+
+
 def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
     """Turn library errors and unwritable outputs into :class:`UserError`, once, at the edge.
 
     The command runs with Python's cyclic garbage collector paused: a county builds millions of
     long-lived objects (report rows, their lists) that hold no cycles, and the collector would
     walk all of them again and again (1.5 s of 12 s on the benchmark county, with the same peak
-    memory). Reference counting still frees everything else at once.
+    memory). Reference counting still frees everything else at once. GDAL's warning about a
+    ring that is not closed is silenced: the reader closes the ring and says so in a note.
     """
 
     @functools.wraps(f)
@@ -63,9 +77,17 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            return f(*args, **kwargs)
+            with warnings.catch_warnings():  # entered once, before any thread starts
+                warnings.filterwarnings("ignore", "Non closed ring", RuntimeWarning)
+                warnings.showwarning = _show_gdal_warning
+                return f(*args, **kwargs)
         except PostingError as exc:
             raise UserError(exc.worded(flag)) from None
+        except BrokenPipeError:  # stdout closed by its reader (`posting rules list | head`)
+            from posting.outputs import stdout_gone
+
+            stdout_gone()
+            return None
         except OSError as exc:
             where = f"{exc.filename}: " if exc.filename else ""
             raise UserError(f"{where}{exc.strerror or exc}") from None
@@ -86,10 +108,14 @@ def main() -> None:
     """
 
 
-def _outputs_distinct(outputs: dict[str, str | None]) -> None:
-    dashes = [k for k, v in outputs.items() if v == "-"]
-    if len(dashes) > 1:
-        raise click.UsageError(f"only one output can go to stdout; got - for {', '.join(dashes)}")
+def _inputs(job: Job) -> dict[str, Any]:
+    """The job's input files by the setting that names each (no output may be one of them)."""
+    c = job.context
+    files = {"parcels": job.parcels, "signs": job.signs, "rules": job.rules}
+    for name in ("access", "landcover", "water", "dwellings", "fences", "easements"):
+        files[name] = getattr(c, name)
+    files.update(places=c.places, registry=c.registry)
+    return files
 
 
 def _run(job: Job) -> Report:
@@ -145,22 +171,26 @@ def check(
     Exit status: 0 when every parcel is compliant or exempt, 1 when any is not, 2 for bad
     usage or unreadable input. The outputs asked for are written in every case but the last.
     """
-    from posting.io import write_text
+    from posting import outputs
     from posting.render import render
 
-    outputs = {"--json": json_out, "--geojson": geojson_out, "--csv": csv_out, "--map": map_out}
-    _outputs_distinct(outputs)
+    out = outputs.resolve(
+        {
+            "json": (json_out, "json"),
+            "geojson": (geojson_out, "geojson"),
+            "csv": (csv_out, "csv"),
+            "map": (map_out, "html"),
+        },
+        outputs.inputs_of(_inputs(job)),
+    )
     report = _run(job)
-    rendered: dict[str, Any] = {}
-    if json_out:
-        rendered[json_out] = render(report, "json", name=flag)
-    for path, fmt in ((geojson_out, "geojson"), (csv_out, "csv")):
-        if path:
-            rendered[path] = render(report, fmt)
-    if map_out:
-        rendered[map_out] = render(report, "map", tiles=not no_tiles, name=flag)
-    for path, text in rendered.items():
-        write_text(path, text)
+    made = {
+        "json": lambda: render(report, "json", name=flag),
+        "geojson": lambda: render(report, "geojson"),
+        "csv": lambda: render(report, "csv"),
+        "map": lambda: render(report, "map", tiles=not no_tiles, name=flag),
+    }
+    outputs.write_all((o, made[o.parameter]()) for o in out)
     if not quiet:
         click.echo(render(report, "summary", name=flag), err=True, nl=False)
     sys.exit(report.exit_code)
@@ -183,12 +213,13 @@ def map_cmd(job: Job, out: str, no_tiles: bool, quiet: bool) -> None:
     Takes the inputs and settings of `check`. The map needs no network: open it in any browser,
     offline too. Exit status: 0 when the map is written, 2 for bad usage or unreadable input.
     """
-    from posting.io import write_text
+    from posting import outputs
     from posting.render import render
 
+    resolved = outputs.resolve({"output": (out, "html")}, outputs.inputs_of(_inputs(job)))
     report = _run(job)
     text = render(report, "map", tiles=not no_tiles, name=flag)
-    write_text(out, text)
+    outputs.write_all([(resolved[0], text)])
     if not quiet:
         click.echo(render(report, "summary", name=flag), err=True, nl=False)
         if out != "-":
@@ -261,12 +292,11 @@ def plan_cmd(
     1 when some parcel still would not comply (invalid geometry, sign content), 2 for bad usage
     or unreadable input.
     """
+    from posting import outputs
     from posting.export import format_of, summary_lines
-    from posting.io import write_text
     from posting.planning import plan as make_plan
     from posting.render import render
 
-    _outputs_distinct({"--output": output, "--summary": summary_out, "--map": map_out})
     if output == "-" and not fmt:
         raise click.UsageError("-o - (stdout) needs --format")
     fmt = format_of(output, fmt)
@@ -275,17 +305,22 @@ def plan_cmd(
         summary_fmt = "json" if summary_out == "-" else summary_out.lower().rsplit(".", 1)[-1]
         if summary_fmt not in ("json", "csv"):
             raise click.UsageError(f"--summary {summary_out}: use a .json or .csv file")
+    out = outputs.resolve(
+        {
+            "output": (output, fmt),
+            "summary": (summary_out, summary_fmt),
+            "map": (map_out, "html"),
+        },
+        outputs.inputs_of(_inputs(job)),
+    )
     report = _run(job)
     result = make_plan(report, setback_ft=setback_ft)
-    rendered = {output: render(result, fmt, include_existing=include_existing)}
-    if summary_out:
-        rendered[summary_out] = render(result, f"summary-{summary_fmt}")
-    if map_out:
-        rendered[map_out] = render(
-            report, "map", tiles=not no_tiles, planned=result.markers, name=flag
-        )
-    for path, text in rendered.items():
-        write_text(path, text)
+    made = {
+        "output": lambda: render(result, fmt, include_existing=include_existing),
+        "summary": lambda: render(result, f"summary-{summary_fmt}"),
+        "map": lambda: render(report, "map", tiles=not no_tiles, planned=result.markers, name=flag),
+    }
+    outputs.write_all((o, made[o.parameter]()) for o in out)
     if not quiet:
         for line in summary_lines(result, name=flag):
             click.echo(line, err=True)

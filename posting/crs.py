@@ -79,8 +79,19 @@ def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
         ) from None
 
 
-@lru_cache(maxsize=64)
 def _transformer(src: CRS, dst: CRS) -> Transformer:
+    """A transformer from ``src`` to ``dst`` (x = longitude), cached.
+
+    The cache is keyed by each CRS's definition as given (``srs``) as well as the CRS: pyproj
+    calls ``+proj=tmerc +approx ...`` and the exact ``+proj=tmerc ...`` equal (their WKT is the
+    same), yet they transform differently (by 5 ft 21 degrees from the meridian), so a key of
+    the CRS alone would hand one the other's transformer.
+    """
+    return _cached_transformer(src, src.srs, dst, dst.srs)
+
+
+@lru_cache(maxsize=64)
+def _cached_transformer(src: CRS, src_srs: str, dst: CRS, dst_srs: str) -> Transformer:
     return Transformer.from_crs(src, dst, always_xy=True)
 
 
@@ -99,10 +110,9 @@ def _transform(t: Transformer, x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _transform_geoms(geoms: np.ndarray, fn: Any) -> np.ndarray:
-    """``shapely.transform`` in chunks on all cores; told the geometries are flat when they
-    are (it would otherwise split them by ``has_z`` and copy them twice)."""
-    flat = not bool(shapely.has_z(geoms).any())
-    return pmap(shapely.transform, geoms, fn, include_z=False if flat else None)
+    """``shapely.transform`` in chunks on all cores, in two dimensions: ``fn`` takes and
+    returns (n, 2) arrays, and a Z value (which no length here uses) is dropped."""
+    return pmap(shapely.transform, geoms, fn, include_z=False)
 
 
 def _feet_per_unit(crs: CRS) -> float:

@@ -38,6 +38,7 @@ from posting.parallel import background, release_memory, soon
 from posting.prepare import PreparedParcels, add_corners, prepare_parcels
 from posting.report import Report
 from posting.rules.loader import Profile
+from posting.sanity import check_inputs
 from posting.settings import Settings
 from posting.states import boundaries
 
@@ -158,4 +159,15 @@ def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = Non
         # the corners are found while the markers are still being read, then assigned
         cornering = background(add_corners, prepared)
         markers = reading.result()
-        return _check(prepared, markers, spec, job.settings, context, cornering)
+        # x and y swapped in a marker file (refused), one owner's adjoining parcels (a note,
+        # found beside the check)
+        notes = check_inputs(
+            prepared,
+            markers,
+            same_owner=bool(job.owner_field) and not job.merge_owner,
+            owner_field=job.owner_field,
+            option=lambda name: f"{{option:{name}}}",
+        )
+        report = _check(prepared, markers, spec, job.settings, context, cornering)
+        report.warnings[:0] = notes.result()
+        return report

@@ -38,6 +38,7 @@ import pandas as pd
 import shapely
 
 from posting.draw import display_geometry, gap_lines
+from posting.errors import python_name, worded
 
 if TYPE_CHECKING:
     from posting.report import Report
@@ -456,6 +457,7 @@ class RecordPage:
     inputs: list[dict[str, Any]] = field(default_factory=list)
     profiles: list[dict[str, Any]] = field(default_factory=list)
     thumbnails: dict[str, str] = field(default_factory=dict)  # photo path -> data URI
+    name: Callable[[str], str] = python_name  # how a setting the report names is spelt
 
 
 def _head(title: str, foot: str) -> str:
@@ -969,7 +971,7 @@ def render_index(
     if rep.warnings:
         out.append(
             "<h2>Warnings</h2><ul class=small>"
-            + "".join(f"<li>{_e(w)}</li>" for w in rep.warnings[:200])
+            + "".join(f"<li>{_e(worded(w, page.name))}</li>" for w in rep.warnings[:200])
             + "</ul>"
         )
     out.append("<h2>Input files</h2>" + _inputs_table(page.inputs) + "</body></html>\n")

@@ -303,6 +303,7 @@ def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Re
         inputs=inputs,
         profiles=_profile_entries(report),
         thumbnails=uris,
+        name=flag,
     )
     pages = render_record(report, rows, page, attached=attached, unattached=unattached)
     outputs = {name: text.encode("utf-8") for name, text in pages.items()}

@@ -61,7 +61,8 @@ class Layer:
 
     ``frame`` and ``geometry`` have one entry per input row, in input order.
     ``problems`` maps a row number to why its geometry cannot be used (for instance a CSV
-    latitude that is not a number); such rows have a ``None`` geometry.
+    latitude that is not a number); such rows have a ``None`` geometry. ``notes`` are warnings
+    about the file as a whole (read as Latin-1, a ring closed ...), each prefixed with the path.
     """
 
     path: str
@@ -70,6 +71,7 @@ class Layer:
     crs: CRS
     problems: dict[int, str] = field(default_factory=dict)
     xy: tuple[np.ndarray, np.ndarray] | None = None  # points read without geometries
+    notes: list[str] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.xy[0]) if self.xy is not None else len(self.geometry)
@@ -104,19 +106,64 @@ def _require_column(frame: pd.DataFrame, name: str, path: str, parameter: str) -
     return col
 
 
-def _check_lonlat_range(lon: np.ndarray, lat: np.ndarray, path: str) -> dict[int, str]:
+def _check_lonlat_range(
+    lon: np.ndarray, lat: np.ndarray, path: str, columns: tuple[str, str], crs: CRS
+) -> dict[int, str]:
+    """Rows whose longitude or latitude is out of range, with the likely cause.
+
+    Numbers far beyond any angle (State Plane feet, UTM metres) in most rows are not a few bad
+    rows but the wrong CRS: that is refused at once, naming the cause. A latitude beyond 90
+    whose longitude would be a latitude is a swap, and is said so.
+    """
     problems: dict[int, str] = {}
-    bad_lat = np.flatnonzero(np.isfinite(lat) & (np.abs(lat) > 90))
-    bad_lon = np.flatnonzero(np.isfinite(lon) & (np.abs(lon) > 180))
-    for i in bad_lat:
-        problems[int(i)] = f"latitude {lat[i]:g} is outside -90..90 (are lon and lat swapped?)"
-    for i in bad_lon:
+    finite = np.isfinite(lon) & np.isfinite(lat)
+    far = np.zeros(len(lon), dtype=bool)
+    far[finite] = (np.abs(lon[finite]) > 360) | (np.abs(lat[finite]) > 360)
+    if far.any() and far.sum() * 2 > finite.sum():
+        i = int(np.flatnonzero(far)[0])
+        named_lonlat = str(columns[0]).strip().lower() in LON_NAMES
+        mend = (
+            "name the columns x/y and give their CRS with {option}"
+            if named_lonlat
+            else "give their CRS with {option}, not a geographic one"
+        )
+        raise CRSError(
+            f"columns {columns[0]}/{columns[1]} hold numbers such as ({lon[i]:,.1f}, "
+            f"{lat[i]:,.1f}), which are not degrees of longitude/latitude ({crs.name}): "
+            f"they look like projected coordinates (feet or metres); {mend} (for example "
+            "{option} EPSG:2236 for Florida East, US survey feet)",
+            path=path,
+            parameter="crs",
+        )
+    swap = np.zeros(len(lon), dtype=bool)
+    swap[finite] = (np.abs(lat[finite]) > 90) & (np.abs(lon[finite]) <= 90)
+    if swap.any() and swap.sum() * 2 > finite.sum():
+        i = int(np.flatnonzero(swap)[0])
+        raise InputError(
+            f"longitude and latitude are swapped: in {int(swap.sum()):,} of {int(finite.sum()):,} "
+            f"rows the latitude ({columns[1]}) is beyond 90 degrees, as {lat[i]:g} in row {i}, "
+            f"while the longitude ({columns[0]}) would be a latitude. Swap the columns, or name "
+            "them for what they hold (lon, lat)",
+            path=path,
+        )
+    for i in np.flatnonzero(np.isfinite(lat) & (np.abs(lat) > 90)):
+        if abs(lat[i]) > 360:
+            why = f"latitude {lat[i]:g} is not an angle (a projected coordinate?)"
+        elif abs(lon[i]) <= 90:
+            why = f"latitude {lat[i]:g} is outside -90..90 (are lon and lat swapped?)"
+        else:
+            why = f"latitude {lat[i]:g} is outside -90..90"
+        problems[int(i)] = why
+    for i in np.flatnonzero(np.isfinite(lon) & (np.abs(lon) > 180)):
         problems.setdefault(int(i), f"longitude {lon[i]:g} is outside -180..180")
     return problems
 
 
-def _points_from_table(frame: pd.DataFrame, path: str, crs: CRS | None) -> Layer:
-    """Point geometries from coordinate columns of a CSV or plain Parquet table."""
+def _points_from_table(
+    frame: pd.DataFrame, path: str, crs: CRS | None, *, decimal_comma: bool = False
+) -> Layer:
+    """Point geometries from coordinate columns of a CSV or plain Parquet table (with
+    ``decimal_comma``, ``28,5`` is read as 28.5)."""
     lon_col, lat_col = _column(frame, LON_NAMES), _column(frame, LAT_NAMES)
     if lon_col is not None and lat_col is not None:
         xcol, ycol, layer_crs, geographic = lon_col, lat_col, WGS84, True
@@ -144,7 +191,8 @@ def _points_from_table(frame: pd.DataFrame, path: str, crs: CRS | None) -> Layer
     values = {}
     for col in (xcol, ycol):
         raw = frame[col]
-        num = pd.to_numeric(raw, errors="coerce").to_numpy(dtype=float)
+        digits = raw.str.replace(",", ".", regex=False) if decimal_comma else raw
+        num = pd.to_numeric(digits, errors="coerce").to_numpy(dtype=float)
         text = raw.astype("string").str.strip()
         blank = text.isna() | (text == "")
         for i in np.flatnonzero(~np.isfinite(num)):
@@ -155,7 +203,7 @@ def _points_from_table(frame: pd.DataFrame, path: str, crs: CRS | None) -> Layer
         values[col] = num
     x, y = values[xcol], values[ycol]
     if geographic:
-        for i, why in _check_lonlat_range(x, y, path).items():
+        for i, why in _check_lonlat_range(x, y, path, (xcol, ycol), layer_crs).items():
             problems.setdefault(i, why)
     geometry = shapely.points(x, y)
     if problems:
@@ -165,15 +213,73 @@ def _points_from_table(frame: pd.DataFrame, path: str, crs: CRS | None) -> Layer
 
 
 def _read_csv(path: str, crs: CRS | None) -> Layer:
-    try:
-        frame = pd.read_csv(
-            path, dtype=str, keep_default_na=False, na_values=[""], encoding="utf-8-sig"
+    """A CSV of points: comma-separated, or semicolon- or tab-separated when the header has
+    no comma (a spreadsheet in a language that writes 28,5 for 28.5, whose decimal commas are
+    read as points); UTF-8 (a byte-order mark is skipped), UTF-16 with its mark, else Latin-1
+    with a warning."""
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    if not head.strip():
+        raise InputError("the file is empty", path=path)
+    notes: list[str] = []
+    encoding = "utf-16" if head[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
+    first = head.decode(encoding, errors="replace").lstrip("\ufeff").splitlines()[0]
+    sep = ","
+    if "," not in first:
+        sep = max((";", "\t", "|"), key=first.count)
+        sep = sep if sep in first else ","
+
+    def read(enc: str) -> pd.DataFrame:
+        return pd.read_csv(
+            path, dtype=str, keep_default_na=False, na_values=[""], encoding=enc, sep=sep
         )
-    except (pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: not a readable CSV file ({exc})") from None
+
+    try:
+        try:
+            frame = read(encoding)
+        except UnicodeDecodeError as exc:
+            frame = read("latin-1")
+            notes.append(
+                f"{path}: is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at "
+                f"{exc.start:,}); read as Latin-1: if names look wrong, save it as UTF-8"
+            )
     except pd.errors.EmptyDataError:
-        raise InputError(f"{path}: the file is empty") from None
-    return _points_from_table(frame, path, crs)
+        raise InputError("the file is empty", path=path) from None
+    except (ValueError, UnicodeError) as exc:  # pandas' ParserError is a ValueError
+        raise InputError(f"not a readable CSV file ({_one_line(exc)})", path=path) from None
+    if sep != ",":
+        frame = _decimal_commas(frame)
+    out = _points_from_table(frame, path, crs, decimal_comma=sep != ",")
+    out.notes.extend(notes)
+    return out
+
+
+_DECIMAL_COMMA = r"[-+]?\d*,\d+"
+
+
+def _decimal_commas(frame: pd.DataFrame) -> pd.DataFrame:
+    """Columns of numbers written with a decimal comma (``28,5``), as a spreadsheet saving
+    semicolon-separated values does, with points instead: a column is converted only when
+    every value in it is such a number or a whole number.
+
+    >>> table = _decimal_commas(pd.DataFrame({"a": ["2,5", "-3", ""], "b": ["x,y", "1,5", "2"]}))
+    >>> table["a"].tolist(), table["b"].tolist()
+    (['2.5', '-3', ''], ['x,y', '1,5', '2'])
+    """
+    out = frame.copy()
+    for col in frame.columns:
+        text = frame[col].dropna().astype(str).str.strip()
+        text = text[text != ""]
+        if not len(text) or not text.str.contains(",", regex=False).any():
+            continue
+        if text.str.fullmatch(rf"{_DECIMAL_COMMA}|[-+]?\d+").all():
+            out[col] = frame[col].str.replace(",", ".", regex=False)
+    return out
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception's message on one line (GDAL and pandas messages can span several)."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _wkb_points(values: Any) -> tuple[np.ndarray, np.ndarray] | None:
@@ -278,6 +384,8 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
 
 
 def _from_geodataframe(gdf, path: str, crs: CRS | None) -> Layer:
+    if not hasattr(gdf, "geometry"):  # pyogrio gives a plain DataFrame for a table
+        raise InputError("has no geometry: it is a table, not a layer of features", path=path)
     layer_crs = gdf.crs
     if layer_crs is None:
         if crs is None:
@@ -290,38 +398,191 @@ def _from_geodataframe(gdf, path: str, crs: CRS | None) -> Layer:
     return Layer(path, frame, geometry, CRS.from_user_input(layer_crs))
 
 
+_NAN_LE = np.array(np.nan, dtype="<f8").tobytes()
+_NAN_BE = np.array(np.nan, dtype=">f8").tobytes()
+
+
+def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], list[str]]:
+    """One layer read with pyogrio: the GeoDataFrame, the rows whose geometry cannot be read
+    (with why), and notes on the file.
+
+    A geometry GEOS refuses (a ring that is not closed, a first vertex that is not a number)
+    would end the whole read: the layer is read again with such rings closed where they can
+    be (a note says which rows) and the others left without geometry (a problem of their row).
+    Text that is not UTF-8 (GeoJSON must be) is read as Latin-1, with a note.
+    """
+    import pyarrow as pa
+    import pyogrio
+
+    notes: list[str] = []
+    kwargs: dict[str, Any] = {"use_arrow": True}
+    try:
+        try:
+            gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs)
+            for col in gdf.columns:  # pandas 3 keeps invalid UTF-8 in Arrow until it is used
+                if isinstance(gdf[col].array, pd.arrays.ArrowStringArray):
+                    gdf[col].array.__arrow_array__().validate(full=True)
+            return gdf, {}, notes
+        except (pa.ArrowException, UnicodeDecodeError):
+            kwargs = {"use_arrow": False, "encoding": "latin-1"}
+            notes.append(
+                f"{path}: has text that is not UTF-8; read as Latin-1: if names look wrong, "
+                "save the file as UTF-8"
+            )
+            return pyogrio.read_dataframe(path, layer=layer, **kwargs), {}, notes
+    except shapely.errors.GEOSException:
+        pass
+    with np.errstate(invalid="ignore"):
+        gdf = pyogrio.read_dataframe(path, layer=layer, on_invalid="fix", **kwargs)
+        meta, table = pyogrio.read_arrow(path, layer=layer, columns=[])
+        wkb = table.column(meta["geometry_name"] or "wkb_geometry").to_numpy(zero_copy_only=False)
+        strict = shapely.from_wkb(wkb, on_invalid="ignore")
+    problems: dict[int, str] = {}
+    closed = []
+    for i in np.flatnonzero(pd.notna(wkb) & pd.isna(strict)):
+        if _NAN_LE in wkb[i] or _NAN_BE in wkb[i]:
+            why = "its geometry cannot be read: a coordinate is not a number"
+        else:
+            try:
+                with np.errstate(invalid="ignore"):
+                    shapely.from_wkb(wkb[i])
+                why = "its geometry cannot be read"
+            except shapely.errors.GEOSException as exc:
+                why = f"its geometry cannot be read: {str(exc).split(': ', 1)[-1]}"
+        if gdf.geometry.iloc[i] is None:
+            problems[int(i)] = why
+        else:
+            closed.append(int(i))
+    if closed:
+        rows = ", ".join(map(str, closed[:10])) + (", ..." if len(closed) > 10 else "")
+        notes.append(
+            f"{path}: {len(closed)} row(s) have a ring that is not closed; each was closed by "
+            f"joining its last vertex to its first (rows {rows})"
+        )
+    return gdf, problems, notes
+
+
+def _gpx_waypoint_hint(path: str) -> InputError | None:
+    """The error for a GPX file without waypoints whose tracks or routes have points."""
+    import pyogrio
+
+    counts = {}
+    for name in ("track_points", "route_points"):
+        try:
+            info = pyogrio.read_info(path, layer=name, force_feature_count=True)
+            counts[name] = max(int(info["features"]), 0)
+        except (pyogrio.errors.DataLayerError, pyogrio.errors.DataSourceError, KeyError):
+            counts[name] = 0
+    if not any(counts.values()):
+        return None
+    which = "trk" if counts["track_points"] else "rte"
+    return InputError(
+        f"no waypoints: it has {counts['track_points']:,} track points and "
+        f"{counts['route_points']:,} route points. Markers are read from waypoints, one per "
+        "marker: mark each sign as a waypoint on the GPS or in the app; or, if those points "
+        f"are the signs, make them waypoints (gpsbabel -i gpx -f {Path(path).name} -x "
+        f"transform,wpt={which} -o gpx -F signs.gpx)",
+        path=path,
+    )
+
+
+FORMATS = "GeoJSON, GeoPackage, Shapefile (.shp or zipped), FlatGeobuf, KML, GPX, GeoParquet or CSV"
+
+
+def _check_shapefile_complete(path: str) -> None:
+    """Refuse a Shapefile whose .shp is shorter than its index (.shx) says: a copy cut short,
+    whose last records GDAL would read as rows without geometry."""
+    shx = Path(path).with_suffix(".shx")
+    if not shx.exists():
+        shx = Path(path).with_suffix(".SHX")
+    if not shx.exists():
+        return
+    body = shx.read_bytes()[100:]
+    index = np.frombuffer(body[: len(body) // 8 * 8], dtype=">i4")  # (offset, length) pairs
+    if len(index) < 2:
+        return
+    offset, length = index[0::2].astype(np.int64), index[1::2].astype(np.int64)
+    need = int(((offset + length) * 2 + 8).max())  # 16-bit words, then the record header
+    have = os.path.getsize(path)
+    if have < need:
+        whole = int(((offset + length) * 2 + 8 <= have).sum())
+        raise InputError(
+            f"is cut short: {have:,} bytes where its index ({shx.name}) needs {need:,}; it holds "
+            f"only {whole:,} of its {len(offset):,} records whole. Copy the file again",
+            path=path,
+        )
+
+
 def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer:
     import pyogrio  # only here: GeoParquet and CSV are read without it (0.1 s of start-up)
 
     suffix = Path(path).suffix.lower()
+    if suffix == ".shp":
+        _check_shapefile_complete(path)
+    if suffix == ".gpx" and kind == "parcels":
+        raise InputError(
+            "GPX holds waypoints and tracks, not parcel polygons; use GeoJSON, GeoPackage, "
+            "Shapefile, FlatGeobuf, KML or GeoParquet",
+            path=path,
+        )
     try:
         if suffix == ".gpx":
-            if kind == "parcels":
-                raise InputError(
-                    f"{path}: GPX holds waypoints and tracks, not parcel polygons; "
-                    "use GeoJSON, GeoPackage, Shapefile, FlatGeobuf, KML or GeoParquet"
-                )
-            frames = [pyogrio.read_dataframe(path, layer=layer or "waypoints", use_arrow=True)]
+            names: list[str | None] = [layer or "waypoints"]
         elif layer is None and suffix in {".kml", ".kmz"}:
             names = [str(n) for n, _ in pyogrio.list_layers(path)]
-            frames = [pyogrio.read_dataframe(path, layer=n, use_arrow=True) for n in names]
         else:
-            frames = [pyogrio.read_dataframe(path, layer=layer, use_arrow=True)]
+            names = [layer]
+        read = [_read_ogr_layer(path, n) for n in names]
     except pyogrio.errors.DataLayerError as exc:
-        raise InputError(f"{path}: {exc}") from None
-    except pyogrio.errors.DataSourceError as exc:
-        raise InputError(f"{path}: not a readable geospatial file ({exc})") from None
-    if len(frames) == 1:
-        gdf = frames[0]
+        if layer is None:
+            raise InputError(_one_line(exc), path=path) from None
+        try:
+            have = ", ".join(repr(str(n)) for n, _ in pyogrio.list_layers(path)) or "(none)"
+        except pyogrio.errors.DataSourceError:  # pragma: no cover - it was just opened
+            have = "(cannot be listed)"
+        raise InputError(
+            f"there is no layer {layer!r} ({{option}}); the layers are: {have}",
+            path=path,
+            parameter="layer",
+        ) from None
+    except (pyogrio.errors.DataSourceError, pyogrio.errors.GeometryError) as exc:
+        if "not recognized as being in a supported file format" in str(exc):
+            raise InputError(
+                f"not a readable geospatial file: its content is none of {FORMATS}", path=path
+            ) from None
+        raise InputError(f"not a readable geospatial file ({_one_line(exc)})", path=path) from None
+    except (pyogrio.errors.FieldError, pyogrio.errors.FeatureError, ValueError, OSError) as exc:
+        # OSError: GDAL's "Unexpected I/O failure" on a file cut short (FlatGeobuf)
+        raise InputError(f"cannot be read ({_one_line(exc)}); is it complete?", path=path) from None
+    if suffix == ".gpx" and kind == "markers" and not len(read[0][0]):
+        hint = _gpx_waypoint_hint(path)
+        if hint is not None:
+            raise hint
+    read = [r for r in read if len(r[0])] or read[:1]
+    notes = [note for r in read for note in r[2]]
+    problems: dict[int, str] = {}
+    offset = 0
+    for gdf, rows, _ in read:
+        problems.update({offset + i: why for i, why in rows.items()})
+        offset += len(gdf)
+    if not read:  # a KML file without a single folder or placemark
+        import geopandas as gpd
+
+        gdf = gpd.GeoDataFrame(geometry=[], crs=WGS84)
+    elif len(read) == 1:
+        gdf = read[0][0]
     else:
         import geopandas as gpd
 
-        frames = [f for f in frames if len(f)] or frames[:1]
+        frames = [r[0] for r in read]
         crss = {f.crs for f in frames}
         gdf = gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), crs=frames[0].crs)
         if len(crss) > 1:  # pragma: no cover - KML is always WGS 84
-            raise InputError(f"{path}: its layers are in different CRSs")
-    return _from_geodataframe(gdf, path, crs)
+            raise InputError("its layers are in different CRSs", path=path)
+    out = _from_geodataframe(gdf, path, crs)
+    out.problems.update(problems)
+    out.notes.extend(notes)
+    return out
 
 
 def _check_crs_plausible(layer: Layer) -> None:
@@ -355,9 +616,10 @@ def _check_crs_plausible(layer: Layer) -> None:
         span = max(xmax - xmin, ymax - ymin)
         if span < 5:
             raise CRSError(
-                f"{layer.path}: coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, "
+                f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, "
                 f"but the layer says it is in {layer.crs.name}; they would be measured as a few "
-                "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)"
+                "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
+                path=layer.path,
             )
 
 
@@ -394,9 +656,11 @@ def read_layer(
     path = os.fspath(path)
     given = parse_crs(crs) if crs is not None else None
     if not os.path.exists(path) and not path.startswith("/vsi"):
-        raise InputError(f"{path}: no such file")
+        raise InputError("no such file", path=path)
     if os.path.isdir(path) and not Path(path).suffix.lower() == ".gdb":
-        raise InputError(f"{path}: is a folder, not a file")
+        raise InputError("is a folder, not a file", path=path)
+    if os.path.isfile(path) and os.path.getsize(path) == 0:
+        raise InputError("the file is empty (0 bytes)", path=path)
     suffix = Path(path).suffix.lower()
     if suffix in TABLE_SUFFIXES:
         out = _read_csv(path, given)
@@ -439,6 +703,7 @@ class ParcelLayer:
     attributes: pd.DataFrame
     id_field: str | None = None
     notes: list[str] = field(default_factory=list)
+    problems: dict[int, str] = field(default_factory=dict)  # row -> why it has no geometry
 
     def __len__(self) -> int:
         return len(self.geometry)
@@ -453,8 +718,11 @@ class ParcelLayer:
         owners: Sequence[str | None] | None = None,
         source: str = "<memory>",
     ) -> ParcelLayer:
-        """Parcels built in code (tests, notebooks): shapely geometries in ``crs``."""
+        """Parcels built in code (tests, notebooks): shapely geometries in ``crs`` (a Z value
+        is dropped, as when a file is read)."""
         geometry = np.asarray(list(geometry), dtype=object)
+        if len(geometry) and shapely.has_z(geometry).any():
+            geometry = shapely.force_2d(geometry)
         n = len(geometry)
         ids_arr = np.array([str(i) for i in (ids if ids is not None else range(n))], dtype=object)
         own = None if owners is None else np.asarray(list(owners), dtype=object)
@@ -485,8 +753,9 @@ def read_parcels(
     (the report flags them).
     """
     lay = read_layer(path, crs=crs, layer=layer, kind="parcels", prefetch=prefetch)
-    notes: list[str] = []
+    notes: list[str] = list(lay.notes)
     n = len(lay)
+    _require_polygons(lay)
     if id_field:
         col = _require_column(lay.frame, id_field, lay.path, "id_field")
         ids = _as_id_strings(lay.frame[col])
@@ -513,7 +782,32 @@ def read_parcels(
         lay.crs,
         lay.frame,
         id_field,
-        notes + [f"{lay.path}: row {r}: {why}" for r, why in lay.problems.items()],
+        notes,
+        dict(lay.problems),
+    )
+
+
+def _require_polygons(lay: Layer) -> None:
+    """Refuse a layer that has no parcel at all: no feature, or points or lines only (a sign
+    file given as the parcels), with one error instead of one invalid parcel per row."""
+    if not len(lay):
+        raise InputError("has no features: there are no parcels to check", path=lay.path)
+    types = shapely.get_type_id(lay.geometry)
+    if np.isin(types, (3, 6)).any() or not (types >= 0).any():
+        return
+    names = shapely.geometry.base.GEOMETRY_TYPES
+    kinds, counts = np.unique(types[types >= 0], return_counts=True)
+    held = ", ".join(f"{c:,} {names[k]}" for k, c in zip(kinds, counts, strict=True))
+    if np.isin(kinds, (0, 4)).any():
+        hint = "; if these are the markers, give them with {option}"
+    elif np.isin(kinds, (1, 2, 5)).any():
+        hint = "; if the lines are the parcels' boundaries, make polygons of them first"
+    else:
+        hint = ""
+    raise InputError(
+        f"holds {held} feature(s) and no polygon: parcels are polygons{hint}",
+        path=lay.path,
+        parameter="signs",
     )
 
 
@@ -661,8 +955,16 @@ def read_markers(
     """Read marker files (signs, paint marks, painted posts) and concatenate them.
 
     Rows whose geometry cannot be used are kept with the reason; the report lists them among
-    the unassigned markers, so nothing is lost.
+    the unassigned markers, so nothing is lost. Columns whose names a Shapefile shortened
+    (``letter_hei``) are read as the full column (``letter_height_in``), with a note.
+
+    Raises
+    ------
+    InputError
+        A file cannot be read, or no file has a single row (a file without rows among others
+        is a note).
     """
+    from posting.attributes import shortened_columns
     from posting.crs import to_lonlat
 
     if not paths:
@@ -672,12 +974,16 @@ def read_markers(
     notes: list[str] = []
     refs = []
     have_ref = False
+    empty: list[str] = []
     for k, p in enumerate(paths):
         if photos.is_photo_source(p):  # geotagged photos of signs: a folder, JPEG or HEIC files
             lay = photos.read_photo_layer(p)
         else:
             lay = read_layer(p, crs=crs, kind="markers", prefetch=prefetch)
         files.append((lay.path, lay.crs))
+        notes.extend(lay.notes)
+        if not len(lay):
+            empty.append(lay.path)
         if lay.xy is not None:
             x, y = lay.xy
             reason = np.full(len(x), None, dtype=object)
@@ -691,6 +997,14 @@ def read_markers(
         bad = pd.isna(reason) & ~(np.isfinite(lon) & np.isfinite(lat))
         reason[bad] = f"cannot be placed on Earth from {lay.crs.name}"
         attrs = lay.frame.copy()
+        short = shortened_columns(attrs.columns)
+        if short:
+            attrs = attrs.rename(columns=short)
+            notes.append(
+                f"{lay.path}: column(s) "
+                + ", ".join(f"{c!r} read as {k}" for c, k in short.items())
+                + " (a Shapefile keeps 10 characters of a column name)"
+            )
         attrs.columns = [str(c).strip().lower() for c in attrs.columns]
         attrs = attrs.loc[:, ~attrs.columns.duplicated()]
         ref = np.full(len(lay), None, dtype=object)
@@ -703,6 +1017,15 @@ def read_markers(
                 ref = _as_id_strings(lay.frame[col])
         refs.append(ref)
         parts.append((lay.path, np.arange(len(lay)), x, y, lon, lat, k, reason, attrs))
+    if len(empty) == len(paths):
+        raise InputError(
+            "no markers: the file has no rows"
+            + (f" (nor {', '.join(empty[1:])})" if len(empty) > 1 else "")
+            + ". To check the parcels as they are, without markers, leave out {option}",
+            path=empty[0],
+            parameter="signs",
+        )
+    notes.extend(f"{p}: has no rows (no markers)" for p in empty)
     if parcel_field and not have_ref:
         raise InputError(
             f"{{option}} {parcel_field!r} is not a column of any sign file "

@@ -192,7 +192,7 @@ def _one_state(prep: PreparedParcels) -> pd.DataFrame | None:
         return None
     west, south = b[usable, 0].min(), b[usable, 1].min()
     east, north = b[usable, 2].max(), b[usable, 3].max()
-    if east - west > 180.0:  # across the antimeridian: parcel by parcel
+    if east - west > 6.0 or north - south > 6.0:  # wider than a UTM zone: parcel by parcel
         return None
     one = parcel_states([shapely.box(west, south, east, north)])
     if one["status"].iat[0] != "ok":

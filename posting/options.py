@@ -41,7 +41,7 @@ def _compose(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 input_options = _compose(
-    click.argument("parcels", type=click.Path(dir_okay=False, allow_dash=False)),
+    click.argument("parcels", type=click.Path(allow_dash=False)),
     click.option(
         "--signs",
         "signs",
@@ -132,7 +132,7 @@ context_options = _compose(
     click.option(
         "--access",
         "access",
-        type=click.Path(dir_okay=False),
+        type=click.Path(),
         metavar="FILE",
         help="Roads, driveways, trails (lines) and gates (points): where they cross a boundary, "
         "profiles that require it need a marker.",
@@ -146,7 +146,7 @@ context_options = _compose(
     click.option(
         "--landcover",
         "landcover",
-        type=click.Path(dir_okay=False),
+        type=click.Path(),
         metavar="FILE",
         help="Land-cover polygons, for profiles with a forest spacing and another.",
     ),
@@ -170,7 +170,7 @@ context_options = _compose(
     click.option(
         "--water",
         "water",
-        type=click.Path(dir_okay=False),
+        type=click.Path(),
         metavar="FILE",
         help="Water polygons and lines: boundaries formed by water are reported and ruled on.",
     ),
@@ -182,7 +182,7 @@ context_options = _compose(
     click.option(
         "--dwellings",
         "dwellings",
-        type=click.Path(dir_okay=False),
+        type=click.Path(),
         metavar="FILE",
         help="Building footprints or address points (for the small-dwelling exemption).",
     ),
@@ -194,7 +194,7 @@ context_options = _compose(
     click.option(
         "--fences",
         "fences",
-        type=click.Path(dir_okay=False),
+        type=click.Path(),
         metavar="FILE",
         help="Fence lines; land fenced all round by a high enough fence counts as posted.",
     ),
@@ -209,7 +209,7 @@ context_options = _compose(
     click.option(
         "--easements",
         "easements",
-        type=click.Path(dir_okay=False),
+        type=click.Path(),
         metavar="FILE",
         help="Easement polygons: boundary stretches inside them are reported.",
     ),

@@ -1166,11 +1166,17 @@ def _shopping_list(
         note[i] = "; ".join(parts)
     # a parcel that stays without a marker its profile counts is not done (a profile whose
     # rules place nothing here: access points without an access layer, banks without water)
-    empty = todo[rows] & (out["total"].to_numpy() == 0) & (status[rows] == "unposted")
-    note[empty] = [
-        "nothing to place: its profile's rules give no place for a marker here (give the "
-        "layers they need, such as the access points or the water)"
-    ] * int(empty.sum())
+    empty = todo[rows] & (out["total"].to_numpy() == 0) & (rem == "")
+    doubt = f.loc[f["rule"] == "shared_line", "parcel"].to_numpy()
+    for i in np.flatnonzero(empty):
+        note[i] = (
+            "nothing to place: its verdict turns on markers by a line shared with another "
+            "parcel, within the survey's accuracy of it; name the owner of record on them (give "
+            "the owner column) or survey them more precisely"
+            if rows[i] in doubt
+            else "nothing to place: its profile's rules give no place for a marker here (give "
+            "the layers they need, such as the access points or the water)"
+        )
     out["note"] = note
     out["complete"] = todo[rows] & (rem == "") & ~stuck & ~empty
     return out

@@ -29,6 +29,15 @@ SLIVER_SQFT = 10.0
 """Parts and holes smaller than this, created when an invalid geometry is repaired, are
 digitising artefacts (a twisted corner becomes a triangle of a fraction of a square foot), not
 land anyone posts: they are dropped, and the repair note says so."""
+MAX_COORD_FT = 1e9
+"""No point of the Earth lies this far (190,000 miles) from the origin of a working CRS: a
+parcel with a coordinate beyond it is invalid (a typing or unit error). Its squared distances
+would overflow to infinity, and an infinite ring length would break the order of every later
+ring."""
+TINY_FT = 1e-100
+"""Coordinates closer to 0 than this (in working feet) are 0: between two such numbers a
+segment's squared length underflows to 0, and GEOS divides by it (a warning, and no better
+figure). No survey is that precise; ordinary coordinates are never touched."""
 _POINT = re.compile(r"\[\s*([-+0-9.eE]+)\s+([-+0-9.eE]+)\s*\]")
 _NAMES = shapely.geometry.base.GEOMETRY_TYPES
 
@@ -188,6 +197,23 @@ def _reason_lonlat(reason: str, wcrs: WorkingCRS) -> str:
     return f"{reason[: m.start()].strip()} at [{lon[0]:.7f}, {lat[0]:.7f}]"
 
 
+def _flush_tiny(geoms: np.ndarray) -> np.ndarray:
+    """The geometries with every coordinate closer to 0 than :data:`TINY_FT` set to 0 (the
+    array itself when there is none, as there never is in real data).
+
+    >>> g = _flush_tiny(np.array([shapely.box(0, 1e-250, 20, 20), None], dtype=object))
+    >>> shapely.bounds(g[0]).tolist()
+    [0.0, 0.0, 20.0, 20.0]
+    """
+    coords = shapely.get_coordinates(geoms)
+    with np.errstate(invalid="ignore"):
+        tiny = (coords != 0) & (np.abs(coords) < TINY_FT)
+    if not tiny.any():
+        return geoms
+    coords[tiny] = 0.0
+    return shapely.set_coordinates(np.array(geoms, dtype=object, copy=True), coords)
+
+
 def _drop_slivers(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Remove parts and holes under SLIVER_SQFT from repaired geometries (few, so a loop)."""
     out = np.empty(len(geoms), dtype=object)
@@ -224,6 +250,79 @@ def _components(n: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return label
 
 
+def adjoining_pairs(
+    geometry_ft: np.ndarray,
+    key: np.ndarray,
+    group: np.ndarray,
+    invalid: np.ndarray,
+    snap_ft: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of parcels (rows ``a < b``) with the same ``key`` (an owner) that adjoin.
+
+    Parcels adjoin when they share a stretch of boundary: at least ``max(5 ft, 5 x snap)`` of
+    one's boundary lies within ``snap_ft`` of the other (so digitising slivers narrower than the
+    snap do not keep neighbours apart, while lots touching at a single point stay apart).
+    Parcels without usable geometry or key, or in different working CRS groups, never adjoin.
+    Vectorised, without a spatial index of the whole layer: the parcels are sorted by key, then
+    by the west edge of their box, and each is paired with the parcels of its key whose west
+    edge lies between its own and its east edge (plus the snap): a sweep along x within each
+    key. Pairs whose boxes (grown by the snap) meet are then tested, and only those measured.
+    On a county of 100,000 parcels and 7,000 owners that is 0.05 s where joining all boxes
+    with an STR tree took 0.7 s.
+
+    Examples
+    --------
+    >>> g = np.array([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10),
+    ...               shapely.box(20, 10, 30, 20), shapely.box(0, 10, 10, 20)], dtype=object)
+    >>> key = np.array(["a", "a", "a", "b"], dtype=object)
+    >>> a, b = adjoining_pairs(g, key, np.zeros(4, int), np.full(4, None), 1.0)
+    >>> list(zip(a.tolist(), b.tolist()))  # 1 and 2 touch at a corner only; 3 is b's
+    [(0, 1)]
+    """
+    from posting.index import expand_counts
+
+    empty = np.empty(0, dtype=np.int64)
+    key = np.asarray(key)
+    if key.dtype.kind in "iu":  # codes already: negative for none
+        idx = np.flatnonzero(pd.isna(invalid) & (key >= 0))
+        codes = key[idx].astype(np.int64)
+    else:
+        idx = np.flatnonzero(pd.isna(invalid) & ~pd.isna(key))
+        codes = pd.factorize(pd.Series(key[idx], dtype=object))[0].astype(np.int64)
+    if len(idx) < 2:
+        return empty, empty
+    shared_key = pd.Series(codes).duplicated(keep=False).to_numpy()
+    idx, codes = idx[shared_key], codes[shared_key]  # a parcel alone with its key adjoins none
+    if len(idx) < 2:
+        return empty, empty
+    x0, y0, x1, y1 = shapely.bounds(geometry_ft[idx]).T
+    # exact integer sort keys: (key, rank of the west edge among all west edges)
+    by_west = np.argsort(x0, kind="stable")
+    west = x0[by_west]
+    rank = np.empty(len(x0), dtype=np.int64)
+    rank[by_west] = np.arange(len(x0))
+    n = len(idx) + 1
+    order = np.lexsort((rank, codes))
+    sorted_key = codes[order] * n + rank[order]
+    reach = codes[order] * n + np.searchsorted(west, x1[order] + snap_ft, side="right")
+    stop = np.searchsorted(sorted_key, reach, side="left")
+    count = np.maximum(stop - np.arange(len(order)) - 1, 0)
+    first, k = expand_counts(count)
+    i, j = order[first], order[first + 1 + k]
+    meet = (y0[j] <= y1[i] + snap_ft) & (y1[j] >= y0[i] - snap_ft) & (x0[j] <= x1[i] + snap_ft)
+    a, b = idx[i[meet]], idx[j[meet]]
+    a, b = np.minimum(a, b), np.maximum(a, b)
+    keep = group[a] == group[b]
+    a, b = a[keep], b[keep]
+    keep = shapely.dwithin(geometry_ft[a], geometry_ft[b], snap_ft)
+    a, b = a[keep], b[keep]
+    near = shapely.buffer(geometry_ft[b], snap_ft, quad_segs=2)
+    shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[a]), near))
+    adjoin = shared >= max(5.0, 5 * snap_ft)
+    order = np.lexsort((b[adjoin], a[adjoin]))
+    return a[adjoin][order].astype(np.int64), b[adjoin][order].astype(np.int64)
+
+
 class _Merged(NamedTuple):
     layer: ParcelLayer
     source_rows: list[list[int]]
@@ -248,27 +347,19 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
     without usable geometry, are never merged.
     """
     n = len(key)
-    idx = np.flatnonzero(pd.isna(invalid) & ~pd.isna(key))
-    a_all, b_all = [], []
-    if len(idx):
-        tree = shapely.STRtree(geometry_ft[idx])
-        qi, ti = tree.query(geometry_ft[idx], predicate="dwithin", distance=snap_ft)
-        a, b = idx[qi], idx[ti]
-        pair = (a < b) & (key[a] == key[b]) & (group[a] == group[b])
-        a, b = a[pair], b[pair]
-        near = shapely.buffer(geometry_ft[b], snap_ft, quad_segs=2)
-        shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[a]), near))
-        adjoin = shared >= max(5.0, 5 * snap_ft)
-        a_all, b_all = a[adjoin], b[adjoin]
-    label = _components(n, np.asarray(a_all, dtype=np.int64), np.asarray(b_all, dtype=np.int64))
+    a_all, b_all = adjoining_pairs(geometry_ft, key, group, invalid, snap_ft)
+    label = _components(n, a_all, b_all)
     roots, prop_of = np.unique(label, return_inverse=True)  # properties in order of first row
     m = len(roots)
     members = pd.Series(np.arange(n)).groupby(prop_of).agg(list).tolist()
     new_geom = geometry_ft[roots].copy()
     for p in np.flatnonzero(np.bincount(prop_of, minlength=m) > 1):  # merged properties only
         rows = members[p]
-        grown = shapely.buffer(geometry_ft[rows], snap_ft, join_style="mitre")
-        merged = shapely.buffer(shapely.union_all(grown), -snap_ft, join_style="mitre")
+        # a sliver a hair wide (1e-34 ft: valid, as it is not exactly flat) has mitre joins
+        # GEOS computes by dividing by ~0; the merged outline is right, quietly
+        with np.errstate(divide="ignore", invalid="ignore"):
+            grown = shapely.buffer(geometry_ft[rows], snap_ft, join_style="mitre")
+            merged = shapely.buffer(shapely.union_all(grown), -snap_ft, join_style="mitre")
         merged = shapely.make_valid(merged, method="structure", keep_collapsed=False)
         polys = shapely.get_parts(merged)
         polys = polys[shapely.get_type_id(polys) == 3]
@@ -348,6 +439,8 @@ def prepare_parcels(
     types = shapely.get_type_id(geometry)
     missing = types < 0
     invalid[missing] = "no geometry"
+    for row, why in layer.problems.items():  # why the file gave none
+        invalid[row] = why
     empty = ~missing & shapely.is_empty(geometry)
     invalid[empty] = "empty geometry"
     polygonal = np.isin(types, (3, 6)) & ~empty
@@ -386,8 +479,16 @@ def prepare_parcels(
         sel = np.flatnonzero(group == g)
         geometry_ft[sel] = wcrs.geoms_to_ft(geometry[sel], layer.crs)
 
+    geometry_ft = _flush_tiny(geometry_ft)
     bad = (group >= 0) & ~finite_geometry(geometry_ft)
     invalid[bad] = f"some coordinates cannot be projected from {layer.crs.name}"
+    with np.errstate(invalid="ignore"):
+        far = (group >= 0) & ~bad & (np.abs(shapely.bounds(geometry_ft)) > MAX_COORD_FT).any(1)
+    invalid[far] = (
+        f"coordinates more than {MAX_COORD_FT:,.0f} ft from the working CRS's origin: not a place "
+        "on Earth (a typing or unit error?)"
+    )
+    bad |= far
 
     ok = (group >= 0) & ~bad
     not_valid = np.zeros(n, dtype=bool)

@@ -1,0 +1,276 @@
+"""The outputs of a command: all resolved and checked before anything is read, then all written
+whole, or none.
+
+A run that ends in an error must leave every file as it was: an output that would overwrite an
+input (``--json parcels.geojson``, however spelt), two outputs to one file, a folder that does
+not exist or cannot be written, an extension that says another format (``--geojson out.gpkg``)
+are refused up front, by :func:`resolve`, before the inputs are read. :func:`write_all` then
+writes each file to a temporary file beside it, and renames them into place only once every one
+is complete; an output on stdout is written last, and a reader that closes the pipe early
+(``--json - | head``) ends it quietly.
+
+Errors name the setting that gave each output as ``{option}`` (``json``, ``geojson``, ``csv``,
+``map``, ``output``, ``summary``), which the command line spells as its flag.
+
+>>> [o.fmt for o in resolve({"json": ("-", "json"), "csv": (None, "csv")}, {})]
+['json']
+>>> resolve({"geojson": ("out.gpkg", "geojson")}, {})
+Traceback (most recent call last):
+...
+posting.errors.InputError: out.gpkg: geojson= writes GeoJSON, not .gpkg; name the file .geojson ...
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from posting.errors import InputError
+
+__all__ = ["INPUTS", "SUFFIXES", "Output", "inputs_of", "resolve", "stdout_gone", "write_all"]
+
+SUFFIXES: dict[str, tuple[str, ...]] = {
+    "json": (".json",),
+    "geojson": (".geojson", ".json"),
+    "csv": (".csv", ".txt"),
+    "html": (".html", ".htm"),
+    "gpx": (".gpx",),
+    "kml": (".kml",),
+}
+"""The extensions a file of each output format may have (the first is the one suggested)."""
+
+_FORMAT_NAMES = {
+    "json": "JSON",
+    "geojson": "GeoJSON",
+    "csv": "CSV",
+    "html": "HTML",
+    "gpx": "GPX",
+    "kml": "KML",
+}
+
+INPUTS: dict[str, str] = {
+    "parcels": "the parcels",
+    "signs": "a marker file",
+    "rules": "a rule profile",
+    "access": "the access layer",
+    "landcover": "the land-cover layer",
+    "water": "the water layer",
+    "dwellings": "the dwellings layer",
+    "fences": "the fences layer",
+    "easements": "the easements layer",
+    "places": "the places layer",
+    "registry": "the registry layer",
+}
+"""The settings of a command that name input files, and how a message calls each."""
+
+
+@dataclass(frozen=True)
+class Output:
+    """One output of a command.
+
+    Attributes
+    ----------
+    parameter
+        The setting that gave it (``json``, ``output`` ...), for messages.
+    path
+        As given; ``-`` is stdout.
+    fmt
+        Its format: a key of :data:`SUFFIXES`.
+    """
+
+    parameter: str
+    path: str
+    fmt: str
+
+    @property
+    def stdout(self) -> bool:
+        return self.path == "-"
+
+
+def inputs_of(settings: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The input files among a command's settings (``parcels``, ``signs`` ...), by setting: a
+    path or several, ``None`` left out."""
+    out: dict[str, list[str]] = {}
+    for name in INPUTS:
+        value = settings.get(name)
+        if not value:
+            continue
+        paths = [value] if isinstance(value, str | os.PathLike) else list(value)
+        out[name] = [os.fspath(p) for p in paths if p]
+    return out
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file: the same real path (``./p.geojson``, a symbolic link),
+    or, when both exist, the same file on disk (a hard link, a case-insensitive disk)."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_folder(out: Output) -> None:
+    target = Path(out.path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise InputError(
+            f"{{option}}: folder {folder} {what}", path=out.path, parameter=out.parameter
+        )
+    if target.is_dir():
+        raise InputError(
+            "{option}: is a folder; give a file name", path=out.path, parameter=out.parameter
+        )
+    try:  # the only sure test of a folder's permissions (ACLs, read-only disks, root)
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise InputError(
+            f"{{option}}: cannot write in folder {folder} ({exc.strerror or exc})",
+            path=out.path,
+            parameter=out.parameter,
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def resolve(
+    outputs: Mapping[str, tuple[str | os.PathLike[str] | None, str]],
+    inputs: Mapping[str, Iterable[str]],
+) -> list[Output]:
+    """Check every output of a command before anything is read.
+
+    Parameters
+    ----------
+    outputs
+        For each output setting (``json``, ``output`` ...): its path (``None`` when not asked,
+        ``-`` for stdout) and its format (a key of :data:`SUFFIXES`).
+    inputs
+        The command's input files, by setting (:func:`inputs_of`).
+
+    Returns
+    -------
+    list of Output
+        The outputs asked for, in the order given.
+
+    Raises
+    ------
+    InputError
+        More than one output on stdout; an extension that is not the format's; an output that
+        is an input file, or the same file as another output; a folder that does not exist or
+        cannot be written; a folder given as the file.
+    """
+    asked = [Output(k, os.fspath(p), fmt) for k, (p, fmt) in outputs.items() if p]
+    dashes = [o for o in asked if o.stdout]
+    if len(dashes) > 1:
+        names = " and ".join(f"{{option:{o.parameter}}}" for o in dashes)
+        raise InputError(f"only one output can go to stdout; got - for {names}")
+    files = [o for o in asked if not o.stdout]
+    for o in files:
+        for role, paths in inputs.items():
+            for p in paths:
+                if _same_file(o.path, p):
+                    raise InputError(
+                        f"{{option}} would overwrite {INPUTS.get(role, 'an input')} ({p}): "
+                        "an output never replaces an input; choose another name",
+                        path=o.path,
+                        parameter=o.parameter,
+                    )
+    for o in files:
+        suffix = Path(o.path).suffix.lower()
+        allowed = SUFFIXES[o.fmt]
+        if suffix not in allowed:
+            name = _FORMAT_NAMES[o.fmt]
+            raise InputError(
+                f"{{option}} writes {name}{', not ' + suffix if suffix else ''}; name the file "
+                + " or ".join(allowed),
+                path=o.path,
+                parameter=o.parameter,
+            )
+    for i, a in enumerate(files):
+        for b in files[:i]:
+            if _same_file(a.path, b.path):
+                raise InputError(
+                    f"{{option:{b.parameter}}} and {{option:{a.parameter}}} name the same file "
+                    f"({b.path}); give each output its own",
+                    path=a.path,
+                )
+    for o in files:
+        _check_folder(o)
+    return asked
+
+
+def _pieces(content: Any) -> Iterable[bytes | memoryview]:
+    """A string, bytes, or the pieces of either, as bytes (text is UTF-8)."""
+    pieces = [content] if isinstance(content, str | bytes) else content
+    return (p.encode() if isinstance(p, str) else p for p in pieces)
+
+
+def _to_stdout(content: Any) -> None:
+    """Write to stdout; a reader that has gone (``| head``) ends the writing quietly."""
+    out = getattr(sys.stdout, "buffer", None)
+    write = out.write if out is not None else (lambda b: sys.stdout.write(bytes(b).decode()))
+    last: bytes | memoryview = b""
+    try:
+        sys.stdout.flush()
+        for piece in _pieces(content):
+            write(piece)
+            last = piece or last
+        if bytes(last[-1:]) != b"\n":
+            write(b"\n")
+        (out or sys.stdout).flush()
+    except BrokenPipeError:
+        stdout_gone()
+
+
+def stdout_gone() -> None:
+    """The reader of stdout has gone (``| head`` has what it wanted): whatever is still
+    buffered can never be delivered, so stdout is pointed at /dev/null, and flushing it at exit
+    is not another error. The command then ends as it would have."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - a stdout without a descriptor
+        pass
+
+
+def write_all(items: Iterable[tuple[Output, Any]]) -> None:
+    """Write every output whole, or none.
+
+    Each file's content (a string, bytes, or an iterable of either) goes to a temporary file
+    beside it; only when all are written are they renamed into place, so an error while
+    writing (a full disk) leaves every existing file as it was. The output on stdout, if any,
+    is written last.
+    """
+    items = list(items)
+    done: list[tuple[str, str]] = []
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        for out, content in items:
+            if out.stdout:
+                continue
+            target = Path(out.path)
+            folder = target.parent if str(target.parent) else Path(".")
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+            done.append((tmp, out.path))
+            os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes it private; outputs are ordinary
+            with os.fdopen(fd, "wb") as fh:
+                fh.writelines(_pieces(content))
+        for tmp, path in done:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in done:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        raise
+    for out, content in items:
+        if out.stdout:
+            _to_stdout(content)

@@ -1,0 +1,411 @@
+"""Hypothesis strategies for the fuzz campaign (tests/test_fuzz.py): parcels and markers as a
+careless, unlucky or hostile input would give them.
+
+Parcels (:func:`parcel_geometry`): ordinary boxes and star-shaped lots, and bowties, spikes,
+zero-area slivers, duplicate vertices, holes touching their shell, multipolygons (overlapping
+parts too), empty and missing geometries, geometry collections, points and lines among the
+parcels, Z values, NaN and infinite coordinates, huge and tiny lots; in a local feet CRS.
+:func:`geographic_case` puts lots astride the antimeridian and at the poles, in longitude and
+latitude. Layers (:func:`case`) add identical and overlapping parcels and lots that share a
+line. Markers: on vertices, on shared lines, near and far, NaN and infinite, and thousands on
+one parcel.
+
+Every strategy records what it drew with :func:`hypothesis.event`, so
+``--hypothesis-show-statistics`` says how often each kind was exercised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+import shapely.affinity
+from helpers import LOCAL_FT
+from hypothesis import event
+from hypothesis import strategies as st
+from pyproj import CRS
+
+PROFILES = (
+    "florida",
+    "florida-paint",
+    "texas",
+    "new-york",
+    "montana",
+    "minnesota-corners",
+    "illinois",
+    "maine",
+    "town-code",
+)
+"""Profiles the cases are checked against: every kind of spacing, corner and marker rule."""
+
+NASTY = (float("nan"), float("inf"), float("-inf"), 1e300, -1e300, 1e-300, 0.0, -0.0)
+
+
+@dataclass
+class Case:
+    """One generated input: parcel geometries and ids, markers, and how to check them."""
+
+    geoms: list[Any]
+    crs: CRS | str
+    ids: list[str]
+    owners: list[str | None]
+    mx: np.ndarray
+    my: np.ndarray
+    marker_crs: CRS | str
+    rules: list[str]
+    accuracy_ft: float = 0.0
+    tags: list[str] = field(default_factory=list)
+    markers_from: str | None = None  # how the markers were made, when too many to print
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:  # hypothesis prints dataclasses
+        p.text(repr(self))  # field by field otherwise, thousands of markers included
+
+    def __repr__(self) -> str:  # what hypothesis prints for a failing example
+        geoms = [
+            None if g is None else shapely.to_wkt(g, rounding_precision=-1) for g in self.geoms
+        ]
+        marks = (
+            f"markers_from={self.markers_from!r}"
+            if self.markers_from
+            else f"mx={self.mx.tolist()!r}, my={self.my.tolist()!r}"
+        )
+        return (
+            f"Case(geoms={geoms!r}, crs={getattr(self.crs, 'srs', self.crs)!r}, "
+            f"ids={self.ids!r}, owners={self.owners!r}, "
+            f"{marks}, rules={self.rules!r}, accuracy_ft={self.accuracy_ft!r}, tags={self.tags!r})"
+        )
+
+
+def _tag(tags: list[str], name: str) -> None:
+    tags.append(name)
+    event(name)
+
+
+# -- parcels ----------------------------------------------------------------------------------
+
+sizes = st.one_of(
+    st.floats(50, 5_000),  # ordinary lots
+    st.floats(1e-6, 1.0),  # tiny
+    st.floats(1e5, 1e7),  # huge (a county, a state)
+)
+offsets = st.floats(-20_000, 20_000)
+
+
+@st.composite
+def box(draw: Any, tags: list[str]) -> shapely.Geometry:
+    w, h = draw(sizes), draw(sizes)
+    x0, y0 = draw(offsets), draw(offsets)
+    if min(w, h) < 1:
+        _tag(tags, "parcel: tiny")
+    elif max(w, h) > 1e5:
+        _tag(tags, "parcel: huge")
+    else:
+        _tag(tags, "parcel: box")
+    return shapely.box(x0, y0, x0 + w, y0 + h)
+
+
+@st.composite
+def star(draw: Any, tags: list[str]) -> shapely.Geometry:
+    """A star-shaped lot: vertices at increasing angles around a centre (simple, often with
+    reflex corners)."""
+    n = draw(st.integers(3, 14))
+    steps = np.asarray(draw(st.lists(st.floats(0.01, 1.0), min_size=n, max_size=n)))
+    angles = np.cumsum(steps) / steps.sum() * (2 * np.pi - 1e-3)  # increasing, distinct
+    radii = np.asarray(draw(st.lists(st.floats(20, 2_000), min_size=n, max_size=n)))
+    cx, cy = draw(offsets), draw(offsets)
+    _tag(tags, "parcel: star-shaped")
+    return shapely.Polygon(
+        np.column_stack([cx + radii * np.cos(angles), cy + radii * np.sin(angles)])
+    )
+
+
+@st.composite
+def bowtie(draw: Any, tags: list[str]) -> shapely.Geometry:
+    w, h = draw(st.floats(10, 3_000)), draw(st.floats(10, 3_000))
+    x0, y0 = draw(offsets), draw(offsets)
+    _tag(tags, "parcel: bowtie")
+    return shapely.Polygon([(x0, y0), (x0 + w, y0 + h), (x0 + w, y0), (x0, y0 + h)])
+
+
+@st.composite
+def spike(draw: Any, tags: list[str]) -> shapely.Geometry:
+    """A box with a spike of zero width (out along a line and back) or a needle of a hair."""
+    w = draw(st.floats(50, 2_000))
+    x0, y0 = draw(offsets), draw(offsets)
+    length = draw(st.floats(1, 5_000))
+    hair = draw(st.sampled_from([0.0, 1e-9, 1e-3]))
+    _tag(tags, "parcel: spike")
+    return shapely.Polygon(
+        [
+            (x0, y0),
+            (x0 + w / 2, y0),
+            (x0 + w / 2, y0 - length),
+            (x0 + w / 2 + hair, y0),
+            (x0 + w, y0),
+            (x0 + w, y0 + w),
+            (x0, y0 + w),
+        ]
+    )
+
+
+@st.composite
+def zero_area(draw: Any, tags: list[str]) -> shapely.Geometry:
+    x0, y0 = draw(offsets), draw(offsets)
+    d = draw(st.floats(0, 1_000))
+    pts = [(x0, y0), (x0 + d, y0 + d), (x0 + 2 * d, y0 + 2 * d), (x0, y0)]
+    _tag(tags, "parcel: zero area")
+    return shapely.Polygon(pts)
+
+
+@st.composite
+def duplicate_vertices(draw: Any, tags: list[str]) -> shapely.Geometry:
+    g = draw(box(tags))
+    coords = list(g.exterior.coords)[:-1]
+    k = draw(st.integers(0, len(coords) - 1))
+    times = draw(st.integers(1, 4))
+    coords = coords[: k + 1] + [coords[k]] * times + coords[k + 1 :]
+    _tag(tags, "parcel: duplicate vertices")
+    return shapely.Polygon(coords)
+
+
+@st.composite
+def hole_touching_shell(draw: Any, tags: list[str]) -> shapely.Geometry:
+    """A square with a hole touching the shell at a vertex (valid) or along a side (invalid),
+    or a hole as large as the shell."""
+    s = draw(st.floats(100, 3_000))
+    x0, y0 = draw(offsets), draw(offsets)
+    how = draw(st.sampled_from(["vertex", "side", "whole"]))
+    if how == "vertex":
+        hole = [(x0, y0 + s / 2), (x0 + s / 3, y0 + s / 3), (x0 + s / 3, y0 + 2 * s / 3)]
+    elif how == "side":
+        hole = [
+            (x0, y0 + s / 4),
+            (x0 + s / 3, y0 + s / 4),
+            (x0 + s / 3, y0 + s / 2),
+            (x0, y0 + s / 2),
+        ]
+    else:
+        hole = [(x0, y0), (x0 + s, y0), (x0 + s, y0 + s), (x0, y0 + s)]
+    _tag(tags, f"parcel: hole touching shell ({how})")
+    return shapely.Polygon([(x0, y0), (x0 + s, y0), (x0 + s, y0 + s), (x0, y0 + s)], [hole])
+
+
+@st.composite
+def multipart(draw: Any, tags: list[str]) -> shapely.Geometry:
+    parts = draw(st.lists(st.one_of(box(tags), star(tags)), min_size=1, max_size=3))
+    _tag(tags, "parcel: multipolygon")
+    return shapely.MultiPolygon(parts)
+
+
+@st.composite
+def not_a_polygon(draw: Any, tags: list[str]) -> Any:
+    x, y = draw(offsets), draw(offsets)
+    which = draw(
+        st.sampled_from(
+            ["none", "empty", "empty multi", "collection", "point", "line", "empty collection"]
+        )
+    )
+    _tag(tags, f"parcel: {which}")
+    return {
+        "none": None,
+        "empty": shapely.Polygon(),
+        "empty multi": shapely.MultiPolygon(),
+        "empty collection": shapely.GeometryCollection(),
+        "collection": shapely.GeometryCollection(
+            [shapely.box(x, y, x + 100, y + 100), shapely.Point(x, y)]
+        ),
+        "point": shapely.Point(x, y),
+        "line": shapely.LineString([(x, y), (x + 100, y)]),
+    }[which]
+
+
+@st.composite
+def with_z(draw: Any, tags: list[str]) -> shapely.Geometry:
+    g = draw(st.one_of(box(tags), star(tags)))
+    z = draw(st.floats(-100, 10_000))
+    _tag(tags, "parcel: Z values")
+    return shapely.force_3d(g, z)
+
+
+@st.composite
+def non_finite(draw: Any, tags: list[str]) -> shapely.Geometry:
+    """A box with one coordinate replaced by NaN, an infinity or an absurd number (not the
+    first: shapely cannot build a ring whose first vertex is NaN; the reader's regression test
+    covers that one, from a file)."""
+    g = draw(box(tags))
+    coords = np.asarray(g.exterior.coords)
+    k = draw(st.integers(1, len(coords) - 2))  # a NaN first vertex cannot even be built
+    coords[k, draw(st.integers(0, 1))] = draw(st.sampled_from(NASTY))
+    _tag(tags, "parcel: non-finite or absurd coordinate")
+    with np.errstate(invalid="ignore"):
+        return shapely.polygons(coords)
+
+
+def parcel_geometry(tags: list[str]) -> st.SearchStrategy[Any]:
+    """One parcel row, of any of the kinds above."""
+    return st.one_of(
+        box(tags),
+        star(tags),
+        bowtie(tags),
+        spike(tags),
+        zero_area(tags),
+        duplicate_vertices(tags),
+        hole_touching_shell(tags),
+        multipart(tags),
+        not_a_polygon(tags),
+        with_z(tags),
+        non_finite(tags),
+    )
+
+
+# -- markers ----------------------------------------------------------------------------------
+
+
+def _vertices(geoms: list[Any]) -> np.ndarray:
+    good = [g for g in geoms if g is not None]
+    xy = shapely.get_coordinates(np.asarray(good, dtype=object)) if good else np.empty((0, 2))
+    return xy[np.isfinite(xy).all(axis=1)]
+
+
+@st.composite
+def markers_for(draw: Any, geoms: list[Any], tags: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Markers on the parcels' vertices, on points of their edges (shared lines among them),
+    near them, anywhere, and with NaN or infinite coordinates; sometimes none at all."""
+    verts = _vertices(geoms)
+    xs: list[float] = []
+    ys: list[float] = []
+    for _ in range(draw(st.integers(0, 25))):
+        kind = draw(st.sampled_from(["vertex", "edge", "near", "anywhere", "nasty"]))
+        if kind in ("vertex", "edge", "near") and len(verts) >= 2:
+            i = draw(st.integers(0, len(verts) - 2))
+            (x0, y0), (x1, y1) = verts[i], verts[i + 1]
+            t = 0.0 if kind == "vertex" else draw(st.floats(0, 1))
+            x, y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+            if kind == "near":
+                x += draw(st.floats(-40, 40))
+                y += draw(st.floats(-40, 40))
+        elif kind == "nasty":
+            x = draw(st.sampled_from([*NASTY, 5.0]))
+            y = draw(st.sampled_from([*NASTY, 5.0]))
+        else:
+            x, y = draw(offsets), draw(offsets)
+        _tag(tags, f"marker: {kind}")
+        xs.append(x)
+        ys.append(y)
+    return np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+
+
+@st.composite
+def case(draw: Any) -> Case:
+    """A parcel layer in local feet (1-6 rows, identical and overlapping ones among them, lots
+    sharing a line), its markers, the profiles and the accuracy."""
+    tags: list[str] = []
+    geoms = draw(st.lists(parcel_geometry(tags), min_size=1, max_size=5))
+    extra = draw(st.sampled_from(["none", "identical", "overlapping", "neighbour"]))
+    polys = [
+        g for g in geoms if g is not None and shapely.get_type_id(g) in (3, 6) and not g.is_empty
+    ]
+    if extra != "none" and polys:
+        g = polys[draw(st.integers(0, len(polys) - 1))]
+        x0, y0, x1, y1 = shapely.bounds(g)
+        if extra == "identical":
+            geoms.append(g)
+        elif extra == "overlapping" and np.isfinite(shapely.get_coordinates(g)).all():
+            geoms.append(shapely.affinity.translate(g, (x1 - x0) / 3, 0))
+        elif np.isfinite([x0, y0, x1, y1]).all():  # a lot sharing its east line
+            geoms.append(shapely.box(x1, y0, x1 + max(x1 - x0, 1.0), y1))
+        _tag(tags, f"layer: {extra} parcel")
+    mx, my = draw(markers_for(geoms, tags))
+    n = len(geoms)
+    ids = draw(
+        st.one_of(
+            st.just([str(i) for i in range(n)]),
+            st.lists(st.sampled_from(["A", "B", "007", ""]), min_size=n, max_size=n),
+        )
+    )
+    owners = draw(st.lists(st.sampled_from([None, "Doe", "doe ", "Roe"]), min_size=n, max_size=n))
+    rules = draw(st.lists(st.sampled_from(PROFILES), min_size=1, max_size=2, unique=True))
+    accuracy = draw(st.sampled_from([0.0, 0.0, 3.0, 16.0]))
+    return Case(geoms, LOCAL_FT, ids, owners, mx, my, LOCAL_FT, rules, accuracy, tags)
+
+
+@st.composite
+def geographic_case(draw: Any) -> Case:
+    """Lots in longitude/latitude anywhere on Earth, astride the antimeridian and at the poles
+    among them, with markers on their vertices and edges."""
+    tags: list[str] = []
+    geoms = []
+    for _ in range(draw(st.integers(1, 4))):
+        where = draw(st.sampled_from(["anywhere", "antimeridian", "pole", "equator"]))
+        size = draw(st.one_of(st.floats(1e-5, 0.05), st.floats(0.05, 20)))
+        if where == "antimeridian":
+            west = draw(st.floats(179.0, 180.0))
+            lat = draw(st.floats(-80, 80))
+            east = west + size - 360 if west + size > 180 else west + size
+            g = shapely.box(west, lat, east, lat + min(size, 9))  # may wrap: -179.99 < 179.99
+        elif where == "pole":
+            lat = draw(st.sampled_from([90.0, -90.0, 89.9999, -89.9999]))
+            lon = draw(st.floats(-180, 180 - size))
+            south = lat - min(size, 5) if lat > 0 else lat
+            g = shapely.box(lon, south, lon + size, south + min(size, 5))
+        else:
+            lat0 = 0.0 if where == "equator" else draw(st.floats(-85, 85 - min(size, 5)))
+            lon = draw(st.floats(-180, 180 - size))
+            g = shapely.box(lon, lat0 - min(size, 5) / 2, lon + size, lat0 + min(size, 5) / 2)
+        _tag(tags, f"parcel: {where}")
+        geoms.append(g)
+    verts = _vertices(geoms)
+    k = draw(st.integers(0, min(12, len(verts))))
+    picks = (
+        draw(st.lists(st.integers(0, len(verts) - 1), min_size=k, max_size=k)) if len(verts) else []
+    )
+    mx = verts[picks, 0] if picks else np.empty(0)
+    my = verts[picks, 1] if picks else np.empty(0)
+    _tag(tags, f"markers: {len(picks)} on vertices")
+    n = len(geoms)
+    rules = draw(st.lists(st.sampled_from(PROFILES), min_size=1, max_size=1))
+    return Case(
+        geoms,
+        "EPSG:4326",
+        [str(i) for i in range(n)],
+        [None] * n,
+        mx,
+        my,
+        "EPSG:4326",
+        rules,
+        0.0,
+        tags,
+    )
+
+
+@st.composite
+def crowded_case(draw: Any) -> Case:
+    """Thousands of markers on one parcel: along its boundary (some exactly at vertices, some
+    repeated at one spot), inside, and a few beyond the tolerance."""
+    tags: list[str] = []
+    g = draw(st.one_of(box(tags), star(tags), multipart(tags)))
+    n = draw(st.integers(1_000, 3_000))
+    seed = draw(st.integers(0, 2**32 - 1))
+    noise = draw(st.sampled_from([0.0, 1.0, 20.0]))
+    same = draw(st.integers(0, 50))  # one spot surveyed again and again
+    xy = thousands(g, n, seed, noise, same)
+    _tag(tags, "markers: thousands on one parcel")
+    rules = draw(st.lists(st.sampled_from(PROFILES), min_size=1, max_size=1))
+    recipe = f"thousands(geoms[0], n={n}, seed={seed}, noise={noise}, same={same})"
+    return Case(
+        [g], LOCAL_FT, ["0"], [None], xy[:, 0], xy[:, 1], LOCAL_FT, rules, 0.0, tags, recipe
+    )
+
+
+def thousands(g: Any, n: int, seed: int, noise: float, same: int) -> np.ndarray:
+    """``n`` marker positions along ``g``'s boundary (seeded), moved by a normal error of
+    ``noise`` ft, the first ``same`` of them at one spot."""
+    rng = np.random.default_rng(seed)
+    bound = shapely.boundary(g)
+    along = shapely.line_interpolate_point(bound, rng.uniform(0, shapely.length(bound), n))
+    xy = shapely.get_coordinates(along)
+    xy += rng.normal(0, noise, xy.shape)
+    xy[:same] = xy[0]
+    return xy

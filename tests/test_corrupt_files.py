@@ -1,0 +1,300 @@
+"""Corrupt and awkward files on the command line (issue 13, part 4): a file that cannot be used
+ends the command with status 2 and one line that names the file, before any output is written;
+a file that can be read right (a byte-order mark, semicolons, Latin-1, unicode names) is read
+right, with a warning where something was assumed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import geopandas as gpd
+import pytest
+from helpers import SAMPLE
+from test_cli import Runner
+
+from posting.cli import main
+
+PARCELS = SAMPLE / "parcels.geojson"
+SIGNS = SAMPLE / "signs.csv"
+GPX = SAMPLE / "signs-added.gpx"
+
+
+@pytest.fixture
+def runner() -> Runner:
+    return Runner()
+
+
+def _exit_2_naming(res, path: Path | str, *needles: str) -> str:
+    assert res.exit_code == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith(f"posting: error: {path}: "), lines[0]
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    assert "Traceback" not in res.stderr and res.stdout == ""
+    return lines[0]
+
+
+def _truncated(src: Path, dst: Path, keep: float = 0.5) -> Path:
+    data = src.read_bytes()
+    dst.write_bytes(data[: int(len(data) * keep)])
+    return dst
+
+
+# -- files that cannot be used: exit 2, one line naming the file ------------------------------
+
+
+def _parquet(tmp: Path) -> Path:
+    gpd.read_file(PARCELS).to_parquet(tmp / "full.parquet")
+    return _truncated(tmp / "full.parquet", tmp / "cut.parquet")
+
+
+def _fgb(tmp: Path) -> Path:
+    gdf = gpd.read_file(PARCELS)
+    gdf[gdf.geometry.notna()].to_file(tmp / "full.fgb")
+    return _truncated(tmp / "full.fgb", tmp / "cut.fgb", 0.6)
+
+
+def _shapefile(tmp: Path) -> Path:
+    import pandas as pd
+
+    table = pd.read_csv(SIGNS).dropna(subset=["lon", "lat"])
+    gdf = gpd.GeoDataFrame(
+        table[["sign_id"]], geometry=gpd.points_from_xy(table["lon"], table["lat"]), crs=4326
+    )
+    gdf.to_file(tmp / "signs.shp")
+    _truncated(tmp / "signs.shp", tmp / "cut.shp", 0.1)
+    for ext in (".shx", ".dbf", ".prj"):
+        shutil.copy(tmp / f"signs{ext}", tmp / f"cut{ext}")
+    return tmp / "cut.shp"
+
+
+CASES = {
+    # name: (role, how to make the file, what the line says)
+    "truncated GeoJSON": (
+        "parcels",
+        lambda t: _truncated(PARCELS, t / "cut.geojson"),
+        "not a readable geospatial file",
+    ),
+    "truncated GPX": ("signs", lambda t: _truncated(GPX, t / "cut.gpx"), "XML parsing"),
+    "truncated GeoParquet": ("parcels", _parquet, "not a readable Parquet file"),
+    "truncated FlatGeobuf": ("parcels", _fgb, "is it complete?"),
+    "truncated Shapefile": ("signs", _shapefile, "is cut short"),
+    "PNG named .geojson": (
+        "parcels",
+        lambda t: _write(t / "img.geojson", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
+        "its content is none of GeoJSON, GeoPackage",
+    ),
+    "JSON that is not GeoJSON": (
+        "parcels",
+        lambda t: _write(t / "list.geojson", b"[1, 2, 3]"),
+        "its content is none of GeoJSON, GeoPackage",
+    ),
+    "CSV without coordinates": (
+        "signs",
+        lambda t: _write(t / "names.csv", b"name,owner\nA,B\n"),
+        "no coordinate columns",
+    ),
+    "broken XML (KML)": (
+        "signs",
+        lambda t: _write(t / "broken.kml", b"<kml><Document><Placemark><Point><coordinates>1,2"),
+        "not a readable geospatial file",
+    ),
+    "broken XML (KML parcels)": (
+        "parcels",
+        lambda t: _write(t / "broken.kml", b"<kml><Document><Placemark><Polygon>"),
+        "not a readable geospatial file",
+    ),
+    "0 bytes (GeoJSON)": ("parcels", lambda t: _write(t / "zero.geojson", b""), "empty"),
+    "0 bytes (CSV)": ("signs", lambda t: _write(t / "zero.csv", b""), "empty"),
+    "0 bytes (GPX)": ("signs", lambda t: _write(t / "zero.gpx", b""), "empty"),
+    "0 bytes (GeoParquet)": ("parcels", lambda t: _write(t / "zero.parquet", b""), "empty"),
+    "a folder as parcels": ("parcels", lambda t: _folder(t / "parcels.geojson"), "is a folder"),
+    # a folder of signs is read as photos of signs: this one holds none
+    "a folder as signs": ("signs", lambda t: _folder(t / "signs.csv"), "the folder holds no photo"),
+    "no such file (unicode name)": (
+        "signs",
+        lambda t: t / "données été" / "panneaux 標識.csv",
+        "no such file",
+    ),
+}
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def _folder(path: Path) -> Path:
+    path.mkdir()
+    return path
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_an_unusable_file_exits_2_with_one_line_naming_it(runner, tmp_path, name):
+    role, make, needle = CASES[name]
+    bad = make(tmp_path)
+    out = tmp_path / "report.json"
+    if role == "parcels":
+        args = ["check", str(bad), "--signs", str(SIGNS)]
+    else:
+        args = ["check", str(PARCELS), "--signs", str(SIGNS), "--signs", str(bad)]
+    res = runner.invoke(main, [*args, "--json", str(out)])
+    _exit_2_naming(res, bad, needle)
+    assert not out.exists()
+
+
+# -- XML with external entities ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", [".kml", ".gpx"])
+def test_external_entities_never_read_local_files(runner, tmp_path, suffix):
+    """A DOCTYPE declaring an entity that points at a local file (XXE): the file's text must
+    appear nowhere; the KML reader refuses the file, the GPX reader leaves the entity out."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET-4711")
+    root, point = (
+        (
+            "kml",
+            "<Placemark><name>&xxe;</name><Point><coordinates>-81.1201322,28.7450931"
+            "</coordinates></Point></Placemark>",
+        )
+        if suffix == ".kml"
+        else ("gpx", '<wpt lat="28.7450931" lon="-81.1201322"><name>&xxe;</name></wpt>')
+    )
+    ns = (
+        'xmlns="http://www.opengis.net/kml/2.2"><Document>' + point + "</Document>"
+        if suffix == ".kml"
+        else 'version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">' + point
+    )
+    xml = (
+        f'<?xml version="1.0"?>\n<!DOCTYPE {root} [<!ENTITY xxe SYSTEM "file://{secret}">]>\n'
+        f"<{root} {ns}</{root}>\n"
+    )
+    f = tmp_path / f"xxe{suffix}"
+    f.write_text(xml)
+    res = runner.invoke(
+        main,
+        [
+            "check",
+            str(PARCELS),
+            "--signs",
+            str(f),
+            "--geojson",
+            "-",
+            "--map",
+            str(tmp_path / "m.html"),
+        ],
+    )
+    assert "TOP-SECRET" not in res.stdout + res.stderr
+    if (tmp_path / "m.html").exists():
+        assert "TOP-SECRET" not in (tmp_path / "m.html").read_text()
+    if suffix == ".kml":
+        _exit_2_naming(res, f, "not a readable geospatial file")
+    else:
+        assert res.exit_code == 1
+        markers = [
+            x for x in json.loads(res.stdout)["features"] if x["properties"].get("source") == str(f)
+        ]
+        assert len(markers) == 1
+
+
+# -- files that are read right -------------------------------------------------------------------
+
+
+def _statuses(runner, *args: str) -> list[str]:
+    res = runner.invoke(main, ["check", *args, "--json", "-", "-q"])
+    assert res.exit_code == 1, res.stderr
+    return [p["status"] for p in json.loads(res.stdout)["parcels"]]
+
+
+@pytest.mark.parametrize(
+    ("name", "write", "warning"),
+    [
+        ("BOM", lambda t: t.encode("utf-8-sig"), None),
+        ("UTF-16", lambda t: t.encode("utf-16"), None),
+        ("semicolons", lambda t: t.replace(",", ";").encode(), None),
+        (
+            "semicolons and decimal commas",
+            lambda t: "\n".join(
+                ";".join(
+                    c.replace(".", ",") if c.replace(".", "").lstrip("-").isdigit() else c
+                    for c in line.split(",")
+                )
+                for line in t.splitlines()
+            ).encode(),
+            None,
+        ),
+        ("tabs", lambda t: t.replace(",", "\t").encode(), None),
+        ("Latin-1", lambda t: t.replace("Harney", "Härney").encode("latin-1"), "not UTF-8"),
+    ],
+)
+def test_awkward_csv_files_are_read_right(runner, tmp_path, name, write, warning):
+    """The sample's signs, saved as a spreadsheet might: the same verdicts as the clean file."""
+    f = tmp_path / "signs.csv"
+    f.write_bytes(write(SIGNS.read_text(encoding="utf-8")))
+    want = _statuses(runner, str(PARCELS), "--signs", str(SIGNS))
+    assert _statuses(runner, str(PARCELS), "--signs", str(f)) == want
+    res = runner.invoke(main, ["check", str(PARCELS), "--signs", str(f)])
+    assert "markers: 228 read, 226 assigned, 2 unassigned" in res.stderr
+    if warning:
+        assert f"warning: {f}: is not UTF-8 text" in res.stderr
+
+
+def test_unicode_names_in_and_out(runner, tmp_path):
+    folder = tmp_path / "données été"
+    folder.mkdir()
+    parcels = folder / "土地 台帳.geojson"
+    signs = folder / "panneaux à vérifier.csv"
+    shutil.copy(PARCELS, parcels)
+    shutil.copy(SIGNS, signs)
+    out = folder / "rapport é.json"
+    res = runner.invoke(main, ["check", str(parcels), "--signs", str(signs), "--json", str(out)])
+    assert res.exit_code == 1
+    assert json.loads(out.read_text())["summary"]["parcels"] == 29
+    same = runner.invoke(
+        main, ["check", str(parcels), "--signs", str(signs), "--geojson", str(parcels)]
+    )
+    _exit_2_naming(same, parcels, "would overwrite the parcels")
+
+
+def test_an_output_path_equal_to_an_input_path(runner, tmp_path):
+    parcels = tmp_path / "p.geojson"
+    shutil.copy(PARCELS, parcels)
+    before = parcels.read_bytes()
+    res = runner.invoke(
+        main, ["check", str(parcels), "--signs", str(SIGNS), "--geojson", str(parcels)]
+    )
+    _exit_2_naming(res, parcels, "--geojson would overwrite the parcels")
+    assert parcels.read_bytes() == before
+
+
+def test_a_read_only_output_folder(runner, tmp_path):
+    """Refused before reading, in one line. Root writes in any folder whatever its mode, so
+    as root the folder is made immutable (chattr +i) instead; a disk without that attribute
+    skips the test there."""
+    ro = tmp_path / "read-only"
+    ro.mkdir()
+    ro.chmod(0o555)
+    immutable = os.geteuid() == 0
+    if immutable:
+        made = subprocess.run(["chattr", "+i", str(ro)], capture_output=True, check=False)
+        if made.returncode != 0:
+            pytest.skip(f"root, and chattr +i is not available here: {made.stderr!r}")
+    try:
+        out = ro / "r.json"
+        res = runner.invoke(
+            main, ["check", str(PARCELS), "--signs", str(SIGNS), "--json", str(out)]
+        )
+        line = _exit_2_naming(res, out, f"--json: cannot write in folder {ro} (")
+        assert line.endswith(("(Permission denied)", "(Operation not permitted)"))
+        assert list(ro.iterdir()) == []
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(ro)], check=True)
+        ro.chmod(0o755)

@@ -1,0 +1,430 @@
+"""Common input mistakes: each caught with a message that names the cause (issue 13, part 2).
+
+Where the input is unusable the command exits 2 before any output is written; where the result
+is still right, a warning says what was assumed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pyogrio
+import pytest
+import shapely
+from helpers import ROOT, SAMPLE, markers, parcels, square
+from pyproj import Transformer
+from test_cli import SAMPLE_ARGS, Runner
+
+from posting.cli import main
+from posting.io import read_markers, read_parcels
+from posting.prepare import adjoining_pairs, prepare_parcels
+from posting.sanity import check_inputs, same_owner_notes, swapped_files
+
+PARCELS = str(SAMPLE / "parcels.geojson")
+SIGNS = str(SAMPLE / "signs.csv")
+USABLE_SIGNS = 227  # signs.csv has 228 rows, one without a position
+
+
+@pytest.fixture
+def runner() -> Runner:
+    return Runner()
+
+
+def _fails_cleanly(res, *needles: str) -> str:
+    """Exit 2, one line on stderr naming the cause, nothing on stdout, no traceback."""
+    assert res.exit_code == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert lines[0].startswith("posting: error: ")
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    assert res.stdout == ""
+    return lines[0]
+
+
+def _swapped_csv(path) -> None:
+    table = pd.read_csv(SIGNS, dtype=str, keep_default_na=False)
+    table["lon"], table["lat"] = table["lat"].copy(), table["lon"].copy()
+    table.to_csv(path, index=False)
+
+
+# -- swapped longitude and latitude ------------------------------------------------------------
+
+
+def test_swapped_lon_lat_csv_is_refused_before_any_output(runner, tmp_path):
+    """Latitude in the lon column: every sign would be 'no parcel boundary within 5,000 ft'
+    and every parcel unposted; the swap, tried against the parcels' extent, puts all 227 signs
+    with a position near the parcels."""
+    swapped = tmp_path / "swapped.csv"
+    _swapped_csv(swapped)
+    out = tmp_path / "r.json"
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(swapped), "--json", str(out)])
+    line = _fails_cleanly(res, str(swapped), "swapped", "Swap the columns, or name them")
+    assert f"none of its {USABLE_SIGNS} markers fall near the parcels" in line
+    assert f"{USABLE_SIGNS} would with x and y swapped" in line
+    assert not out.exists()
+
+
+def test_swapped_lon_lat_beyond_90_degrees_is_refused_by_the_reader(runner, tmp_path):
+    """West of 90 degrees (Montana), the swapped latitude is out of range in every row: the
+    reader says it is a swap, instead of one 'latitude -110.2 outside -90..90' per row."""
+    csv = tmp_path / "montana.csv"
+    csv.write_text("lon,lat,kind\n46.5,-110.2,sign\n46.6,-110.3,sign\n,,sign\n")
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(csv)])
+    _fails_cleanly(
+        res,
+        "longitude and latitude are swapped: in 2 of 2 rows the latitude (lat) is beyond 90",
+        "Swap the columns, or name them for what they hold (lon, lat)",
+    )
+
+
+def test_swap_is_judged_per_file_and_only_when_the_swap_fits(tmp_path):
+    """Library level: the sample's own signs are not flagged; a swapped copy is, with the
+    counts; a file far from the parcels whose swap is far too (another county) is not."""
+    lay = read_parcels(PARCELS)
+    prep = prepare_parcels(lay)
+    assert swapped_files(prep, read_markers([SIGNS])) == []
+    swapped = tmp_path / "swapped.csv"
+    _swapped_csv(swapped)
+    both = read_markers([SIGNS, str(swapped)])
+    assert swapped_files(prep, both) == [(str(swapped), USABLE_SIGNS, 0, USABLE_SIGNS)]
+    with pytest.raises(Exception, match="longitude and latitude are swapped"):
+        check_inputs(prep, both)
+    elsewhere = markers([(-120.5, 46.5), (-120.6, 46.6)], crs="EPSG:4326")  # Washington
+    assert swapped_files(prep, elsewhere) == []
+
+
+# -- projected numbers under a geographic CRS -----------------------------------------------
+
+
+def _state_plane_csv(path, x="x", y="y") -> None:
+    """The sample signs in Florida East State Plane (US survey feet), as x/y columns."""
+    table = pd.read_csv(SIGNS, dtype=str, keep_default_na=False)
+    lon = pd.to_numeric(table["lon"], errors="coerce").to_numpy()
+    lat = pd.to_numeric(table["lat"], errors="coerce").to_numpy()
+    ex, ny = Transformer.from_crs(4326, 2236, always_xy=True).transform(lon, lat)
+    table = table.drop(columns=["lon", "lat"])
+    table[x] = np.round(ex, 3)
+    table[y] = np.round(ny, 3)
+    table.to_csv(path, index=False)
+
+
+def test_state_plane_feet_under_a_geographic_crs_name_that_cause(runner, tmp_path):
+    """x/y in State Plane feet with --crs EPSG:4326: refused as projected numbers read as
+    degrees, not as 'lon and lat swapped' row by row."""
+    sp = tmp_path / "sp.csv"
+    _state_plane_csv(sp)
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(sp), "--crs", "EPSG:4326"])
+    line = _fails_cleanly(res, str(sp), "not degrees", "projected coordinates", "--crs")
+    assert "swapped" not in line
+    # with their CRS, the same file gives the same verdicts as the lon/lat one
+    ok = runner.invoke(main, ["check", PARCELS, "--signs", str(sp), "--crs", "EPSG:2236", "-q"])
+    ref = runner.invoke(main, ["check", PARCELS, "--signs", SIGNS, "-q"])
+    assert ok.exit_code == ref.exit_code == 1
+    got = runner.invoke(
+        main, ["check", PARCELS, "--signs", str(sp), "--crs", "EPSG:2236", "--json", "-", "-q"]
+    )
+    want = runner.invoke(main, ["check", PARCELS, "--signs", SIGNS, "--json", "-", "-q"])
+    statuses = [[p["status"] for p in json.loads(r.stdout)["parcels"]] for r in (got, want)]
+    assert statuses[0] == statuses[1]
+
+
+def test_state_plane_feet_in_lon_lat_columns_say_to_rename_them(runner, tmp_path):
+    sp = tmp_path / "sp.csv"
+    _state_plane_csv(sp, x="lon", y="lat")
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(sp)])
+    _fails_cleanly(res, "not degrees", "name the columns x/y and give their CRS with --crs")
+
+
+def test_a_few_rows_out_of_range_stay_rows_with_the_likely_cause(tmp_path):
+    """One row with lat/lon swapped among good rows is that row's problem, said so."""
+    csv = tmp_path / "s.csv"
+    csv.write_text("lon,lat\n-81.1,28.7\n28.7,-181.1\n-81.2,2870000\n-81.1,28.8\n")
+    m = read_markers([str(csv)])
+    assert m.reason[0] is None and m.reason[3] is None
+    assert "latitude -181.1 is outside -90..90 (are lon and lat swapped?)" == m.reason[1]
+    assert "not an angle (a projected coordinate?)" in m.reason[2]
+
+
+# -- files without markers --------------------------------------------------------------------
+
+TRACK_ONLY = """<?xml version="1.0" encoding="UTF-8"?>
+<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+<trk><name>walk</name><trkseg>
+<trkpt lat="28.745" lon="-81.120"/><trkpt lat="28.746" lon="-81.120"/>
+<trkpt lat="28.747" lon="-81.120"/></trkseg></trk>
+<rte><rtept lat="28.745" lon="-81.119"/><rtept lat="28.746" lon="-81.119"/></rte>
+</gpx>
+"""
+
+
+def test_gpx_without_waypoints_counts_its_points_and_says_how_to_use_them(runner, tmp_path):
+    gpx = tmp_path / "walk.gpx"
+    gpx.write_text(TRACK_ONLY)
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(gpx)])
+    _fails_cleanly(
+        res,
+        str(gpx),
+        "no waypoints: it has 3 track points and 2 route points",
+        "mark each sign as a waypoint",
+        "gpsbabel -i gpx -f walk.gpx -x transform,wpt=trk",
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "needle"),
+    [
+        ("header.csv", "lon,lat,kind\n", "no markers: the file has no rows"),
+        ("zero.csv", "", "the file is empty"),
+        ("blank.csv", "\n\n  \n", "the file is empty"),
+        ("none.geojson", '{"type":"FeatureCollection","features":[]}', "no markers"),
+        ("none.gpx", TRACK_ONLY.split("<trk>")[0] + "</gpx>\n", "no markers"),
+        (
+            "none.kml",
+            '<?xml version="1.0"?><kml xmlns="http://www.opengis.net/kml/2.2">'
+            "<Document><name>plan</name></Document></kml>",
+            "no markers",
+        ),
+    ],
+)
+def test_a_sign_file_without_markers_is_refused(runner, tmp_path, name, text, needle):
+    path = tmp_path / name
+    path.write_text(text)
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(path)])
+    _fails_cleanly(res, str(path), needle)
+
+
+def test_an_empty_sign_file_among_others_is_a_warning(runner, tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("lon,lat\n")
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS, "--signs", str(empty)])
+    assert res.exit_code == 1
+    assert f"warning: {empty}: has no rows (no markers)" in res.stderr
+    assert "markers: 232 read" in res.stderr
+
+
+# -- the wrong layer as parcels ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("layer", "needle"),
+    [
+        ("dwellings.geojson", "holds 13 Point feature(s) and no polygon: parcels are polygons"),
+        ("fences.geojson", "holds 2 LineString feature(s) and no polygon"),
+        ("signs.csv", "holds 227 Point feature(s)"),
+    ],
+)
+def test_a_point_or_line_layer_given_as_parcels_is_one_clear_error(runner, layer, needle):
+    res = runner.invoke(main, ["check", str(SAMPLE / layer), "--signs", SIGNS])
+    line = _fails_cleanly(res, needle)
+    if "Point" in needle:
+        assert "if these are the markers, give them with --signs" in line
+    else:
+        assert "make polygons of them first" in line
+
+
+def test_a_parcel_layer_with_a_stray_point_keeps_the_point_as_an_invalid_row():
+    lay = parcels(square(), shapely.Point(5, 5))
+    prep = prepare_parcels(lay)
+    assert prep.invalid.tolist() == [None, "a Point is not a parcel: parcels are polygons"]
+
+
+# -- Shapefile-shortened column names ----------------------------------------------------------
+
+
+def _shapefile(path) -> None:
+    table = pd.read_csv(SIGNS)
+    table = table.dropna(subset=["lon", "lat"])
+    gdf = gpd.GeoDataFrame(
+        table, geometry=gpd.points_from_xy(table["lon"], table["lat"]), crs="EPSG:4326"
+    )
+    # what a Shapefile keeps of each name (pyogrio would cut them itself, with a warning)
+    gdf = gdf.rename(columns={c: c[:10] for c in table.columns})
+    pyogrio.write_dataframe(gdf, path)
+
+
+def test_shapefile_shortened_columns_are_read_as_the_full_ones(runner, tmp_path):
+    """letter_height_in is saved as letter_hei and name_on_sign as name_on_si: both are read
+    (the letter-height rule is checked, not 'not checked'), with a warning that says so, and
+    the verdicts are those of the CSV."""
+    shp = tmp_path / "signs.shp"
+    _shapefile(shp)
+    assert {"letter_hei", "name_on_si"} <= set(pyogrio.read_info(shp)["fields"])
+    args = [PARCELS, "--id-field", "parcel_id", "--owner-field", "owner", "--json", "-"]
+    res = runner.invoke(main, ["check", *args, "--signs", str(shp)])
+    ref = runner.invoke(main, ["check", *args, "--signs", SIGNS, "-q"])
+    got, want = json.loads(res.stdout), json.loads(ref.stdout)
+    assert [p["status"] for p in got["parcels"]] == [p["status"] for p in want["parcels"]]
+    unchecked = {x["rule"] for x in got["not_checked"]}
+    assert not {"letter_height", "name_on_sign"} & unchecked
+    assert (
+        f"{shp}: column(s) 'letter_hei' read as letter_height_in, 'name_on_si' read as "
+        "name_on_sign (a Shapefile keeps 10 characters of a column name)"
+    ) in res.stderr
+
+
+@pytest.mark.parametrize(
+    ("short", "canonical"),
+    [
+        ("letter_hei", "letter_height_in"),
+        ("name_on_si", "name_on_sign"),
+        ("address_on", "address_on_sign"),
+        ("phone_on_s", "phone_on_sign"),
+        ("facing_deg", "facing_deg"),
+        ("survey_dat", "surveyed"),
+        ("paint_colo", "color"),
+    ],
+)
+def test_each_shortened_name_is_an_alias(short, canonical):
+    from posting.attributes import find_column
+
+    assert find_column([short.upper()], canonical) == short.upper()
+
+
+# -- outputs: extension, closed stdout ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("option", "name", "needle"),
+    [
+        ("--geojson", "out.gpkg", "--geojson writes GeoJSON, not .gpkg; name the file .geojson"),
+        ("--json", "out.csv", "--json writes JSON, not .csv; name the file .json"),
+        ("--csv", "out.json", "--csv writes CSV, not .json"),
+        ("--map", "out.png", "--map writes HTML, not .png; name the file .html or .htm"),
+        ("--json", "report", "--json writes JSON; name the file .json"),
+    ],
+)
+def test_an_output_named_for_another_format_is_refused(runner, tmp_path, option, name, needle):
+    out = tmp_path / name
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS, option, str(out)])
+    _fails_cleanly(res, needle)
+    assert not out.exists()
+
+
+def test_plan_output_extension_must_match_its_format(runner, tmp_path):
+    res = runner.invoke(
+        main, ["plan", *SAMPLE_ARGS, "-o", str(tmp_path / "p.kml"), "--format", "gpx"]
+    )
+    _fails_cleanly(res, "--output writes GPX, not .kml; name the file .gpx")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["check", *SAMPLE_ARGS, "--json", "-", "-q"], 1),
+        (["check", *SAMPLE_ARGS, "--geojson", "-", "-q"], 1),
+        (["rules", "list"], 0),
+    ],
+)
+def test_a_closed_stdout_ends_quietly_with_the_usual_status(args, status):
+    """`posting check ... --json - | head -c 100`: the reader goes after 100 bytes; the
+    report is larger than a pipe's buffer, so the write meets a closed pipe."""
+    with subprocess.Popen(
+        [sys.executable, str(ROOT / "cli.py"), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as proc:
+        assert len(proc.stdout.read(100)) == 100
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        assert proc.wait(timeout=120) == status
+    assert err == ""
+
+
+def test_layer_nope_lists_the_layers_the_file_has(runner, tmp_path):
+    gpkg = tmp_path / "county.gpkg"
+    lay = gpd.read_file(PARCELS)
+    pyogrio.write_dataframe(lay, gpkg, layer="parcels_2025")
+    pyogrio.write_dataframe(lay.iloc[:3], gpkg, layer="parcels_2024", append=False)
+    res = runner.invoke(main, ["check", str(gpkg), "--layer", "nope", "--signs", SIGNS])
+    _fails_cleanly(
+        res,
+        str(gpkg),
+        "there is no layer 'nope' (--layer); the layers are: 'parcels_2025', 'parcels_2024'",
+    )
+    ok = runner.invoke(main, ["check", str(gpkg), "--layer", "parcels_2024", "--signs", SIGNS])
+    assert "3 parcels checked" in ok.stderr
+
+
+# -- adjoining parcels of one owner ------------------------------------------------------------
+
+
+def test_adjoining_parcels_of_one_owner_get_the_merge_owner_hint(runner):
+    """N01-N04 (Harney Timber LLC) adjoin in a row: three pairs; the hint names the flag and
+    the owner column; with --merge-owner, or without --owner-field, there is no such note."""
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS])
+    notes = [line for line in res.stderr.splitlines() if "same owner" in line]
+    assert notes == [
+        f"  warning: {PARCELS}: 3 pair(s) of adjoining parcels have the same owner: 'N01' and "
+        "'N02' (Harney Timber LLC), 'N02' and 'N03' (Harney Timber LLC), 'N03' and 'N04' "
+        "(Harney Timber LLC). Each parcel is checked on its own, so the line between them must "
+        "be posted too; if they are one property, --merge-owner owner checks only its outer "
+        "boundary"
+    ]
+    merged = runner.invoke(main, ["check", *SAMPLE_ARGS, "--merge-owner", "owner"])
+    assert "same owner" not in merged.stderr
+    no_owner = runner.invoke(main, ["check", PARCELS, "--signs", SIGNS])
+    assert "same owner" not in no_owner.stderr
+
+
+def test_same_owner_pairs_by_hand():
+    """Three 100 ft lots in a row and one diagonal: A|B share 100 ft (one owner, any case),
+    B|C share 100 ft (other owners), D touches B at a corner only: one pair, (0, 1)."""
+    lots = [square(100, 0, 0), square(100, 100, 0), square(100, 200, 0), square(100, 200, 100)]
+    owners = ["Doe LLC", " doe llc", "Roe", "Doe LLC"]
+    prep = prepare_parcels(parcels(*lots, owners=owners))
+    notes = same_owner_notes(prep, lambda p: f"--{p.replace('_', '-')}")
+    assert len(notes) == 1 and "1 pair(s)" in notes[0] and "'0' and '1'" in notes[0]
+    g = np.asarray(lots, dtype=object)
+    key = np.array(["a", "a", "b", "a"], dtype=object)
+    a, b = adjoining_pairs(g, key, np.zeros(4, int), np.full(4, None), 1.0)
+    assert list(zip(a.tolist(), b.tolist(), strict=True)) == [(0, 1)]
+    # a 0.5 ft digitising sliver between two lots does not keep them apart (1 ft snap)
+    g2 = np.asarray([square(100, 0, 0), square(100, 100.5, 0)], dtype=object)
+    a, b = adjoining_pairs(g2, key[:2], np.zeros(2, int), np.full(2, None), 1.0)
+    assert list(zip(a.tolist(), b.tolist(), strict=True)) == [(0, 1)]
+
+
+# -- running posting after set-up ------------------------------------------------------------
+
+
+def test_readme_says_how_to_run_posting_after_set_up():
+    readme = (ROOT / "README.md").read_text()
+    assert "scripts/posting check" in readme
+    assert ".venv/bin/posting" in readme
+    assert os.access(ROOT / "scripts" / "posting", os.X_OK)
+
+
+def test_scripts_posting_runs_the_command_from_anywhere(tmp_path):
+    res = subprocess.run(
+        [str(ROOT / "scripts" / "posting"), "check", PARCELS, "--signs", SIGNS, "-q"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert res.returncode == 1, res.stderr
+    assert res.stderr == ""
+
+
+def test_cli_py_run_by_a_python_without_the_dependencies_says_what_to_do():
+    """``python -S`` leaves out site-packages: the Python has none of the dependencies."""
+    res = subprocess.run(
+        [sys.executable, "-S", str(ROOT / "cli.py"), "check", PARCELS, "--signs", SIGNS],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.stderr
+    assert "does not have posting's dependencies (click, numpy, pandas" in lines[0]
+    assert str(ROOT / ".venv" / "bin" / "posting") in lines[0] or "scripts/setup" in lines[0]
