@@ -293,26 +293,6 @@ def _alternatives_lists(report: Report) -> list[list[dict[str, Any]]]:
     return out
 
 
-_PARCEL_COLUMNS = (
-    "id",
-    "row",
-    "owner",
-    "status",
-    "rules",
-    "signs",
-    "markers_counted",
-    "rings",
-    "perimeter_ft",
-    "area_acres",
-    "max_gap_ft",
-    "corners",
-    "repaired",
-    "invalid_reason",
-    "duplicate_id",
-    "working_crs",
-)
-
-
 def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict[str, Any]]:
     """The report's ``parcels`` entries, one dict per input parcel, in input order.
 
