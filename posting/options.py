@@ -41,7 +41,7 @@ def _compose(*decorators: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 input_options = _compose(
-    click.argument("parcels", type=click.Path(dir_okay=False, allow_dash=False)),
+    click.argument("parcels", type=click.Path(allow_dash=False)),
     click.option(
         "--signs",
         "signs",

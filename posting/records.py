@@ -310,7 +310,8 @@ def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict
         "id": p["id"].tolist(),
         "row": p["row"].astype(np.int64).tolist(),
     }
-    if p["owner"].notna().any():
+    force = report.record_keys
+    if "owner" in force or p["owner"].notna().any():
         cols["owner"] = _texts(p["owner"])
     cols["status"] = status
     cols["rules"] = rules
@@ -326,7 +327,7 @@ def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict
     cols["corners"] = p["corners"].astype(np.int64).tolist()
     cols["missing_corners"] = listed("missing_corners")
     cols["uncertain_corners"] = listed("uncertain_corners")
-    if len(report.access) > 0 or any(pr.access for pr in report.profiles):
+    if "access" in force or len(report.access) > 0 or any(pr.access for pr in report.profiles):
         cols["missing_access"] = listed("missing_access")
         cols["uncertain_access"] = listed("uncertain_access")
     for key in ("violations", "uncertain", "not_checked", "notes"):
@@ -373,7 +374,9 @@ def _land_columns(report: Report, lists: dict[str, dict[int, list[Any]]]) -> dic
     if "easement_ft" in p:
         out["easement_ft"] = _numbers(p["easement_ft"])
         out["easements"] = [lists["easements"].get(i) or [] for i in range(n)]
-    if len(report.fence_gaps) or any(pr.fence for pr in report.profiles):
+    if "unfenced" in report.record_keys or len(report.fence_gaps) or any(
+        pr.fence for pr in report.profiles
+    ):
         unfenced = np.zeros(n)
         if len(report.fence_gaps):
             np.add.at(

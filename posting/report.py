@@ -82,6 +82,10 @@ class Report:
     tables, record_columns
         Tables that other kinds of rule add (by name), and the columns of ``parcels`` that
         kinds add to each parcel's record.
+    record_keys
+        Optional keys every record carries even where this report's own rows would leave them
+        out (``owner``, ``access``, ``unfenced``): set on a partition of a larger run
+        (:mod:`posting.distributed`), so that its records read as the whole run's.
     not_checked
         Rules not checked for any parcel, with the reason (and the profile).
     warnings
@@ -113,6 +117,7 @@ class Report:
     fence_gaps: pd.DataFrame = field(default_factory=pd.DataFrame)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     record_columns: tuple[str, ...] = ()
+    record_keys: frozenset[str] = frozenset()
 
     @property
     def profile(self) -> Profile:

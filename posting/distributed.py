@@ -1,0 +1,1305 @@
+"""The check on dask.distributed: a state's parcels in spatial partitions, in bounded memory,
+with the verdicts of one run.
+
+A county fits one process; a state (ten million parcels) does not. Here the check runs as dask
+tasks on a cluster (a local one, started by the command, or any dask scheduler), each task on
+one thread and on one partition's worth of data, so that no process ever holds more than a few
+partitions, whatever the size of the state. The steps, each a set of tasks that dask schedules
+(and runs again elsewhere when a worker dies):
+
+1. **scan**: each piece of the parcels (:func:`posting.dataset.pieces`: row groups of a file,
+   files of a dataset) gives its parcels' centres and boxes in longitude/latitude, and, with
+   ``merge_owner``, their owners; nothing else of the parcels is kept.
+2. **plan**, on the client: the working CRSs of the whole layer
+   (:class:`posting.partition.WorkingPlan`); each parcel's Hilbert distance (dask-geopandas)
+   and the cuts that make partitions of about ``partition_parcels`` parcels along the curve
+   (one owner's parcels, with ``merge_owner``, share a key and so a partition); the grid cells
+   each partition's boxes cover, padded by the halo (:class:`posting.partition.Reach`).
+3. **distribute**: each piece of the parcels, the markers and the context layers is read once
+   more and its rows are written, by partition, to a scratch folder (markers and context
+   features to every partition whose reach they touch).
+4. **prepare**: each partition's parcels are prepared (repaired, projected in the plan's CRSs,
+   merged by owner, split into rings, corners found); the properties near other partitions are
+   written to them as their halo.
+5. **check**: each partition assigns its markers, measures and evaluates its own properties
+   and its halo together (the halo only takes part: markers near a shared line go to the
+   parcel they would go to in one run), and keeps its own properties' results; it writes its
+   part of every output, each line with its place in the input order.
+6. **reasons**: a marker that no partition assigns is unassigned; why (the parcel it stands
+   in, the nearest boundary within 5,000 ft) is found from the partitions near it and put
+   together as one run would word it.
+7. **outputs**: the parts are merged in input order (:mod:`posting.stream`) into the JSON,
+   GeoJSON and CSV that one run writes, byte for byte, and into partitioned GeoParquet
+   datasets; the summary is the whole run's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import math
+import os
+import pickle
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from posting import dataset, parallel
+from posting.errors import InputError
+from posting.io import MarkerLayer, ParcelLayer
+from posting.job import ContextFiles, Job
+from posting.partition import Halo, Reach, WorkingPlan, boxes_near, concat, extremes, take
+from posting.prepare import PreparedParcels
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+    from posting.report import Report
+
+__all__ = [
+    "DEFAULT_PARTITION_PARCELS",
+    "Block",
+    "Plan",
+    "Run",
+    "cluster",
+    "run_partitioned",
+]
+
+DEFAULT_PARTITION_PARCELS = 20_000
+"""Parcels per partition by default (see ``docs/scale.md``: a partition's cost is nearly
+proportional to its parcels and markers beyond a fixed cost of about 0.1 s; at 20,000 parcels
+and their 200,000 markers a task holds about 0.4 GB and the halo adds a few per cent)."""
+
+HILBERT_LEVEL = 16
+CELLS_PER_PARTITION = 64
+"""Cells of the routing grid per partition: enough that a partition's reach hugs its parcels."""
+
+_CONTEXT_LAYERS = ("access", "landcover", "water", "dwellings", "fences", "easements")
+
+
+# -- small helpers ---------------------------------------------------------------------------
+def _save(path: str, obj: Any) -> None:
+    """Pickle ``obj`` to ``path`` whole or not at all (a task run again overwrites it)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as fh:
+        pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+
+
+def _load(path: str) -> Any:
+    with open(path, "rb") as fh:
+        return pickle.load(fh)
+
+
+def _loads(pattern: str) -> list[Any]:
+    return [_load(p) for p in sorted(glob.glob(pattern))]
+
+
+def _lat_range(bounds: Sequence[float]) -> tuple[float, float]:
+    return float(bounds[1]), float(bounds[3])
+
+
+# -- reading a piece -------------------------------------------------------------------------
+def _bad_wkb_row(table: Any, piece: dataset.Piece) -> None:
+    """Raise naming the file and row of the first geometry that is not readable WKB."""
+    import json
+
+    import shapely
+
+    meta = table.schema.metadata or {}
+    if b"geo" not in meta:
+        return
+    col = json.loads(meta[b"geo"]).get("primary_column")
+    if not col or col not in table.column_names:
+        return
+    values = table.column(col).to_numpy(zero_copy_only=False)
+    try:
+        shapely.from_wkb(values)
+    except (shapely.errors.ShapelyError, TypeError):
+        parsed = shapely.from_wkb(values, on_invalid="ignore")
+        bad = np.flatnonzero(pd.isna(parsed) & ~pd.isna(values))
+        row = int(bad[0]) if len(bad) else 0
+        raise InputError(
+            f"not a readable GeoParquet file: the geometry of row {row} of this file is not WKB",
+            path=piece.path,
+            row=_file_row(piece, row),
+        ) from None
+
+
+def _file_row(piece: dataset.Piece, row: int) -> int:
+    """The row number within its file of row ``row`` of a piece."""
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(piece.path).metadata
+    before = sum(meta.row_group(g).num_rows for g in range(min(piece.row_groups or (0,))))
+    return before + row
+
+
+def _piece_table(piece: dataset.Piece) -> Any:
+    table = dataset.piece_table(piece)
+    _bad_wkb_row(table, piece)
+    return table
+
+
+class _Given(dataset.Given):
+    def __init__(self, path: str, table: Any, meta_from: str) -> None:
+        super().__init__({path: table})
+        self.meta_from = meta_from
+
+
+def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.ndarray]:
+    """The parcels of one piece, as :func:`posting.io.read_parcels` reads a file, with ids and
+    row numbers those of the whole layer; and each one's row number."""
+    from posting.io import _as_id_strings, _require_column, read_parcels
+
+    if piece.row_groups is None:  # a file of another format: read whole
+        layer = read_parcels(
+            job.parcels,
+            id_field=job.id_field,
+            owner_field=job.owner_field,
+            crs=job.crs,
+            layer=job.layer,
+        )
+        return layer, np.arange(len(layer), dtype=np.int64)
+    table = _piece_table(piece)
+    layer = read_parcels(
+        piece.source,
+        id_field=job.id_field,
+        owner_field=job.owner_field,
+        crs=job.crs,
+        layer=job.layer,
+        prefetch=_Given(piece.source, table, piece.path),
+    )
+    n = len(layer)
+    rows = piece.offset + np.arange(n, dtype=np.int64)
+    ids = layer.ids.copy()
+    if job.id_field:
+        col = _require_column(layer.attributes, job.id_field, layer.source, "id_field")
+        missing = np.flatnonzero(pd.isna(_as_id_strings(layer.attributes[col])))
+        ids[missing] = [f"#{r}" for r in rows[missing]]
+    else:
+        ids = rows.astype(str).astype(object)
+    notes = [x for x in layer.notes if "parcel(s) have no" not in x]  # made for the whole layer
+    return replace(layer, ids=ids, notes=notes), rows
+
+
+def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer:
+    """The markers of one piece of marker file ``entry``, with row numbers those of the whole
+    file (or dataset)."""
+    from posting.io import read_markers
+
+    if piece.row_groups is None:
+        markers = read_markers([job.signs[entry]], crs=job.crs, parcel_field=job.sign_parcel_field)
+        offset = 0
+    else:
+        table = _piece_table(piece)
+        markers = read_markers(
+            [piece.source],
+            crs=job.crs,
+            parcel_field=job.sign_parcel_field,
+            prefetch=_Given(piece.source, table, piece.path),
+        )
+        offset = piece.offset
+    markers.row = markers.row + offset
+    markers.file_index = np.full(len(markers), entry, dtype=np.int64)
+    return markers
+
+
+def markers_take(m: MarkerLayer, idx: np.ndarray) -> MarkerLayer:
+    """Markers ``idx`` of a marker layer."""
+    attrs = m.attributes
+    attrs = (
+        attrs.iloc[idx].reset_index(drop=True)
+        if len(attrs.columns)
+        else pd.DataFrame(index=range(len(idx)))
+    )
+    return replace(
+        m,
+        source=m.source[idx],
+        row=m.row[idx],
+        x=m.x[idx],
+        y=m.y[idx],
+        lon=m.lon[idx],
+        lat=m.lat[idx],
+        file_index=m.file_index[idx],
+        reason=m.reason[idx],
+        attributes=attrs,
+        parcel_ref=None if m.parcel_ref is None else m.parcel_ref[idx],
+    )
+
+
+def markers_concat(parts: list[MarkerLayer], files: list[Any]) -> MarkerLayer:
+    """Markers of several pieces as one layer, in input order (file, then row)."""
+    if not parts:
+        out = MarkerLayer.empty()
+        out.files = list(files)
+        return out
+    attrs = [p.attributes for p in parts]
+    cat = MarkerLayer(
+        source=np.concatenate([p.source for p in parts]),
+        row=np.concatenate([p.row for p in parts]),
+        x=np.concatenate([p.x for p in parts]),
+        y=np.concatenate([p.y for p in parts]),
+        lon=np.concatenate([p.lon for p in parts]),
+        lat=np.concatenate([p.lat for p in parts]),
+        file_index=np.concatenate([p.file_index for p in parts]),
+        files=list(files),
+        reason=np.concatenate([p.reason for p in parts]),
+        attributes=(
+            pd.concat(attrs, ignore_index=True)
+            if any(len(a.columns) for a in attrs)
+            else pd.DataFrame(index=range(sum(len(p) for p in parts)))
+        ),
+        parcel_ref=(
+            None if parts[0].parcel_ref is None else np.concatenate([p.parcel_ref for p in parts])
+        ),
+    )
+    order = np.lexsort((cat.row, cat.file_index))
+    return markers_take(cat, order)
+
+
+# -- step 1: scan ----------------------------------------------------------------------------
+def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Each parcel's row, centre and box in longitude/latitude (as :func:`prepare_parcels`
+    places it) and owner key; and what the plan needs of the piece."""
+    import shapely
+
+    from posting.crs import to_lonlat
+    from posting.io import _as_id_strings, _require_column, parcel_values
+
+    layer, rows = read_parcel_piece(job, piece)
+    geometry = np.asarray(layer.geometry, dtype=object)
+    n = len(geometry)
+    types = shapely.get_type_id(geometry)
+    empty = (types >= 0) & shapely.is_empty(geometry)
+    polygonal = np.isin(types, (3, 6)) & ~empty
+    b = shapely.bounds(geometry)
+    cx = (b[:, 0] + b[:, 2]) / 2
+    cy = (b[:, 1] + b[:, 3]) / 2
+    cx[~polygonal] = np.nan
+    cy[~polygonal] = np.nan
+    lon, lat = to_lonlat(cx, cy, layer.crs)
+    lon, lat = lon.copy(), lat.copy()
+    bad = ~(np.isfinite(lon) & np.isfinite(lat))
+    lon[bad] = np.nan
+    lat[bad] = np.nan
+    clon, clat = to_lonlat(
+        np.r_[b[:, 0], b[:, 2], b[:, 0], b[:, 2]],
+        np.r_[b[:, 1], b[:, 1], b[:, 3], b[:, 3]],
+        layer.crs,
+    )
+    clon, clat = clon.reshape(4, n), clat.reshape(4, n)
+    with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore", RuntimeWarning)
+        frame = pd.DataFrame(
+            {
+                "row": rows,
+                "lon": lon,
+                "lat": lat,
+                "west": np.nanmin(clon, axis=0) if n else np.empty(0),
+                "south": np.nanmin(clat, axis=0) if n else np.empty(0),
+                "east": np.nanmax(clon, axis=0) if n else np.empty(0),
+                "north": np.nanmax(clat, axis=0) if n else np.empty(0),
+            }
+        )
+    frame["mkey"] = (
+        pd.Series(parcel_values(layer, job.merge_owner, "merge_owner"), dtype=object)
+        if job.merge_owner
+        else pd.Series(np.full(n, None, dtype=object), dtype=object)
+    )
+    missing: np.ndarray = np.empty(0, dtype=np.int64)
+    id_col = None
+    if job.id_field:
+        id_col = _require_column(layer.attributes, job.id_field, layer.source, "id_field")
+        missing = rows[pd.isna(_as_id_strings(layer.attributes[id_col]))]
+    ext = extremes(lon, lat)
+    info = {
+        "rows": n,
+        "crs": layer.crs,
+        "source": layer.source,
+        "id_field": layer.id_field,
+        "id_col": id_col,
+        "notes": list(layer.notes),
+        "missing_ids": (len(missing), missing[:10]),
+        "extreme_lon": lon[ext],
+        "extreme_lat": lat[ext],
+        "any_owner": layer.owners is not None and bool(pd.notna(layer.owners).any()),
+    }
+    return frame, info
+
+
+# -- step 2: plan ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """What every task is told: the job, its profiles, the CRS plan, the partitions' reach, the
+    halo and the scratch folder."""
+
+    job: Job
+    profiles: tuple[Any, ...]
+    working: WorkingPlan
+    reach: Reach
+    halo: Halo
+    scratch: str
+    partitions: int
+    lat_range: tuple[float, float]
+    marker_files: tuple[tuple[str, Any], ...] = ()
+    group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
+
+
+def _part_keys(
+    frame_hd: tuple[pd.DataFrame, pd.Series], owner_min: pd.Series | None, cuts: np.ndarray
+) -> np.ndarray:
+    frame, hd = frame_hd
+    key = hd.to_numpy(dtype=np.float64)
+    if owner_min is not None:
+        mk = frame["mkey"]
+        has = mk.notna().to_numpy()
+        if has.any():
+            key = key.copy()
+            key[has] = owner_min.reindex(mk[has].to_numpy()).to_numpy(dtype=np.float64)
+    return np.searchsorted(cuts, key, side="right").astype(np.int64)
+
+
+def _reach_cells(
+    frame: pd.DataFrame, part: np.ndarray, grid: tuple[float, ...], pad: float
+) -> pd.DataFrame:
+    boxes = frame[["west", "south", "east", "north"]].to_numpy(dtype=float)
+    boxes = boxes + np.array([-pad, -pad, pad, pad])
+    item, cell = Reach.cells_of(grid, boxes)
+    key = np.unique(cell.astype(np.int64) * (1 << 32) + part[item])
+    return pd.DataFrame({"cell": key >> 32, "part": key & 0xFFFFFFFF})
+
+
+# -- step 3: distribute ----------------------------------------------------------------------
+def _distribute_parcels(plan: Plan, i: int, piece: dataset.Piece, part: np.ndarray) -> int:
+    layer, rows = read_parcel_piece(plan.job, piece)
+    for k in np.unique(part):
+        sel = np.flatnonzero(part == k)
+        from posting.partition import _layer_take
+
+        _save(f"{plan.scratch}/parcels/{k}/{i}.pkl", (_layer_take(layer, sel), rows[sel]))
+    return len(rows)
+
+
+def _marker_boxes(m: MarkerLayer) -> np.ndarray:
+    return np.column_stack([m.lon, m.lat, m.lon, m.lat])
+
+
+def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
+    from posting.attributes import find_column, marker_kinds
+
+    m = read_marker_piece(plan.job, entry, piece)
+    _save(f"{plan.scratch}/markers-all/{i}.pkl", m)
+    item, part = plan.reach.parts_of(_marker_boxes(m))
+    for k in np.unique(part):
+        _save(f"{plan.scratch}/markers/{k}/{i}.pkl", markers_take(m, item[part == k]))
+    other_count, other_first = 0, []
+    attrs = m.attributes
+    if len(attrs.columns):
+        kinds = marker_kinds(attrs)
+        other = kinds == "other"
+        other_count = int(other.sum())
+        if other_count:
+            col = find_column(attrs.columns, "kind")
+            other_first = [str(v) for v in attrs.loc[other, col].head(50)]
+    return {
+        "entry": entry,
+        "markers": len(m),
+        "file": m.files[0] if m.files else (piece.source, None),
+        "notes": list(m.notes),
+        "unusable": int((~pd.isna(m.reason)).sum()),
+        "other": (other_count, other_first),
+    }
+
+
+def _distribute_context(plan: Plan, name: str) -> int:
+    """Read one context layer and write each partition the features within its reach."""
+    from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
+    from posting.job import read_context
+
+    job = plan.job
+    only = dict.fromkeys(ContextFiles.__dataclass_fields__)
+    keep = {
+        "access": ("access", "access_type_field"),
+        "landcover": ("landcover", "landcover_field"),
+        "water": ("water", "water_where"),
+        "dwellings": ("dwellings",),
+        "fences": ("fences", "fence_height_field"),
+        "easements": ("easements", "easement_holder_field"),
+    }[name]
+    for f in keep:
+        only[f] = getattr(job.context, f)
+    files = ContextFiles(**only)
+    empty = ParcelLayer.from_geometries([], "EPSG:4326")
+    layer = getattr(read_context(files, empty, job.crs), name)
+    boxes = layer.lonlat_bounds()
+    item, part = plan.reach.parts_of(boxes)
+    for k in range(plan.partitions):
+        sel = item[part == k]
+        sub = replace(layer, geometry=layer.geometry[sel], values=layer.values[sel])
+        _save(f"{plan.scratch}/context/{name}/{k}.pkl", (sub, boxes[sel]))
+    return len(layer)
+
+
+# -- step 4: prepare -------------------------------------------------------------------------
+@dataclass
+class Block:
+    """Prepared properties of (part of) a partition, with what puts them in the whole run's
+    order: ``first_row``, each property's first input row; ``rows``, the input rows they are
+    made of (the parcel layer that per-row context is read from) and ``row_keys``, those rows'
+    numbers. Without merging, ``rows`` is ``prep.layer`` and a property is a row."""
+
+    prep: PreparedParcels
+    rows: ParcelLayer
+    row_keys: np.ndarray
+    first_row: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.prep)
+
+    def take(self, idx: np.ndarray) -> Block:
+        from posting.partition import _layer_take
+
+        idx = np.asarray(idx, dtype=np.int64)
+        prep = take(self.prep, idx)
+        if self.prep.source_rows is None:
+            return Block(prep, prep.layer, self.row_keys[idx], self.first_row[idx])
+        used = [np.asarray(self.prep.source_rows[i], dtype=np.int64) for i in idx]
+        flat = np.concatenate(used) if used else np.empty(0, np.int64)
+        sizes = np.cumsum([0] + [len(u) for u in used])
+        prep = replace(
+            prep,
+            source_rows=[list(range(sizes[j], sizes[j + 1])) for j in range(len(idx))],
+        )
+        return Block(prep, _layer_take(self.rows, flat), self.row_keys[flat], self.first_row[idx])
+
+
+def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
+    """Blocks as one, in the whole run's order; and where each block's properties went."""
+    from posting.partition import _layer_concat
+
+    if len(blocks) == 1:
+        return blocks[0], np.arange(len(blocks[0]))
+    merged = blocks[0].prep.source_rows is not None
+    preps = []
+    offset = 0
+    for b in blocks:
+        p = b.prep
+        if merged:
+            p = replace(p, source_rows=[[r + offset for r in rows] for rows in p.source_rows])
+            offset += len(b.rows)
+        preps.append(p)
+    first = np.concatenate([b.first_row for b in blocks])
+    order = np.argsort(first, kind="stable")
+    prep = concat(preps, order)
+    if merged:
+        rows = _layer_concat([b.rows for b in blocks])
+        row_keys = np.concatenate([b.row_keys for b in blocks])
+    else:
+        rows, row_keys = prep.layer, first[order]
+    where = np.empty(len(first), dtype=np.int64)
+    where[order] = np.arange(len(first))
+    return Block(prep, rows, row_keys, first[order]), where
+
+
+def _prepare(plan: Plan, k: int) -> dict[str, Any]:
+    from posting.io import parcel_values
+    from posting.partition import _layer_concat
+    from posting.prepare import prepare_parcels
+
+    job = plan.job
+    parts = _loads(f"{plan.scratch}/parcels/{k}/*.pkl")
+    layer = _layer_concat([p[0] for p in parts])
+    rows = np.concatenate([p[1] for p in parts])
+    order = np.argsort(rows, kind="stable")
+    from posting.partition import _layer_take
+
+    layer, rows = _layer_take(layer, order), rows[order]
+    key = parcel_values(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
+    with parallel.threads(1):
+        prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working)
+    if prep.source_rows is None:
+        first = rows
+        block = Block(prep, prep.layer, rows, first)
+    else:
+        first = np.asarray([rows[r[0]] for r in prep.source_rows], dtype=np.int64)
+        block = Block(prep, layer, rows, first)
+    _save(f"{plan.scratch}/prep/{k}.pkl", block)
+    # the halo: properties whose box touches another partition's reach
+    boxes = prep.bounds_lonlat
+    item, part = plan.reach.parts_of(boxes)
+    for j in np.unique(part):
+        if j == k:
+            continue
+        _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j])))
+    valid = prep.group >= 0
+    with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("ignore", RuntimeWarning)
+        ext = (
+            [
+                float(np.nanmin(boxes[valid, 0])),
+                float(np.nanmin(boxes[valid, 1])),
+                float(np.nanmax(boxes[valid, 2])),
+                float(np.nanmax(boxes[valid, 3])),
+            ]
+            if valid.any()
+            else None
+        )
+    groups = {}
+    for g in range(len(prep.crss)):
+        sel = prep.group == g
+        if sel.any():
+            b = boxes[sel]
+            groups[g] = (
+                int(sel.sum()),
+                [
+                    float(np.nanmin(b[:, 0])),
+                    float(np.nanmin(b[:, 1])),
+                    float(np.nanmax(b[:, 2])),
+                    float(np.nanmax(b[:, 3])),
+                ],
+            )
+    repaired = [
+        (int(first[i]), prep.ids[i], prep.repaired[i])
+        for i in np.flatnonzero(~pd.isna(prep.repaired))
+    ]
+    invalid = [
+        (int(first[i]), prep.ids[i], prep.invalid[i])
+        for i in np.flatnonzero(~pd.isna(prep.invalid))
+    ]
+    return {
+        "k": k,
+        "properties": len(prep),
+        "first_row": first,
+        "ids": pd.DataFrame({"id": pd.Series(prep.ids, dtype=object), "first": first}),
+        "extent": ext,
+        "groups": groups,
+        "repaired": repaired,
+        "invalid": invalid,
+        "any_owner": prep.layer.owners is not None and bool(pd.notna(prep.layer.owners).any()),
+        "merged": prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows),
+    }
+
+
+# -- step 5: check ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Facts:
+    """What the whole run knows that a partition's report must carry: each core property's
+    place in the input order (``index``), whose ids are duplicated, and the optional record
+    keys (:attr:`posting.report.Report.record_keys`)."""
+
+    index: np.ndarray
+    duplicated: np.ndarray
+    record_keys: frozenset[str]
+    source_ids: bool
+
+
+def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray) -> Any:
+    from posting.job import read_context
+
+    c = plan.job.context
+    per_row = ContextFiles(
+        landcover_field=None if c.landcover else c.landcover_field,
+        public_where=c.public_where,
+        check_date=c.check_date,
+        dwelling_where=c.dwelling_where,
+        cultivated_where=c.cultivated_where,
+        acres_field=c.acres_field,
+    )
+    ctx = read_context(per_row, rows, plan.job.crs)
+    layers = {}
+    for name in _CONTEXT_LAYERS:
+        if getattr(c, name) is None:
+            continue
+        sub, boxes = _load(f"{plan.scratch}/context/{name}/{k}.pkl")
+        near = np.flatnonzero(boxes_near(boxes, core_boxes, plan.halo.context, plan.lat_range))
+        layers[name] = replace(sub, geometry=sub.geometry[near], values=sub.values[near])
+    return replace(ctx, **layers)
+
+
+def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...]) -> dict:
+    from posting.assemble import assemble
+    from posting.assign import assign_markers
+    from posting.evaluate import evaluate
+    from posting.measure import measure
+
+    job = plan.job
+    core: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
+    valid = core.prep.group >= 0
+    core_boxes = core.prep.bounds_lonlat[valid]
+    blocks = [core]
+    for h in _loads(f"{plan.scratch}/halo/{k}/*.pkl"):
+        near = boxes_near(h.prep.bounds_lonlat, core_boxes, plan.halo.parcels, plan.lat_range)
+        if near.any():
+            blocks.append(h.take(np.flatnonzero(near)))
+    local, where = _concat_blocks(blocks)
+    core_at = where[: len(core)]  # the core properties' places among the local ones
+    markers = markers_concat(
+        _loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files)
+    )
+    near = boxes_near(_marker_boxes(markers), core_boxes, plan.halo.markers, plan.lat_range)
+    markers = markers_take(markers, np.flatnonzero(near))
+    context = _local_context(plan, k, local.rows, core_boxes)
+    prep = local.prep
+    with parallel.threads(1):
+        asg = assign_markers(prep, markers, tolerance_ft=job.settings.tolerance_ft)
+        facing = any(p.facing is not None for p in plan.profiles)
+        m = measure(prep, asg, markers, job.settings, context, facing=facing)
+        results = [evaluate(p, m) for p in plan.profiles]
+        report = assemble(m, list(plan.profiles), results)
+    sub = core_report(report, prep, core_at, facts)
+    out = _write_parts(plan, k, sub, outputs)
+    assigned = sub.markers["parcel"].to_numpy() >= 0
+    out.update(
+        {
+            "k": k,
+            "assigned": _marker_keys(sub.markers, plan)[assigned],
+            "status": sub.parcels["status"].value_counts().to_dict(),
+            "compliant_by": sub.parcels.loc[sub.parcels["status"].eq("compliant"), "rules"]
+            .value_counts()
+            .to_dict(),
+            "worst": sub.worst(5)[["id", "row", "status", "max_gap_ft", "perimeter_ft"]],
+            "not_checked": [(r.profile.name, x) for r in results for x in r.not_checked],
+            "record_keys": facts.record_keys,
+            "keys_found": frozenset(
+                name
+                for name, table in (("access", sub.access), ("unfenced", sub.fence_gaps))
+                if table is not None and len(table)
+            ),
+            "halo": len(prep) - len(core),
+            "markers": len(markers),
+        }
+    )
+    return out
+
+
+def _marker_keys(table: pd.DataFrame, plan: Plan) -> np.ndarray:
+    """Each marker's place in the input order: file, then row, packed in one integer."""
+    files = {path: i for i, (path, _) in enumerate(plan.marker_files)}
+    entry = np.asarray([files[s] for s in table["source"].to_numpy()], dtype=np.int64)
+    return (entry << 40) | table["row"].to_numpy(dtype=np.int64)
+
+
+def core_report(report: Report, prep: PreparedParcels, core: np.ndarray, facts: Facts) -> Report:
+    """The part of a partition's report about its own properties (``core``: their places,
+    ascending), renumbered as the whole run numbers them: each parcel's ``row`` its place in
+    the input order, its tables' ``parcel`` its place in this report, ``ring`` likewise."""
+    n = len(report.parcels)
+    new_of_old = np.full(n, -1, dtype=np.int64)
+    new_of_old[core] = np.arange(len(core))
+    geo = take(prep, core).geometry
+    ring_start, ring_count = prep.geometry.ring_start, prep.geometry.ring_count
+    from posting.index import expand_counts
+
+    pair, rk = expand_counts(ring_count[core])
+    old_ring = ring_start[core][pair] + rk
+    ring_new = np.full(len(prep.rings) + 1, -1, dtype=np.int64)
+    ring_new[old_ring] = np.arange(len(old_ring))
+
+    parcels = report.parcels.iloc[core].reset_index(drop=True)
+    parcels["row"] = facts.index
+    parcels["duplicate_id"] = facts.duplicated
+    if facts.source_ids and "source_ids" not in parcels:
+        src = prep.source_ids or [[i] for i in prep.ids]
+        cols = list(parcels.columns)
+        parcels["source_ids"] = [src[i] for i in core]
+        parcels = parcels[[*cols, "source_ids"]]
+
+    mk = report.markers
+    mp = mk["parcel"].to_numpy(dtype=np.int64)
+    keep_m = np.flatnonzero((mp >= 0) & (new_of_old[np.maximum(mp, 0)] >= 0))
+    marker_new = np.full(len(mk) + 1, -1, dtype=np.int64)
+    marker_new[keep_m] = np.arange(len(keep_m))
+    markers = mk.iloc[keep_m].reset_index(drop=True)
+    markers["parcel"] = new_of_old[markers["parcel"].to_numpy(dtype=np.int64)]
+    markers["ring"] = ring_new[markers["ring"].to_numpy(dtype=np.int64)]
+
+    def sub(t: pd.DataFrame | None) -> pd.DataFrame | None:
+        if t is None or "parcel" not in t:
+            return t
+        p = t["parcel"].to_numpy(dtype=np.int64)
+        keep = np.flatnonzero(new_of_old[p] >= 0) if len(p) else np.empty(0, np.int64)
+        out = t.iloc[keep].reset_index(drop=True)
+        out["parcel"] = new_of_old[p[keep]]
+        if "ring" in out:
+            out["ring"] = ring_new[out["ring"].to_numpy(dtype=np.int64)]
+        for col in ("start_marker", "end_marker"):
+            if col in out:
+                v = out[col].to_numpy(dtype=np.int64)
+                out[col] = np.where(v >= 0, marker_new[np.maximum(v, 0)], -1)
+        return out
+
+    attrs = report.marker_attributes
+    if len(attrs.columns) and len(attrs) == len(mk):
+        attrs = attrs.iloc[keep_m].reset_index(drop=True)
+    return replace(
+        report,
+        geometry=geo,
+        parcels=parcels,
+        findings=sub(report.findings),
+        gaps=sub(report.gaps),
+        corners=sub(report.corners),
+        access=sub(report.access),
+        markers=markers,
+        marker_attributes=attrs,
+        alternatives=sub(report.alternatives),
+        all_findings=sub(report.all_findings),
+        water=sub(report.water),
+        easements=sub(report.easements),
+        fence_gaps=sub(report.fence_gaps),
+        tables={name: sub(t) for name, t in report.tables.items()},
+        record_keys=facts.record_keys,
+    )
+
+
+def _write_parts(plan: Plan, k: int, sub: Report, outputs: tuple[str, ...]) -> dict[str, Any]:
+    from posting import stream
+
+    return stream.write_partition(plan.scratch, k, sub, outputs, _marker_keys(sub.markers, plan))
+
+
+# -- step 6: unassigned markers and why ------------------------------------------------------
+def _lost(plan: Plan, i: int, assigned: np.ndarray) -> MarkerLayer:
+    """The markers of piece ``i`` that no partition assigned."""
+    m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
+    keys = (m.file_index.astype(np.int64) << 40) | m.row.astype(np.int64)
+    lost = ~np.isin(keys, assigned)
+    return markers_take(m, np.flatnonzero(lost))
+
+
+def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
+    """For markers near partition ``k``: the first of its properties each stands in (and the
+    distance to the boundaries of all it stands in), or its nearest boundary within the
+    search distance: what :func:`posting.assign._far` finds, for this partition's part."""
+    import shapely
+
+    from posting import assign
+    from posting.index import BoxGrid
+
+    block: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
+    prep = block.prep
+    n = len(markers)
+    inside_parcel = np.full(n, -1, dtype=np.int64)
+    inside_dist = np.full(n, np.inf)
+    nearest_ring = np.full(n, -1, dtype=np.int64)
+    nearest_dist = np.full(n, np.inf)
+    ring_group = prep.group[prep.rings.parcel]
+    with parallel.threads(1):
+        for g, wcrs in enumerate(prep.crss):
+            parcels_g = np.flatnonzero(prep.group == g)
+            if not len(parcels_g):
+                continue
+            sel = np.arange(n)
+            if len(prep.crss) > 1:  # as one run: only markers near the group's whole extent
+                west, south, east, north = plan.group_extents[g]
+                from posting.crs import lonlat_margin_deg
+
+                margin = lonlat_margin_deg(plan.job.settings.tolerance_ft, south, north)
+                sel = np.flatnonzero(
+                    (markers.lon >= west - margin)
+                    & (markers.lon <= east + margin)
+                    & (markers.lat >= south - margin)
+                    & (markers.lat <= north + margin)
+                )
+            if not len(sel):
+                continue
+            x, y = assign._group_xy(markers, sel, wcrs)
+            pt, pb = BoxGrid(shapely.bounds(prep.geometry_ft[parcels_g])).query(x, y)
+            rings_g = np.flatnonzero(ring_group == g)
+            sub_out = (
+                np.full(len(sel), -1, np.int64),
+                np.full(len(sel), np.inf),
+                np.full(len(sel), -1, np.int64),
+                np.full(len(sel), np.inf),
+            )
+            assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), sub_out)
+            ip, idist, nr, nd = sub_out
+            first_ip = inside_parcel[sel] < 0
+            inside_parcel[sel] = np.where(first_ip & (ip >= 0), ip, inside_parcel[sel])
+            inside_dist[sel] = np.minimum(inside_dist[sel], idist)
+            better = nd < nearest_dist[sel]
+            nearest_dist[sel] = np.where(better, nd, nearest_dist[sel])
+            nearest_ring[sel] = np.where(better, nr, nearest_ring[sel])
+    rp = prep.rings.parcel
+    ring_start = prep.geometry.ring_start
+    has_ring = nearest_ring >= 0
+    nparcel = np.where(has_ring, rp[np.maximum(nearest_ring, 0)], -1)
+    return {
+        "marker": index,
+        "inside_first": np.where(
+            inside_parcel >= 0, block.first_row[np.maximum(inside_parcel, 0)], -1
+        ),
+        "inside_id": np.where(inside_parcel >= 0, prep.ids[np.maximum(inside_parcel, 0)], None),
+        "inside_dist": inside_dist,
+        "near_first": np.where(has_ring, block.first_row[np.maximum(nparcel, 0)], -1),
+        "near_ring": np.where(has_ring, nearest_ring - ring_start[np.maximum(nparcel, 0)], -1),
+        "near_id": np.where(has_ring, prep.ids[np.maximum(nparcel, 0)], None),
+        "near_dist": nearest_dist,
+    }
+
+
+def _combine_reasons(lost: MarkerLayer, found: list[dict], tolerance_ft: float) -> np.ndarray:
+    """Why each lost marker is unassigned, worded as :func:`posting.assign._explain` words it
+    from the facts of every partition near it (the first parcel it stands in; else the
+    nearest boundary, ties to the first in input order)."""
+    from types import SimpleNamespace
+
+    from posting import assign
+
+    n = len(lost)
+    usable = pd.isna(lost.reason)
+    in_first = np.full(n, np.iinfo(np.int64).max)
+    in_id = np.full(n, None, dtype=object)
+    in_dist = np.full(n, np.inf)
+    near_key = np.full(n, np.inf)
+    near_first = np.full(n, np.iinfo(np.int64).max)
+    near_ring = np.full(n, np.iinfo(np.int64).max)
+    near_id = np.full(n, None, dtype=object)
+    for f in found:
+        i = f["marker"]
+        hit = f["inside_first"] >= 0
+        better = hit & (f["inside_first"] < in_first[i])
+        in_first[i[better]] = f["inside_first"][better]
+        in_id[i[better]] = f["inside_id"][better]
+        np.minimum.at(in_dist, i, f["inside_dist"])
+        has = f["near_first"] >= 0
+        d = f["near_dist"]
+        better = has & (
+            (d < near_key[i])
+            | (
+                (d == near_key[i])
+                & (
+                    (f["near_first"] < near_first[i])
+                    | ((f["near_first"] == near_first[i]) & (f["near_ring"] < near_ring[i]))
+                )
+            )
+        )
+        j = i[better]
+        near_key[j] = d[better]
+        near_first[j] = f["near_first"][better]
+        near_ring[j] = f["near_ring"][better]
+        near_id[j] = f["near_id"][better]
+    inside = in_first < np.iinfo(np.int64).max
+    near = near_first < np.iinfo(np.int64).max
+    ids = np.concatenate([in_id, near_id])
+    inside_parcel = np.where(inside, np.arange(n), -1)
+    nearest_ring = np.where(near, n + np.arange(n), -1)
+    fake = SimpleNamespace(ids=ids, rings=SimpleNamespace(parcel=np.arange(2 * n)))
+    reason = np.asarray(lost.reason, dtype=object).copy()
+    assign._explain(
+        reason,
+        np.full(n, -1, dtype=np.int64),
+        usable,
+        np.zeros(n, dtype=bool),
+        np.empty((2, 0), dtype=np.int64),
+        np.full(n, np.inf),
+        inside_parcel,
+        np.where(inside, in_dist, np.inf),
+        nearest_ring,
+        near_key,
+        fake,
+        lost,
+        tolerance_ft,
+    )
+    return reason
+
+
+# -- the run ---------------------------------------------------------------------------------
+@dataclass
+class Run:
+    """What a partitioned check found, as the outputs and the summary need it."""
+
+    plan: Plan
+    totals: Any
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    lost: pd.DataFrame | None = None
+
+
+@contextlib.contextmanager
+def cluster(
+    workers: int | None = None, scheduler: str | None = None, memory_limit: str | None = None
+) -> Iterator[Client]:
+    """A dask client: of a local cluster of ``workers`` processes of one thread each, started
+    here and stopped on leaving; or of the cluster at ``scheduler``."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    for name in ("distributed", "distributed.shuffle"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    if scheduler:
+        with Client(scheduler) as client:
+            yield client
+        return
+    with (
+        LocalCluster(
+            n_workers=workers or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            memory_limit=memory_limit or 0,
+            silence_logs=logging.ERROR,
+        ) as local,
+        Client(local) as client,
+    ):
+        yield client
+
+
+def _progress(futures: list[Any], label: str, show: bool) -> list[Any]:
+    """The futures' results (the first error raised), with a progress bar on stderr."""
+    from distributed import as_completed
+
+    if not show:
+        return [f.result() for f in futures]
+    from tqdm import tqdm
+
+    with tqdm(
+        total=len(futures), desc=label, unit="task", leave=False, file=__import__("sys").stderr
+    ) as bar:
+        for f in as_completed(futures):
+            f.result()
+            bar.update(1)
+    return [f.result() for f in futures]
+
+
+def run_partitioned(
+    job: Job,
+    client: Client,
+    *,
+    partition_parcels: int = DEFAULT_PARTITION_PARCELS,
+    scratch: str | None = None,
+    outputs: tuple[str, ...] = (),
+    progress: bool = False,
+) -> Run:
+    """Check ``job`` on the cluster behind ``client``, partition by partition (see the
+    module's docstring); ``outputs`` names the parts to write (``json``, ``geojson``, ``csv``,
+    ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them."""
+    import dask.dataframe as dd
+    import dask_geopandas as dgpd
+
+    from posting.engine import profiles_of
+
+    if job.sign_parcel_field:
+        raise InputError(
+            "{option} is not supported on the partitioned path yet: markers that name their "
+            "parcel are checked in one process (leave out the workers and the scheduler)",
+            parameter="sign_parcel_field",
+        )
+    if partition_parcels < 1:
+        raise InputError("{option} must be at least 1", parameter="partition_parcels")
+    profiles = tuple(profiles_of(list(job.rules)))
+    scratch = scratch or tempfile.mkdtemp(prefix="posting-")
+    os.makedirs(scratch, exist_ok=True)
+    halo = Halo.of(job.settings)
+
+    # 1. scan
+    pieces = dataset.pieces(job.parcels)
+    scans = client.map(_scan, [job] * len(pieces), pieces, pure=False)
+    infos = client.map(lambda s: s[1], scans, pure=False)
+    frames = client.map(lambda s: s[0], scans, pure=False)
+    info = _progress(infos, "reading parcels", progress)
+    del scans
+    crs = info[0]["crs"]
+    for x in info[1:]:
+        if x["crs"] != crs:
+            raise InputError("its files are not all in one CRS", path=job.parcels)
+    n_rows = sum(x["rows"] for x in info)
+    working = WorkingPlan.of(
+        np.concatenate([x["extreme_lon"] for x in info]),
+        np.concatenate([x["extreme_lat"] for x in info]),
+        crs,
+    )
+
+    # 2. plan: Hilbert keys (dask-geopandas), cuts, reach
+    meta = pd.DataFrame(
+        {c: pd.Series(dtype=float) for c in ("lon", "lat", "west", "south", "east", "north")}
+    )
+    meta.insert(0, "row", pd.Series(dtype=np.int64))
+    meta["mkey"] = pd.Series(dtype=object)
+    skel = dd.from_delayed(frames, meta=meta, verify_meta=False)
+    bounds = dd.compute(
+        skel["west"].min(), skel["south"].min(), skel["east"].max(), skel["north"].max()
+    )
+    bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in bounds)
+    lat_range = _lat_range(bounds)
+    filled = skel.assign(hx=skel["lon"].fillna(bounds[0]), hy=skel["lat"].fillna(bounds[1]))
+    points = dgpd.from_dask_dataframe(filled, geometry=dgpd.points_from_xy(filled, "hx", "hy"))
+    hd = points.hilbert_distance(total_bounds=bounds, level=HILBERT_LEVEL)
+    owner_min = None
+    if job.merge_owner:
+        owner_min = hd.groupby(skel["mkey"]).min().compute()
+        owner_min = client.scatter(owner_min, broadcast=True)
+    k_parts = max(1, math.ceil(n_rows / partition_parcels))
+    key = hd.astype(float)
+    if owner_min is not None:
+        key = dd.map_partitions(
+            lambda f, h, om: pd.Series(_owner_key(f, h, om), index=f.index),
+            skel,
+            hd,
+            owner_min,
+            meta=("key", float),
+        )
+    qs = np.linspace(0, 1, k_parts + 1)[1:-1]
+    cuts = (
+        np.unique(np.asarray(key.quantile(qs).compute(), dtype=float)) if len(qs) else np.empty(0)
+    )
+    k_parts = len(cuts) + 1
+    hd_parts = hd.to_delayed()
+    hd_futs = client.compute(hd_parts)
+    pairs = client.map(lambda f, h: (f, h), frames, hd_futs, pure=False)
+    part_futs = client.map(_part_keys, pairs, owner_min=owner_min, cuts=cuts, pure=False)
+    grid = Reach.grid(bounds, CELLS_PER_PARTITION * k_parts)
+    from posting.crs import lonlat_margin_deg
+
+    pad = lonlat_margin_deg(halo.reach, *lat_range)
+    cells = client.map(_reach_cells, frames, part_futs, grid=grid, pad=pad, pure=False)
+    cell_frames = _progress(cells, "planning partitions", progress)
+    cell_table = pd.concat(cell_frames, ignore_index=True)
+    reach = Reach.build(grid, cell_table["cell"].to_numpy(), cell_table["part"].to_numpy())
+
+    # marker pieces and files
+    marker_pieces = []
+    for e, path in enumerate(job.signs):
+        from posting import photos
+
+        if dataset.is_dataset(path) or path.lower().endswith(dataset.SUFFIXES):
+            if photos.is_photo_source(path) and not dataset.is_dataset(path):
+                marker_pieces.append((e, dataset.Piece(path, path, None, 0, -1)))
+            else:
+                marker_pieces += [(e, p) for p in dataset.pieces(path)]
+        else:
+            marker_pieces.append((e, dataset.Piece(path, path, None, 0, -1)))
+    plan = Plan(job, profiles, working, reach, halo, scratch, k_parts, lat_range)
+    plan_f = client.scatter(plan, broadcast=True)
+
+    # 3. distribute
+    dist_p = client.map(
+        _distribute_parcels,
+        [plan_f] * len(pieces),
+        range(len(pieces)),
+        pieces,
+        part_futs,
+        pure=False,
+    )
+    dist_m = client.map(
+        _distribute_markers,
+        [plan_f] * len(marker_pieces),
+        range(len(marker_pieces)),
+        [e for e, _ in marker_pieces],
+        [p for _, p in marker_pieces],
+        pure=False,
+    )
+    dist_c = [
+        client.submit(_distribute_context, plan_f, name, pure=False)
+        for name in _CONTEXT_LAYERS
+        if getattr(job.context, name)
+    ]
+    _progress(dist_p + dist_c, "distributing parcels", progress)
+    mres = _progress(dist_m, "distributing markers", progress)
+    del frames, hd_futs, pairs, part_futs, cells
+    files: list[tuple[str, Any]] = []
+    for e, path in enumerate(job.signs):
+        first = next((r for r in mres if r["entry"] == e), None)
+        files.append((first["file"][0] if first else path, first["file"][1] if first else None))
+    plan = replace(plan, marker_files=tuple(files))
+
+    # 4. prepare
+    plan_f = client.scatter(plan, broadcast=True)
+    preps = _progress(
+        client.map(_prepare, [plan_f] * k_parts, range(k_parts), pure=False),
+        "preparing parcels",
+        progress,
+    )
+    facts, totals = _facts(job, plan, info, preps, mres, client)
+    plan = replace(plan, group_extents=totals.group_extents)
+    plan_f = client.scatter(plan, broadcast=True)
+
+    # 5. check
+    checks = _progress(
+        client.map(
+            _check_partition,
+            [plan_f] * k_parts,
+            range(k_parts),
+            facts,
+            outputs=tuple(outputs),
+            pure=False,
+        ),
+        "checking partitions",
+        progress,
+    )
+
+    # a key that some partition's records carry (an access point, a fence gap) is carried by
+    # every record: the partitions that rendered without it render again
+    found = frozenset().union(*(c["keys_found"] for c in checks)) if checks else frozenset()
+    again = [i for i, c in enumerate(checks) if not found <= c["record_keys"]]
+    if again:
+        facts = [replace(f, record_keys=f.record_keys | found) for f in facts]
+        redo = _progress(
+            client.map(
+                _check_partition,
+                [plan_f] * len(again),
+                again,
+                [facts[i] for i in again],
+                outputs=tuple(outputs),
+                pure=False,
+            ),
+            "checking partitions again",
+            progress,
+        )
+        for i, c in zip(again, redo, strict=True):
+            checks[i] = c
+
+    # 6. unassigned markers and why
+    assigned = np.concatenate([c["assigned"] for c in checks]) if checks else np.empty(0, np.int64)
+    assigned = np.sort(assigned)
+    assigned_f = client.scatter(assigned, broadcast=True)
+    lost_parts = _progress(
+        client.map(
+            _lost,
+            [plan_f] * len(marker_pieces),
+            range(len(marker_pieces)),
+            assigned=assigned_f,
+            pure=False,
+        ),
+        "unassigned markers",
+        progress,
+    )
+    lost = markers_concat(lost_parts, files)
+    lost_table = _reasons(client, plan_f, plan, preps, lost, progress)
+    totals.finish(checks, lost_table)
+    return Run(plan, totals, checks, lost_table)
+
+
+def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.ndarray:
+    key = hd.to_numpy(dtype=np.float64).copy()
+    mk = frame["mkey"]
+    has = mk.notna().to_numpy()
+    if has.any():
+        key[has] = owner_min.reindex(mk[has].to_numpy()).to_numpy(dtype=np.float64)
+    return key
+
+
+def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: bool) -> pd.DataFrame:
+    """The lost markers, in input order, with why each is unassigned."""
+    from posting.assign import REASON_SEARCH_FT
+
+    usable = np.flatnonzero(pd.isna(lost.reason))
+    boxes = _marker_boxes(lost)[usable]
+    jobs = []
+    for p in preps:
+        if p["extent"] is None or not len(usable):
+            continue
+        near = boxes_near(boxes, np.asarray([p["extent"]]), REASON_SEARCH_FT + 1.0, plan.lat_range)
+        idx = usable[near]
+        if len(idx):
+            jobs.append(
+                client.submit(_reasons_in, plan_f, p["k"], markers_take(lost, idx), idx, pure=False)
+            )
+    found = _progress(jobs, "unassigned markers' reasons", progress)
+    reason = _combine_reasons(lost, found, plan.job.settings.tolerance_ft)
+    from posting.attributes import marker_kinds
+
+    kinds = (
+        marker_kinds(lost.attributes)
+        if len(lost.attributes.columns)
+        else np.full(len(lost), "sign", dtype=object)
+    )
+    files = {path: i for i, (path, _) in enumerate(plan.marker_files)}
+    entry = np.asarray([files[s] for s in lost.source], dtype=np.int64)
+    return pd.DataFrame(
+        {
+            "key": (entry << 40) | lost.row.astype(np.int64),
+            "source": pd.Series(lost.source, dtype=object),
+            "row": lost.row,
+            "lon": lost.lon,
+            "lat": lost.lat,
+            "kind": pd.Series(kinds, dtype=object),
+            "reason": pd.Series(reason, dtype=object),
+        }
+    )
+
+
+def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
+    """What each partition must be told of the whole run, and the run's totals so far."""
+    from posting import stream
+
+    merged = job.merge_owner is not None
+    first = [p["first_row"] for p in preps]
+    if merged:
+        allf = np.concatenate(first) if first else np.empty(0, np.int64)
+        rank = np.empty(len(allf), dtype=np.int64)
+        rank[np.argsort(allf, kind="stable")] = np.arange(len(allf))
+        sizes = np.cumsum([0] + [len(f) for f in first])
+        index = [rank[sizes[i] : sizes[i + 1]] for i in range(len(first))]
+    else:
+        index = first
+    ids = (
+        pd.concat(
+            [p["ids"].assign(index=ix) for p, ix in zip(preps, index, strict=True)],
+            ignore_index=True,
+        )
+        if preps
+        else pd.DataFrame(columns=["id", "first", "index"])
+    )
+    counts = ids["id"].value_counts()
+    dup_ids = set(counts.index[counts > 1])
+    keys = set()
+    if any(pr.access for pr in plan.profiles):
+        keys.add("access")
+    if any(pr.fence for pr in plan.profiles):
+        keys.add("unfenced")
+    if any(p["any_owner"] for p in preps):
+        keys.add("owner")
+    any_merged = any(p["merged"] for p in preps)
+    facts = [
+        Facts(
+            index=ix,
+            duplicated=p["ids"]["id"].isin(dup_ids).to_numpy(),
+            record_keys=frozenset(keys),
+            source_ids=any_merged,
+        )
+        for p, ix in zip(preps, index, strict=True)
+    ]
+    dups = ids[ids["id"].isin(dup_ids)].sort_values("index")
+    totals = stream.Totals.start(job, plan, info, preps, mres, dups, index)
+    return facts, totals
+
+
+def run_and_write(
+    job: Job,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    partition_parcels: int = DEFAULT_PARTITION_PARCELS,
+    outputs: dict[str, str | None],
+    name: Callable[[str], str] | None = None,
+    progress: bool = False,
+    scratch: str | None = None,
+) -> Any:
+    """Run the partitioned check and write ``outputs`` (``json``, ``geojson``, ``csv`` paths,
+    ``parquet`` folder); return the run's totals (a report-like summary)."""
+    from posting import stream
+
+    wanted = tuple(k for k, v in outputs.items() if v)
+    base = scratch or None
+    work = tempfile.mkdtemp(prefix="posting-run-", dir=base)
+    try:
+        with cluster(workers, scheduler) as client:
+            run = run_partitioned(
+                job,
+                client,
+                partition_parcels=partition_parcels,
+                scratch=work,
+                outputs=wanted,
+                progress=progress,
+            )
+        stream.write_outputs(run, outputs, name)
+        return run.totals
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -1,0 +1,693 @@
+"""The outputs of a partitioned check (:mod:`posting.distributed`), streamed in input order.
+
+Each partition writes its part of every output asked for: its parcels' JSON records, CSV rows
+and GeoJSON features, one line each with its place in the whole run's input order
+(:func:`write_partition`), as Arrow files in the run's scratch folder, and its part of each
+GeoParquet dataset. :func:`write_outputs` merges the lines of every partition in input order
+(a heap over the partitions' files, a batch of each at a time: memory stays that of a few
+batches per partition) under the header one run would write, so that the JSON, GeoJSON and CSV
+are byte for byte those of the single-process check; the GeoParquet parts are moved into place.
+Every file is written beside its target and renamed into place once all are written.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import heapq
+import io
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import orjson
+import pandas as pd
+
+from posting.errors import python_name
+
+if TYPE_CHECKING:
+    from posting.distributed import Run
+    from posting.report import Report
+
+__all__ = ["Totals", "write_outputs", "write_partition"]
+
+_BATCH = 2_000
+_ROW = 1 << 20  # packed keys: profile << 50 | row << 20 | rank within the parcel
+
+
+# -- a partition's part ----------------------------------------------------------------------
+def _write_lines(path: str, keys: np.ndarray, lines: list[bytes]) -> None:
+    import pyarrow as pa
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    order = np.argsort(keys, kind="stable")
+    keys = np.asarray(keys, dtype=np.int64)[order]
+    lines = [lines[i] for i in order]
+    schema = pa.schema([("key", pa.int64()), ("line", pa.binary())])
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with pa.OSFile(tmp, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
+        for lo in range(0, len(lines), _BATCH):
+            writer.write_batch(
+                pa.record_batch(
+                    [pa.array(keys[lo : lo + _BATCH]), pa.array(lines[lo : lo + _BATCH])],
+                    schema=schema,
+                )
+            )
+    os.replace(tmp, path)
+
+
+def _table_keys(sub: Report, table: pd.DataFrame) -> np.ndarray:
+    """Each row's place in the whole run's table: its parcel's profile, its parcel's row and
+    its rank among its parcel's rows."""
+    if not len(table):
+        return np.empty(0, dtype=np.int64)
+    names = {p.name: i for i, p in enumerate(sub.profiles)}
+    parcel = table["parcel"].to_numpy(dtype=np.int64)
+    prof = np.asarray([names.get(r, 0) for r in sub.parcels["rules"].to_numpy()], dtype=np.int64)
+    row = sub.parcels["row"].to_numpy(dtype=np.int64)
+    rank = pd.Series(parcel).groupby(parcel).cumcount().to_numpy(dtype=np.int64)
+    return (prof[parcel] << 50) | (row[parcel] << 20) | rank
+
+
+def write_partition(
+    scratch: str, k: int, sub: Report, outputs: tuple[str, ...], marker_keys: np.ndarray
+) -> dict[str, Any]:
+    """Write partition ``k``'s part of each output (``sub``: its own parcels' report)."""
+    from posting.records import parcel_records
+
+    rows = sub.parcels["row"].to_numpy(dtype=np.int64)
+    records = parcel_records(sub) if {"json", "csv", "geojson", "parquet"} & set(outputs) else []
+    if "json" in outputs:
+        _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, [orjson.dumps(r) for r in records])
+    if "csv" in outputs or "parquet" in outputs:
+        from posting.render.csv import csv_rows
+
+        table = list(csv_rows(records))
+        if "csv" in outputs:
+            buf = io.StringIO()
+            w = csv.writer(buf, lineterminator="\n")
+            lines = []
+            for r in table:
+                buf.seek(0)
+                buf.truncate()
+                w.writerow(r)
+                lines.append(buf.getvalue().encode())
+            _write_lines(f"{scratch}/lines/csv/{k}.arrow", rows, lines)
+        if "parquet" in outputs:
+            _parquet_parts(scratch, k, sub, table)
+    if "geojson" in outputs:
+        _geojson_parts(scratch, k, sub, marker_keys)
+    return {}
+
+
+def _geojson_parts(scratch: str, k: int, sub: Report, marker_keys: np.ndarray) -> None:
+    from posting.render import render
+
+    text = render(sub, "geojson")
+    lines = text.split("\n")[1:-2]
+    if lines == [""]:
+        lines = []
+    feats = [x[:-1] if x.endswith(",") else x for x in lines]
+    feats = [x.encode() for x in feats]
+    reported = sub.gaps[sub.gaps["status"] != "ok"]
+    sections = [
+        ("parcels", sub.parcels["row"].to_numpy(dtype=np.int64)),
+        ("markers", np.asarray(marker_keys, dtype=np.int64)),
+        ("gaps", _table_keys(sub, reported)),
+        ("corners", _table_keys(sub, sub.corners)),
+        ("access", _table_keys(sub, sub.access)),
+    ]
+    at = 0
+    for name, keys in sections:
+        part = feats[at : at + len(keys)]
+        at += len(keys)
+        _write_lines(f"{scratch}/lines/geojson-{name}/{k}.arrow", keys, part)
+    if at != len(feats):
+        raise RuntimeError(f"GeoJSON of partition {k}: {len(feats)} features, expected {at}")
+
+
+# -- GeoParquet parts ------------------------------------------------------------------------
+def _geoparquet(
+    path: str,
+    columns: dict[str, Any],
+    types: dict[str, Any],
+    geometry: np.ndarray,
+    kinds: list[str],
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    import shapely
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    arrays = {c: pa.array(v, type=types[c], from_pandas=True) for c, v in columns.items()}
+    arrays["geometry"] = pa.array(shapely.to_wkb(geometry), type=pa.binary())
+    table = pa.table(arrays)
+    geo = {
+        "version": "1.1.0",
+        "primary_column": "geometry",
+        "columns": {"geometry": {"encoding": "WKB", "geometry_types": kinds}},
+    }
+    table = table.replace_schema_metadata({b"geo": json.dumps(geo).encode()})
+    tmp = f"{path}.{os.getpid()}.tmp"
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]) -> None:
+    import pyarrow as pa
+
+    from posting.render.csv import HEADER
+
+    s, i, f, b = pa.string(), pa.int64(), pa.float64(), pa.bool_()
+    types = dict(
+        zip(HEADER, [s, i, s, s, s, i, f, f, f, i, i, i, i, s, s, s, s, s, b], strict=True)
+    )
+    frame = pd.DataFrame(csv_table, columns=HEADER)
+    cols: dict[str, Any] = {}
+    for c in HEADER:
+        v = frame[c]
+        if types[c] == f:
+            v = pd.to_numeric(v.replace("", np.nan), errors="coerce")
+        elif types[c] == b:
+            v = v.eq("yes")
+        elif types[c] == s:
+            v = v.astype(object).where(v.astype(str) != "", None)
+        cols[c] = v.to_numpy() if types[c] != s else v.tolist()
+    cols["markers_counted"] = sub.parcels["markers_counted"].to_numpy(dtype=np.int64)
+    types["markers_counted"] = i
+    geom = sub.geometry.geometry_lonlat()
+    _geoparquet(
+        f"{scratch}/parquet/parcels/part-{k:05d}.parquet",
+        cols,
+        types,
+        geom,
+        ["Polygon", "MultiPolygon"],
+    )
+    from posting.draw import gap_lines
+
+    ids = sub.parcels["id"].to_numpy(dtype=object)
+    rows = sub.parcels["row"].to_numpy(dtype=np.int64)
+    g = sub.gaps
+    rep = np.flatnonzero((g["status"] != "ok").to_numpy())
+    gp = g["parcel"].to_numpy(dtype=np.int64)[rep]
+    gcols = {
+        "parcel_id": ids[gp].tolist(),
+        "parcel_row": rows[gp],
+        "part": g["part"].to_numpy(dtype=np.int64)[rep],
+        "hole": g["hole"].to_numpy(dtype=np.int64)[rep],
+        "status": g["status"].to_numpy(dtype=object)[rep].tolist(),
+        "length_ft": g["length_ft"].to_numpy(dtype=float)[rep],
+        "straight_ft": g["straight_ft"].to_numpy(dtype=float)[rep],
+        "limit_ft": g["limit_ft"].to_numpy(dtype=float)[rep],
+    }
+    gtypes = {
+        "parcel_id": s,
+        "parcel_row": i,
+        "part": i,
+        "hole": i,
+        "status": s,
+        "length_ft": f,
+        "straight_ft": f,
+        "limit_ft": f,
+    }
+    _geoparquet(
+        f"{scratch}/parquet/gaps/part-{k:05d}.parquet",
+        gcols,
+        gtypes,
+        gap_lines(sub)[rep],
+        ["LineString"],
+    )
+    import shapely
+
+    c = sub.corners
+    sel = np.flatnonzero(c["status"].isin(["missing", "uncertain"]).to_numpy())
+    cp = c["parcel"].to_numpy(dtype=np.int64)[sel]
+    ccols = {
+        "parcel_id": ids[cp].tolist(),
+        "parcel_row": rows[cp],
+        "status": c["status"].to_numpy(dtype=object)[sel].tolist(),
+        "turn_deg": c["turn_deg"].to_numpy(dtype=float)[sel],
+        "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
+    }
+    ctypes = {"parcel_id": s, "parcel_row": i, "status": s, "turn_deg": f, "nearest_marker_ft": f}
+    pts = shapely.points(c["lon"].to_numpy(dtype=float)[sel], c["lat"].to_numpy(dtype=float)[sel])
+    _geoparquet(f"{scratch}/parquet/corners/part-{k:05d}.parquet", ccols, ctypes, pts, ["Point"])
+    m = sub.markers
+    mp = m["parcel"].to_numpy(dtype=np.int64)
+    _marker_part(
+        f"{scratch}/parquet/markers/part-{k:05d}.parquet",
+        m,
+        ids[mp].tolist(),
+        rows[mp],
+    )
+
+
+def _marker_part(path: str, m: pd.DataFrame, parcel_id: list[Any], parcel_row: Any) -> None:
+    import pyarrow as pa
+    import shapely
+
+    s, i, f = pa.string(), pa.int64(), pa.float64()
+    cols = {
+        "source": m["source"].tolist(),
+        "row": m["row"].to_numpy(dtype=np.int64),
+        "kind": m["kind"].tolist(),
+        "parcel_id": parcel_id,
+        "parcel_row": parcel_row,
+        "assigned_by": m["assigned_by"].tolist() if "assigned_by" in m else [None] * len(m),
+        "distance_ft": m["distance_ft"].to_numpy(dtype=float)
+        if "distance_ft" in m
+        else np.full(len(m), np.nan),
+        "reason": m["reason"].tolist(),
+    }
+    types = {
+        "source": s,
+        "row": i,
+        "kind": s,
+        "parcel_id": s,
+        "parcel_row": i,
+        "assigned_by": s,
+        "distance_ft": f,
+        "reason": s,
+    }
+    pts = shapely.points(m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float))
+    _geoparquet(path, cols, types, pts, ["Point"])
+
+
+# -- the whole run's figures -----------------------------------------------------------------
+@dataclass
+class Totals:
+    """The whole run's figures, read by :func:`posting.records.header` and the summary as a
+    :class:`~posting.report.Report` would be (the same attributes and methods)."""
+
+    profiles: list[Any]
+    settings: Any
+    geometry: Any
+    inputs: dict[str, Any]
+    parcels: pd.DataFrame  # the rows with a duplicated id only
+    warnings: list[str]
+    generated: str
+    group_extents: dict[int, tuple[float, float, float, float]]
+    n: int
+    n_markers: int
+    not_checked: list[dict[str, str]] = field(default_factory=list)
+    status: dict[str, int] = field(default_factory=dict)
+    compliant_by: dict[str, int] = field(default_factory=dict)
+    assigned: int = 0
+    candidates: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    @property
+    def profile(self) -> Any:
+        return self.profiles[0]
+
+    @property
+    def rules_name(self) -> str:
+        return " or ".join(p.name for p in self.profiles)
+
+    @property
+    def crs(self) -> str:
+        return "; ".join(c.label for c in self.geometry.crss) or "none (no usable geometry)"
+
+    @property
+    def exit_code(self) -> int:
+        ok = self.status.get("compliant", 0) + self.status.get("exempt", 0)
+        return 0 if ok == self.n else 1
+
+    def summary(self) -> dict[str, Any]:
+        from posting.verdict import STATUSES
+
+        out = {
+            "parcels": self.n,
+            "status": {s: int(self.status.get(s, 0)) for s in STATUSES},
+            "markers_read": self.n_markers,
+            "markers_assigned": self.assigned,
+            "markers_unassigned": self.n_markers - self.assigned,
+        }
+        if len(self.profiles) > 1:
+            out["compliant_by"] = {
+                p.name: int(self.compliant_by.get(p.name, 0)) for p in self.profiles
+            }
+        return out
+
+    def worst(self, k: int = 5) -> pd.DataFrame:
+        from posting.report import Report
+
+        return Report.worst(SimpleNamespace(parcels=self.candidates), k)  # type: ignore[arg-type]
+
+    @classmethod
+    def start(cls, job, plan, info, preps, mres, dups, index) -> Totals:
+        """The totals known once the parcels are prepared and the markers read."""
+        import datetime as _dt
+
+        source = info[0]["source"]
+        crss = list(plan.working.crss)
+        counts = np.zeros(len(crss), dtype=np.int64)
+        extents: dict[int, list[float]] = {}
+        for p in preps:
+            for g, (c, b) in p["groups"].items():
+                counts[g] += c
+                e = extents.setdefault(g, list(b))
+                e[0], e[1] = min(e[0], b[0]), min(e[1], b[1])
+                e[2], e[3] = max(e[2], b[2]), max(e[3], b[3])
+        geometry = SimpleNamespace(
+            crss=crss, group=np.repeat(np.arange(len(crss), dtype=np.int16), counts)
+        )
+        n = sum(p["properties"] for p in preps)
+        notes = list(info[0]["notes"])
+        if job.id_field:
+            missing = sum(x["missing_ids"][0] for x in info)
+            first = np.concatenate([x["missing_ids"][1] for x in info])[:10]
+            if missing:
+                col = info[0]["id_col"]
+                rows = ", ".join(str(i) for i in first)
+                notes.append(
+                    f"{source}: {missing} parcel(s) have no {col!r}; they are named by row "
+                    f"as '#<row>' (rows {rows}{', ...' if missing > 10 else ''})"
+                )
+        warnings = notes
+        by_entry = sorted(mres, key=lambda r: r["entry"])
+        seen = set()
+        for r in by_entry:
+            if r["entry"] not in seen:
+                warnings += r["notes"]
+                seen.add(r["entry"])
+        other = sum(r["other"][0] for r in mres)
+        if other:
+            first50 = [v for r in mres for v in r["other"][1]][:50]
+            shown = ", ".join(sorted(set(first50))[:5])
+            warnings.append(
+                f"{other} marker(s) have a kind that is not sign, paint or post ({shown}); "
+                "they are assigned to their parcel but count for no rule"
+            )
+        if len(dups):
+            uniq = pd.unique(dups["id"].to_numpy(dtype=object))
+            shown = ", ".join(repr(x) for x in uniq[:5])
+            warnings.append(
+                f"{source}: {len(uniq)} parcel id(s) appear more than once ({shown}"
+                f"{', ...' if len(uniq) > 5 else ''}); each row is checked on its own, not merged"
+            )
+        rank = {}
+        for p, ix in zip(preps, index, strict=True):
+            pos = {int(f): int(r) for f, r in zip(p["first_row"], ix, strict=True)}
+            rank.update({f: pos[f] for f, _, _ in p["repaired"] + p["invalid"]})
+        for key, text in (("repaired", "{t}"), ("invalid", "is invalid: {t}")):
+            items = sorted((rank[f], i, t) for p in preps for f, i, t in p[key])
+            for r, i, t in items:
+                sep = ": " if key == "repaired" else " "
+                warnings.append(f"{source}: parcel {i!r} (row {r}){sep}{text.format(t=t)}")
+        unusable = sum(r["unusable"] for r in mres)
+        if unusable:
+            warnings.append(
+                f"{unusable} marker row(s) have no usable position; they are listed among the "
+                "unassigned signs with the reason"
+            )
+        entries: dict[int, list[Any]] = {}
+        for r in mres:
+            e = entries.setdefault(r["entry"], [r["file"][0], 0, r["file"][1]])
+            e[1] += r["markers"]
+        inputs = {
+            "parcels": {
+                "path": source,
+                "features": n,
+                "crs": info[0]["crs"].name,
+                "id_field": info[0]["id_field"],
+            },
+            "signs": [
+                {"path": entries[e][0], "features": entries[e][1], "crs": entries[e][2].name}
+                for e in sorted(entries)
+            ],
+        }
+        parcels = pd.DataFrame(
+            {
+                "id": dups["id"].to_numpy(dtype=object),
+                "row": dups["index"].to_numpy(dtype=np.int64),
+                "duplicate_id": np.ones(len(dups), dtype=bool),
+            }
+        )
+        return cls(
+            profiles=list(plan.profiles),
+            settings=job.settings,
+            geometry=geometry,
+            inputs=inputs,
+            parcels=parcels,
+            warnings=warnings,
+            generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+            group_extents={g: tuple(e) for g, e in extents.items()},
+            n=n,
+            n_markers=sum(r["markers"] for r in mres),
+        )
+
+    def finish(self, checks: list[dict[str, Any]], lost: pd.DataFrame) -> None:
+        """Add the partitions' verdicts and the unassigned markers."""
+        for c in checks:
+            for s, v in c["status"].items():
+                self.status[s] = self.status.get(s, 0) + int(v)
+            for s, v in c["compliant_by"].items():
+                self.compliant_by[s] = self.compliant_by.get(s, 0) + int(v)
+        self.assigned = self.n_markers - len(lost)
+        parts = [c["worst"] for c in checks if len(c["worst"])]
+        self.candidates = (
+            pd.concat(parts, ignore_index=True).sort_values("row", kind="stable")
+            if parts
+            else pd.DataFrame(columns=["id", "row", "status", "max_gap_ft", "perimeter_ft"])
+        )
+        order = {p.name: i for i, p in enumerate(self.profiles)}
+        seen: dict[tuple[str, str], dict[str, str]] = {}
+        for c in checks:
+            for prof, x in c["not_checked"]:
+                key = (prof, json.dumps(x, sort_keys=True))
+                seen.setdefault(key, {**x, "profile": prof})
+        items = sorted(enumerate(seen.values()), key=lambda t: (order[t[1]["profile"]], t[0]))
+        self.not_checked = [x for _, x in items]
+
+
+# -- merging the parts -----------------------------------------------------------------------
+def _lines(path: str) -> Iterator[tuple[int, bytes]]:
+    import pyarrow as pa
+
+    with pa.memory_map(path) as source:
+        reader = pa.ipc.open_file(source)
+        for b in range(reader.num_record_batches):
+            batch = reader.get_batch(b)
+            yield from zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True)
+
+
+def merged(scratch: str, stream: str) -> Iterator[bytes]:
+    """Every partition's lines of ``stream``, in input order."""
+    files = sorted(glob.glob(f"{scratch}/lines/{stream}/*.arrow"))
+    for _, line in heapq.merge(*(_lines(f) for f in files), key=lambda t: t[0]):
+        yield line
+
+
+def _joined(lines: Iterable[bytes], sep: bytes) -> Iterator[bytes]:
+    first = True
+    for line in lines:
+        if not first:
+            yield sep
+        yield line
+        first = False
+
+
+def _json(run: Run, name: Callable[[str], str]) -> Iterator[bytes]:
+    from posting.records import LONLAT_DECIMALS, _num, header
+
+    head = json.dumps(header(run.totals, name), indent=1, ensure_ascii=False, allow_nan=False)
+    yield (head[:-2] + ',\n "parcels": [').encode()
+    parcels = merged(run.plan.scratch, "json")
+    first = next(parcels, None)
+    if first is not None:
+        yield b"\n  "
+        yield first
+        for line in parcels:
+            yield b",\n  "
+            yield line
+    yield b'\n ],\n "unassigned_signs": ['
+    lost = run.lost
+    items = (
+        orjson.dumps(
+            {
+                "source": s,
+                "row": int(r),
+                "lon": _num(lo, LONLAT_DECIMALS),
+                "lat": _num(la, LONLAT_DECIMALS),
+                "reason": why,
+            }
+        )
+        for s, r, lo, la, why in zip(
+            lost["source"], lost["row"], lost["lon"], lost["lat"], lost["reason"], strict=True
+        )
+    )
+    sep = b"\n  "
+    for line in items:
+        yield sep
+        yield line
+        sep = b",\n  "
+    yield b"\n ]\n}\n"
+
+
+def _csv(run: Run) -> Iterator[bytes]:
+    from posting.render.csv import HEADER
+
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(HEADER)
+    yield buf.getvalue().encode()
+    yield from merged(run.plan.scratch, "csv")
+
+
+def _lost_features(lost: pd.DataFrame) -> Iterator[tuple[int, bytes]]:
+    import shapely
+
+    from posting.draw import geojson_geometries
+    from posting.records import _text
+    from posting.render.geojson import _feature
+
+    geoms = geojson_geometries(shapely.points(lost["lon"].to_numpy(), lost["lat"].to_numpy()))
+    for key, s, r, kind, why, geom in zip(
+        lost["key"],
+        lost["source"],
+        lost["row"],
+        lost["kind"],
+        lost["reason"],
+        geoms,
+        strict=True,
+    ):
+        props = {
+            "layer": "marker",
+            "source": s,
+            "row": int(r),
+            "kind": _text(kind),
+            "parcel": None,
+            "ring": None,
+            "assigned_by": None,
+            "distance_ft": None,
+            "position_ft": None,
+            "why": why,
+        }
+        yield int(key), _feature(geom, props).encode()
+
+
+def _geojson(run: Run) -> Iterator[bytes]:
+    from posting.records import SCHEMA, header
+
+    top = header(run.totals)
+    head = json.dumps(
+        {
+            "type": "FeatureCollection",
+            "name": "posting",
+            "posting": {
+                "schema": SCHEMA,
+                "rules": top["rules"],
+                "crs": top["crs"],
+                "summary": top["summary"],
+            },
+        }
+    )
+    yield (head[:-1] + ', "features": [\n').encode()
+    scratch = run.plan.scratch
+
+    def markers() -> Iterator[bytes]:
+        files = sorted(glob.glob(f"{scratch}/lines/geojson-markers/*.arrow"))
+        streams = [_lines(f) for f in files] + [_lost_features(run.lost)]
+        for _, line in heapq.merge(*streams, key=lambda t: t[0]):
+            yield line
+
+    def every() -> Iterator[bytes]:
+        yield from merged(scratch, "geojson-parcels")
+        yield from markers()
+        for name in ("gaps", "corners", "access"):
+            yield from merged(scratch, f"geojson-{name}")
+
+    yield from _joined(every(), b",\n")
+    yield b"\n]}\n"
+
+
+def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
+    """Move the GeoParquet parts into ``folder`` (whole: built beside it, then renamed), with
+    the unassigned markers and the summary."""
+    from posting.records import header
+
+    scratch = run.plan.scratch
+    parent = os.path.dirname(os.path.abspath(folder))
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(folder)}.", dir=parent)
+    try:
+        for sub in ("parcels", "gaps", "corners", "markers"):
+            src = f"{scratch}/parquet/{sub}"
+            dst = os.path.join(tmp, sub)
+            if os.path.isdir(src):
+                shutil.move(src, dst)
+            else:
+                os.makedirs(dst)
+        lost = run.lost
+        _marker_part(
+            os.path.join(tmp, "markers", "part-unassigned.parquet"),
+            lost.assign(assigned_by=None, distance_ft=np.nan),
+            [None] * len(lost),
+            np.full(len(lost), -1, dtype=np.int64),
+        )
+        with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as fh:
+            json.dump(header(run.totals, name), fh, indent=1, ensure_ascii=False)
+            fh.write("\n")
+        os.chmod(tmp, 0o777 & ~_umask())
+        if os.path.isdir(folder):
+            old = f"{tmp}.old"
+            os.replace(folder, old)
+            os.replace(tmp, folder)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_outputs(
+    run: Run, outputs: dict[str, str | None], name: Callable[[str], str] | None = None
+) -> None:
+    """Write every output asked for: each file beside its target first, all renamed into place
+    at the end (none is written when one fails)."""
+    from posting.io import write_text
+
+    name = name or python_name
+    makers = {
+        "json": lambda: _json(run, name),
+        "geojson": lambda: _geojson(run),
+        "csv": lambda: _csv(run),
+    }
+    staged: list[tuple[str, str]] = []
+    try:
+        for key in ("json", "geojson", "csv"):
+            path = outputs.get(key)
+            if not path or path == "-":
+                continue
+            target = os.path.abspath(path)
+            fd, tmp = tempfile.mkstemp(
+                prefix=f".{os.path.basename(target)}.",
+                suffix=".tmp",
+                dir=os.path.dirname(target),
+            )
+            os.close(fd)
+            write_text(tmp, makers[key]())
+            staged.append((tmp, target))
+        if outputs.get("parquet"):
+            _parquet(run, outputs["parquet"], name)
+        for tmp, target in staged:
+            os.replace(tmp, target)
+        staged = []
+        for key in ("json", "geojson", "csv"):
+            if outputs.get(key) == "-":
+                write_text("-", makers[key]())
+    finally:
+        for tmp, _ in staged:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
