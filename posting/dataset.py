@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from posting.errors import InputError
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ class Piece:
     offset: int
     rows: int
     hive: tuple[tuple[str, str], ...] = ()
+    rows_of_groups: tuple[int, int] | None = None  # a slice of one large row group
 
 
 def is_dataset(path: str | os.PathLike[str]) -> bool:
@@ -154,6 +157,16 @@ def pieces(path: str | os.PathLike[str], rows: int = PIECE_ROWS) -> list[Piece]:
         count = 0
         for g in range(meta.num_row_groups):
             n = meta.row_group(g).num_rows
+            if n > 2 * rows:  # one large row group: in slices (each reads the group)
+                if groups:
+                    out.append(Piece(path, f, tuple(groups), offset, count, hive))
+                    offset += count
+                    groups, count = [], 0
+                cuts = np.linspace(0, n, -(-n // rows) + 1).astype(int)
+                for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+                    out.append(Piece(path, f, (g,), offset, int(b - a), hive, (int(a), int(b))))
+                    offset += int(b - a)
+                continue
             if groups and count + n > rows:
                 out.append(Piece(path, f, tuple(groups), offset, count, hive))
                 offset += count
@@ -188,6 +201,9 @@ def piece_table(piece: Piece) -> pa.Table:
         pf = pq.ParquetFile(piece.path)
         groups = list(piece.row_groups or ())
         table = pf.read_row_groups(groups) if groups else pf.schema_arrow.empty_table()
+        if piece.rows_of_groups is not None:
+            a, b = piece.rows_of_groups
+            table = table.slice(a, b - a)
     except (OSError, ValueError) as exc:
         raise InputError(f"not a readable Parquet file ({exc})", path=piece.path) from None
     return _with_hive(table, piece.hive)

@@ -76,8 +76,11 @@ proportional to its parcels and markers beyond a fixed cost of about 0.1 s; at 2
 and their 200,000 markers a task holds about 0.4 GB and the halo adds a few per cent)."""
 
 HILBERT_LEVEL = 16
-CELLS_PER_PARTITION = 64
-"""Cells of the routing grid per partition: enough that a partition's reach hugs its parcels."""
+CELL_HALOS = 6
+"""Side of a cell of the routing grid, in halos (:class:`posting.partition.Reach`): what is sent
+to a partition beyond its halo is at most a cell wide."""
+MAX_CELLS = 4_000_000
+"""At most this many cells (a state: cells of about a third of a mile)."""
 
 _CONTEXT_LAYERS = ("access", "landcover", "water", "dwellings", "fences", "easements")
 
@@ -138,7 +141,7 @@ def _file_row(piece: dataset.Piece, row: int) -> int:
 
     meta = pq.ParquetFile(piece.path).metadata
     before = sum(meta.row_group(g).num_rows for g in range(min(piece.row_groups or (0,))))
-    return before + row
+    return before + (piece.rows_of_groups or (0, 0))[0] + row
 
 
 def _piece_table(piece: dataset.Piece) -> Any:
@@ -356,13 +359,7 @@ def _part_keys(
     frame_hd: tuple[pd.DataFrame, pd.Series], owner_min: pd.Series | None, cuts: np.ndarray
 ) -> np.ndarray:
     frame, hd = frame_hd
-    key = hd.to_numpy(dtype=np.float64)
-    if owner_min is not None:
-        mk = frame["mkey"]
-        has = mk.notna().to_numpy()
-        if has.any():
-            key = key.copy()
-            key[has] = owner_min.reindex(mk[has].to_numpy()).to_numpy(dtype=np.float64)
+    key = hd.to_numpy(dtype=np.float64) if owner_min is None else _owner_key(frame, hd, owner_min)
     return np.searchsorted(cuts, key, side="right").astype(np.int64)
 
 
@@ -463,11 +460,11 @@ class Block:
     def __len__(self) -> int:
         return len(self.prep)
 
-    def take(self, idx: np.ndarray) -> Block:
+    def take(self, idx: np.ndarray, vertices: bool = True) -> Block:
         from posting.partition import _layer_take
 
         idx = np.asarray(idx, dtype=np.int64)
-        prep = take(self.prep, idx)
+        prep = take(self.prep, idx, vertices)
         if self.prep.source_rows is None:
             return Block(prep, prep.layer, self.row_keys[idx], self.first_row[idx])
         used = [np.asarray(self.prep.source_rows[i], dtype=np.int64) for i in idx]
@@ -524,6 +521,10 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     key = parcel_values(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
     with parallel.threads(1):
         prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working)
+    # the input geometry is not needed once prepared (the working geometry is): not saved
+    none = np.full(len(prep), None, dtype=object)
+    prep = replace(prep, layer=replace(prep.layer, geometry=none))
+    layer = replace(layer, geometry=np.full(len(layer), None, dtype=object))
     if prep.source_rows is None:
         first = rows
         block = Block(prep, prep.layer, rows, first)
@@ -537,7 +538,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     for j in np.unique(part):
         if j == k:
             continue
-        _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j])))
+        _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j]), False))
     valid = prep.group >= 0
     with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
         __import__("warnings").simplefilter("ignore", RuntimeWarning)
@@ -640,9 +641,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
             blocks.append(h.take(np.flatnonzero(near)))
     local, where = _concat_blocks(blocks)
     core_at = where[: len(core)]  # the core properties' places among the local ones
-    markers = markers_concat(
-        _loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files)
-    )
+    markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
     near = boxes_near(_marker_boxes(markers), core_boxes, plan.halo.markers, plan.lat_range)
     markers = markers_take(markers, np.flatnonzero(near))
     context = _local_context(plan, k, local.rows, core_boxes)
@@ -653,7 +652,8 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         m = measure(prep, asg, markers, job.settings, context, facing=facing)
         results = [evaluate(p, m) for p in plan.profiles]
         report = assemble(m, list(plan.profiles), results)
-    sub = core_report(report, prep, core_at, facts)
+    drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
+    sub = core_report(report, prep, core_at, facts, drawn)
     out = _write_parts(plan, k, sub, outputs)
     assigned = sub.markers["parcel"].to_numpy() >= 0
     out.update(
@@ -665,7 +665,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
             .value_counts()
             .to_dict(),
             "worst": sub.worst(5)[["id", "row", "status", "max_gap_ft", "perimeter_ft"]],
-            "not_checked": [(r.profile.name, x) for r in results for x in r.not_checked],
+            "not_checked": _core_not_checked(results, core_at, len(prep)),
             "record_keys": facts.record_keys,
             "keys_found": frozenset(
                 name
@@ -679,6 +679,31 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     return out
 
 
+_LANDCOVER = __import__("re").compile(r"^land cover unknown for \d+ of \d+ gaps")
+
+
+def _core_not_checked(results: list[Any], core: np.ndarray, n: int) -> list[tuple[str, dict]]:
+    """Each profile's rules not checked, with the counts of the land-cover note made those of
+    the partition's own parcels (the whole run's note sums them: :class:`stream.Totals`)."""
+    is_core = np.zeros(n, dtype=bool)
+    is_core[core] = True
+    out = []
+    for r in results:
+        for x in r.not_checked:
+            if x["rule"] == "landcover" and _LANDCOVER.match(x["reason"]):
+                g = r.tables["gaps"]
+                keep = is_core[g["parcel"].to_numpy(dtype=np.int64)]
+                unknown = int(np.isnan(g["forest"].to_numpy(dtype=float)[keep]).sum())
+                x = {
+                    **x,
+                    "reason": _LANDCOVER.sub(
+                        f"land cover unknown for {unknown} of {int(keep.sum())} gaps", x["reason"]
+                    ),
+                }
+            out.append((r.profile.name, x))
+    return out
+
+
 def _marker_keys(table: pd.DataFrame, plan: Plan) -> np.ndarray:
     """Each marker's place in the input order: file, then row, packed in one integer."""
     files = {path: i for i, (path, _) in enumerate(plan.marker_files)}
@@ -686,14 +711,16 @@ def _marker_keys(table: pd.DataFrame, plan: Plan) -> np.ndarray:
     return (entry << 40) | table["row"].to_numpy(dtype=np.int64)
 
 
-def core_report(report: Report, prep: PreparedParcels, core: np.ndarray, facts: Facts) -> Report:
+def core_report(
+    report: Report, prep: PreparedParcels, core: np.ndarray, facts: Facts, drawn: bool = True
+) -> Report:
     """The part of a partition's report about its own properties (``core``: their places,
     ascending), renumbered as the whole run numbers them: each parcel's ``row`` its place in
     the input order, its tables' ``parcel`` its place in this report, ``ring`` likewise."""
     n = len(report.parcels)
     new_of_old = np.full(n, -1, dtype=np.int64)
     new_of_old[core] = np.arange(len(core))
-    geo = take(prep, core).geometry
+    geo = take(prep, core, vertices=drawn).geometry
     ring_start, ring_count = prep.geometry.ring_start, prep.geometry.ring_count
     from posting.index import expand_counts
 
@@ -919,6 +946,7 @@ class Run:
     totals: Any
     parts: list[dict[str, Any]] = field(default_factory=list)
     lost: pd.DataFrame | None = None
+    timings: dict[str, float] = field(default_factory=dict)
 
 
 @contextlib.contextmanager
@@ -997,7 +1025,9 @@ def run_partitioned(
     scratch = scratch or tempfile.mkdtemp(prefix="posting-")
     os.makedirs(scratch, exist_ok=True)
     halo = Halo.of(job.settings)
+    timings: dict[str, float] = {}
 
+    _tick(timings, "scan")
     # 1. scan
     pieces = dataset.pieces(job.parcels)
     scans = client.map(_scan, [job] * len(pieces), pieces, pure=False)
@@ -1016,6 +1046,7 @@ def run_partitioned(
         crs,
     )
 
+    _tick(timings, "plan")
     # 2. plan: Hilbert keys (dask-geopandas), cuts, reach
     meta = pd.DataFrame(
         {c: pd.Series(dtype=float) for c in ("lon", "lat", "west", "south", "east", "north")}
@@ -1054,10 +1085,21 @@ def run_partitioned(
     hd_futs = client.compute(hd_parts)
     pairs = client.map(lambda f, h: (f, h), frames, hd_futs, pure=False)
     part_futs = client.map(_part_keys, pairs, owner_min=owner_min, cuts=cuts, pure=False)
-    grid = Reach.grid(bounds, CELLS_PER_PARTITION * k_parts)
+    # partitions left empty (one owner's parcels share a key) are dropped
+    counts = client.map(np.bincount, part_futs, minlength=k_parts, pure=False)
+    used = np.flatnonzero(sum(_progress(counts, "planning partitions", progress)) > 0)
+    if len(used) < k_parts:
+        remap = np.full(k_parts, -1, dtype=np.int64)
+        remap[used] = np.arange(len(used))
+        part_futs = client.map(np.take, [remap] * len(part_futs), part_futs, pure=False)
+        k_parts = len(used)
     from posting.crs import lonlat_margin_deg
 
     pad = lonlat_margin_deg(halo.reach, *lat_range)
+    # cells a few halos wide (so that the halo sent is little more than the halo needed), at
+    # most MAX_CELLS of them
+    area = max((bounds[2] - bounds[0]) * (bounds[3] - bounds[1]), 1e-12)
+    grid = Reach.grid(bounds, int(min(MAX_CELLS, area / (CELL_HALOS * pad) ** 2)) + 1)
     cells = client.map(_reach_cells, frames, part_futs, grid=grid, pad=pad, pure=False)
     cell_frames = _progress(cells, "planning partitions", progress)
     cell_table = pd.concat(cell_frames, ignore_index=True)
@@ -1078,6 +1120,7 @@ def run_partitioned(
     plan = Plan(job, profiles, working, reach, halo, scratch, k_parts, lat_range)
     plan_f = client.scatter(plan, broadcast=True)
 
+    _tick(timings, "distribute")
     # 3. distribute
     dist_p = client.map(
         _distribute_parcels,
@@ -1109,6 +1152,7 @@ def run_partitioned(
         files.append((first["file"][0] if first else path, first["file"][1] if first else None))
     plan = replace(plan, marker_files=tuple(files))
 
+    _tick(timings, "prepare")
     # 4. prepare
     plan_f = client.scatter(plan, broadcast=True)
     preps = _progress(
@@ -1120,6 +1164,7 @@ def run_partitioned(
     plan = replace(plan, group_extents=totals.group_extents)
     plan_f = client.scatter(plan, broadcast=True)
 
+    _tick(timings, "check")
     # 5. check
     checks = _progress(
         client.map(
@@ -1155,6 +1200,7 @@ def run_partitioned(
         for i, c in zip(again, redo, strict=True):
             checks[i] = c
 
+    _tick(timings, "unassigned")
     # 6. unassigned markers and why
     assigned = np.concatenate([c["assigned"] for c in checks]) if checks else np.empty(0, np.int64)
     assigned = np.sort(assigned)
@@ -1173,7 +1219,19 @@ def run_partitioned(
     lost = markers_concat(lost_parts, files)
     lost_table = _reasons(client, plan_f, plan, preps, lost, progress)
     totals.finish(checks, lost_table)
-    return Run(plan, totals, checks, lost_table)
+    _tick(timings, "end")
+    return Run(plan, totals, checks, lost_table, timings)
+
+
+def _tick(timings: dict[str, float], name: str) -> None:
+    """Note when a step starts (the steps' times: :attr:`Run.timings`, in seconds)."""
+    import time
+
+    now = time.perf_counter()
+    last = timings.pop("_at", None)
+    if last is not None:
+        timings[timings.pop("_step")] = now - last
+    timings["_at"], timings["_step"] = now, name
 
 
 def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.ndarray:
@@ -1299,7 +1357,17 @@ def run_and_write(
                 outputs=wanted,
                 progress=progress,
             )
+        import time
+
+        t0 = time.perf_counter()
         stream.write_outputs(run, outputs, name)
+        run.timings["outputs"] = time.perf_counter() - t0
+        if os.environ.get("POSTING_TIMINGS"):
+            shown = ", ".join(f"{k} {v:.2f} s" for k, v in run.timings.items() if k[0] != "_")
+            halo = sum(c["halo"] for c in run.parts)
+            markers = sum(c["markers"] for c in run.parts)
+            shown += f"; {len(run.parts)} partitions, halo {halo:,} properties, {markers:,} markers"
+            print(f"posting: steps: {shown}", file=__import__("sys").stderr)
         return run.totals
     finally:
         shutil.rmtree(work, ignore_errors=True)

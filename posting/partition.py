@@ -302,7 +302,7 @@ def _layer_concat(layers: list[ParcelLayer]) -> ParcelLayer:
     )
 
 
-def take(prep: PreparedParcels, idx: np.ndarray) -> PreparedParcels:
+def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> PreparedParcels:
     """The prepared parcels (or properties) ``idx``, in that order, with their rings, vertices
     and corners (ring numbers made those of the new order)."""
     idx = np.asarray(idx, dtype=np.int64)
@@ -325,7 +325,7 @@ def take(prep: PreparedParcels, idx: np.ndarray) -> PreparedParcels:
         geometry_ft=geo.geometry_ft[idx],
         bounds_lonlat=geo.bounds_lonlat[idx],
         rings=rings,
-        vertices=ring_vertices(rings.geometry),
+        vertices=ring_vertices(rings.geometry) if vertices else None,
     )
     corners, corner_lonlat = None, None
     if prep.corners is not None:

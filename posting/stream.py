@@ -18,6 +18,7 @@ import heapq
 import io
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from posting.distributed import Run
     from posting.report import Report
 
-__all__ = ["Totals", "write_outputs", "write_partition"]
+__all__ = ["Totals", "write_outputs", "write_parquet_report", "write_partition"]
 
 _BATCH = 2_000
 _ROW = 1 << 20  # packed keys: profile << 50 | row << 20 | rank within the parcel
@@ -240,11 +241,12 @@ def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]
     _geoparquet(f"{scratch}/parquet/corners/part-{k:05d}.parquet", ccols, ctypes, pts, ["Point"])
     m = sub.markers
     mp = m["parcel"].to_numpy(dtype=np.int64)
+    ok = mp >= 0
     _marker_part(
         f"{scratch}/parquet/markers/part-{k:05d}.parquet",
         m,
-        ids[mp].tolist(),
-        rows[mp],
+        np.where(ok, ids[np.maximum(mp, 0)] if len(ids) else None, None).tolist(),
+        np.where(ok, rows[np.maximum(mp, 0)] if len(rows) else -1, -1),
     )
 
 
@@ -300,6 +302,7 @@ class Totals:
     compliant_by: dict[str, int] = field(default_factory=dict)
     assigned: int = 0
     candidates: pd.DataFrame = field(default_factory=pd.DataFrame)
+    landcover_known: bool = False
 
     @property
     def profile(self) -> Any:
@@ -440,6 +443,7 @@ class Totals:
             group_extents={g: tuple(e) for g, e in extents.items()},
             n=n,
             n_markers=sum(r["markers"] for r in mres),
+            landcover_known=bool(job.context.landcover or job.context.landcover_field),
         )
 
     def finish(self, checks: list[dict[str, Any]], lost: pd.DataFrame) -> None:
@@ -456,14 +460,41 @@ class Totals:
             if parts
             else pd.DataFrame(columns=["id", "row", "status", "max_gap_ft", "perimeter_ft"])
         )
-        order = {p.name: i for i, p in enumerate(self.profiles)}
-        seen: dict[tuple[str, str], dict[str, str]] = {}
-        for c in checks:
-            for prof, x in c["not_checked"]:
-                key = (prof, json.dumps(x, sort_keys=True))
-                seen.setdefault(key, {**x, "profile": prof})
-        items = sorted(enumerate(seen.values()), key=lambda t: (order[t[1]["profile"]], t[0]))
-        self.not_checked = [x for _, x in items]
+        self.not_checked = _not_checked(checks, self.profiles, self.landcover_known)
+
+
+_COUNTS = re.compile(r"land cover unknown for (\d+) of (\d+) gaps")
+
+
+def _not_checked(
+    checks: list[dict[str, Any]], profiles: list[Any], landcover_known: bool
+) -> list[dict[str, str]]:
+    """The partitions' rules not checked as one run lists them: each once, by profile, in the
+    order first met; the land-cover note's counts summed (and the note left out where no gap's
+    land cover is unknown but a land-cover layer or attribute was given, as one run does)."""
+    order = {p.name: i for i, p in enumerate(profiles)}
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for c in checks:
+        for prof, x in c["not_checked"]:
+            m = _COUNTS.search(x["reason"])
+            text = _COUNTS.sub("{counts}", x["reason"]) if m else x["reason"]
+            key = (prof, json.dumps({**x, "reason": text}, sort_keys=True))
+            item = seen.setdefault(key, {**x, "profile": prof, "_n": [0, 0], "_t": text})
+            if m:
+                item["_n"][0] += int(m[1])
+                item["_n"][1] += int(m[2])
+    out = []
+    for i, item in sorted(enumerate(seen.values()), key=lambda t: (order[t[1]["profile"]], t[0])):
+        (unknown, total), text = item.pop("_n"), item.pop("_t")
+        if "{counts}" in text:
+            if unknown == 0 and landcover_known:
+                continue
+            item["reason"] = text.replace(
+                "{counts}", f"land cover unknown for {unknown} of {total} gaps"
+            )
+        out.append(item)
+        del i
+    return out
 
 
 # -- merging the parts -----------------------------------------------------------------------
@@ -607,12 +638,45 @@ def _geojson(run: Run) -> Iterator[bytes]:
 
 
 def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
-    """Move the GeoParquet parts into ``folder`` (whole: built beside it, then renamed), with
-    the unassigned markers and the summary."""
+    """The GeoParquet datasets of a partitioned run, with its unassigned markers and summary."""
     from posting.records import header
 
-    scratch = run.plan.scratch
+    lost = run.lost
+
+    def unassigned(tmp: str) -> None:
+        _marker_part(
+            os.path.join(tmp, "markers", "part-unassigned.parquet"),
+            lost.assign(assigned_by=None, distance_ft=np.nan),
+            [None] * len(lost),
+            np.full(len(lost), -1, dtype=np.int64),
+        )
+
+    _publish(run.plan.scratch, folder, header(run.totals, name), unassigned)
+
+
+def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]) -> None:
+    """The GeoParquet datasets of a single-process check's report (one part each)."""
+    from posting.records import header, parcel_records
+    from posting.render.csv import csv_rows
+
+    scratch = tempfile.mkdtemp(prefix="posting-parquet-")
+    try:
+        _parquet_parts(scratch, 0, report, list(csv_rows(parcel_records(report))))
+        _publish(scratch, folder, header(report, name), None)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _publish(
+    scratch: str, folder: str, summary: dict[str, Any], extra: Callable[[str], None] | None
+) -> None:
+    """Move the parts in ``scratch/parquet`` into ``folder`` with ``summary.json``: built
+    beside it, then renamed into place (an existing folder is replaced whole)."""
     parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        from posting.errors import InputError
+
+        raise InputError(f"folder {parent} does not exist", path=folder, parameter="parquet")
     tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(folder)}.", dir=parent)
     try:
         for sub in ("parcels", "gaps", "corners", "markers"):
@@ -622,15 +686,10 @@ def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
                 shutil.move(src, dst)
             else:
                 os.makedirs(dst)
-        lost = run.lost
-        _marker_part(
-            os.path.join(tmp, "markers", "part-unassigned.parquet"),
-            lost.assign(assigned_by=None, distance_ft=np.nan),
-            [None] * len(lost),
-            np.full(len(lost), -1, dtype=np.int64),
-        )
+        if extra is not None:
+            extra(tmp)
         with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as fh:
-            json.dump(header(run.totals, name), fh, indent=1, ensure_ascii=False)
+            json.dump(summary, fh, indent=1, ensure_ascii=False)
             fh.write("\n")
         os.chmod(tmp, 0o777 & ~_umask())
         if os.path.isdir(folder):
