@@ -15,6 +15,7 @@ single-process check (the same rows, in the same order, with the same columns).
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -163,7 +164,7 @@ def pieces(path: str | os.PathLike[str], rows: int = PIECE_ROWS) -> list[Piece]:
                     offset += count
                     groups, count = [], 0
                 cuts = np.linspace(0, n, -(-n // rows) + 1).astype(int)
-                for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+                for a, b in itertools.pairwise(cuts):
                     out.append(Piece(path, f, (g,), offset, int(b - a), hive, (int(a), int(b))))
                     offset += int(b - a)
                 continue

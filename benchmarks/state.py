@@ -1,0 +1,86 @@
+"""Time the check of a state-sized dataset (``make_state.py``): single process, ``--workers 1``
+and ``--workers 2``, with the peak resident memory of every process (the command and each dask
+worker), sampled every 0.2 s over the process tree with psutil.
+
+    .venv/bin/python benchmarks/state.py                 # all three, in turn
+    .venv/bin/python benchmarks/state.py --only workers-2 --partition-parcels 20000
+
+Each run writes the GeoParquet results (``--parquet``) and prints one JSON line: the wall time,
+the largest peak of any one process, the sum of the peaks, and the steps' times of a
+partitioned run (``POSTING_TIMINGS``). The last line is all runs as one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+HERE = Path(__file__).resolve().parent
+STATE = HERE / "work" / "state"
+POSTING = HERE.parent / ".venv" / "bin" / "posting"
+
+
+def measure(argv: list[str], env: dict[str, str]) -> dict[str, object]:
+    """Run ``argv``; its wall time, exit status, stderr, and each process's peak RSS (MiB)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, env=env)
+    top = psutil.Process(proc.pid)
+    peaks: dict[int, float] = {}
+    while proc.poll() is None:
+        try:
+            for p in [top, *top.children(recursive=True)]:
+                try:
+                    rss = p.memory_info().rss / 2**20
+                except psutil.Error:
+                    continue
+                peaks[p.pid] = max(peaks.get(p.pid, 0.0), rss)
+        except psutil.Error:
+            pass
+        time.sleep(0.2)
+    err = proc.stderr.read().decode()
+    return {
+        "seconds": round(time.perf_counter() - t0, 1),
+        "status": proc.returncode,
+        "processes": len(peaks),
+        "peak_rss_mib_max": round(max(peaks.values(), default=0.0)),
+        "peak_rss_mib_sum": round(sum(peaks.values())),
+        "stderr": err[-600:],
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--state", type=Path, default=STATE)
+    ap.add_argument("--only", action="append", choices=["single", "workers-1", "workers-2"])
+    ap.add_argument("--partition-parcels", type=int, default=None)
+    args = ap.parse_args()
+    base = [
+        str(POSTING), "check", str(args.state / "parcels"), "--signs", str(args.state / "signs"),
+        "--id-field", "parcel_id", "--owner-field", "owner", "-q",
+    ]
+    runs = {"single": [], "workers-1": ["--workers", "1"], "workers-2": ["--workers", "2"]}
+    env = dict(os.environ, POSTING_TIMINGS="1")
+    out = {}
+    for name in args.only or list(runs):
+        extra = list(runs[name])
+        if extra and args.partition_parcels:
+            extra += ["--partition-parcels", str(args.partition_parcels)]
+        result = measure(
+            [*base, *extra, "--parquet", str(args.state.parent / f"state-{name}")], env
+        )
+        result["run"] = name
+        print(json.dumps(result), flush=True)
+        out[name] = result
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
