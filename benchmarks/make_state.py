@@ -25,7 +25,6 @@ from pathlib import Path
 
 import geopandas as gpd
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import shapely
@@ -92,8 +91,9 @@ def _markers_along(geom: np.ndarray, rng: np.random.Generator, target: int) -> n
     per = np.maximum(1, np.round(length / spacing * rng.uniform(0.8, 1.2, len(rings)))).astype(int)
     ring = np.repeat(np.arange(len(rings)), per)
     j = np.arange(len(ring)) - np.repeat(np.cumsum(per) - per, per)
-    pts = shapely.line_interpolate_point(rings[ring], (j + rng.random(len(ring))) / per[ring],
-                                         normalized=True)
+    pts = shapely.line_interpolate_point(
+        rings[ring], (j + rng.random(len(ring))) / per[ring], normalized=True
+    )
     xy = shapely.get_coordinates(pts)
     return xy + rng.normal(0, 2.0, xy.shape)
 
@@ -102,8 +102,8 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
     n_synth = 8
-    per_county = int(round(100_000 * scale))
-    n_real = int(round(200_000 * scale))
+    per_county = round(100_000 * scale)
+    n_real = round(200_000 * scale)
     info: dict[str, object] = {}
     county = 0
     grid = [(i % 4, i // 4) for i in range(16)]
@@ -131,11 +131,14 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
         gx, gy = grid[county]
         dx = gx * SPACING_FT + (copy // len(layers)) % 5 * 40_000.0 - 80_000
         dy = gy * SPACING_FT + (copy // len(layers)) // 5 * 60_000.0 - 80_000
-        geom = shapely.transform(part.geometry.to_numpy(), lambda c, dx=dx, dy=dy: c + [dx, dy])
+        geom = shapely.transform(part.geometry.to_numpy(), lambda c, dx=dx, dy=dy: [*c, dx, dy])
         parcels = gpd.GeoDataFrame(
-            {"parcel_id": [f"R{copy:03d}-{p}" for p in part["parcel_id"]],
-             "owner": [f"{o} {copy:03d}" for o in part["owner"]]},
-            geometry=geom, crs=LOCAL,
+            {
+                "parcel_id": [f"R{copy:03d}-{p}" for p in part["parcel_id"]],
+                "owner": [f"{o} {copy:03d}" for o in part["owner"]],
+            },
+            geometry=geom,
+            crs=LOCAL,
         )
         xy = _markers_along(geom, rng, take * 10)
         signs = gpd.GeoDataFrame(
@@ -150,10 +153,16 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
     import shutil
 
     shutil.rmtree(work, ignore_errors=True)
-    n_parcels = sum(pq.ParquetFile(p).metadata.num_rows for p in (out / "parcels").rglob("*.parquet"))
+    n_parcels = sum(
+        pq.ParquetFile(p).metadata.num_rows for p in (out / "parcels").rglob("*.parquet")
+    )
     n_signs = sum(pq.ParquetFile(p).metadata.num_rows for p in (out / "signs").rglob("*.parquet"))
-    info.update(parcels=n_parcels, markers=n_signs, real_copies=copy,
-                seconds=round(time.perf_counter() - t0, 1))
+    info.update(
+        parcels=n_parcels,
+        markers=n_signs,
+        real_copies=copy,
+        seconds=round(time.perf_counter() - t0, 1),
+    )
     return info
 
 

@@ -62,8 +62,16 @@ def main() -> int:
     ap.add_argument("--partition-parcels", type=int, default=None)
     args = ap.parse_args()
     base = [
-        str(POSTING), "check", str(args.state / "parcels"), "--signs", str(args.state / "signs"),
-        "--id-field", "parcel_id", "--owner-field", "owner", "-q",
+        str(POSTING),
+        "check",
+        str(args.state / "parcels"),
+        "--signs",
+        str(args.state / "signs"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
+        "-q",
     ]
     runs = {"single": [], "workers-1": ["--workers", "1"], "workers-2": ["--workers", "2"]}
     env = dict(os.environ, POSTING_TIMINGS="1")

@@ -36,7 +36,10 @@ def scheduler():
     from distributed import LocalCluster
 
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
         memory_limit=0,
     ) as cluster:
         yield cluster.scheduler_address
@@ -51,16 +54,19 @@ def _same(
 ) -> dict | None:
     """``posting check args`` in one process and partitioned: the same outputs and status."""
     got = {}
-    for mode, extra in (("one", []), ("part", ["--scheduler", scheduler,
-                                               "--partition-parcels", str(k)])):
+    for mode, extra in (
+        ("one", []),
+        ("part", ["--scheduler", scheduler, "--partition-parcels", str(k)]),
+    ):
         d = tmp / mode
         d.mkdir()
         outs = [x for o in outputs for x in (f"--{o}", str(d / f"report.{o}"))]
         res = _run([*args, *outs, "-q", *extra], cwd=ROOT)
         assert res.returncode in (0, 1), res.stderr.decode()[-3000:]
-        got[mode] = res.returncode, {
-            o: _STAMP.sub(b"\"generated\": \"-\"", (d / f"report.{o}").read_bytes()) for o in outputs
-        }
+        got[mode] = (
+            res.returncode,
+            {o: _STAMP.sub(b'"generated": "-"', (d / f"report.{o}").read_bytes()) for o in outputs},
+        )
     assert got["one"][0] == got["part"][0]
     if not exact:  # the verdicts the issue names, parcel by parcel (see docs/scale.md)
         one, part = (json.loads(got[m][1]["json"]) for m in ("one", "part"))
@@ -75,19 +81,35 @@ def _same(
 
 
 def _verdict(p: dict) -> tuple:
-    return (p["id"], p["row"], p["status"], p["max_gap_ft"], p["signs"], p["missing_corners"],
-            p["gaps"], p["violations"], p.get("water_frontage_ft"), p.get("easement_ft"))
+    return (
+        p["id"],
+        p["row"],
+        p["status"],
+        p["max_gap_ft"],
+        p["signs"],
+        p["missing_corners"],
+        p["gaps"],
+        p["violations"],
+        p.get("water_frontage_ft"),
+        p.get("easement_ft"),
+    )
 
 
 SAMPLE_ARGS = [
     "check",
     str(SAMPLE / "parcels.geojson"),
-    "--signs", str(SAMPLE / "signs.csv"),
-    "--signs", str(SAMPLE / "signs-added.gpx"),
-    "--id-field", "parcel_id",
-    "--owner-field", "owner",
-    "--water", str(SAMPLE / "water.geojson"),
-    "--dwellings", str(SAMPLE / "dwellings.geojson"),
+    "--signs",
+    str(SAMPLE / "signs.csv"),
+    "--signs",
+    str(SAMPLE / "signs-added.gpx"),
+    "--id-field",
+    "parcel_id",
+    "--owner-field",
+    "owner",
+    "--water",
+    str(SAMPLE / "water.geojson"),
+    "--dwellings",
+    str(SAMPLE / "dwellings.geojson"),
 ]
 
 
@@ -100,11 +122,18 @@ def test_sample_in_partitions_of_three_parcels(tmp_path, scheduler):
 def test_sample_land_options_and_merged_owners(tmp_path, scheduler):
     args = [
         *SAMPLE_ARGS,
-        "--fences", str(SAMPLE / "fences.geojson"),
-        "--easements", str(SAMPLE / "easements.geojson"),
-        "--cultivated-where", "landuse=CROPLAND",
-        "--merge-owner", "owner",
-        "--rules", "florida", "--rules", "texas",
+        "--fences",
+        str(SAMPLE / "fences.geojson"),
+        "--easements",
+        str(SAMPLE / "easements.geojson"),
+        "--cultivated-where",
+        "landuse=CROPLAND",
+        "--merge-owner",
+        "owner",
+        "--rules",
+        "florida",
+        "--rules",
+        "texas",
     ]
     report = _same(args, tmp_path, scheduler, 2, ("json", "csv", "geojson"))
     merged = [p for p in report["parcels"] if len(p.get("source_ids", [])) > 1]
@@ -128,7 +157,8 @@ def _markers_along(parcels: Path, out: Path, every_ft: float, seed: int) -> Path
     pts = shapely.line_interpolate_point(rings[ring], j / count[ring], normalized=True)
     xy = shapely.get_coordinates(pts) + rng.normal(0, 4 * 0.3048, (len(ring), 2))
     s = gpd.GeoSeries(shapely.points(xy), crs=gdf.crs).to_crs(4326)
-    out.write_text("lon,lat\n" + "".join(f"{x:.8f},{y:.8f}\n" for x, y in zip(s.x, s.y)))
+    rows = (f"{x:.8f},{y:.8f}\n" for x, y in zip(s.x, s.y, strict=True))
+    out.write_text("lon,lat\n" + "".join(rows))
     return out
 
 
@@ -137,11 +167,22 @@ def test_williamsburg_with_its_land_options(tmp_path, scheduler):
     w = require_real_data(SHARED_DATA / "williamsburg-va" / "parcels.geojson").parent
     signs = _markers_along(w / "parcels.geojson", tmp_path / "w.csv", 250, 1)
     args = [
-        "check", str(w / "parcels.geojson"), "--signs", str(signs), "--id-field", "PID",
-        "--water", str(w / "wetlands.geojson"),
-        "--water-where", "WETLAND_TY=Lake,Freshwater Pond,Riverine",
-        "--dwelling-where", "LUCat=O-SFD,R-SFD", "--acres-field", "AreaAc",
-        "--easements", str(w / "easements.geojson"),
+        "check",
+        str(w / "parcels.geojson"),
+        "--signs",
+        str(signs),
+        "--id-field",
+        "PID",
+        "--water",
+        str(w / "wetlands.geojson"),
+        "--water-where",
+        "WETLAND_TY=Lake,Freshwater Pond,Riverine",
+        "--dwelling-where",
+        "LUCat=O-SFD,R-SFD",
+        "--acres-field",
+        "AreaAc",
+        "--easements",
+        str(w / "easements.geojson"),
     ]
     report = _same(args, tmp_path, scheduler, 500, exact=False)
     assert len(report["parcels"]) == 4464
@@ -153,8 +194,18 @@ def test_pacific_merged_by_owner(tmp_path, scheduler):
     p = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
     signs = _markers_along(p, tmp_path / "p.csv", 450, 2)
     args = [
-        "check", str(p), "--signs", str(signs), "--id-field", "ASSESSOR",
-        "--owner-field", "OWNER", "--merge-owner", "OWNER", "--accuracy-ft", "16",
+        "check",
+        str(p),
+        "--signs",
+        str(signs),
+        "--id-field",
+        "ASSESSOR",
+        "--owner-field",
+        "OWNER",
+        "--merge-owner",
+        "OWNER",
+        "--accuracy-ft",
+        "16",
     ]
     report = _same(args, tmp_path, scheduler, 200, exact=False)
     assert len(report["parcels"]) == 1403  # 5,433 lots, 1,403 properties (the README)
@@ -164,8 +215,16 @@ def test_pacific_merged_by_owner(tmp_path, scheduler):
 def test_seminole_in_state_plane(tmp_path, scheduler):
     s = require_real_data(SHARED_DATA / "seminole-fl" / "parcels.geojson")
     signs = _markers_along(s, tmp_path / "s.csv", 500, 3)
-    args = ["check", str(s), "--signs", str(signs), "--id-field", "PARCEL",
-            "--acres-field", "GIS_ACRES"]
+    args = [
+        "check",
+        str(s),
+        "--signs",
+        str(signs),
+        "--id-field",
+        "PARCEL",
+        "--acres-field",
+        "GIS_ACRES",
+    ]
     _same(args, tmp_path, scheduler, 10)
 
 
@@ -183,8 +242,14 @@ def test_generated_county_as_a_hive_dataset(tmp_path, scheduler):
         d.mkdir(parents=True)
         pq.write_table(table.slice(lo, hi - lo), d / "data.parquet", row_group_size=700)
     args = [
-        "check", str(work / "parcels"), "--signs", str(work / "signs.parquet"),
-        "--id-field", "parcel_id", "--owner-field", "owner",
+        "check",
+        str(work / "parcels"),
+        "--signs",
+        str(work / "signs.parquet"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
     ]
     report = _same(args, tmp_path, scheduler, 400)
     assert len(report["parcels"]) == 5_000
@@ -231,8 +296,18 @@ def test_a_bad_file_in_a_dataset_is_named_and_nothing_is_written(tmp_path, sched
     pq.write_table(table, bad)
     out = tmp_path / "report.json"
     res = _run(
-        ["check", str(root), "--signs", str(SAMPLE / "signs.csv"), "--scheduler", scheduler,
-         "--json", str(out), "--parquet", str(tmp_path / "pq")],
+        [
+            "check",
+            str(root),
+            "--signs",
+            str(SAMPLE / "signs.csv"),
+            "--scheduler",
+            scheduler,
+            "--json",
+            str(out),
+            "--parquet",
+            str(tmp_path / "pq"),
+        ],
         cwd=ROOT,
     )
     assert res.returncode == 2
@@ -244,13 +319,26 @@ def test_a_bad_file_in_a_dataset_is_named_and_nothing_is_written(tmp_path, sched
 
 def test_parquet_output_and_the_map_refused(tmp_path, scheduler):
     out = tmp_path / "results"
-    res = _run([*SAMPLE_ARGS, "--scheduler", scheduler, "--partition-parcels", "5",
-                "--parquet", str(out), "-q"], cwd=ROOT)
+    res = _run(
+        [
+            *SAMPLE_ARGS,
+            "--scheduler",
+            scheduler,
+            "--partition-parcels",
+            "5",
+            "--parquet",
+            str(out),
+            "-q",
+        ],
+        cwd=ROOT,
+    )
     assert res.returncode == 1, res.stderr.decode()[-2000:]
     parcels = pq.read_table(out / "parcels").to_pandas()
     assert len(parcels) == 29 and sorted(parcels["row"]) == list(range(29))
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["summary"]["status"]["compliant"] == int((parcels["status"] == "compliant").sum())
+    assert summary["summary"]["status"]["compliant"] == int(
+        (parcels["status"] == "compliant").sum()
+    )
     markers = pq.read_table(out / "markers").to_pandas()
     assert len(markers) == summary["summary"]["markers_read"]
     assert markers["parcel_id"].isna().sum() == summary["summary"]["markers_unassigned"]
