@@ -53,7 +53,16 @@ from posting import dataset, parallel
 from posting.errors import InputError
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import ContextFiles, Job
-from posting.partition import Halo, Reach, WorkingPlan, boxes_near, concat, extremes, take
+from posting.partition import (
+    Halo,
+    Reach,
+    WorkingPlan,
+    boxes_near,
+    concat,
+    extremes,
+    points_near,
+    take,
+)
 from posting.prepare import PreparedParcels
 
 if TYPE_CHECKING:
@@ -86,12 +95,39 @@ _CONTEXT_LAYERS = ("access", "landcover", "water", "dwellings", "fences", "easem
 
 
 # -- small helpers ---------------------------------------------------------------------------
+def _geometries(wkb: np.ndarray, rings: np.ndarray) -> np.ndarray:
+    """Geometries from WKB, the LinearRings among them made LinearRings again (WKB has no
+    ring type)."""
+    import shapely
+
+    out = shapely.from_wkb(wkb)
+    if len(rings):
+        xy, idx = shapely.get_coordinates(out[rings], return_index=True)
+        out[rings] = shapely.linearrings(xy, indices=idx)
+    return out
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles arrays of shapely geometries as one WKB array (in C), not geometry by geometry
+    (a partition's rings and parcels: three times faster to save and to load)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is np.ndarray and obj.dtype == object and obj.ndim == 1 and len(obj) > 8:
+            import shapely
+
+            geo = shapely.is_geometry(obj)
+            if geo.any() and all(x is None for x in obj[~geo]):
+                kind = shapely.get_type_id(obj)
+                return _geometries, (shapely.to_wkb(obj), np.flatnonzero(kind == 2))
+        return NotImplemented
+
+
 def _save(path: str, obj: Any) -> None:
     """Pickle ``obj`` to ``path`` whole or not at all (a task run again overwrites it)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "wb") as fh:
-        pickle.dump(obj, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        _Pickler(fh, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
     os.replace(tmp, path)
 
 
@@ -145,9 +181,17 @@ def _file_row(piece: dataset.Piece, row: int) -> int:
 
 
 def _piece_table(piece: dataset.Piece) -> Any:
-    table = dataset.piece_table(piece)
-    _bad_wkb_row(table, piece)
-    return table
+    return dataset.piece_table(piece)
+
+
+@contextlib.contextmanager
+def _named_row(table: Any, piece: dataset.Piece) -> Iterator[None]:
+    """Reading ``table`` failed: name the file and row of the first unreadable geometry."""
+    try:
+        yield
+    except InputError:
+        _bad_wkb_row(table, piece)
+        raise
 
 
 class _Given(dataset.Given):
@@ -171,14 +215,15 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
         )
         return layer, np.arange(len(layer), dtype=np.int64)
     table = _piece_table(piece)
-    layer = read_parcels(
-        piece.source,
-        id_field=job.id_field,
-        owner_field=job.owner_field,
-        crs=job.crs,
-        layer=job.layer,
-        prefetch=_Given(piece.source, table, piece.path),
-    )
+    with _named_row(table, piece):
+        layer = read_parcels(
+            piece.source,
+            id_field=job.id_field,
+            owner_field=job.owner_field,
+            crs=job.crs,
+            layer=job.layer,
+            prefetch=_Given(piece.source, table, piece.path),
+        )
     n = len(layer)
     rows = piece.offset + np.arange(n, dtype=np.int64)
     ids = layer.ids.copy()
@@ -202,12 +247,13 @@ def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer
         offset = 0
     else:
         table = _piece_table(piece)
-        markers = read_markers(
-            [piece.source],
-            crs=job.crs,
-            parcel_field=job.sign_parcel_field,
-            prefetch=_Given(piece.source, table, piece.path),
-        )
+        with _named_row(table, piece):
+            markers = read_markers(
+                [piece.source],
+                crs=job.crs,
+                parcel_field=job.sign_parcel_field,
+                prefetch=_Given(piece.source, table, piece.path),
+            )
         offset = piece.offset
     markers.row = markers.row + offset
     markers.file_index = np.full(len(markers), entry, dtype=np.int64)
@@ -642,7 +688,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     local, where = _concat_blocks(blocks)
     core_at = where[: len(core)]  # the core properties' places among the local ones
     markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
-    near = boxes_near(_marker_boxes(markers), core_boxes, plan.halo.markers, plan.lat_range)
+    near = points_near(markers.lon, markers.lat, core_boxes, plan.halo.markers, plan.lat_range)
     markers = markers_take(markers, np.flatnonzero(near))
     context = _local_context(plan, k, local.rows, core_boxes)
     prep = local.prep

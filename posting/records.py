@@ -374,8 +374,10 @@ def _land_columns(report: Report, lists: dict[str, dict[int, list[Any]]]) -> dic
     if "easement_ft" in p:
         out["easement_ft"] = _numbers(p["easement_ft"])
         out["easements"] = [lists["easements"].get(i) or [] for i in range(n)]
-    if "unfenced" in report.record_keys or len(report.fence_gaps) or any(
-        pr.fence for pr in report.profiles
+    if (
+        "unfenced" in report.record_keys
+        or len(report.fence_gaps)
+        or any(pr.fence for pr in report.profiles)
     ):
         unfenced = np.zeros(n)
         if len(report.fence_gaps):
