@@ -27,9 +27,11 @@ STATE = HERE / "work" / "state"
 POSTING = HERE.parent / ".venv" / "bin" / "posting"
 
 
-def measure(argv: list[str], env: dict[str, str]) -> dict[str, object]:
-    """Run ``argv``; its wall time, exit status, stderr, and each process's peak RSS (MiB)."""
+def measure(argv: list[str], env: dict[str, str], max_gib: float = 0.0) -> dict[str, object]:
+    """Run ``argv``; its wall time, exit status, stderr, and each process's peak RSS (MiB).
+    With ``max_gib``, a run whose processes together pass it is stopped (it does not fit)."""
     t0 = time.perf_counter()
+    stopped = False
     proc = subprocess.Popen(argv, stderr=subprocess.PIPE, env=env)
     top = psutil.Process(proc.pid)
     peaks: dict[int, float] = {}
@@ -43,6 +45,13 @@ def measure(argv: list[str], env: dict[str, str]) -> dict[str, object]:
                 peaks[p.pid] = max(peaks.get(p.pid, 0.0), rss)
         except psutil.Error:
             pass
+        if max_gib and sum(peaks.values()) > max_gib * 1024 and not stopped:
+            stopped = True
+            for p in [*top.children(recursive=True), top]:
+                try:
+                    p.kill()
+                except psutil.Error:
+                    pass
         time.sleep(0.2)
     err = proc.stderr.read().decode()
     return {
@@ -52,6 +61,7 @@ def measure(argv: list[str], env: dict[str, str]) -> dict[str, object]:
         "peak_rss_mib_max": round(max(peaks.values(), default=0.0)),
         "peak_rss_mib_sum": round(sum(peaks.values())),
         "stderr": err[-600:],
+        "stopped_over_gib": max_gib if stopped else None,
     }
 
 
@@ -60,6 +70,9 @@ def main() -> int:
     ap.add_argument("--state", type=Path, default=STATE)
     ap.add_argument("--only", action="append", choices=["single", "workers-1", "workers-2"])
     ap.add_argument("--partition-parcels", type=int, default=None)
+    ap.add_argument(
+        "--max-gib", type=float, default=18.0, help="stop a run that needs more (%(default)s)"
+    )
     args = ap.parse_args()
     base = [
         str(POSTING),
@@ -81,7 +94,9 @@ def main() -> int:
         if extra and args.partition_parcels:
             extra += ["--partition-parcels", str(args.partition_parcels)]
         result = measure(
-            [*base, *extra, "--parquet", str(args.state.parent / f"state-{name}")], env
+            [*base, *extra, "--parquet", str(args.state.parent / f"state-{name}")],
+            env,
+            args.max_gib,
         )
         result["run"] = name
         print(json.dumps(result), flush=True)

@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 SUFFIXES = (".parquet", ".geoparquet", ".pq")
-PIECE_ROWS = 250_000
+PIECE_ROWS = 100_000
 """Rows per piece (whole row groups are never split): small enough for a worker to read and
 prepare beside others, large enough that reading is not dominated by opening files."""
 

@@ -398,6 +398,7 @@ class Plan:
     partitions: int
     lat_range: tuple[float, float]
     marker_files: tuple[tuple[str, Any], ...] = ()
+    marker_starts: tuple[tuple[int, int], ...] = ()  # (file, first row) of each marker piece
     group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
@@ -566,7 +567,9 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     layer, rows = _layer_take(layer, order), rows[order]
     key = parcel_values(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
     with parallel.threads(1):
-        prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working)
+        # corners are found in the check, on the same vertex table as the markers' positions
+        # (a marker exactly at a corner is before or after it by that table's arithmetic)
+        prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working, corners=False)
     # the input geometry is not needed once prepared (the working geometry is): not saved
     none = np.full(len(prep), None, dtype=object)
     prep = replace(prep, layer=replace(prep.layer, geometry=none))
@@ -578,6 +581,12 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
         first = np.asarray([rows[r[0]] for r in prep.source_rows], dtype=np.int64)
         block = Block(prep, layer, rows, first)
     _save(f"{plan.scratch}/prep/{k}.pkl", block)
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    os.makedirs(f"{plan.scratch}/ids", exist_ok=True)  # for the ids found more than once
+    ids = pa.table({"id": pa.array(list(prep.ids), pa.string()), "first": pa.array(first)})
+    pq.write_table(ids, f"{plan.scratch}/ids/{k}.parquet")
     # the halo: properties whose box touches another partition's reach
     boxes = prep.bounds_lonlat
     item, part = plan.reach.parts_of(boxes)
@@ -623,8 +632,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     return {
         "k": k,
         "properties": len(prep),
-        "first_row": first,
-        "ids": pd.DataFrame({"id": pd.Series(prep.ids, dtype=object), "first": first}),
+        "first_row": first if prep.source_rows is not None else None,
         "extent": ext,
         "groups": groups,
         "repaired": repaired,
@@ -641,8 +649,8 @@ class Facts:
     place in the input order (``index``), whose ids are duplicated, and the optional record
     keys (:attr:`posting.report.Report.record_keys`)."""
 
-    index: np.ndarray
-    duplicated: np.ndarray
+    index: np.ndarray | None  # None: each property is the input row it comes from
+    duplicated: frozenset[str]  # the ids found more than once in the whole run
     record_keys: frozenset[str]
     source_ids: bool
 
@@ -691,21 +699,24 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     near = points_near(markers.lon, markers.lat, core_boxes, plan.halo.markers, plan.lat_range)
     markers = markers_take(markers, np.flatnonzero(near))
     context = _local_context(plan, k, local.rows, core_boxes)
-    prep = local.prep
     with parallel.threads(1):
+        from posting.prepare import add_corners
+
+        prep = add_corners(local.prep)
         asg = assign_markers(prep, markers, tolerance_ft=job.settings.tolerance_ft)
         facing = any(p.facing is not None for p in plan.profiles)
         m = measure(prep, asg, markers, job.settings, context, facing=facing)
         results = [evaluate(p, m) for p in plan.profiles]
         report = assemble(m, list(plan.profiles), results)
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
-    sub = core_report(report, prep, core_at, facts, drawn)
+    sub = core_report(report, prep, core_at, facts, core.first_row, drawn)
+    _save_assigned(plan, k, _marker_keys(sub.markers, plan))
     out = _write_parts(plan, k, sub, outputs)
     assigned = sub.markers["parcel"].to_numpy() >= 0
     out.update(
         {
             "k": k,
-            "assigned": _marker_keys(sub.markers, plan)[assigned],
+            "assigned": int(assigned.sum()),
             "status": sub.parcels["status"].value_counts().to_dict(),
             "compliant_by": sub.parcels.loc[sub.parcels["status"].eq("compliant"), "rules"]
             .value_counts()
@@ -758,7 +769,12 @@ def _marker_keys(table: pd.DataFrame, plan: Plan) -> np.ndarray:
 
 
 def core_report(
-    report: Report, prep: PreparedParcels, core: np.ndarray, facts: Facts, drawn: bool = True
+    report: Report,
+    prep: PreparedParcels,
+    core: np.ndarray,
+    facts: Facts,
+    first_row: np.ndarray,
+    drawn: bool = True,
 ) -> Report:
     """The part of a partition's report about its own properties (``core``: their places,
     ascending), renumbered as the whole run numbers them: each parcel's ``row`` its place in
@@ -776,8 +792,8 @@ def core_report(
     ring_new[old_ring] = np.arange(len(old_ring))
 
     parcels = report.parcels.iloc[core].reset_index(drop=True)
-    parcels["row"] = facts.index
-    parcels["duplicate_id"] = facts.duplicated
+    parcels["row"] = first_row if facts.index is None else facts.index
+    parcels["duplicate_id"] = parcels["id"].isin(facts.duplicated).to_numpy()
     if facts.source_ids and "source_ids" not in parcels:
         src = prep.source_ids or [[i] for i in prep.ids]
         cols = list(parcels.columns)
@@ -838,11 +854,23 @@ def _write_parts(plan: Plan, k: int, sub: Report, outputs: tuple[str, ...]) -> d
 
 
 # -- step 6: unassigned markers and why ------------------------------------------------------
-def _lost(plan: Plan, i: int, assigned: np.ndarray) -> MarkerLayer:
+def _save_assigned(plan: Plan, k: int, keys: np.ndarray) -> None:
+    """Write the keys of the markers partition ``k`` assigned, by the marker piece they come
+    from (so that no process ever holds every assigned marker's key)."""
+    starts = np.asarray([(e << 40) | off for e, off in plan.marker_starts], dtype=np.int64)
+    piece = np.searchsorted(starts, keys, side="right") - 1
+    for i in np.unique(piece):
+        path = f"{plan.scratch}/assigned/{i}/{k}.npy"
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        np.save(path, np.sort(keys[piece == i]))
+
+
+def _lost(plan: Plan, i: int) -> MarkerLayer:
     """The markers of piece ``i`` that no partition assigned."""
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
     keys = (m.file_index.astype(np.int64) << 40) | m.row.astype(np.int64)
-    lost = ~np.isin(keys, assigned)
+    done = [np.load(f) for f in sorted(glob.glob(f"{plan.scratch}/assigned/{i}/*.npy"))]
+    lost = ~np.isin(keys, np.concatenate(done)) if done else np.ones(len(m), dtype=bool)
     return markers_take(m, np.flatnonzero(lost))
 
 
@@ -1016,7 +1044,7 @@ def cluster(
             n_workers=workers or 1,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            dashboard_address=":0",
             memory_limit=memory_limit or 0,
             silence_logs=logging.ERROR,
         ) as local,
@@ -1163,7 +1191,17 @@ def run_partitioned(
                 marker_pieces += [(e, p) for p in dataset.pieces(path)]
         else:
             marker_pieces.append((e, dataset.Piece(path, path, None, 0, -1)))
-    plan = Plan(job, profiles, working, reach, halo, scratch, k_parts, lat_range)
+    plan = Plan(
+        job,
+        profiles,
+        working,
+        reach,
+        halo,
+        scratch,
+        k_parts,
+        lat_range,
+        marker_starts=tuple((e, p.offset) for e, p in marker_pieces),
+    )
     plan_f = client.scatter(plan, broadcast=True)
 
     _tick(timings, "distribute")
@@ -1248,17 +1286,8 @@ def run_partitioned(
 
     _tick(timings, "unassigned")
     # 6. unassigned markers and why
-    assigned = np.concatenate([c["assigned"] for c in checks]) if checks else np.empty(0, np.int64)
-    assigned = np.sort(assigned)
-    assigned_f = client.scatter(assigned, broadcast=True)
     lost_parts = _progress(
-        client.map(
-            _lost,
-            [plan_f] * len(marker_pieces),
-            range(len(marker_pieces)),
-            assigned=assigned_f,
-            pure=False,
-        ),
+        client.map(_lost, [plan_f] * len(marker_pieces), range(len(marker_pieces)), pure=False),
         "unassigned markers",
         progress,
     )
@@ -1330,29 +1359,36 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
 
 
 def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
-    """What each partition must be told of the whole run, and the run's totals so far."""
+    """What each partition must be told of the whole run, and the run's totals so far.
+
+    Nothing here holds a value per parcel of the whole run but, with ``merge_owner``, each
+    property's first row (to number the properties in input order); the ids found more than
+    once are counted by dask over the partitions' id files."""
+    import dask.dataframe as dd
+
     from posting import stream
 
     merged = job.merge_owner is not None
-    first = [p["first_row"] for p in preps]
     if merged:
-        allf = np.concatenate(first) if first else np.empty(0, np.int64)
-        rank = np.empty(len(allf), dtype=np.int64)
-        rank[np.argsort(allf, kind="stable")] = np.arange(len(allf))
-        sizes = np.cumsum([0] + [len(f) for f in first])
-        index = [rank[sizes[i] : sizes[i + 1]] for i in range(len(first))]
+        first = [p["first_row"] for p in preps]
+        allf = np.sort(np.concatenate(first)) if first else np.empty(0, np.int64)
+        index = [np.searchsorted(allf, f) for f in first]
+
+        def rank(rows: np.ndarray) -> np.ndarray:
+            return np.searchsorted(allf, rows)
     else:
-        index = first
-    ids = (
-        pd.concat(
-            [p["ids"].assign(index=ix) for p, ix in zip(preps, index, strict=True)],
-            ignore_index=True,
-        )
-        if preps
-        else pd.DataFrame(columns=["id", "first", "index"])
-    )
+        index = [None] * len(preps)
+
+        def rank(rows: np.ndarray) -> np.ndarray:
+            return np.asarray(rows, dtype=np.int64)
+
+    ids = dd.read_parquet(f"{plan.scratch}/ids")
     counts = ids["id"].value_counts()
-    dup_ids = set(counts.index[counts > 1])
+    dup_ids = frozenset(counts[counts > 1].compute().index)
+    dups = ids[ids["id"].isin(list(dup_ids))].compute() if dup_ids else None
+    if dups is None or not len(dups):
+        dups = pd.DataFrame({"id": pd.Series(dtype=object), "first": pd.Series(dtype=np.int64)})
+    dups = dups.assign(index=rank(dups["first"].to_numpy(dtype=np.int64))).sort_values("index")
     keys = set()
     if any(pr.access for pr in plan.profiles):
         keys.add("access")
@@ -1362,16 +1398,10 @@ def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
         keys.add("owner")
     any_merged = any(p["merged"] for p in preps)
     facts = [
-        Facts(
-            index=ix,
-            duplicated=p["ids"]["id"].isin(dup_ids).to_numpy(),
-            record_keys=frozenset(keys),
-            source_ids=any_merged,
-        )
-        for p, ix in zip(preps, index, strict=True)
+        Facts(index=ix, duplicated=dup_ids, record_keys=frozenset(keys), source_ids=any_merged)
+        for ix in index
     ]
-    dups = ids[ids["id"].isin(dup_ids)].sort_values("index")
-    totals = stream.Totals.start(job, plan, info, preps, mres, dups, index)
+    totals = stream.Totals.start(job, plan, info, preps, mres, dups, rank)
     return facts, totals
 
 

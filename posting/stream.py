@@ -343,7 +343,7 @@ class Totals:
         return Report.worst(SimpleNamespace(parcels=self.candidates), k)  # type: ignore[arg-type]
 
     @classmethod
-    def start(cls, job, plan, info, preps, mres, dups, index) -> Totals:
+    def start(cls, job, plan, info, preps, mres, dups, rank) -> Totals:
         """The totals known once the parcels are prepared and the markers read."""
         import datetime as _dt
 
@@ -394,12 +394,10 @@ class Totals:
                 f"{source}: {len(uniq)} parcel id(s) appear more than once ({shown}"
                 f"{', ...' if len(uniq) > 5 else ''}); each row is checked on its own, not merged"
             )
-        rank = {}
-        for p, ix in zip(preps, index, strict=True):
-            pos = {int(f): int(r) for f, r in zip(p["first_row"], ix, strict=True)}
-            rank.update({f: pos[f] for f, _, _ in p["repaired"] + p["invalid"]})
         for key, text in (("repaired", "{t}"), ("invalid", "is invalid: {t}")):
-            items = sorted((rank[f], i, t) for p in preps for f, i, t in p[key])
+            found = [x for p in preps for x in p[key]]
+            ranks = rank(np.asarray([f for f, _, _ in found], dtype=np.int64))
+            items = sorted((int(r), i, t) for r, (_, i, t) in zip(ranks, found, strict=True))
             for r, i, t in items:
                 sep = ": " if key == "repaired" else " "
                 warnings.append(f"{source}: parcel {i!r} (row {r}){sep}{text.format(t=t)}")
