@@ -54,12 +54,15 @@ def measure(argv: list[str], env: dict[str, str], max_gib: float = 0.0) -> dict[
                     pass
         time.sleep(0.2)
     err = proc.stderr.read().decode()
+    workers = [v for pid, v in peaks.items() if pid != proc.pid]
     return {
         "seconds": round(time.perf_counter() - t0, 1),
         "status": proc.returncode,
         "processes": len(peaks),
         "peak_rss_mib_max": round(max(peaks.values(), default=0.0)),
         "peak_rss_mib_sum": round(sum(peaks.values())),
+        "peak_rss_mib_command": round(peaks.get(proc.pid, 0.0)),
+        "peak_rss_mib_workers": sorted(round(v) for v in workers if v > 100),
         "stderr": err[-600:],
         "stopped_over_gib": max_gib if stopped else None,
     }
