@@ -131,7 +131,8 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
         gx, gy = grid[county]
         dx = gx * SPACING_FT + (copy // len(layers)) % 5 * 40_000.0 - 80_000
         dy = gy * SPACING_FT + (copy // len(layers)) // 5 * 60_000.0 - 80_000
-        geom = shapely.transform(part.geometry.to_numpy(), lambda c, dx=dx, dy=dy: c + np.array([dx, dy]))
+        shift = np.array([dx, dy])
+        geom = shapely.transform(part.geometry.to_numpy(), lambda c, shift=shift: c + shift)
         parcels = gpd.GeoDataFrame(
             {
                 "parcel_id": [f"R{copy:03d}-{p}" for p in part["parcel_id"]],
