@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,3 +52,19 @@ def test_ring_neighbours_matches_the_one_by_one_oracle(markers, points):
     b, a, bft, aft = ring_neighbours(pr, pp, mr, mp, LENGTHS)
     got = list(zip(b.tolist(), a.tolist(), bft.tolist(), aft.tolist(), strict=True))
     assert got == oracle(pr, pp, mr, mp, LENGTHS)
+
+
+def test_ring_neighbours_do_not_depend_on_the_rings_before():
+    """A marker a hair past a corner is after it, however long the rings before its ring are
+    (a float key adding up the ring lengths used to round the two together)."""
+    past = np.nextafter(100.1, np.inf)
+    for before_ft in (10.0, 1e10):
+        b, a, bd, ad = ring_neighbours(
+            np.array([1]),
+            np.array([100.1]),
+            np.array([1, 1]),
+            np.array([past, 350.0]),
+            np.array([before_ft, 400.0]),
+        )
+        assert (b.tolist(), a.tolist()) == ([1], [0])
+        assert bd[0] == pytest.approx(150.1) and ad[0] == pytest.approx(0.0, abs=1e-9)

@@ -39,7 +39,7 @@ def scheduler():
         n_workers=2,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         memory_limit=0,
     ) as cluster:
         yield cluster.scheduler_address
