@@ -6,8 +6,9 @@ worker), sampled every 0.2 s over the process tree with psutil.
     .venv/bin/python benchmarks/state.py --only workers-2 --partition-parcels 20000
 
 Each run writes the GeoParquet results (``--parquet``) and prints one JSON line: the wall time,
-the largest peak of any one process, the sum of the peaks, and the steps' times of a
-partitioned run (``POSTING_TIMINGS``). The last line is all runs as one JSON object.
+the CPU time, the largest peak of any one process, the sum of the peaks, the load average,
+and the steps' times of a partitioned run (``POSTING_TIMINGS``). The last line is all runs as
+one JSON object.
 """
 
 from __future__ import annotations
@@ -28,41 +29,51 @@ POSTING = HERE.parent / ".venv" / "bin" / "posting"
 
 
 def measure(argv: list[str], env: dict[str, str], max_gib: float = 0.0) -> dict[str, object]:
-    """Run ``argv``; its wall time, exit status, stderr, and each process's peak RSS (MiB).
-    With ``max_gib``, a run whose processes together pass it is stopped (it does not fit)."""
+    """Run ``argv``: its wall time, CPU time (user and system, its own and its worker
+    processes'), exit status, stderr, and the peak RSS (MiB) of each of its processes, sampled
+    every 0.2 s. With ``max_gib``, a run whose processes together pass it is stopped."""
+    import tempfile
+
     t0 = time.perf_counter()
     stopped = False
-    proc = subprocess.Popen(argv, stderr=subprocess.PIPE, env=env)
-    top = psutil.Process(proc.pid)
-    peaks: dict[int, float] = {}
-    while proc.poll() is None:
-        try:
-            for p in [top, *top.children(recursive=True)]:
-                try:
-                    rss = p.memory_info().rss / 2**20
-                except psutil.Error:
-                    continue
-                peaks[p.pid] = max(peaks.get(p.pid, 0.0), rss)
-        except psutil.Error:
-            pass
-        if max_gib and sum(peaks.values()) > max_gib * 1024 and not stopped:
-            stopped = True
-            for p in [*top.children(recursive=True), top]:
-                try:
-                    p.kill()
-                except psutil.Error:
-                    pass
-        time.sleep(0.2)
-    err = proc.stderr.read().decode()
-    workers = [v for pid, v in peaks.items() if pid != proc.pid]
+    with tempfile.TemporaryFile() as errfile:
+        proc = subprocess.Popen(argv, stderr=errfile, env=env)
+        top = psutil.Process(proc.pid)
+        peaks: dict[int, float] = {}
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:  # reaped here: its rusage counts the worker processes it reaped
+                break
+            try:
+                for p in [top, *top.children(recursive=True)]:
+                    try:
+                        rss = p.memory_info().rss / 2**20
+                    except psutil.Error:
+                        continue
+                    peaks[p.pid] = max(peaks.get(p.pid, 0.0), rss)
+            except psutil.Error:
+                pass
+            if max_gib and sum(peaks.values()) > max_gib * 1024 and not stopped:
+                stopped = True
+                for p in [*top.children(recursive=True), top]:
+                    try:
+                        p.kill()
+                    except psutil.Error:
+                        pass
+            time.sleep(0.2)
+        errfile.seek(0)
+        err = errfile.read().decode(errors="replace")
+    workers = [v for p, v in peaks.items() if p != proc.pid]
     return {
         "seconds": round(time.perf_counter() - t0, 1),
-        "status": proc.returncode,
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+        "status": os.waitstatus_to_exitcode(status),
         "processes": len(peaks),
         "peak_rss_mib_max": round(max(peaks.values(), default=0.0)),
         "peak_rss_mib_sum": round(sum(peaks.values())),
         "peak_rss_mib_command": round(peaks.get(proc.pid, 0.0)),
         "peak_rss_mib_workers": sorted(round(v) for v in workers if v > 100),
+        "load_average": round(os.getloadavg()[0], 1),
         "stderr": err[-600:],
         "stopped_over_gib": max_gib if stopped else None,
     }
