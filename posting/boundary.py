@@ -498,6 +498,33 @@ def near_rings(
     return RingIndex(v, ring_ids, distance_ft).near(x, y)
 
 
+def _ring_search(v: _Vertices, ring: np.ndarray, s: np.ndarray, side: str) -> np.ndarray:
+    """For each (ring, arc position): the index of the first vertex of the ring whose position
+    is past ``s`` (``side="right"``) or at or past it (``"left"``), or the ring's end; what
+    ``np.searchsorted(v.key, v.base[ring] + s, side)`` gives, but compared exactly within the
+    ring (adding ``base`` would round positions by the length of every ring before).
+
+    >>> v = ring_vertices(np.array([shapely.get_exterior_ring(shapely.box(0, 0, 10, 10))] * 2))
+    >>> at = np.array([10.0])
+    >>> [_ring_search(v, np.array([1]), at, side).tolist() for side in ("left", "right")]
+    [[5], [6]]
+    """
+    ring = np.asarray(ring, dtype=np.int64)
+    s = np.asarray(s, dtype=float)
+    lo = v.start[ring].astype(np.int64)
+    hi = lo + v.count[ring]
+    right = side == "right"
+    while True:  # binary search in every ring's slice at once
+        open_ = lo < hi
+        if not open_.any():
+            return lo
+        mid = (lo + hi) // 2
+        at = v.s[np.minimum(mid, len(v.s) - 1)] if len(v.s) else np.zeros(len(mid))
+        go = open_ & ((at <= s) if right else (at < s))
+        lo = np.where(go, mid + 1, lo)
+        hi = np.where(open_ & ~go, mid, hi)
+
+
 def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Points at arc positions ``s`` along rings (wrapping), from their vertex table (see
     :func:`ring_vertices`): the numpy equivalent of ``shapely.line_interpolate_point``."""
@@ -506,7 +533,7 @@ def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.nd
     s = np.where(length > 0, np.mod(np.asarray(s, dtype=float), np.where(length > 0, length, 1)), 0)
     first = v.start[ring]
     last = first + np.maximum(v.count[ring], 1) - 1
-    j = np.clip(np.searchsorted(v.key, v.base[ring] + s, side="right") - 1, first, last)
+    j = np.clip(_ring_search(v, ring, s, "right") - 1, first, last)
     nxt = np.where(j < last, j + 1, first)
     s_next = np.where(j < last, v.s[np.minimum(j + 1, len(v.s) - 1)], length)
     seg = s_next - v.s[j]
@@ -732,13 +759,12 @@ def ring_stretches(
     # (the ring's and the vertex table's lengths may differ in the last bits)
     whole = np.abs(b - a - length) <= 1e-9 * np.maximum(length, 1.0)
     b = np.where(whole, a + length, b)
-    base = v.base[ring]
     ring_start = v.start[ring]
     # Vertices strictly inside (a, b): first lap up to the ring's end, then from its start.
-    lo0 = np.searchsorted(v.key, base + a, side="right")
-    hi0 = np.searchsorted(v.key, base + np.minimum(b, length), side="left")
+    lo0 = _ring_search(v, ring, a, "right")
+    hi0 = _ring_search(v, ring, np.minimum(b, length), "left")
     n0 = np.maximum(hi0 - lo0, 0)
-    hi1 = np.searchsorted(v.key, base + (b - length), side="left")
+    hi1 = _ring_search(v, ring, b - length, "left")
     n1 = np.where(b > length, np.maximum(hi1 - ring_start, 0), 0)
     total = 2 + n0 + n1
     out_start = np.r_[0, np.cumsum(total)[:-1]]
