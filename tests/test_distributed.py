@@ -366,3 +366,73 @@ def test_halo_and_reach():
     reach = Reach.build(grid, np.array([0, 1, 11, 11]), np.array([0, 0, 1, 2]))
     box, part = reach.parts_of(np.array([[0.5, 0.5, 1.5, 1.5], [5.5, 5.5, 5.6, 5.6]]))
     assert list(zip(box.tolist(), part.tolist(), strict=True)) == [(0, 0), (0, 1), (0, 2)]
+
+
+from distributed import WorkerPlugin  # noqa: E402
+
+
+class _DieOnce(WorkerPlugin):
+    """A worker plugin that ends its worker's process the first time a partition's check
+    starts on it (a machine lost in the middle of a run)."""
+
+    def __init__(self, flag: str) -> None:
+        self.flag = flag
+
+    def setup(self, worker) -> None:  # pragma: no cover - runs in the worker
+        self.worker = worker
+
+    def transition(self, key, start, finish, **kwargs) -> None:  # pragma: no cover - worker
+        import os
+
+        name = key[0] if isinstance(key, tuple) else str(key)
+        if finish == "executing" and "_check_partition" in str(name):
+            try:
+                fd = os.open(self.flag, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+            except FileExistsError:
+                return
+            os.close(fd)
+            os._exit(1)
+
+
+def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path):
+    from distributed import Client, LocalCluster
+
+    from posting import distributed, stream
+    from posting.cli import flag
+    from posting.job import Job
+
+    job = Job(
+        parcels=str(SAMPLE / "parcels.geojson"),
+        signs=(str(SAMPLE / "signs.csv"),),
+        id_field="parcel_id",
+    )
+    died = tmp_path / "died"
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, dashboard_address=":0", memory_limit=0
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        client.register_plugin(_DieOnce(str(died)))
+        run = distributed.run_partitioned(
+            job, client, partition_parcels=4, scratch=str(tmp_path / "scratch"), outputs=("json",)
+        )
+        stream.write_outputs(run, {"json": str(tmp_path / "part.json")}, flag)
+    assert died.exists()  # a worker did die, and the run went on
+    res = _run(
+        [
+            "check",
+            *job.files()[:1],
+            "--signs",
+            job.signs[0],
+            "--id-field",
+            "parcel_id",
+            "--json",
+            str(tmp_path / "one.json"),
+            "-q",
+        ],
+        cwd=ROOT,
+    )
+    assert res.returncode == 1
+    one, part = ((tmp_path / f).read_bytes() for f in ("one.json", "part.json"))
+    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
