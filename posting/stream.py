@@ -133,6 +133,24 @@ def _geojson_parts(scratch: str, k: int, sub: Report, marker_keys: np.ndarray) -
         raise RuntimeError(f"GeoJSON of partition {k}: {len(feats)} features, expected {at}")
 
 
+def _point_wkb(x: np.ndarray, y: np.ndarray) -> Any:
+    """Points as an Arrow array of WKB (little-endian, 21 bytes each; null where a coordinate
+    is not finite), written with numpy: no Point object is made (a state's ten million)."""
+    import pyarrow as pa
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n = len(x)
+    rec = np.zeros(n, dtype=[("order", "u1"), ("kind", "<u4"), ("x", "<f8"), ("y", "<f8")])
+    rec["order"], rec["kind"], rec["x"], rec["y"] = 1, 1, x, y
+    ok = np.isfinite(x) & np.isfinite(y)
+    fixed = pa.FixedSizeBinaryArray.from_buffers(
+        pa.binary(21), n, [None, pa.py_buffer(rec.tobytes())]
+    )
+    wkb = fixed.cast(pa.binary())
+    return wkb if ok.all() else pa.compute.if_else(pa.array(ok), wkb, pa.nulls(n, pa.binary()))
+
+
 # -- GeoParquet parts ------------------------------------------------------------------------
 def _geoparquet(
     path: str,
@@ -147,7 +165,10 @@ def _geoparquet(
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
     arrays = {c: pa.array(v, type=types[c], from_pandas=True) for c, v in columns.items()}
-    arrays["geometry"] = pa.array(shapely.to_wkb(geometry), type=pa.binary())
+    if isinstance(geometry, pa.Array):
+        arrays["geometry"] = geometry
+    else:
+        arrays["geometry"] = pa.array(shapely.to_wkb(geometry), type=pa.binary())
     table = pa.table(arrays)
     geo = {
         "version": "1.1.0",
@@ -224,7 +245,6 @@ def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]
         gap_lines(sub)[rep],
         ["LineString"],
     )
-    import shapely
 
     c = sub.corners
     sel = np.flatnonzero(c["status"].isin(["missing", "uncertain"]).to_numpy())
@@ -237,7 +257,7 @@ def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]
         "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
     }
     ctypes = {"parcel_id": s, "parcel_row": i, "status": s, "turn_deg": f, "nearest_marker_ft": f}
-    pts = shapely.points(c["lon"].to_numpy(dtype=float)[sel], c["lat"].to_numpy(dtype=float)[sel])
+    pts = _point_wkb(c["lon"].to_numpy(dtype=float)[sel], c["lat"].to_numpy(dtype=float)[sel])
     _geoparquet(f"{scratch}/parquet/corners/part-{k:05d}.parquet", ccols, ctypes, pts, ["Point"])
     m = sub.markers
     mp = m["parcel"].to_numpy(dtype=np.int64)
@@ -252,7 +272,6 @@ def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]
 
 def _marker_part(path: str, m: pd.DataFrame, parcel_id: list[Any], parcel_row: Any) -> None:
     import pyarrow as pa
-    import shapely
 
     s, i, f = pa.string(), pa.int64(), pa.float64()
     cols = {
@@ -277,7 +296,7 @@ def _marker_part(path: str, m: pd.DataFrame, parcel_id: list[Any], parcel_row: A
         "distance_ft": f,
         "reason": s,
     }
-    pts = shapely.points(m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float))
+    pts = _point_wkb(m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float))
     _geoparquet(path, cols, types, pts, ["Point"])
 
 

@@ -4,6 +4,8 @@ The partitions are deliberately small (a few parcels of the sample, a few hundre
 layers and of a generated county), so that most parcels sit on a partition's edge: markers
 across shared lines, corners, merged properties and water along the edges all have to come out
 as one run finds them. The one-run output is the reference (its own tests hold its figures).
+Williamsburg is compared verdict by verdict: its easements may be listed in another order (see
+docs/scale.md); everything else byte for byte.
 """
 
 from __future__ import annotations
@@ -184,7 +186,7 @@ def test_williamsburg_with_its_land_options(tmp_path, scheduler):
         "--easements",
         str(w / "easements.geojson"),
     ]
-    report = _same(args, tmp_path, scheduler, 500, exact=False)
+    report = _same(args, tmp_path, scheduler, 700, exact=False)
     assert len(report["parcels"]) == 4464
     assert sum(p["water_frontage_ft"] > 0 for p in report["parcels"]) > 0
 
@@ -207,7 +209,7 @@ def test_pacific_merged_by_owner(tmp_path, scheduler):
         "--accuracy-ft",
         "16",
     ]
-    report = _same(args, tmp_path, scheduler, 200, exact=False)
+    report = _same(args, tmp_path, scheduler, 600)
     assert len(report["parcels"]) == 1403  # 5,433 lots, 1,403 properties (the README)
 
 
