@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import math
+import operator
 import os
 import pickle
 import shutil
@@ -1082,9 +1083,6 @@ def run_partitioned(
     """Check ``job`` on the cluster behind ``client``, partition by partition (see the
     module's docstring); ``outputs`` names the parts to write (``json``, ``geojson``, ``csv``,
     ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them."""
-    import dask.dataframe as dd
-    import dask_geopandas as dgpd
-
     from posting.engine import profiles_of
 
     if job.sign_parcel_field:
@@ -1098,204 +1096,208 @@ def run_partitioned(
     profiles = tuple(profiles_of(list(job.rules)))
     scratch = scratch or tempfile.mkdtemp(prefix="posting-")
     os.makedirs(scratch, exist_ok=True)
-    halo = Halo.of(job.settings)
     timings: dict[str, float] = {}
+    steps = _Steps(job, client, progress)
 
     _tick(timings, "scan")
-    # 1. scan
-    pieces = dataset.pieces(job.parcels)
-    scans = client.map(_scan, [job] * len(pieces), pieces, pure=False)
-    infos = client.map(lambda s: s[1], scans, pure=False)
-    frames = client.map(lambda s: s[0], scans, pure=False)
-    info = _progress(infos, "reading parcels", progress)
-    del scans
-    crs = info[0]["crs"]
-    for x in info[1:]:
-        if x["crs"] != crs:
-            raise InputError("its files are not all in one CRS", path=job.parcels)
-    n_rows = sum(x["rows"] for x in info)
-    working = WorkingPlan.of(
-        np.concatenate([x["extreme_lon"] for x in info]),
-        np.concatenate([x["extreme_lat"] for x in info]),
-        crs,
-    )
-
+    pieces, frames, info, working = steps.scan()
     _tick(timings, "plan")
-    # 2. plan: Hilbert keys (dask-geopandas), cuts, reach
-    meta = pd.DataFrame(
-        {c: pd.Series(dtype=float) for c in ("lon", "lat", "west", "south", "east", "north")}
-    )
-    meta.insert(0, "row", pd.Series(dtype=np.int64))
-    meta["mkey"] = pd.Series(dtype=object)
-    skel = dd.from_delayed(frames, meta=meta, verify_meta=False)
-    bounds = dd.compute(
-        skel["west"].min(), skel["south"].min(), skel["east"].max(), skel["north"].max()
-    )
-    bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in bounds)
-    lat_range = _lat_range(bounds)
-    filled = skel.assign(hx=skel["lon"].fillna(bounds[0]), hy=skel["lat"].fillna(bounds[1]))
-    points = dgpd.from_dask_dataframe(filled, geometry=dgpd.points_from_xy(filled, "hx", "hy"))
-    hd = points.hilbert_distance(total_bounds=bounds, level=HILBERT_LEVEL)
-    owner_min = None
-    if job.merge_owner:
-        owner_min = hd.groupby(skel["mkey"]).min().compute()
-        owner_min = client.scatter(owner_min, broadcast=True)
-    k_parts = max(1, math.ceil(n_rows / partition_parcels))
-    key = hd.astype(float)
-    if owner_min is not None:
-        key = dd.map_partitions(
-            lambda f, h, om: pd.Series(_owner_key(f, h, om), index=f.index),
-            skel,
-            hd,
-            owner_min,
-            meta=("key", float),
-        )
-    qs = np.linspace(0, 1, k_parts + 1)[1:-1]
-    cuts = (
-        np.unique(np.asarray(key.quantile(qs).compute(), dtype=float)) if len(qs) else np.empty(0)
-    )
-    k_parts = len(cuts) + 1
-    hd_parts = hd.to_delayed()
-    hd_futs = client.compute(hd_parts)
-    pairs = client.map(lambda f, h: (f, h), frames, hd_futs, pure=False)
-    part_futs = client.map(_part_keys, pairs, owner_min=owner_min, cuts=cuts, pure=False)
-    # partitions left empty (one owner's parcels share a key) are dropped
-    counts = client.map(np.bincount, part_futs, minlength=k_parts, pure=False)
-    used = np.flatnonzero(sum(_progress(counts, "planning partitions", progress)) > 0)
-    if len(used) < k_parts:
-        remap = np.full(k_parts, -1, dtype=np.int64)
-        remap[used] = np.arange(len(used))
-        part_futs = client.map(np.take, [remap] * len(part_futs), part_futs, pure=False)
-        k_parts = len(used)
-    from posting.crs import lonlat_margin_deg
-
-    pad = lonlat_margin_deg(halo.reach, *lat_range)
-    # cells a few halos wide (so that the halo sent is little more than the halo needed), at
-    # most MAX_CELLS of them
-    area = max((bounds[2] - bounds[0]) * (bounds[3] - bounds[1]), 1e-12)
-    grid = Reach.grid(bounds, int(min(MAX_CELLS, area / (CELL_HALOS * pad) ** 2)) + 1)
-    cells = client.map(_reach_cells, frames, part_futs, grid=grid, pad=pad, pure=False)
-    cell_frames = _progress(cells, "planning partitions", progress)
-    cell_table = pd.concat(cell_frames, ignore_index=True)
-    reach = Reach.build(grid, cell_table["cell"].to_numpy(), cell_table["part"].to_numpy())
-
-    # marker pieces and files
-    marker_pieces = []
-    for e, path in enumerate(job.signs):
-        from posting import photos
-
-        if dataset.is_dataset(path) or path.lower().endswith(dataset.SUFFIXES):
-            if photos.is_photo_source(path) and not dataset.is_dataset(path):
-                marker_pieces.append((e, dataset.Piece(path, path, None, 0, -1)))
-            else:
-                marker_pieces += [(e, p) for p in dataset.pieces(path)]
-        else:
-            marker_pieces.append((e, dataset.Piece(path, path, None, 0, -1)))
+    part_futs, k_parts, reach, lat_range = steps.plan(frames, info, partition_parcels)
+    marker_pieces = _marker_pieces(job)
     plan = Plan(
         job,
         profiles,
         working,
         reach,
-        halo,
+        Halo.of(job.settings),
         scratch,
         k_parts,
         lat_range,
         marker_starts=tuple((e, p.offset) for e, p in marker_pieces),
     )
-    plan_f = client.scatter(plan, broadcast=True)
-
     _tick(timings, "distribute")
-    # 3. distribute
-    dist_p = client.map(
-        _distribute_parcels,
-        [plan_f] * len(pieces),
-        range(len(pieces)),
-        pieces,
-        part_futs,
-        pure=False,
-    )
-    dist_m = client.map(
-        _distribute_markers,
-        [plan_f] * len(marker_pieces),
-        range(len(marker_pieces)),
-        [e for e, _ in marker_pieces],
-        [p for _, p in marker_pieces],
-        pure=False,
-    )
-    dist_c = [
-        client.submit(_distribute_context, plan_f, name, pure=False)
-        for name in _CONTEXT_LAYERS
-        if getattr(job.context, name)
-    ]
-    _progress(dist_p + dist_c, "distributing parcels", progress)
-    mres = _progress(dist_m, "distributing markers", progress)
-    del frames, hd_futs, pairs, part_futs, cells
-    files: list[tuple[str, Any]] = []
-    for e, path in enumerate(job.signs):
-        first = next((r for r in mres if r["entry"] == e), None)
-        files.append((first["file"][0] if first else path, first["file"][1] if first else None))
-    plan = replace(plan, marker_files=tuple(files))
-
+    plan, mres = steps.distribute(plan, pieces, part_futs, marker_pieces)
+    del frames, part_futs
     _tick(timings, "prepare")
-    # 4. prepare
-    plan_f = client.scatter(plan, broadcast=True)
-    preps = _progress(
-        client.map(_prepare, [plan_f] * k_parts, range(k_parts), pure=False),
-        "preparing parcels",
-        progress,
-    )
+    preps = steps.map(_prepare, plan, range(k_parts), label="preparing parcels")
     facts, totals = _facts(job, plan, info, preps, mres, client)
     plan = replace(plan, group_extents=totals.group_extents)
-    plan_f = client.scatter(plan, broadcast=True)
-
     _tick(timings, "check")
-    # 5. check
-    checks = _progress(
-        client.map(
-            _check_partition,
-            [plan_f] * k_parts,
-            range(k_parts),
-            facts,
-            outputs=tuple(outputs),
-            pure=False,
-        ),
-        "checking partitions",
-        progress,
-    )
-
-    # a key that some partition's records carry (an access point, a fence gap) is carried by
-    # every record: the partitions that rendered without it render again
-    found = frozenset().union(*(c["keys_found"] for c in checks)) if checks else frozenset()
-    again = [i for i, c in enumerate(checks) if not found <= c["record_keys"]]
-    if again:
-        facts = [replace(f, record_keys=f.record_keys | found) for f in facts]
-        redo = _progress(
-            client.map(
-                _check_partition,
-                [plan_f] * len(again),
-                again,
-                [facts[i] for i in again],
-                outputs=tuple(outputs),
-                pure=False,
-            ),
-            "checking partitions again",
-            progress,
-        )
-        for i, c in zip(again, redo, strict=True):
-            checks[i] = c
-
+    checks = steps.check(plan, facts, outputs)
     _tick(timings, "unassigned")
-    # 6. unassigned markers and why
-    lost_parts = _progress(
-        client.map(_lost, [plan_f] * len(marker_pieces), range(len(marker_pieces)), pure=False),
-        "unassigned markers",
-        progress,
+    lost_parts = steps.map(_lost, plan, range(len(marker_pieces)), label="unassigned markers")
+    lost = markers_concat(lost_parts, list(plan.marker_files))
+    lost_table = _reasons(
+        client, client.scatter(plan, broadcast=True, hash=False), plan, preps, lost, progress
     )
-    lost = markers_concat(lost_parts, files)
-    lost_table = _reasons(client, plan_f, plan, preps, lost, progress)
     totals.finish(checks, lost_table)
     _tick(timings, "end")
     return Run(plan, totals, checks, lost_table, timings)
+
+
+def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
+    """The pieces of every marker file (a GeoParquet file or dataset in row groups, any other
+    file or a folder of photos whole), each with its file's number."""
+    from posting import photos
+
+    out = []
+    for e, path in enumerate(job.signs):
+        if dataset.is_dataset(path) or (
+            path.lower().endswith(dataset.SUFFIXES) and not photos.is_photo_source(path)
+        ):
+            out += [(e, p) for p in dataset.pieces(path)]
+        else:
+            out.append((e, dataset.Piece(path, path, None, 0, -1)))
+    return out
+
+
+@dataclass
+class _Steps:
+    """The steps of :func:`run_partitioned` that submit tasks, each waiting for its own."""
+
+    job: Job
+    client: Client
+    progress: bool
+
+    def map(self, func: Callable[..., Any], plan: Plan, *args: Any, label: str, **kw: Any):
+        """``func(plan, *args)`` for each element of the iterables ``args``, on the cluster."""
+        plan_f = self.client.scatter(plan, broadcast=True, hash=False)
+        items = [list(a) for a in args]
+        futures = self.client.map(func, [plan_f] * len(items[0]), *items, pure=False, **kw)
+        return _progress(futures, label, self.progress)
+
+    def scan(self) -> tuple[list[dataset.Piece], list[Any], list[dict[str, Any]], WorkingPlan]:
+        """Step 1: every piece's parcels' centres and boxes (kept on the workers) and what the
+        working plan needs (gathered)."""
+        job, client = self.job, self.client
+        pieces = dataset.pieces(job.parcels)
+        scans = client.map(_scan, [job] * len(pieces), pieces, pure=False)
+        infos = client.map(operator.itemgetter(1), scans, pure=False)
+        frames = client.map(operator.itemgetter(0), scans, pure=False)
+        info = _progress(infos, "reading parcels", self.progress)
+        crs = info[0]["crs"]
+        if any(x["crs"] != crs for x in info[1:]):
+            raise InputError("its files are not all in one CRS", path=job.parcels)
+        working = WorkingPlan.of(
+            np.concatenate([x["extreme_lon"] for x in info]),
+            np.concatenate([x["extreme_lat"] for x in info]),
+            crs,
+        )
+        return pieces, frames, info, working
+
+    def plan(self, frames: list[Any], info: list[dict[str, Any]], partition_parcels: int):
+        """Step 2: each parcel's partition (futures, one per piece), their number, their reach
+        and the layer's range of latitudes."""
+        import dask.dataframe as dd
+        import dask_geopandas as dgpd
+
+        from posting.crs import lonlat_margin_deg
+
+        client = self.client
+        meta = pd.DataFrame(
+            {c: pd.Series(dtype=float) for c in ("lon", "lat", "west", "south", "east", "north")}
+        )
+        meta.insert(0, "row", pd.Series(dtype=np.int64))
+        meta["mkey"] = pd.Series(dtype=object)
+        skel = dd.from_delayed(frames, meta=meta, verify_meta=False)
+        bounds = dd.compute(
+            skel["west"].min(), skel["south"].min(), skel["east"].max(), skel["north"].max()
+        )
+        bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in bounds)
+        filled = skel.assign(hx=skel["lon"].fillna(bounds[0]), hy=skel["lat"].fillna(bounds[1]))
+        points = dgpd.from_dask_dataframe(filled, geometry=dgpd.points_from_xy(filled, "hx", "hy"))
+        hd = points.hilbert_distance(total_bounds=bounds, level=HILBERT_LEVEL)
+        key, owner_min = hd.astype(float), None
+        if self.job.merge_owner:  # an owner's parcels take the owner's smallest distance
+            owner_min = client.scatter(
+                hd.groupby(skel["mkey"]).min().compute(), broadcast=True, hash=False
+            )
+            key = dd.map_partitions(_owner_keys, skel, hd, owner_min, meta=("key", float))
+        k_parts = max(1, math.ceil(sum(x["rows"] for x in info) / partition_parcels))
+        qs = np.linspace(0, 1, k_parts + 1)[1:-1]
+        cuts = np.unique(np.asarray(key.quantile(qs).compute(), dtype=float)) if len(qs) else qs
+        k_parts = len(cuts) + 1
+        pairs = client.map(lambda f, h: (f, h), frames, client.compute(hd.to_delayed()))
+        part_futs = client.map(_part_keys, pairs, owner_min=owner_min, cuts=cuts, pure=False)
+        # partitions left empty (one owner's parcels share a key) are dropped
+        counts = client.map(np.bincount, part_futs, minlength=k_parts, pure=False)
+        used = np.flatnonzero(sum(_progress(counts, "planning partitions", self.progress)) > 0)
+        if len(used) < k_parts:
+            remap = np.full(k_parts, -1, dtype=np.int64)
+            remap[used] = np.arange(len(used))
+            part_futs = client.map(np.take, [remap] * len(part_futs), part_futs, pure=False)
+            k_parts = len(used)
+        lat_range = _lat_range(bounds)
+        pad = lonlat_margin_deg(Halo.of(self.job.settings).reach, *lat_range)
+        # cells a few halos wide (what is sent beyond the halo is at most a cell wide), at most
+        # MAX_CELLS of them
+        area = max((bounds[2] - bounds[0]) * (bounds[3] - bounds[1]), 1e-12)
+        grid = Reach.grid(bounds, int(min(MAX_CELLS, area / (CELL_HALOS * pad) ** 2)) + 1)
+        cells = client.map(_reach_cells, frames, part_futs, grid=grid, pad=pad, pure=False)
+        table = pd.concat(_progress(cells, "planning partitions", self.progress))
+        reach = Reach.build(grid, table["cell"].to_numpy(), table["part"].to_numpy())
+        return part_futs, k_parts, reach, lat_range
+
+    def distribute(self, plan: Plan, pieces, part_futs, marker_pieces):
+        """Step 3: the parcels, markers and context features to their partitions; the plan
+        with the marker files, and what each marker piece held."""
+        client, job = self.client, self.job
+        plan_f = client.scatter(plan, broadcast=True, hash=False)
+        dist_p = client.map(
+            _distribute_parcels,
+            [plan_f] * len(pieces),
+            range(len(pieces)),
+            pieces,
+            part_futs,
+            pure=False,
+        )
+        dist_c = [
+            client.submit(_distribute_context, plan_f, name, pure=False)
+            for name in _CONTEXT_LAYERS
+            if getattr(job.context, name)
+        ]
+        mres = self.map(
+            _distribute_markers,
+            plan,
+            range(len(marker_pieces)),
+            [e for e, _ in marker_pieces],
+            [p for _, p in marker_pieces],
+            label="distributing markers",
+        )
+        _progress(dist_p + dist_c, "distributing parcels", self.progress)
+        files: list[tuple[str, Any]] = []
+        for e, path in enumerate(job.signs):
+            first = next((r for r in mres if r["entry"] == e), None)
+            files.append(first["file"] if first else (path, None))
+        return replace(plan, marker_files=tuple(files)), mres
+
+    def check(self, plan: Plan, facts: list[Facts], outputs: tuple[str, ...]):
+        """Step 5: each partition's check. A key that some partition's records carry (an access
+        point, a fence gap) is carried by every record: the partitions that wrote theirs
+        without it write them again."""
+        k_parts = plan.partitions
+        checks = self.map(
+            _check_partition,
+            plan,
+            range(k_parts),
+            facts,
+            label="checking partitions",
+            outputs=tuple(outputs),
+        )
+        found = frozenset().union(*(c["keys_found"] for c in checks))
+        again = [i for i, c in enumerate(checks) if not found <= c["record_keys"]]
+        if again:
+            redo = self.map(
+                _check_partition,
+                plan,
+                again,
+                [replace(facts[i], record_keys=facts[i].record_keys | found) for i in again],
+                label="checking partitions again",
+                outputs=tuple(outputs),
+            )
+            for i, c in zip(again, redo, strict=True):
+                checks[i] = c
+        return checks
 
 
 def _tick(timings: dict[str, float], name: str) -> None:
@@ -1307,6 +1309,11 @@ def _tick(timings: dict[str, float], name: str) -> None:
     if last is not None:
         timings[timings.pop("_step")] = now - last
     timings["_at"], timings["_step"] = now, name
+
+
+def _owner_keys(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> pd.Series:
+    """The partitioning key of each parcel: its owner's smallest Hilbert distance."""
+    return pd.Series(_owner_key(frame, hd, owner_min), index=frame.index)
 
 
 def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.ndarray:
