@@ -731,6 +731,8 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
                 if table is not None and len(table)
             ),
             "halo": len(prep) - len(core),
+            "properties": len(core),
+            "vertices": len(prep.vertices.s) if prep.vertices is not None else 0,
             "markers": len(markers),
         }
     )
@@ -1450,6 +1452,12 @@ def run_and_write(
             halo = sum(c["halo"] for c in run.parts)
             markers = sum(c["markers"] for c in run.parts)
             shown += f"; {len(run.parts)} partitions, halo {halo:,} properties, {markers:,} markers"
+            big = max(run.parts, key=lambda c: c["properties"] + c["halo"], default=None)
+            if big is not None:
+                shown += (
+                    f"; largest partition {big['properties']:,} properties (+{big['halo']:,} "
+                    f"halo), {big['markers']:,} markers, {big['vertices']:,} vertices"
+                )
             print(f"posting: steps: {shown}", file=__import__("sys").stderr)
         return run.totals
     finally:
