@@ -41,8 +41,11 @@ import math
 import operator
 import os
 import pickle
+import re
 import shutil
+import sys
 import tempfile
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -345,8 +348,8 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         layer.crs,
     )
     clon, clat = clon.reshape(4, n), clat.reshape(4, n)
-    with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
-        __import__("warnings").simplefilter("ignore", RuntimeWarning)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN boxes: rows without geometry
         frame = pd.DataFrame(
             {
                 "row": rows,
@@ -554,8 +557,14 @@ def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
 
 
 def _prepare(plan: Plan, k: int) -> dict[str, Any]:
+    """Step 4: partition ``k``'s parcels prepared (saved as a :class:`Block`), its properties
+    near other partitions written to them as their halo, its ids written for the count of ids
+    found more than once; and what the whole run needs of it (:func:`_prepared_summary`)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     from posting.io import parcel_values
-    from posting.partition import _layer_concat
+    from posting.partition import _layer_concat, _layer_take
     from posting.prepare import prepare_parcels
 
     job = plan.job
@@ -563,8 +572,6 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     layer = _layer_concat([p[0] for p in parts])
     rows = np.concatenate([p[1] for p in parts])
     order = np.argsort(rows, kind="stable")
-    from posting.partition import _layer_take
-
     layer, rows = _layer_take(layer, order), rows[order]
     key = parcel_values(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
     with parallel.threads(1):
@@ -572,72 +579,62 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
         # (a marker exactly at a corner is before or after it by that table's arithmetic)
         prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working, corners=False)
     # the input geometry is not needed once prepared (the working geometry is): not saved
-    none = np.full(len(prep), None, dtype=object)
-    prep = replace(prep, layer=replace(prep.layer, geometry=none))
+    prep = replace(prep, layer=replace(prep.layer, geometry=np.full(len(prep), None, object)))
     layer = replace(layer, geometry=np.full(len(layer), None, dtype=object))
     if prep.source_rows is None:
-        first = rows
-        block = Block(prep, prep.layer, rows, first)
+        block = Block(prep, prep.layer, rows, rows)
     else:
         first = np.asarray([rows[r[0]] for r in prep.source_rows], dtype=np.int64)
         block = Block(prep, layer, rows, first)
     _save(f"{plan.scratch}/prep/{k}.pkl", block)
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    os.makedirs(f"{plan.scratch}/ids", exist_ok=True)  # for the ids found more than once
-    ids = pa.table({"id": pa.array(list(prep.ids), pa.string()), "first": pa.array(first)})
+    os.makedirs(f"{plan.scratch}/ids", exist_ok=True)
+    ids = pa.table({"id": pa.array(list(prep.ids), pa.string()), "first": block.first_row})
     pq.write_table(ids, f"{plan.scratch}/ids/{k}.parquet")
-    # the halo: properties whose box touches another partition's reach
-    boxes = prep.bounds_lonlat
-    item, part = plan.reach.parts_of(boxes)
+    item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
     for j in np.unique(part):
-        if j == k:
-            continue
-        _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j]), False))
+        if j != k:
+            _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j]), False))
+    return _prepared_summary(k, block)
+
+
+def _extent(boxes: np.ndarray) -> list[float]:
+    """The (west, south, east, north) around boxes (NaN rows left out)."""
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN boxes: rows without geometry
+        return [
+            float(np.nanmin(boxes[:, 0])),
+            float(np.nanmin(boxes[:, 1])),
+            float(np.nanmax(boxes[:, 2])),
+            float(np.nanmax(boxes[:, 3])),
+        ]
+
+
+def _prepared_summary(k: int, block: Block) -> dict[str, Any]:
+    """What the whole run needs of a prepared partition: its extent and each working CRS's
+    share of it, its repairs and invalid parcels (by first row), whether it has owners and
+    merged properties, and, when merged, its properties' first rows (to number them)."""
+    prep, first = block.prep, block.first_row
+    boxes = prep.bounds_lonlat
     valid = prep.group >= 0
-    with np.errstate(invalid="ignore"), __import__("warnings").catch_warnings():
-        __import__("warnings").simplefilter("ignore", RuntimeWarning)
-        ext = (
-            [
-                float(np.nanmin(boxes[valid, 0])),
-                float(np.nanmin(boxes[valid, 1])),
-                float(np.nanmax(boxes[valid, 2])),
-                float(np.nanmax(boxes[valid, 3])),
-            ]
-            if valid.any()
-            else None
-        )
-    groups = {}
-    for g in range(len(prep.crss)):
-        sel = prep.group == g
-        if sel.any():
-            b = boxes[sel]
-            groups[g] = (
-                int(sel.sum()),
-                [
-                    float(np.nanmin(b[:, 0])),
-                    float(np.nanmin(b[:, 1])),
-                    float(np.nanmax(b[:, 2])),
-                    float(np.nanmax(b[:, 3])),
-                ],
-            )
-    repaired = [
-        (int(first[i]), prep.ids[i], prep.repaired[i])
-        for i in np.flatnonzero(~pd.isna(prep.repaired))
-    ]
-    invalid = [
-        (int(first[i]), prep.ids[i], prep.invalid[i])
-        for i in np.flatnonzero(~pd.isna(prep.invalid))
-    ]
+    groups = {
+        g: (int((prep.group == g).sum()), _extent(boxes[prep.group == g]))
+        for g in range(len(prep.crss))
+        if (prep.group == g).any()
+    }
     return {
         "k": k,
         "properties": len(prep),
         "first_row": first if prep.source_rows is not None else None,
-        "extent": ext,
+        "extent": _extent(boxes[valid]) if valid.any() else None,
         "groups": groups,
-        "repaired": repaired,
-        "invalid": invalid,
+        "repaired": [
+            (int(first[i]), prep.ids[i], prep.repaired[i])
+            for i in np.flatnonzero(~pd.isna(prep.repaired))
+        ],
+        "invalid": [
+            (int(first[i]), prep.ids[i], prep.invalid[i])
+            for i in np.flatnonzero(~pd.isna(prep.invalid))
+        ],
         "any_owner": prep.layer.owners is not None and bool(pd.notna(prep.layer.owners).any()),
         "merged": prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows),
     }
@@ -739,7 +736,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     return out
 
 
-_LANDCOVER = __import__("re").compile(r"^land cover unknown for \d+ of \d+ gaps")
+_LANDCOVER = re.compile(r"^land cover unknown for \d+ of \d+ gaps")
 
 
 def _core_not_checked(results: list[Any], core: np.ndarray, n: int) -> list[tuple[str, dict]]:
@@ -1064,9 +1061,7 @@ def _progress(futures: list[Any], label: str, show: bool) -> list[Any]:
         return [f.result() for f in futures]
     from tqdm import tqdm
 
-    with tqdm(
-        total=len(futures), desc=label, unit="task", leave=False, file=__import__("sys").stderr
-    ) as bar:
+    with tqdm(total=len(futures), desc=label, unit="task", leave=False, file=sys.stderr) as bar:
         for f in as_completed(futures):
             f.result()
             bar.update(1)
@@ -1458,7 +1453,7 @@ def run_and_write(
                     f"; largest partition {big['properties']:,} properties (+{big['halo']:,} "
                     f"halo), {big['markers']:,} markers, {big['vertices']:,} vertices"
                 )
-            print(f"posting: steps: {shown}", file=__import__("sys").stderr)
+            print(f"posting: steps: {shown}", file=sys.stderr)
         return run.totals
     finally:
         shutil.rmtree(work, ignore_errors=True)

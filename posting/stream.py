@@ -211,54 +211,10 @@ def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]
         geom,
         ["Polygon", "MultiPolygon"],
     )
-    from posting.draw import gap_lines
-
     ids = sub.parcels["id"].to_numpy(dtype=object)
     rows = sub.parcels["row"].to_numpy(dtype=np.int64)
-    g = sub.gaps
-    rep = np.flatnonzero((g["status"] != "ok").to_numpy())
-    gp = g["parcel"].to_numpy(dtype=np.int64)[rep]
-    gcols = {
-        "parcel_id": ids[gp].tolist(),
-        "parcel_row": rows[gp],
-        "part": g["part"].to_numpy(dtype=np.int64)[rep],
-        "hole": g["hole"].to_numpy(dtype=np.int64)[rep],
-        "status": g["status"].to_numpy(dtype=object)[rep].tolist(),
-        "length_ft": g["length_ft"].to_numpy(dtype=float)[rep],
-        "straight_ft": g["straight_ft"].to_numpy(dtype=float)[rep],
-        "limit_ft": g["limit_ft"].to_numpy(dtype=float)[rep],
-    }
-    gtypes = {
-        "parcel_id": s,
-        "parcel_row": i,
-        "part": i,
-        "hole": i,
-        "status": s,
-        "length_ft": f,
-        "straight_ft": f,
-        "limit_ft": f,
-    }
-    _geoparquet(
-        f"{scratch}/parquet/gaps/part-{k:05d}.parquet",
-        gcols,
-        gtypes,
-        gap_lines(sub)[rep],
-        ["LineString"],
-    )
-
-    c = sub.corners
-    sel = np.flatnonzero(c["status"].isin(["missing", "uncertain"]).to_numpy())
-    cp = c["parcel"].to_numpy(dtype=np.int64)[sel]
-    ccols = {
-        "parcel_id": ids[cp].tolist(),
-        "parcel_row": rows[cp],
-        "status": c["status"].to_numpy(dtype=object)[sel].tolist(),
-        "turn_deg": c["turn_deg"].to_numpy(dtype=float)[sel],
-        "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
-    }
-    ctypes = {"parcel_id": s, "parcel_row": i, "status": s, "turn_deg": f, "nearest_marker_ft": f}
-    pts = _point_wkb(c["lon"].to_numpy(dtype=float)[sel], c["lat"].to_numpy(dtype=float)[sel])
-    _geoparquet(f"{scratch}/parquet/corners/part-{k:05d}.parquet", ccols, ctypes, pts, ["Point"])
+    _gaps_part(f"{scratch}/parquet/gaps/part-{k:05d}.parquet", sub, ids, rows)
+    _corners_part(f"{scratch}/parquet/corners/part-{k:05d}.parquet", sub, ids, rows)
     m = sub.markers
     mp = m["parcel"].to_numpy(dtype=np.int64)
     ok = mp >= 0
@@ -268,6 +224,59 @@ def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]
         np.where(ok, ids[np.maximum(mp, 0)] if len(ids) else None, None).tolist(),
         np.where(ok, rows[np.maximum(mp, 0)] if len(rows) else -1, -1),
     )
+
+
+def _gaps_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> None:
+    """Each reported gap (over the limit, uncertain, unmarked) with its line."""
+    import pyarrow as pa
+
+    from posting.draw import gap_lines
+
+    s, i, f = pa.string(), pa.int64(), pa.float64()
+    g = sub.gaps
+    rep = np.flatnonzero((g["status"] != "ok").to_numpy())
+    gp = g["parcel"].to_numpy(dtype=np.int64)[rep]
+    cols = {
+        "parcel_id": ids[gp].tolist(),
+        "parcel_row": rows[gp],
+        "part": g["part"].to_numpy(dtype=np.int64)[rep],
+        "hole": g["hole"].to_numpy(dtype=np.int64)[rep],
+        "status": g["status"].to_numpy(dtype=object)[rep].tolist(),
+        "length_ft": g["length_ft"].to_numpy(dtype=float)[rep],
+        "straight_ft": g["straight_ft"].to_numpy(dtype=float)[rep],
+        "limit_ft": g["limit_ft"].to_numpy(dtype=float)[rep],
+    }
+    types = {
+        "parcel_id": s,
+        "parcel_row": i,
+        "part": i,
+        "hole": i,
+        "status": s,
+        "length_ft": f,
+        "straight_ft": f,
+        "limit_ft": f,
+    }
+    _geoparquet(path, cols, types, gap_lines(sub)[rep], ["LineString"])
+
+
+def _corners_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> None:
+    """Each missing or uncertain corner, a point."""
+    import pyarrow as pa
+
+    s, i, f = pa.string(), pa.int64(), pa.float64()
+    c = sub.corners
+    sel = np.flatnonzero(c["status"].isin(["missing", "uncertain"]).to_numpy())
+    cp = c["parcel"].to_numpy(dtype=np.int64)[sel]
+    cols = {
+        "parcel_id": ids[cp].tolist(),
+        "parcel_row": rows[cp],
+        "status": c["status"].to_numpy(dtype=object)[sel].tolist(),
+        "turn_deg": c["turn_deg"].to_numpy(dtype=float)[sel],
+        "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
+    }
+    types = {"parcel_id": s, "parcel_row": i, "status": s, "turn_deg": f, "nearest_marker_ft": f}
+    pts = _point_wkb(c["lon"].to_numpy(dtype=float)[sel], c["lat"].to_numpy(dtype=float)[sel])
+    _geoparquet(path, cols, types, pts, ["Point"])
 
 
 def _marker_part(path: str, m: pd.DataFrame, parcel_id: list[Any], parcel_row: Any) -> None:
@@ -298,6 +307,60 @@ def _marker_part(path: str, m: pd.DataFrame, parcel_id: list[Any], parcel_row: A
     }
     pts = _point_wkb(m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float))
     _geoparquet(path, cols, types, pts, ["Point"])
+
+
+def _warnings(job, info, preps, mres, dups, rank) -> list[str]:
+    """The whole run's warnings, in the order one run gives them: the parcel layer's notes
+    (ids missing: counted over every piece), the marker files' notes, markers of an unknown
+    kind, ids found more than once, repairs and invalid parcels by row, unusable markers."""
+    source = info[0]["source"]
+    notes = list(info[0]["notes"])
+    if job.id_field:
+        missing = sum(x["missing_ids"][0] for x in info)
+        first = np.concatenate([x["missing_ids"][1] for x in info])[:10]
+        if missing:
+            col = info[0]["id_col"]
+            rows = ", ".join(str(i) for i in first)
+            notes.append(
+                f"{source}: {missing} parcel(s) have no {col!r}; they are named by row "
+                f"as '#<row>' (rows {rows}{', ...' if missing > 10 else ''})"
+            )
+    warnings = notes
+    by_entry = sorted(mres, key=lambda r: r["entry"])
+    seen = set()
+    for r in by_entry:
+        if r["entry"] not in seen:
+            warnings += r["notes"]
+            seen.add(r["entry"])
+    other = sum(r["other"][0] for r in mres)
+    if other:
+        first50 = [v for r in mres for v in r["other"][1]][:50]
+        shown = ", ".join(sorted(set(first50))[:5])
+        warnings.append(
+            f"{other} marker(s) have a kind that is not sign, paint or post ({shown}); "
+            "they are assigned to their parcel but count for no rule"
+        )
+    if len(dups):
+        uniq = pd.unique(dups["id"].to_numpy(dtype=object))
+        shown = ", ".join(repr(x) for x in uniq[:5])
+        warnings.append(
+            f"{source}: {len(uniq)} parcel id(s) appear more than once ({shown}"
+            f"{', ...' if len(uniq) > 5 else ''}); each row is checked on its own, not merged"
+        )
+    for key, text in (("repaired", "{t}"), ("invalid", "is invalid: {t}")):
+        found = [x for p in preps for x in p[key]]
+        ranks = rank(np.asarray([f for f, _, _ in found], dtype=np.int64))
+        items = sorted((int(r), i, t) for r, (_, i, t) in zip(ranks, found, strict=True))
+        for r, i, t in items:
+            sep = ": " if key == "repaired" else " "
+            warnings.append(f"{source}: parcel {i!r} (row {r}){sep}{text.format(t=t)}")
+    unusable = sum(r["unusable"] for r in mres)
+    if unusable:
+        warnings.append(
+            f"{unusable} marker row(s) have no usable position; they are listed among the "
+            "unassigned signs with the reason"
+        )
+    return warnings
 
 
 # -- the whole run's figures -----------------------------------------------------------------
@@ -380,52 +443,7 @@ class Totals:
             crss=crss, group=np.repeat(np.arange(len(crss), dtype=np.int16), counts)
         )
         n = sum(p["properties"] for p in preps)
-        notes = list(info[0]["notes"])
-        if job.id_field:
-            missing = sum(x["missing_ids"][0] for x in info)
-            first = np.concatenate([x["missing_ids"][1] for x in info])[:10]
-            if missing:
-                col = info[0]["id_col"]
-                rows = ", ".join(str(i) for i in first)
-                notes.append(
-                    f"{source}: {missing} parcel(s) have no {col!r}; they are named by row "
-                    f"as '#<row>' (rows {rows}{', ...' if missing > 10 else ''})"
-                )
-        warnings = notes
-        by_entry = sorted(mres, key=lambda r: r["entry"])
-        seen = set()
-        for r in by_entry:
-            if r["entry"] not in seen:
-                warnings += r["notes"]
-                seen.add(r["entry"])
-        other = sum(r["other"][0] for r in mres)
-        if other:
-            first50 = [v for r in mres for v in r["other"][1]][:50]
-            shown = ", ".join(sorted(set(first50))[:5])
-            warnings.append(
-                f"{other} marker(s) have a kind that is not sign, paint or post ({shown}); "
-                "they are assigned to their parcel but count for no rule"
-            )
-        if len(dups):
-            uniq = pd.unique(dups["id"].to_numpy(dtype=object))
-            shown = ", ".join(repr(x) for x in uniq[:5])
-            warnings.append(
-                f"{source}: {len(uniq)} parcel id(s) appear more than once ({shown}"
-                f"{', ...' if len(uniq) > 5 else ''}); each row is checked on its own, not merged"
-            )
-        for key, text in (("repaired", "{t}"), ("invalid", "is invalid: {t}")):
-            found = [x for p in preps for x in p[key]]
-            ranks = rank(np.asarray([f for f, _, _ in found], dtype=np.int64))
-            items = sorted((int(r), i, t) for r, (_, i, t) in zip(ranks, found, strict=True))
-            for r, i, t in items:
-                sep = ": " if key == "repaired" else " "
-                warnings.append(f"{source}: parcel {i!r} (row {r}){sep}{text.format(t=t)}")
-        unusable = sum(r["unusable"] for r in mres)
-        if unusable:
-            warnings.append(
-                f"{unusable} marker row(s) have no usable position; they are listed among the "
-                "unassigned signs with the reason"
-            )
+        warnings = _warnings(job, info, preps, mres, dups, rank)
         entries: dict[int, list[Any]] = {}
         for r in mres:
             e = entries.setdefault(r["entry"], [r["file"][0], 0, r["file"][1]])
