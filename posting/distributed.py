@@ -1061,7 +1061,9 @@ def _progress(futures: list[Any], label: str, show: bool) -> list[Any]:
         return [f.result() for f in futures]
     from tqdm import tqdm
 
-    with tqdm(total=len(futures), desc=label, unit="task", leave=False, file=sys.stderr) as bar:
+    with tqdm(
+        total=len(futures), desc=label, unit="task", leave=False, file=sys.stderr, delay=2.0
+    ) as bar:
         for f in as_completed(futures):
             f.result()
             bar.update(1)
