@@ -677,10 +677,10 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
 
 
 def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...]) -> dict:
-    from posting.assemble import assemble
-    from posting.assign import assign_markers
-    from posting.evaluate import evaluate
-    from posting.measure import measure
+    """Step 5: partition ``k``'s own properties and its halo, in input order, checked by the
+    engine as one run checks a layer (:func:`posting.engine.check`, on one thread); its own
+    properties' report (:func:`core_report`) written as its part of every output."""
+    from posting.engine import check
 
     job = plan.job
     core: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
@@ -697,15 +697,10 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     near = points_near(markers.lon, markers.lat, core_boxes, plan.halo.markers, plan.lat_range)
     markers = markers_take(markers, np.flatnonzero(near))
     context = _local_context(plan, k, local.rows, core_boxes)
-    with parallel.threads(1):
-        from posting.prepare import add_corners
-
-        prep = add_corners(local.prep)
-        asg = assign_markers(prep, markers, tolerance_ft=job.settings.tolerance_ft)
-        facing = any(p.facing is not None for p in plan.profiles)
-        m = measure(prep, asg, markers, job.settings, context, facing=facing)
-        results = [evaluate(p, m) for p in plan.profiles]
-        report = assemble(m, list(plan.profiles), results)
+    prep = local.prep  # its corners are found by the engine, on its own vertex table
+    report = check(
+        prep, markers, list(plan.profiles), settings=job.settings, context=context, threads=1
+    )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub = core_report(report, prep, core_at, facts, core.first_row, drawn)
     _save_assigned(plan, k, _marker_keys(sub.markers, plan))
@@ -720,7 +715,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
             .value_counts()
             .to_dict(),
             "worst": sub.worst(5)[["id", "row", "status", "max_gap_ft", "perimeter_ft"]],
-            "not_checked": _core_not_checked(results, core_at, len(prep)),
+            "not_checked": _core_not_checked(report, core_at, len(prep)),
             "record_keys": facts.record_keys,
             "keys_found": frozenset(
                 name
@@ -739,25 +734,25 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
 _LANDCOVER = re.compile(r"^land cover unknown for \d+ of \d+ gaps")
 
 
-def _core_not_checked(results: list[Any], core: np.ndarray, n: int) -> list[tuple[str, dict]]:
+def _core_not_checked(report: Report, core: np.ndarray, n: int) -> list[tuple[str, dict]]:
     """Each profile's rules not checked, with the counts of the land-cover note made those of
-    the partition's own parcels (the whole run's note sums them: :class:`stream.Totals`)."""
+    the partition's own parcels judged by that profile (the whole run's note sums them:
+    :class:`stream.Totals`)."""
     is_core = np.zeros(n, dtype=bool)
     is_core[core] = True
+    g = report.gaps
+    judged = report.parcels["rules"].to_numpy(dtype=object)
     out = []
-    for r in results:
-        for x in r.not_checked:
-            if x["rule"] == "landcover" and _LANDCOVER.match(x["reason"]):
-                g = r.tables["gaps"]
-                keep = is_core[g["parcel"].to_numpy(dtype=np.int64)]
-                unknown = int(np.isnan(g["forest"].to_numpy(dtype=float)[keep]).sum())
-                x = {
-                    **x,
-                    "reason": _LANDCOVER.sub(
-                        f"land cover unknown for {unknown} of {int(keep.sum())} gaps", x["reason"]
-                    ),
-                }
-            out.append((r.profile.name, x))
+    for x in report.not_checked:
+        x = dict(x)
+        prof = x.pop("profile")
+        if x["rule"] == "landcover" and _LANDCOVER.match(x["reason"]) and "forest" in g:
+            p = g["parcel"].to_numpy(dtype=np.int64)
+            keep = is_core[p] & (judged[p] == prof)
+            unknown = int(np.isnan(g["forest"].to_numpy(dtype=float)[keep]).sum())
+            counts = f"land cover unknown for {unknown} of {int(keep.sum())} gaps"
+            x["reason"] = _LANDCOVER.sub(counts, x["reason"])
+        out.append((prof, x))
     return out
 
 
