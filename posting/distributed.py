@@ -1076,7 +1076,9 @@ def run_partitioned(
 ) -> Run:
     """Check ``job`` on the cluster behind ``client``, partition by partition (see the
     module's docstring); ``outputs`` names the parts to write (``json``, ``geojson``, ``csv``,
-    ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them."""
+    ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them. Without
+    ``scratch``, a temporary folder is made (``run.plan.scratch``): the caller removes it once
+    the outputs are written (:func:`run_and_write` does)."""
     from posting.engine import profiles_of
 
     if job.sign_parcel_field:
