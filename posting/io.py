@@ -657,12 +657,14 @@ def read_layer(
     given = parse_crs(crs) if crs is not None else None
     if not os.path.exists(path) and not path.startswith("/vsi"):
         raise InputError("no such file", path=path)
-    if os.path.isdir(path) and not Path(path).suffix.lower() == ".gdb":
-        raise InputError("is a folder, not a file", path=path)
     if os.path.isfile(path) and os.path.getsize(path) == 0:
         raise InputError("the file is empty (0 bytes)", path=path)
     suffix = Path(path).suffix.lower()
-    if suffix in TABLE_SUFFIXES:
+    if os.path.isdir(path) and suffix != ".gdb":  # a dataset: a folder of GeoParquet files
+        from posting import dataset
+
+        out = dataset.read_layer(path, given, kind, prefetch)
+    elif suffix in TABLE_SUFFIXES:
         out = _read_csv(path, given)
     elif suffix in PARQUET_SUFFIXES:
         out = _read_parquet(path, given, kind, prefetch)
@@ -976,7 +978,7 @@ def read_markers(
     have_ref = False
     empty: list[str] = []
     for k, p in enumerate(paths):
-        if photos.is_photo_source(p):  # geotagged photos of signs: a folder, JPEG or HEIC files
+        if photos.is_photo_source(p) and not _is_dataset(p):  # geotagged photos of signs
             lay = photos.read_photo_layer(p)
         else:
             lay = read_layer(p, crs=crs, kind="markers", prefetch=prefetch)
@@ -1054,6 +1056,12 @@ def read_markers(
         parcel_ref=np.concatenate(refs) if parcel_field else None,
         notes=notes,
     )
+
+
+def _is_dataset(path: str | os.PathLike[str]) -> bool:
+    from posting.dataset import is_dataset  # a folder of GeoParquet files, not of photos
+
+    return is_dataset(path)
 
 
 def parcel_values(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray:

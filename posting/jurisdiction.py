@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -259,24 +259,38 @@ def _named(spec: RulesSpec, prep: PreparedParcels) -> Applied:
         return Applied(profiles)
     table = parcel_state_table(prep)
     state = np.where(table["status"].to_numpy() == "ok", table["state"].to_numpy(object), None)
-    elsewhere = pd.Series(state[pd.notna(state) & ~np.isin(state, list(own))], dtype=object)
-    warnings = []
-    if len(elsewhere):
-        from posting.states import states_table
-
-        names = dict(zip(states_table()["slug"], states_table()["name"], strict=True))
-        counts = elsewhere.value_counts()
-        where = " and ".join(
-            names[s] + (f" ({n:,})" if len(counts) > 1 else "") for s, n in counts.items()
-        )
-        rules = " or ".join(p.name for p in profiles)
-        juris = " or ".join(sorted({names[s] for s in own}))
-        warnings.append(
-            f"{len(elsewhere):,} of {len(state):,} parcels lie in {where}, not in {juris}: they "
-            f"were checked against {rules} as asked; {{option:rules}} {AUTO} checks each "
-            "parcel against its own state's profiles"
-        )
+    counts = elsewhere_counts(state, profiles)
+    warnings = [elsewhere_warning(counts, len(state), profiles)] if counts else []
     return Applied(profiles, None, state, None, warnings)
+
+
+def elsewhere_counts(state: Any, profiles: Sequence[Profile]) -> dict[str, int]:
+    """Of parcels' states (profile names, None where unknown), how many lie in each state but
+    the named ``profiles``' own (a partition's part of :func:`elsewhere_warning`'s counts)."""
+    own = [s for s in (state_of(p) for p in profiles) if s is not None]
+    v = pd.Series(np.asarray(state, dtype=object), dtype=object)
+    v = v[v.notna() & ~v.isin(own)]
+    return {str(k): int(n) for k, n in v.value_counts().items()} if own else {}
+
+
+def elsewhere_warning(counts: dict[str, int], n: int, profiles: Sequence[Profile]) -> str:
+    """The warning that ``counts`` (state: parcels) of ``n`` parcels lie outside the states of
+    the profiles given by name (the most first)."""
+    from posting.states import states_table
+
+    names = dict(zip(states_table()["slug"], states_table()["name"], strict=True))
+    own = {s for s in (state_of(p) for p in profiles) if s is not None}
+    counts = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+    where = " and ".join(
+        names[s] + (f" ({k:,})" if len(counts) > 1 else "") for s, k in counts.items()
+    )
+    rules = " or ".join(p.name for p in profiles)
+    juris = " or ".join(sorted(names[s] for s in own))
+    return (
+        f"{sum(counts.values()):,} of {n:,} parcels lie in {where}, not in {juris}: they "
+        f"were checked against {rules} as asked; {{option:rules}} {AUTO} checks each "
+        "parcel against its own state's profiles"
+    )
 
 
 def _refuse_unsure(table: pd.DataFrame, ids: np.ndarray, unsure: np.ndarray) -> None:

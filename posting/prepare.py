@@ -8,6 +8,7 @@ reported.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -414,6 +415,7 @@ def prepare_parcels(
     *,
     merge_key: np.ndarray | None = None,
     corners: bool = True,
+    plan: Callable[..., tuple[list[WorkingCRS], np.ndarray]] | None = None,
 ) -> PreparedParcels:
     """Project, repair and split parcels into rings and corners.
 
@@ -429,6 +431,10 @@ def prepare_parcels(
     corners
         Find the rings' corners too (:func:`add_corners`); a runner that finds them later,
         beside other work, says False.
+    plan
+        Chooses the working CRSs, called as :func:`posting.crs.plan_working_crs` (the default)
+        is; a partition of a larger layer is given the whole layer's
+        (:class:`posting.partition.WorkingPlan`).
     """
     settings = settings or Settings()
     n = len(layer)
@@ -472,7 +478,7 @@ def prepare_parcels(
     unplaced = polygonal & ~(np.isfinite(lon) & np.isfinite(lat))
     invalid[unplaced] = f"cannot be placed on Earth from {layer.crs.name}"
     lon[unplaced] = np.nan
-    crss, group = plan_working_crs(lon, lat, layer.crs)
+    crss, group = (plan or plan_working_crs)(lon, lat, layer.crs)
 
     geometry_ft = np.full(n, None, dtype=object)
     for g, wcrs in enumerate(crss):

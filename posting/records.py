@@ -316,7 +316,8 @@ def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict
         "id": p["id"].tolist(),
         "row": p["row"].astype(np.int64).tolist(),
     }
-    if p["owner"].notna().any():
+    force = report.record_keys
+    if "owner" in force or p["owner"].notna().any():
         cols["owner"] = _texts(p["owner"])
     cols["status"] = status
     cols["rules"] = rules
@@ -332,7 +333,7 @@ def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict
     cols["corners"] = p["corners"].astype(np.int64).tolist()
     cols["missing_corners"] = listed("missing_corners")
     cols["uncertain_corners"] = listed("uncertain_corners")
-    if len(report.access) > 0 or any(pr.access for pr in report.profiles):
+    if "access" in force or len(report.access) > 0 or any(pr.access for pr in report.profiles):
         cols["missing_access"] = listed("missing_access")
         cols["uncertain_access"] = listed("uncertain_access")
     for key in ("violations", "uncertain", "not_checked", "notes"):
@@ -383,7 +384,11 @@ def _land_columns(report: Report, lists: dict[str, dict[int, list[Any]]]) -> dic
     if "easement_ft" in p:
         out["easement_ft"] = _numbers(p["easement_ft"])
         out["easements"] = [lists["easements"].get(i) or [] for i in range(n)]
-    if len(report.fence_gaps) or any(pr.fence for pr in report.profiles):
+    if (
+        "unfenced" in report.record_keys
+        or len(report.fence_gaps)
+        or any(pr.fence for pr in report.profiles)
+    ):
         unfenced = np.zeros(n)
         if len(report.fence_gaps):
             np.add.at(
@@ -401,10 +406,17 @@ def unassigned_items(report: Report) -> Iterator[dict[str, Any]]:
     """The report's ``unassigned_signs`` entries."""
     m = report.markers
     un = m[m["parcel"] < 0]
-    label = _label_column(un)
-    for s, r, n, lo, la, why in zip(
-        un["source"], un["row"], label, un["lon"], un["lat"], un["reason"], strict=True
-    ):
+    return unassigned_entries(
+        un["source"], un["row"], _label_column(un), un["lon"], un["lat"], un["reason"]
+    )
+
+
+def unassigned_entries(
+    source: Any, row: Any, label: Any, lon: Any, lat: Any, reason: Any
+) -> Iterator[dict[str, Any]]:
+    """``unassigned_signs`` entries of markers given column by column (``label`` None where the
+    survey named none): the one run's and the partitioned run's."""
+    for s, r, n, lo, la, why in zip(source, row, label, lon, lat, reason, strict=True):
         item = {"source": s, "row": int(r)}
         if n is not None:
             item["name"] = n

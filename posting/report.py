@@ -95,6 +95,10 @@ class Report:
     states
         With the rules ``auto``: each state the parcels lie in and the profiles applied there
         (``parcels`` then has each parcel's ``state``); None when profiles were named.
+    record_keys
+        Optional keys every record carries even where this report's own rows would leave them
+        out (``owner``, ``access``, ``unfenced``): set on a partition of a larger run
+        (:mod:`posting.distributed`), so that its records read as the whole run's.
     not_checked
         Rules not checked for any parcel, with the reason (and the profile).
     warnings
@@ -127,6 +131,7 @@ class Report:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     record_columns: tuple[str, ...] = ()
     states: dict[str, list[str]] | None = None
+    record_keys: frozenset[str] = frozenset()
 
     @property
     def profile(self) -> Profile:

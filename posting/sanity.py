@@ -16,7 +16,7 @@ the warnings to the report.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
@@ -27,7 +27,19 @@ from posting.errors import InputError, python_name
 from posting.io import MarkerLayer
 from posting.prepare import PreparedParcels, adjoining_pairs
 
-__all__ = ["check_inputs", "parcels_extent", "same_owner_notes", "swapped_files"]
+__all__ = [
+    "check_inputs",
+    "looks_swapped",
+    "owner_codes",
+    "padded",
+    "parcels_extent",
+    "refuse_swapped",
+    "same_owner_notes",
+    "same_owner_pairs",
+    "same_owner_warning",
+    "swap_counts",
+    "swapped_files",
+]
 
 MARGIN_DEG = 0.01
 """How far beyond the parcels' extent (degrees, about 0.7 mile of latitude; plus a tenth of the
@@ -36,13 +48,18 @@ extent itself) a marker still counts as near them: signs stand within a few feet
 
 def parcels_extent(prepared: PreparedParcels) -> tuple[float, float, float, float] | None:
     """(west, south, east, north) in degrees of the parcels with usable geometry, grown by the
-    margin; None when no parcel has any."""
+    margin (:func:`padded`); None when no parcel has any."""
     b = prepared.bounds_lonlat[pd.isna(prepared.invalid)]
     b = b[np.isfinite(b).all(axis=1)] if len(b) else b
     if not len(b):
         return None
-    west, south = b[:, 0].min(), b[:, 1].min()
-    east, north = b[:, 2].max(), b[:, 3].max()
+    return padded((b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()))
+
+
+def padded(extent: Sequence[float]) -> tuple[float, float, float, float]:
+    """The parcels' (west, south, east, north) grown by :data:`MARGIN_DEG` and a tenth of
+    itself: where a marker still counts as near them."""
+    west, south, east, north = (float(v) for v in extent)
     pad_x = MARGIN_DEG + 0.1 * (east - west)
     pad_y = MARGIN_DEG + 0.1 * (north - south)
     return west - pad_x, south - pad_y, east + pad_x, north + pad_y
@@ -54,34 +71,109 @@ def _inside(lon: np.ndarray, lat: np.ndarray, extent: tuple[float, ...]) -> np.n
         return (lon >= west) & (lon <= east) & (lat >= south) & (lat <= north)
 
 
-def swapped_files(
-    prepared: PreparedParcels, markers: MarkerLayer
-) -> list[tuple[str, int, int, int]]:
-    """The marker files whose x and y look swapped: for each, its path, how many of its
-    markers have a position, how many fall near the parcels as given, and how many would with
-    x and y swapped.
-
-    A file counts as swapped when at most a tenth of its markers fall near the parcels as
-    given, and at least half (and more than as given) would swapped.
-    """
-    extent = parcels_extent(prepared)
+def swap_counts(
+    markers: MarkerLayer,
+    extent: tuple[float, float, float, float] | None,
+    *,
+    always: bool = False,
+) -> list[tuple[int, int, int, int]]:
+    """For each marker file (its number in ``markers.files``): how many of its markers have a
+    position, how many fall within ``extent`` (:func:`parcels_extent`) as given, and how many
+    would with x and y swapped. Counts add up over pieces of a file (the partitioned check
+    counts each piece where it was read, ``always`` trying the swap: a piece cannot tell
+    whether its file is mostly off the parcels)."""
     if extent is None or not len(markers):
         return []
     out = []
     usable = pd.isna(markers.reason) & np.isfinite(markers.x) & np.isfinite(markers.y)
-    for k, (path, crs) in enumerate(markers.files):
+    for k, (_, crs) in enumerate(markers.files):
         sel = (markers.file_index == k) & usable
         n = int(sel.sum())
         if not n:
             continue
         given = int(_inside(markers.lon[sel], markers.lat[sel], extent).sum())
-        if given * 10 > n:
-            continue
-        lon, lat = to_lonlat(markers.y[sel], markers.x[sel], crs)
-        swapped = int(_inside(lon, lat, extent).sum())
-        if swapped * 2 >= n and swapped > given:
-            out.append((path, n, given, swapped))
+        swapped = 0
+        if always or given * 10 <= n:  # otherwise tried only for a file off the parcels
+            lon, lat = to_lonlat(markers.y[sel], markers.x[sel], crs)
+            swapped = int(_inside(lon, lat, extent).sum())
+        out.append((k, n, given, swapped))
     return out
+
+
+def looks_swapped(n: int, given: int, swapped: int) -> bool:
+    """At most a tenth of a file's ``n`` markers fall near the parcels as ``given``, and at
+    least half (and more than as given) would ``swapped``."""
+    return given * 10 <= n and swapped * 2 >= n and swapped > given
+
+
+def refuse_swapped(path: str, n: int, given: int, swapped: int) -> None:
+    """Raise the error for a marker file whose x and y look swapped (:func:`looks_swapped`)."""
+    raise InputError(
+        f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
+        f"parcels, but {swapped:,} would with x and y swapped: longitude and latitude are "
+        "swapped (lon holds the latitude). Swap the columns, or name them for what they "
+        "hold (lon, lat)",
+        path=path,
+    )
+
+
+def swapped_files(
+    prepared: PreparedParcels, markers: MarkerLayer
+) -> list[tuple[str, int, int, int]]:
+    """The marker files whose x and y look swapped (:func:`looks_swapped`): for each, its path,
+    how many of its markers have a position, how many fall near the parcels as given, and how
+    many would with x and y swapped."""
+    return [
+        (markers.files[k][0], n, given, swapped)
+        for k, n, given, swapped in swap_counts(markers, parcels_extent(prepared))
+        if looks_swapped(n, given, swapped)
+    ]
+
+
+def owner_codes(owners: np.ndarray) -> np.ndarray:
+    """Owners as integer codes, compared without case and surrounding spaces; -1 for none."""
+    # the few distinct names normalised, not every row (a county has 100,000 rows and 7,000
+    # owners)
+    raw, names = pd.factorize(pd.Series(owners, dtype=object))
+    text = pd.Series(names, dtype="string").str.strip().str.casefold()
+    same, _ = pd.factorize(text.where(text != "", None))
+    return np.where(raw >= 0, np.append(same, -1)[raw], -1).astype(np.int64)
+
+
+def same_owner_pairs(prepared: PreparedParcels) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of parcels (rows ``a < b`` of ``prepared``) that adjoin and have the same
+    owner (:func:`owner_codes`); none when the parcels have no owners or were merged."""
+    owners = prepared.layer.owners
+    empty = np.empty(0, dtype=np.int64)
+    if owners is None or prepared.source_rows is not None:
+        return empty, empty
+    return adjoining_pairs(
+        prepared.geometry_ft,
+        owner_codes(owners),
+        prepared.group,
+        prepared.invalid,
+        prepared.settings.merge_snap_ft,
+    )
+
+
+def same_owner_warning(
+    source: str,
+    count: int,
+    examples: list[tuple[object, object, object]],
+    option: Callable[[str], str] = python_name,
+    owner_field: str | None = None,
+) -> str:
+    """The warning for ``count`` pairs of adjoining parcels of one owner; ``examples`` are the
+    first pairs' (id, id, owner)."""
+    shown = ", ".join(f"{a!r} and {b!r} ({owner})" for a, b, owner in examples)
+    more = f" and {count - len(examples):,} more" if count > len(examples) else ""
+    return (
+        f"{source}: {count:,} pair(s) of adjoining parcels have the same owner: "
+        f"{shown}{more}. Each parcel is checked on its own, so the line between them must be "
+        f"posted too; if they are one property, {option('merge_owner')} "
+        f"{owner_field if owner_field else 'with the owner column'} checks only its outer "
+        "boundary"
+    )
 
 
 def same_owner_notes(
@@ -99,37 +191,12 @@ def same_owner_notes(
     compared without case and surrounding spaces; parcels adjoin as
     :func:`posting.prepare.adjoining_pairs` says (as merging them would find).
     """
-    owners = prepared.layer.owners
-    if owners is None or prepared.source_rows is not None:
-        return []
-    # owners compared without case and surrounding spaces: the few distinct names normalised,
-    # not every row (a county has 100,000 rows and 7,000 owners)
-    raw, names = pd.factorize(pd.Series(owners, dtype=object))
-    text = pd.Series(names, dtype="string").str.strip().str.casefold()
-    same, _ = pd.factorize(text.where(text != "", None))
-    key = np.where(raw >= 0, np.append(same, -1)[raw], -1).astype(np.int64)
-    a, b = adjoining_pairs(
-        prepared.geometry_ft,
-        key,
-        prepared.group,
-        prepared.invalid,
-        prepared.settings.merge_snap_ft,
-    )
+    a, b = same_owner_pairs(prepared)
     if not len(a):
         return []
-    ids = prepared.layer.ids
-    examples = ", ".join(
-        f"{ids[i]!r} and {ids[j]!r} ({owners[i]})"
-        for i, j in zip(a[:shown], b[:shown], strict=True)
-    )
-    more = f" and {len(a) - shown:,} more" if len(a) > shown else ""
-    return [
-        f"{prepared.layer.source}: {len(a):,} pair(s) of adjoining parcels have the same owner: "
-        f"{examples}{more}. Each parcel is checked on its own, so the line between them must be "
-        f"posted too; if they are one property, {option('merge_owner')} "
-        f"{owner_field if owner_field else 'with the owner column'} checks only its outer "
-        "boundary"
-    ]
+    ids, owners = prepared.layer.ids, prepared.layer.owners
+    examples = [(ids[i], ids[j], owners[i]) for i, j in zip(a[:shown], b[:shown], strict=True)]
+    return [same_owner_warning(prepared.layer.source, len(a), examples, option, owner_field)]
 
 
 def check_inputs(
@@ -155,13 +222,7 @@ def check_inputs(
         For the first marker file that looks swapped, naming it and the fix.
     """
     for path, n, given, swapped in swapped_files(prepared, markers):
-        raise InputError(
-            f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
-            f"parcels, but {swapped:,} would with x and y swapped: longitude and latitude are "
-            "swapped (lon holds the latitude). Swap the columns, or name them for what they "
-            "hold (lon, lat)",
-            path=path,
-        )
+        refuse_swapped(path, n, given, swapped)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-same-owner")
     try:
         if same_owner:

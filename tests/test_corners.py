@@ -74,3 +74,19 @@ def test_a_neighbour_along_the_ring_within_the_accuracy_band_does_not_hide_a_nea
         at_origin = c[(c["x_ft"].abs() < 1e-6) & (c["y_ft"].abs() < 1e-6)]
         assert at_origin["status"].tolist() == ["ok"]
         assert at_origin["nearest_ft"].iloc[0] == pytest.approx(np.hypot(5.5, 5.5))
+
+
+def test_ring_neighbours_do_not_depend_on_the_rings_before():
+    """A marker a hair past a corner is after it, however long the rings before its ring are
+    (a float key adding up the ring lengths used to round the two together)."""
+    past = np.nextafter(100.1, np.inf)
+    for before_ft in (10.0, 1e10):
+        b, a, bd, ad = ring_neighbours(
+            np.array([1]),
+            np.array([100.1]),
+            np.array([1, 1]),
+            np.array([past, 350.0]),
+            np.array([before_ft, 400.0]),
+        )
+        assert (b.tolist(), a.tolist()) == ([1], [0])
+        assert bd[0] == pytest.approx(150.1) and ad[0] == pytest.approx(0.0, abs=1e-9)

@@ -50,20 +50,25 @@ def ring_neighbours(
     if n == 0 or len(marker_ring) == 0:
         return before, after, before_ft, after_ft
     length = np.asarray(ring_length_ft, dtype=float)
-    base = np.r_[0.0, np.cumsum(length + 1.0)[:-1]]
     mpos = np.asarray(marker_position_ft, dtype=float)
     mring = np.asarray(marker_ring, dtype=np.int64)
-    # one float key orders markers by ring, then along it (rings are spaced apart), as in
-    # :func:`posting.checks.spacing.ring_gaps`; a stable argsort of it is 4x a lexsort's speed
-    key = base[mring] + mpos
-    order = np.argsort(key, kind="stable")
-    key = key[order]
-    count = np.bincount(mring, minlength=len(length))
-    first = np.r_[0, np.cumsum(count)[:-1]]
     pr = np.asarray(point_ring, dtype=np.int64)
     pp = np.asarray(point_position_ft, dtype=float)
+    # markers by ring, then along it; a point's place among them by the same exact comparison
+    # (ring, position, markers first among equals): no float key that adds up ring lengths,
+    # whose rounding would decide ties by the rings that come before
+    order = np.lexsort((mpos, mring))
+    m = len(mring)
+    both = np.lexsort(
+        (np.r_[np.zeros(m, np.int8), np.ones(n, np.int8)], np.r_[mpos, pp], np.r_[mring, pr])
+    )
+    is_marker = both < m
+    seen = np.cumsum(is_marker)  # markers at or before each place in the merged order
+    j = np.empty(n, dtype=np.int64)
+    j[both[~is_marker] - m] = seen[~is_marker]
+    count = np.bincount(mring, minlength=len(length))
+    first = np.r_[0, np.cumsum(count)[:-1]]
     has = count[pr] > 0
-    j = np.searchsorted(key, base[pr] + pp, side="right")
     lo, hi = first[pr], first[pr] + count[pr]
     nxt = np.where(j < hi, j, lo)
     prv = np.where(j - 1 >= lo, j - 1, hi - 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from posting.records import parcel_records
@@ -12,7 +13,31 @@ from posting.render import register
 if TYPE_CHECKING:
     from posting.report import Report
 
-__all__ = ["to_csv"]
+__all__ = ["HEADER", "csv_rows", "to_csv"]
+
+
+HEADER = [
+    "id",
+    "row",
+    "owner",
+    "status",
+    "rules",
+    "signs",
+    "perimeter_ft",
+    "area_acres",
+    "max_gap_ft",
+    "gaps_over_limit",
+    "corners",
+    "missing_corners",
+    "missing_access",
+    "violations",
+    "uncertain",
+    "not_checked",
+    "repaired",
+    "invalid_reason",
+    "duplicate_id",
+]
+"""The CSV's columns."""
 
 
 @register("csv", "report", (".csv",), "one row per parcel")
@@ -20,57 +45,39 @@ def to_csv(report: Report) -> str:
     """One row per parcel, for the spreadsheet a surveyor hands on."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    header = [
-        "id",
-        "row",
-        "owner",
-        "status",
-        "rules",
-        "signs",
-        "perimeter_ft",
-        "area_acres",
-        "max_gap_ft",
-        "gaps_over_limit",
-        "corners",
-        "missing_corners",
-        "missing_access",
-        "violations",
-        "uncertain",
-        "not_checked",
-        "repaired",
-        "invalid_reason",
-        "duplicate_id",
-    ]
-    w.writerow(header)
+    w.writerow(HEADER)
+    w.writerows(csv_rows(parcel_records(report)))
+    return buf.getvalue()
+
+
+def csv_rows(records: Iterable[dict[str, Any]]) -> Iterator[list[Any]]:
+    """The CSV row of each parcel record (:func:`posting.records.parcel_items`)."""
 
     def joined(items: list[dict[str, Any]]) -> str:
         return "; ".join(f"{v['rule']}: {v['message']}" for v in items)
 
-    for p in parcel_records(report):
-        w.writerow(
-            [
-                p["id"],
-                p["row"],
-                p.get("owner") or "",
-                p["status"],
-                p["rules"],
-                p["signs"],
-                _blank(p["perimeter_ft"]),
-                _blank(p["area_acres"]),
-                _blank(p["max_gap_ft"]),
-                sum(1 for g in p["gaps"] if g["status"] == "over"),
-                p["corners"],
-                len(p["missing_corners"]),
-                len(p.get("missing_access", [])),
-                joined(p["violations"]),
-                joined(p["uncertain"]),
-                joined(p["not_checked"]),
-                p.get("repaired", ""),
-                p.get("invalid_reason", ""),
-                "yes" if p["duplicate_id"] else "",
-            ]
-        )
-    return buf.getvalue()
+    for p in records:
+        yield [
+            p["id"],
+            p["row"],
+            p.get("owner") or "",
+            p["status"],
+            p["rules"],
+            p["signs"],
+            _blank(p["perimeter_ft"]),
+            _blank(p["area_acres"]),
+            _blank(p["max_gap_ft"]),
+            sum(1 for g in p["gaps"] if g["status"] == "over"),
+            p["corners"],
+            len(p["missing_corners"]),
+            len(p.get("missing_access", [])),
+            joined(p["violations"]),
+            joined(p["uncertain"]),
+            joined(p["not_checked"]),
+            p.get("repaired", ""),
+            p.get("invalid_reason", ""),
+            "yes" if p["duplicate_id"] else "",
+        ]
 
 
 def _blank(x: Any) -> Any:

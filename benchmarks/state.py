@@ -1,0 +1,123 @@
+"""Time the check of a state-sized dataset (``make_state.py``): single process, ``--workers 1``
+and ``--workers 2``, with the peak resident memory of every process (the command and each dask
+worker), sampled every 0.2 s over the process tree with psutil.
+
+    .venv/bin/python benchmarks/state.py                 # all three, in turn
+    .venv/bin/python benchmarks/state.py --only workers-2 --partition-parcels 20000
+
+Each run writes the GeoParquet results (``--parquet``) and prints one JSON line: the wall time,
+the CPU time, the largest peak of any one process, the sum of the peaks, the load average,
+and the steps' times of a partitioned run (``POSTING_TIMINGS``). The last line is all runs as
+one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+
+HERE = Path(__file__).resolve().parent
+STATE = HERE / "work" / "state"
+POSTING = HERE.parent / ".venv" / "bin" / "posting"
+
+
+def measure(argv: list[str], env: dict[str, str], max_gib: float = 0.0) -> dict[str, object]:
+    """Run ``argv``: its wall time, CPU time (user and system, its own and its worker
+    processes'), exit status, stderr, and the peak RSS (MiB) of each of its processes, sampled
+    every 0.2 s. With ``max_gib``, a run whose processes together pass it is stopped."""
+    import tempfile
+
+    t0 = time.perf_counter()
+    stopped = False
+    with tempfile.TemporaryFile() as errfile:
+        proc = subprocess.Popen(argv, stderr=errfile, env=env)
+        top = psutil.Process(proc.pid)
+        peaks: dict[int, float] = {}
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:  # reaped here: its rusage counts the worker processes it reaped
+                break
+            try:
+                for p in [top, *top.children(recursive=True)]:
+                    try:
+                        rss = p.memory_info().rss / 2**20
+                    except psutil.Error:
+                        continue
+                    peaks[p.pid] = max(peaks.get(p.pid, 0.0), rss)
+            except psutil.Error:
+                pass
+            if max_gib and sum(peaks.values()) > max_gib * 1024 and not stopped:
+                stopped = True
+                for p in [*top.children(recursive=True), top]:
+                    try:
+                        p.kill()
+                    except psutil.Error:
+                        pass
+            time.sleep(0.2)
+        errfile.seek(0)
+        err = errfile.read().decode(errors="replace")
+    workers = [v for p, v in peaks.items() if p != proc.pid]
+    return {
+        "seconds": round(time.perf_counter() - t0, 1),
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+        "status": os.waitstatus_to_exitcode(status),
+        "processes": len(peaks),
+        "peak_rss_mib_max": round(max(peaks.values(), default=0.0)),
+        "peak_rss_mib_sum": round(sum(peaks.values())),
+        "peak_rss_mib_command": round(peaks.get(proc.pid, 0.0)),
+        "peak_rss_mib_workers": sorted(round(v) for v in workers if v > 100),
+        "load_average": round(os.getloadavg()[0], 1),
+        "stderr": err[-600:],
+        "stopped_over_gib": max_gib if stopped else None,
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--state", type=Path, default=STATE)
+    ap.add_argument("--only", action="append", choices=["single", "workers-1", "workers-2"])
+    ap.add_argument("--partition-parcels", type=int, default=None)
+    ap.add_argument(
+        "--max-gib", type=float, default=18.0, help="stop a run that needs more (%(default)s)"
+    )
+    args = ap.parse_args()
+    base = [
+        str(POSTING),
+        "check",
+        str(args.state / "parcels"),
+        "--signs",
+        str(args.state / "signs"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
+        "-q",
+    ]
+    runs = {"single": [], "workers-1": ["--workers", "1"], "workers-2": ["--workers", "2"]}
+    env = dict(os.environ, POSTING_TIMINGS="1")
+    out = {}
+    for name in args.only or list(runs):
+        extra = list(runs[name])
+        if extra and args.partition_parcels:
+            extra += ["--partition-parcels", str(args.partition_parcels)]
+        result = measure(
+            [*base, *extra, "--parquet", str(args.state.parent / f"state-{name}")],
+            env,
+            args.max_gib,
+        )
+        result["run"] = name
+        print(json.dumps(result), flush=True)
+        out[name] = result
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

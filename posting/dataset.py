@@ -1,0 +1,302 @@
+"""A folder of GeoParquet files as one layer: a partitioned dataset (hive-style ``key=value/``
+folders included), read whole or piece by piece.
+
+A state's parcels come as many files (a county per file, or a dataset written by dask, Spark or
+GDAL), each of many row groups. The files are taken in the natural order of their paths within
+the folder (``part.2`` before ``part.10``), and the rows in file order: that is the dataset's
+input order, and a row's number is its position in it. A ``key=value`` folder adds a text
+column ``key`` to its files' rows (unless a file has that column itself).
+
+:func:`pieces` cuts a dataset (or one large GeoParquet file) into pieces of whole row groups
+with their first row's number, so that workers can each read one piece and nothing reads the
+whole dataset into one process; :func:`read_layer` reads a dataset whole, for the
+single-process check (the same rows, in the same order, with the same columns).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from posting.errors import InputError
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from pyproj import CRS
+
+    from posting.io import Layer
+
+__all__ = [
+    "Piece",
+    "files_of",
+    "is_dataset",
+    "piece_table",
+    "pieces",
+    "read_layer",
+    "read_table",
+]
+
+SUFFIXES = (".parquet", ".geoparquet", ".pq")
+PIECE_ROWS = 100_000
+"""Rows per piece (whole row groups are never split): small enough for a worker to read and
+prepare beside others, large enough that reading is not dominated by opening files."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Row groups of one file of a dataset (or of one large file).
+
+    Attributes
+    ----------
+    source
+        The dataset (the folder, or the file) as given: what rows are numbered within.
+    path
+        The file holding the piece.
+    row_groups
+        Its row groups (None: the whole file, for formats other than Parquet).
+    offset
+        Number of the piece's first row in the dataset.
+    rows
+        Number of rows.
+    hive
+        ``(key, value)`` of each ``key=value`` folder between the dataset and the file.
+    """
+
+    source: str
+    path: str
+    row_groups: tuple[int, ...] | None
+    offset: int
+    rows: int
+    hive: tuple[tuple[str, str], ...] = ()
+    rows_of_groups: tuple[int, int] | None = None  # a slice of one large row group
+
+
+def is_dataset(path: str | os.PathLike[str]) -> bool:
+    """True for a folder (not a file geodatabase) that holds Parquet files, at any depth."""
+    p = Path(path)
+    if not p.is_dir() or p.suffix.lower() == ".gdb":
+        return False
+    for _dirpath, dirnames, filenames in os.walk(p):
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "_"))]
+        if any(n.lower().endswith(SUFFIXES) and not n.startswith((".", "_")) for n in filenames):
+            return True
+    return False
+
+
+def _natural(text: str) -> list[Any]:
+    """Sort key: digits compared as numbers (``part.2`` before ``part.10``).
+
+    >>> sorted(["p.10.parquet", "p.2.parquet"], key=_natural)
+    ['p.2.parquet', 'p.10.parquet']
+    """
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
+
+
+def files_of(folder: str | os.PathLike[str]) -> list[str]:
+    """The Parquet files of a dataset folder, in their natural order; hidden files and folders
+    (``.x``, ``_x``: ``_SUCCESS``, ``_metadata``, temporary files) are left out."""
+    root = Path(folder)
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "_"))]
+        for name in filenames:
+            if name.startswith((".", "_")) or not name.lower().endswith(SUFFIXES):
+                continue
+            found.append(os.path.relpath(os.path.join(dirpath, name), root))
+    found.sort(key=lambda rel: [_natural(part) for part in Path(rel).parts])
+    if not found:
+        raise InputError(
+            "is a folder with no Parquet files (a dataset is a folder of GeoParquet files)",
+            path=str(folder),
+        )
+    return [str(root / rel) for rel in found]
+
+
+def _hive(folder: str, file: str) -> tuple[tuple[str, str], ...]:
+    rel = Path(os.path.relpath(file, folder)).parts[:-1]
+    out = []
+    for part in rel:
+        key, sep, value = part.partition("=")
+        if sep and key:
+            out.append((key, value))
+    return tuple(out)
+
+
+def _metadata(path: str) -> Any:
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path).metadata
+    except (OSError, ValueError) as exc:  # Arrow's errors
+        raise InputError(f"not a readable Parquet file ({exc})", path=path) from None
+
+
+def pieces(path: str | os.PathLike[str], rows: int = PIECE_ROWS) -> list[Piece]:
+    """The pieces of a dataset folder or of one file, in input order.
+
+    A Parquet file is cut between row groups into pieces of about ``rows`` rows (a row group
+    is never split); a file of another format is one piece.
+    """
+    path = os.fspath(path)
+    files = files_of(path) if is_dataset(path) else [path]
+    out: list[Piece] = []
+    offset = 0
+    for f in files:
+        hive = _hive(path, f) if is_dataset(path) else ()
+        if not f.lower().endswith(SUFFIXES):
+            out.append(Piece(path, f, None, offset, -1, hive))  # rows known once read
+            continue
+        meta = _metadata(f)
+        groups: list[int] = []
+        count = 0
+        for g in range(meta.num_row_groups):
+            n = meta.row_group(g).num_rows
+            if n > 2 * rows:  # one large row group: in slices (each reads the group)
+                if groups:
+                    out.append(Piece(path, f, tuple(groups), offset, count, hive))
+                    offset += count
+                    groups, count = [], 0
+                cuts = np.linspace(0, n, -(-n // rows) + 1).astype(int)
+                for a, b in itertools.pairwise(cuts):
+                    out.append(Piece(path, f, (g,), offset, int(b - a), hive, (int(a), int(b))))
+                    offset += int(b - a)
+                continue
+            if groups and count + n > rows:
+                out.append(Piece(path, f, tuple(groups), offset, count, hive))
+                offset += count
+                groups, count = [], 0
+            groups.append(g)
+            count += n
+        if groups or not out or out[-1].path != f:
+            out.append(Piece(path, f, tuple(groups), offset, count, hive))
+            offset += count
+    return out
+
+
+def _geo(meta: Any) -> dict[str, Any] | None:
+    raw = (meta or {}).get(b"geo")
+    return None if raw is None else json.loads(raw)
+
+
+def _with_hive(table: pa.Table, hive: tuple[tuple[str, str], ...]) -> pa.Table:
+    import pyarrow as pa
+
+    for key, value in hive:
+        if key not in table.column_names:
+            table = table.append_column(key, pa.array([value] * table.num_rows, pa.string()))
+    return table
+
+
+def piece_table(piece: Piece) -> pa.Table:
+    """The rows of one Parquet piece, with its ``key=value`` folders' columns."""
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(piece.path)
+        groups = list(piece.row_groups or ())
+        table = pf.read_row_groups(groups) if groups else pf.schema_arrow.empty_table()
+        if piece.rows_of_groups is not None:
+            a, b = piece.rows_of_groups
+            table = table.slice(a, b - a)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"not a readable Parquet file ({exc})", path=piece.path) from None
+    return _with_hive(table, piece.hive)
+
+
+def read_table(folder: str) -> tuple[pa.Table, dict[bytes, bytes]]:
+    """Every row of a dataset folder, in input order, and the first file's metadata.
+
+    The files must agree on the geometry column and its CRS; columns missing from some files
+    are null there.
+    """
+    import pyarrow as pa
+
+    parts = []
+    first_meta: dict[bytes, bytes] = {}
+    first_geo: dict[str, Any] | None = None
+    for k, f in enumerate(files_of(folder)):
+        meta = _metadata(f)
+        schema_meta = meta.schema.to_arrow_schema().metadata or {}
+        geo = _geo(schema_meta)
+        if k == 0:
+            first_meta, first_geo = dict(schema_meta), geo
+        else:
+            _same_geometry(first_geo, geo, f)
+        piece = Piece(
+            folder, f, tuple(range(meta.num_row_groups)), 0, meta.num_rows, _hive(folder, f)
+        )
+        parts.append(piece_table(piece))
+    try:
+        table = pa.concat_tables(parts, promote_options="default")
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise InputError(f"its files do not share one schema ({exc})", path=folder) from None
+    return table.replace_schema_metadata(first_meta), first_meta
+
+
+def _same_geometry(first: dict[str, Any] | None, geo: dict[str, Any] | None, path: str) -> None:
+    """Refuse a file whose geometry column or CRS differs from the dataset's first file's."""
+
+    def key(g: dict[str, Any] | None) -> tuple[Any, Any]:
+        if g is None:
+            return None, None
+        col = g.get("primary_column")
+        return col, json.dumps(g.get("columns", {}).get(col, {}).get("crs"), sort_keys=True)
+
+    if key(first) != key(geo):
+        raise InputError(
+            "its geometry column or CRS differs from the dataset's first file's; "
+            "every file of a dataset must be in one CRS",
+            path=path,
+        )
+
+
+class Given:
+    """Tables already read, handed to :mod:`posting.io`'s readers as a prefetch would be
+    (:class:`posting.prefetch.Prefetch`): ``take(path)`` gives the table for ``path``."""
+
+    def __init__(self, tables: dict[str, pa.Table]) -> None:
+        self._tables = dict(tables)
+
+    def take(self, path: str | os.PathLike[str]) -> pa.Table | None:
+        """The table given for ``path`` (once), or None."""
+        return self._tables.pop(os.fspath(path), None)
+
+
+def read_layer(
+    path: str,
+    crs: CRS | None,
+    kind: str,
+    prefetch: Any = None,
+    *,
+    meta_from: str | None = None,
+) -> Layer:
+    """A dataset folder (or one piece of it, when ``prefetch`` holds the piece's table under
+    ``path``) as one :class:`~posting.io.Layer` named ``path``.
+
+    ``meta_from`` names the file whose metadata (geometry column, CRS) applies (default: the
+    dataset's first file).
+    """
+    from posting import io
+
+    table = prefetch.take(path) if prefetch is not None else None
+    if table is None:
+        table, meta = read_table(path)
+    else:
+        meta_file = meta_from or files_of(path)[0]
+        meta = _metadata(meta_file).schema.to_arrow_schema().metadata or {}
+    if b"geo" not in meta:
+        return io._points_from_table(table.to_pandas(), path, crs)
+    try:
+        layer = io._read_geoparquet(path, meta, crs, kind, Given({path: table}))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"not a readable GeoParquet dataset ({exc})", path=path) from None
+    if layer is None:
+        raise InputError("its geometry is not WKB-encoded GeoParquet", path=path)
+    return layer

@@ -1,0 +1,1525 @@
+"""The check on dask.distributed: a state's parcels in spatial partitions, in bounded memory,
+with the verdicts of one run.
+
+A county fits one process; a state (ten million parcels) does not. Here the check runs as dask
+tasks on a cluster (a local one, started by the command, or any dask scheduler), each task on
+one thread and on one partition's worth of data, so that no process ever holds more than a few
+partitions, whatever the size of the state. The steps, each a set of tasks that dask schedules
+(and runs again elsewhere when a worker dies):
+
+1. **scan**: each piece of the parcels (:func:`posting.dataset.pieces`: row groups of a file,
+   files of a dataset) gives its parcels' centres and boxes in longitude/latitude, and, with
+   ``merge_owner``, their owners; nothing else of the parcels is kept.
+2. **plan**, on the client: the working CRSs of the whole layer
+   (:class:`posting.partition.WorkingPlan`); each parcel's Hilbert distance (dask-geopandas)
+   and the cuts that make partitions of about ``partition_parcels`` parcels along the curve
+   (one owner's parcels, with ``merge_owner``, share a key and so a partition); the grid cells
+   each partition's boxes cover, padded by the halo (:class:`posting.partition.Reach`).
+3. **distribute**: each piece of the parcels, the markers and the context layers is read once
+   more and its rows are written, by partition, to a scratch folder (markers and context
+   features to every partition whose reach they touch).
+4. **prepare**: each partition's parcels are prepared (repaired, projected in the plan's CRSs,
+   merged by owner, split into rings, corners found); the properties near other partitions are
+   written to them as their halo.
+5. **check**: each partition assigns its markers, measures and evaluates its own properties
+   and its halo together (the halo only takes part: markers near a shared line go to the
+   parcel they would go to in one run), and keeps its own properties' results; it writes its
+   part of every output, each line with its place in the input order.
+6. **reasons**: a marker that no partition assigns is unassigned; why (the parcel it stands
+   in, the nearest boundary within 5,000 ft) is found from the partitions near it and put
+   together as one run would word it.
+7. **outputs**: the parts are merged in input order (:mod:`posting.stream`) into the JSON,
+   GeoJSON and CSV that one run writes, byte for byte, and into partitioned GeoParquet
+   datasets; the summary is the whole run's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import math
+import operator
+import os
+import pickle
+import re
+import shutil
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from posting import dataset, parallel
+from posting.errors import InputError
+from posting.io import MarkerLayer, ParcelLayer
+from posting.job import ContextFiles, Job
+from posting.partition import (
+    Halo,
+    Reach,
+    WorkingPlan,
+    boxes_near,
+    concat,
+    extremes,
+    points_near,
+    take,
+)
+from posting.prepare import PreparedParcels
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+    from posting.report import Report
+
+__all__ = [
+    "DEFAULT_PARTITION_PARCELS",
+    "Block",
+    "Plan",
+    "Run",
+    "cluster",
+    "run_partitioned",
+]
+
+DEFAULT_PARTITION_PARCELS = 20_000
+"""Parcels per partition by default (see ``docs/scale.md``: a partition's cost is nearly
+proportional to its parcels and markers beyond a fixed cost of about 0.1 s; at 20,000 parcels
+and their 200,000 markers a task holds about 0.4 GB and the halo adds a few per cent)."""
+
+HILBERT_LEVEL = 16
+CELL_HALOS = 6
+"""Side of a cell of the routing grid, in halos (:class:`posting.partition.Reach`): what is sent
+to a partition beyond its halo is at most a cell wide."""
+MAX_CELLS = 4_000_000
+"""At most this many cells (a state: cells of about a third of a mile)."""
+
+_CONTEXT_LAYERS = ("access", "landcover", "water", "dwellings", "fences", "easements")
+
+
+# -- small helpers ---------------------------------------------------------------------------
+def _geometries(wkb: np.ndarray, rings: np.ndarray) -> np.ndarray:
+    """Geometries from WKB, the LinearRings among them made LinearRings again (WKB has no
+    ring type)."""
+    import shapely
+
+    out = shapely.from_wkb(wkb)
+    if len(rings):
+        xy, idx = shapely.get_coordinates(out[rings], return_index=True)
+        out[rings] = shapely.linearrings(xy, indices=idx)
+    return out
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles arrays of shapely geometries as one WKB array (in C), not geometry by geometry
+    (a partition's rings and parcels: three times faster to save and to load)."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is np.ndarray and obj.dtype == object and obj.ndim == 1 and len(obj) > 8:
+            import shapely
+
+            geo = shapely.is_geometry(obj)
+            if geo.any() and all(x is None for x in obj[~geo]):
+                kind = shapely.get_type_id(obj)
+                return _geometries, (shapely.to_wkb(obj), np.flatnonzero(kind == 2))
+        return NotImplemented
+
+
+def _save(path: str, obj: Any) -> None:
+    """Pickle ``obj`` to ``path`` whole or not at all (a task run again overwrites it)."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as fh:
+        _Pickler(fh, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
+    os.replace(tmp, path)
+
+
+def _load(path: str) -> Any:
+    with open(path, "rb") as fh:
+        return pickle.load(fh)
+
+
+def _loads(pattern: str) -> list[Any]:
+    return [_load(p) for p in sorted(glob.glob(pattern))]
+
+
+def _lat_range(bounds: Sequence[float]) -> tuple[float, float]:
+    return float(bounds[1]), float(bounds[3])
+
+
+# -- reading a piece -------------------------------------------------------------------------
+def _bad_wkb_row(table: Any, piece: dataset.Piece) -> None:
+    """Raise naming the file and row of the first geometry that is not readable WKB."""
+    import json
+
+    import shapely
+
+    meta = table.schema.metadata or {}
+    if b"geo" not in meta:
+        return
+    col = json.loads(meta[b"geo"]).get("primary_column")
+    if not col or col not in table.column_names:
+        return
+    values = table.column(col).to_numpy(zero_copy_only=False)
+    try:
+        shapely.from_wkb(values)
+    except (shapely.errors.ShapelyError, TypeError):
+        parsed = shapely.from_wkb(values, on_invalid="ignore")
+        bad = np.flatnonzero(pd.isna(parsed) & ~pd.isna(values))
+        row = int(bad[0]) if len(bad) else 0
+        raise InputError(
+            f"not a readable GeoParquet file: the geometry of row {row} of this file is not WKB",
+            path=piece.path,
+            row=_file_row(piece, row),
+        ) from None
+
+
+def _file_row(piece: dataset.Piece, row: int) -> int:
+    """The row number within its file of row ``row`` of a piece."""
+    import pyarrow.parquet as pq
+
+    meta = pq.ParquetFile(piece.path).metadata
+    before = sum(meta.row_group(g).num_rows for g in range(min(piece.row_groups or (0,))))
+    return before + (piece.rows_of_groups or (0, 0))[0] + row
+
+
+def _piece_table(piece: dataset.Piece) -> Any:
+    return dataset.piece_table(piece)
+
+
+@contextlib.contextmanager
+def _named_row(table: Any, piece: dataset.Piece) -> Iterator[None]:
+    """Reading ``table`` failed: name the file and row of the first unreadable geometry."""
+    try:
+        yield
+    except InputError:
+        _bad_wkb_row(table, piece)
+        raise
+
+
+class _Given(dataset.Given):
+    def __init__(self, path: str, table: Any, meta_from: str) -> None:
+        super().__init__({path: table})
+        self.meta_from = meta_from
+
+
+def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.ndarray]:
+    """The parcels of one piece, as :func:`posting.io.read_parcels` reads a file, with ids and
+    row numbers those of the whole layer; and each one's row number."""
+    from posting.io import _as_id_strings, _require_column, read_parcels
+
+    if piece.row_groups is None:  # a file of another format: read whole
+        layer = read_parcels(
+            job.parcels,
+            id_field=job.id_field,
+            owner_field=job.owner_field,
+            crs=job.crs,
+            layer=job.layer,
+        )
+        return layer, np.arange(len(layer), dtype=np.int64)
+    table = _piece_table(piece)
+    with _named_row(table, piece):
+        layer = read_parcels(
+            piece.source,
+            id_field=job.id_field,
+            owner_field=job.owner_field,
+            crs=job.crs,
+            layer=job.layer,
+            prefetch=_Given(piece.source, table, piece.path),
+        )
+    n = len(layer)
+    rows = piece.offset + np.arange(n, dtype=np.int64)
+    ids = layer.ids.copy()
+    if job.id_field:
+        col = _require_column(layer.attributes, job.id_field, layer.source, "id_field")
+        missing = np.flatnonzero(pd.isna(_as_id_strings(layer.attributes[col])))
+        ids[missing] = [f"#{r}" for r in rows[missing]]
+    else:
+        ids = rows.astype(str).astype(object)
+    notes = [x for x in layer.notes if "parcel(s) have no" not in x]  # made for the whole layer
+    return replace(layer, ids=ids, notes=notes), rows
+
+
+def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer:
+    """The markers of one piece of marker file ``entry``, with row numbers those of the whole
+    file (or dataset)."""
+    from posting.io import read_markers
+
+    if piece.row_groups is None:
+        markers = read_markers([job.signs[entry]], crs=job.crs, parcel_field=job.sign_parcel_field)
+        offset = 0
+    else:
+        table = _piece_table(piece)
+        with _named_row(table, piece):
+            markers = read_markers(
+                [piece.source],
+                crs=job.crs,
+                parcel_field=job.sign_parcel_field,
+                prefetch=_Given(piece.source, table, piece.path),
+            )
+        offset = piece.offset
+    markers.row = markers.row + offset
+    markers.file_index = np.full(len(markers), entry, dtype=np.int64)
+    return markers
+
+
+def markers_take(m: MarkerLayer, idx: np.ndarray) -> MarkerLayer:
+    """Markers ``idx`` of a marker layer."""
+    attrs = m.attributes
+    attrs = (
+        attrs.iloc[idx].reset_index(drop=True)
+        if len(attrs.columns)
+        else pd.DataFrame(index=range(len(idx)))
+    )
+    return replace(
+        m,
+        source=m.source[idx],
+        row=m.row[idx],
+        x=m.x[idx],
+        y=m.y[idx],
+        lon=m.lon[idx],
+        lat=m.lat[idx],
+        file_index=m.file_index[idx],
+        reason=m.reason[idx],
+        attributes=attrs,
+        parcel_ref=None if m.parcel_ref is None else m.parcel_ref[idx],
+    )
+
+
+def markers_concat(parts: list[MarkerLayer], files: list[Any]) -> MarkerLayer:
+    """Markers of several pieces as one layer, in input order (file, then row)."""
+    if not parts:
+        out = MarkerLayer.empty()
+        out.files = list(files)
+        return out
+    attrs = [p.attributes for p in parts]
+    cat = MarkerLayer(
+        source=np.concatenate([p.source for p in parts]),
+        row=np.concatenate([p.row for p in parts]),
+        x=np.concatenate([p.x for p in parts]),
+        y=np.concatenate([p.y for p in parts]),
+        lon=np.concatenate([p.lon for p in parts]),
+        lat=np.concatenate([p.lat for p in parts]),
+        file_index=np.concatenate([p.file_index for p in parts]),
+        files=list(files),
+        reason=np.concatenate([p.reason for p in parts]),
+        attributes=(
+            pd.concat(attrs, ignore_index=True)
+            if any(len(a.columns) for a in attrs)
+            else pd.DataFrame(index=range(sum(len(p) for p in parts)))
+        ),
+        parcel_ref=(
+            None if parts[0].parcel_ref is None else np.concatenate([p.parcel_ref for p in parts])
+        ),
+    )
+    order = np.lexsort((cat.row, cat.file_index))
+    return markers_take(cat, order)
+
+
+# -- step 1: scan ----------------------------------------------------------------------------
+def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Each parcel's row, centre and box in longitude/latitude (as :func:`prepare_parcels`
+    places it) and owner key; and what the plan needs of the piece."""
+    import shapely
+
+    from posting.crs import to_lonlat
+    from posting.io import _as_id_strings, _require_column, parcel_values
+
+    layer, rows = read_parcel_piece(job, piece)
+    geometry = np.asarray(layer.geometry, dtype=object)
+    n = len(geometry)
+    types = shapely.get_type_id(geometry)
+    empty = (types >= 0) & shapely.is_empty(geometry)
+    polygonal = np.isin(types, (3, 6)) & ~empty
+    b = shapely.bounds(geometry)
+    cx = (b[:, 0] + b[:, 2]) / 2
+    cy = (b[:, 1] + b[:, 3]) / 2
+    cx[~polygonal] = np.nan
+    cy[~polygonal] = np.nan
+    lon, lat = to_lonlat(cx, cy, layer.crs)
+    lon, lat = lon.copy(), lat.copy()
+    bad = ~(np.isfinite(lon) & np.isfinite(lat))
+    lon[bad] = np.nan
+    lat[bad] = np.nan
+    clon, clat = to_lonlat(
+        np.r_[b[:, 0], b[:, 2], b[:, 0], b[:, 2]],
+        np.r_[b[:, 1], b[:, 1], b[:, 3], b[:, 3]],
+        layer.crs,
+    )
+    clon, clat = clon.reshape(4, n), clat.reshape(4, n)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN boxes: rows without geometry
+        frame = pd.DataFrame(
+            {
+                "row": rows,
+                "lon": lon,
+                "lat": lat,
+                "west": np.nanmin(clon, axis=0) if n else np.empty(0),
+                "south": np.nanmin(clat, axis=0) if n else np.empty(0),
+                "east": np.nanmax(clon, axis=0) if n else np.empty(0),
+                "north": np.nanmax(clat, axis=0) if n else np.empty(0),
+            }
+        )
+    frame["mkey"] = (
+        pd.Series(parcel_values(layer, job.merge_owner, "merge_owner"), dtype=object)
+        if job.merge_owner
+        else pd.Series(np.full(n, None, dtype=object), dtype=object)
+    )
+    missing: np.ndarray = np.empty(0, dtype=np.int64)
+    id_col = None
+    if job.id_field:
+        id_col = _require_column(layer.attributes, job.id_field, layer.source, "id_field")
+        missing = rows[pd.isna(_as_id_strings(layer.attributes[id_col]))]
+    ext = extremes(lon, lat)
+    info = {
+        "rows": n,
+        "crs": layer.crs,
+        "source": layer.source,
+        "id_field": layer.id_field,
+        "id_col": id_col,
+        "notes": list(layer.notes),
+        "missing_ids": (len(missing), missing[:10]),
+        "extreme_lon": lon[ext],
+        "extreme_lat": lat[ext],
+        "any_owner": layer.owners is not None and bool(pd.notna(layer.owners).any()),
+    }
+    return frame, info
+
+
+# -- step 2: plan ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Plan:
+    """What every task is told: the job, its profiles, the CRS plan, the partitions' reach, the
+    halo and the scratch folder."""
+
+    job: Job
+    profiles: tuple[Any, ...]
+    working: WorkingPlan
+    reach: Reach
+    halo: Halo
+    scratch: str
+    partitions: int
+    lat_range: tuple[float, float]
+    marker_files: tuple[tuple[str, Any], ...] = ()
+    marker_starts: tuple[tuple[int, int], ...] = ()  # (file, first row) of each marker piece
+    group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
+
+
+def _part_keys(
+    frame_hd: tuple[pd.DataFrame, pd.Series], owner_min: pd.Series | None, cuts: np.ndarray
+) -> np.ndarray:
+    frame, hd = frame_hd
+    key = hd.to_numpy(dtype=np.float64) if owner_min is None else _owner_key(frame, hd, owner_min)
+    return np.searchsorted(cuts, key, side="right").astype(np.int64)
+
+
+def _reach_cells(
+    frame: pd.DataFrame, part: np.ndarray, grid: tuple[float, ...], pad: float
+) -> pd.DataFrame:
+    boxes = frame[["west", "south", "east", "north"]].to_numpy(dtype=float)
+    boxes = boxes + np.array([-pad, -pad, pad, pad])
+    item, cell = Reach.cells_of(grid, boxes)
+    key = np.unique(cell.astype(np.int64) * (1 << 32) + part[item])
+    return pd.DataFrame({"cell": key >> 32, "part": key & 0xFFFFFFFF})
+
+
+# -- step 3: distribute ----------------------------------------------------------------------
+def _distribute_parcels(plan: Plan, i: int, piece: dataset.Piece, part: np.ndarray) -> int:
+    layer, rows = read_parcel_piece(plan.job, piece)
+    for k in np.unique(part):
+        sel = np.flatnonzero(part == k)
+        from posting.partition import _layer_take
+
+        _save(f"{plan.scratch}/parcels/{k}/{i}.pkl", (_layer_take(layer, sel), rows[sel]))
+    return len(rows)
+
+
+def _marker_boxes(m: MarkerLayer) -> np.ndarray:
+    return np.column_stack([m.lon, m.lat, m.lon, m.lat])
+
+
+def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
+    from posting.attributes import find_column, marker_kinds
+
+    m = read_marker_piece(plan.job, entry, piece)
+    _save(f"{plan.scratch}/markers-all/{i}.pkl", m)
+    item, part = plan.reach.parts_of(_marker_boxes(m))
+    for k in np.unique(part):
+        _save(f"{plan.scratch}/markers/{k}/{i}.pkl", markers_take(m, item[part == k]))
+    other_count, other_first = 0, []
+    attrs = m.attributes
+    if len(attrs.columns):
+        kinds = marker_kinds(attrs)
+        other = kinds == "other"
+        other_count = int(other.sum())
+        if other_count:
+            col = find_column(attrs.columns, "kind")
+            other_first = [str(v) for v in attrs.loc[other, col].head(50)]
+    return {
+        "entry": entry,
+        "markers": len(m),
+        "file": m.files[0] if m.files else (piece.source, None),
+        "notes": list(m.notes),
+        "unusable": int((~pd.isna(m.reason)).sum()),
+        "other": (other_count, other_first),
+    }
+
+
+def _distribute_context(plan: Plan, name: str) -> int:
+    """Read one context layer and write each partition the features within its reach."""
+    from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
+    from posting.job import read_context
+
+    job = plan.job
+    only = dict.fromkeys(ContextFiles.__dataclass_fields__)
+    keep = {
+        "access": ("access", "access_type_field"),
+        "landcover": ("landcover", "landcover_field"),
+        "water": ("water", "water_where"),
+        "dwellings": ("dwellings",),
+        "fences": ("fences", "fence_height_field"),
+        "easements": ("easements", "easement_holder_field"),
+    }[name]
+    for f in keep:
+        only[f] = getattr(job.context, f)
+    files = ContextFiles(**only)
+    empty = ParcelLayer.from_geometries([], "EPSG:4326")
+    layer = getattr(read_context(files, empty, job.crs), name)
+    boxes = layer.lonlat_bounds()
+    item, part = plan.reach.parts_of(boxes)
+    for k in range(plan.partitions):
+        sel = item[part == k]
+        sub = replace(layer, geometry=layer.geometry[sel], values=layer.values[sel])
+        _save(f"{plan.scratch}/context/{name}/{k}.pkl", (sub, boxes[sel]))
+    return len(layer)
+
+
+# -- step 4: prepare -------------------------------------------------------------------------
+@dataclass
+class Block:
+    """Prepared properties of (part of) a partition, with what puts them in the whole run's
+    order: ``first_row``, each property's first input row; ``rows``, the input rows they are
+    made of (the parcel layer that per-row context is read from) and ``row_keys``, those rows'
+    numbers. Without merging, ``rows`` is ``prep.layer`` and a property is a row."""
+
+    prep: PreparedParcels
+    rows: ParcelLayer
+    row_keys: np.ndarray
+    first_row: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.prep)
+
+    def take(self, idx: np.ndarray, vertices: bool = True) -> Block:
+        from posting.partition import _layer_take
+
+        idx = np.asarray(idx, dtype=np.int64)
+        prep = take(self.prep, idx, vertices)
+        if self.prep.source_rows is None:
+            return Block(prep, prep.layer, self.row_keys[idx], self.first_row[idx])
+        used = [np.asarray(self.prep.source_rows[i], dtype=np.int64) for i in idx]
+        flat = np.concatenate(used) if used else np.empty(0, np.int64)
+        sizes = np.cumsum([0] + [len(u) for u in used])
+        prep = replace(
+            prep,
+            source_rows=[list(range(sizes[j], sizes[j + 1])) for j in range(len(idx))],
+        )
+        return Block(prep, _layer_take(self.rows, flat), self.row_keys[flat], self.first_row[idx])
+
+
+def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
+    """Blocks as one, in the whole run's order; and where each block's properties went."""
+    from posting.partition import _layer_concat
+
+    if len(blocks) == 1:
+        return blocks[0], np.arange(len(blocks[0]))
+    merged = blocks[0].prep.source_rows is not None
+    preps = []
+    offset = 0
+    for b in blocks:
+        p = b.prep
+        if merged:
+            p = replace(p, source_rows=[[r + offset for r in rows] for rows in p.source_rows])
+            offset += len(b.rows)
+        preps.append(p)
+    first = np.concatenate([b.first_row for b in blocks])
+    order = np.argsort(first, kind="stable")
+    prep = concat(preps, order)
+    if merged:
+        rows = _layer_concat([b.rows for b in blocks])
+        row_keys = np.concatenate([b.row_keys for b in blocks])
+    else:
+        rows, row_keys = prep.layer, first[order]
+    where = np.empty(len(first), dtype=np.int64)
+    where[order] = np.arange(len(first))
+    return Block(prep, rows, row_keys, first[order]), where
+
+
+def _prepare(plan: Plan, k: int) -> dict[str, Any]:
+    """Step 4: partition ``k``'s parcels prepared (saved as a :class:`Block`), its properties
+    near other partitions written to them as their halo, its ids written for the count of ids
+    found more than once; and what the whole run needs of it (:func:`_prepared_summary`)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from posting.io import parcel_values
+    from posting.partition import _layer_concat, _layer_take
+    from posting.prepare import prepare_parcels
+
+    job = plan.job
+    parts = _loads(f"{plan.scratch}/parcels/{k}/*.pkl")
+    layer = _layer_concat([p[0] for p in parts])
+    rows = np.concatenate([p[1] for p in parts])
+    order = np.argsort(rows, kind="stable")
+    layer, rows = _layer_take(layer, order), rows[order]
+    key = parcel_values(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
+    with parallel.threads(1):
+        # corners are found in the check, on the same vertex table as the markers' positions
+        # (a marker exactly at a corner is before or after it by that table's arithmetic)
+        prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working, corners=False)
+    # the input geometry is not needed once prepared (the working geometry is): not saved
+    prep = replace(prep, layer=replace(prep.layer, geometry=np.full(len(prep), None, object)))
+    layer = replace(layer, geometry=np.full(len(layer), None, dtype=object))
+    if prep.source_rows is None:
+        block = Block(prep, prep.layer, rows, rows)
+    else:
+        first = np.asarray([rows[r[0]] for r in prep.source_rows], dtype=np.int64)
+        block = Block(prep, layer, rows, first)
+    _save(f"{plan.scratch}/prep/{k}.pkl", block)
+    os.makedirs(f"{plan.scratch}/ids", exist_ok=True)
+    ids = pa.table({"id": pa.array(list(prep.ids), pa.string()), "first": block.first_row})
+    pq.write_table(ids, f"{plan.scratch}/ids/{k}.parquet")
+    item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
+    for j in np.unique(part):
+        if j != k:
+            _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j]), False))
+    return _prepared_summary(k, block)
+
+
+def _extent(boxes: np.ndarray) -> list[float]:
+    """The (west, south, east, north) around boxes (NaN rows left out)."""
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN boxes: rows without geometry
+        return [
+            float(np.nanmin(boxes[:, 0])),
+            float(np.nanmin(boxes[:, 1])),
+            float(np.nanmax(boxes[:, 2])),
+            float(np.nanmax(boxes[:, 3])),
+        ]
+
+
+def _prepared_summary(k: int, block: Block) -> dict[str, Any]:
+    """What the whole run needs of a prepared partition: its extent and each working CRS's
+    share of it, its repairs and invalid parcels (by first row), whether it has owners and
+    merged properties, and, when merged, its properties' first rows (to number them)."""
+    prep, first = block.prep, block.first_row
+    boxes = prep.bounds_lonlat
+    valid = prep.group >= 0
+    groups = {
+        g: (int((prep.group == g).sum()), _extent(boxes[prep.group == g]))
+        for g in range(len(prep.crss))
+        if (prep.group == g).any()
+    }
+    return {
+        "k": k,
+        "properties": len(prep),
+        "first_row": first if prep.source_rows is not None else None,
+        "extent": _extent(boxes[valid]) if valid.any() else None,
+        "groups": groups,
+        "repaired": [
+            (int(first[i]), prep.ids[i], prep.repaired[i])
+            for i in np.flatnonzero(~pd.isna(prep.repaired))
+        ],
+        "invalid": [
+            (int(first[i]), prep.ids[i], prep.invalid[i])
+            for i in np.flatnonzero(~pd.isna(prep.invalid))
+        ],
+        "any_owner": prep.layer.owners is not None and bool(pd.notna(prep.layer.owners).any()),
+        "merged": prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows),
+    }
+
+
+# -- step 5: check ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Facts:
+    """What the whole run knows that a partition's report must carry: each core property's
+    place in the input order (``index``), whose ids are duplicated, and the optional record
+    keys (:attr:`posting.report.Report.record_keys`)."""
+
+    index: np.ndarray | None  # None: each property is the input row it comes from
+    duplicated: frozenset[str]  # the ids found more than once in the whole run
+    record_keys: frozenset[str]
+    source_ids: bool
+
+
+def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray) -> Any:
+    from posting.job import read_context
+
+    c = plan.job.context
+    per_row = ContextFiles(
+        landcover_field=None if c.landcover else c.landcover_field,
+        public_where=c.public_where,
+        check_date=c.check_date,
+        dwelling_where=c.dwelling_where,
+        cultivated_where=c.cultivated_where,
+        acres_field=c.acres_field,
+    )
+    ctx = read_context(per_row, rows, plan.job.crs)
+    layers = {}
+    for name in _CONTEXT_LAYERS:
+        if getattr(c, name) is None:
+            continue
+        sub, boxes = _load(f"{plan.scratch}/context/{name}/{k}.pkl")
+        near = np.flatnonzero(boxes_near(boxes, core_boxes, plan.halo.context, plan.lat_range))
+        layers[name] = replace(sub, geometry=sub.geometry[near], values=sub.values[near])
+    return replace(ctx, **layers)
+
+
+def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...]) -> dict:
+    """Step 5: partition ``k``'s own properties and its halo, in input order, checked by the
+    engine as one run checks a layer (:func:`posting.engine.check`, on one thread); its own
+    properties' report (:func:`core_report`) written as its part of every output."""
+    from posting.engine import check
+    from posting.jurisdiction import elsewhere_counts
+
+    job = plan.job
+    core: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
+    valid = core.prep.group >= 0
+    core_boxes = core.prep.bounds_lonlat[valid]
+    blocks = [core]
+    for h in _loads(f"{plan.scratch}/halo/{k}/*.pkl"):
+        near = boxes_near(h.prep.bounds_lonlat, core_boxes, plan.halo.parcels, plan.lat_range)
+        if near.any():
+            blocks.append(h.take(np.flatnonzero(near)))
+    local, where = _concat_blocks(blocks)
+    core_at = where[: len(core)]  # the core properties' places among the local ones
+    markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
+    near = points_near(markers.lon, markers.lat, core_boxes, plan.halo.markers, plan.lat_range)
+    markers = markers_take(markers, np.flatnonzero(near))
+    context = _local_context(plan, k, local.rows, core_boxes)
+    prep = local.prep  # its corners are found by the engine, on its own vertex table
+    report = check(
+        prep, markers, list(plan.profiles), settings=job.settings, context=context, threads=1
+    )
+    drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
+    sub = core_report(report, prep, core_at, facts, core.first_row, drawn)
+    _save_assigned(plan, k, _marker_keys(sub.markers, plan))
+    out = _write_parts(plan, k, sub, outputs)
+    assigned = sub.markers["parcel"].to_numpy() >= 0
+    out.update(
+        {
+            "k": k,
+            "assigned": int(assigned.sum()),
+            "status": sub.parcels["status"].value_counts().to_dict(),
+            "compliant_by": sub.parcels.loc[sub.parcels["status"].eq("compliant"), "rules"]
+            .value_counts()
+            .to_dict(),
+            "worst": sub.worst(5)[["id", "row", "status", "max_gap_ft", "perimeter_ft"]],
+            "not_checked": _core_not_checked(report, core_at, len(prep)),
+            "record_keys": facts.record_keys,
+            "elsewhere": elsewhere_counts(
+                sub.parcels["state"] if "state" in sub.parcels else [], plan.profiles
+            ),
+            "same_owner": _same_owner(plan, local, core_at),
+            "keys_found": frozenset(
+                name
+                for name, table in (("access", sub.access), ("unfenced", sub.fence_gaps))
+                if table is not None and len(table)
+            ),
+            "halo": len(prep) - len(core),
+            "properties": len(core),
+            "vertices": len(prep.vertices.s) if prep.vertices is not None else 0,
+            "markers": len(markers),
+        }
+    )
+    return out
+
+
+def _same_owner(plan: Plan, local: Block, core_at: np.ndarray) -> tuple[int, list[tuple]]:
+    """The adjoining pairs of one owner whose first parcel is the partition's own (its
+    neighbours are in its halo, in the whole run's order, so the pairs are one run's): their
+    count and the first five as (row, id, id, owner)."""
+    from posting.sanity import same_owner_pairs
+
+    if not plan.job.owner_field or plan.job.merge_owner:
+        return 0, []
+    a, b = same_owner_pairs(local.prep)
+    is_core = np.zeros(len(local), dtype=bool)
+    is_core[core_at] = True
+    a, b = a[is_core[a]], b[is_core[a]]
+    ids, owners = local.prep.layer.ids, local.prep.layer.owners
+    first = [
+        (int(local.first_row[i]), int(local.first_row[j]), ids[i], ids[j], owners[i])
+        for i, j in zip(a[:5], b[:5], strict=True)
+    ]
+    return len(a), first
+
+
+_LANDCOVER = re.compile(r"^land cover unknown for \d+ of \d+ gaps")
+
+
+def _core_not_checked(report: Report, core: np.ndarray, n: int) -> list[tuple[str, dict]]:
+    """Each profile's rules not checked, with the counts of the land-cover note made those of
+    the partition's own parcels judged by that profile (the whole run's note sums them:
+    :class:`stream.Totals`)."""
+    is_core = np.zeros(n, dtype=bool)
+    is_core[core] = True
+    g = report.gaps
+    judged = report.parcels["rules"].to_numpy(dtype=object)
+    out = []
+    for x in report.not_checked:
+        x = dict(x)
+        prof = x.pop("profile")
+        if x["rule"] == "landcover" and _LANDCOVER.match(x["reason"]) and "forest" in g:
+            p = g["parcel"].to_numpy(dtype=np.int64)
+            keep = is_core[p] & (judged[p] == prof)
+            unknown = int(np.isnan(g["forest"].to_numpy(dtype=float)[keep]).sum())
+            counts = f"land cover unknown for {unknown} of {int(keep.sum())} gaps"
+            x["reason"] = _LANDCOVER.sub(counts, x["reason"])
+        out.append((prof, x))
+    return out
+
+
+def _marker_keys(table: pd.DataFrame, plan: Plan) -> np.ndarray:
+    """Each marker's place in the input order: file, then row, packed in one integer."""
+    files = {path: i for i, (path, _) in enumerate(plan.marker_files)}
+    entry = np.asarray([files[s] for s in table["source"].to_numpy()], dtype=np.int64)
+    return (entry << 40) | table["row"].to_numpy(dtype=np.int64)
+
+
+def core_report(
+    report: Report,
+    prep: PreparedParcels,
+    core: np.ndarray,
+    facts: Facts,
+    first_row: np.ndarray,
+    drawn: bool = True,
+) -> Report:
+    """The part of a partition's report about its own properties (``core``: their places,
+    ascending), renumbered as the whole run numbers them: each parcel's ``row`` its place in
+    the input order, its tables' ``parcel`` its place in this report, ``ring`` likewise."""
+    n = len(report.parcels)
+    new_of_old = np.full(n, -1, dtype=np.int64)
+    new_of_old[core] = np.arange(len(core))
+    geo = take(prep, core, vertices=drawn).geometry
+    ring_start, ring_count = prep.geometry.ring_start, prep.geometry.ring_count
+    from posting.index import expand_counts
+
+    pair, rk = expand_counts(ring_count[core])
+    old_ring = ring_start[core][pair] + rk
+    ring_new = np.full(len(prep.rings) + 1, -1, dtype=np.int64)
+    ring_new[old_ring] = np.arange(len(old_ring))
+
+    parcels = report.parcels.iloc[core].reset_index(drop=True)
+    parcels["row"] = first_row if facts.index is None else facts.index
+    parcels["duplicate_id"] = parcels["id"].isin(facts.duplicated).to_numpy()
+    if facts.source_ids and "source_ids" not in parcels:
+        src = prep.source_ids or [[i] for i in prep.ids]
+        cols = list(parcels.columns)
+        parcels["source_ids"] = [src[i] for i in core]
+        parcels = parcels[[*cols, "source_ids"]]
+
+    mk = report.markers
+    mp = mk["parcel"].to_numpy(dtype=np.int64)
+    keep_m = np.flatnonzero((mp >= 0) & (new_of_old[np.maximum(mp, 0)] >= 0))
+    marker_new = np.full(len(mk) + 1, -1, dtype=np.int64)
+    marker_new[keep_m] = np.arange(len(keep_m))
+    markers = mk.iloc[keep_m].reset_index(drop=True)
+    markers["parcel"] = new_of_old[markers["parcel"].to_numpy(dtype=np.int64)]
+    markers["ring"] = ring_new[markers["ring"].to_numpy(dtype=np.int64)]
+
+    def sub(t: pd.DataFrame | None) -> pd.DataFrame | None:
+        if t is None or "parcel" not in t:
+            return t
+        p = t["parcel"].to_numpy(dtype=np.int64)
+        keep = np.flatnonzero(new_of_old[p] >= 0) if len(p) else np.empty(0, np.int64)
+        out = t.iloc[keep].reset_index(drop=True)
+        out["parcel"] = new_of_old[p[keep]]
+        if "ring" in out:
+            out["ring"] = ring_new[out["ring"].to_numpy(dtype=np.int64)]
+        for col in ("start_marker", "end_marker"):
+            if col in out:
+                v = out[col].to_numpy(dtype=np.int64)
+                out[col] = np.where(v >= 0, marker_new[np.maximum(v, 0)], -1)
+        return out
+
+    attrs = report.marker_attributes
+    if len(attrs.columns) and len(attrs) == len(mk):
+        attrs = attrs.iloc[keep_m].reset_index(drop=True)
+    return replace(
+        report,
+        geometry=geo,
+        parcels=parcels,
+        findings=sub(report.findings),
+        gaps=sub(report.gaps),
+        corners=sub(report.corners),
+        access=sub(report.access),
+        markers=markers,
+        marker_attributes=attrs,
+        alternatives=sub(report.alternatives),
+        all_findings=sub(report.all_findings),
+        water=sub(report.water),
+        easements=sub(report.easements),
+        fence_gaps=sub(report.fence_gaps),
+        tables={name: sub(t) for name, t in report.tables.items()},
+        record_keys=facts.record_keys,
+    )
+
+
+def _write_parts(plan: Plan, k: int, sub: Report, outputs: tuple[str, ...]) -> dict[str, Any]:
+    from posting import stream
+
+    return stream.write_partition(plan.scratch, k, sub, outputs, _marker_keys(sub.markers, plan))
+
+
+# -- step 6: unassigned markers and why ------------------------------------------------------
+def _save_assigned(plan: Plan, k: int, keys: np.ndarray) -> None:
+    """Write the keys of the markers partition ``k`` assigned, by the marker piece they come
+    from (so that no process ever holds every assigned marker's key)."""
+    starts = np.asarray([(e << 40) | off for e, off in plan.marker_starts], dtype=np.int64)
+    piece = np.searchsorted(starts, keys, side="right") - 1
+    for i in np.unique(piece):
+        path = f"{plan.scratch}/assigned/{i}/{k}.npy"
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        np.save(path, np.sort(keys[piece == i]))
+
+
+def _lost(plan: Plan, i: int) -> MarkerLayer:
+    """The markers of piece ``i`` that no partition assigned."""
+    m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
+    keys = (m.file_index.astype(np.int64) << 40) | m.row.astype(np.int64)
+    done = [np.load(f) for f in sorted(glob.glob(f"{plan.scratch}/assigned/{i}/*.npy"))]
+    lost = ~np.isin(keys, np.concatenate(done)) if done else np.ones(len(m), dtype=bool)
+    return markers_take(m, np.flatnonzero(lost))
+
+
+def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
+    """For markers near partition ``k``: the first of its properties each stands in (and the
+    distance to the boundaries of all it stands in), or its nearest boundary within the
+    search distance: what :func:`posting.assign._far` finds, for this partition's part."""
+    import shapely
+
+    from posting import assign
+    from posting.index import BoxGrid
+
+    block: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
+    prep = block.prep
+    n = len(markers)
+    inside_parcel = np.full(n, -1, dtype=np.int64)
+    inside_dist = np.full(n, np.inf)
+    nearest_ring = np.full(n, -1, dtype=np.int64)
+    nearest_dist = np.full(n, np.inf)
+    ring_group = prep.group[prep.rings.parcel]
+    with parallel.threads(1):
+        for g, wcrs in enumerate(prep.crss):
+            parcels_g = np.flatnonzero(prep.group == g)
+            if not len(parcels_g):
+                continue
+            sel = np.arange(n)
+            if len(prep.crss) > 1:  # as one run: only markers near the group's whole extent
+                west, south, east, north = plan.group_extents[g]
+                from posting.crs import lonlat_margin_deg
+
+                margin = lonlat_margin_deg(plan.job.settings.tolerance_ft, south, north)
+                sel = np.flatnonzero(
+                    (markers.lon >= west - margin)
+                    & (markers.lon <= east + margin)
+                    & (markers.lat >= south - margin)
+                    & (markers.lat <= north + margin)
+                )
+            if not len(sel):
+                continue
+            x, y = assign._group_xy(markers, sel, wcrs)
+            pt, pb = BoxGrid(shapely.bounds(prep.geometry_ft[parcels_g])).query(x, y)
+            rings_g = np.flatnonzero(ring_group == g)
+            sub_out = (
+                np.full(len(sel), -1, np.int64),
+                np.full(len(sel), np.inf),
+                np.full(len(sel), -1, np.int64),
+                np.full(len(sel), np.inf),
+            )
+            assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), sub_out)
+            ip, idist, nr, nd = sub_out
+            first_ip = inside_parcel[sel] < 0
+            inside_parcel[sel] = np.where(first_ip & (ip >= 0), ip, inside_parcel[sel])
+            inside_dist[sel] = np.minimum(inside_dist[sel], idist)
+            better = nd < nearest_dist[sel]
+            nearest_dist[sel] = np.where(better, nd, nearest_dist[sel])
+            nearest_ring[sel] = np.where(better, nr, nearest_ring[sel])
+    rp = prep.rings.parcel
+    ring_start = prep.geometry.ring_start
+    has_ring = nearest_ring >= 0
+    nparcel = np.where(has_ring, rp[np.maximum(nearest_ring, 0)], -1)
+    return {
+        "marker": index,
+        "inside_first": np.where(
+            inside_parcel >= 0, block.first_row[np.maximum(inside_parcel, 0)], -1
+        ),
+        "inside_id": np.where(inside_parcel >= 0, prep.ids[np.maximum(inside_parcel, 0)], None),
+        "inside_dist": inside_dist,
+        "near_first": np.where(has_ring, block.first_row[np.maximum(nparcel, 0)], -1),
+        "near_ring": np.where(has_ring, nearest_ring - ring_start[np.maximum(nparcel, 0)], -1),
+        "near_id": np.where(has_ring, prep.ids[np.maximum(nparcel, 0)], None),
+        "near_dist": nearest_dist,
+    }
+
+
+def _combine_reasons(lost: MarkerLayer, found: list[dict], tolerance_ft: float) -> np.ndarray:
+    """Why each lost marker is unassigned, worded as :func:`posting.assign._explain` words it
+    from the facts of every partition near it (the first parcel it stands in; else the
+    nearest boundary, ties to the first in input order)."""
+    from types import SimpleNamespace
+
+    from posting import assign
+
+    n = len(lost)
+    usable = pd.isna(lost.reason)
+    in_first = np.full(n, np.iinfo(np.int64).max)
+    in_id = np.full(n, None, dtype=object)
+    in_dist = np.full(n, np.inf)
+    near_key = np.full(n, np.inf)
+    near_first = np.full(n, np.iinfo(np.int64).max)
+    near_ring = np.full(n, np.iinfo(np.int64).max)
+    near_id = np.full(n, None, dtype=object)
+    for f in found:
+        i = f["marker"]
+        hit = f["inside_first"] >= 0
+        better = hit & (f["inside_first"] < in_first[i])
+        in_first[i[better]] = f["inside_first"][better]
+        in_id[i[better]] = f["inside_id"][better]
+        np.minimum.at(in_dist, i, f["inside_dist"])
+        has = f["near_first"] >= 0
+        d = f["near_dist"]
+        better = has & (
+            (d < near_key[i])
+            | (
+                (d == near_key[i])
+                & (
+                    (f["near_first"] < near_first[i])
+                    | ((f["near_first"] == near_first[i]) & (f["near_ring"] < near_ring[i]))
+                )
+            )
+        )
+        j = i[better]
+        near_key[j] = d[better]
+        near_first[j] = f["near_first"][better]
+        near_ring[j] = f["near_ring"][better]
+        near_id[j] = f["near_id"][better]
+    inside = in_first < np.iinfo(np.int64).max
+    near = near_first < np.iinfo(np.int64).max
+    ids = np.concatenate([in_id, near_id])
+    inside_parcel = np.where(inside, np.arange(n), -1)
+    nearest_ring = np.where(near, n + np.arange(n), -1)
+    fake = SimpleNamespace(ids=ids, rings=SimpleNamespace(parcel=np.arange(2 * n)))
+    reason = np.asarray(lost.reason, dtype=object).copy()
+    assign._explain(
+        reason,
+        np.full(n, -1, dtype=np.int64),
+        usable,
+        np.zeros(n, dtype=bool),
+        np.empty((2, 0), dtype=np.int64),
+        np.full(n, np.inf),
+        inside_parcel,
+        np.where(inside, in_dist, np.inf),
+        nearest_ring,
+        near_key,
+        fake,
+        lost,
+        tolerance_ft,
+    )
+    return reason
+
+
+# -- the run ---------------------------------------------------------------------------------
+@dataclass
+class Run:
+    """What a partitioned check found, as the outputs and the summary need it."""
+
+    plan: Plan
+    totals: Any
+    parts: list[dict[str, Any]] = field(default_factory=list)
+    lost: pd.DataFrame | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@contextlib.contextmanager
+def cluster(
+    workers: int | None = None, scheduler: str | None = None, memory_limit: str | None = None
+) -> Iterator[Client]:
+    """A dask client: of a local cluster of ``workers`` processes of one thread each, started
+    here and stopped on leaving; or of the cluster at ``scheduler``."""
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    for name in ("distributed", "distributed.shuffle"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+    if scheduler:
+        with Client(scheduler) as client:
+            yield client
+        return
+    with (
+        LocalCluster(
+            n_workers=workers or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            memory_limit=memory_limit or 0,
+            silence_logs=logging.ERROR,
+        ) as local,
+        Client(local) as client,
+    ):
+        yield client
+
+
+def _progress(futures: list[Any], label: str, show: bool) -> list[Any]:
+    """The futures' results (the first error raised), with a progress bar on stderr."""
+    from distributed import as_completed
+
+    if not show:
+        return [f.result() for f in futures]
+    from tqdm import tqdm
+
+    with tqdm(
+        total=len(futures), desc=label, unit="task", leave=False, file=sys.stderr, delay=2.0
+    ) as bar:
+        for f in as_completed(futures):
+            f.result()
+            bar.update(1)
+    return [f.result() for f in futures]
+
+
+def run_partitioned(
+    job: Job,
+    client: Client,
+    *,
+    partition_parcels: int = DEFAULT_PARTITION_PARCELS,
+    scratch: str | None = None,
+    outputs: tuple[str, ...] = (),
+    progress: bool = False,
+) -> Run:
+    """Check ``job`` on the cluster behind ``client``, partition by partition (see the
+    module's docstring); ``outputs`` names the parts to write (``json``, ``geojson``, ``csv``,
+    ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them. Without
+    ``scratch``, a temporary folder is made (``run.plan.scratch``): the caller removes it once
+    the outputs are written (:func:`run_and_write` does)."""
+    from posting.engine import profiles_of
+
+    if job.sign_parcel_field:
+        raise InputError(
+            "{option} is not supported on the partitioned path yet: markers that name their "
+            "parcel are checked in one process (leave out the workers and the scheduler)",
+            parameter="sign_parcel_field",
+        )
+    if partition_parcels < 1:
+        raise InputError("{option} must be at least 1", parameter="partition_parcels")
+    from posting.jurisdiction import rules_spec
+
+    spec = rules_spec(list(job.rules))
+    if spec.auto:  # each state's profiles need every parcel's state, which only scanning finds
+        raise InputError(
+            "the partitioned path checks named rule profiles: give them with {option} (the "
+            "rules of each parcel's own state, auto, are chosen in one process for now)",
+            parameter="rules",
+        )
+    profiles = tuple(profiles_of(list(job.rules)))
+    scratch = scratch or tempfile.mkdtemp(prefix="posting-")
+    os.makedirs(scratch, exist_ok=True)
+    timings: dict[str, float] = {}
+    steps = _Steps(job, client, progress)
+
+    _tick(timings, "scan")
+    pieces, frames, info, working = steps.scan()
+    _tick(timings, "plan")
+    part_futs, k_parts, reach, lat_range = steps.plan(frames, info, partition_parcels)
+    marker_pieces = _marker_pieces(job)
+    plan = Plan(
+        job,
+        profiles,
+        working,
+        reach,
+        Halo.of(job.settings),
+        scratch,
+        k_parts,
+        lat_range,
+        marker_starts=tuple((e, p.offset) for e, p in marker_pieces),
+    )
+    _tick(timings, "distribute")
+    plan, mres = steps.distribute(plan, pieces, part_futs, marker_pieces)
+    del frames, part_futs
+    _tick(timings, "prepare")
+    preps = steps.map(_prepare, plan, range(k_parts), label="preparing parcels")
+    _refuse_swapped(steps, plan, preps, [e for e, _ in marker_pieces])
+    facts, totals = _facts(job, plan, info, preps, mres, client)
+    plan = replace(plan, group_extents=totals.group_extents)
+    _tick(timings, "check")
+    checks = steps.check(plan, facts, outputs)
+    _tick(timings, "unassigned")
+    lost_parts = steps.map(_lost, plan, range(len(marker_pieces)), label="unassigned markers")
+    lost = markers_concat(lost_parts, list(plan.marker_files))
+    lost_table = _reasons(
+        client, client.scatter(plan, broadcast=True, hash=False), plan, preps, lost, progress
+    )
+    totals.finish(checks, lost_table)
+    _tick(timings, "end")
+    return Run(plan, totals, checks, lost_table, timings)
+
+
+def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
+    """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
+    markers have a position, fall near the parcels as given, and would swapped."""
+    from posting.sanity import swap_counts
+
+    m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
+    counts = [x[1:] for x in swap_counts(m, extent, always=True)]
+    return np.asarray(counts, dtype=np.int64).reshape(-1, 3)
+
+
+def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[int]) -> None:
+    """Refuse a marker file whose x and y look swapped, as one run does (its pieces' counts
+    added up, against the whole run's extent)."""
+    from posting.sanity import looks_swapped, padded, refuse_swapped
+
+    boxes = np.asarray([p["extent"] for p in preps if p["extent"] is not None], dtype=float)
+    if not len(boxes) or not entries:
+        return
+    extent = padded(_extent(boxes))
+    counts = steps.map(_swap_counts, plan, range(len(entries)), label="markers near", extent=extent)
+    totals: dict[int, np.ndarray] = {}
+    for e, c in zip(entries, counts, strict=True):
+        totals[e] = totals.get(e, np.zeros(3, dtype=np.int64)) + c.sum(axis=0)
+    for e in sorted(totals):
+        n, given, swapped = (int(v) for v in totals[e])
+        if n and looks_swapped(n, given, swapped):
+            refuse_swapped(plan.marker_files[e][0], n, given, swapped)
+
+
+def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
+    """The pieces of every marker file (a GeoParquet file or dataset in row groups, any other
+    file or a folder of photos whole), each with its file's number."""
+    from posting import photos
+
+    out = []
+    for e, path in enumerate(job.signs):
+        if dataset.is_dataset(path) or (
+            path.lower().endswith(dataset.SUFFIXES) and not photos.is_photo_source(path)
+        ):
+            out += [(e, p) for p in dataset.pieces(path)]
+        else:
+            out.append((e, dataset.Piece(path, path, None, 0, -1)))
+    return out
+
+
+@dataclass
+class _Steps:
+    """The steps of :func:`run_partitioned` that submit tasks, each waiting for its own."""
+
+    job: Job
+    client: Client
+    progress: bool
+
+    def map(self, func: Callable[..., Any], plan: Plan, *args: Any, label: str, **kw: Any):
+        """``func(plan, *args)`` for each element of the iterables ``args``, on the cluster."""
+        plan_f = self.client.scatter(plan, broadcast=True, hash=False)
+        items = [list(a) for a in args]
+        futures = self.client.map(func, [plan_f] * len(items[0]), *items, pure=False, **kw)
+        return _progress(futures, label, self.progress)
+
+    def scan(self) -> tuple[list[dataset.Piece], list[Any], list[dict[str, Any]], WorkingPlan]:
+        """Step 1: every piece's parcels' centres and boxes (kept on the workers) and what the
+        working plan needs (gathered)."""
+        job, client = self.job, self.client
+        pieces = dataset.pieces(job.parcels)
+        scans = client.map(_scan, [job] * len(pieces), pieces, pure=False)
+        infos = client.map(operator.itemgetter(1), scans, pure=False)
+        frames = client.map(operator.itemgetter(0), scans, pure=False)
+        info = _progress(infos, "reading parcels", self.progress)
+        crs = info[0]["crs"]
+        if any(x["crs"] != crs for x in info[1:]):
+            raise InputError("its files are not all in one CRS", path=job.parcels)
+        working = WorkingPlan.of(
+            np.concatenate([x["extreme_lon"] for x in info]),
+            np.concatenate([x["extreme_lat"] for x in info]),
+            crs,
+        )
+        return pieces, frames, info, working
+
+    def plan(self, frames: list[Any], info: list[dict[str, Any]], partition_parcels: int):
+        """Step 2: each parcel's partition (futures, one per piece), their number, their reach
+        and the layer's range of latitudes."""
+        import dask.dataframe as dd
+        import dask_geopandas as dgpd
+
+        from posting.crs import lonlat_margin_deg
+
+        client = self.client
+        meta = pd.DataFrame(
+            {c: pd.Series(dtype=float) for c in ("lon", "lat", "west", "south", "east", "north")}
+        )
+        meta.insert(0, "row", pd.Series(dtype=np.int64))
+        meta["mkey"] = pd.Series(dtype=object)
+        skel = dd.from_delayed(frames, meta=meta, verify_meta=False)
+        bounds = dd.compute(
+            skel["west"].min(), skel["south"].min(), skel["east"].max(), skel["north"].max()
+        )
+        bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in bounds)
+        filled = skel.assign(hx=skel["lon"].fillna(bounds[0]), hy=skel["lat"].fillna(bounds[1]))
+        points = dgpd.from_dask_dataframe(filled, geometry=dgpd.points_from_xy(filled, "hx", "hy"))
+        hd = points.hilbert_distance(total_bounds=bounds, level=HILBERT_LEVEL)
+        key, owner_min = hd.astype(float), None
+        if self.job.merge_owner:  # an owner's parcels take the owner's smallest distance
+            owner_min = client.scatter(
+                hd.groupby(skel["mkey"]).min().compute(), broadcast=True, hash=False
+            )
+            key = dd.map_partitions(_owner_keys, skel, hd, owner_min, meta=("key", float))
+        k_parts = max(1, math.ceil(sum(x["rows"] for x in info) / partition_parcels))
+        qs = np.linspace(0, 1, k_parts + 1)[1:-1]
+        cuts = np.unique(np.asarray(key.quantile(qs).compute(), dtype=float)) if len(qs) else qs
+        k_parts = len(cuts) + 1
+        pairs = client.map(lambda f, h: (f, h), frames, client.compute(hd.to_delayed()))
+        part_futs = client.map(_part_keys, pairs, owner_min=owner_min, cuts=cuts, pure=False)
+        # partitions left empty (one owner's parcels share a key) are dropped
+        counts = client.map(np.bincount, part_futs, minlength=k_parts, pure=False)
+        used = np.flatnonzero(sum(_progress(counts, "planning partitions", self.progress)) > 0)
+        if len(used) < k_parts:
+            remap = np.full(k_parts, -1, dtype=np.int64)
+            remap[used] = np.arange(len(used))
+            part_futs = client.map(np.take, [remap] * len(part_futs), part_futs, pure=False)
+            k_parts = len(used)
+        lat_range = _lat_range(bounds)
+        pad = lonlat_margin_deg(Halo.of(self.job.settings).reach, *lat_range)
+        # cells a few halos wide (what is sent beyond the halo is at most a cell wide), at most
+        # MAX_CELLS of them
+        area = max((bounds[2] - bounds[0]) * (bounds[3] - bounds[1]), 1e-12)
+        grid = Reach.grid(bounds, int(min(MAX_CELLS, area / (CELL_HALOS * pad) ** 2)) + 1)
+        cells = client.map(_reach_cells, frames, part_futs, grid=grid, pad=pad, pure=False)
+        table = pd.concat(_progress(cells, "planning partitions", self.progress))
+        reach = Reach.build(grid, table["cell"].to_numpy(), table["part"].to_numpy())
+        return part_futs, k_parts, reach, lat_range
+
+    def distribute(self, plan: Plan, pieces, part_futs, marker_pieces):
+        """Step 3: the parcels, markers and context features to their partitions; the plan
+        with the marker files, and what each marker piece held."""
+        client, job = self.client, self.job
+        plan_f = client.scatter(plan, broadcast=True, hash=False)
+        dist_p = client.map(
+            _distribute_parcels,
+            [plan_f] * len(pieces),
+            range(len(pieces)),
+            pieces,
+            part_futs,
+            pure=False,
+        )
+        dist_c = [
+            client.submit(_distribute_context, plan_f, name, pure=False)
+            for name in _CONTEXT_LAYERS
+            if getattr(job.context, name)
+        ]
+        mres = self.map(
+            _distribute_markers,
+            plan,
+            range(len(marker_pieces)),
+            [e for e, _ in marker_pieces],
+            [p for _, p in marker_pieces],
+            label="distributing markers",
+        )
+        _progress(dist_p + dist_c, "distributing parcels", self.progress)
+        files: list[tuple[str, Any]] = []
+        for e, path in enumerate(job.signs):
+            first = next((r for r in mres if r["entry"] == e), None)
+            files.append(first["file"] if first else (path, None))
+        return replace(plan, marker_files=tuple(files)), mres
+
+    def check(self, plan: Plan, facts: list[Facts], outputs: tuple[str, ...]):
+        """Step 5: each partition's check. A key that some partition's records carry (an access
+        point, a fence gap) is carried by every record: the partitions that wrote theirs
+        without it write them again."""
+        k_parts = plan.partitions
+        checks = self.map(
+            _check_partition,
+            plan,
+            range(k_parts),
+            facts,
+            label="checking partitions",
+            outputs=tuple(outputs),
+        )
+        found = frozenset().union(*(c["keys_found"] for c in checks))
+        again = [i for i, c in enumerate(checks) if not found <= c["record_keys"]]
+        if again:
+            redo = self.map(
+                _check_partition,
+                plan,
+                again,
+                [replace(facts[i], record_keys=facts[i].record_keys | found) for i in again],
+                label="checking partitions again",
+                outputs=tuple(outputs),
+            )
+            for i, c in zip(again, redo, strict=True):
+                checks[i] = c
+        return checks
+
+
+def _tick(timings: dict[str, float], name: str) -> None:
+    """Note when a step starts (the steps' times: :attr:`Run.timings`, in seconds)."""
+    import time
+
+    now = time.perf_counter()
+    last = timings.pop("_at", None)
+    if last is not None:
+        timings[timings.pop("_step")] = now - last
+    timings["_at"], timings["_step"] = now, name
+
+
+def _owner_keys(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> pd.Series:
+    """The partitioning key of each parcel: its owner's smallest Hilbert distance."""
+    return pd.Series(_owner_key(frame, hd, owner_min), index=frame.index)
+
+
+def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.ndarray:
+    key = hd.to_numpy(dtype=np.float64).copy()
+    mk = frame["mkey"]
+    has = mk.notna().to_numpy()
+    if has.any():
+        key[has] = owner_min.reindex(mk[has].to_numpy()).to_numpy(dtype=np.float64)
+    return key
+
+
+def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: bool) -> pd.DataFrame:
+    """The lost markers, in input order, with why each is unassigned."""
+    from posting.assign import REASON_SEARCH_FT
+
+    usable = np.flatnonzero(pd.isna(lost.reason))
+    boxes = _marker_boxes(lost)[usable]
+    jobs = []
+    for p in preps:
+        if p["extent"] is None or not len(usable):
+            continue
+        near = boxes_near(boxes, np.asarray([p["extent"]]), REASON_SEARCH_FT + 1.0, plan.lat_range)
+        idx = usable[near]
+        if len(idx):
+            jobs.append(
+                client.submit(_reasons_in, plan_f, p["k"], markers_take(lost, idx), idx, pure=False)
+            )
+    found = _progress(jobs, "unassigned markers' reasons", progress)
+    reason = _combine_reasons(lost, found, plan.job.settings.tolerance_ft)
+    from posting.attributes import first_recorded, marker_kinds
+
+    attrs = lost.attributes
+    kinds = marker_kinds(attrs) if len(attrs.columns) else np.full(len(lost), "sign", dtype=object)
+    label = (
+        first_recorded(attrs, "label")
+        if len(attrs.columns)
+        else np.full(len(lost), None, dtype=object)
+    )
+    files = {path: i for i, (path, _) in enumerate(plan.marker_files)}
+    entry = np.asarray([files[s] for s in lost.source], dtype=np.int64)
+    return pd.DataFrame(
+        {
+            "key": (entry << 40) | lost.row.astype(np.int64),
+            "source": pd.Series(lost.source, dtype=object),
+            "row": lost.row,
+            "lon": lost.lon,
+            "lat": lost.lat,
+            "kind": pd.Series(kinds, dtype=object),
+            "label": pd.Series(label, dtype=object),
+            "reason": pd.Series(reason, dtype=object),
+        }
+    )
+
+
+def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
+    """What each partition must be told of the whole run, and the run's totals so far.
+
+    Nothing here holds a value per parcel of the whole run but, with ``merge_owner``, each
+    property's first row (to number the properties in input order); the ids found more than
+    once are counted by dask over the partitions' id files."""
+    import dask.dataframe as dd
+
+    from posting import stream
+
+    merged = job.merge_owner is not None
+    if merged:
+        first = [p["first_row"] for p in preps]
+        allf = np.sort(np.concatenate(first)) if first else np.empty(0, np.int64)
+        index = [np.searchsorted(allf, f) for f in first]
+
+        def rank(rows: np.ndarray) -> np.ndarray:
+            return np.searchsorted(allf, rows)
+    else:
+        index = [None] * len(preps)
+
+        def rank(rows: np.ndarray) -> np.ndarray:
+            return np.asarray(rows, dtype=np.int64)
+
+    ids = dd.read_parquet(f"{plan.scratch}/ids")
+    counts = ids["id"].value_counts()
+    dup_ids = frozenset(counts[counts > 1].compute().index)
+    dups = ids[ids["id"].isin(list(dup_ids))].compute() if dup_ids else None
+    if dups is None or not len(dups):
+        dups = pd.DataFrame({"id": pd.Series(dtype=object), "first": pd.Series(dtype=np.int64)})
+    dups = dups.assign(index=rank(dups["first"].to_numpy(dtype=np.int64))).sort_values("index")
+    keys = set()
+    if any(pr.access for pr in plan.profiles):
+        keys.add("access")
+    if any(pr.fence for pr in plan.profiles):
+        keys.add("unfenced")
+    if any(p["any_owner"] for p in preps):
+        keys.add("owner")
+    any_merged = any(p["merged"] for p in preps)
+    facts = [
+        Facts(index=ix, duplicated=dup_ids, record_keys=frozenset(keys), source_ids=any_merged)
+        for ix in index
+    ]
+    totals = stream.Totals.start(job, plan, info, preps, mres, dups, rank)
+    return facts, totals
+
+
+def run_and_write(
+    job: Job,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    partition_parcels: int = DEFAULT_PARTITION_PARCELS,
+    outputs: dict[str, str | None],
+    name: Callable[[str], str] | None = None,
+    progress: bool = False,
+    scratch: str | None = None,
+) -> Any:
+    """Run the partitioned check and write ``outputs`` (``json``, ``geojson``, ``csv`` paths,
+    ``parquet`` folder); return the run's totals (a report-like summary)."""
+    from posting import stream
+
+    wanted = tuple(k for k, v in outputs.items() if v)
+    base = scratch or None
+    work = tempfile.mkdtemp(prefix="posting-run-", dir=base)
+    try:
+        with cluster(workers, scheduler) as client:
+            run = run_partitioned(
+                job,
+                client,
+                partition_parcels=partition_parcels,
+                scratch=work,
+                outputs=wanted,
+                progress=progress,
+            )
+        import time
+
+        t0 = time.perf_counter()
+        stream.write_outputs(run, outputs, name)
+        run.timings["outputs"] = time.perf_counter() - t0
+        if os.environ.get("POSTING_TIMINGS"):
+            shown = ", ".join(f"{k} {v:.2f} s" for k, v in run.timings.items() if k[0] != "_")
+            halo = sum(c["halo"] for c in run.parts)
+            markers = sum(c["markers"] for c in run.parts)
+            shown += f"; {len(run.parts)} partitions, halo {halo:,} properties, {markers:,} markers"
+            big = max(run.parts, key=lambda c: c["properties"] + c["halo"], default=None)
+            if big is not None:
+                shown += (
+                    f"; largest partition {big['properties']:,} properties (+{big['halo']:,} "
+                    f"halo), {big['markers']:,} markers, {big['vertices']:,} vertices"
+                )
+            print(f"posting: steps: {shown}", file=sys.stderr)
+        return run.totals
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

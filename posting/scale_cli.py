@@ -1,0 +1,145 @@
+"""The command line's options for a check that outgrows one process: ``--workers``,
+``--scheduler``, ``--partition-parcels``, ``--parquet``, ``--scratch`` (see ``docs/scale.md``).
+
+Kept apart from :mod:`posting.cli` so that the command stays a thin layer: ``check`` takes
+:data:`scale_options` and hands the partitioned run to :func:`check_partitioned`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from posting.job import Job
+
+__all__ = ["Scale", "check_partitioned", "scale_options", "write_parquet"]
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Where and how to run: ``workers`` (a local cluster of that many processes), or the
+    cluster at ``scheduler``; ``partition_parcels``; the ``parquet`` output folder; the
+    ``scratch`` folder."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    partition_parcels: int | None = None
+    parquet: str | None = None
+    scratch: str | None = None
+
+    @property
+    def partitioned(self) -> bool:
+        """True when the check runs on a dask cluster."""
+        return bool(self.workers or self.scheduler)
+
+
+def scale_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the options of :class:`Scale` to a command, which receives them as ``scale=``."""
+    options = [
+        click.option(
+            "--workers",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Check in spatial partitions on a local dask cluster of N worker processes "
+            "(one thread each), started and stopped here: for a state's parcels.",
+        ),
+        click.option(
+            "--scheduler",
+            metavar="ADDRESS",
+            help="Check in spatial partitions on the dask cluster at ADDRESS "
+            "(tcp://host:8786); its workers must read the inputs and the scratch folder.",
+        ),
+        click.option(
+            "--partition-parcels",
+            type=click.IntRange(min=1),
+            metavar="K",
+            help="Parcels per partition with --workers or --scheduler (default 20,000).",
+        ),
+        click.option(
+            "--parquet",
+            metavar="DIR",
+            help="Write the results as GeoParquet datasets: DIR/parcels/, DIR/gaps/, "
+            "DIR/corners/, DIR/markers/ and DIR/summary.json (for a state, instead of "
+            "--json, --geojson and --csv, which get as large as the state).",
+        ),
+        click.option(
+            "--scratch",
+            metavar="DIR",
+            type=click.Path(file_okay=False),
+            help="Where a partitioned check keeps its intermediate files (default: a "
+            "temporary folder; a cluster of several machines needs one they all reach).",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+
+    def wrapper(**kwargs: Any) -> Any:
+        if not (kwargs["workers"] or kwargs["scheduler"]):
+            for name in ("partition_parcels", "scratch"):
+                if kwargs[name] is not None:
+                    flag = "--" + name.replace("_", "-")
+                    raise click.UsageError(f"{flag} needs --workers or --scheduler")
+        scale = Scale(
+            kwargs.pop("workers"),
+            kwargs.pop("scheduler"),
+            kwargs.pop("partition_parcels"),
+            kwargs.pop("parquet"),
+            kwargs.pop("scratch"),
+        )
+        return f(scale=scale, **kwargs)
+
+    wrapper.__name__ = f.__name__
+    wrapper.__doc__ = f.__doc__
+    wrapper.__click_params__ = f.__click_params__  # type: ignore[attr-defined]
+    del f.__click_params__  # type: ignore[attr-defined]
+    return wrapper
+
+
+def check_partitioned(
+    job: Job,
+    scale: Scale,
+    outputs: dict[str, str | None],
+    quiet: bool,
+    flag: Callable[[str], str],
+) -> int:
+    """Run ``posting check`` on a dask cluster; return the exit status."""
+    from posting import distributed
+    from posting.errors import InputError
+    from posting.render.summary import summary_text
+
+    if outputs.get("map"):
+        raise InputError(
+            "a map of every parcel of a partitioned check would be as large as the state; "
+            "draw one county's instead (check its file or folder alone with {option})",
+            parameter="map",
+        )
+    totals = distributed.run_and_write(
+        job,
+        workers=scale.workers,
+        scheduler=scale.scheduler,
+        partition_parcels=scale.partition_parcels or distributed.DEFAULT_PARTITION_PARCELS,
+        outputs={
+            "json": outputs.get("json"),
+            "geojson": outputs.get("geojson"),
+            "csv": outputs.get("csv"),
+            "parquet": scale.parquet,
+        },
+        name=flag,
+        progress=not quiet and sys.stderr.isatty(),
+        scratch=scale.scratch,
+    )
+    if not quiet:
+        click.echo(summary_text(totals, name=flag), err=True, nl=False)
+    return totals.exit_code
+
+
+def write_parquet(report: Any, folder: str, name: Callable[[str], str]) -> None:
+    """The GeoParquet datasets of a single-process check (one part each)."""
+    from posting import stream
+
+    stream.write_parquet_report(report, folder, name)

@@ -1,0 +1,812 @@
+"""The outputs of a partitioned check (:mod:`posting.distributed`), streamed in input order.
+
+Each partition writes its part of every output asked for: its parcels' JSON records, CSV rows
+and GeoJSON features, one line each with its place in the whole run's input order
+(:func:`write_partition`), as Arrow files in the run's scratch folder, and its part of each
+GeoParquet dataset. :func:`write_outputs` merges the lines of every partition in input order
+(a heap over the partitions' files, a batch of each at a time: memory stays that of a few
+batches per partition) under the header one run would write, so that the JSON, GeoJSON and CSV
+are byte for byte those of the single-process check; the GeoParquet parts are moved into place.
+Every file is written beside its target and renamed into place once all are written.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import heapq
+import io
+import json
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import orjson
+import pandas as pd
+
+from posting.errors import python_name
+
+if TYPE_CHECKING:
+    from posting.distributed import Run
+    from posting.report import Report
+
+__all__ = ["Totals", "write_outputs", "write_parquet_report", "write_partition"]
+
+_BATCH = 2_000
+_ROW = 1 << 20  # packed keys: profile << 50 | row << 20 | rank within the parcel
+
+
+# -- a partition's part ----------------------------------------------------------------------
+def _write_lines(path: str, keys: np.ndarray, lines: list[bytes]) -> None:
+    import pyarrow as pa
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    order = np.argsort(keys, kind="stable")
+    keys = np.asarray(keys, dtype=np.int64)[order]
+    lines = [lines[i] for i in order]
+    schema = pa.schema([("key", pa.int64()), ("line", pa.binary())])
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with pa.OSFile(tmp, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
+        for lo in range(0, len(lines), _BATCH):
+            writer.write_batch(
+                pa.record_batch(
+                    [pa.array(keys[lo : lo + _BATCH]), pa.array(lines[lo : lo + _BATCH])],
+                    schema=schema,
+                )
+            )
+    os.replace(tmp, path)
+
+
+def _table_keys(sub: Report, table: pd.DataFrame) -> np.ndarray:
+    """Each row's place in the whole run's table: its parcel's profile, its parcel's row and
+    its rank among its parcel's rows."""
+    if not len(table):
+        return np.empty(0, dtype=np.int64)
+    names = {p.name: i for i, p in enumerate(sub.profiles)}
+    parcel = table["parcel"].to_numpy(dtype=np.int64)
+    prof = np.asarray([names.get(r, 0) for r in sub.parcels["rules"].to_numpy()], dtype=np.int64)
+    row = sub.parcels["row"].to_numpy(dtype=np.int64)
+    rank = pd.Series(parcel).groupby(parcel).cumcount().to_numpy(dtype=np.int64)
+    return (prof[parcel] << 50) | (row[parcel] << 20) | rank
+
+
+def write_partition(
+    scratch: str, k: int, sub: Report, outputs: tuple[str, ...], marker_keys: np.ndarray
+) -> dict[str, Any]:
+    """Write partition ``k``'s part of each output (``sub``: its own parcels' report)."""
+    from posting.records import parcel_records
+
+    rows = sub.parcels["row"].to_numpy(dtype=np.int64)
+    records = parcel_records(sub) if {"json", "csv", "geojson", "parquet"} & set(outputs) else []
+    if "json" in outputs:
+        _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, [orjson.dumps(r) for r in records])
+    if "csv" in outputs or "parquet" in outputs:
+        from posting.render.csv import csv_rows
+
+        table = list(csv_rows(records))
+        if "csv" in outputs:
+            buf = io.StringIO()
+            w = csv.writer(buf, lineterminator="\n")
+            lines = []
+            for r in table:
+                buf.seek(0)
+                buf.truncate()
+                w.writerow(r)
+                lines.append(buf.getvalue().encode())
+            _write_lines(f"{scratch}/lines/csv/{k}.arrow", rows, lines)
+        if "parquet" in outputs:
+            _parquet_parts(scratch, k, sub, table)
+    if "geojson" in outputs:
+        _geojson_parts(scratch, k, sub, marker_keys)
+    return {}
+
+
+def _geojson_parts(scratch: str, k: int, sub: Report, marker_keys: np.ndarray) -> None:
+    from posting.render import render
+
+    text = render(sub, "geojson")
+    lines = text.split("\n")[1:-2]
+    if lines == [""]:
+        lines = []
+    feats = [x[:-1] if x.endswith(",") else x for x in lines]
+    feats = [x.encode() for x in feats]
+    reported = sub.gaps[sub.gaps["status"] != "ok"]
+    sections = [
+        ("parcels", sub.parcels["row"].to_numpy(dtype=np.int64)),
+        ("markers", np.asarray(marker_keys, dtype=np.int64)),
+        ("gaps", _table_keys(sub, reported)),
+        ("corners", _table_keys(sub, sub.corners)),
+        ("access", _table_keys(sub, sub.access)),
+    ]
+    at = 0
+    for name, keys in sections:
+        part = feats[at : at + len(keys)]
+        at += len(keys)
+        _write_lines(f"{scratch}/lines/geojson-{name}/{k}.arrow", keys, part)
+    if at != len(feats):
+        raise RuntimeError(f"GeoJSON of partition {k}: {len(feats)} features, expected {at}")
+
+
+def _point_wkb(x: np.ndarray, y: np.ndarray) -> Any:
+    """Points as an Arrow array of WKB (little-endian, 21 bytes each; null where a coordinate
+    is not finite), written with numpy: no Point object is made (a state's ten million)."""
+    import pyarrow as pa
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    n = len(x)
+    rec = np.zeros(n, dtype=[("order", "u1"), ("kind", "<u4"), ("x", "<f8"), ("y", "<f8")])
+    rec["order"], rec["kind"], rec["x"], rec["y"] = 1, 1, x, y
+    ok = np.isfinite(x) & np.isfinite(y)
+    fixed = pa.FixedSizeBinaryArray.from_buffers(
+        pa.binary(21), n, [None, pa.py_buffer(rec.tobytes())]
+    )
+    wkb = fixed.cast(pa.binary())
+    return wkb if ok.all() else pa.compute.if_else(pa.array(ok), wkb, pa.nulls(n, pa.binary()))
+
+
+# -- GeoParquet parts ------------------------------------------------------------------------
+def _geoparquet(
+    path: str,
+    columns: dict[str, Any],
+    types: dict[str, Any],
+    geometry: np.ndarray,
+    kinds: list[str],
+) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    import shapely
+
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    arrays = {c: pa.array(v, type=types[c], from_pandas=True) for c, v in columns.items()}
+    if isinstance(geometry, pa.Array):
+        arrays["geometry"] = geometry
+    else:
+        arrays["geometry"] = pa.array(shapely.to_wkb(geometry), type=pa.binary())
+    table = pa.table(arrays)
+    geo = {
+        "version": "1.1.0",
+        "primary_column": "geometry",
+        "columns": {"geometry": {"encoding": "WKB", "geometry_types": kinds}},
+    }
+    table = table.replace_schema_metadata({b"geo": json.dumps(geo).encode()})
+    tmp = f"{path}.{os.getpid()}.tmp"
+    pq.write_table(table, tmp)
+    os.replace(tmp, path)
+
+
+def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]) -> None:
+    import pyarrow as pa
+
+    from posting.render.csv import HEADER
+
+    s, i, f, b = pa.string(), pa.int64(), pa.float64(), pa.bool_()
+    types = dict(
+        zip(HEADER, [s, i, s, s, s, i, f, f, f, i, i, i, i, s, s, s, s, s, b], strict=True)
+    )
+    frame = pd.DataFrame(csv_table, columns=HEADER)
+    cols: dict[str, Any] = {}
+    for c in HEADER:
+        v = frame[c]
+        if types[c] == f:
+            v = pd.to_numeric(v.replace("", np.nan), errors="coerce")
+        elif types[c] == b:
+            v = v.eq("yes")
+        elif types[c] == s:
+            v = v.astype(object).where(v.astype(str) != "", None)
+        cols[c] = v.to_numpy() if types[c] != s else v.tolist()
+    cols["markers_counted"] = sub.parcels["markers_counted"].to_numpy(dtype=np.int64)
+    types["markers_counted"] = i
+    geom = sub.geometry.geometry_lonlat()
+    _geoparquet(
+        f"{scratch}/parquet/parcels/part-{k:05d}.parquet",
+        cols,
+        types,
+        geom,
+        ["Polygon", "MultiPolygon"],
+    )
+    ids = sub.parcels["id"].to_numpy(dtype=object)
+    rows = sub.parcels["row"].to_numpy(dtype=np.int64)
+    _gaps_part(f"{scratch}/parquet/gaps/part-{k:05d}.parquet", sub, ids, rows)
+    _corners_part(f"{scratch}/parquet/corners/part-{k:05d}.parquet", sub, ids, rows)
+    m = sub.markers
+    mp = m["parcel"].to_numpy(dtype=np.int64)
+    ok = mp >= 0
+    _marker_part(
+        f"{scratch}/parquet/markers/part-{k:05d}.parquet",
+        m,
+        np.where(ok, ids[np.maximum(mp, 0)] if len(ids) else None, None).tolist(),
+        np.where(ok, rows[np.maximum(mp, 0)] if len(rows) else -1, -1),
+    )
+
+
+def _gaps_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> None:
+    """Each reported gap (over the limit, uncertain, unmarked) with its line."""
+    import pyarrow as pa
+
+    from posting.draw import gap_lines
+
+    s, i, f = pa.string(), pa.int64(), pa.float64()
+    g = sub.gaps
+    rep = np.flatnonzero((g["status"] != "ok").to_numpy())
+    gp = g["parcel"].to_numpy(dtype=np.int64)[rep]
+    cols = {
+        "parcel_id": ids[gp].tolist(),
+        "parcel_row": rows[gp],
+        "part": g["part"].to_numpy(dtype=np.int64)[rep],
+        "hole": g["hole"].to_numpy(dtype=np.int64)[rep],
+        "status": g["status"].to_numpy(dtype=object)[rep].tolist(),
+        "length_ft": g["length_ft"].to_numpy(dtype=float)[rep],
+        "straight_ft": g["straight_ft"].to_numpy(dtype=float)[rep],
+        "limit_ft": g["limit_ft"].to_numpy(dtype=float)[rep],
+    }
+    types = {
+        "parcel_id": s,
+        "parcel_row": i,
+        "part": i,
+        "hole": i,
+        "status": s,
+        "length_ft": f,
+        "straight_ft": f,
+        "limit_ft": f,
+    }
+    _geoparquet(path, cols, types, gap_lines(sub)[rep], ["LineString"])
+
+
+def _corners_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> None:
+    """Each missing or uncertain corner, a point."""
+    import pyarrow as pa
+
+    s, i, f = pa.string(), pa.int64(), pa.float64()
+    c = sub.corners
+    sel = np.flatnonzero(c["status"].isin(["missing", "uncertain"]).to_numpy())
+    cp = c["parcel"].to_numpy(dtype=np.int64)[sel]
+    cols = {
+        "parcel_id": ids[cp].tolist(),
+        "parcel_row": rows[cp],
+        "status": c["status"].to_numpy(dtype=object)[sel].tolist(),
+        "turn_deg": c["turn_deg"].to_numpy(dtype=float)[sel],
+        "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
+    }
+    types = {"parcel_id": s, "parcel_row": i, "status": s, "turn_deg": f, "nearest_marker_ft": f}
+    pts = _point_wkb(c["lon"].to_numpy(dtype=float)[sel], c["lat"].to_numpy(dtype=float)[sel])
+    _geoparquet(path, cols, types, pts, ["Point"])
+
+
+def _marker_part(path: str, m: pd.DataFrame, parcel_id: list[Any], parcel_row: Any) -> None:
+    import pyarrow as pa
+
+    s, i, f = pa.string(), pa.int64(), pa.float64()
+    cols = {
+        "source": m["source"].tolist(),
+        "row": m["row"].to_numpy(dtype=np.int64),
+        "kind": m["kind"].tolist(),
+        "parcel_id": parcel_id,
+        "parcel_row": parcel_row,
+        "assigned_by": m["assigned_by"].tolist() if "assigned_by" in m else [None] * len(m),
+        "distance_ft": m["distance_ft"].to_numpy(dtype=float)
+        if "distance_ft" in m
+        else np.full(len(m), np.nan),
+        "reason": m["reason"].tolist(),
+    }
+    types = {
+        "source": s,
+        "row": i,
+        "kind": s,
+        "parcel_id": s,
+        "parcel_row": i,
+        "assigned_by": s,
+        "distance_ft": f,
+        "reason": s,
+    }
+    pts = _point_wkb(m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float))
+    _geoparquet(path, cols, types, pts, ["Point"])
+
+
+def _warnings(job, info, preps, mres, dups, rank) -> tuple[list[str], int]:
+    """The whole run's warnings, in the order one run gives them: the parcel layer's notes
+    (ids missing: counted over every piece), the marker files' notes, markers of an unknown
+    kind, ids found more than once, repairs and invalid parcels by row, unusable markers; and
+    where the warning of parcels in another state than the rules' goes (known once checked)."""
+    source = info[0]["source"]
+    notes = list(info[0]["notes"])
+    if job.id_field:
+        missing = sum(x["missing_ids"][0] for x in info)
+        first = np.concatenate([x["missing_ids"][1] for x in info])[:10]
+        if missing:
+            col = info[0]["id_col"]
+            rows = ", ".join(str(i) for i in first)
+            notes.append(
+                f"{source}: {missing} parcel(s) have no {col!r}; they are named by row "
+                f"as '#<row>' (rows {rows}{', ...' if missing > 10 else ''})"
+            )
+    warnings = notes
+    by_entry = sorted(mres, key=lambda r: r["entry"])
+    seen = set()
+    for r in by_entry:
+        if r["entry"] not in seen:
+            warnings += r["notes"]
+            seen.add(r["entry"])
+    other = sum(r["other"][0] for r in mres)
+    if other:
+        first50 = [v for r in mres for v in r["other"][1]][:50]
+        shown = ", ".join(sorted(set(first50))[:5])
+        warnings.append(
+            f"{other} marker(s) have a kind that is not sign, paint or post ({shown}); "
+            "they are assigned to their parcel but count for no rule"
+        )
+    rules_at = len(warnings)
+    if len(dups):
+        uniq = pd.unique(dups["id"].to_numpy(dtype=object))
+        shown = ", ".join(repr(x) for x in uniq[:5])
+        warnings.append(
+            f"{source}: {len(uniq)} parcel id(s) appear more than once ({shown}"
+            f"{', ...' if len(uniq) > 5 else ''}); each row is checked on its own, not merged"
+        )
+    for key, text in (("repaired", "{t}"), ("invalid", "is invalid: {t}")):
+        found = [x for p in preps for x in p[key]]
+        ranks = rank(np.asarray([f for f, _, _ in found], dtype=np.int64))
+        items = sorted((int(r), i, t) for r, (_, i, t) in zip(ranks, found, strict=True))
+        for r, i, t in items:
+            sep = ": " if key == "repaired" else " "
+            warnings.append(f"{source}: parcel {i!r} (row {r}){sep}{text.format(t=t)}")
+    unusable = sum(r["unusable"] for r in mres)
+    if unusable:
+        warnings.append(
+            f"{unusable} marker row(s) have no usable position; they are listed among the "
+            "unassigned signs with the reason"
+        )
+    return warnings, rules_at
+
+
+# -- the whole run's figures -----------------------------------------------------------------
+@dataclass
+class Totals:
+    """The whole run's figures, read by :func:`posting.records.header` and the summary as a
+    :class:`~posting.report.Report` would be (the same attributes and methods)."""
+
+    profiles: list[Any]
+    settings: Any
+    geometry: Any
+    inputs: dict[str, Any]
+    parcels: pd.DataFrame  # the rows with a duplicated id only
+    warnings: list[str]
+    generated: str
+    group_extents: dict[int, tuple[float, float, float, float]]
+    n: int
+    n_markers: int
+    not_checked: list[dict[str, str]] = field(default_factory=list)
+    status: dict[str, int] = field(default_factory=dict)
+    compliant_by: dict[str, int] = field(default_factory=dict)
+    assigned: int = 0
+    candidates: pd.DataFrame = field(default_factory=pd.DataFrame)
+    landcover_known: bool = False
+    states: dict[str, list[str]] | None = None  # named profiles only on this path
+    rules_warning_at: int = 0  # where the warning of parcels in another state goes
+    same_owner_of: str | None = None  # the owner column, when one owner's lots are looked for
+
+    @property
+    def profile(self) -> Any:
+        return self.profiles[0]
+
+    @property
+    def rules_name(self) -> str:
+        return " or ".join(p.name for p in self.profiles)
+
+    @property
+    def crs(self) -> str:
+        return "; ".join(c.label for c in self.geometry.crss) or "none (no usable geometry)"
+
+    @property
+    def exit_code(self) -> int:
+        ok = self.status.get("compliant", 0) + self.status.get("exempt", 0)
+        return 0 if ok == self.n else 1
+
+    def summary(self) -> dict[str, Any]:
+        from posting.verdict import STATUSES
+
+        out = {
+            "parcels": self.n,
+            "status": {s: int(self.status.get(s, 0)) for s in STATUSES},
+            "markers_read": self.n_markers,
+            "markers_assigned": self.assigned,
+            "markers_unassigned": self.n_markers - self.assigned,
+        }
+        if len(self.profiles) > 1:
+            out["compliant_by"] = {
+                p.name: int(self.compliant_by.get(p.name, 0)) for p in self.profiles
+            }
+        return out
+
+    def worst(self, k: int = 5) -> pd.DataFrame:
+        from posting.report import Report
+
+        return Report.worst(SimpleNamespace(parcels=self.candidates), k)  # type: ignore[arg-type]
+
+    @classmethod
+    def start(cls, job, plan, info, preps, mres, dups, rank) -> Totals:
+        """The totals known once the parcels are prepared and the markers read."""
+        import datetime as _dt
+
+        source = info[0]["source"]
+        crss = list(plan.working.crss)
+        counts = np.zeros(len(crss), dtype=np.int64)
+        extents: dict[int, list[float]] = {}
+        for p in preps:
+            for g, (c, b) in p["groups"].items():
+                counts[g] += c
+                e = extents.setdefault(g, list(b))
+                e[0], e[1] = min(e[0], b[0]), min(e[1], b[1])
+                e[2], e[3] = max(e[2], b[2]), max(e[3], b[3])
+        geometry = SimpleNamespace(
+            crss=crss, group=np.repeat(np.arange(len(crss), dtype=np.int16), counts)
+        )
+        n = sum(p["properties"] for p in preps)
+        warnings, rules_at = _warnings(job, info, preps, mres, dups, rank)
+        entries: dict[int, list[Any]] = {}
+        for r in mres:
+            e = entries.setdefault(r["entry"], [r["file"][0], 0, r["file"][1]])
+            e[1] += r["markers"]
+        inputs = {
+            "parcels": {
+                "path": source,
+                "features": n,
+                "crs": info[0]["crs"].name,
+                "id_field": info[0]["id_field"],
+            },
+            "signs": [
+                {"path": entries[e][0], "features": entries[e][1], "crs": entries[e][2].name}
+                for e in sorted(entries)
+            ],
+        }
+        parcels = pd.DataFrame(
+            {
+                "id": dups["id"].to_numpy(dtype=object),
+                "row": dups["index"].to_numpy(dtype=np.int64),
+                "duplicate_id": np.ones(len(dups), dtype=bool),
+            }
+        )
+        return cls(
+            profiles=list(plan.profiles),
+            settings=job.settings,
+            geometry=geometry,
+            inputs=inputs,
+            parcels=parcels,
+            warnings=warnings,
+            generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
+            group_extents={g: tuple(e) for g, e in extents.items()},
+            n=n,
+            n_markers=sum(r["markers"] for r in mres),
+            landcover_known=bool(job.context.landcover or job.context.landcover_field),
+            rules_warning_at=rules_at,
+            same_owner_of=job.owner_field if job.owner_field and not job.merge_owner else None,
+        )
+
+    def finish(self, checks: list[dict[str, Any]], lost: pd.DataFrame) -> None:
+        """Add the partitions' verdicts and the unassigned markers."""
+        for c in checks:
+            for s, v in c["status"].items():
+                self.status[s] = self.status.get(s, 0) + int(v)
+            for s, v in c["compliant_by"].items():
+                self.compliant_by[s] = self.compliant_by.get(s, 0) + int(v)
+        self.assigned = self.n_markers - len(lost)
+        parts = [c["worst"] for c in checks if len(c["worst"])]
+        self.candidates = (
+            pd.concat(parts, ignore_index=True).sort_values("row", kind="stable")
+            if parts
+            else pd.DataFrame(columns=["id", "row", "status", "max_gap_ft", "perimeter_ft"])
+        )
+        self.not_checked = _not_checked(checks, self.profiles, self.landcover_known)
+        elsewhere: dict[str, int] = {}
+        for c in checks:
+            for s, v in c["elsewhere"].items():
+                elsewhere[s] = elsewhere.get(s, 0) + v
+        if elsewhere:  # where one run gives it: after the markers' notes, before the rows'
+            from posting.jurisdiction import elsewhere_warning
+
+            text = elsewhere_warning(elsewhere, self.n, self.profiles)
+            self.warnings.insert(self.rules_warning_at, text)
+        count = sum(c["same_owner"][0] for c in checks)
+        if count:  # first, as one run gives it
+            from posting.sanity import same_owner_warning
+
+            first = sorted(x for c in checks for x in c["same_owner"][1])[:5]
+            examples = [(a, b, owner) for _, _, a, b, owner in first]
+            text = same_owner_warning(
+                self.inputs["parcels"]["path"],
+                count,
+                examples,
+                lambda name: f"{{option:{name}}}",
+                self.same_owner_of,
+            )
+            self.warnings.insert(0, text)
+
+
+_COUNTS = re.compile(r"land cover unknown for (\d+) of (\d+) gaps")
+
+
+def _not_checked(
+    checks: list[dict[str, Any]], profiles: list[Any], landcover_known: bool
+) -> list[dict[str, str]]:
+    """The partitions' rules not checked as one run lists them: each once, by profile, in the
+    order first met; the land-cover note's counts summed (and the note left out where no gap's
+    land cover is unknown but a land-cover layer or attribute was given, as one run does)."""
+    order = {p.name: i for i, p in enumerate(profiles)}
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for c in checks:
+        for prof, x in c["not_checked"]:
+            m = _COUNTS.search(x["reason"])
+            text = _COUNTS.sub("{counts}", x["reason"]) if m else x["reason"]
+            key = (prof, json.dumps({**x, "reason": text}, sort_keys=True))
+            item = seen.setdefault(key, {**x, "profile": prof, "_n": [0, 0], "_t": text})
+            if m:
+                item["_n"][0] += int(m[1])
+                item["_n"][1] += int(m[2])
+    out = []
+    for i, item in sorted(enumerate(seen.values()), key=lambda t: (order[t[1]["profile"]], t[0])):
+        (unknown, total), text = item.pop("_n"), item.pop("_t")
+        if "{counts}" in text:
+            if unknown == 0 and landcover_known:
+                continue
+            item["reason"] = text.replace(
+                "{counts}", f"land cover unknown for {unknown} of {total} gaps"
+            )
+        out.append(item)
+        del i
+    return out
+
+
+# -- merging the parts -----------------------------------------------------------------------
+def _lines(path: str) -> Iterator[tuple[int, bytes]]:
+    import pyarrow as pa
+
+    with pa.memory_map(path) as source:
+        reader = pa.ipc.open_file(source)
+        for b in range(reader.num_record_batches):
+            batch = reader.get_batch(b)
+            yield from zip(batch.column(0).to_pylist(), batch.column(1).to_pylist(), strict=True)
+
+
+def merged(scratch: str, stream: str) -> Iterator[bytes]:
+    """Every partition's lines of ``stream``, in input order."""
+    files = sorted(glob.glob(f"{scratch}/lines/{stream}/*.arrow"))
+    for _, line in heapq.merge(*(_lines(f) for f in files), key=lambda t: t[0]):
+        yield line
+
+
+def _joined(lines: Iterable[bytes], sep: bytes) -> Iterator[bytes]:
+    first = True
+    for line in lines:
+        if not first:
+            yield sep
+        yield line
+        first = False
+
+
+def _json(run: Run, name: Callable[[str], str]) -> Iterator[bytes]:
+    from posting.records import _label_column, header, unassigned_entries
+
+    head = json.dumps(header(run.totals, name), indent=1, ensure_ascii=False, allow_nan=False)
+    yield (head[:-2] + ',\n "parcels": [').encode()
+    parcels = merged(run.plan.scratch, "json")
+    first = next(parcels, None)
+    if first is not None:
+        yield b"\n  "
+        yield first
+        for line in parcels:
+            yield b",\n  "
+            yield line
+    yield b'\n ],\n "unassigned_signs": ['
+    lost = run.lost
+    label = _label_column(lost)
+    items = map(
+        orjson.dumps,
+        unassigned_entries(
+            lost["source"], lost["row"], label, lost["lon"], lost["lat"], lost["reason"]
+        ),
+    )
+    sep = b"\n  "
+    for line in items:
+        yield sep
+        yield line
+        sep = b",\n  "
+    yield b"\n ]\n}\n"
+
+
+def _csv(run: Run) -> Iterator[bytes]:
+    from posting.render.csv import HEADER
+
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(HEADER)
+    yield buf.getvalue().encode()
+    yield from merged(run.plan.scratch, "csv")
+
+
+def _lost_features(lost: pd.DataFrame) -> Iterator[tuple[int, bytes]]:
+    import shapely
+
+    from posting.draw import geojson_geometries
+    from posting.records import _label_column, _text
+    from posting.render.geojson import _feature
+
+    geoms = geojson_geometries(shapely.points(lost["lon"].to_numpy(), lost["lat"].to_numpy()))
+    for key, s, r, name, kind, why, geom in zip(
+        lost["key"],
+        lost["source"],
+        lost["row"],
+        _label_column(lost),
+        lost["kind"],
+        lost["reason"],
+        geoms,
+        strict=True,
+    ):
+        props = {
+            "layer": "marker",
+            "source": s,
+            "row": int(r),
+            "name": _text(name),
+            "kind": _text(kind),
+            "parcel": None,
+            "ring": None,
+            "assigned_by": None,
+            "distance_ft": None,
+            "position_ft": None,
+            "why": why,
+        }
+        yield int(key), _feature(geom, props).encode()
+
+
+def _geojson(run: Run) -> Iterator[bytes]:
+    from posting.records import SCHEMA, header
+
+    top = header(run.totals)
+    head = json.dumps(
+        {
+            "type": "FeatureCollection",
+            "name": "posting",
+            "posting": {
+                "schema": SCHEMA,
+                "rules": top["rules"],
+                "crs": top["crs"],
+                "summary": top["summary"],
+            },
+        }
+    )
+    yield (head[:-1] + ', "features": [\n').encode()
+    scratch = run.plan.scratch
+
+    def markers() -> Iterator[bytes]:
+        files = sorted(glob.glob(f"{scratch}/lines/geojson-markers/*.arrow"))
+        streams = [_lines(f) for f in files] + [_lost_features(run.lost)]
+        for _, line in heapq.merge(*streams, key=lambda t: t[0]):
+            yield line
+
+    def every() -> Iterator[bytes]:
+        yield from merged(scratch, "geojson-parcels")
+        yield from markers()
+        for name in ("gaps", "corners", "access"):
+            yield from merged(scratch, f"geojson-{name}")
+
+    yield from _joined(every(), b",\n")
+    yield b"\n]}\n"
+
+
+def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
+    """The GeoParquet datasets of a partitioned run, with its unassigned markers and summary."""
+    from posting.records import header
+
+    lost = run.lost
+
+    def unassigned(tmp: str) -> None:
+        _marker_part(
+            os.path.join(tmp, "markers", "part-unassigned.parquet"),
+            lost.assign(assigned_by=None, distance_ft=np.nan),
+            [None] * len(lost),
+            np.full(len(lost), -1, dtype=np.int64),
+        )
+
+    _publish(run.plan.scratch, folder, header(run.totals, name), unassigned)
+
+
+def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]) -> None:
+    """The GeoParquet datasets of a single-process check's report (one part each)."""
+    from posting.records import header, parcel_records
+    from posting.render.csv import csv_rows
+
+    scratch = tempfile.mkdtemp(prefix="posting-parquet-")
+    try:
+        _parquet_parts(scratch, 0, report, list(csv_rows(parcel_records(report))))
+        _publish(scratch, folder, header(report, name), None)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _publish(
+    scratch: str, folder: str, summary: dict[str, Any], extra: Callable[[str], None] | None
+) -> None:
+    """Move the parts in ``scratch/parquet`` into ``folder`` with ``summary.json``: built
+    beside it, then renamed into place (an existing folder is replaced whole)."""
+    parent = os.path.dirname(os.path.abspath(folder))
+    if not os.path.isdir(parent):
+        from posting.errors import InputError
+
+        raise InputError(f"folder {parent} does not exist", path=folder, parameter="parquet")
+    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(folder)}.", dir=parent)
+    try:
+        for sub in ("parcels", "gaps", "corners", "markers"):
+            src = f"{scratch}/parquet/{sub}"
+            dst = os.path.join(tmp, sub)
+            if os.path.isdir(src):
+                shutil.move(src, dst)
+            else:
+                os.makedirs(dst)
+        if extra is not None:
+            extra(tmp)
+        with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as fh:
+            json.dump(summary, fh, indent=1, ensure_ascii=False)
+            fh.write("\n")
+        os.chmod(tmp, 0o777 & ~_umask())
+        if os.path.isdir(folder):
+            old = f"{tmp}.old"
+            os.replace(folder, old)
+            os.replace(tmp, folder)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, folder)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_outputs(
+    run: Run, outputs: dict[str, str | None], name: Callable[[str], str] | None = None
+) -> None:
+    """Write every output asked for: each file beside its target first, all renamed into place
+    at the end (none is written when one fails)."""
+    from posting.io import write_text
+
+    name = name or python_name
+    makers = {
+        "json": lambda: _json(run, name),
+        "geojson": lambda: _geojson(run),
+        "csv": lambda: _csv(run),
+    }
+    staged: list[tuple[str, str]] = []
+    try:
+        for key in ("json", "geojson", "csv"):
+            path = outputs.get(key)
+            if not path or path == "-":
+                continue
+            target = os.path.abspath(path)
+            fd, tmp = tempfile.mkstemp(
+                prefix=f".{os.path.basename(target)}.",
+                suffix=".tmp",
+                dir=os.path.dirname(target),
+            )
+            os.close(fd)
+            write_text(tmp, makers[key]())
+            staged.append((tmp, target))
+        if outputs.get("parquet"):
+            _parquet(run, outputs["parquet"], name)
+        for tmp, target in staged:
+            os.replace(tmp, target)
+        staged = []
+        for key in ("json", "geojson", "csv"):
+            if outputs.get(key) == "-":
+                write_text("-", makers[key]())
+    finally:
+        for tmp, _ in staged:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
