@@ -525,7 +525,7 @@ def attach_photos(
     return PhotoMatches(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _SurveyedMarkers:
     """The markers photos are attached to: WGS 84 positions, the rows that have one, and each
     marker's survey day (None where not recorded)."""
