@@ -276,112 +276,176 @@ def parcel_svg(data: _MapData, title: str) -> str:
     parcel's middle, so north is up at the parcel and a foot on the scale bar is a foot on the
     ground (to better than 1:100,000 over a parcel).
     """
-    from posting.crs import WGS84, local_tm
-
     if data.outline is None:
         return '<p class="nomap">No map: the parcel has no usable geometry.</p>'
-    west, _, east, _ = shapely.bounds(data.outline)
-    tm = local_tm((west + east) / 2.0)
-
-    def proj(lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return tm.xy_to_ft(np.asarray(lon, float), np.asarray(lat, float), WGS84)
-
-    def proj_geom(g: Any) -> Any:
-        return shapely.transform(g, lambda xy: np.column_stack(proj(xy[:, 0], xy[:, 1])))
-
-    outline = proj_geom(data.outline)
-    x0, y0, x1, y1 = shapely.bounds(outline)
-    w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
-    pad = 0.08 * max(w, h) + 20.0
-    w, h = w + 2 * pad, h + 2 * pad
-    cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-    if w / h < MAP_ASPECT:
-        w = h * MAP_ASPECT
-    else:
-        h = w / MAP_ASPECT
-    left, top = cx - w / 2.0, cy + h / 2.0
-
-    def fx(xy: np.ndarray) -> np.ndarray:
-        return np.column_stack([xy[:, 0] - left, top - xy[:, 1]])
-
-    def pt(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
-        x, y = proj(lon, lat)
-        return fx(np.column_stack([x, y]))
-
-    u = w / 100.0  # one hundredth of the map's width, in feet: sizes of symbols and letters
+    f = _SvgFrame.around(data.outline)
+    w, h = f.w, f.h
     out = [
         f'<svg class="map" viewBox="0 0 {w:.1f} {h:.1f}" xmlns="http://www.w3.org/2000/svg" '
         f'role="img" aria-label="{_e(title)}" font-family="DejaVu Sans, Arial, sans-serif">',
         f'<rect class="bg" x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>',
     ]
     for g in data.neighbours:
-        d = _path_d(proj_geom(g), fx)
+        d = f.path(g)
         if d:
             out.append(f'<path class="neighbour" d="{d}"/>')
-    out.append(f'<path class="parcel" fill-rule="evenodd" d="{_path_d(outline, fx)}"/>')
-    ox, oy = data.others
-    if len(ox):
-        for x, y in pt(ox, oy):
-            out.append(f'<circle class="other" cx="{x:.1f}" cy="{y:.1f}" r="{0.55 * u:.2f}"/>')
-    for line, status, label in data.gaps:
-        d = _path_d(proj_geom(line), fx)
-        out.append(f'<path class="gap {status}" d="{d}"/>')
+    out.append(f'<path class="parcel" fill-rule="evenodd" d="{f.path(data.outline)}"/>')
+    out += _svg_others(f, *data.others)
+    out += _svg_gaps(f, data.gaps)
+    out += _svg_points(f, data.corners, "corner")
+    out += _svg_points(f, data.access, "access")
+    out += _svg_markers(f, data.markers)
+    out += _svg_scale_and_north(f)
+    out.append("</svg>")
+    return "".join(out)
+
+
+@dataclass(frozen=True, eq=False)
+class _SvgFrame:
+    """The frame a parcel's map is drawn in: a transverse Mercator in feet through the parcel's
+    middle (``tm``), and the map's box on it (``left``, ``top``, width ``w``, height ``h``, in
+    feet, :data:`MAP_ASPECT` wide for one high), y downwards as SVG has it."""
+
+    tm: Any
+    left: float
+    top: float
+    w: float
+    h: float
+
+    @classmethod
+    def around(cls, outline: Any) -> _SvgFrame:
+        """The frame of the map of ``outline`` (WGS 84): the parcel with a margin around it."""
+        from posting.crs import local_tm
+
+        west, _, east, _ = shapely.bounds(outline)
+        frame = cls(local_tm((west + east) / 2.0), 0.0, 0.0, 0.0, 0.0)
+        x0, y0, x1, y1 = shapely.bounds(frame.geom(outline))
+        w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
+        pad = 0.08 * max(w, h) + 20.0
+        w, h = w + 2 * pad, h + 2 * pad
+        cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+        if w / h < MAP_ASPECT:
+            w = h * MAP_ASPECT
+        else:
+            h = w / MAP_ASPECT
+        return cls(frame.tm, cx - w / 2.0, cy + h / 2.0, w, h)
+
+    @property
+    def u(self) -> float:
+        """One hundredth of the map's width, in feet: the unit of symbols and letters."""
+        return self.w / 100.0
+
+    def proj(self, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Longitude/latitude to feet on the transverse Mercator."""
+        from posting.crs import WGS84
+
+        return self.tm.xy_to_ft(np.asarray(lon, float), np.asarray(lat, float), WGS84)
+
+    def geom(self, g: Any) -> Any:
+        """A WGS 84 geometry on the transverse Mercator."""
+        return shapely.transform(g, lambda xy: np.column_stack(self.proj(xy[:, 0], xy[:, 1])))
+
+    def fx(self, xy: np.ndarray) -> np.ndarray:
+        """Feet on the transverse Mercator to the map's coordinates."""
+        return np.column_stack([xy[:, 0] - self.left, self.top - xy[:, 1]])
+
+    def pt(self, lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
+        """Longitude/latitude to the map's coordinates."""
+        x, y = self.proj(lon, lat)
+        return self.fx(np.column_stack([x, y]))
+
+    def path(self, g: Any) -> str:
+        """SVG path data of a WGS 84 geometry on the map."""
+        return _path_d(self.geom(g), self.fx)
+
+
+def _svg_others(f: _SvgFrame, lon: np.ndarray, lat: np.ndarray) -> list[str]:
+    """Other parcels' markers in view, as small grey dots."""
+    if not len(lon):
+        return []
+    u = f.u
+    return [
+        f'<circle class="other" cx="{x:.1f}" cy="{y:.1f}" r="{0.55 * u:.2f}"/>'
+        for x, y in f.pt(lon, lat)
+    ]
+
+
+def _svg_gaps(f: _SvgFrame, gaps: list[tuple[Any, str, str]]) -> list[str]:
+    """The gaps reported, each drawn along the boundary with its length at its middle."""
+    u = f.u
+    out = []
+    for line, status, label in gaps:
+        out.append(f'<path class="gap {status}" d="{f.path(line)}"/>')
         mid = shapely.get_coordinates(shapely.line_interpolate_point(line, 0.5, normalized=True))
-        ((mx, my),) = pt(mid[:, 0], mid[:, 1])
+        ((mx, my),) = f.pt(mid[:, 0], mid[:, 1])
         out.append(
             f'<text class="gaplabel" x="{mx:.1f}" y="{my - 0.9 * u:.1f}" font-size="{2.2 * u:.2f}" '
             f'text-anchor="middle">{_e(label)}</text>'
         )
-    for df, cls in ((data.corners, "corner"), (data.access, "access")):
-        if not len(df):
+    return out
+
+
+def _svg_points(f: _SvgFrame, df: pd.DataFrame, cls: str) -> list[str]:
+    """Corners (circles) or access points (triangles) without a marker, labelled."""
+    if not len(df):
+        return []
+    u = f.u
+    out = []
+    xy = f.pt(df["lon"].to_numpy(float), df["lat"].to_numpy(float))
+    for (x, y), st, lab in zip(xy, df["status"], df["label"], strict=True):
+        if not (math.isfinite(x) and math.isfinite(y)):
             continue
-        xy = pt(df["lon"].to_numpy(float), df["lat"].to_numpy(float))
-        for (x, y), st, lab in zip(xy, df["status"], df["label"], strict=True):
-            if not (math.isfinite(x) and math.isfinite(y)):
-                continue
-            if cls == "corner":
-                out.append(
-                    f'<circle class="corner {_e(st)}" cx="{x:.1f}" cy="{y:.1f}" r="{2.2 * u:.2f}"/>'
-                )
-            else:
-                s = 2.4 * u
-                out.append(
-                    f'<path class="access {_e(st)}" d="M{x:.1f} {y - s:.1f}L{x + s:.1f} '
-                    f'{y + s * 0.8:.1f}L{x - s:.1f} {y + s * 0.8:.1f}Z"/>'
-                )
+        if cls == "corner":
             out.append(
-                f'<text class="{cls}label" x="{x + 2.6 * u:.1f}" y="{y + 3.6 * u:.1f}" '
-                f'font-size="{2.0 * u:.2f}">{_e(lab)}</text>'
+                f'<circle class="corner {_e(st)}" cx="{x:.1f}" cy="{y:.1f}" r="{2.2 * u:.2f}"/>'
             )
-    m = data.markers
-    if len(m):
-        xy = pt(m["lon"].to_numpy(float), m["lat"].to_numpy(float))
-        for (x, y), num in zip(xy, m["number"], strict=True):
-            out.append(f'<circle class="marker" cx="{x:.1f}" cy="{y:.1f}" r="{0.9 * u:.2f}"/>')
+        else:
+            s = 2.4 * u
             out.append(
-                f'<text class="markerlabel" x="{x + 1.2 * u:.1f}" y="{y - 1.0 * u:.1f}" '
-                f'font-size="{1.9 * u:.2f}">{int(num)}</text>'
+                f'<path class="access {_e(st)}" d="M{x:.1f} {y - s:.1f}L{x + s:.1f} '
+                f'{y + s * 0.8:.1f}L{x - s:.1f} {y + s * 0.8:.1f}Z"/>'
             )
-    # scale bar (feet) at the bottom left; north arrow at the top right
+        out.append(
+            f'<text class="{cls}label" x="{x + 2.6 * u:.1f}" y="{y + 3.6 * u:.1f}" '
+            f'font-size="{2.0 * u:.2f}">{_e(lab)}</text>'
+        )
+    return out
+
+
+def _svg_markers(f: _SvgFrame, m: pd.DataFrame) -> list[str]:
+    """The parcel's markers, numbered as in the table."""
+    if not len(m):
+        return []
+    u = f.u
+    out = []
+    xy = f.pt(m["lon"].to_numpy(float), m["lat"].to_numpy(float))
+    for (x, y), num in zip(xy, m["number"], strict=True):
+        out.append(f'<circle class="marker" cx="{x:.1f}" cy="{y:.1f}" r="{0.9 * u:.2f}"/>')
+        out.append(
+            f'<text class="markerlabel" x="{x + 1.2 * u:.1f}" y="{y - 1.0 * u:.1f}" '
+            f'font-size="{1.9 * u:.2f}">{int(num)}</text>'
+        )
+    return out
+
+
+def _svg_scale_and_north(f: _SvgFrame) -> list[str]:
+    """The scale bar (feet) at the bottom left and the north arrow at the top right."""
+    u, w, h = f.u, f.w, f.h
     bar = _nice_length(w)
     bx, by = 3 * u, h - 3.5 * u
-    out.append(
+    ax, ay = w - 5 * u, 3 * u
+    return [
         f'<g class="scale"><rect class="scalebg" x="{bx - u:.1f}" y="{by - 4.6 * u:.1f}" '
         f'width="{bar + 2 * u:.1f}" height="{6.2 * u:.1f}"/>'
         f'<path class="scalebar" d="M{bx:.1f} {by - u:.1f}V{by:.1f}H{bx + bar:.1f}V{by - u:.1f}'
         f'M{bx + bar / 2:.1f} {by:.1f}V{by - 0.6 * u:.1f}"/>'
         f'<text x="{bx:.1f}" y="{by - 1.6 * u:.1f}" font-size="{2.0 * u:.2f}">'
-        f"{bar:,.0f} ft</text></g>"
-    )
-    ax, ay = w - 5 * u, 3 * u
-    out.append(
+        f"{bar:,.0f} ft</text></g>",
         f'<g class="north"><path class="northarrow" d="M{ax:.1f} {ay:.1f}L{ax + 1.8 * u:.1f} '
         f'{ay + 5.5 * u:.1f}L{ax:.1f} {ay + 4.3 * u:.1f}L{ax - 1.8 * u:.1f} {ay + 5.5 * u:.1f}Z"/>'
         f'<text x="{ax:.1f}" y="{ay + 8.6 * u:.1f}" font-size="{2.6 * u:.2f}" '
-        f'text-anchor="middle">N</text></g>'
-    )
-    out.append("</svg>")
-    return "".join(out)
+        f'text-anchor="middle">N</text></g>',
+    ]
 
 
 # -- the page ---------------------------------------------------------------------------------

@@ -34,6 +34,12 @@ from posting.options import context_options, input_options, settings_options
 if TYPE_CHECKING:
     from pathlib import Path
 
+    import numpy as np
+    import pandas as pd
+
+    from posting.evidence import RecordPage
+    from posting.report import Report
+
 # The standard library's json, shutil, tempfile, pathlib ... are imported where they are used:
 # this module is imported by every ``posting`` command (``posting --help`` starts in 0.1 s).
 
@@ -237,69 +243,29 @@ def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Re
     print_pdf
         Print the PDFs (default: as ``options["pdf"]`` says).
     """
-    import hashlib
-
-    from posting.cli import UserError, _run, flag
+    from posting.cli import flag
     from posting.evidence import (
         RecordPage,
-        check_date_text,
-        find_chromium,
         photo_paths,
         print_pdfs,
         render_record,
         select_parcels,
         thumbnails,
     )
-    from posting.options import job_of
     from posting.records import _tool_version
     from posting.render import render
 
-    opts = _jsonable(options)
-    opts["check_date"] = check_date_text(opts.get("check_date"))
-    opts.setdefault("paper", "letter")
-    want_pdf = bool(opts.get("pdf")) if print_pdf is None else print_pdf
-    chromium = find_chromium() if (want_pdf or opts.get("pdf")) else None
-    if want_pdf and chromium is None:
-        raise UserError(
-            "--pdf needs Chromium to print, and none was found (install it: apt-get install "
-            "chromium; or name it with POSTING_CHROMIUM). Leave out --pdf to write the HTML "
-            "record: its pages print to PDF from any browser."
-        )
+    opts, want_pdf, chromium = _record_options(options, print_pdf)
     inputs = [_file_entry(role, p) for role, p in input_files(opts)]
-    kw = {k: v for k, v in opts.items() if k not in _EVIDENCE_KEYS}
-    kw["check_date"] = _dt.datetime.strptime(opts["check_date"], "%Y-%m-%d")
-    kw["signs"] = tuple(kw.get("signs") or ())
-    kw["rules"] = tuple(kw.get("rules") or ())
-    report = _run(job_of(kw))
-    report.generated = opts["check_date"]  # the JSON report's date: the check's, not the clock's
+    report = _check_on_date(opts)
     rows = select_parcels(report, opts.get("parcel") or (), every=bool(opts.get("all")))
-    attached: dict[int, list[str]] = {}
-    unattached = None
-    notes: list[str] = []
-    if opts.get("photos"):
-        from posting.evidence import marker_attributes
-        from posting.photos import attach_photos, list_photos
-
-        m = report.markers
-        matches = attach_photos(
-            list_photos(opts["photos"]),
-            m["lon"].to_numpy(float),
-            m["lat"].to_numpy(float),
-            marker_attributes(report)["surveyed"].tolist(),
-        )
-        attached = matches.by_marker()
-        unattached = matches.unattached()
-        notes.append(
-            f"photos: {len(matches.photos) - len(unattached)} attached to markers, "
-            f"{len(unattached)} to none (listed in index.html with the reason)"
-        )
+    attached, unattached, notes = _attached_photos(opts, report)
     uris, problems = thumbnails(photo_paths(report, rows, attached))
     notes += [f"warning: {p}" for p in problems]
-    version = _tool_version()
     page = RecordPage(
         check_date=opts["check_date"],
         checked_by=opts.get("checked_by"),
-        tool_version=version,
+        tool_version=_tool_version(),
         inputs=inputs,
         profiles=_profile_entries(report),
         thumbnails=uris,
@@ -317,10 +283,94 @@ def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Re
                 check_date=opts["check_date"],
             )
         )
+    manifest = _manifest(opts, report, rows, page, chromium, outputs)
+    return Record(outputs, manifest, report, rows, notes)
+
+
+def _record_options(
+    options: dict[str, Any], print_pdf: bool | None
+) -> tuple[dict[str, Any], bool, str | None]:
+    """The options as the manifest records them (JSON values, the check date, the paper),
+    whether to print the PDFs, and the Chromium that prints them.
+
+    Raises
+    ------
+    UserError
+        PDFs are asked for and no Chromium is found.
+    """
+    from posting.cli import UserError
+    from posting.evidence import check_date_text, find_chromium
+
+    opts = _jsonable(options)
+    opts["check_date"] = check_date_text(opts.get("check_date"))
+    opts.setdefault("paper", "letter")
+    want_pdf = bool(opts.get("pdf")) if print_pdf is None else print_pdf
+    chromium = find_chromium() if (want_pdf or opts.get("pdf")) else None
+    if want_pdf and chromium is None:
+        raise UserError(
+            "--pdf needs Chromium to print, and none was found (install it: apt-get install "
+            "chromium; or name it with POSTING_CHROMIUM). Leave out --pdf to write the HTML "
+            "record: its pages print to PDF from any browser."
+        )
+    return opts, want_pdf, chromium
+
+
+def _check_on_date(opts: dict[str, Any]) -> Report:
+    """The Report of the check the record's options ask for, dated by its check date (the
+    JSON report's date too: the check's, not the clock's)."""
+    from posting.cli import _run
+    from posting.options import job_of
+
+    kw = {k: v for k, v in opts.items() if k not in _EVIDENCE_KEYS}
+    kw["check_date"] = _dt.datetime.strptime(opts["check_date"], "%Y-%m-%d")
+    kw["signs"] = tuple(kw.get("signs") or ())
+    kw["rules"] = tuple(kw.get("rules") or ())
+    report = _run(job_of(kw))
+    report.generated = opts["check_date"]
+    return report
+
+
+def _attached_photos(
+    opts: dict[str, Any], report: Report
+) -> tuple[dict[int, list[str]], pd.DataFrame | None, list[str]]:
+    """The photos of ``--photos`` attached to the report's markers: the files by marker, the
+    photos attached to none (None without photos) and the note that counts them."""
+    if not opts.get("photos"):
+        return {}, None, []
+    from posting.evidence import marker_attributes
+    from posting.photos import attach_photos, list_photos
+
+    m = report.markers
+    matches = attach_photos(
+        list_photos(opts["photos"]),
+        m["lon"].to_numpy(float),
+        m["lat"].to_numpy(float),
+        marker_attributes(report)["surveyed"].tolist(),
+    )
+    unattached = matches.unattached()
+    note = (
+        f"photos: {len(matches.photos) - len(unattached)} attached to markers, "
+        f"{len(unattached)} to none (listed in index.html with the reason)"
+    )
+    return matches.by_marker(), unattached, [note]
+
+
+def _manifest(
+    opts: dict[str, Any],
+    report: Report,
+    rows: np.ndarray,
+    page: RecordPage,
+    chromium: str | None,
+    outputs: dict[str, bytes],
+) -> dict[str, Any]:
+    """The record's manifest: the tool, the options and settings, the rule profiles, every
+    input and output with its SHA-256, the environment and each parcel's verdict."""
+    import hashlib
+
     p = report.parcels
-    manifest = {
+    return {
         "schema": SCHEMA,
-        "tool": {"name": "posting", "version": version},
+        "tool": {"name": "posting", "version": page.tool_version},
         "check_date": opts["check_date"],
         "checked_by": opts.get("checked_by"),
         "created": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
@@ -330,7 +380,7 @@ def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Re
         "settings": report.settings.as_dict(),
         "crs": report.crs,
         "rules": page.profiles,
-        "inputs": inputs,
+        "inputs": page.inputs,
         "environment": _environment(chromium),
         "summary": report.summary(),
         "parcels_in_record": p["id"].astype(str).to_numpy()[rows].tolist(),
@@ -343,7 +393,6 @@ def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Re
             for name, data in outputs.items()
         ],
     }
-    return Record(outputs, manifest, report, rows, notes)
 
 
 def write_record(directory: str | os.PathLike[str], record: Record) -> None:
@@ -506,35 +555,75 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
         Status 0 when everything is the same, 1 at the first difference (named), 2 when an input
         is missing or the manifest cannot be read.
     """
-    import json
     from pathlib import Path
 
-    from posting.evidence import sha256_file
-    from posting.records import _tool_version
-    from posting.rules import load_rules
-
     d = Path(directory)
+    manifest = _read_manifest(d)
+    if isinstance(manifest, Verification):
+        return manifest
+    recorded_wd = Path(manifest.get("working_directory") or ".")
+    root = Path(base) if base else (recorded_wd if recorded_wd.is_dir() else Path.cwd())
+    found = (
+        _missing_input(manifest, root)  # 1. every input is there
+        or _changed_input(manifest, root)  # 2. every input is unchanged, none added
+        or _changed_record_file(manifest, d)  # 3. the record's own files are as made
+        or _other_version(manifest)  # 4. the same version
+    )
+    if found is not None:
+        return found
+    lines = [
+        f"inputs: {len(manifest['inputs'])} files and {len(manifest['rules'])} rule "
+        "profile(s) as recorded"
+    ]
+    # 5. check again: the same verdicts and outputs
+    reprint, note = _reprint(manifest)
+    lines += note
+    with contextlib.chdir(root):
+        again = make_record(manifest["options"], print_pdf=reprint)
+    hint = _environment_hints(manifest, again)
+    verdicts = _same_verdicts(manifest, again, hint)
+    if verdicts.status:
+        return verdicts
+    outputs = _same_outputs(manifest, again, reprint, hint)
+    if outputs.status:
+        return outputs
+    return Verification(0, [*lines, *verdicts.lines, *outputs.lines, f"record {d}: verified"])
+
+
+def _read_manifest(d: Path) -> dict[str, Any] | Verification:
+    """The record's manifest, or the Verification (status 2) that says why it cannot be read."""
+    import json
+
     try:
         manifest = json.loads((d / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         return Verification(2, [f"{d / MANIFEST}: cannot read the record's manifest ({exc})"])
     if manifest.get("schema") != SCHEMA:
         return Verification(2, [f"{d / MANIFEST}: not a posting evidence manifest"])
-    recorded_wd = Path(manifest.get("working_directory") or ".")
-    root = Path(base) if base else (recorded_wd if recorded_wd.is_dir() else Path.cwd())
-    lines: list[str] = []
-    # 1. every input is there
+    return manifest
+
+
+def _missing_input(manifest: dict[str, Any], root: Path) -> Verification | None:
+    """Status 2 naming the first input or rule file that is not there, else None."""
     missing = [x for x in manifest["inputs"] if not _resolve(x["path"], root).is_file()]
     for pr in manifest["rules"]:
         if pr["given"] != pr["name"] and not _resolve(pr["given"], root).is_file():
             missing.append({"role": "rules", "path": pr["given"]})
-    if missing:
-        first = missing[0]
-        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-        return Verification(
-            2, [f"input missing: {first['path']} ({first['role']}){more}; looked in {root}"]
-        )
-    # 2. every input is unchanged, and no photo was added to a folder of photos
+    if not missing:
+        return None
+    first = missing[0]
+    more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+    return Verification(
+        2, [f"input missing: {first['path']} ({first['role']}){more}; looked in {root}"]
+    )
+
+
+def _changed_input(manifest: dict[str, Any], root: Path) -> Verification | None:
+    """Status 1 naming the first input changed (or a photo added to a folder of photos, or a
+    rule profile changed), else None."""
+    from posting.evidence import sha256_file
+    from posting.rules import load_rules
+
     for x in manifest["inputs"]:
         path = _resolve(x["path"], root)
         if path.stat().st_size != x["size"] or sha256_file(str(path)) != x["sha256"]:
@@ -559,51 +648,70 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
                 1,
                 [f"rule profile changed: {pr['name']} ({path}): SHA-256 differs from the record's"],
             )
-    lines.append(
-        f"inputs: {len(manifest['inputs'])} files and {len(manifest['rules'])} rule "
-        "profile(s) as recorded"
-    )
-    # 3. the record's own files are as made
+    return None
+
+
+def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | None:
+    """Status 1 naming the first of the record's files missing or changed, else None."""
+    from posting.evidence import sha256_file
+
     for o in manifest["outputs"]:
         f = d / o["path"]
         if not f.is_file():
             return Verification(1, [f"record file missing: {f}"])
         if f.stat().st_size != o["size"] or sha256_file(str(f)) != o["sha256"]:
             return Verification(1, [f"record file changed since it was made: {f}"])
-    # 4. the same version
-    version = _tool_version()
-    if version != manifest["tool"]["version"]:
-        return Verification(
-            1,
-            [
-                f"tool version: the record was made with posting {manifest['tool']['version']}, "
-                f"this is {version}; verify with that version"
-            ],
-        )
-    # 5. check again: the same verdicts and outputs
-    pdf = bool(manifest["options"].get("pdf"))
-    reprint = False
-    if pdf:
-        from posting.evidence import chromium_version, find_chromium
+    return None
 
-        exe = find_chromium()
-        recorded = manifest.get("environment", {}).get("chromium")
-        reprint = exe is not None and chromium_version(exe) == recorded
-        if not reprint:
-            lines.append(
-                f"PDFs not printed again: the record was printed by {recorded}, and "
-                f"{'no Chromium is here' if exe is None else chromium_version(exe) + ' is here'};"
-                " the pages they were printed from are compared"
-            )
-    with contextlib.chdir(root):
-        again = make_record(manifest["options"], print_pdf=reprint)
+
+def _other_version(manifest: dict[str, Any]) -> Verification | None:
+    """Status 1 when this is not the version of ``posting`` that made the record, else None."""
+    from posting.records import _tool_version
+
+    version = _tool_version()
+    if version == manifest["tool"]["version"]:
+        return None
+    return Verification(
+        1,
+        [
+            f"tool version: the record was made with posting {manifest['tool']['version']}, "
+            f"this is {version}; verify with that version"
+        ],
+    )
+
+
+def _reprint(manifest: dict[str, Any]) -> tuple[bool, list[str]]:
+    """Whether the record's PDFs are printed again (by the Chromium that printed them), and
+    the line that says why not when they are not."""
+    if not manifest["options"].get("pdf"):
+        return False, []
+    from posting.evidence import chromium_version, find_chromium
+
+    exe = find_chromium()
+    recorded = manifest.get("environment", {}).get("chromium")
+    if exe is not None and chromium_version(exe) == recorded:
+        return True, []
+    return False, [
+        f"PDFs not printed again: the record was printed by {recorded}, and "
+        f"{'no Chromium is here' if exe is None else chromium_version(exe) + ' is here'};"
+        " the pages they were printed from are compared"
+    ]
+
+
+def _environment_hints(manifest: dict[str, Any], again: Record) -> list[str]:
+    """A note for each library whose version differs from the one that made the record."""
     was = manifest.get("environment", {})
     now_env = again.manifest["environment"]
-    hint = [
+    return [
         f"note: {k} {was[k]} made the record, {now_env.get(k, 'none')} is here"
         for k in sorted(was)
         if k != "chromium" and was[k] != now_env.get(k)
     ]
+
+
+def _same_verdicts(manifest: dict[str, Any], again: Record, hint: list[str]) -> Verification:
+    """Status 1 naming the first parcel whose verdict differs now, else status 0 and the line
+    that says each is as recorded."""
     before = {(v["row"]): v for v in manifest["verdicts"]}
     now_v = again.manifest["verdicts"]
     if len(now_v) != len(before):
@@ -620,7 +728,14 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
                     *hint,
                 ],
             )
-    lines.append(f"verdicts: {len(now_v)} parcels, each as recorded")
+    return Verification(0, [f"verdicts: {len(now_v)} parcels, each as recorded"])
+
+
+def _same_outputs(
+    manifest: dict[str, Any], again: Record, reprint: bool, hint: list[str]
+) -> Verification:
+    """Status 1 naming the first output that differs made again (PDFs only when printed
+    again), else status 0 and the line that counts them."""
     made = {o["path"]: o["sha256"] for o in again.manifest["outputs"]}
     compared = 0
     for o in manifest["outputs"]:
@@ -631,8 +746,7 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
                 1, [f"output {o['path']}: made again, it differs from the record's", *hint]
             )
         compared += 1
-    lines.append(f"outputs: {compared} made again, each the same, byte for byte")
-    return Verification(0, [*lines, f"record {d}: verified"])
+    return Verification(0, [f"outputs: {compared} made again, each the same, byte for byte"])
 
 
 @click.command("verify")

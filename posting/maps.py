@@ -878,11 +878,9 @@ class _MapBuilder:
                 title = f"{title} rule, land in {' and '.join(land)}"
         return title
 
-    def context(self, title: str | None, planned: bool) -> dict[str, Any]:
-        r = self.report
-        first = self.first
-        jurisdiction = self.jurisdiction()
-        when = (r.generated or "").replace("T", " ").replace("+00:00", " UTC")
+    def off_map(self) -> dict[str, list[dict[str, Any]]]:
+        """The parcels without a geometry to draw and the markers without a position, each
+        with the reason."""
         has = ~pd.isna(self.geoms)
         p = self.parcels
         off = np.flatnonzero(~has)
@@ -892,12 +890,17 @@ class _MapBuilder:
                 off, p["invalid_reason"].to_numpy(dtype=object)[off].tolist(), strict=True
             )
         ]
-        m = r.markers
+        m = self.report.markers
         nowhere = m[m["lon"].isna() | m["lat"].isna()]
         off_signs = [
             {"source": s, "row": int(w), "reason": why}
             for s, w, why in zip(nowhere["source"], nowhere["row"], nowhere["reason"], strict=True)
         ]
+        return {"parcels": off_parcels, "signs": off_signs}
+
+    def rule_words(self) -> str:
+        """The first profile's spacing and corner rules in a few words."""
+        first = self.first
         rule_bits = []
         if first.get("spacing_ft"):
             how = {"along_boundary": "along the boundary", "straight": "in a straight line"}.get(
@@ -906,6 +909,17 @@ class _MapBuilder:
             rule_bits.append(f"markers not more than {_ft(first['spacing_ft'])} apart {how}")
         if first.get("corners") == "at_corner":
             rule_bits.append("a marker at each corner")
+        return "; ".join(rule_bits)
+
+    def context(self, title: str | None, planned: bool) -> dict[str, Any]:
+        """What ``map.js`` is given besides the layers: the title, the rule, the counts, the
+        settings, the legend, the vocabulary and colours, what is not on the map."""
+        r = self.report
+        first = self.first
+        jurisdiction = self.jurisdiction()
+        when = (r.generated or "").replace("T", " ").replace("+00:00", " UTC")
+        off_map = self.off_map()
+        rule_text = self.rule_words()
         s = r.summary()
         counts = [
             {"status": k, "n": v, "color": STATUS_COLORS.get(k, "#999999")}
@@ -919,7 +933,7 @@ class _MapBuilder:
             "title": title or f"{jurisdiction}: is this land posted?",
             "citation": citation,
             "rule_title": first.get("title"),
-            "rule_text": "; ".join(rule_bits) if len(self.profiles) == 1 else "",
+            "rule_text": rule_text if len(self.profiles) == 1 else "",
             "verification": first.get("verification"),
             "checked": when,
             "crs": r.crs,
@@ -933,33 +947,43 @@ class _MapBuilder:
             "clauses": self.clauses.table,
             "canvas": sum(layer.count for layer in self.layers) >= CANVAS_FROM,
             "target": "planned" if planned else "gaps",
-            "vocab": {
-                "status": {k: list(v) for k, v in STATUS_WORDS.items()},
-                "statuses": list(STATUSES),
-                "rules": RULE_WORDS,
-                "levels": LEVEL_WORDS,
-                "gap": GAP_WORDS,
-                "corner": CORNER_WORDS,
-                "access": ACCESS_WORDS,
-                "how": HOW_TEXT,
-            },
-            "colors": {
-                "status": STATUS_COLORS,
-                "gap": GAP_COLORS,
-                "corner": CORNER_COLORS,
-                "marker": MARKER_COLORS,
-                "access": ACCESS_COLOR,
-                "water": WATER_COLOR,
-                "easements": EASEMENT_COLOR,
-                "fences": FENCE_COLOR,
-                "merged": MERGED_COLOR,
-                "planned": PLANNED_COLOR,
-                "here": HERE_COLOR,
-            },
-            "off_map": {"parcels": off_parcels, "signs": off_signs},
+            "vocab": _vocabulary(),
+            "colors": _colors(),
+            "off_map": off_map,
             "not_checked": [{**x, "reason": worded(x["reason"], self.name)} for x in r.not_checked],
             "warnings": [worded(w, self.name) for w in r.warnings or []],
         }
+
+
+def _vocabulary() -> dict[str, Any]:
+    """The words the map shows for statuses, rules, levels, gaps, corners and access points."""
+    return {
+        "status": {k: list(v) for k, v in STATUS_WORDS.items()},
+        "statuses": list(STATUSES),
+        "rules": RULE_WORDS,
+        "levels": LEVEL_WORDS,
+        "gap": GAP_WORDS,
+        "corner": CORNER_WORDS,
+        "access": ACCESS_WORDS,
+        "how": HOW_TEXT,
+    }
+
+
+def _colors() -> dict[str, Any]:
+    """The colours of the map's statuses and layers."""
+    return {
+        "status": STATUS_COLORS,
+        "gap": GAP_COLORS,
+        "corner": CORNER_COLORS,
+        "marker": MARKER_COLORS,
+        "access": ACCESS_COLOR,
+        "water": WATER_COLOR,
+        "easements": EASEMENT_COLOR,
+        "fences": FENCE_COLOR,
+        "merged": MERGED_COLOR,
+        "planned": PLANNED_COLOR,
+        "here": HERE_COLOR,
+    }
 
 
 def render_map(

@@ -502,49 +502,14 @@ def attach_photos(
     marker = np.full(n, -1, dtype=np.int64)
     dist = np.full(n, np.nan)
     reason = table["problem"].to_numpy(dtype=object).copy()
-    mlon = np.asarray(marker_lon, dtype=float)
-    mlat = np.asarray(marker_lat, dtype=float)
-    usable = np.flatnonzero(np.isfinite(mlon) & np.isfinite(mlat))
-    mdays = (
-        [local_date(v) for v in marker_surveyed]
-        if marker_surveyed is not None
-        else [None] * len(mlon)
-    )
+    markers = _SurveyedMarkers.of(marker_lon, marker_lat, marker_surveyed)
     plon, plat = table["lon"].to_numpy(float), table["lat"].to_numpy(float)
     geod = Geod(ellps="WGS84")
-    lat_ft = 364_000.0  # feet per degree of latitude, at least: a generous search box
     for i in np.flatnonzero(pd.isna(reason)):
-        # candidates in a box a little larger than the radius, then the geodesic distance
-        r_deg = 1.5 * acc[i] / lat_ft
-        cos = max(math.cos(math.radians(plat[i])), 1e-6)
-        near = usable[
-            (np.abs(mlat[usable] - plat[i]) <= r_deg)
-            & (np.abs(mlon[usable] - plon[i]) <= r_deg / cos)
-        ]
-        if not len(near):
-            reason[i] = f"no marker within {acc[i]:.1f} ft of the photo"
-            continue
-        _, _, d_m = geod.inv(
-            np.full(len(near), plon[i]), np.full(len(near), plat[i]), mlon[near], mlat[near]
-        )
-        d_ft = np.asarray(d_m, dtype=float) / FT_M
-        within = d_ft <= acc[i]
-        if not within.any():
-            reason[i] = f"no marker within {acc[i]:.1f} ft of the photo"
-            continue
-        day = local_date(table["surveyed"].iloc[i])
-        same = np.array(
-            [day is None or mdays[m] is None or mdays[m] == day for m in near], dtype=bool
-        )
-        ok = within & same
-        if not ok.any():
-            reason[i] = (
-                f"the markers within {acc[i]:.1f} ft were surveyed on another day than the "
-                f"photo was taken ({day})"
-            )
-            continue
-        k = int(np.flatnonzero(ok)[np.argmin(d_ft[ok])])
-        marker[i], dist[i] = int(near[k]), float(d_ft[k])
+        k, d_ft, why = markers.nearest(geod, plon[i], plat[i], acc[i], table["surveyed"].iloc[i])
+        marker[i], dist[i] = k, d_ft
+        if why is not None:
+            reason[i] = why
     out = pd.DataFrame(
         {
             "photo": table["photo"],
@@ -558,6 +523,67 @@ def attach_photos(
         }
     )
     return PhotoMatches(out)
+
+
+@dataclass(frozen=True, eq=False)
+class _SurveyedMarkers:
+    """The markers photos are attached to: WGS 84 positions, the rows that have one, and each
+    marker's survey day (None where not recorded)."""
+
+    lon: np.ndarray
+    lat: np.ndarray
+    usable: np.ndarray
+    days: list[_dt.date | None]
+
+    @classmethod
+    def of(
+        cls, lon: np.ndarray, lat: np.ndarray, surveyed: Sequence[Any] | None
+    ) -> _SurveyedMarkers:
+        """The markers at ``lon``, ``lat``, surveyed when ``surveyed`` says (or None)."""
+        mlon = np.asarray(lon, dtype=float)
+        mlat = np.asarray(lat, dtype=float)
+        usable = np.flatnonzero(np.isfinite(mlon) & np.isfinite(mlat))
+        days = [local_date(v) for v in surveyed] if surveyed is not None else [None] * len(mlon)
+        return cls(mlon, mlat, usable, days)
+
+    def nearest(
+        self, geod: Any, lon: float, lat: float, acc_ft: float, surveyed: Any
+    ) -> tuple[int, float, str | None]:
+        """The marker a photo taken at ``lon``, ``lat`` is attached to and its distance in
+        feet, or ``(-1, nan, why)`` when it is attached to none."""
+        lat_ft = 364_000.0  # feet per degree of latitude, at least: a generous search box
+        # candidates in a box a little larger than the radius, then the geodesic distance
+        r_deg = 1.5 * acc_ft / lat_ft
+        cos = max(math.cos(math.radians(lat)), 1e-6)
+        usable = self.usable
+        near = usable[
+            (np.abs(self.lat[usable] - lat) <= r_deg)
+            & (np.abs(self.lon[usable] - lon) <= r_deg / cos)
+        ]
+        none = f"no marker within {acc_ft:.1f} ft of the photo"
+        if not len(near):
+            return -1, np.nan, none
+        _, _, d_m = geod.inv(
+            np.full(len(near), lon), np.full(len(near), lat), self.lon[near], self.lat[near]
+        )
+        d_ft = np.asarray(d_m, dtype=float) / FT_M
+        within = d_ft <= acc_ft
+        if not within.any():
+            return -1, np.nan, none
+        day = local_date(surveyed)
+        same = np.array(
+            [day is None or self.days[m] is None or self.days[m] == day for m in near], dtype=bool
+        )
+        ok = within & same
+        if not ok.any():
+            return (
+                -1,
+                np.nan,
+                f"the markers within {acc_ft:.1f} ft were surveyed on another day than the "
+                f"photo was taken ({day})",
+            )
+        k = int(np.flatnonzero(ok)[np.argmin(d_ft[ok])])
+        return int(near[k]), float(d_ft[k]), None
 
 
 # -- thumbnails ------------------------------------------------------------------------------

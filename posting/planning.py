@@ -406,92 +406,169 @@ def _settle(
     another parcel, it starts set back by ``clear_ft`` and is never set back less.
     """
     n = len(s)
-    out = _Placed.empty(n)
     if n == 0:
-        return out
-    prep = report.geometry
-    length = prep.rings.length_ft
-    group = prep.group[parcel]
-    reach_ft = np.broadcast_to(np.asarray(corner_reach_ft, dtype=float), (n,))
-    clear = np.broadcast_to(np.asarray(clear_ft, dtype=float), (n,))
-    direction = direction.copy()
-    d = np.full(n, float(setback_ft))
-    # spots by a line shared with another parcel start (and stay) set back by ``clear``
-    shared = (clear > 0) & near_other_parcel(prep, parcel, base[:, 0], base[:, 1], clear + d)
-    # (half the margin more: the exported position is rounded to 7 decimals, about 0.04 ft)
-    floor = np.where(shared, clear + MARGIN_FT / 2, 0.0)
-    d = np.maximum(d, floor)
+        return _Placed.empty(n)
+    st = _Settling.start(
+        report, parcel, ring, s, base, direction, setback_ft, corner_xy, corner_reach_ft, clear_ft
+    )
+    st.out.ok &= st.halve_until_counted(extra)
+    _settle_stuck(st, setback_ft, extra)
+    return st.out
+
+
+@dataclass(eq=False)
+class _Settling:
+    """Markers being set back (index = marker): where each is planned, the way and the distance
+    it is set back now, and where a check counts it (``out``)."""
+
+    report: Report
+    parcel: np.ndarray
+    ring: np.ndarray
+    s: np.ndarray  # planned position along the ring
+    base: np.ndarray  # planned boundary point (x, y in the working frame)
+    direction: np.ndarray  # the way it is set back (turned where a corner's first way fails)
+    d: np.ndarray  # the setback tried now
+    floor: np.ndarray  # the least setback allowed (``clear`` by a shared line, else 0)
+    shared: np.ndarray  # the spot is within ``clear`` of another parcel's line
+    clear: np.ndarray
+    reach_ft: np.ndarray
+    corner_xy: np.ndarray | None
+    out: _Placed
+
+    @classmethod
+    def start(
+        cls,
+        report: Report,
+        parcel: np.ndarray,
+        ring: np.ndarray,
+        s: np.ndarray,
+        base: np.ndarray,
+        direction: np.ndarray,
+        setback_ft: float,
+        corner_xy: np.ndarray | None,
+        corner_reach_ft: float | np.ndarray,
+        clear_ft: float | np.ndarray,
+    ) -> _Settling:
+        """Every marker set back ``setback_ft``, or by its ``clear_ft`` by a shared line."""
+        n = len(s)
+        prep = report.geometry
+        reach_ft = np.broadcast_to(np.asarray(corner_reach_ft, dtype=float), (n,))
+        clear = np.broadcast_to(np.asarray(clear_ft, dtype=float), (n,))
+        d = np.full(n, float(setback_ft))
+        # spots by a line shared with another parcel start (and stay) set back by ``clear``
+        shared = (clear > 0) & near_other_parcel(prep, parcel, base[:, 0], base[:, 1], clear + d)
+        # (half the margin more: the exported position is rounded to 7 decimals, about 0.04 ft)
+        floor = np.where(shared, clear + MARGIN_FT / 2, 0.0)
+        d = np.maximum(d, floor)
+        return cls(
+            report,
+            parcel,
+            ring,
+            s,
+            base,
+            direction.copy(),
+            d,
+            floor,
+            shared,
+            clear,
+            reach_ft,
+            corner_xy,
+            _Placed.empty(n),
+        )
 
     def attempt(
-        idx: np.ndarray, dirs: np.ndarray
+        self, idx: np.ndarray, dirs: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, Any]:
-        x = base[idx, 0] + d[idx] * dirs[:, 0]
-        y = base[idx, 1] + d[idx] * dirs[:, 1]
-        lon, lat, sim = _counted_at(report, group[idx], x, y)
-        if corner_xy is None:
+        """Markers ``idx`` set back along ``dirs``: whether a check counts each where it was
+        planned, its rounded position and the check's assignment."""
+        prep = self.report.geometry
+        parcel, ring, s, d = self.parcel, self.ring, self.s, self.d
+        x = self.base[idx, 0] + d[idx] * dirs[:, 0]
+        y = self.base[idx, 1] + d[idx] * dirs[:, 1]
+        lon, lat, sim = _counted_at(self.report, prep.group[parcel[idx]], x, y)
+        if self.corner_xy is None:
             here = (sim.parcel == parcel[idx]) & (sim.ring == ring[idx])
-            arc = _arc(sim.position_ft, s[idx], length[ring[idx]])
+            arc = _arc(sim.position_ft, s[idx], prep.rings.length_ft[ring[idx]])
             good = here & (arc <= 2 * d[idx] + _ARC_SLACK_FT)
         else:
-            reach = np.hypot(sim.x_ft - corner_xy[idx, 0], sim.y_ft - corner_xy[idx, 1])
-            good = (sim.parcel == parcel[idx]) & (reach <= reach_ft[idx])
+            corner = self.corner_xy[idx]
+            reach = np.hypot(sim.x_ft - corner[:, 0], sim.y_ft - corner[:, 1])
+            good = (sim.parcel == parcel[idx]) & (reach <= self.reach_ft[idx])
         # on the posted land itself (only the last try, on the line, may not be)
         inside = shapely.contains_xy(prep.geometry_ft[parcel[idx]], sim.x_ft, sim.y_ft)
         good &= inside | (d[idx] == 0)
-        good &= ~near_other_parcel(prep, parcel[idx], sim.x_ft, sim.y_ft, clear[idx])
+        good &= ~near_other_parcel(prep, parcel[idx], sim.x_ft, sim.y_ft, self.clear[idx])
         return good, lon, lat, sim
 
-    def store(idx: np.ndarray, good: np.ndarray, lon: np.ndarray, lat: np.ndarray, sim) -> None:
+    def store(
+        self, idx: np.ndarray, good: np.ndarray, lon: np.ndarray, lat: np.ndarray, sim: Any
+    ) -> None:
+        """Record markers ``idx`` where the check counts them, and whether that is good."""
+        out = self.out
         out.lon[idx], out.lat[idx] = lon, lat
         out.parcel[idx], out.ring[idx] = sim.parcel, sim.ring
         out.position_ft[idx] = sim.position_ft
         out.x_ft[idx], out.y_ft[idx] = sim.x_ft, sim.y_ft
-        out.setback_ft[idx] = d[idx]
+        out.setback_ft[idx] = self.d[idx]
         out.line_ft[idx] = sim.distance_ft
         out.ok[idx] = good
 
-    turns = _TURNS_DEG if corner_xy is not None else ()
-    todo = np.arange(n)
-    ok = out.ok
-    for it in range(_HALVINGS + 2):
-        store(todo, *attempt(todo, direction[todo]))
-        failed = todo[~out.ok[todo] & (d[todo] > 0)]
+    def turn(self, failed: np.ndarray) -> None:
+        """Corner markers ``failed`` tried in the other directions of :data:`_TURNS_DEG` at
+        the same setback, each kept turned where one works."""
+        turns = _TURNS_DEG if self.corner_xy is not None else ()
         for deg in turns:
             if not len(failed):
                 break
-            turned = _rotate(direction[failed], deg)
-            good, lon, lat, sim = attempt(failed, turned)
+            turned = _rotate(self.direction[failed], deg)
+            good, lon, lat, sim = self.attempt(failed, turned)
             k = np.flatnonzero(good)
-            direction[failed[k]] = turned[k]
-            store(failed[k], good[k], lon[k], lat[k], _take(sim, k))
+            self.direction[failed[k]] = turned[k]
+            self.store(failed[k], good[k], lon[k], lat[k], _take(sim, k))
             failed = failed[~good]
-        ok = out.ok.copy()
-        if extra is not None:
-            ok &= extra(out)
-        bad = np.flatnonzero(~ok & (d > floor))  # never nearer a shared line than ``clear``
-        if len(bad) == 0 or it == _HALVINGS + 1:
-            break
-        d[bad] = np.maximum(0.0 if it == _HALVINGS else d[bad] / 2, floor[bad])
-        todo = bad
-    out.ok &= ok
-    stuck = np.flatnonzero(~out.ok & shared)
-    if len(stuck):  # no spot clear of the shared line: the best spot without, and say so
-        again = _settle(
-            report,
-            parcel[stuck],
-            ring[stuck],
-            s[stuck],
-            base[stuck],
-            direction[stuck],
-            setback_ft,
-            corner_xy=None if corner_xy is None else corner_xy[stuck],
-            corner_reach_ft=reach_ft[stuck],
-            extra=None if extra is None else (lambda placed, k=stuck: _only(extra, out, k, placed)),
-        )
-        for c in _Placed.COLUMNS:
-            getattr(out, c)[stuck] = getattr(again, c)
-        out.unsure[stuck] = again.ok
-    return out
+
+    def halve_until_counted(self, extra: Any) -> np.ndarray:
+        """Try every marker, then halve the setback of those a check does not count where
+        planned (or ``extra`` rejects), down to the line; return which are good."""
+        out, d, floor = self.out, self.d, self.floor
+        todo = np.arange(len(self.s))
+        ok = out.ok
+        for it in range(_HALVINGS + 2):
+            self.store(todo, *self.attempt(todo, self.direction[todo]))
+            self.turn(todo[~out.ok[todo] & (d[todo] > 0)])
+            ok = out.ok.copy()
+            if extra is not None:
+                ok &= extra(out)
+            bad = np.flatnonzero(~ok & (d > floor))  # never nearer a shared line than ``clear``
+            if len(bad) == 0 or it == _HALVINGS + 1:
+                break
+            d[bad] = np.maximum(0.0 if it == _HALVINGS else d[bad] / 2, floor[bad])
+            todo = bad
+        return ok
+
+
+def _settle_stuck(st: _Settling, setback_ft: float, extra: Any) -> None:
+    """Markers with no spot clear of a shared line: settled again without the clearance (the
+    best spot without), and marked ``unsure`` where a check then counts them."""
+    out = st.out
+    stuck = np.flatnonzero(~out.ok & st.shared)
+    if not len(stuck):
+        return
+    again = _settle(
+        st.report,
+        st.parcel[stuck],
+        st.ring[stuck],
+        st.s[stuck],
+        st.base[stuck],
+        st.direction[stuck],
+        setback_ft,
+        corner_xy=None if st.corner_xy is None else st.corner_xy[stuck],
+        corner_reach_ft=st.reach_ft[stuck],
+        extra=None if extra is None else (lambda placed, k=stuck: _only(extra, out, k, placed)),
+    )
+    for c in _Placed.COLUMNS:
+        getattr(out, c)[stuck] = getattr(again, c)
+    out.unsure[stuck] = again.ok
 
 
 def _only(extra, whole: _Placed, rows: np.ndarray, some: _Placed) -> np.ndarray:
@@ -988,8 +1065,9 @@ def _table(
     facing_in: np.ndarray,
     clear: np.ndarray,
 ) -> tuple[pd.DataFrame, pd.Series, list[str]]:
-    prep = report.geometry
-    rings = prep.rings
+    """The plan's table (corner markers, then interval markers, sorted along each ring), the
+    gap after each existing marker ``am`` once they are placed, and the warnings."""
+    rings = report.geometry.rings
     ids = report.parcels["id"].to_numpy(dtype=object)
     ni = len(i_ring)
     role = np.r_[np.asarray(c_role, dtype=object), np.full(ni, "interval", dtype=object)]
@@ -1001,10 +1079,46 @@ def _table(
     corner_ft = np.r_[
         np.hypot(corners.x_ft - c_xy[:, 0], corners.y_ft - c_xy[:, 1]), np.full(ni, np.nan)
     ]
-    # position along the ring and gap to the next marker, as a check will measure them
-    length = rings.length_ft
-    asg = _Marks.of(report)
     along = np.where(ok, cat["position_ft"], np.nan)
+    next_ft, existing_next = _next_gaps(report, ring, along, ok, am)
+    notes, warnings = _notes(report, cat, role, parcel, intended_ft, clear)
+    table = pd.DataFrame(
+        {
+            "name": "",
+            "parcel": parcel,
+            "parcel_id": ids[parcel] if len(parcel) else np.empty(0, dtype=object),
+            "role": role,
+            "ring": ring,
+            "part": rings.part[ring],
+            "hole": rings.hole[ring],
+            "along_ft": np.where(ok, cat["position_ft"], np.nan),
+            "next_ft": next_ft,
+            "azimuth_deg": _azimuth(report, parcel, cat["x_ft"], cat["y_ft"], facing_in),
+            "setback_ft": cat["setback_ft"],
+            "line_ft": cat["line_ft"],
+            "corner_ft": corner_ft,
+            "lon": cat["lon"],
+            "lat": cat["lat"],
+            "x_ft": cat["x_ft"],
+            "y_ft": cat["y_ft"],
+            "note": notes,
+        }
+    )
+    table.insert(4, "kind", _kinds(report, parcel, role))
+    owners = report.parcels["owner"].to_numpy(dtype=object)
+    table.insert(5, "name_on_sign", owners[parcel] if len(parcel) else np.empty(0, dtype=object))
+    table = table.sort_values(["parcel", "ring", "along_ft"], kind="stable").reset_index(drop=True)
+    return _name(table), existing_next, warnings
+
+
+def _next_gaps(
+    report: Report, ring: np.ndarray, along: np.ndarray, ok: np.ndarray, am: np.ndarray
+) -> tuple[np.ndarray, pd.Series]:
+    """The gap to the next marker along the ring, as a check will measure it, after each new
+    marker (at ``along`` on ``ring``; NaN where a check does not count it, ``ok`` False) and
+    after each existing marker ``am`` (a Series indexed by marker)."""
+    length = report.geometry.rings.length_ft
+    asg = _Marks.of(report)
     e_ring, e_pos = asg.ring[am], asg.position_ft[am]
     good = np.flatnonzero(ok)
     gaps = ring_gaps(np.r_[e_ring, ring[good]], np.r_[e_pos, along[good]], length)
@@ -1013,9 +1127,22 @@ def _table(
     nxt[gaps.start_marker[has]] = gaps.length_ft[has]
     next_ft = np.full(len(ring), np.nan)
     next_ft[good] = nxt[len(am) :]
-    existing_next = pd.Series(nxt[: len(am)], index=am, dtype=float)
+    return next_ft, pd.Series(nxt[: len(am)], index=am, dtype=float)
 
-    notes = np.full(len(ring), "", dtype=object)
+
+def _notes(
+    report: Report,
+    cat: dict[str, np.ndarray],
+    role: np.ndarray,
+    parcel: np.ndarray,
+    intended_ft: np.ndarray,
+    clear: np.ndarray,
+) -> tuple[np.ndarray, list[str]]:
+    """Each new marker's note (set back less than intended, unsure by a shared line, counted
+    for another parcel) and the plan's warnings about the last two."""
+    ids = report.parcels["id"].to_numpy(dtype=object)
+    ok = cat["ok"]
+    notes = np.full(len(ok), "", dtype=object)
     short = ok & (cat["setback_ft"] < intended_ft - 1e-9)
     notes[short] = [
         f"set back only {d:.1f} ft: the parcel is narrow or crowded here"
@@ -1046,33 +1173,7 @@ def _table(
             f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} cannot stand where a "
             f"check counts it for this parcel (it would go to {where})"
         )
-    table = pd.DataFrame(
-        {
-            "name": "",
-            "parcel": parcel,
-            "parcel_id": ids[parcel] if len(parcel) else np.empty(0, dtype=object),
-            "role": role,
-            "ring": ring,
-            "part": rings.part[ring],
-            "hole": rings.hole[ring],
-            "along_ft": np.where(ok, cat["position_ft"], np.nan),
-            "next_ft": next_ft,
-            "azimuth_deg": _azimuth(report, parcel, cat["x_ft"], cat["y_ft"], facing_in),
-            "setback_ft": cat["setback_ft"],
-            "line_ft": cat["line_ft"],
-            "corner_ft": corner_ft,
-            "lon": cat["lon"],
-            "lat": cat["lat"],
-            "x_ft": cat["x_ft"],
-            "y_ft": cat["y_ft"],
-            "note": notes,
-        }
-    )
-    table.insert(4, "kind", _kinds(report, parcel, role))
-    owners = report.parcels["owner"].to_numpy(dtype=object)
-    table.insert(5, "name_on_sign", owners[parcel] if len(parcel) else np.empty(0, dtype=object))
-    table = table.sort_values(["parcel", "ring", "along_ft"], kind="stable").reset_index(drop=True)
-    return _name(table), existing_next, warnings
+    return notes, warnings
 
 
 def _kinds(report: Report, parcel: np.ndarray, role: np.ndarray) -> np.ndarray:

@@ -596,6 +596,31 @@ def parcel_states(
     >>> r["status"].tolist(), r.loc[0, "state"], r.loc[1, "states"]
     (['ok', 'straddles'], 'florida', ('north-carolina', 'virginia'))
     """
+    margin = _margin(margin_ft)
+    index = geoms.index if isinstance(geoms, pd.Series) else None
+    arr = _in_lonlat(geoms, crs)
+    b = boundaries()
+    present = np.flatnonzero(~(shapely.is_missing(arr) | shapely.is_empty(arr)))
+    g = _unwrap(arr[present])
+    _check_parcel_lonlat(g, present)
+    hits = _Touched.of(b, g)
+    dist, piece = _lines_within(b, g, margin)
+    names_line = _line_names(b, piece, hits.one)
+    st, why = _statuses(b, hits, dist, piece >= 0, names_line, margin)
+    out = _parcel_rows(b, len(arr), present, hits, st, why, dist, names_line)
+    if index is not None:
+        out.index = index
+    return out
+
+
+def _margin(margin_ft: Any) -> float:
+    """``margin_ft`` as a float.
+
+    Raises
+    ------
+    InputError
+        When it is negative or not a number.
+    """
     try:
         margin = float(margin_ft)
     except (TypeError, ValueError):
@@ -605,43 +630,109 @@ def parcel_states(
             f"the margin must be a distance of 0 ft or more, not {margin_ft!r}",
             parameter="margin_ft",
         )
-    index = geoms.index if isinstance(geoms, pd.Series) else None
+    return margin
+
+
+def _in_lonlat(geoms: Any, crs: Any) -> np.ndarray:
+    """The parcels as a flat array of geometries in WGS 84 longitude/latitude (taken there
+    from ``crs`` when that is given and another CRS)."""
     arr = np.asarray(geoms.to_numpy() if isinstance(geoms, pd.Series) else geoms, dtype=object)
     arr = arr.ravel()
-    if crs is not None:
-        try:
-            source = parse_crs(crs)
-        except CRSError as exc:
-            raise CRSError(exc.message, parameter="crs") from None
-        if source != WGS84:
+    if crs is None:
+        return arr
+    try:
+        source = parse_crs(crs)
+    except CRSError as exc:
+        raise CRSError(exc.message, parameter="crs") from None
+    if source == WGS84:
+        return arr
 
-            def lonlat(xy: np.ndarray) -> np.ndarray:
-                return np.column_stack(to_lonlat(xy[:, 0], xy[:, 1], source))
+    def lonlat(xy: np.ndarray) -> np.ndarray:
+        return np.column_stack(to_lonlat(xy[:, 0], xy[:, 1], source))
 
-            arr = shapely.transform(arr, lonlat)
-    b = boundaries()
-    n = len(arr)
-    present = np.flatnonzero(~(shapely.is_missing(arr) | shapely.is_empty(arr)))
-    g = _unwrap(arr[present])
-    _check_parcel_lonlat(g, present)
-    gi, si = _states_hit(b, g)
-    count = np.bincount(gi, minlength=len(g))
-    slugs = b.table["slug"].to_numpy(dtype=object)
-    one = np.full(len(g), -1, dtype=np.int64)
-    single = count[gi] == 1
-    one[gi[single]] = si[single]
-    # the states each parcel touches, as tuples: one shared tuple per state for the parcels
-    # in one state; built one by one only for parcels across a line (pairs sorted by parcel)
-    touched = np.empty(len(g), dtype=object)
-    touched[:] = [()] * len(g)
-    alone = np.empty(len(slugs), dtype=object)
-    alone[:] = [(s,) for s in slugs]
-    touched[one >= 0] = alone[one[one >= 0]]
-    starts = np.r_[0, np.cumsum(count)[:-1]]
-    for k in np.flatnonzero(count > 1):
-        touched[k] = tuple(slugs[si[starts[k] : starts[k] + count[k]]])
-    dist, piece = _lines_within(b, g, margin)
+    return shapely.transform(arr, lonlat)
 
+
+@dataclass(frozen=True, eq=False)
+class _Touched:
+    """The states each parcel touches.
+
+    ``count`` states per parcel; ``one``, the state of a parcel that touches exactly one (-1
+    otherwise); ``states``, their profile names in FIPS order, as tuples.
+    """
+
+    count: np.ndarray
+    one: np.ndarray
+    states: np.ndarray
+
+    @classmethod
+    def of(cls, b: StateBoundaries, g: np.ndarray) -> _Touched:
+        """The states each geometry of ``g`` touches."""
+        gi, si = _states_hit(b, g)
+        count = np.bincount(gi, minlength=len(g))
+        slugs = b.table["slug"].to_numpy(dtype=object)
+        one = np.full(len(g), -1, dtype=np.int64)
+        single = count[gi] == 1
+        one[gi[single]] = si[single]
+        # the states each parcel touches, as tuples: one shared tuple per state for the parcels
+        # in one state; built one by one only for parcels across a line (pairs sorted by parcel)
+        touched = np.empty(len(g), dtype=object)
+        touched[:] = [()] * len(g)
+        alone = np.empty(len(slugs), dtype=object)
+        alone[:] = [(s,) for s in slugs]
+        touched[one >= 0] = alone[one[one >= 0]]
+        starts = np.r_[0, np.cumsum(count)[:-1]]
+        for k in np.flatnonzero(count > 1):
+            touched[k] = tuple(slugs[si[starts[k] : starts[k] + count[k]]])
+        return cls(count, one, touched)
+
+
+def _line_names(b: StateBoundaries, piece: np.ndarray, one: np.ndarray) -> np.ndarray:
+    """The name of the line each parcel is near (``piece``, -1 for none), its own state
+    named first; ``""`` for a parcel near none."""
+    names_line = np.full(len(piece), "", dtype=object)
+    for k in np.flatnonzero(piece >= 0):  # only parcels within the margin of a line
+        side, far = int(b.piece_state[piece[k]]), int(b.piece_across[piece[k]])
+        if far >= 0 and far == one[k]:  # the parcel's own state first
+            side, far = far, side
+        names_line[k] = b.line_name(side, far)
+    return names_line
+
+
+def _statuses(
+    b: StateBoundaries,
+    hits: _Touched,
+    dist: np.ndarray,
+    has_line: np.ndarray,
+    names_line: np.ndarray,
+    margin: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each parcel's status (``ok``, ``near``, ``straddles``, ``outside``) and the reason in
+    words (``""`` for ``ok``)."""
+    count = hits.count
+    st = np.full(len(count), "ok", dtype=object)
+    why = np.full(len(count), "", dtype=object)
+    is_out = count == 0
+    is_across = (count > 1) | ((count == 1) & has_line & (dist == 0))
+    is_near = (count == 1) & has_line & ~is_across
+    st[is_out], st[is_across], st[is_near] = "outside", "straddles", "near"
+    for k in np.flatnonzero(is_out | is_across | is_near):
+        why[k] = _reason(st[k], hits.states[k], dist[k], names_line[k], margin, b)
+    return st, why
+
+
+def _parcel_rows(
+    b: StateBoundaries,
+    n: int,
+    present: np.ndarray,
+    hits: _Touched,
+    st: np.ndarray,
+    why: np.ndarray,
+    dist: np.ndarray,
+    names_line: np.ndarray,
+) -> pd.DataFrame:
+    """The table :func:`parcel_states` returns, from the findings for the ``present``
+    parcels (the others are ``empty``)."""
     status = np.full(n, "empty", dtype=object)
     state = np.full(n, -1, dtype=np.int64)
     distance = np.full(n, np.nan)
@@ -649,28 +740,12 @@ def parcel_states(
     reason = np.full(n, "no geometry", dtype=object)
     states_col = np.empty(n, dtype=object)
     states_col[:] = [()] * n
-    states_col[present] = touched
+    states_col[present] = hits.states
     distance[present] = dist
-    has_line = piece >= 0
-    names_line = np.full(len(g), "", dtype=object)
-    for k in np.flatnonzero(has_line):  # only parcels within the margin of a line
-        side, far = int(b.piece_state[piece[k]]), int(b.piece_across[piece[k]])
-        if far >= 0 and far == one[k]:  # the parcel's own state first
-            side, far = far, side
-        names_line[k] = b.line_name(side, far)
     line[present] = names_line
-
-    st = np.full(len(g), "ok", dtype=object)
-    why = np.full(len(g), "", dtype=object)
-    is_out = count == 0
-    is_across = (count > 1) | ((count == 1) & has_line & (dist == 0))
-    is_near = (count == 1) & has_line & ~is_across
-    st[is_out], st[is_across], st[is_near] = "outside", "straddles", "near"
-    for k in np.flatnonzero(is_out | is_across | is_near):
-        why[k] = _reason(st[k], touched[k], dist[k], names_line[k], margin, b)
     status[present] = st
     reason[present] = why
-    state[present] = np.where(st == "ok", one, -1)
+    state[present] = np.where(st == "ok", hits.one, -1)
     out = _rows(
         b,
         state,
@@ -682,8 +757,6 @@ def parcel_states(
         },
     )
     out.insert(0, "status", status)
-    if index is not None:
-        out.index = index
     return out
 
 
