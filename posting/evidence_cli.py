@@ -403,41 +403,21 @@ def write_record(directory: str | os.PathLike[str], record: Record) -> None:
     ``manifest.json``).
     """
     import json
-    import shutil
-    import tempfile
     from pathlib import Path
 
     from posting.errors import InputError
+    from posting.outputs import folder_in_place
 
     target = Path(directory)
     _writable_target(target)
     parent = target.parent if str(target.parent) else Path(".")
     if not parent.is_dir():
         raise InputError(f"folder {parent} does not exist", path=str(target))
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
-    try:
+    with folder_in_place(target) as tmp:
         for name, data in record.outputs.items():
             (tmp / name).write_bytes(data)
         text = json.dumps(record.manifest, indent=1, ensure_ascii=False) + "\n"
         (tmp / MANIFEST).write_text(text, encoding="utf-8")
-        os.chmod(tmp, 0o777 & ~_umask())
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=parent))
-            old.rmdir()
-            target.rename(old)
-            tmp.rename(target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            tmp.rename(target)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def _writable_target(target: Path) -> None:

@@ -25,14 +25,24 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from posting.errors import InputError
 
-__all__ = ["INPUTS", "SUFFIXES", "Output", "inputs_of", "resolve", "stdout_gone", "write_all"]
+__all__ = [
+    "INPUTS",
+    "SUFFIXES",
+    "Output",
+    "folder_in_place",
+    "inputs_of",
+    "resolve",
+    "stdout_gone",
+    "write_all",
+]
 
 SUFFIXES: dict[str, tuple[str, ...]] = {
     "json": (".json",),
@@ -274,3 +284,38 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
     for out, content in items:
         if out.stdout:
             _to_stdout(content)
+
+
+@contextmanager
+def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
+    """A new folder beside ``target`` to write into; when the block ends, it takes the place of
+    ``target`` (a folder already there is replaced whole), or, when the block fails, it is
+    removed and ``target`` is left as it was. Its parent must exist.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     with folder_in_place(Path(d) / "out") as tmp:
+    ...         _ = (tmp / "a.txt").write_text("a")
+    ...     sorted(p.name for p in Path(d).iterdir()), (Path(d) / "out" / "a.txt").read_text()
+    (['out'], 'a')
+    """
+    import shutil
+
+    target = Path(target)
+    parent = target.parent if str(target.parent) else Path(".")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    try:
+        yield tmp
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o777 & ~mask)  # mkdtemp's folder is the owner's only
+        if target.is_dir():
+            old = Path(f"{tmp}.old")
+            os.replace(target, old)
+            os.replace(tmp, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

@@ -732,13 +732,14 @@ def _publish(
 ) -> None:
     """Move the parts in ``scratch/parquet`` into ``folder`` with ``summary.json``: built
     beside it, then renamed into place (an existing folder is replaced whole)."""
+    from posting.outputs import folder_in_place
+
     parent = os.path.dirname(os.path.abspath(folder))
     if not os.path.isdir(parent):
         from posting.errors import InputError
 
         raise InputError(f"folder {parent} does not exist", path=folder, parameter="parquet")
-    tmp = tempfile.mkdtemp(prefix=f".{os.path.basename(folder)}.", dir=parent)
-    try:
+    with folder_in_place(folder) as tmp:
         for sub in ("parcels", "gaps", "corners", "markers"):
             src = f"{scratch}/parquet/{sub}"
             dst = os.path.join(tmp, sub)
@@ -747,27 +748,10 @@ def _publish(
             else:
                 os.makedirs(dst)
         if extra is not None:
-            extra(tmp)
+            extra(str(tmp))
         with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as fh:
             json.dump(summary, fh, indent=1, ensure_ascii=False)
             fh.write("\n")
-        os.chmod(tmp, 0o777 & ~_umask())
-        if os.path.isdir(folder):
-            old = f"{tmp}.old"
-            os.replace(folder, old)
-            os.replace(tmp, folder)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, folder)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def write_outputs(
