@@ -7,6 +7,7 @@ CPU time (user + system) and peak resident memory (``os.wait4``), then prints th
 the ratios B/A as one JSON line (also written to ``benchmarks/work/ab.json``).
 
     .venv/bin/python benchmarks/ab.py c72501d HEAD --repeat 7
+    .venv/bin/python benchmarks/ab.py c72501d HEAD -- --rules florida   # more arguments for both
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,8 +44,9 @@ def export(commit: str, into: Path) -> Path:
     return into
 
 
-def one_run(src: Path, out: Path) -> dict[str, float]:
-    """One ``posting check`` of the county with ``src`` first on the path."""
+def one_run(src: Path, out: Path, extra: Sequence[str] = ()) -> dict[str, float]:
+    """One ``posting check`` of the county with ``src`` first on the path (``extra``: more
+    arguments)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     argv = [
         str(POSTING),
@@ -58,6 +61,7 @@ def one_run(src: Path, out: Path) -> dict[str, float]:
         "--json",
         str(out),
         "-q",
+        *extra,
     ]
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, cwd=tempfile.gettempdir())
@@ -78,22 +82,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("a", help="the reference commit")
     ap.add_argument("b", help="the commit to compare with it")
     ap.add_argument("--repeat", type=int, default=5)
-    args = ap.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = ap.parse_args(argv[:cut])
+    args.extra = argv[cut + 1 :]  # more arguments for posting check, after --
     if not (WORK / "parcels.parquet").exists():
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_county.py")], check=True)
     base = Path(tempfile.mkdtemp(prefix="posting-ab-"))
     try:
         srcs = {c: export(c, base / f"src{i}") for i, c in enumerate((args.a, args.b))}
         runs: dict[str, list[dict[str, float]]] = {args.a: [], args.b: []}
-        one_run(srcs[args.a], base / "warm.json")  # the file cache, untimed
+        one_run(srcs[args.a], base / "warm.json", args.extra)  # the file cache, untimed
         for i in range(args.repeat):
             for c in (args.a, args.b) if i % 2 == 0 else (args.b, args.a):
-                r = one_run(srcs[c], base / f"{c}.json")
+                r = one_run(srcs[c], base / f"{c}.json", args.extra)
                 runs[c].append(r)
                 print(c, {k: round(v, 2) for k, v in r.items()}, file=sys.stderr)
-        med = {
-            c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()
-        }
+        med = {c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()}
         result = {
             "a": args.a,
             "b": args.b,

@@ -520,20 +520,11 @@ def _ring_search(v: _Vertices, ring: np.ndarray, s: np.ndarray, side: str) -> np
     >>> [_ring_search(v, np.array([1]), at, side).tolist() for side in ("left", "right")]
     [[5], [6]]
     """
+    from posting.index import search_slices
+
     ring = np.asarray(ring, dtype=np.int64)
-    s = np.asarray(s, dtype=float)
     lo = v.start[ring].astype(np.int64)
-    hi = lo + v.count[ring]
-    right = side == "right"
-    while True:  # binary search in every ring's slice at once
-        open_ = lo < hi
-        if not open_.any():
-            return lo
-        mid = (lo + hi) // 2
-        at = v.s[np.minimum(mid, len(v.s) - 1)] if len(v.s) else np.zeros(len(mid))
-        go = open_ & ((at <= s) if right else (at < s))
-        lo = np.where(go, mid + 1, lo)
-        hi = np.where(open_ & ~go, mid, hi)
+    return search_slices(v.s, lo, lo + v.count[ring], s, side)
 
 
 def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

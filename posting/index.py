@@ -18,7 +18,13 @@ import numpy as np
 
 from posting.parallel import pmap
 
-__all__ = ["BoxGrid", "exclusive_cumsum", "expand_counts", "points_in_boxes"]
+__all__ = [
+    "BoxGrid",
+    "exclusive_cumsum",
+    "expand_counts",
+    "points_in_boxes",
+    "search_slices",
+]
 
 
 def exclusive_cumsum(a: np.ndarray) -> np.ndarray:
@@ -152,6 +158,40 @@ class BoxGrid:
         if not pts:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
         return np.concatenate(pts), np.concatenate(hits)
+
+
+def search_slices(
+    values: np.ndarray, lo: np.ndarray, hi: np.ndarray, x: np.ndarray, side: str = "left"
+) -> np.ndarray:
+    """``np.searchsorted`` of each ``x[i]`` in its own sorted slice ``values[lo[i]:hi[i]]``,
+    as an index into ``values`` (``lo[i]`` to ``hi[i]``): the first place whose value is at
+    or past ``x[i]`` (``side="left"``) or past it (``"right"``).
+
+    A binary search in every slice at once, a step per halving of the longest slice: values
+    compared exactly, where one ``searchsorted`` over keys made of a slice's offset plus its
+    value would round them by the offset (a ring's arc positions by the length of every ring
+    before it).
+
+    >>> values = np.array([0.0, 5.0, 5.0, 9.0, 1.0, 2.0])  # slices [0, 4) and [4, 6)
+    >>> search_slices(values, np.array([0, 0, 4]), np.array([4, 4, 6]), np.array([5.0, 5.0, 3.0]))
+    array([1, 1, 6])
+    >>> search_slices(values, np.array([0]), np.array([4]), np.array([5.0]), side="right")
+    array([3])
+    """
+    lo = np.asarray(lo, dtype=np.int64).copy()
+    hi = np.asarray(hi, dtype=np.int64).copy()
+    x = np.asarray(x, dtype=float)
+    right = side == "right"
+    last = max(len(values) - 1, 0)
+    while True:
+        open_ = lo < hi
+        if not open_.any():
+            return lo
+        mid = (lo + hi) // 2
+        at = values[np.minimum(mid, last)] if len(values) else np.zeros(len(mid))
+        go = open_ & ((at <= x) if right else (at < x))
+        lo = np.where(go, mid + 1, lo)
+        hi = np.where(open_ & ~go, mid, hi)
 
 
 def points_in_boxes(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from posting.index import search_slices
+
 __all__ = ["ring_neighbours"]
 
 
@@ -54,22 +56,18 @@ def ring_neighbours(
     mring = np.asarray(marker_ring, dtype=np.int64)
     pr = np.asarray(point_ring, dtype=np.int64)
     pp = np.asarray(point_position_ft, dtype=float)
-    # markers by ring, then along it; a point's place among them by the same exact comparison
-    # (ring, position, markers first among equals): no float key that adds up ring lengths,
+    # markers by ring, then along it (then by index, as a stable sort leaves them: the ring
+    # codes sorted stably by radix sort); a point's place among its ring's markers found by
+    # exact comparison (markers at the point first): no float key that adds up ring lengths,
     # whose rounding would decide ties by the rings that come before
-    order = np.lexsort((mpos, mring))
-    m = len(mring)
-    both = np.lexsort(
-        (np.r_[np.zeros(m, np.int8), np.ones(n, np.int8)], np.r_[mpos, pp], np.r_[mring, pr])
-    )
-    is_marker = both < m
-    seen = np.cumsum(is_marker)  # markers at or before each place in the merged order
-    j = np.empty(n, dtype=np.int64)
-    j[both[~is_marker] - m] = seen[~is_marker]
+    by_pos = np.argsort(mpos, kind="stable")
+    order = by_pos[np.argsort(mring[by_pos], kind="stable")]
     count = np.bincount(mring, minlength=len(length))
     first = np.r_[0, np.cumsum(count)[:-1]]
     has = count[pr] > 0
     lo, hi = first[pr], first[pr] + count[pr]
+    j = search_slices(mpos[order], lo, hi, pp, side="right")
+    j[np.isnan(pp)] = hi[np.isnan(pp)]  # a position unknown: after every marker, as sorted
     nxt = np.where(j < hi, j, lo)
     prv = np.where(j - 1 >= lo, j - 1, hi - 1)
     nxt, prv = np.where(has, nxt, 0), np.where(has, prv, 0)
