@@ -193,7 +193,10 @@ def test_williamsburg_with_its_land_options(tmp_path, scheduler):
 
 
 @pytest.mark.realdata
-def test_pacific_merged_by_owner(tmp_path, scheduler):
+@pytest.mark.parametrize("rules", [[], ["--rules", "auto"]], ids=["florida", "auto"])
+def test_pacific_merged_by_owner(tmp_path, scheduler, rules):
+    """By name (florida: the warning that the land lies in Washington) and with auto (on the
+    Columbia, the county's south partitions look their properties up one by one)."""
     p = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
     signs = _markers_along(p, tmp_path / "p.csv", 450, 2)
     args = [
@@ -209,9 +212,11 @@ def test_pacific_merged_by_owner(tmp_path, scheduler):
         "OWNER",
         "--accuracy-ft",
         "16",
+        *rules,
     ]
     report = _same(args, tmp_path, scheduler, 600)
     assert len(report["parcels"]) == 1403  # 5,433 lots, 1,403 properties (the README)
+    assert report["rules"]["name"] == ("washington" if rules else "florida")
 
 
 @pytest.mark.realdata
