@@ -411,6 +411,9 @@ class Plan:
     lat_range: tuple[float, float]
     marker_files: tuple[tuple[str, Any], ...] = ()
     marker_starts: tuple[tuple[int, int], ...] = ()  # (file, first row) of each marker piece
+    # each marker piece's attribute columns (no rows), in input order: a partition's markers
+    # have the whole run's columns, though some file has none of its markers
+    marker_columns: tuple[pd.DataFrame, ...] = ()
     group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
     states: bool = False
     choice: Choice | None = None
@@ -468,6 +471,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
             other_first = [str(v) for v in attrs.loc[other, col].head(50)]
     return {
         "entry": entry,
+        "columns": m.attributes.iloc[:0],
         "markers": len(m),
         "file": m.files[0] if m.files else (piece.source, None),
         "notes": list(m.notes),
@@ -724,7 +728,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     core_at = where[: len(core)]  # the core properties' places among the local ones
     markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
     near = points_near(markers.lon, markers.lat, core_boxes, plan.halo.markers, plan.lat_range)
-    markers = markers_take(markers, np.flatnonzero(near))
+    markers = _with_columns(markers_take(markers, np.flatnonzero(near)), plan.marker_columns)
     context = _local_context(plan, k, local.rows, core_boxes)
     prep = local.prep  # its corners are found by the engine, on its own vertex table
     report = check(
@@ -769,6 +773,21 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         }
     )
     return out
+
+
+def _with_columns(markers: MarkerLayer, columns: tuple[pd.DataFrame, ...]) -> MarkerLayer:
+    """Markers with the attribute columns of the whole run, in its order and of the types one
+    run's concatenation of every marker file gives them (a rule that reads a column is checked
+    as in one run, though none of these markers comes from a file that has it)."""
+    if not columns:
+        return markers
+    attrs = markers.attributes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # pandas on empty frames' types
+        attrs = pd.concat(
+            [*columns, attrs if len(attrs.columns) else attrs.iloc[:, :0]], ignore_index=True
+        )
+    return replace(markers, attributes=attrs.reset_index(drop=True))
 
 
 def _applied(plan: Plan, local: Block) -> Applied | None:
@@ -1377,7 +1396,8 @@ class _Steps:
         for e, path in enumerate(job.signs):
             first = next((r for r in mres if r["entry"] == e), None)
             files.append(first["file"] if first else (path, None))
-        return replace(plan, marker_files=tuple(files)), mres
+        columns = tuple(r["columns"] for r in mres if len(r["columns"].columns))
+        return replace(plan, marker_files=tuple(files), marker_columns=columns), mres
 
     def check(self, plan: Plan, facts: list[Facts], outputs: tuple[str, ...]):
         """Step 5: each partition's check. A key that some partition's records carry (an access

@@ -456,11 +456,12 @@ def test_auto_on_the_sample_is_florida_s_rules_as_in_one_run(tmp_path, scheduler
     assert {p["rules"] for p in report["parcels"]} == {"florida"}
 
 
-def _two_states(tmp: Path, virginia_first: bool) -> tuple[Path, Path]:
+def _two_states(tmp: Path, virginia_first: bool, one_file: bool = True) -> tuple[Path, list]:
     """The sample's 29 Florida parcels and 40 of Williamsburg's (Virginia) as one layer, a
     parcel of the first state first, then the other state's, then the first's, then a row
-    without geometry; and one marker file: the sample's signs and signs along the Virginia
-    lots, with the same columns."""
+    without geometry; and the sample's signs and signs along the Virginia lots: in one marker
+    file with the same columns, or as the sample's file and one of longitudes and latitudes
+    only."""
     import geopandas as gpd
     import pandas as pd
 
@@ -477,7 +478,10 @@ def _two_states(tmp: Path, virginia_first: bool) -> tuple[Path, Path]:
     rows = pd.concat([first.iloc[:1], second, first.iloc[1:], none], ignore_index=True)
     parcels = tmp / "two-states.geojson"
     gpd.GeoDataFrame(rows, geometry="geometry", crs=4326).to_file(parcels, driver="GeoJSON")
-    along = pd.read_csv(_markers_along(va_path, tmp / "va.csv", 200, 4), dtype=str)
+    along_path = _markers_along(va_path, tmp / "va.csv", 200, 4)
+    if not one_file:
+        return parcels, [SAMPLE / "signs.csv", along_path]
+    along = pd.read_csv(along_path, dtype=str)
     signs = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
     va_signs = along.assign(
         sign_id=[f"V{i:04d}" for i in range(len(along))],
@@ -490,25 +494,26 @@ def _two_states(tmp: Path, virginia_first: bool) -> tuple[Path, Path]:
     )
     markers = tmp / "signs.csv"
     pd.concat([signs, va_signs[signs.columns]], ignore_index=True).to_csv(markers, index=False)
-    return parcels, markers
+    return parcels, [markers]
 
 
 @pytest.mark.realdata
 @pytest.mark.parametrize(
     ("virginia_first", "rules"),
     [(True, ["auto"]), (False, ["auto", "town-code"])],
-    ids=["virginia-first", "florida-first-and-a-town-s-code"],
+    ids=["virginia-first", "florida-first-and-a-town-s-code-and-two-marker-files"],
 )
 def test_auto_on_a_layer_of_two_states_as_in_one_run(tmp_path, scheduler, virginia_first, rules):
     """Partitions of eight parcels: each lies in one state, the run in two. The states come in
     the order of the input (not of the partitions), and the rows without geometry take the
-    most common state (Virginia: 40 parcels against 28)."""
-    parcels, signs = _two_states(tmp_path, virginia_first)
+    most common state (Virginia: 40 parcels against 28). With two marker files, a partition
+    in Virginia has only markers of the file without the sample's columns (letter height,
+    text, name), and checks Florida's rules on them as one run does."""
+    parcels, signs = _two_states(tmp_path, virginia_first, one_file=virginia_first)
     args = [
         "check",
         str(parcels),
-        "--signs",
-        str(signs),
+        *(x for f in signs for x in ("--signs", str(f))),
         "--id-field",
         "pid",
         *(x for r in rules for x in ("--rules", r)),
@@ -530,6 +535,8 @@ def test_auto_on_a_layer_of_two_states_as_in_one_run(tmp_path, scheduler, virgin
     ]
     for p in report["parcels"]:
         assert p["rules"] in states[p["state"]]
+    florida = {x["rule"] for x in report["not_checked"] if x["profile"] == "florida"}
+    assert not florida & {"letter_height", "sign_text", "name_on_sign"}  # the columns are there
 
 
 def _layer_with(tmp: Path, extra: list[tuple[str, object]], at: int, tail=()) -> Path:
