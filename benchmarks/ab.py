@@ -4,9 +4,13 @@ On a shared, noisy machine only figures taken together compare. This exports eac
 package with ``git archive``, byte-compiles it, and runs ``posting check`` on the benchmark
 county (``benchmarks/make_county.py``) for each in turn, ``--repeat`` times, measuring wall time,
 CPU time (user + system) and peak resident memory (``os.wait4``), then prints the medians and
-the ratios B/A as one JSON line (also written to ``benchmarks/work/ab.json``).
+the ratios B/A as one JSON line (also written to ``benchmarks/work/ab.json``). ``--data`` names
+another folder holding a ``parcels.parquet`` and a ``signs.parquet``: the county of real shapes
+(``benchmarks/make_real_county.py``) lies partly at sea, so it is checked with
+``--rules florida``.
 
     .venv/bin/python benchmarks/ab.py c72501d HEAD --repeat 7
+    .venv/bin/python benchmarks/ab.py HEAD~2 HEAD --data benchmarks/work/real --rules florida
 """
 
 from __future__ import annotations
@@ -42,15 +46,16 @@ def export(commit: str, into: Path) -> Path:
     return into
 
 
-def one_run(src: Path, out: Path) -> dict[str, float]:
-    """One ``posting check`` of the county with ``src`` first on the path."""
+def one_run(src: Path, out: Path, data: Path = WORK, rules: str | None = None) -> dict[str, float]:
+    """One ``posting check`` of the county in ``data`` with ``src`` first on the path."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     argv = [
         str(POSTING),
         "check",
-        str(WORK / "parcels.parquet"),
+        str(data / "parcels.parquet"),
         "--signs",
-        str(WORK / "signs.parquet"),
+        str(data / "signs.parquet"),
+        *(["--rules", rules] if rules else []),
         "--id-field",
         "parcel_id",
         "--owner-field",
@@ -78,26 +83,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("a", help="the reference commit")
     ap.add_argument("b", help="the commit to compare with it")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--data", type=Path, default=WORK, help="the county's folder (%(default)s)")
+    ap.add_argument("--rules", help="the rules to check with (default: as the command's)")
     args = ap.parse_args(argv)
-    if not (WORK / "parcels.parquet").exists():
+    data = args.data.resolve()
+    if data == WORK and not (WORK / "parcels.parquet").exists():
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_county.py")], check=True)
     base = Path(tempfile.mkdtemp(prefix="posting-ab-"))
     try:
         srcs = {c: export(c, base / f"src{i}") for i, c in enumerate((args.a, args.b))}
         runs: dict[str, list[dict[str, float]]] = {args.a: [], args.b: []}
-        one_run(srcs[args.a], base / "warm.json")  # the file cache, untimed
+        one_run(srcs[args.a], base / "warm.json", data, args.rules)  # the file cache, untimed
         for i in range(args.repeat):
             for c in (args.a, args.b) if i % 2 == 0 else (args.b, args.a):
-                r = one_run(srcs[c], base / f"{c}.json")
+                r = one_run(srcs[c], base / f"{c}.json", data, args.rules)
                 runs[c].append(r)
                 print(c, {k: round(v, 2) for k, v in r.items()}, file=sys.stderr)
-        med = {
-            c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()
-        }
+        med = {c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()}
         result = {
             "a": args.a,
             "b": args.b,
             "repeat": args.repeat,
+            "data": str(data),
             "median": {c: {k: round(v, 3) for k, v in m.items()} for c, m in med.items()},
             "b_over_a": {k: round(med[args.b][k] / med[args.a][k], 3) for k in med[args.a]},
             "load_average": os.getloadavg()[0],

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import geopandas as gpd
@@ -98,6 +99,43 @@ def _markers_along(geom: np.ndarray, rng: np.random.Generator, target: int) -> n
     return xy + rng.normal(0, 2.0, xy.shape)
 
 
+def real_copies(
+    n_real: int, rng: np.random.Generator, cell: tuple[int, int]
+) -> Iterator[tuple[int, gpd.GeoDataFrame, gpd.GeoDataFrame]]:
+    """The real layers copied side by side in grid ``cell`` until ``n_real`` parcels are made.
+
+    Yields ``(copy, parcels, signs)``, both frames in local feet; the markers stand along each
+    copy's boundaries (``_markers_along``, about ten a parcel).
+    """
+    layers = _real_layers()
+    made_real = 0
+    copy = 0
+    while made_real < n_real:
+        layer = layers[copy % len(layers)]
+        take = min(len(layer), n_real - made_real)
+        part = layer.iloc[:take]
+        gx, gy = cell
+        dx = gx * SPACING_FT + (copy // len(layers)) % 5 * 40_000.0 - 80_000
+        dy = gy * SPACING_FT + (copy // len(layers)) // 5 * 60_000.0 - 80_000
+        shift = np.array([dx, dy])
+        geom = shapely.transform(part.geometry.to_numpy(), lambda c, shift=shift: c + shift)
+        parcels = gpd.GeoDataFrame(
+            {
+                "parcel_id": [f"R{copy:03d}-{p}" for p in part["parcel_id"]],
+                "owner": [f"{o} {copy:03d}" for o in part["owner"]],
+            },
+            geometry=geom,
+            crs=LOCAL,
+        )
+        xy = _markers_along(geom, rng, take * 10)
+        signs = gpd.GeoDataFrame(
+            {"kind": np.full(len(xy), "sign", dtype=object)}, geometry=shapely.points(xy), crs=LOCAL
+        )
+        yield copy, parcels, signs
+        made_real += take
+        copy += 1
+
+
 def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, object]:
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
@@ -121,36 +159,11 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
             _write(gdf, out / name / f"county={county:02d}" / "part.0.parquet")
         info[f"county {county:02d}"] = made["parcels"]
         county += 1
-    layers = _real_layers()
-    made_real = 0
-    copy = 0
-    while made_real < n_real:
-        layer = layers[copy % len(layers)]
-        take = min(len(layer), n_real - made_real)
-        part = layer.iloc[:take]
-        gx, gy = grid[county]
-        dx = gx * SPACING_FT + (copy // len(layers)) % 5 * 40_000.0 - 80_000
-        dy = gy * SPACING_FT + (copy // len(layers)) // 5 * 60_000.0 - 80_000
-        shift = np.array([dx, dy])
-        geom = shapely.transform(part.geometry.to_numpy(), lambda c, shift=shift: c + shift)
-        parcels = gpd.GeoDataFrame(
-            {
-                "parcel_id": [f"R{copy:03d}-{p}" for p in part["parcel_id"]],
-                "owner": [f"{o} {copy:03d}" for o in part["owner"]],
-            },
-            geometry=geom,
-            crs=LOCAL,
-        )
-        xy = _markers_along(geom, rng, take * 10)
-        signs = gpd.GeoDataFrame(
-            {"kind": np.full(len(xy), "sign", dtype=object)}, geometry=shapely.points(xy), crs=LOCAL
-        )
+    for copy, parcels, signs in real_copies(n_real, rng, grid[county]):
         c = county + copy // 40
         name = f"copy={copy:03d}"
         _write(parcels.to_crs("EPSG:4326"), out / "parcels" / f"county={c:02d}" / f"{name}.parquet")
         _write(signs.to_crs("EPSG:4326"), out / "signs" / f"county={c:02d}" / f"{name}.parquet")
-        made_real += take
-        copy += 1
     import shutil
 
     shutil.rmtree(work, ignore_errors=True)
@@ -161,7 +174,7 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
     info.update(
         parcels=n_parcels,
         markers=n_signs,
-        real_copies=copy,
+        real_copies=copy + 1,
         seconds=round(time.perf_counter() - t0, 1),
     )
     return info

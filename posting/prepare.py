@@ -317,7 +317,9 @@ def adjoining_pairs(
     a, b = a[keep], b[keep]
     keep = shapely.dwithin(geometry_ft[a], geometry_ft[b], snap_ft)
     a, b = a[keep], b[keep]
-    near = shapely.buffer(geometry_ft[b], snap_ft, quad_segs=2)
+    # each parcel's zone (grown by the snap) made once, however many pairs it is in
+    zone, of_pair = np.unique(b, return_inverse=True)
+    near = shapely.buffer(geometry_ft[zone], snap_ft, quad_segs=2)[of_pair.reshape(-1)]
     shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[a]), near))
     adjoin = shared >= max(5.0, 5 * snap_ft)
     order = np.lexsort((b[adjoin], a[adjoin]))
