@@ -375,7 +375,13 @@ class RingIndex:
         """A ring of several pieces: its nearest piece for each point (ties: first segment)."""
         multi = np.flatnonzero(self.v.count[ring] > PIECE)
         if len(multi):
-            order = multi[np.lexsort((seg[multi], dist[multi], ring[multi], point[multi]))]
+            # only the (point, ring) pairs found in several pieces are sorted (most are in one)
+            pair = point[multi] * len(self.v.count) + ring[multi]
+            by_pair = np.argsort(pair, kind="stable")
+            same = pair[by_pair][1:] == pair[by_pair][:-1]
+            several = by_pair[np.r_[same, False] | np.r_[False, same]]
+            multi, pair = multi[several], pair[several]
+            order = multi[np.lexsort((seg[multi], dist[multi], pair))]
             p_, r_ = point[order], ring[order]
             dup = order[1:][(p_[1:] == p_[:-1]) & (r_[1:] == r_[:-1])]
             keep = np.ones(len(point), dtype=bool)
