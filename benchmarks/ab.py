@@ -4,10 +4,13 @@ On a shared, noisy machine only figures taken together compare. This exports eac
 package with ``git archive``, byte-compiles it, and runs ``posting check`` on the benchmark
 county (``benchmarks/make_county.py``) for each in turn, ``--repeat`` times, measuring wall time,
 CPU time (user + system) and peak resident memory (``os.wait4``), then prints the medians and
-the ratios B/A as one JSON line (also written to ``benchmarks/work/ab.json``).
+the ratios B/A as one JSON line (also written to ``benchmarks/work/ab.json``). ``--data`` names
+another folder holding a ``parcels.parquet`` and a ``signs.parquet``: the county of real shapes
+(``benchmarks/make_real_county.py``) lies partly at sea, so it is checked with
+``--rules florida``.
 
     .venv/bin/python benchmarks/ab.py c72501d HEAD --repeat 7
-    .venv/bin/python benchmarks/ab.py c72501d HEAD -- --rules florida   # more arguments for both
+    .venv/bin/python benchmarks/ab.py HEAD~2 HEAD --data benchmarks/work/real --rules florida
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,16 +46,16 @@ def export(commit: str, into: Path) -> Path:
     return into
 
 
-def one_run(src: Path, out: Path, extra: Sequence[str] = ()) -> dict[str, float]:
-    """One ``posting check`` of the county with ``src`` first on the path (``extra``: more
-    arguments)."""
+def one_run(src: Path, out: Path, data: Path = WORK, rules: str | None = None) -> dict[str, float]:
+    """One ``posting check`` of the county in ``data`` with ``src`` first on the path."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     argv = [
         str(POSTING),
         "check",
-        str(WORK / "parcels.parquet"),
+        str(data / "parcels.parquet"),
         "--signs",
-        str(WORK / "signs.parquet"),
+        str(data / "signs.parquet"),
+        *(["--rules", rules] if rules else []),
         "--id-field",
         "parcel_id",
         "--owner-field",
@@ -61,7 +63,6 @@ def one_run(src: Path, out: Path, extra: Sequence[str] = ()) -> dict[str, float]
         "--json",
         str(out),
         "-q",
-        *extra,
     ]
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, cwd=tempfile.gettempdir())
@@ -82,20 +83,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("a", help="the reference commit")
     ap.add_argument("b", help="the commit to compare with it")
     ap.add_argument("--repeat", type=int, default=5)
-    argv = sys.argv[1:] if argv is None else argv
-    cut = argv.index("--") if "--" in argv else len(argv)
-    args = ap.parse_args(argv[:cut])
-    args.extra = argv[cut + 1 :]  # more arguments for posting check, after --
-    if not (WORK / "parcels.parquet").exists():
+    ap.add_argument("--data", type=Path, default=WORK, help="the county's folder (%(default)s)")
+    ap.add_argument("--rules", help="the rules to check with (default: as the command's)")
+    args = ap.parse_args(argv)
+    data = args.data.resolve()
+    if data == WORK and not (WORK / "parcels.parquet").exists():
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_county.py")], check=True)
     base = Path(tempfile.mkdtemp(prefix="posting-ab-"))
     try:
         srcs = {c: export(c, base / f"src{i}") for i, c in enumerate((args.a, args.b))}
         runs: dict[str, list[dict[str, float]]] = {args.a: [], args.b: []}
-        one_run(srcs[args.a], base / "warm.json", args.extra)  # the file cache, untimed
+        one_run(srcs[args.a], base / "warm.json", data, args.rules)  # the file cache, untimed
         for i in range(args.repeat):
             for c in (args.a, args.b) if i % 2 == 0 else (args.b, args.a):
-                r = one_run(srcs[c], base / f"{c}.json", args.extra)
+                r = one_run(srcs[c], base / f"{c}.json", data, args.rules)
                 runs[c].append(r)
                 print(c, {k: round(v, 2) for k, v in r.items()}, file=sys.stderr)
         med = {c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()}
@@ -103,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             "a": args.a,
             "b": args.b,
             "repeat": args.repeat,
+            "data": str(data),
             "median": {c: {k: round(v, 3) for k, v in m.items()} for c, m in med.items()},
             "b_over_a": {k: round(med[args.b][k] / med[args.a][k], 3) for k in med[args.a]},
             "load_average": os.getloadavg()[0],

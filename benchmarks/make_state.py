@@ -6,9 +6,10 @@ Run ``.venv/bin/python benchmarks/make_state.py`` (``--scale 0.1`` for a tenth).
 * ``parcels/county=NN/part.0.parquet``: a hive-partitioned dataset, one county per folder,
   row groups of 50,000 rows. Eight counties are synthetic (``make_county.py``'s blocks, lots
   and tracts, 100,000 parcels each, with a million signs); the others are made of the **real
-  parcel shapes** of ``../shared/data`` (Pacific County's forest tax lots, hundreds of vertices
-  each, and Williamsburg's city parcels, invalid rings, a missing geometry and duplicated ids
-  included), copied side by side, each copy moved to its own place: 200,000 parcels.
+  parcel shapes** of ``../shared/data`` (Pacific County's forest tax lots, up to 1,176
+  vertices, a median of 6, and Williamsburg's city parcels, invalid rings, a missing geometry
+  and duplicated ids included), copied side by side, each copy moved to its own place: 200,000
+  parcels (Pacific's copies, 40,000 ft apart, overlap one another).
 * ``signs/county=NN/part.0.parquet``: the markers, a dataset laid out the same way. Along the
   real shapes they stand every 150-600 ft, 3 ft inside the line with 2 ft of noise, a fifth
   of the lots without any; the synthetic counties' are ``make_county.py``'s.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import geopandas as gpd
@@ -98,6 +100,43 @@ def _markers_along(geom: np.ndarray, rng: np.random.Generator, target: int) -> n
     return xy + rng.normal(0, 2.0, xy.shape)
 
 
+def real_copies(
+    n_real: int, rng: np.random.Generator, cell: tuple[int, int]
+) -> Iterator[tuple[int, gpd.GeoDataFrame, gpd.GeoDataFrame]]:
+    """The real layers copied side by side in grid ``cell`` until ``n_real`` parcels are made.
+
+    Yields ``(copy, parcels, signs)``, both frames in local feet; the markers stand along each
+    copy's boundaries (``_markers_along``, about ten a parcel).
+    """
+    layers = _real_layers()
+    made_real = 0
+    copy = 0
+    while made_real < n_real:
+        layer = layers[copy % len(layers)]
+        take = min(len(layer), n_real - made_real)
+        part = layer.iloc[:take]
+        gx, gy = cell
+        dx = gx * SPACING_FT + (copy // len(layers)) % 5 * 40_000.0 - 80_000
+        dy = gy * SPACING_FT + (copy // len(layers)) // 5 * 60_000.0 - 80_000
+        shift = np.array([dx, dy])
+        geom = shapely.transform(part.geometry.to_numpy(), lambda c, shift=shift: c + shift)
+        parcels = gpd.GeoDataFrame(
+            {
+                "parcel_id": [f"R{copy:03d}-{p}" for p in part["parcel_id"]],
+                "owner": [f"{o} {copy:03d}" for o in part["owner"]],
+            },
+            geometry=geom,
+            crs=LOCAL,
+        )
+        xy = _markers_along(geom, rng, take * 10)
+        signs = gpd.GeoDataFrame(
+            {"kind": np.full(len(xy), "sign", dtype=object)}, geometry=shapely.points(xy), crs=LOCAL
+        )
+        yield copy, parcels, signs
+        made_real += take
+        copy += 1
+
+
 def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, object]:
     t0 = time.perf_counter()
     rng = np.random.default_rng(seed)
@@ -121,36 +160,11 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
             _write(gdf, out / name / f"county={county:02d}" / "part.0.parquet")
         info[f"county {county:02d}"] = made["parcels"]
         county += 1
-    layers = _real_layers()
-    made_real = 0
-    copy = 0
-    while made_real < n_real:
-        layer = layers[copy % len(layers)]
-        take = min(len(layer), n_real - made_real)
-        part = layer.iloc[:take]
-        gx, gy = grid[county]
-        dx = gx * SPACING_FT + (copy // len(layers)) % 5 * 40_000.0 - 80_000
-        dy = gy * SPACING_FT + (copy // len(layers)) // 5 * 60_000.0 - 80_000
-        shift = np.array([dx, dy])
-        geom = shapely.transform(part.geometry.to_numpy(), lambda c, shift=shift: c + shift)
-        parcels = gpd.GeoDataFrame(
-            {
-                "parcel_id": [f"R{copy:03d}-{p}" for p in part["parcel_id"]],
-                "owner": [f"{o} {copy:03d}" for o in part["owner"]],
-            },
-            geometry=geom,
-            crs=LOCAL,
-        )
-        xy = _markers_along(geom, rng, take * 10)
-        signs = gpd.GeoDataFrame(
-            {"kind": np.full(len(xy), "sign", dtype=object)}, geometry=shapely.points(xy), crs=LOCAL
-        )
+    for copy, parcels, signs in real_copies(n_real, rng, grid[county]):
         c = county + copy // 40
         name = f"copy={copy:03d}"
         _write(parcels.to_crs("EPSG:4326"), out / "parcels" / f"county={c:02d}" / f"{name}.parquet")
         _write(signs.to_crs("EPSG:4326"), out / "signs" / f"county={c:02d}" / f"{name}.parquet")
-        made_real += take
-        copy += 1
     import shutil
 
     shutil.rmtree(work, ignore_errors=True)
@@ -161,7 +175,7 @@ def make_state(out: Path = OUT, scale: float = 1.0, seed: int = 7) -> dict[str, 
     info.update(
         parcels=n_parcels,
         markers=n_signs,
-        real_copies=copy,
+        real_copies=copy + 1,
         seconds=round(time.perf_counter() - t0, 1),
     )
     return info

@@ -317,11 +317,65 @@ def adjoining_pairs(
     a, b = a[keep], b[keep]
     keep = shapely.dwithin(geometry_ft[a], geometry_ft[b], snap_ft)
     a, b = a[keep], b[keep]
-    near = shapely.buffer(geometry_ft[b], snap_ft, quad_segs=2)
-    shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[a]), near))
-    adjoin = shared >= max(5.0, 5 * snap_ft)
+    least = max(5.0, 5 * snap_ft)
+    # an edge both boundaries have, at least that long, settles a pair without GEOS: it lies
+    # within the snap of b, so the stretch measured below could not be shorter (a margin of
+    # 1e-9 for the measure's rounding)
+    adjoin = _longest_shared_edge(geometry_ft, a, b) >= least * (1 + 1e-9)
+    rest = np.flatnonzero(~adjoin)
+    ra, rb = a[rest], b[rest]
+    # each parcel's zone (grown by the snap) made once, however many pairs it is in
+    zone, of_pair = np.unique(rb, return_inverse=True)
+    near = shapely.buffer(geometry_ft[zone], snap_ft, quad_segs=2)[of_pair.reshape(-1)]
+    shared = shapely.length(shapely.intersection(shapely.boundary(geometry_ft[ra]), near))
+    adjoin[rest] = shared >= least
     order = np.lexsort((b[adjoin], a[adjoin]))
     return a[adjoin][order].astype(np.int64), b[adjoin][order].astype(np.int64)
+
+
+def _longest_shared_edge(geometry_ft: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For each pair of parcels (rows ``a < b``), the longest edge of a ring of ``a`` that is
+    also an edge of a ring of ``b``, with the same two vertices exactly (0 when none).
+
+    Edges are matched by sorting the vertex pairs of both parcels' rings (each edge's ends in
+    a fixed order) and comparing neighbours; an edge that three parcels or more share is
+    matched only between neighbours in that order (the others go unmatched: 0).
+
+    Examples
+    --------
+    >>> g = np.array([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 5),
+    ...               shapely.box(20, 0, 30, 5)], dtype=object)
+    >>> _longest_shared_edge(g, np.array([0, 0, 1]), np.array([1, 2, 2])).tolist()
+    [0.0, 0.0, 5.0]
+    """
+    longest = np.zeros(len(a))
+    if len(a) == 0:
+        return longest
+    parcels = np.unique(np.concatenate([a, b]))
+    parts, part_of = shapely.get_parts(geometry_ft[parcels], return_index=True)
+    rings, ring_of = shapely.get_rings(parts, return_index=True)
+    xy, vertex_of = shapely.get_coordinates(rings, return_index=True)
+    if len(xy) < 2:
+        return longest
+    same_ring = vertex_of[1:] == vertex_of[:-1]
+    p, q = xy[:-1][same_ring], xy[1:][same_ring]
+    owner = parcels[part_of[ring_of[vertex_of[:-1][same_ring]]]]
+    swap = (p[:, 0] > q[:, 0]) | ((p[:, 0] == q[:, 0]) & (p[:, 1] > q[:, 1]))
+    lo, hi = np.where(swap[:, None], q, p), np.where(swap[:, None], p, q)
+    order = np.lexsort((owner, hi[:, 1], hi[:, 0], lo[:, 1], lo[:, 0]))
+    lo, hi, owner = lo[order], hi[order], owner[order]
+    twin = np.flatnonzero((lo[1:] == lo[:-1]).all(1) & (hi[1:] == hi[:-1]).all(1))
+    twin = twin[owner[twin] != owner[twin + 1]]
+    one, other = np.minimum(owner[twin], owner[twin + 1]), np.maximum(owner[twin], owner[twin + 1])
+    edge_ft = np.hypot(*(hi[twin] - lo[twin]).T)
+    n = int(max(a.max(), b.max())) + 1
+    pairs, of_pair = np.unique(a * n + b, return_inverse=True)
+    at = np.searchsorted(pairs, one * n + other)
+    found = at < len(pairs)
+    found[found] = pairs[at[found]] == (one * n + other)[found]
+    best = np.zeros(len(pairs))
+    np.maximum.at(best, at[found], edge_ft[found])
+    return best[of_pair.reshape(-1)]
 
 
 class _Merged(NamedTuple):

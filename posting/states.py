@@ -730,9 +730,31 @@ def _statuses(
     is_across = (count > 1) | ((count == 1) & has_line & (dist == 0))
     is_near = (count == 1) & has_line & ~is_across
     st[is_out], st[is_across], st[is_near] = "outside", "straddles", "near"
-    for k in np.flatnonzero(is_out | is_across | is_near):
-        why[k] = _reason(st[k], hits.states[k], dist[k], names_line[k], margin, b)
+    # the reasons in words, a kind at a time
+    named = names_line != ""
+    why[is_out & ~named] = "outside every state (abroad or at sea)"
+    far = is_out & named
+    why[far] = "outside every state, " + _feet(dist[far]) + " ft from " + names_line[far]
+    between = is_across & (count > 1)  # across a line between states: name them all
+    why[is_across & ~between] = "straddles " + names_line[is_across & ~between]
+    names = dict(zip(b.table["slug"], b.table["name"], strict=True))
+    for k in np.flatnonzero(between):
+        why[k] = f"straddles the {'/'.join(names[s] for s in hits.states[k])} line"
+    near = f" (margin {margin:,.0f} ft)"
+    why[is_near] = "within " + _feet(dist[is_near]) + " ft of " + names_line[is_near] + near
     return st, why
+
+
+def _feet(x: np.ndarray) -> np.ndarray:
+    """Each of ``x`` in words as ``f"{x:,.0f}"`` writes it, each rounded value formatted once.
+
+    Examples
+    --------
+    >>> _feet(np.array([1234.4, 0.5, 2.5, 1234.0])).tolist()
+    ['1,234', '0', '2', '1,234']
+    """
+    values, where = np.unique(np.round(x), return_inverse=True)
+    return np.array([f"{v:,.0f}" for v in values], dtype=object)[where.reshape(-1)]
 
 
 def _parcel_rows(
@@ -787,16 +809,3 @@ def _check_parcel_lonlat(g: np.ndarray, row: np.ndarray) -> None:
             row=i,
             parameter="crs",
         )
-
-
-def _reason(status: str, touched: tuple, dist: float, line: str, margin: float, b) -> str:
-    names = dict(zip(b.table["slug"], b.table["name"], strict=True))
-    if status == "outside":
-        if line:
-            return f"outside every state, {dist:,.0f} ft from {line}"
-        return "outside every state (abroad or at sea)"
-    if status == "straddles":
-        if len(touched) > 1:
-            return f"straddles the {'/'.join(names[s] for s in touched)} line"
-        return f"straddles {line}"
-    return f"within {dist:,.0f} ft of {line} (margin {margin:,.0f} ft)"

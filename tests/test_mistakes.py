@@ -392,6 +392,27 @@ def test_same_owner_pairs_by_hand():
     assert list(zip(a.tolist(), b.tolist(), strict=True)) == [(0, 1)]
 
 
+def test_adjoining_pairs_by_a_shared_edge_or_by_the_measure():
+    """An edge both lots have (the same two vertices) settles a pair when it is 5 ft long or
+    more; a shorter one, or a line the lots split differently, is measured: the stretch of the
+    first lot's boundary within the 1 ft snap of the second, worked out by hand below."""
+    square = shapely.Polygon([(0, 0), (10, 0), (10, 2), (10, 10), (0, 10)])  # a vertex at (10, 2)
+    lots = [
+        square,
+        shapely.box(10, 0, 20, 2),  # shares the 2 ft edge (10,0)-(10,2): within 1 ft of it, 3 ft
+        # of the square's east side and 1 ft of its south side, 4 ft < 5 ft: apart
+        shapely.box(10, 2, 20, 10),  # shares the 8 ft edge (10,2)-(10,10): adjoins
+        shapely.Polygon([(0, 10), (5, 10), (10, 10), (10, 20), (0, 20)]),  # the square's north
+        # side split at (5, 10): no edge in common, but 10 ft of it within the snap: adjoins
+    ]  # and the two east lots share the 10 ft edge (10,2)-(20,2); the north and the upper east
+    # lot meet at (10, 10): 1 ft of each side of the corner within the snap, 2 ft: apart
+    g = np.asarray(lots, dtype=object)
+    a, b = adjoining_pairs(
+        g, np.full(4, "a", dtype=object), np.zeros(4, int), np.full(4, None), 1.0
+    )
+    assert list(zip(a.tolist(), b.tolist(), strict=True)) == [(0, 2), (0, 3), (1, 2)]
+
+
 # -- running posting after set-up ------------------------------------------------------------
 
 
