@@ -147,9 +147,20 @@ def main() -> None:
         make_data(WORK)
         print(f"data made in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     base = [
-        str(POSTING), "evidence", str(WORK / "parcels.geojson"),
-        "--signs", str(WORK / "signs.csv"), "--photos", str(WORK / "photos"),
-        "--id-field", "parcel_id", "--owner-field", "owner", "--check-date", "2026-11-30", "-q",
+        str(POSTING),
+        "evidence",
+        str(WORK / "parcels.geojson"),
+        "--signs",
+        str(WORK / "signs.csv"),
+        "--photos",
+        str(WORK / "photos"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
+        "--check-date",
+        "2026-11-30",
+        "-q",
     ]
     out = WORK / "record"
     record, verify, record_cpu, verify_cpu = [], [], [], []

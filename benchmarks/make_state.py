@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -101,23 +102,37 @@ def _markers_along(geom: np.ndarray, rng: np.random.Generator, target: int) -> n
 
 
 def real_copies(
-    n_real: int, rng: np.random.Generator, cell: tuple[int, int]
+    n_real: int, rng: np.random.Generator, cell: tuple[int, int], *, apart: bool = False
 ) -> Iterator[tuple[int, gpd.GeoDataFrame, gpd.GeoDataFrame]]:
     """The real layers copied side by side in grid ``cell`` until ``n_real`` parcels are made.
 
     Yields ``(copy, parcels, signs)``, both frames in local feet; the markers stand along each
-    copy's boundaries (``_markers_along``, about ten a parcel).
+    copy's boundaries (``_markers_along``, about ten a parcel). The copies are 40,000 ft apart
+    east and 60,000 ft north, so Pacific County's (about 182,000 by 202,000 ft) overlap one
+    another; ``apart`` lays each copy beside the others instead, five to a row, each layer's in
+    rows of their own (a landscape like real parcels: no lot on top of another).
     """
     layers = _real_layers()
     made_real = 0
     copy = 0
+    size = [np.ptp(np.asarray(lay.total_bounds).reshape(2, 2), axis=0) + 5_000.0 for lay in layers]
+    # at most this many copies of each layer, five to a row
+    per_layer = math.ceil(math.ceil(n_real / min(len(lay) for lay in layers)) / len(layers))
+    rows = [math.ceil(per_layer / 5)] * len(layers)
+    band = np.r_[0.0, np.cumsum([r * sz[1] for r, sz in zip(rows, size, strict=True)])]
     while made_real < n_real:
         layer = layers[copy % len(layers)]
         take = min(len(layer), n_real - made_real)
         part = layer.iloc[:take]
         gx, gy = cell
-        dx = gx * SPACING_FT + (copy // len(layers)) % 5 * 40_000.0 - 80_000
-        dy = gy * SPACING_FT + (copy // len(layers)) // 5 * 60_000.0 - 80_000
+        k = copy // len(layers)  # this layer's k-th copy
+        if apart:
+            w, h = size[copy % len(layers)]
+            dx = gx * SPACING_FT + (k % 5 - 2) * w
+            dy = gy * SPACING_FT + band[copy % len(layers)] + (k // 5) * h - band[-1] / 2
+        else:
+            dx = gx * SPACING_FT + k % 5 * 40_000.0 - 80_000
+            dy = gy * SPACING_FT + k // 5 * 60_000.0 - 80_000
         shift = np.array([dx, dy])
         geom = shapely.transform(part.geometry.to_numpy(), lambda c, shift=shift: c + shift)
         parcels = gpd.GeoDataFrame(

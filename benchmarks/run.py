@@ -289,6 +289,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--python", default=sys.executable, help="interpreter of the project venv")
     ap.add_argument("--profile", type=int, metavar="N", default=0, help="then cProfile, top N")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument(
+        "--rules",
+        help="the rules to check with (default: the command's); the real-shapes county lies "
+        "partly at sea: --rules florida",
+    )
     args = ap.parse_args(argv)
     if args.repeat < 1:
         ap.error("--repeat must be at least 1")
@@ -310,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
         "--json",
         str(report_json),
         "-q",
+        *(["--rules", args.rules] if args.rules else []),
     ]
     check_cmd = [*posting_command(args.python), *check_args]
     read_cmd = [args.python, "-c", READ_SCRIPT, str(parcels), str(signs)]
