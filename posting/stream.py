@@ -666,22 +666,9 @@ def _lost_features(lost: pd.DataFrame) -> Iterator[tuple[int, bytes]]:
 
 
 def _geojson(run: Run) -> Iterator[bytes]:
-    from posting.records import SCHEMA, header
+    from posting.render.geojson import opening
 
-    top = header(run.totals)
-    head = json.dumps(
-        {
-            "type": "FeatureCollection",
-            "name": "posting",
-            "posting": {
-                "schema": SCHEMA,
-                "rules": top["rules"],
-                "crs": top["crs"],
-                "summary": top["summary"],
-            },
-        }
-    )
-    yield (head[:-1] + ', "features": [\n').encode()
+    yield opening(run.totals).encode()
     scratch = run.plan.scratch
 
     def markers() -> Iterator[bytes]:

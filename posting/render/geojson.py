@@ -22,6 +22,26 @@ if TYPE_CHECKING:
 __all__ = ["to_geojson"]
 
 
+def opening(report: Any) -> str:
+    """The FeatureCollection's text up to its first feature: its name and the report's schema,
+    rules, working CRS and summary (of a :class:`~posting.report.Report`, or of anything
+    :func:`posting.records.header` reads, as a partitioned run's totals)."""
+    top = header(report)
+    head = json.dumps(
+        {
+            "type": "FeatureCollection",
+            "name": "posting",
+            "posting": {
+                "schema": SCHEMA,
+                "rules": top["rules"],
+                "crs": top["crs"],
+                "summary": top["summary"],
+            },
+        }
+    )
+    return head[:-1] + ', "features": [\n'
+
+
 @register("geojson", "report", (".geojson",), "parcels, markers, gaps, corners and access points")
 def to_geojson(report: Report) -> str:
     """A GeoJSON FeatureCollection (WGS 84): parcels, markers, reported gaps, corners,
@@ -38,20 +58,7 @@ def to_geojson(report: Report) -> str:
         *_corners(report.corners, ids),
         *_access(report.access, ids),
     ]
-    top = header(report)
-    head = json.dumps(
-        {
-            "type": "FeatureCollection",
-            "name": "posting",
-            "posting": {
-                "schema": SCHEMA,
-                "rules": top["rules"],
-                "crs": top["crs"],
-                "summary": top["summary"],
-            },
-        }
-    )
-    return head[:-1] + ', "features": [\n' + ",\n".join(feats) + "\n]}\n"
+    return opening(report) + ",\n".join(feats) + "\n]}\n"
 
 
 def _points(table: pd.DataFrame) -> list[str | None]:
