@@ -23,6 +23,7 @@ __all__ = [
     "exclusive_cumsum",
     "expand_counts",
     "points_in_boxes",
+    "points_near",
     "search_slices",
 ]
 
@@ -212,3 +213,62 @@ def points_in_boxes(
     (array([0]), array([0]))
     """
     return BoxGrid(boxes).query(x, y)
+
+
+def points_near(
+    x: np.ndarray, y: np.ndarray, qx: np.ndarray, qy: np.ndarray, reach: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every (query, point) pair whose query lies in the point's box grown by ``reach`` (edges
+    included): the pairs ``BoxGrid([x - reach, y - reach, x + reach, y + reach]).query(qx, qy)``
+    finds, in another order (by query, then point).
+
+    Many points of one reach need no grid of boxes: each point goes to one square cell of twice
+    the reach, and each query looks in the (at most four) cells its own box touches. A grid of
+    1.6 million boxes took 1.3 s to build; sorting their points by cell takes a tenth of it.
+    Points and queries with a NaN coordinate match nothing.
+
+    Examples
+    --------
+    >>> q, p = points_near(np.array([0.0, 10.0, 3.0]), np.array([0.0, 0.0, 4.0]),
+    ...                    np.array([2.0, 8.0]), np.array([2.0, 0.0]), 2.0)
+    >>> list(zip(q.tolist(), p.tolist()))
+    [(0, 0), (0, 2), (1, 1)]
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    qx, qy = np.asarray(qx, dtype=float), np.asarray(qy, dtype=float)
+    empty = np.empty(0, dtype=np.int64)
+    r = float(reach)
+    with np.errstate(invalid="ignore"):
+        pts = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
+        qs = np.flatnonzero(np.isfinite(qx) & np.isfinite(qy))
+    if not len(pts) or not len(qs) or not r >= 0:
+        return empty, empty
+    cell = 2.0 * r if r > 0 else 1.0
+    x0, y0 = float(x[pts].min()), float(y[pts].min())
+    cx = np.floor((x[pts] - x0) / cell).astype(np.int64)
+    cy = np.floor((y[pts] - y0) / cell).astype(np.int64)
+    ny = int(cy.max()) + 1
+    nx = int(cx.max()) + 1
+    key = cx * ny + cy
+    order = np.argsort(key, kind="stable")
+    key, pts = key[order], pts[order]
+    # the cells a query's box touches, a hair wider than the box (the box test decides)
+    slack = 1e-6 * max(1.0, r)
+    ix0 = np.floor((qx[qs] - r - slack - x0) / cell).astype(np.int64)
+    ix1 = np.floor((qx[qs] + r + slack - x0) / cell).astype(np.int64)
+    iy0 = np.floor((qy[qs] - r - slack - y0) / cell).astype(np.int64)
+    iy1 = np.floor((qy[qs] + r + slack - y0) / cell).astype(np.int64)
+    ix0, iy0 = np.maximum(ix0, 0), np.maximum(iy0, 0)
+    ix1, iy1 = np.minimum(ix1, nx - 1), np.minimum(iy1, ny - 1)
+    w, h = np.maximum(ix1 - ix0 + 1, 0), np.maximum(iy1 - iy0 + 1, 0)
+    q, k = expand_counts(w * h)
+    cells = (ix0[q] + k // h[q]) * ny + iy0[q] + k % h[q]
+    lo = np.searchsorted(key, cells, side="left")
+    n = np.searchsorted(key, cells, side="right") - lo
+    item, rank = expand_counts(n)
+    qi, pi = qs[q[item]], pts[lo[item] + rank]
+    px, py, ox, oy = qx[qi], qy[qi], x[pi], y[pi]
+    keep = (px >= ox - r) & (px <= ox + r) & (py >= oy - r) & (py <= oy + r)
+    qi, pi = qi[keep], pi[keep]
+    by = np.lexsort((pi, qi))
+    return qi[by], pi[by]

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posting.index import BoxGrid, points_in_boxes
+from posting.index import BoxGrid, points_in_boxes, points_near
 
 
 def brute(boxes, x, y):
@@ -61,3 +61,36 @@ def test_no_boxes_and_no_points():
     e = np.empty(0)
     assert [len(a) for a in points_in_boxes(np.empty((0, 4)), np.ones(3), np.ones(3))] == [0, 0]
     assert [len(a) for a in points_in_boxes(np.array([[0, 0, 1, 1.0]]), e, e)] == [0, 0]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([0.0, 0.5, 3.0, 30.0]),
+    st.integers(0, 300),
+    st.integers(0, 300),
+)
+def test_points_near_matches_a_grid_of_their_boxes(seed, reach, n_points, n_queries):
+    """The oracle: a BoxGrid of each point's box grown by the reach (as the corner check built
+    it), and the double loop; points on a lattice of the reach's halves put queries exactly on
+    box edges and corners."""
+    rng = np.random.default_rng(seed)
+    step = max(reach, 1.0) / 2
+    x = rng.integers(-40, 40, n_points) * step + rng.choice([0.0, 1e-9], n_points)
+    y = rng.integers(-40, 40, n_points) * step
+    qx = rng.integers(-40, 40, n_queries) * step
+    qy = rng.integers(-40, 40, n_queries) * step + rng.choice([0.0, -1e-9], n_queries)
+    if n_points:
+        x[rng.random(n_points) < 0.05] = np.nan
+    q, p = points_near(x, y, qx, qy, reach)
+    boxes = np.column_stack([x - reach, y - reach, x + reach, y + reach])
+    bq, bp = BoxGrid(boxes).query(qx, qy)
+    pairs = sorted(zip(q.tolist(), p.tolist(), strict=True))
+    assert pairs == sorted(zip(bq.tolist(), bp.tolist(), strict=True))
+    loop = [
+        (i, j)
+        for i in range(n_queries)
+        for j in range(n_points)
+        if x[j] - reach <= qx[i] <= x[j] + reach and y[j] - reach <= qy[i] <= y[j] + reach
+    ]
+    assert list(zip(q.tolist(), p.tolist(), strict=True)) == loop  # by query, then point

@@ -14,7 +14,7 @@ import pandas as pd
 
 from posting.checks import FAIL, UNCERTAIN, against_max
 from posting.checks.corners import ring_neighbours
-from posting.index import BoxGrid
+from posting.index import points_near
 from posting.measure import Measurements
 from posting.verdict import empty_findings, findings_frame, ft, plural, worst_per_parcel
 
@@ -69,8 +69,7 @@ def points_check(m: Measurements, pts: pd.DataFrame, kinds, mode: str, tol: floa
             ox, oy = asg.x_ft[others], asg.y_ft[others]
             px, py = pts["x_ft"].to_numpy()[loose], pts["y_ft"].to_numpy()[loose]
             # the places in each marker's box grown by the reach (bare coordinates, no Points)
-            reach = np.column_stack([ox - tol_all, oy - tol_all, ox + tol_all, oy + tol_all])
-            qi, ti = BoxGrid(reach).query(px, py)
+            qi, ti = points_near(ox, oy, px, py, tol_all)
             d = np.hypot(ox[ti] - px[qi], oy[ti] - py[qi])
             ok = (pts["parcel"].to_numpy()[loose][qi] == asg.parcel[others][ti]) & (d <= tol_all)
             best = np.full(len(loose), np.inf)
