@@ -19,8 +19,12 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
    more and its rows are written, by partition, to a scratch folder (markers and context
    features to every partition whose reach they touch).
 4. **prepare**: each partition's parcels are prepared (repaired, projected in the plan's CRSs,
-   merged by owner, split into rings, corners found); the properties near other partitions are
-   written to them as their halo.
+   merged by owner, split into rings, corners found) and, with ``auto`` or a state's profile
+   given by name, each property's state looked up (:func:`posting.jurisdiction.parcel_state_table`);
+   the properties near other partitions are written to them, with their states, as their halo.
+   With ``auto``, the client chooses the profiles for the whole run from the partitions'
+   :class:`~posting.jurisdiction.StateFacts` as one run chooses them
+   (:func:`posting.jurisdiction.decide`), or refuses as one run refuses.
 5. **check**: each partition assigns its markers, measures and evaluates its own properties
    and its halo together (the halo only takes part: markers near a shared line go to the
    parcel they would go to in one run), and keeps its own properties' results; it writes its
@@ -57,6 +61,7 @@ from posting import dataset, parallel
 from posting.errors import InputError
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import ContextFiles, Job
+from posting.jurisdiction import Choice, StateFacts
 from posting.partition import (
     Halo,
     Reach,
@@ -72,6 +77,7 @@ from posting.prepare import PreparedParcels
 if TYPE_CHECKING:
     from distributed import Client
 
+    from posting.jurisdiction import Applied
     from posting.report import Report
 
 __all__ = [
@@ -391,7 +397,9 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
 @dataclass(frozen=True)
 class Plan:
     """What every task is told: the job, its profiles, the CRS plan, the partitions' reach, the
-    halo and the scratch folder."""
+    halo and the scratch folder; whether the parcels' states are looked up (``states``: with
+    ``auto`` or a state's profile given by name) and, with ``auto``, the whole layer's choice
+    of profiles (``choice``, made once the partitions are prepared)."""
 
     job: Job
     profiles: tuple[Any, ...]
@@ -403,7 +411,12 @@ class Plan:
     lat_range: tuple[float, float]
     marker_files: tuple[tuple[str, Any], ...] = ()
     marker_starts: tuple[tuple[int, int], ...] = ()  # (file, first row) of each marker piece
+    # each marker piece's attribute columns (no rows), in input order: a partition's markers
+    # have the whole run's columns, though some file has none of its markers
+    marker_columns: tuple[pd.DataFrame, ...] = ()
     group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
+    states: bool = False
+    choice: Choice | None = None
 
 
 def _part_keys(
@@ -458,6 +471,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
             other_first = [str(v) for v in attrs.loc[other, col].head(50)]
     return {
         "entry": entry,
+        "columns": m.attributes.iloc[:0],
         "markers": len(m),
         "file": m.files[0] if m.files else (piece.source, None),
         "notes": list(m.notes),
@@ -501,12 +515,15 @@ class Block:
     """Prepared properties of (part of) a partition, with what puts them in the whole run's
     order: ``first_row``, each property's first input row; ``rows``, the input rows they are
     made of (the parcel layer that per-row context is read from) and ``row_keys``, those rows'
-    numbers. Without merging, ``rows`` is ``prep.layer`` and a property is a row."""
+    numbers. Without merging, ``rows`` is ``prep.layer`` and a property is a row. ``states``:
+    each property's ``status`` and ``state`` (:func:`posting.jurisdiction.parcel_state_table`,
+    looked up where it was prepared, the input geometry at hand), or None when not needed."""
 
     prep: PreparedParcels
     rows: ParcelLayer
     row_keys: np.ndarray
     first_row: np.ndarray
+    states: pd.DataFrame | None = None
 
     def __len__(self) -> int:
         return len(self.prep)
@@ -516,8 +533,9 @@ class Block:
 
         idx = np.asarray(idx, dtype=np.int64)
         prep = take(self.prep, idx, vertices)
+        states = None if self.states is None else self.states.iloc[idx].reset_index(drop=True)
         if self.prep.source_rows is None:
-            return Block(prep, prep.layer, self.row_keys[idx], self.first_row[idx])
+            return Block(prep, prep.layer, self.row_keys[idx], self.first_row[idx], states)
         used = [np.asarray(self.prep.source_rows[i], dtype=np.int64) for i in idx]
         flat = np.concatenate(used) if used else np.empty(0, np.int64)
         sizes = np.cumsum([0] + [len(u) for u in used])
@@ -525,7 +543,9 @@ class Block:
             prep,
             source_rows=[list(range(sizes[j], sizes[j + 1])) for j in range(len(idx))],
         )
-        return Block(prep, _layer_take(self.rows, flat), self.row_keys[flat], self.first_row[idx])
+        return Block(
+            prep, _layer_take(self.rows, flat), self.row_keys[flat], self.first_row[idx], states
+        )
 
 
 def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
@@ -551,9 +571,13 @@ def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
         row_keys = np.concatenate([b.row_keys for b in blocks])
     else:
         rows, row_keys = prep.layer, first[order]
+    states = None
+    if blocks[0].states is not None:
+        states = pd.concat([b.states for b in blocks], ignore_index=True)
+        states = states.iloc[order].reset_index(drop=True)
     where = np.empty(len(first), dtype=np.int64)
     where[order] = np.arange(len(first))
-    return Block(prep, rows, row_keys, first[order]), where
+    return Block(prep, rows, row_keys, first[order], states), where
 
 
 def _prepare(plan: Plan, k: int) -> dict[str, Any]:
@@ -564,6 +588,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     import pyarrow.parquet as pq
 
     from posting.io import parcel_values
+    from posting.jurisdiction import parcel_state_table
     from posting.partition import _layer_concat, _layer_take
     from posting.prepare import prepare_parcels
 
@@ -578,14 +603,18 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
         # corners are found in the check, on the same vertex table as the markers' positions
         # (a marker exactly at a corner is before or after it by that table's arithmetic)
         prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working, corners=False)
+        # each property's state, as one run finds it (a parcel's does not depend on the others
+        # looked up with it), while the input geometry is at hand
+        table = parcel_state_table(prep) if plan.states else None
     # the input geometry is not needed once prepared (the working geometry is): not saved
     prep = replace(prep, layer=replace(prep.layer, geometry=np.full(len(prep), None, object)))
     layer = replace(layer, geometry=np.full(len(layer), None, dtype=object))
+    states = None if table is None else table[["status", "state"]]
     if prep.source_rows is None:
-        block = Block(prep, prep.layer, rows, rows)
+        block = Block(prep, prep.layer, rows, rows, states)
     else:
         first = np.asarray([rows[r[0]] for r in prep.source_rows], dtype=np.int64)
-        block = Block(prep, layer, rows, first)
+        block = Block(prep, layer, rows, first, states)
     _save(f"{plan.scratch}/prep/{k}.pkl", block)
     os.makedirs(f"{plan.scratch}/ids", exist_ok=True)
     ids = pa.table({"id": pa.array(list(prep.ids), pa.string()), "first": block.first_row})
@@ -594,7 +623,10 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     for j in np.unique(part):
         if j != k:
             _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j]), False))
-    return _prepared_summary(k, block)
+    summary = _prepared_summary(k, block)
+    if table is not None:  # what auto's choice needs of it
+        summary["states"] = StateFacts.of(table, prep.ids, block.first_row)
+    return summary
 
 
 def _extent(boxes: np.ndarray) -> list[float]:
@@ -696,11 +728,17 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     core_at = where[: len(core)]  # the core properties' places among the local ones
     markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
     near = points_near(markers.lon, markers.lat, core_boxes, plan.halo.markers, plan.lat_range)
-    markers = markers_take(markers, np.flatnonzero(near))
+    markers = _with_columns(markers_take(markers, np.flatnonzero(near)), plan.marker_columns)
     context = _local_context(plan, k, local.rows, core_boxes)
     prep = local.prep  # its corners are found by the engine, on its own vertex table
     report = check(
-        prep, markers, list(plan.profiles), settings=job.settings, context=context, threads=1
+        prep,
+        markers,
+        list(plan.profiles),
+        settings=job.settings,
+        context=context,
+        threads=1,
+        applied=_applied(plan, local),
     )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub = core_report(report, prep, core_at, facts, core.first_row, drawn)
@@ -719,7 +757,8 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
             "not_checked": _core_not_checked(report, core_at, len(prep)),
             "record_keys": facts.record_keys,
             "elsewhere": elsewhere_counts(
-                sub.parcels["state"] if "state" in sub.parcels else [], plan.profiles
+                sub.parcels["state"] if "state" in sub.parcels and plan.choice is None else [],
+                plan.profiles,
             ),
             "same_owner": _same_owner(plan, local, core_at),
             "keys_found": frozenset(
@@ -734,6 +773,37 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         }
     )
     return out
+
+
+def _with_columns(markers: MarkerLayer, columns: tuple[pd.DataFrame, ...]) -> MarkerLayer:
+    """Markers with the attribute columns of the whole run, in its order and of the types one
+    run's concatenation of every marker file gives them (a rule that reads a column is checked
+    as in one run, though none of these markers comes from a file that has it)."""
+    if not columns:
+        return markers
+    attrs = markers.attributes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # pandas on empty frames' types
+        attrs = pd.concat(
+            [*columns, attrs if len(attrs.columns) else attrs.iloc[:, :0]], ignore_index=True
+        )
+    return replace(markers, attributes=attrs.reset_index(drop=True))
+
+
+def _applied(plan: Plan, local: Block) -> Applied | None:
+    """Which profiles judge which of the local properties (the partition's and its halo's):
+    with ``auto``, by the whole layer's choice; with a state's profile given by name, the
+    properties' states for the warning of land in another state; else None (every profile
+    judges every property)."""
+    from posting.jurisdiction import named_applied
+
+    if local.states is None:
+        return None
+    status = local.states["status"].to_numpy(dtype=object)
+    state = local.states["state"].to_numpy(dtype=object)
+    if plan.choice is not None:
+        return plan.choice.applied(status, state)
+    return named_applied(plan.profiles, status, state)
 
 
 def _same_owner(plan: Plan, local: Block, core_at: np.ndarray) -> tuple[int, list[tuple]]:
@@ -1104,8 +1174,6 @@ def run_partitioned(
     ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them. Without
     ``scratch``, a temporary folder is made (``run.plan.scratch``): the caller removes it once
     the outputs are written (:func:`run_and_write` does)."""
-    from posting.engine import profiles_of
-
     if job.sign_parcel_field:
         raise InputError(
             "{option} is not supported on the partitioned path yet: markers that name their "
@@ -1114,16 +1182,10 @@ def run_partitioned(
         )
     if partition_parcels < 1:
         raise InputError("{option} must be at least 1", parameter="partition_parcels")
-    from posting.jurisdiction import rules_spec
+    from posting.jurisdiction import rules_spec, state_of
 
     spec = rules_spec(list(job.rules))
-    if spec.auto:  # each state's profiles need every parcel's state, which only scanning finds
-        raise InputError(
-            "the partitioned path checks named rule profiles: give them with {option} (the "
-            "rules of each parcel's own state, auto, are chosen in one process for now)",
-            parameter="rules",
-        )
-    profiles = tuple(profiles_of(list(job.rules)))
+    profiles = tuple(spec.named)  # with auto, and each state's defaults once prepared
     scratch = scratch or tempfile.mkdtemp(prefix="posting-")
     os.makedirs(scratch, exist_ok=True)
     timings: dict[str, float] = {}
@@ -1144,6 +1206,7 @@ def run_partitioned(
         k_parts,
         lat_range,
         marker_starts=tuple((e, p.offset) for e, p in marker_pieces),
+        states=spec.auto or any(state_of(p) for p in profiles),
     )
     _tick(timings, "distribute")
     plan, mres = steps.distribute(plan, pieces, part_futs, marker_pieces)
@@ -1151,6 +1214,7 @@ def run_partitioned(
     _tick(timings, "prepare")
     preps = steps.map(_prepare, plan, range(k_parts), label="preparing parcels")
     _refuse_swapped(steps, plan, preps, [e for e, _ in marker_pieces])
+    plan = _choose_rules(plan, preps)
     facts, totals = _facts(job, plan, info, preps, mres, client)
     plan = replace(plan, group_extents=totals.group_extents)
     _tick(timings, "check")
@@ -1266,7 +1330,10 @@ class _Steps:
         bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in bounds)
         filled = skel.assign(hx=skel["lon"].fillna(bounds[0]), hy=skel["lat"].fillna(bounds[1]))
         points = dgpd.from_dask_dataframe(filled, geometry=dgpd.points_from_xy(filled, "hx", "hy"))
-        hd = points.hilbert_distance(total_bounds=bounds, level=HILBERT_LEVEL)
+        # a curve over an extent of some width and height (not over a point: no parcel with
+        # geometry, or every one at one place)
+        curve = (*bounds[:2], max(bounds[2], bounds[0] + 1e-6), max(bounds[3], bounds[1] + 1e-6))
+        hd = points.hilbert_distance(total_bounds=curve, level=HILBERT_LEVEL)
         key, owner_min = hd.astype(float), None
         if self.job.merge_owner:  # an owner's parcels take the owner's smallest distance
             owner_min = client.scatter(
@@ -1329,7 +1396,8 @@ class _Steps:
         for e, path in enumerate(job.signs):
             first = next((r for r in mres if r["entry"] == e), None)
             files.append(first["file"] if first else (path, None))
-        return replace(plan, marker_files=tuple(files)), mres
+        columns = tuple(r["columns"] for r in mres if len(r["columns"].columns))
+        return replace(plan, marker_files=tuple(files), marker_columns=columns), mres
 
     def check(self, plan: Plan, facts: list[Facts], outputs: tuple[str, ...]):
         """Step 5: each partition's check. A key that some partition's records carry (an access
@@ -1428,6 +1496,39 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
     )
 
 
+def _numbering(job: Job, preps: list[dict]) -> tuple[list[np.ndarray | None], Callable]:
+    """Each partition's properties' places in the whole run (None: their first input rows),
+    and the function that gives a property's place from its first input row."""
+    if job.merge_owner is not None:
+        first = [p["first_row"] for p in preps]
+        allf = np.sort(np.concatenate(first)) if first else np.empty(0, np.int64)
+
+        def rank(rows: np.ndarray) -> np.ndarray:
+            return np.searchsorted(allf, rows)
+
+        return [np.searchsorted(allf, f) for f in first], rank
+
+    def same(rows: np.ndarray) -> np.ndarray:
+        return np.asarray(rows, dtype=np.int64)
+
+    return [None] * len(preps), same
+
+
+def _choose_rules(plan: Plan, preps: list[dict]) -> Plan:
+    """With ``auto``, the profiles of the whole layer chosen as one run chooses them
+    (:func:`posting.jurisdiction.decide`, from each partition's
+    :class:`~posting.jurisdiction.StateFacts`), refused as one run refuses them."""
+    from posting.jurisdiction import decide, rules_spec
+
+    spec = rules_spec(list(plan.job.rules))
+    if not spec.auto:
+        return plan
+    _, rank = _numbering(plan.job, preps)
+    facts = StateFacts.combine([p["states"] for p in preps]).numbered(rank)
+    choice = decide(spec, facts)
+    return replace(plan, profiles=tuple(choice.profiles), choice=choice)
+
+
 def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
     """What each partition must be told of the whole run, and the run's totals so far.
 
@@ -1438,20 +1539,7 @@ def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
 
     from posting import stream
 
-    merged = job.merge_owner is not None
-    if merged:
-        first = [p["first_row"] for p in preps]
-        allf = np.sort(np.concatenate(first)) if first else np.empty(0, np.int64)
-        index = [np.searchsorted(allf, f) for f in first]
-
-        def rank(rows: np.ndarray) -> np.ndarray:
-            return np.searchsorted(allf, rows)
-    else:
-        index = [None] * len(preps)
-
-        def rank(rows: np.ndarray) -> np.ndarray:
-            return np.asarray(rows, dtype=np.int64)
-
+    index, rank = _numbering(job, preps)
     ids = dd.read_parquet(f"{plan.scratch}/ids")
     counts = ids["id"].value_counts()
     dup_ids = frozenset(counts[counts > 1].compute().index)

@@ -32,7 +32,7 @@ from posting.errors import InputError
 from posting.evaluate import evaluate
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import Job, merge_key_of, read_context, read_markers_of, read_parcels_of
-from posting.jurisdiction import RulesSpec, choose, rules_spec, state_of
+from posting.jurisdiction import Applied, RulesSpec, choose, rules_spec, state_of
 from posting.measure import Context, measure
 from posting.parallel import background, release_memory, soon
 from posting.prepare import PreparedParcels, add_corners, prepare_parcels
@@ -62,6 +62,7 @@ def check(
     settings: Settings | None = None,
     context: Context | None = None,
     threads: int | None = None,
+    applied: Applied | None = None,
 ) -> Report:
     """Check parcels and their markers against one rule profile or several alternatives.
 
@@ -83,15 +84,22 @@ def check(
     threads
         How many threads the check may use (None: every core; 1 where it is one of several
         workers on a machine).
+    applied
+        Which of ``rules``' profiles judge which parcel, already chosen for a larger layer that
+        ``parcels`` are part of (a partition's: :class:`posting.jurisdiction.Choice`); None
+        chooses here (:func:`posting.jurisdiction.choose`).
     """
     with parallel.threads(threads):
-        return _check(parcels, markers, rules_spec(rules), settings, context)
+        return _check(parcels, markers, rules_spec(rules), settings, context, applied=applied)
 
 
-def _check(parcels, markers, spec: RulesSpec, settings, context, cornering=None) -> Report:
+def _check(
+    parcels, markers, spec: RulesSpec, settings, context, cornering=None, applied=None
+) -> Report:
     """The stages, in order; the corners (``cornering``, when they are already being found) and
-    each parcel's profiles are found beside the assignment, which needs neither, and each
-    profile's measurements beside each other (:func:`posting.evaluate`)."""
+    each parcel's profiles (unless ``applied`` gives them) are found beside the assignment,
+    which needs neither, and each profile's measurements beside each other
+    (:func:`posting.evaluate`)."""
     settings = settings or Settings()
     context = context or Context()
     markers = markers if markers is not None else MarkerLayer.empty()
@@ -101,7 +109,7 @@ def _check(parcels, markers, spec: RulesSpec, settings, context, cornering=None)
             raise InputError("the parcels were prepared with other settings than the check's")
     else:
         prep = prepare_parcels(parcels, settings, corners=False)
-    choosing = background(choose, spec, prep)
+    choosing = background(choose, spec, prep) if applied is None else None
     if cornering is None:
         cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
@@ -112,7 +120,8 @@ def _check(parcels, markers, spec: RulesSpec, settings, context, cornering=None)
             prep, markers, asg, settings.accuracy_ft, settings.tolerance_ft
         )
     try:
-        applied = choosing.result()
+        if choosing is not None:
+            applied = choosing.result()
     except BaseException:
         cornering.exception()  # let the corners finish; the choice's error is the one shown
         raise

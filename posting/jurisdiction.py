@@ -30,7 +30,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -48,9 +48,14 @@ __all__ = [
     "AUTO",
     "STATES",
     "Applied",
+    "Choice",
     "RulesSpec",
+    "StateFacts",
     "auto_profiles",
     "choose",
+    "decide",
+    "named_applied",
+    "parcel_state_table",
     "rules_spec",
     "state_of",
 ]
@@ -163,38 +168,54 @@ def _others_of(state: str) -> list[str]:
 
 def parcel_state_table(prep: PreparedParcels) -> pd.DataFrame:
     """:func:`posting.states.parcel_states` of each parcel (or merged property, whose outline
-    is looked up as merged).
+    is looked up as merged); a parcel without usable geometry (``prep.group`` -1: no geometry,
+    not a polygon, not placed on Earth, collapsed when repaired) is ``empty``.
 
-    A layer whose whole extent (the box around every parcel, in longitude/latitude) lies inside
-    one state by the margin is that state's, parcel by parcel, with one lookup: a county's
-    100,000 parcels need not be looked up one by one (parcels without usable geometry are
-    ``empty``). Otherwise each parcel is looked up.
+    A layer whose whole extent (the box around every usable parcel, in longitude/latitude) lies
+    inside one state by the margin is that state's, parcel by parcel, with one lookup: a
+    county's 100,000 parcels need not be looked up one by one. Otherwise each parcel is looked
+    up. Both give the same table, and a parcel's row never depends on the other parcels looked
+    up with it: a partition of a layer gets its parcels' rows of the whole layer's table.
     """
     from posting.states import parcel_states
 
-    whole = _one_state(prep)
+    usable = _usable(prep)
+    whole = _one_state(prep, usable)
     if whole is not None:
         return whole
     if prep.source_rows is None:
-        return parcel_states(prep.layer.geometry, crs=prep.layer.crs).reset_index(drop=True)
-    return parcel_states(prep.geometry_lonlat())
+        geoms = np.where(usable, np.asarray(prep.layer.geometry, dtype=object), None)
+        return parcel_states(geoms, crs=prep.layer.crs).reset_index(drop=True)
+    return parcel_states(np.where(usable, prep.geometry_lonlat(), None))
 
 
-def _one_state(prep: PreparedParcels) -> pd.DataFrame | None:
+_BOX_SLACK_FT = 10.0
+"""How much farther than the margin from every state line the box of a layer must lie for
+:func:`parcel_state_table`'s one lookup: distances are measured on a transverse Mercator
+centred near the box's middle, which at the edge of a box 6° wide errs by up to 0.1 % (0.8 ft
+at the margin); each parcel alone is measured on its own meridian. With this slack, a parcel in
+the box is beyond the margin however it is measured."""
+
+
+def _usable(prep: PreparedParcels) -> np.ndarray:
+    return (prep.group >= 0) & np.isfinite(prep.bounds_lonlat).all(axis=1)
+
+
+def _one_state(prep: PreparedParcels, usable: np.ndarray) -> pd.DataFrame | None:
     """Every parcel's row when the layer's extent lies inside one state, else None."""
     import shapely
 
-    from posting.states import parcel_states
+    from posting.states import DEFAULT_MARGIN_FT, parcel_states
 
     b = prep.bounds_lonlat
-    usable = (prep.group >= 0) & np.isfinite(b).all(axis=1)
     if not usable.any():
         return None
     west, south = b[usable, 0].min(), b[usable, 1].min()
     east, north = b[usable, 2].max(), b[usable, 3].max()
     if east - west > 6.0 or north - south > 6.0:  # wider than a UTM zone: parcel by parcel
         return None
-    one = parcel_states([shapely.box(west, south, east, north)])
+    box = shapely.box(west, south, east, north)
+    one = parcel_states([box], margin_ft=DEFAULT_MARGIN_FT + _BOX_SLACK_FT)
     if one["status"].iat[0] != "ok":
         return None
     rows = one.iloc[np.zeros(len(prep), dtype=np.int64)].reset_index(drop=True)
@@ -203,6 +224,180 @@ def _one_state(prep: PreparedParcels) -> pd.DataFrame | None:
     rows.loc[empty, ["state", "usps", "name", "fips"]] = None
     rows.loc[empty, "states"] = pd.Series([()] * int(empty.sum()), dtype=object).to_numpy()
     return rows
+
+
+@dataclass(frozen=True)
+class StateFacts:
+    """What ``auto``'s choice needs to know of the parcels' states: small, and added up over
+    the parts of a layer (:meth:`combine`), so that a partitioned check decides for the whole
+    layer as one run does (:func:`decide`). A parcel's ``key`` is its place in the input order
+    (one run: its row; a partition: its first input row, numbered by :meth:`numbered`).
+
+    Attributes
+    ----------
+    known
+        Each state some parcel is found in: its parcels' count, the first one's key and id.
+    empty
+        The parcels without usable geometry: count, the first one's key and id (None: none).
+    unsure
+        How many parcels' state is not certain (near or across a line, outside every state).
+    unsure_first
+        The first :data:`_SHOWN` of them: key, id and why.
+    near
+        The states those parcels touch.
+    """
+
+    known: dict[str, tuple[int, int, Any]]
+    empty: tuple[int, int, Any] | None = None
+    unsure: int = 0
+    unsure_first: tuple[tuple[int, Any, str], ...] = ()
+    near: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, table: pd.DataFrame, ids: np.ndarray, keys: np.ndarray) -> StateFacts:
+        """The facts of a :func:`parcel_state_table`, its parcels' ``ids`` and ``keys``."""
+        keys = np.asarray(keys, dtype=np.int64)
+        status = table["status"].to_numpy(dtype=object)
+        state = table["state"].to_numpy(dtype=object)
+        order = np.argsort(keys, kind="stable")
+        known: dict[str, tuple[int, int, Any]] = {}
+        ok = order[status[order] == "ok"]
+        if len(ok):
+            names, first, counts = np.unique(
+                state[ok].astype(str), return_index=True, return_counts=True
+            )
+            for s, f, c in zip(names.tolist(), first.tolist(), counts.tolist(), strict=True):
+                known[s] = (int(c), int(keys[ok[f]]), ids[ok[f]])
+        empty = order[status[order] == "empty"]
+        unsure = order[~np.isin(status[order], ("ok", "empty"))]
+        reason, touched = table["reason"].to_numpy(dtype=object), table["states"].to_numpy(object)
+        return cls(
+            known=known,
+            empty=(len(empty), int(keys[empty[0]]), ids[empty[0]]) if len(empty) else None,
+            unsure=len(unsure),
+            unsure_first=tuple(
+                (int(keys[i]), ids[i], str(reason[i])) for i in unsure[:_SHOWN].tolist()
+            ),
+            near=frozenset(s for i in unsure.tolist() for s in touched[i]),
+        )
+
+    @classmethod
+    def combine(cls, parts: Sequence[StateFacts]) -> StateFacts:
+        """The facts of several parts of a layer (no parcel in two) as one."""
+        known: dict[str, tuple[int, int, Any]] = {}
+        for p in parts:
+            for s, (n, key, pid) in p.known.items():
+                if s in known:
+                    m, k0, id0 = known[s]
+                    known[s] = (m + n, *((key, pid) if key < k0 else (k0, id0)))
+                else:
+                    known[s] = (n, key, pid)
+        empties = [p.empty for p in parts if p.empty is not None]
+        empty = None
+        if empties:
+            _, key, pid = min(empties, key=lambda e: e[1])
+            empty = (sum(e[0] for e in empties), key, pid)
+        first = sorted((x for p in parts for x in p.unsure_first), key=lambda x: x[0])
+        return cls(
+            known=known,
+            empty=empty,
+            unsure=sum(p.unsure for p in parts),
+            unsure_first=tuple(first[:_SHOWN]),
+            near=frozenset().union(*(p.near for p in parts)),
+        )
+
+    def numbered(self, rank: Callable[[np.ndarray], np.ndarray]) -> StateFacts:
+        """The facts with each key ``rank``ed: made the parcel's place among the run's (its
+        property's, when merged) from its first input row."""
+
+        def r(key: int) -> int:
+            return int(rank(np.asarray([key], dtype=np.int64))[0])
+
+        return StateFacts(
+            known={s: (n, r(k), i) for s, (n, k, i) in self.known.items()},
+            empty=None if self.empty is None else (self.empty[0], r(self.empty[1]), self.empty[2]),
+            unsure=self.unsure,
+            unsure_first=tuple((r(k), i, why) for k, i, why in self.unsure_first),
+            near=self.near,
+        )
+
+
+@dataclass(frozen=True)
+class Choice:
+    """``auto``'s choice for a whole layer (:func:`decide`), which :meth:`applied` gives any
+    part of it.
+
+    Attributes
+    ----------
+    profiles
+        Every profile to evaluate, each once: the defaults of the states in the order the
+        parcels first lie in them, then the profiles given by name.
+    fill
+        The state of the parcels without usable geometry (the most common; they are invalid
+        under any profile).
+    states
+        Each state the parcels lie in, in that order, and the profiles applied there.
+    """
+
+    profiles: list[Profile]
+    fill: str
+    states: dict[str, list[str]]
+    named: frozenset[str] = frozenset()
+
+    def applied(self, status: np.ndarray, state: np.ndarray) -> Applied:
+        """Which profile may judge which of some parcels of the layer, from their
+        :func:`parcel_state_table` ``status`` and ``state`` (none unsure)."""
+        state = np.asarray(state, dtype=object).copy()
+        state[np.asarray(status, dtype=object) == "empty"] = self.fill
+        defaults = auto_profiles()
+        present = list(self.states)
+        applies = np.zeros((len(self.profiles), len(state)), dtype=bool)
+        for k, p in enumerate(self.profiles):
+            if p.name in self.named:
+                applies[k] = True
+            else:
+                applies[k] = np.isin(state, [s for s in present if p.name in defaults[s]])
+        return Applied(list(self.profiles), applies, state, dict(self.states))
+
+
+def decide(spec: RulesSpec, facts: StateFacts) -> Choice:
+    """``auto``'s choice for a layer whose parcels' states are ``facts`` (keys numbered as
+    one run numbers its parcels).
+
+    Raises
+    ------
+    InputError
+        A parcel near or across a state line or outside every state, no parcel with geometry,
+        or land in a state with no default profile (``parameter="rules"``).
+    """
+    if facts.unsure:
+        _refuse_unsure(facts)
+    if not facts.known:
+        raise InputError(
+            "no parcel has a geometry to find its state by: give the rule profile with {option}",
+            parameter="rules",
+        )
+    # the parcels without geometry take the most common state (the first by name of a tie,
+    # as pandas' mode gives it)
+    most = max(n for n, _, _ in facts.known.values())
+    fill = min(s for s, (n, _, _) in facts.known.items() if n == most)
+    where = {s: (n, key, pid) for s, (n, key, pid) in facts.known.items()}
+    if facts.empty is not None:
+        n, key, pid = where[fill]
+        e_n, e_key, e_id = facts.empty
+        where[fill] = (n + e_n, *((e_key, e_id) if e_key < key else (key, pid)))
+    present = sorted(where, key=lambda s: where[s][1])  # in the order first met
+    defaults = auto_profiles()
+    missing = [s for s in present if s not in defaults]
+    if missing:
+        _refuse_states([(s, *where[s]) for s in missing])
+    names: list[str] = []
+    for s in present:
+        names += [n for n in defaults[s] if n not in names]
+    named = {p.name for p in spec.named}
+    profiles = [load_rules(n) for n in names if n not in named] + list(spec.named)
+    states = {s: list(defaults[s]) + [p.name for p in spec.named] for s in present}
+    return Choice(profiles, fill, states, frozenset(named))
 
 
 def choose(spec: RulesSpec, prep: PreparedParcels) -> Applied:
@@ -217,48 +412,26 @@ def choose(spec: RulesSpec, prep: PreparedParcels) -> Applied:
     if not spec.auto:
         return _named(spec, prep)
     table = parcel_state_table(prep)
-    ids = prep.ids
-    status = table["status"].to_numpy(dtype=object)
-    unsure = np.flatnonzero(~np.isin(status, ("ok", "empty")))
-    if len(unsure):
-        _refuse_unsure(table, ids, unsure)
-    state = table["state"].to_numpy(dtype=object).copy()
-    known = pd.Series(state[status == "ok"], dtype=object)
-    if not len(known):
-        raise InputError(
-            "no parcel has a geometry to find its state by: give the rule profile with {option}",
-            parameter="rules",
-        )
-    empty = status == "empty"
-    state[empty] = known.mode().iat[0]  # no geometry: invalid under any profile
-    defaults = auto_profiles()
-    present = list(dict.fromkeys(state.tolist()))
-    missing = [s for s in present if s not in defaults]
-    if missing:
-        _refuse_states(missing, state, ids)
-    names: list[str] = []
-    for s in present:
-        names += [n for n in defaults[s] if n not in names]
-    named = {p.name for p in spec.named}
-    profiles = [load_rules(n) for n in names if n not in named] + list(spec.named)
-    applies = np.zeros((len(profiles), len(state)), dtype=bool)
-    for k, p in enumerate(profiles):
-        if p.name in named:
-            applies[k] = True
-        else:
-            applies[k] = np.isin(state, [s for s in present if p.name in defaults[s]])
-    states = {s: list(defaults[s]) + [p.name for p in spec.named] for s in present}
-    return Applied(profiles, applies, state, states)
+    choice = decide(spec, StateFacts.of(table, prep.ids, np.arange(len(prep))))
+    return choice.applied(table["status"].to_numpy(dtype=object), table["state"].to_numpy(object))
 
 
 def _named(spec: RulesSpec, prep: PreparedParcels) -> Applied:
     """Profiles given by name judge every parcel; a warning names land in another state."""
-    profiles = spec.named
-    own = {s for s in (state_of(p) for p in profiles) if s is not None}
-    if not own:
-        return Applied(profiles)
+    if not any(state_of(p) for p in spec.named):
+        return Applied(spec.named)
     table = parcel_state_table(prep)
-    state = np.where(table["status"].to_numpy() == "ok", table["state"].to_numpy(object), None)
+    return named_applied(
+        spec.named, table["status"].to_numpy(object), table["state"].to_numpy(object)
+    )
+
+
+def named_applied(profiles: Sequence[Profile], status: np.ndarray, state: np.ndarray) -> Applied:
+    """Profiles given by name (some a state's) judging parcels whose :func:`parcel_state_table`
+    ``status`` and ``state`` are given: each parcel's state where known, and the warning when
+    some lie in another state than the profiles'."""
+    profiles = list(profiles)
+    state = np.where(np.asarray(status, dtype=object) == "ok", np.asarray(state, object), None)
     counts = elsewhere_counts(state, profiles)
     warnings = [elsewhere_warning(counts, len(state), profiles)] if counts else []
     return Applied(profiles, None, state, None, warnings)
@@ -293,35 +466,34 @@ def elsewhere_warning(counts: dict[str, int], n: int, profiles: Sequence[Profile
     )
 
 
-def _refuse_unsure(table: pd.DataFrame, ids: np.ndarray, unsure: np.ndarray) -> None:
-    shown = "; ".join(
-        f"{ids[i]!r} (row {i}): {table['reason'].iat[i]}" for i in unsure[:_SHOWN].tolist()
-    )
-    more = f"; and {len(unsure) - _SHOWN:,} more" if len(unsure) > _SHOWN else ""
-    near = sorted({s for i in unsure for s in table["states"].iat[i]})
+def _refuse_unsure(facts: StateFacts) -> None:
+    shown = "; ".join(f"{pid!r} (row {key}): {why}" for key, pid, why in facts.unsure_first)
+    more = f"; and {facts.unsure - _SHOWN:,} more" if facts.unsure > _SHOWN else ""
+    near = sorted(facts.near)
     hint = f" (here {' or '.join(near)})" if near else ""
     raise InputError(
-        f"the state of {len(unsure):,} parcel(s) is not certain, so {AUTO} cannot choose their "
+        f"the state of {facts.unsure:,} parcel(s) is not certain, so {AUTO} cannot choose their "
         f"rules: {shown}{more}. Give the profile of the state whose law applies with "
         f"{{option}}{hint}, or check those parcels on their own",
         parameter="rules",
     )
 
 
-def _refuse_states(missing: list[str], state: np.ndarray, ids: np.ndarray) -> None:
+def _refuse_states(missing: list[tuple[str, int, int, Any]]) -> None:
+    """Refuse the states without a default profile: each (state, parcels, first key, first
+    id)."""
     from posting.states import states_table
 
     names = dict(zip(states_table()["slug"], states_table()["name"], strict=True))
     parts = []
-    for s in missing:
-        rows = np.flatnonzero(state == s)
+    for s, n, _, pid in missing:
         others = _others_of(s)
         offer = (
             f"its profiles ({', '.join(others)}) apply only to some land or ways of posting"
             if others
             else "no shipped profile states its posting rule (see docs/jurisdictions.md)"
         )
-        parts.append(f"{names[s]}: {len(rows):,} parcel(s), e.g. {ids[rows[0]]!r}; {offer}")
+        parts.append(f"{names[s]}: {n:,} parcel(s), e.g. {pid!r}; {offer}")
     raise InputError(
         f"{AUTO} has no default rule profile for " + "; ".join(parts) + ". Give a profile "
         "(a shipped name or a .toml file of one's own) with {option}",

@@ -387,7 +387,7 @@ class Totals:
     assigned: int = 0
     candidates: pd.DataFrame = field(default_factory=pd.DataFrame)
     landcover_known: bool = False
-    states: dict[str, list[str]] | None = None  # named profiles only on this path
+    states: dict[str, list[str]] | None = None  # with auto: each state and its profiles
     rules_warning_at: int = 0  # where the warning of parcels in another state goes
     same_owner_of: str | None = None  # the owner column, when one owner's lots are looked for
 
@@ -397,7 +397,9 @@ class Totals:
 
     @property
     def rules_name(self) -> str:
-        return " or ".join(p.name for p in self.profiles)
+        from posting.report import Report
+
+        return Report.rules_name.fget(self)  # type: ignore[attr-defined]
 
     @property
     def crs(self) -> str:
@@ -474,6 +476,7 @@ class Totals:
         )
         return cls(
             profiles=list(plan.profiles),
+            states=None if plan.choice is None else dict(plan.choice.states),
             settings=job.settings,
             geometry=geometry,
             inputs=inputs,

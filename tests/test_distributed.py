@@ -48,7 +48,7 @@ def scheduler():
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    if "--rules" not in args:  # the partitioned path checks named profiles (not auto)
+    if "--rules" not in args:  # the sample's profile by name (auto: the tests that say so)
         args = [*args, "--rules", "florida"]
     return subprocess.run([*POSTING, *args], cwd=cwd, capture_output=True, check=False)
 
@@ -193,7 +193,10 @@ def test_williamsburg_with_its_land_options(tmp_path, scheduler):
 
 
 @pytest.mark.realdata
-def test_pacific_merged_by_owner(tmp_path, scheduler):
+@pytest.mark.parametrize("rules", [[], ["--rules", "auto"]], ids=["florida", "auto"])
+def test_pacific_merged_by_owner(tmp_path, scheduler, rules):
+    """By name (florida: the warning that the land lies in Washington) and with auto (on the
+    Columbia, the county's south partitions look their properties up one by one)."""
     p = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
     signs = _markers_along(p, tmp_path / "p.csv", 450, 2)
     args = [
@@ -209,9 +212,11 @@ def test_pacific_merged_by_owner(tmp_path, scheduler):
         "OWNER",
         "--accuracy-ft",
         "16",
+        *rules,
     ]
     report = _same(args, tmp_path, scheduler, 600)
     assert len(report["parcels"]) == 1403  # 5,433 lots, 1,403 properties (the README)
+    assert report["rules"]["name"] == ("washington" if rules else "florida")
 
 
 @pytest.mark.realdata
@@ -442,17 +447,198 @@ def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path):
     assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
 
 
-def test_the_rules_of_each_parcel_s_state_are_asked_for_in_one_process(tmp_path):
-    res = subprocess.run(
-        [*POSTING, *SAMPLE_ARGS, "--rules", "auto", "--workers", "1", "-q"],
-        cwd=ROOT,
-        capture_output=True,
-        check=False,
+# -- auto: each parcel checked against its own state's profiles ------------------------------
+@pytest.mark.parametrize("extra", [[], ["--merge-owner", "owner"]], ids=["lots", "merged"])
+def test_auto_on_the_sample_is_florida_s_rules_as_in_one_run(tmp_path, scheduler, extra):
+    args = [*SAMPLE_ARGS, *extra, "--rules", "auto"]
+    report = _same(args, tmp_path, scheduler, 3, ("json", "csv", "geojson"))
+    assert report["rules"]["name"] == "florida"  # the sample lies in Seminole County, Florida
+    assert {p["rules"] for p in report["parcels"]} == {"florida"}
+
+
+def _two_states(tmp: Path, virginia_first: bool, one_file: bool = True) -> tuple[Path, list]:
+    """The sample's 29 Florida parcels and 40 of Williamsburg's (Virginia) as one layer, a
+    parcel of the first state first, then the other state's, then the first's, then a row
+    without geometry; and the sample's signs and signs along the Virginia lots: in one marker
+    file with the same columns, or as the sample's file and one of longitudes and latitudes
+    only."""
+    import geopandas as gpd
+    import pandas as pd
+
+    w = require_real_data(SHARED_DATA / "williamsburg-va" / "parcels.geojson")
+    fl = gpd.read_file(SAMPLE / "parcels.geojson")[["parcel_id", "geometry"]]
+    fl = fl.rename(columns={"parcel_id": "pid"}).to_crs(4326)
+    va = gpd.read_file(w)
+    va = va[va.geometry.notna()].head(40)[["PID", "geometry"]].rename(columns={"PID": "pid"})
+    va = va.to_crs(4326)
+    va_path = tmp / "va.geojson"
+    va.to_file(va_path, driver="GeoJSON")
+    first, second = (va, fl) if virginia_first else (fl, va)
+    none = gpd.GeoDataFrame({"pid": ["no-geometry"]}, geometry=[None], crs=4326)
+    rows = pd.concat([first.iloc[:1], second, first.iloc[1:], none], ignore_index=True)
+    parcels = tmp / "two-states.geojson"
+    gpd.GeoDataFrame(rows, geometry="geometry", crs=4326).to_file(parcels, driver="GeoJSON")
+    along_path = _markers_along(va_path, tmp / "va.csv", 200, 4)
+    if not one_file:
+        return parcels, [SAMPLE / "signs.csv", along_path]
+    along = pd.read_csv(along_path, dtype=str)
+    signs = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    va_signs = along.assign(
+        sign_id=[f"V{i:04d}" for i in range(len(along))],
+        kind="sign",
+        letter_height_in="3",
+        text="NO TRESPASSING",
+        name_on_sign="Colonial Holdings",
+        facing_deg="",
+        surveyed="2026-10-15",
     )
-    assert res.returncode == 2
-    assert "the partitioned path checks named rule profiles: give them with --rules" in (
-        res.stderr.decode()
+    markers = tmp / "signs.csv"
+    pd.concat([signs, va_signs[signs.columns]], ignore_index=True).to_csv(markers, index=False)
+    return parcels, [markers]
+
+
+@pytest.mark.realdata
+@pytest.mark.parametrize(
+    ("virginia_first", "rules"),
+    [(True, ["auto"]), (False, ["auto", "town-code"])],
+    ids=["virginia-first", "florida-first-and-a-town-s-code-and-two-marker-files"],
+)
+def test_auto_on_a_layer_of_two_states_as_in_one_run(tmp_path, scheduler, virginia_first, rules):
+    """Partitions of eight parcels: each lies in one state, the run in two. The states come in
+    the order of the input (not of the partitions), and the rows without geometry take the
+    most common state (Virginia: 40 parcels against 28). With two marker files, a partition
+    in Virginia has only markers of the file without the sample's columns (letter height,
+    text, name), and checks Florida's rules on them as one run does."""
+    parcels, signs = _two_states(tmp_path, virginia_first, one_file=virginia_first)
+    args = [
+        "check",
+        str(parcels),
+        *(x for f in signs for x in ("--signs", str(f))),
+        "--id-field",
+        "pid",
+        *(x for r in rules for x in ("--rules", r)),
+    ]
+    report = _same(args, tmp_path, scheduler, 8, ("json", "csv", "geojson"))
+    named = rules[1:]
+    va, fl = ["virginia", "virginia-paint", *named], ["florida", *named]
+    states = {"virginia": va, "florida": fl} if virginia_first else {"florida": fl, "virginia": va}
+    assert report["rules"]["states"] == states
+    assert list(report["rules"]["states"]) == list(states)
+    # the sample's U1 and the last row have no geometry: Virginia's, the most common state
+    by_state = {"virginia": 40 + 2, "florida": 29 - 1}
+    got = [p["state"] for p in report["parcels"]]
+    assert {s: got.count(s) for s in by_state} == by_state
+    nothing = [p for p in report["parcels"] if p.get("invalid_reason") == "no geometry"]
+    assert [(p["id"], p["state"]) for p in nothing] == [
+        ("U1", "virginia"),
+        ("no-geometry", "virginia"),
+    ]
+    for p in report["parcels"]:
+        assert p["rules"] in states[p["state"]]
+    florida = {x["rule"] for x in report["not_checked"] if x["profile"] == "florida"}
+    assert not florida & {"letter_height", "sign_text", "name_on_sign"}  # the columns are there
+
+
+def _layer_with(tmp: Path, extra: list[tuple[str, object]], at: int, tail=()) -> Path:
+    """The sample's parcels with ``extra`` (id, geometry) rows at row ``at`` and ``tail`` at the
+    end, as a GeoJSON file."""
+    import geopandas as gpd
+    import pandas as pd
+
+    def frame(rows):
+        ids, geoms = [i for i, _ in rows], [g for _, g in rows]
+        return gpd.GeoDataFrame({"pid": ids}, geometry=geoms, crs=4326)
+
+    fl = gpd.read_file(SAMPLE / "parcels.geojson")[["parcel_id", "geometry"]]
+    fl = fl.rename(columns={"parcel_id": "pid"}).to_crs(4326)
+    rows = pd.concat([fl.iloc[:at], frame(extra), fl.iloc[at:], frame(tail)], ignore_index=True)
+    path = tmp / "layer.geojson"
+    gpd.GeoDataFrame(rows, geometry="geometry", crs=4326).to_file(path, driver="GeoJSON")
+    return path
+
+
+def _box(lon: float, lat: float, half: float = 0.0001) -> shapely.Polygon:
+    return shapely.box(lon - half, lat - half, lon + half, lat + half)
+
+
+def _near_the_line(tmp: Path) -> tuple[Path, int]:
+    """The sample and tiny lots in four columns across the Virginia/North Carolina line, in
+    two UTM zones, some within 500 ft of it or across it; and how many of those
+    (:func:`posting.states.parcel_states`, every lot looked up at once)."""
+    from posting.states import parcel_states
+
+    lots = [
+        (f"c{c}-{j}", _box(lon, lat))
+        for j, lat in enumerate(np.arange(36.530, 36.565, 0.0008))
+        for c, lon in enumerate((-80.3, -79.5, -78.2, -77.3))
+    ]
+    table = parcel_states([g for _, g in lots])
+    unsure = int((~table["status"].isin(["ok", "empty"])).sum())
+    return _layer_with(tmp, lots, at=5), unsure
+
+
+def _without_default(tmp: Path) -> tuple[Path, int]:
+    """The sample, a lot in Denver (row 2) and three in Atlanta (at the end): Colorado's and
+    Georgia's laws have no default profile."""
+    atlanta = [(f"atl-{k}", _box(-84.39 + 0.01 * k, 33.75)) for k in range(3)]
+    return _layer_with(tmp, [("denver", _box(-104.99, 39.74))], 2, atlanta), 0
+
+
+def _no_geometry(tmp: Path) -> tuple[Path, int]:
+    import geopandas as gpd
+
+    path = tmp / "none.geojson"
+    gpd.GeoDataFrame({"pid": [f"n{i}" for i in range(7)]}, geometry=[None] * 7, crs=4326).to_file(
+        path, driver="GeoJSON"
     )
+    return path, 0
+
+
+@pytest.mark.parametrize(
+    ("layer", "words"),
+    [
+        (_near_the_line, "parcel(s) is not certain, so auto cannot choose their rules: "),
+        (
+            _without_default,
+            "auto has no default rule profile for Colorado: 1 parcel(s), e.g. 'denver'; no "
+            "shipped profile states its posting rule (see docs/jurisdictions.md); Georgia: 3 "
+            "parcel(s), e.g. 'atl-0'; ",
+        ),
+        (_no_geometry, "no parcel has a geometry to find its state by: give the rule profile "),
+    ],
+    ids=["near-a-line", "no-default-profile", "no-geometry"],
+)
+def test_auto_refuses_as_one_run_does(tmp_path, scheduler, layer, words):
+    """The same message (exit 2) and no output, the parcels named by their one-run rows."""
+    path, unsure = layer(tmp_path)
+    base = ["check", str(path), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "pid"]
+    lines = {}
+    for mode, extra in (
+        ("one", []),
+        ("part", ["--scheduler", scheduler, "--partition-parcels", "6"]),
+    ):
+        out = tmp_path / f"{mode}.json"
+        res = _run([*base, "--rules", "auto", "--json", str(out), "-q", *extra], cwd=ROOT)
+        assert res.returncode == 2, res.stderr.decode()[-2000:]
+        assert not out.exists() and "Traceback" not in res.stderr.decode()
+        lines[mode] = res.stderr.decode().strip().splitlines()[-1]
+    assert words in lines["one"], lines["one"]
+    if unsure:
+        assert f"the state of {unsure:,} parcel(s) is not certain" in lines["one"]
+        assert f"; and {unsure - 5:,} more." in lines["one"]
+        assert "(here north-carolina or virginia)" in lines["one"]
+    assert lines["one"] == lines["part"]
+
+
+def test_a_state_s_profile_by_name_warns_of_land_in_other_states_as_one_run(tmp_path, scheduler):
+    """Partitions across the Virginia/North Carolina line look their lots up one by one (the
+    input geometry at hand): the warning counts the lots in North Carolina and Florida as one
+    run counts them (of the sample's 29 and 4 x 44 lots; the sample's U1 has no geometry)."""
+    path, _ = _near_the_line(tmp_path)
+    args = ["check", str(path), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "pid"]
+    report = _same([*args, "--rules", "virginia"], tmp_path, scheduler, 6)
+    [warning] = [w for w in report["warnings"] if "lie in" in w]
+    assert re.match(r"\d+ of 205 parcels lie in North Carolina \(\d+\) and Florida \(28\)", warning)
 
 
 def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(tmp_path, scheduler):

@@ -196,3 +196,79 @@ def test_a_layer_inside_one_state_is_looked_up_once_and_the_same():
     two = parcels(lonlat_box(-84.28, 30.44), lonlat_box(-84.39, 33.75), crs=WGS84)
     got = parcel_state_table(prepare_parcels(two, Settings(), corners=False))
     assert got["state"].tolist() == ["florida", "georgia"]
+
+
+def test_a_parcel_without_usable_geometry_has_no_state_however_the_layer_is_looked_up():
+    # a point is not a parcel (invalid), wherever it is: the one lookup of a layer inside
+    # Florida and the lookup parcel by parcel of one across two states both call it empty, so
+    # that auto gives it the most common state either way
+    from posting.jurisdiction import parcel_state_table
+    from posting.prepare import prepare_parcels
+    from posting.settings import Settings
+
+    richmond = shapely.Point(-77.4360, 37.5407)
+    florida = [lonlat_box(-84.28, 30.44), lonlat_box(-84.27, 30.44)]
+    one = parcels(*florida, richmond, crs=WGS84)
+    two = parcels(*florida, richmond, lonlat_box(-84.39, 33.75), crs=WGS84)  # and Atlanta
+    fl = ["florida", "florida", None]
+    for layer, states in ((one, fl), (two, [*fl, "georgia"])):
+        got = parcel_state_table(prepare_parcels(layer, Settings(), corners=False))
+        assert got["status"].iat[2] == "empty" and got["reason"].iat[2] == "no geometry"
+        assert got["state"].tolist() == states
+    r = check(parcels(*florida, richmond, crs=WGS84), None, "auto")
+    assert r.parcels["state"].tolist() == ["florida"] * 3
+
+
+def test_auto_s_facts_add_up_over_the_parts_of_a_layer_and_choose_as_the_whole():
+    """A layer's :class:`StateFacts` are its parts' added up (any split), and the parcels
+    without geometry take the most common state, the first by name of a tie, as pandas'
+    ``mode`` gives it."""
+    import itertools
+
+    import numpy as np
+    import pandas as pd
+
+    from posting.jurisdiction import StateFacts, decide
+
+    rng = np.random.default_rng(3)
+    n = 60
+    status = rng.choice(["ok", "ok", "ok", "empty", "near"], n).astype(object)
+    state = np.where(status == "ok", rng.choice(["virginia", "florida", "texas"], n), None)
+    table = pd.DataFrame(
+        {
+            "status": status,
+            "state": pd.Series(state, dtype=object),
+            "reason": [f"why {i}" for i in range(n)],
+            "states": [("virginia",) if s == "near" else () for s in status],
+        }
+    )
+    ids = np.asarray([f"p{i}" for i in range(n)], dtype=object)
+    whole = StateFacts.of(table, ids, np.arange(n))
+    cuts = [0, 7, 8, 31, 60]
+    parts = [
+        StateFacts.of(table.iloc[a:b].reset_index(drop=True), ids[a:b], np.arange(a, b))
+        for a, b in itertools.pairwise(cuts)
+    ]
+    assert StateFacts.combine(parts[::-1]) == whole
+    near = np.flatnonzero(status == "near")
+    assert whole.unsure == len(near)
+    assert [k for k, _, _ in whole.unsure_first] == near[:5].tolist()
+    ok = table[table["status"] == "ok"]
+    for s, (count, first, pid) in whole.known.items():
+        rows = ok.index[ok["state"] == s]
+        assert (count, first, pid) == (len(rows), rows[0], f"p{rows[0]}")
+    # a tie: two states with 3 parcels each, and one parcel without geometry
+    tie = pd.DataFrame(
+        {
+            "status": ["ok"] * 6 + ["empty"],
+            "state": ["virginia", "texas", "virginia", "texas", "virginia", "texas", None],
+            "reason": [""] * 7,
+            "states": [()] * 7,
+        }
+    )
+    facts = StateFacts.of(tie, np.asarray([str(i) for i in range(7)], object), np.arange(7))
+    choice = decide(rules_spec(["auto"]), facts)
+    assert choice.fill == pd.Series(tie["state"][:6], dtype=object).mode().iat[0] == "texas"
+    assert list(choice.states) == ["virginia", "texas"]
+    applied = choice.applied(tie["status"].to_numpy(object), tie["state"].to_numpy(object))
+    assert applied.state.tolist()[-1] == "texas"

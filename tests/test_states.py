@@ -286,6 +286,21 @@ def test_margin_near_the_virginia_north_carolina_line(raw):
     assert parcel_states([parcel], margin_ft=0).loc[0, "state"] == "virginia"
 
 
+def test_a_parcel_s_distance_to_a_line_does_not_depend_on_the_others_looked_up(raw):
+    # 300 ft north of Virginia's southern line at 79.5° W (North Carolina's) and at 82° W
+    # (Tennessee's), both in UTM zone 17: each measured alone as beside the other, to the bit
+    # (a partition of a state looks its parcels up without the rest)
+    a = square_ft(*north(-79.5, raw_line_lat(raw, "VA", -79.5, 36.4, 36.7), 300.0), 100.0)
+    b = square_ft(*north(-82.0, raw_line_lat(raw, "VA", -82.0, 36.4, 36.7), 300.0), 100.0)
+    both = parcel_states([a, b])
+    assert both["status"].tolist() == ["near", "near"]
+    for i, g in enumerate([a, b]):
+        alone = parcel_states([g]).loc[0]
+        assert alone["distance_ft"] == both.loc[i, "distance_ft"]
+        assert 250.0 < alone["distance_ft"] <= 300.0 + SIMPLIFY_FT
+        assert alone["reason"] == both.loc[i, "reason"]
+
+
 def test_margin_at_the_canadian_border_by_hand(raw):
     # 1,000 ft south of the Census line, a 200 ft square: its north side is 1,000 ft from it
     line_lat = raw_line_lat(raw, "ND", -100.0, 48.9, 49.1)
