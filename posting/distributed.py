@@ -40,6 +40,7 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
 from __future__ import annotations
 
 import contextlib
+import functools
 import glob
 import math
 import operator
@@ -56,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from pyproj import CRS
 
 from posting import dataset, parallel
 from posting.errors import InputError
@@ -120,11 +122,23 @@ def _geometries(wkb: np.ndarray, rings: np.ndarray) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _crs_of(srs: str) -> CRS:
+    """One CRS object per definition in a process: pyproj parses a CRS afresh the first time
+    each new object is used (15 ms for a GeoParquet file's PROJJSON), and every file a task
+    loads from the scratch folder would otherwise bring new ones (the benchmark county: several
+    hundred parsings of the same two or three CRSs per worker)."""
+    return CRS(srs)
+
+
 class _Pickler(pickle.Pickler):
     """Pickles arrays of shapely geometries as one WKB array (in C), not geometry by geometry
-    (a partition's rings and parcels: three times faster to save and to load)."""
+    (a partition's rings and parcels: three times faster to save and to load), and a CRS as its
+    definition, loaded as the process's one object for it (:func:`_crs_of`)."""
 
     def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is CRS:
+            return _crs_of, (obj.srs,)
         if type(obj) is np.ndarray and obj.dtype == object and obj.ndim == 1 and len(obj) > 8:
             import shapely
 
@@ -723,10 +737,14 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     valid = core.prep.group >= 0
     core_boxes = core.prep.bounds_lonlat[valid]
     blocks = [core]
-    for h in _loads(f"{plan.scratch}/halo/{k}/*.pkl"):
-        near = boxes_near(h.prep.bounds_lonlat, core_boxes, plan.halo.parcels, plan.lat_range)
-        if near.any():
-            blocks.append(h.take(np.flatnonzero(near)))
+    halos = _loads(f"{plan.scratch}/halo/{k}/*.pkl")
+    if halos:  # one search for every neighbour's halo (one tree of the core's boxes)
+        boxes = np.concatenate([h.prep.bounds_lonlat for h in halos])
+        near = boxes_near(boxes, core_boxes, plan.halo.parcels, plan.lat_range)
+        ends = np.cumsum([len(h) for h in halos])
+        for h, sel in zip(halos, np.split(near, ends[:-1]), strict=True):
+            if sel.any():
+                blocks.append(h.take(np.flatnonzero(sel)))
     local, where = _concat_blocks(blocks)
     core_at = where[: len(core)]  # the core properties' places among the local ones
     markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
