@@ -40,6 +40,7 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
 from __future__ import annotations
 
 import contextlib
+import functools
 import glob
 import math
 import operator
@@ -56,6 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from pyproj import CRS
 
 from posting import dataset, parallel
 from posting.errors import InputError
@@ -101,6 +103,9 @@ to a partition beyond its halo is at most a cell wide."""
 MAX_CELLS = 4_000_000
 """At most this many cells (a state: cells of about a third of a mile)."""
 
+_SPAWN_ENV = "distributed.nanny.pre-spawn-environ"
+"""The environment dask's nanny gives the worker processes it starts (:func:`cluster`)."""
+
 _CONTEXT_LAYERS = ("access", "landcover", "water", "dwellings", "fences", "easements")
 
 
@@ -117,11 +122,23 @@ def _geometries(wkb: np.ndarray, rings: np.ndarray) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=64)
+def _crs_of(srs: str) -> CRS:
+    """One CRS object per definition in a process: pyproj parses a CRS afresh the first time
+    each new object is used (15 ms for a GeoParquet file's PROJJSON), and every file a task
+    loads from the scratch folder would otherwise bring new ones (the benchmark county: several
+    hundred parsings of the same two or three CRSs per worker)."""
+    return CRS(srs)
+
+
 class _Pickler(pickle.Pickler):
     """Pickles arrays of shapely geometries as one WKB array (in C), not geometry by geometry
-    (a partition's rings and parcels: three times faster to save and to load)."""
+    (a partition's rings and parcels: three times faster to save and to load), and a CRS as its
+    definition, loaded as the process's one object for it (:func:`_crs_of`)."""
 
     def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is CRS:
+            return _crs_of, (obj.srs,)
         if type(obj) is np.ndarray and obj.dtype == object and obj.ndim == 1 and len(obj) > 8:
             import shapely
 
@@ -720,10 +737,14 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     valid = core.prep.group >= 0
     core_boxes = core.prep.bounds_lonlat[valid]
     blocks = [core]
-    for h in _loads(f"{plan.scratch}/halo/{k}/*.pkl"):
-        near = boxes_near(h.prep.bounds_lonlat, core_boxes, plan.halo.parcels, plan.lat_range)
-        if near.any():
-            blocks.append(h.take(np.flatnonzero(near)))
+    halos = _loads(f"{plan.scratch}/halo/{k}/*.pkl")
+    if halos:  # one search for every neighbour's halo (one tree of the core's boxes)
+        boxes = np.concatenate([h.prep.bounds_lonlat for h in halos])
+        near = boxes_near(boxes, core_boxes, plan.halo.parcels, plan.lat_range)
+        ends = np.cumsum([len(h) for h in halos])
+        for h, sel in zip(halos, np.split(near, ends[:-1]), strict=True):
+            if sel.any():
+                blocks.append(h.take(np.flatnonzero(sel)))
     local, where = _concat_blocks(blocks)
     core_at = where[: len(core)]  # the core properties' places among the local ones
     markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
@@ -1129,7 +1150,16 @@ def cluster(
         with Client(scheduler) as client:
             yield client
         return
+    import dask
+
     with (
+        # dask's nanny starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which turns off
+        # glibc's adaptive thresholds: every array over 128 KiB is then mapped and unmapped
+        # afresh, and a partition's check spends a third more CPU faulting pages in (the
+        # benchmark county: 3 to 5 s of system time against 1.5 s in one process). Workers
+        # here allocate as one process does; the check gives its memory back itself after
+        # the assignment (posting.memory.release_memory), as one process does.
+        dask.config.set({f"{_SPAWN_ENV}.MALLOC_TRIM_THRESHOLD_": None}),
         LocalCluster(
             n_workers=workers or 1,
             threads_per_worker=1,
