@@ -404,7 +404,11 @@ def _far(
     if len(out_):
         # beyond the search from the rings' joint extent: no boundary near enough (exactly),
         # without asking the tree (miles out of the county, its costliest question)
-        x0, y0, x1, y1 = shapely.total_bounds(tree.geometries)
+        if not len(tree.geometries):  # no ring at all in this working CRS: none near
+            out_ = out_[:0]
+        x0, y0, x1, y1 = (
+            shapely.total_bounds(tree.geometries) if len(tree.geometries) else (np.nan,) * 4
+        )
         ox, oy = x[local[out_]], y[local[out_]]
         off = np.hypot(
             np.maximum(np.maximum(x0 - ox, ox - x1), 0.0),

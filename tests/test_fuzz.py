@@ -23,7 +23,7 @@ import pandas as pd
 import shapely
 from fuzz_strategies import Case, case, crowded_case, geographic_case
 from helpers import combine_markers, planned_markers
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 
 import posting
 from posting.errors import PostingError
@@ -116,8 +116,24 @@ def test_fuzz_parcels_and_markers(c: Case):
     _same(report, _check(c))
 
 
+_TM = "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft +no_defs"
+_SLIVER = "POLYGON ((50 0, 50 0, 50 1.0000000000000002e-6, 0 1.0000000000000002e-6, 0 0, 50 0))"
+
+
 @FUZZ
 @given(case())
+@example(  # no usable ring at all: a marker off every parcel once raised in the reasons' search
+    Case(
+        geoms=list(shapely.from_wkt(["POLYGON ((0 0, 0 0, 0 0, 0 0))", _SLIVER] * 2)),
+        crs=_TM,
+        ids=["0", "1", "2", "3"],
+        owners=[None, "Doe", None, "Doe"],
+        mx=np.array([0.0]),
+        my=np.array([0.0]),
+        marker_crs=_TM,
+        rules=["florida"],
+    )
+)
 def test_fuzz_merging_and_the_input_checks(c: Case):
     """The same layers with one owner's adjoining parcels merged (every input row in exactly
     one property, in order), and through the checks the command line runs after reading (the
