@@ -98,6 +98,8 @@ def main() -> int:
         "parcel_id",
         "--owner-field",
         "owner",
+        "--rules",  # the generated state lies partly at sea: auto would refuse those parcels
+        "florida",
         "-q",
     ]
     runs = {"single": [], "workers-1": ["--workers", "1"], "workers-2": ["--workers", "2"]}
