@@ -118,8 +118,8 @@ def real_copies(
     size = [np.ptp(np.asarray(lay.total_bounds).reshape(2, 2), axis=0) + 5_000.0 for lay in layers]
     # at most this many copies of each layer, five to a row
     per_layer = math.ceil(math.ceil(n_real / min(len(lay) for lay in layers)) / len(layers))
-    rows = [math.ceil(per_layer / 5)] * len(layers)
-    band = np.r_[0.0, np.cumsum([r * sz[1] for r, sz in zip(rows, size, strict=True)])]
+    rows = math.ceil(per_layer / 5)
+    band = np.r_[0.0, np.cumsum([rows * sz[1] for sz in size])]
     while made_real < n_real:
         layer = layers[copy % len(layers)]
         take = min(len(layer), n_real - made_real)

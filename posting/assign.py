@@ -401,14 +401,12 @@ def _far(
         found = np.zeros(len(out_), dtype=bool)
         found[qi] = True
         out_ = out_[~found]
+    if len(out_) and not len(tree.geometries):  # no usable ring in this working CRS: none near
+        out_ = out_[:0]
     if len(out_):
         # beyond the search from the rings' joint extent: no boundary near enough (exactly),
         # without asking the tree (miles out of the county, its costliest question)
-        if not len(tree.geometries):  # no ring at all in this working CRS: none near
-            out_ = out_[:0]
-        x0, y0, x1, y1 = (
-            shapely.total_bounds(tree.geometries) if len(tree.geometries) else (np.nan,) * 4
-        )
+        x0, y0, x1, y1 = shapely.total_bounds(tree.geometries)
         ox, oy = x[local[out_]], y[local[out_]]
         off = np.hypot(
             np.maximum(np.maximum(x0 - ox, ox - x1), 0.0),
