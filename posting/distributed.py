@@ -1252,9 +1252,7 @@ def run_partitioned(
     _tick(timings, "unassigned")
     lost_parts = steps.map(_lost, plan, range(len(marker_pieces)), label="unassigned markers")
     lost = markers_concat(lost_parts, list(plan.marker_files))
-    lost_table = _reasons(
-        client, client.scatter(plan, broadcast=True, hash=False), plan, preps, lost, progress
-    )
+    lost_table = _reasons(client, _share(client, plan), plan, preps, lost, progress)
     totals.finish(checks, lost_table)
     _tick(timings, "end")
     return Run(plan, totals, checks, lost_table, timings)
@@ -1315,7 +1313,7 @@ class _Steps:
 
     def map(self, func: Callable[..., Any], plan: Plan, *args: Any, label: str, **kw: Any):
         """``func(plan, *args)`` for each element of the iterables ``args``, on the cluster."""
-        plan_f = self.client.scatter(plan, broadcast=True, hash=False)
+        plan_f = _share(self.client, plan)
         items = [list(a) for a in args]
         futures = self.client.map(func, [plan_f] * len(items[0]), *items, pure=False, **kw)
         return _progress(futures, label, self.progress)
@@ -1366,9 +1364,7 @@ class _Steps:
         hd = points.hilbert_distance(total_bounds=curve, level=HILBERT_LEVEL)
         key, owner_min = hd.astype(float), None
         if self.job.merge_owner:  # an owner's parcels take the owner's smallest distance
-            owner_min = client.scatter(
-                hd.groupby(skel["mkey"]).min().compute(), broadcast=True, hash=False
-            )
+            owner_min = _share(client, hd.groupby(skel["mkey"]).min().compute())
             key = dd.map_partitions(_owner_keys, skel, hd, owner_min, meta=("key", float))
         k_parts = max(1, math.ceil(sum(x["rows"] for x in info) / partition_parcels))
         qs = np.linspace(0, 1, k_parts + 1)[1:-1]
@@ -1399,7 +1395,7 @@ class _Steps:
         """Step 3: the parcels, markers and context features to their partitions; the plan
         with the marker files, and what each marker piece held."""
         client, job = self.client, self.job
-        plan_f = client.scatter(plan, broadcast=True, hash=False)
+        plan_f = _share(client, plan)
         dist_p = client.map(
             _distribute_parcels,
             [plan_f] * len(pieces),
@@ -1456,6 +1452,18 @@ class _Steps:
             for i, c in zip(again, redo, strict=True):
                 checks[i] = c
         return checks
+
+
+def _share(client: Client, value: Any) -> Any:
+    """``value`` on the cluster, for many tasks to take: a task that holds it (not scattered
+    data, which is lost for good with the worker that holds it; a task's result is computed
+    again elsewhere, so a run survives a lost worker)."""
+    return client.submit(_held, value, pure=False)
+
+
+def _held(value: Any) -> Any:
+    """The value of a :func:`_share` task."""
+    return value
 
 
 def _tick(timings: dict[str, float], name: str) -> None:

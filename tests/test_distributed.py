@@ -663,3 +663,28 @@ def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(tmp
         lines[mode] = res.stderr.decode().strip().splitlines()[-1]
     assert "would with x and y swapped" in lines["one"]
     assert lines["one"] == lines["part"]
+
+
+def test_a_shared_value_survives_the_loss_of_every_worker_that_holds_it():
+    # what every partition's task takes (the plan) is a task's result, not scattered data: the
+    # scheduler computes it again when the workers that hold it are gone (a run in CI once
+    # failed with "lose scattered data, which can't be recovered")
+    import os
+
+    from distributed import Client, LocalCluster
+
+    from posting.distributed import _share
+
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, dashboard_address=":0", memory_limit=0
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        shared = _share(client, {"parts": tuple(range(5))})
+        shared.result()
+        holders = sorted(client.who_has([shared])[shared.key])
+        assert holders
+        client.run(os._exit, 1, workers=holders, on_error="ignore")
+        client.wait_for_workers(2, timeout=60)
+        assert client.submit(lambda v: len(v["parts"]), shared, pure=False).result(timeout=60) == 5
