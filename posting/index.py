@@ -60,6 +60,12 @@ BASE_PERCENTILE = 75.0
 """Level 0 cells are sized on this percentile of the box sizes (measured best of 50, 75, 90
 on the benchmark county: the 75th makes fewer levels without crowding the smallest cells)."""
 
+QUERY_CHUNK = 1 << 15
+"""Points asked about at a time: each (point, candidate box) pair costs a few arrays' worth,
+which for a chunk stay small enough to be reused rather than mapped afresh (a county's two
+million markers at once made ten times as many pairs, in arrays of hundreds of MB that each
+call faulted in page by page)."""
+
 DENSE_CELLS = 1 << 24
 """A level with at most this many cells (and not many more than its entries) looks cells up in
 a dense offset table; a sparser one (points spread over a state) uses binary search."""
@@ -131,6 +137,19 @@ class BoxGrid:
         return pmap(self._query, np.arange(len(x)), x, y)  # in chunks of points, on all cores
 
     def _query(
+        self, ids: np.ndarray, x: np.ndarray, y: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        pts, hits = [], []
+        for lo in range(0, len(x), QUERY_CHUNK):
+            sl = slice(lo, lo + QUERY_CHUNK)
+            pt, bx = self._query_chunk(ids[sl], x[sl], y[sl])
+            pts.append(pt)
+            hits.append(bx)
+        if not pts:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+        return np.concatenate(pts), np.concatenate(hits)
+
+    def _query_chunk(
         self, ids: np.ndarray, x: np.ndarray, y: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         pts, hits = [], []
