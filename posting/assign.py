@@ -80,6 +80,43 @@ def _expand_to_rings(
     return m[pair], ring_start[p][pair] + k
 
 
+def named_parcels(parcel_ref: np.ndarray, named: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """The (marker, parcel) pairs of the markers ``named`` (a mask) and every parcel whose id
+    is the one the marker names: an array of shape ``(2, pairs)``.
+
+    >>> named_parcels(np.array(["a", "b", "c"], dtype=object), np.array([True, True, False]),
+    ...               np.array(["b", "a", "b"], dtype=object)).tolist()
+    [[0, 1, 1], [1, 0, 2]]
+    """
+    left = pd.DataFrame({"m": np.flatnonzero(named), "id": parcel_ref[named]})
+    right = pd.DataFrame({"p": np.arange(len(ids)), "id": ids})
+    merged = left.merge(right, on="id", how="inner")
+    return np.vstack([merged["m"].to_numpy(np.int64), merged["p"].to_numpy(np.int64)])
+
+
+def named_distance(
+    prep: PreparedParcels | ParcelGeometry,
+    pairs: np.ndarray,
+    g: int,
+    xs: np.ndarray,
+    ys: np.ndarray,
+    local: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distance from each marker of ``pairs`` (:func:`named_parcels`) whose parcel is in
+    working frame ``g`` to each ring of that parcel (GEOS's exact distance: a few markers).
+    Marker ``m`` stands at ``xs[local[m]], ys[local[m]]`` in the frame.
+
+    Returns
+    -------
+    marker, ring, distance_ft
+        One row per (marker, ring).
+    """
+    pg = pairs[:, prep.group[pairs[1]] == g] if pairs.size else pairs.reshape(2, 0)
+    mm, rr = _expand_to_rings(pg[0], pg[1], prep.ring_start, prep.ring_count)
+    pts = shapely.points(xs[local[mm]], ys[local[mm]])
+    return mm, rr, np.asarray(pmap(shapely.distance, pts, prep.rings.geometry[rr]), dtype=float)
+
+
 def _group_xy(markers: MarkerLayer, idx: np.ndarray, wcrs) -> tuple[np.ndarray, np.ndarray]:
     """Markers ``idx`` projected into a working frame, file by file (each has its own CRS)."""
     x = np.full(len(idx), np.nan)
@@ -125,10 +162,7 @@ def assign_markers(
     named_pairs = np.empty((2, 0), dtype=np.int64)
     if markers.parcel_ref is not None:
         named = usable & ~pd.isna(markers.parcel_ref)
-        left = pd.DataFrame({"m": np.flatnonzero(named), "id": markers.parcel_ref[named]})
-        right = pd.DataFrame({"p": np.arange(len(ids)), "id": ids})
-        merged = left.merge(right, on="id", how="inner")
-        named_pairs = np.vstack([merged["m"].to_numpy(np.int64), merged["p"].to_numpy(np.int64)])
+        named_pairs = named_parcels(markers.parcel_ref, named, ids)
 
     cand: list[tuple[np.ndarray, ...]] = []  # (prio, marker, ring, dist, x, y)
     inside_parcel = np.full(n, -1, dtype=np.int64)
@@ -186,11 +220,8 @@ def assign_markers(
             cand.append((prio[keep], mm[keep], rr[keep], dd[keep], xs[li], ys[li], pos[keep]))
 
         # 1. named: the named parcel's nearest ring (few markers: GEOS distances)
-        pg = named_pairs[:, prep.group[named_pairs[1]] == g] if named_pairs.size else named_pairs
-        if pg.size:
-            mm, rr = _expand_to_rings(pg[0], pg[1], ring_start, ring_count)
-            pts = shapely.points(xs[local[mm]], ys[local[mm]])
-            dd = pmap(shapely.distance, pts, rings.geometry[rr])
+        mm, rr, dd = named_distance(prep, named_pairs, g, xs, ys, local)
+        if len(mm):
             np.minimum.at(named_dist, mm, dd)
             add(0, mm, rr, dd)
         if index is None:

@@ -1056,10 +1056,41 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
     }
 
 
-def _combine_reasons(lost: MarkerLayer, found: list[dict], tolerance_ft: float) -> np.ndarray:
+def _names_parcel(m: MarkerLayer) -> np.ndarray:
+    """Which markers name the parcel they post (:attr:`MarkerLayer.parcel_ref`)."""
+    if m.parcel_ref is None:
+        return np.zeros(len(m), dtype=bool)
+    return ~pd.isna(m.parcel_ref)
+
+
+def _named_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
+    """For markers that name their parcel (and were not assigned): which of them name a
+    parcel of partition ``k``, and how far each stands from the nearest boundary of those it
+    names there (what :func:`posting.assign.assign_markers` measures, for this partition's
+    part)."""
+    from posting import assign
+
+    prep = _load(f"{plan.scratch}/prep/{k}.pkl").prep
+    n = len(markers)
+    pairs = assign.named_parcels(markers.parcel_ref, np.ones(n, dtype=bool), prep.ids)
+    dist = np.full(n, np.inf)
+    with parallel.threads(1):
+        for g, wcrs in enumerate(prep.crss):
+            if not (prep.group[pairs[1]] == g).any():
+                continue
+            xs, ys = assign._group_xy(markers, np.arange(n), wcrs)
+            mm, _, dd = assign.named_distance(prep, pairs, g, xs, ys, np.arange(n))
+            np.minimum.at(dist, mm, dd)
+    return {"marker": index, "named": np.bincount(pairs[0], minlength=n) > 0, "dist": dist}
+
+
+def _combine_reasons(
+    lost: MarkerLayer, found: list[dict], named: list[dict], tolerance_ft: float
+) -> np.ndarray:
     """Why each lost marker is unassigned, worded as :func:`posting.assign._explain` words it
     from the facts of every partition near it (the first parcel it stands in; else the
-    nearest boundary, ties to the first in input order)."""
+    nearest boundary, ties to the first in input order) and, for a marker that names its
+    parcel, of every partition (whether a parcel has that id, and the distance to it)."""
     from types import SimpleNamespace
 
     from posting import assign
@@ -1104,13 +1135,19 @@ def _combine_reasons(lost: MarkerLayer, found: list[dict], tolerance_ft: float) 
     nearest_ring = np.where(near, n + np.arange(n), -1)
     fake = SimpleNamespace(ids=ids, rings=SimpleNamespace(parcel=np.arange(2 * n)))
     reason = np.asarray(lost.reason, dtype=object).copy()
+    has_named = np.zeros(n, dtype=bool)
+    named_dist = np.full(n, np.inf)
+    for f in named:
+        has_named[f["marker"][f["named"]]] = True
+        np.minimum.at(named_dist, f["marker"], f["dist"])
+    is_named = usable & _names_parcel(lost)
     assign._explain(
         reason,
         np.full(n, -1, dtype=np.int64),
         usable,
-        np.zeros(n, dtype=bool),
-        np.empty((2, 0), dtype=np.int64),
-        np.full(n, np.inf),
+        is_named,
+        np.vstack([np.flatnonzero(has_named), np.zeros(int(has_named.sum()), dtype=np.int64)]),
+        named_dist,
         inside_parcel,
         np.where(inside, in_dist, np.inf),
         nearest_ring,
@@ -1204,12 +1241,6 @@ def run_partitioned(
     ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them. Without
     ``scratch``, a temporary folder is made (``run.plan.scratch``): the caller removes it once
     the outputs are written (:func:`run_and_write` does)."""
-    if job.sign_parcel_field:
-        raise InputError(
-            "{option} is not supported on the partitioned path yet: markers that name their "
-            "parcel are checked in one process (leave out the workers and the scheduler)",
-            parameter="sign_parcel_field",
-        )
     if partition_parcels < 1:
         raise InputError("{option} must be at least 1", parameter="partition_parcels")
     from posting.jurisdiction import rules_spec, state_of
@@ -1495,8 +1526,15 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
     """The lost markers, in input order, with why each is unassigned."""
     from posting.assign import REASON_SEARCH_FT
 
-    usable = np.flatnonzero(pd.isna(lost.reason))
+    named = np.flatnonzero(pd.isna(lost.reason) & _names_parcel(lost))
+    usable = np.flatnonzero(pd.isna(lost.reason) & ~_names_parcel(lost))
     boxes = _marker_boxes(lost)[usable]
+    # a marker that names its parcel is judged by that parcel alone, wherever it lies
+    asked = [
+        client.submit(_named_in, plan_f, p["k"], markers_take(lost, named), named, pure=False)
+        for p in preps
+        if len(named)
+    ]
     jobs = []
     for p in preps:
         if p["extent"] is None or not len(usable):
@@ -1507,8 +1545,10 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
             jobs.append(
                 client.submit(_reasons_in, plan_f, p["k"], markers_take(lost, idx), idx, pure=False)
             )
-    found = _progress(jobs, "unassigned markers' reasons", progress)
-    reason = _combine_reasons(lost, found, plan.job.settings.tolerance_ft)
+    found = _progress(jobs + asked, "unassigned markers' reasons", progress)
+    reason = _combine_reasons(
+        lost, found[: len(jobs)], found[len(jobs) :], plan.job.settings.tolerance_ft
+    )
     from posting.attributes import first_recorded, marker_kinds
 
     attrs = lost.attributes

@@ -665,6 +665,51 @@ def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(tmp
     assert lines["one"] == lines["part"]
 
 
+def test_markers_that_name_their_parcel_as_in_one_run(tmp_path, scheduler):
+    """``--sign-parcel-field``: each marker posts the parcel it names, wherever that parcel's
+    partition; one that names a parcel too far away, one not in the file and one without
+    usable geometry are unassigned for those reasons, worded as one run words them."""
+    import pandas as pd
+
+    from posting.engine import run
+    from posting.job import Job
+
+    job = Job(
+        parcels=str(SAMPLE / "parcels.geojson"),
+        signs=(str(SAMPLE / "signs.csv"),),
+        id_field="parcel_id",
+        rules=("florida",),
+    )
+    report = run(job, threads=1)
+    ids = report.parcels["id"].to_numpy(dtype=object)
+    at = report.markers["parcel"].to_numpy()
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table["parcel"] = np.where(at >= 0, ids[np.maximum(at, 0)], "")
+    assert (table["parcel"] != "").sum() > 200
+    first = {p: int(np.flatnonzero(table["parcel"] == p)[0]) for p in ("N01", "S1", "L01")}
+    table.loc[first["N01"], "parcel"] = "S4"  # a parcel far off, in another partition
+    table.loc[first["S1"], "parcel"] = "NOPE"  # no such parcel
+    table.loc[first["L01"], "parcel"] = "U1"  # a parcel without usable geometry (a point)
+    table.loc[4, "parcel"] = ""  # placed by its position, as without the column
+    named = tmp_path / "named.csv"
+    table.to_csv(named, index=False)
+    args = [
+        "check",
+        str(SAMPLE / "parcels.geojson"),
+        "--signs",
+        str(named),
+        "--id-field",
+        "parcel_id",
+        "--sign-parcel-field",
+        "parcel",
+    ]
+    one = _same(args, tmp_path, scheduler, 3, ("json", "csv", "geojson"))
+    reasons = {s["row"]: s["reason"] for s in one["unassigned_signs"]}
+    assert reasons[first["N01"]].startswith("names parcel 'S4' but stands ")
+    assert reasons[first["S1"]] == "names parcel 'NOPE', which is not in the parcel file"
+    assert reasons[first["L01"]] == "names parcel 'U1', which has no usable geometry"
+
+
 def test_a_shared_value_survives_the_loss_of_every_worker_that_holds_it():
     # what every partition's task takes (the plan) is a task's result, not scattered data: the
     # scheduler computes it again when the workers that hold it are gone (a run in CI once
