@@ -119,6 +119,12 @@ def _inputs(job: Job) -> dict[str, Any]:
     return files
 
 
+_KEPT: list[Report] | None = None
+"""The reports made, kept to the end when :func:`run` ends the process at once (a list then):
+freeing a county's report object by object as the command returns (its records alone are
+millions of small objects) costs up to a second and serves nothing."""
+
+
 def _run(job: Job) -> Report:
     """Check what the job names (``check``, ``map`` and ``plan``)."""
     from posting.prefetch import Prefetch
@@ -127,9 +133,12 @@ def _run(job: Job) -> Report:
     from posting.engine import run
 
     try:
-        return run(job, prefetch=prefetch)
+        report = run(job, prefetch=prefetch)
     finally:
         prefetch.close()
+    if _KEPT is not None:
+        _KEPT.append(report)
+    return report
 
 
 _no_tiles_option = click.option(
@@ -460,6 +469,8 @@ def run() -> None:
     """
     from posting.memory import share_allocator
 
+    global _KEPT
+    _KEPT = []  # the process ends below, the reports with it
     share_allocator()  # before any thread starts (see its docstring)
     try:
         main()
