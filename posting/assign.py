@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -80,16 +81,32 @@ def _expand_to_rings(
     return m[pair], ring_start[p][pair] + k
 
 
-def named_parcels(parcel_ref: np.ndarray, named: np.ndarray, ids: np.ndarray) -> np.ndarray:
+def named_parcels(
+    parcel_ref: np.ndarray,
+    named: np.ndarray,
+    ids: np.ndarray,
+    source_ids: list[list[Any]] | None = None,
+) -> np.ndarray:
     """The (marker, parcel) pairs of the markers ``named`` (a mask) and every parcel whose id
-    is the one the marker names: an array of shape ``(2, pairs)``.
+    is the one the marker names: an array of shape ``(2, pairs)``. Where parcels were merged
+    into properties (``source_ids``: each property's parcels' ids), a marker that names any
+    parcel of a property names the property.
 
     >>> named_parcels(np.array(["a", "b", "c"], dtype=object), np.array([True, True, False]),
     ...               np.array(["b", "a", "b"], dtype=object)).tolist()
     [[0, 1, 1], [1, 0, 2]]
+    >>> named_parcels(np.array(["a2", "b"], dtype=object), np.array([True, True]),
+    ...               np.array(["a1", "b"], dtype=object), [["a1", "a2"], ["b"]]).tolist()
+    [[0, 1], [0, 1]]
     """
+    if source_ids is None:
+        right = pd.DataFrame({"p": np.arange(len(ids)), "id": ids})
+    else:
+        counts = np.fromiter(map(len, source_ids), dtype=np.int64, count=len(source_ids))
+        flat = np.empty(int(counts.sum()), dtype=object)
+        flat[:] = [i for lots in source_ids for i in lots]
+        right = pd.DataFrame({"p": np.repeat(np.arange(len(source_ids)), counts), "id": flat})
     left = pd.DataFrame({"m": np.flatnonzero(named), "id": parcel_ref[named]})
-    right = pd.DataFrame({"p": np.arange(len(ids)), "id": ids})
     merged = left.merge(right, on="id", how="inner")
     return np.vstack([merged["m"].to_numpy(np.int64), merged["p"].to_numpy(np.int64)])
 
@@ -162,7 +179,9 @@ def assign_markers(
     named_pairs = np.empty((2, 0), dtype=np.int64)
     if markers.parcel_ref is not None:
         named = usable & ~pd.isna(markers.parcel_ref)
-        named_pairs = named_parcels(markers.parcel_ref, named, ids)
+        named_pairs = named_parcels(
+            markers.parcel_ref, named, ids, getattr(prep, "source_ids", None)
+        )
 
     cand: list[tuple[np.ndarray, ...]] = []  # (prio, marker, ring, dist, x, y)
     inside_parcel = np.full(n, -1, dtype=np.int64)

@@ -1072,7 +1072,9 @@ def _named_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> di
 
     prep = _load(f"{plan.scratch}/prep/{k}.pkl").prep
     n = len(markers)
-    pairs = assign.named_parcels(markers.parcel_ref, np.ones(n, dtype=bool), prep.ids)
+    pairs = assign.named_parcels(
+        markers.parcel_ref, np.ones(n, dtype=bool), prep.ids, prep.source_ids
+    )
     dist = np.full(n, np.inf)
     with parallel.threads(1):
         for g, wcrs in enumerate(prep.crss):

@@ -91,6 +91,24 @@ def test_named_parcel_overrides_position():
     )
 
 
+def test_a_marker_naming_a_lot_of_a_merged_property_posts_the_property():
+    # lots A1 and A2 of one owner merge into property A1 (1,000 x 500 ft); a marker that names
+    # A2 on the property's boundary posts it, one that names A2 on the old inner line (x = 500)
+    # stands 250 ft from the property's boundary (its nearest: y = 0 or y = 500)
+    a1, a2, b = square(500), square(500, x0=500), square(500, y0=-500)
+    lay = parcels(a1, a2, b, ids=["A1", "A2", "B"])
+    prep = prepare_parcels(lay, merge_key=np.array(["doe", "doe", None], dtype=object))
+    r = check(prep, markers([(990, 250), (500, 250), (250, 3)], parcel_ref=["A2", "A2", "B"]))
+    m = r.markers
+    assert plain(m["parcel_id"]) == ["A1", None, "B"]
+    assert plain(m["assigned_by"]) == ["named", None, "named"]
+    assert m["distance_ft"][0] == pytest.approx(10.0)
+    assert (
+        m["reason"][1]
+        == "names parcel 'A2' but stands 250.0 ft from its boundary (tolerance 30.0 ft)"
+    )
+
+
 def test_marker_goes_to_the_nearest_ring_of_its_parcel():
     hole = [(400, 400), (600, 400), (600, 600), (400, 600)]
     poly = shapely.Polygon(square().exterior.coords, [hole])

@@ -665,10 +665,14 @@ def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(tmp
     assert lines["one"] == lines["part"]
 
 
-def test_markers_that_name_their_parcel_as_in_one_run(tmp_path, scheduler):
+@pytest.mark.parametrize(
+    "merge", [[], ["--owner-field", "owner", "--merge-owner", "owner"]], ids=["lots", "merged"]
+)
+def test_markers_that_name_their_parcel_as_in_one_run(tmp_path, scheduler, merge):
     """``--sign-parcel-field``: each marker posts the parcel it names, wherever that parcel's
     partition; one that names a parcel too far away, one not in the file and one without
-    usable geometry are unassigned for those reasons, worded as one run words them."""
+    usable geometry are unassigned for those reasons, worded as one run words them. Merged by
+    owner, a marker that names a lot posts its property."""
     import pandas as pd
 
     from posting.engine import run
@@ -702,12 +706,14 @@ def test_markers_that_name_their_parcel_as_in_one_run(tmp_path, scheduler):
         "parcel_id",
         "--sign-parcel-field",
         "parcel",
+        *merge,
     ]
     one = _same(args, tmp_path, scheduler, 3, ("json", "csv", "geojson"))
     reasons = {s["row"]: s["reason"] for s in one["unassigned_signs"]}
     assert reasons[first["N01"]].startswith("names parcel 'S4' but stands ")
     assert reasons[first["S1"]] == "names parcel 'NOPE', which is not in the parcel file"
     assert reasons[first["L01"]] == "names parcel 'U1', which has no usable geometry"
+    assert not any("not in the parcel file" in r for r in reasons.values() if "NOPE" not in r)
 
 
 def test_a_shared_value_survives_the_loss_of_every_worker_that_holds_it():
