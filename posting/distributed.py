@@ -40,6 +40,7 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import functools
 import glob
 import math
@@ -129,6 +130,17 @@ def _crs_of(srs: str) -> CRS:
     loads from the scratch folder would otherwise bring new ones (the benchmark county: several
     hundred parsings of the same two or three CRSs per worker)."""
     return CRS(srs)
+
+
+def _reduce_crs(crs: CRS) -> tuple[Callable[[str], CRS], tuple[str]]:
+    return _crs_of, (crs.srs,)
+
+
+# every pickle of a CRS, dask's included (the plan, a task's arguments, the lost markers sent
+# for their reasons), loads as the process's one object for its definition: each unpickled
+# CRS object was parsed afresh on first use (the county's unassigned markers' reasons: 0.7 s
+# of CPU comparing the CRSs of the markers sent to each partition)
+copyreg.pickle(CRS, _reduce_crs)
 
 
 class _Pickler(pickle.Pickler):
@@ -1131,7 +1143,7 @@ class Run:
     totals: Any
     parts: list[dict[str, Any]] = field(default_factory=list)
     lost: pd.DataFrame | None = None
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, Any] = field(default_factory=dict)
 
 
 @contextlib.contextmanager
@@ -1218,7 +1230,7 @@ def run_partitioned(
     profiles = tuple(spec.named)  # with auto, and each state's defaults once prepared
     scratch = scratch or tempfile.mkdtemp(prefix="posting-")
     os.makedirs(scratch, exist_ok=True)
-    timings: dict[str, float] = {}
+    timings: dict[str, Any] = {}
     steps = _Steps(job, client, progress)
 
     _tick(timings, "scan")
@@ -1466,15 +1478,39 @@ def _held(value: Any) -> Any:
     return value
 
 
-def _tick(timings: dict[str, float], name: str) -> None:
-    """Note when a step starts (the steps' times: :attr:`Run.timings`, in seconds)."""
+def _tick(timings: dict[str, Any], name: str) -> None:
+    """Note when a step starts (the steps' times: :attr:`Run.timings`, in seconds); with
+    ``POSTING_TIMINGS`` set, also the CPU the command and its worker processes spent in each
+    (``timings["_cpu"]``, :func:`_tree_cpu`)."""
     import time
 
     now = time.perf_counter()
+    cpu = _tree_cpu()
     last = timings.pop("_at", None)
     if last is not None:
-        timings[timings.pop("_step")] = now - last
+        step = timings.pop("_step")
+        timings[step] = now - last
+        if cpu is not None and "_cpu_at" in timings:
+            timings.setdefault("_cpu", {})[step] = cpu - timings["_cpu_at"]
     timings["_at"], timings["_step"] = now, name
+    if cpu is not None:
+        timings["_cpu_at"] = cpu
+
+
+def _tree_cpu() -> float | None:
+    """With ``POSTING_TIMINGS`` set, the CPU seconds (user and system) this process and its
+    live descendants (a local cluster's worker processes) have spent so far; else None."""
+    if not os.environ.get("POSTING_TIMINGS"):
+        return None
+    import psutil
+
+    me = psutil.Process()
+    total = 0.0
+    for p in (me, *me.children(recursive=True)):
+        with contextlib.suppress(psutil.Error):
+            t = p.cpu_times()
+            total += t.user + t.system
+    return total
 
 
 def _owner_keys(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> pd.Series:
@@ -1619,8 +1655,11 @@ def run_and_write(
     wanted = tuple(k for k, v in outputs.items() if v)
     base = scratch or None
     work = tempfile.mkdtemp(prefix="posting-run-", dir=base)
+    started: dict[str, Any] = {}
     try:
+        _tick(started, "start")  # the cluster's start: its processes, until the first step
         with cluster(workers, scheduler) as client:
+            _tick(started, "")
             run = run_partitioned(
                 job,
                 client,
@@ -1635,6 +1674,11 @@ def run_and_write(
         stream.write_outputs(run, outputs, name)
         run.timings["outputs"] = time.perf_counter() - t0
         if os.environ.get("POSTING_TIMINGS"):
+            cpu = {**started.get("_cpu", {}), **run.timings.get("_cpu", {})}
+            print(
+                "posting: cpu: " + ", ".join(f"{k} {v:.2f} s" for k, v in cpu.items()),
+                file=sys.stderr,
+            )
             shown = ", ".join(f"{k} {v:.2f} s" for k, v in run.timings.items() if k[0] != "_")
             halo = sum(c["halo"] for c in run.parts)
             markers = sum(c["markers"] for c in run.parts)
