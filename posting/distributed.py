@@ -417,6 +417,9 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         "missing_ids": (len(missing), missing[:10]),
         "extreme_lon": lon[ext],
         "extreme_lat": lat[ext],
+        "box": _extent(frame[["west", "south", "east", "north"]].to_numpy(dtype=float))
+        if n
+        else [np.nan] * 4,
         "any_owner": layer.owners is not None and bool(pd.notna(layer.owners).any()),
     }
     return frame, info
@@ -448,11 +451,83 @@ class Plan:
     choice: Choice | None = None
 
 
-def _part_keys(
-    frame_hd: tuple[pd.DataFrame, pd.Series], owner_min: pd.Series | None, cuts: np.ndarray
-) -> np.ndarray:
-    frame, hd = frame_hd
-    key = hd.to_numpy(dtype=np.float64) if owner_min is None else _owner_key(frame, hd, owner_min)
+def _hilbert(frame: pd.DataFrame, curve: tuple[float, float, float, float]) -> np.ndarray:
+    """Each parcel's distance along the Hilbert curve over ``curve`` (of its centre; a parcel
+    without one at the curve's south-west corner): dask-geopandas' own function, the one its
+    ``hilbert_distance`` maps over a dask GeoDataFrame's partitions, on this piece."""
+    import geopandas
+    import shapely
+    from dask_geopandas.hilbert_distance import _hilbert_distance
+
+    x = frame["lon"].fillna(curve[0]).to_numpy(dtype=float)
+    y = frame["lat"].fillna(curve[1]).to_numpy(dtype=float)
+    points = geopandas.GeoSeries(shapely.points(x, y))
+    hd = _hilbert_distance(points, total_bounds=np.asarray(curve), level=HILBERT_LEVEL)
+    return hd.to_numpy(dtype=np.float64)
+
+
+def _owner_min(frame: pd.DataFrame, hd: np.ndarray) -> pd.Series:
+    """Each owner's smallest Hilbert distance in a piece (parcels without one left out)."""
+    return pd.Series(hd, index=frame.index).groupby(frame["mkey"].to_numpy()).min()
+
+
+def _plan_key(frame: pd.DataFrame, hd: np.ndarray, owner_min: pd.Series | None) -> np.ndarray:
+    """Each parcel's partitioning key: its Hilbert distance, or its owner's smallest one."""
+    if owner_min is None:
+        return hd
+    return _owner_key(frame, pd.Series(hd, index=frame.index), owner_min)
+
+
+_BIN = 1 << 16
+"""A bin of the keys' histogram (:func:`_cuts`): 65,536 distances along the curve (whose
+level 16 makes 2**32 of them)."""
+
+
+def _key_bins(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The bins a piece's keys fall in and how many fall in each."""
+    return np.unique((key // _BIN).astype(np.int64), return_counts=True)
+
+
+def _keys_in(key: np.ndarray, bins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A piece's distinct keys in ``bins`` and how many of each."""
+    sel = np.isin((key // _BIN).astype(np.int64), bins)
+    return np.unique(key[sel], return_counts=True)
+
+
+def _cuts(client: Client, keys: list[Any], n: int, k_parts: int, progress: bool) -> np.ndarray:
+    """The keys that cut ``n`` parcels into ``k_parts`` runs of about equal length along the
+    curve (each the key of rank ``n * j // k_parts``, ``j`` from 1), exact, without gathering
+    the keys: each piece's histogram of its keys in bins of :data:`_BIN`, added up, gives the
+    bin of each cut; then only the distinct keys in those bins are gathered."""
+    ranks = np.arange(1, k_parts, dtype=np.int64) * n // k_parts
+    if not len(ranks) or not n:
+        return np.empty(0)
+    hist = _progress(client.map(_key_bins, keys, pure=False), "planning partitions", progress)
+    bins = np.concatenate([b for b, _ in hist])
+    counts = np.concatenate([c for _, c in hist])
+    bins, inverse = np.unique(bins, return_inverse=True)
+    counts = np.bincount(inverse, weights=counts).astype(np.int64)
+    ends = np.cumsum(counts)
+    at = np.searchsorted(ends, ranks, side="right")  # the bin each rank falls in
+    wanted = np.unique(bins[at])
+    got = _progress(
+        client.map(_keys_in, keys, bins=wanted, pure=False), "planning partitions", progress
+    )
+    values = np.concatenate([v for v, _ in got])
+    many = np.concatenate([c for _, c in got])
+    values, inverse = np.unique(values, return_inverse=True)
+    many = np.bincount(inverse, weights=many).astype(np.int64)
+    value_bin = (values // _BIN).astype(np.int64)
+    cuts = []
+    for r, b in zip(ranks, at, strict=True):
+        before = ends[b] - counts[b]  # keys in the bins before this one
+        mine = value_bin == bins[b]
+        within = np.cumsum(many[mine])
+        cuts.append(values[mine][np.searchsorted(within, r - before, side="right")])
+    return np.unique(np.asarray(cuts, dtype=np.float64))
+
+
+def _part_keys(key: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     return np.searchsorted(cuts, key, side="right").astype(np.int64)
 
 
@@ -1352,38 +1427,26 @@ class _Steps:
     def plan(self, frames: list[Any], info: list[dict[str, Any]], partition_parcels: int):
         """Step 2: each parcel's partition (futures, one per piece), their number, their reach
         and the layer's range of latitudes."""
-        import dask.dataframe as dd
-        import dask_geopandas as dgpd
-
         from posting.crs import lonlat_margin_deg
 
         client = self.client
-        meta = pd.DataFrame(
-            {c: pd.Series(dtype=float) for c in ("lon", "lat", "west", "south", "east", "north")}
-        )
-        meta.insert(0, "row", pd.Series(dtype=np.int64))
-        meta["mkey"] = pd.Series(dtype=object)
-        skel = dd.from_delayed(frames, meta=meta, verify_meta=False)
-        bounds = dd.compute(
-            skel["west"].min(), skel["south"].min(), skel["east"].max(), skel["north"].max()
-        )
-        bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in bounds)
-        filled = skel.assign(hx=skel["lon"].fillna(bounds[0]), hy=skel["lat"].fillna(bounds[1]))
-        points = dgpd.from_dask_dataframe(filled, geometry=dgpd.points_from_xy(filled, "hx", "hy"))
+        boxes = np.asarray([x["box"] for x in info], dtype=float).reshape(-1, 4)
+        bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in _extent(boxes))
         # a curve over an extent of some width and height (not over a point: no parcel with
         # geometry, or every one at one place)
         curve = (*bounds[:2], max(bounds[2], bounds[0] + 1e-6), max(bounds[3], bounds[1] + 1e-6))
-        hd = points.hilbert_distance(total_bounds=curve, level=HILBERT_LEVEL)
-        key, owner_min = hd.astype(float), None
+        hd = client.map(_hilbert, frames, curve=curve, pure=False)
+        owner_min = None
         if self.job.merge_owner:  # an owner's parcels take the owner's smallest distance
-            owner_min = _share(client, hd.groupby(skel["mkey"]).min().compute())
-            key = dd.map_partitions(_owner_keys, skel, hd, owner_min, meta=("key", float))
-        k_parts = max(1, math.ceil(sum(x["rows"] for x in info) / partition_parcels))
-        qs = np.linspace(0, 1, k_parts + 1)[1:-1]
-        cuts = np.unique(np.asarray(key.quantile(qs).compute(), dtype=float)) if len(qs) else qs
+            mins = client.gather(client.map(_owner_min, frames, hd, pure=False))
+            owner_min = pd.concat(mins).groupby(level=0).min() if mins else pd.Series()
+            owner_min = _share(client, owner_min)
+        keys = client.map(_plan_key, frames, hd, owner_min=owner_min, pure=False)
+        n = sum(x["rows"] for x in info)
+        k_parts = max(1, math.ceil(n / partition_parcels))
+        cuts = _cuts(client, keys, n, k_parts, self.progress)
         k_parts = len(cuts) + 1
-        pairs = client.map(lambda f, h: (f, h), frames, client.compute(hd.to_delayed()))
-        part_futs = client.map(_part_keys, pairs, owner_min=owner_min, cuts=cuts, pure=False)
+        part_futs = client.map(_part_keys, keys, cuts=cuts, pure=False)
         # partitions left empty (one owner's parcels share a key) are dropped
         counts = client.map(np.bincount, part_futs, minlength=k_parts, pure=False)
         used = np.flatnonzero(sum(_progress(counts, "planning partitions", self.progress)) > 0)
@@ -1511,11 +1574,6 @@ def _tree_cpu() -> float | None:
             t = p.cpu_times()
             total += t.user + t.system
     return total
-
-
-def _owner_keys(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> pd.Series:
-    """The partitioning key of each parcel: its owner's smallest Hilbert distance."""
-    return pd.Series(_owner_key(frame, hd, owner_min), index=frame.index)
 
 
 def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.ndarray:
