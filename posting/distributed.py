@@ -688,8 +688,6 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     """Step 4: partition ``k``'s parcels prepared (saved as a :class:`Block`), its properties
     near other partitions written to them as their halo, its ids written for the count of ids
     found more than once; and what the whole run needs of it (:func:`_prepared_summary`)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     from posting.io import parcel_values
     from posting.jurisdiction import parcel_state_table
@@ -720,9 +718,11 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
         first = np.asarray([rows[r[0]] for r in prep.source_rows], dtype=np.int64)
         block = Block(prep, layer, rows, first, states)
     _save(f"{plan.scratch}/prep/{k}.pkl", block)
-    os.makedirs(f"{plan.scratch}/ids", exist_ok=True)
-    ids = pa.table({"id": pa.array(list(prep.ids), pa.string()), "first": block.first_row})
-    pq.write_table(ids, f"{plan.scratch}/ids/{k}.parquet")
+    ids = np.asarray(prep.ids, dtype=object)
+    bucket = _id_buckets(ids, _id_bucket_count(plan.partitions))
+    for b in np.unique(bucket):
+        sel = bucket == b
+        _save(f"{plan.scratch}/ids/{b}/{k}.pkl", (ids[sel], block.first_row[sel]))
     item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
     for j in np.unique(part):
         if j != k:
@@ -731,6 +731,28 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     if table is not None:  # what auto's choice needs of it
         summary["states"] = StateFacts.of(table, prep.ids, block.first_row)
     return summary
+
+
+def _id_bucket_count(partitions: int) -> int:
+    """How many sets the ids are split into to find those given more than once (each a task
+    holding a set: about ten partitions' ids)."""
+    return max(1, partitions // 10)
+
+
+def _id_buckets(ids: np.ndarray, count: int) -> np.ndarray:
+    """Each id's set: a hash of its text (pandas', the same in every process)."""
+    if not len(ids):
+        return np.empty(0, dtype=np.int64)
+    return (pd.util.hash_array(ids) % np.uint64(count)).astype(np.int64)
+
+
+def _duplicated_ids(plan: Plan, b: int) -> pd.DataFrame:
+    """The properties of set ``b`` whose id some other property has too: id and first row."""
+    parts = _loads(f"{plan.scratch}/ids/{b}/*.pkl")
+    ids = np.concatenate([p[0] for p in parts]) if parts else np.empty(0, dtype=object)
+    first = np.concatenate([p[1] for p in parts]) if parts else np.empty(0, dtype=np.int64)
+    many = pd.Series(ids, dtype=object).duplicated(keep=False).to_numpy()
+    return pd.DataFrame({"id": pd.Series(ids[many], dtype=object), "first": first[many]})
 
 
 def _extent(boxes: np.ndarray) -> list[float]:
@@ -1330,6 +1352,7 @@ def run_partitioned(
     del frames, part_futs
     _tick(timings, "prepare")
     preps = steps.map(_prepare, plan, range(k_parts), label="preparing parcels")
+    _tick(timings, "facts")
     _refuse_swapped(steps, plan, preps, [e for e, _ in marker_pieces])
     plan = _choose_rules(plan, preps)
     facts, totals = _facts(job, plan, info, preps, mres, client)
@@ -1339,6 +1362,7 @@ def run_partitioned(
     _tick(timings, "unassigned")
     lost_parts = steps.map(_lost, plan, range(len(marker_pieces)), label="unassigned markers")
     lost = markers_concat(lost_parts, list(plan.marker_files))
+    _tick(timings, "reasons")
     lost_table = _reasons(client, _share(client, plan), plan, preps, lost, progress)
     totals.finish(checks, lost_table)
     _tick(timings, "end")
@@ -1666,18 +1690,15 @@ def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
 
     Nothing here holds a value per parcel of the whole run but, with ``merge_owner``, each
     property's first row (to number the properties in input order); the ids found more than
-    once are counted by dask over the partitions' id files."""
-    import dask.dataframe as dd
-
+    once are found in sets of about ten partitions' ids (:func:`_duplicated_ids`)."""
     from posting import stream
 
     index, rank = _numbering(job, preps)
-    ids = dd.read_parquet(f"{plan.scratch}/ids")
-    counts = ids["id"].value_counts()
-    dup_ids = frozenset(counts[counts > 1].compute().index)
-    dups = ids[ids["id"].isin(list(dup_ids))].compute() if dup_ids else None
-    if dups is None or not len(dups):
-        dups = pd.DataFrame({"id": pd.Series(dtype=object), "first": pd.Series(dtype=np.int64)})
+    found = _Steps(job, client, False).map(
+        _duplicated_ids, plan, range(_id_bucket_count(plan.partitions)), label="ids"
+    )
+    dups = pd.concat(found, ignore_index=True)
+    dup_ids = frozenset(dups["id"])
     dups = dups.assign(index=rank(dups["first"].to_numpy(dtype=np.int64))).sort_values("index")
     keys = set()
     if any(pr.access for pr in plan.profiles):
