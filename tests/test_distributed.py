@@ -25,6 +25,7 @@ from helpers import ROOT, SAMPLE, SHARED_DATA, require_real_data
 
 from posting import dataset
 from posting.crs import WGS84, plan_working_crs
+from posting.distributed import _id_buckets
 from posting.partition import Halo, Reach, WorkingPlan, extremes
 from posting.settings import Settings
 
@@ -141,6 +142,27 @@ def test_sample_land_options_and_merged_owners(tmp_path, scheduler):
     report = _same(args, tmp_path, scheduler, 2, ("json", "csv", "geojson"))
     merged = [p for p in report["parcels"] if len(p.get("source_ids", [])) > 1]
     assert merged  # some owner's adjoining lots were one property, measured whole
+
+
+def test_ids_given_more_than_once_across_partitions_as_in_one_run(tmp_path, scheduler):
+    """Ids repeated far apart in the layer (in partitions of one parcel: different partitions,
+    and the two ids in the two sets of the search for repeated ids of 29 partitions) are
+    reported as one run reports them: every parcel that has them, by row."""
+    import geopandas as gpd
+
+    fl = gpd.read_file(SAMPLE / "parcels.geojson")
+    ids = fl["parcel_id"].astype(str).to_numpy(dtype=object)
+    ids[[0, 11, 27]] = "DUP-A"
+    ids[[4, 20]] = "DUP-B"
+    fl["parcel_id"] = ids
+    path = tmp_path / "parcels.geojson"
+    fl.to_file(path, driver="GeoJSON")
+    args = [*SAMPLE_ARGS[:1], str(path), *SAMPLE_ARGS[2:]]
+    assert list(_id_buckets(np.array(["DUP-A", "DUP-B"], dtype=object), 2)) == [1, 0]
+    report = _same(args, tmp_path, scheduler, 1)
+    assert report["duplicate_ids"] == {"DUP-A": [0, 11, 27], "DUP-B": [4, 20]}
+    flagged = [p["row"] for p in report["parcels"] if p["duplicate_id"]]
+    assert flagged == [0, 4, 11, 20, 27]
 
 
 def _markers_along(parcels: Path, out: Path, every_ft: float, seed: int) -> Path:
