@@ -1612,19 +1612,25 @@ def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.n
 def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: bool) -> pd.DataFrame:
     """The lost markers, in input order, with why each is unassigned."""
     from posting.assign import REASON_SEARCH_FT
+    from posting.crs import lonlat_margin_deg
 
-    usable = np.flatnonzero(pd.isna(lost.reason))
-    boxes = _marker_boxes(lost)[usable]
+    usable = np.flatnonzero(pd.isna(lost.reason) & np.isfinite(lost.lon) & np.isfinite(lost.lat))
+    lon, lat = lost.lon[usable], lost.lat[usable]
+    # as boxes_near pads a partition's extent: within it, each marker a point
+    pad = lonlat_margin_deg(REASON_SEARCH_FT + 1.0, *plan.lat_range)
+    light = replace(lost, attributes=pd.DataFrame(index=range(len(lost))))  # not needed there
     jobs = []
     for p in preps:
-        if p["extent"] is None or not len(usable):
+        if p["extent"] is None or not len(usable) or not np.isfinite(p["extent"]).all():
             continue
-        near = boxes_near(boxes, np.asarray([p["extent"]]), REASON_SEARCH_FT + 1.0, plan.lat_range)
+        west, south, east, north = p["extent"]
+        near = (
+            (lon >= west - pad) & (lon <= east + pad) & (lat >= south - pad) & (lat <= north + pad)
+        )
         idx = usable[near]
         if len(idx):
-            jobs.append(
-                client.submit(_reasons_in, plan_f, p["k"], markers_take(lost, idx), idx, pure=False)
-            )
+            sub = markers_take(light, idx)
+            jobs.append(client.submit(_reasons_in, plan_f, p["k"], sub, idx, pure=False))
     found = _progress(jobs, "unassigned markers' reasons", progress)
     reason = _combine_reasons(lost, found, plan.job.settings.tolerance_ft)
     from posting.attributes import first_recorded, marker_kinds
