@@ -872,8 +872,9 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub = core_report(report, prep, core_at, facts, core.first_row, drawn)
-    _save_assigned(plan, k, _marker_keys(sub.markers, plan))
-    out = _write_parts(plan, k, sub, outputs)
+    keys = _marker_keys(sub.markers, plan)
+    _save_assigned(plan, k, keys)
+    out = _write_parts(plan, k, sub, outputs, keys)
     assigned = sub.markers["parcel"].to_numpy() >= 0
     out.update(
         {
@@ -984,7 +985,10 @@ def _core_not_checked(report: Report, core: np.ndarray, n: int) -> list[tuple[st
 def _marker_keys(table: pd.DataFrame, plan: Plan) -> np.ndarray:
     """Each marker's place in the input order: file, then row, packed in one integer."""
     files = {path: i for i, (path, _) in enumerate(plan.marker_files)}
-    entry = np.asarray([files[s] for s in table["source"].to_numpy()], dtype=np.int64)
+    at = pd.Index(list(files)).get_indexer(table["source"].to_numpy(dtype=object))
+    if (at < 0).any():
+        raise KeyError("a marker from a file the run does not read")
+    entry = np.asarray(list(files.values()), dtype=np.int64)[at]
     return (entry << 40) | table["row"].to_numpy(dtype=np.int64)
 
 
@@ -1067,10 +1071,12 @@ def core_report(
     )
 
 
-def _write_parts(plan: Plan, k: int, sub: Report, outputs: tuple[str, ...]) -> dict[str, Any]:
+def _write_parts(
+    plan: Plan, k: int, sub: Report, outputs: tuple[str, ...], keys: np.ndarray
+) -> dict[str, Any]:
     from posting import stream
 
-    return stream.write_partition(plan.scratch, k, sub, outputs, _marker_keys(sub.markers, plan))
+    return stream.write_partition(plan.scratch, k, sub, outputs, keys)
 
 
 # -- step 6: unassigned markers and why ------------------------------------------------------
@@ -1269,6 +1275,9 @@ def cluster(
         # here allocate as one process does; the check gives its memory back itself after
         # the assignment (posting.memory.release_memory), as one process does.
         dask.config.set({f"{_SPAWN_ENV}.MALLOC_TRIM_THRESHOLD_": None}),
+        # nobody looks at the workers' statistical profiles of a run's own cluster: not taken
+        # (a stack sample of the task every 10 ms)
+        dask.config.set({"distributed.worker.profile.enabled": False}),
         LocalCluster(
             n_workers=workers or 1,
             threads_per_worker=1,
