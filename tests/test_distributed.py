@@ -10,10 +10,12 @@ docs/scale.md); everything else byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -424,7 +426,10 @@ class _DieOnce(WorkerPlugin):
             os._exit(1)
 
 
-def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path):
+@pytest.mark.parametrize("ours", [False, True], ids=["dask-local-cluster", "workers-option"])
+def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path, ours):
+    """On dask's own local cluster, and on the one ``--workers`` starts (its workers forked
+    from a server that has imported posting: the replacement is forked from it too)."""
     from distributed import Client, LocalCluster
 
     from posting import distributed, stream
@@ -438,12 +443,18 @@ def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path):
         rules=("florida",),  # as _run gives the one-process run
     )
     died = tmp_path / "died"
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, dashboard_address=":0", memory_limit=0
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+
+    @contextlib.contextmanager
+    def dask_s() -> Iterator[Client]:
+        with (
+            LocalCluster(
+                n_workers=2, threads_per_worker=1, dashboard_address=":0", memory_limit=0
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            yield client
+
+    with distributed.cluster(2) if ours else dask_s() as client:
         client.register_plugin(_DieOnce(str(died)))
         run = distributed.run_partitioned(
             job, client, partition_parcels=4, scratch=str(tmp_path / "scratch"), outputs=("json",)
