@@ -11,8 +11,9 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
    files of a dataset) gives its parcels' centres and boxes in longitude/latitude, and, with
    ``merge_owner``, their owners; nothing else of the parcels is kept.
 2. **plan**, on the client: the working CRSs of the whole layer
-   (:class:`posting.partition.WorkingPlan`); each parcel's Hilbert distance (dask-geopandas)
-   and the cuts that make partitions of about ``partition_parcels`` parcels along the curve
+   (:class:`posting.partition.WorkingPlan`); each parcel's Hilbert distance (dask-geopandas'
+   function, on the workers, piece by piece) and the cuts that make partitions of about
+   ``partition_parcels`` parcels along the curve (:func:`_cuts`, from the pieces' histograms)
    (one owner's parcels, with ``merge_owner``, share a key and so a partition); the grid cells
    each partition's boxes cover, padded by the halo (:class:`posting.partition.Reach`).
 3. **distribute**: each piece of the parcels, the markers and the context layers is read once

@@ -391,6 +391,33 @@ def test_the_working_plan_is_the_whole_layers():
     assert got_group.tolist() == group.tolist()
 
 
+def test_the_plan_s_cuts_are_the_keys_of_their_ranks(scheduler):
+    """The cuts found from the pieces' histograms are the keys of ranks n*j//k of all keys
+    sorted (here sorted whole, by numpy), with many keys in one bin of the histogram and many
+    equal ones; equal cuts are one."""
+    from distributed import Client
+
+    from posting.distributed import _BIN, _cuts
+
+    rng = np.random.default_rng(12)
+    pieces = [
+        rng.integers(0, 2**32, 1000).astype(float),
+        (7 * _BIN + rng.integers(0, _BIN, 3000)).astype(float),  # one bin, 3,000 keys
+        np.full(2500, 9.0 * _BIN + 5),  # one key, 2,500 times
+        np.empty(0),
+        rng.integers(0, 50 * _BIN, 700).astype(float),
+    ]
+    every = np.sort(np.concatenate(pieces))
+    n = len(every)
+    with Client(scheduler) as client:
+        keys = [client.scatter(p) for p in pieces]
+        for k_parts in (1, 2, 7, 40):
+            cuts = _cuts(client, keys, n, k_parts, False)
+            ranks = np.arange(1, k_parts) * n // k_parts
+            assert list(cuts) == list(np.unique(every[ranks]))
+        assert len(_cuts(client, keys, n, 40, False)) < 39  # the 2,500 equal keys: one cut
+
+
 def test_halo_and_reach():
     halo = Halo.of(Settings(tolerance_ft=30, water_tolerance_ft=40, access_tolerance_ft=50))
     assert (halo.markers, halo.parcels, halo.context, halo.reach) == (30, 60, 50, 60)
