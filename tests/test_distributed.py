@@ -453,6 +453,17 @@ class _DieOnce(WorkerPlugin):
             os._exit(1)
 
 
+def test_the_workers_option_s_own_cluster_writes_one_run_s_bytes(tmp_path):
+    """``--workers 2`` (a cluster of its own: workers forked from a server that has imported
+    posting) writes what one process writes, byte for byte (the report's time aside)."""
+    outs = {}
+    for mode, extra in (("one", []), ("part", ["--workers", "2", "--partition-parcels", "7"])):
+        res = _run([*SAMPLE_ARGS, "--json", str(tmp_path / f"{mode}.json"), "-q", *extra], ROOT)
+        assert res.returncode == 1, res.stderr.decode()[-3000:]
+        outs[mode] = _STAMP.sub(b"", (tmp_path / f"{mode}.json").read_bytes())
+    assert outs["one"] == outs["part"]
+
+
 @pytest.mark.parametrize("ours", [False, True], ids=["dask-local-cluster", "workers-option"])
 def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path, ours):
     """On dask's own local cluster, and on the one ``--workers`` starts (its workers forked
