@@ -5,8 +5,10 @@ On a shared machine only figures taken together compare. Each run is a fresh ``p
 of the county (``benchmarks/make_county.py``) with ``--json``; this measures its wall time and
 the CPU time (user + system) of the whole process tree: the command and the dask workers it
 starts and reaps (``os.wait4``'s usage counts the children a process waited for). The
-partitioned runs also report their steps' times (``POSTING_TIMINGS``, :attr:`Run.timings`).
-It prints each run, then the medians and the ratios as one JSON line (also written to
+partitioned runs also report their steps' times and CPU (``POSTING_TIMINGS``, :attr:`Run.timings`:
+``steps`` and ``cpu_steps``). ``--against COMMIT`` also runs ``--workers`` with that commit's
+package (exported as ``benchmarks/ab.py`` does), alternated with the others, and reports the CPU
+ratio. It prints each run, then the medians and the ratios as one JSON line (also written to
 ``benchmarks/work/percore.json``).
 
 Per-core throughput is parcels per second of CPU: the target of issue 12 is that the
@@ -15,6 +17,7 @@ at least 0.8.
 
     .venv/bin/python benchmarks/percore.py                      # 3 alternated pairs, --workers 2
     .venv/bin/python benchmarks/percore.py --repeat 5 --partition-parcels 5000
+    .venv/bin/python benchmarks/percore.py --repeat 5 --against bb72fb7  # before and after
 """
 
 from __future__ import annotations
