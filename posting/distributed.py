@@ -43,6 +43,7 @@ from __future__ import annotations
 import contextlib
 import copyreg
 import functools
+import gc
 import glob
 import math
 import operator
@@ -160,6 +161,24 @@ class _Pickler(pickle.Pickler):
                 kind = shapely.get_type_id(obj)
                 return _geometries, (shapely.to_wkb(obj), np.flatnonzero(kind == 2))
         return NotImplemented
+
+
+def _gc_paused(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A task run with Python's cyclic garbage collector paused, as the command pauses it for
+    one process's check (:func:`posting.cli._user_errors`: a check's many objects hold no
+    cycles, and reference counting frees them); resumed when the task ends."""
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    return run
 
 
 def _save(path: str, obj: Any) -> None:
@@ -354,6 +373,7 @@ def markers_concat(parts: list[MarkerLayer], files: list[Any]) -> MarkerLayer:
 
 
 # -- step 1: scan ----------------------------------------------------------------------------
+@_gc_paused
 def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Each parcel's row, centre and box in longitude/latitude (as :func:`prepare_parcels`
     places it) and owner key; and what the plan needs of the piece."""
@@ -543,6 +563,7 @@ def _reach_cells(
 
 
 # -- step 3: distribute ----------------------------------------------------------------------
+@_gc_paused
 def _distribute_parcels(plan: Plan, i: int, piece: dataset.Piece, part: np.ndarray) -> int:
     layer, rows = read_parcel_piece(plan.job, piece)
     for k in np.unique(part):
@@ -557,6 +578,7 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
     return np.column_stack([m.lon, m.lat, m.lon, m.lat])
 
 
+@_gc_paused
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
     from posting.attributes import find_column, marker_kinds
 
@@ -585,6 +607,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
     }
 
 
+@_gc_paused
 def _distribute_context(plan: Plan, name: str) -> int:
     """Read one context layer and write each partition the features within its reach."""
     from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
@@ -685,6 +708,7 @@ def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
     return Block(prep, rows, row_keys, first[order], states), where
 
 
+@_gc_paused
 def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     """Step 4: partition ``k``'s parcels prepared (saved as a :class:`Block`), its properties
     near other partitions written to them as their halo, its ids written for the count of ids
@@ -747,6 +771,7 @@ def _id_buckets(ids: np.ndarray, count: int) -> np.ndarray:
     return (pd.util.hash_array(ids) % np.uint64(count)).astype(np.int64)
 
 
+@_gc_paused
 def _duplicated_ids(plan: Plan, b: int) -> pd.DataFrame:
     """The properties of set ``b`` whose id some other property has too: id and first row."""
     parts = _loads(f"{plan.scratch}/ids/{b}/*.pkl")
@@ -835,6 +860,7 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
     return replace(ctx, **layers)
 
 
+@_gc_paused
 def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...]) -> dict:
     """Step 5: partition ``k``'s own properties and its halo, in input order, checked by the
     engine as one run checks a layer (:func:`posting.engine.check`, on one thread); its own
@@ -1092,6 +1118,7 @@ def _save_assigned(plan: Plan, k: int, keys: np.ndarray) -> None:
         np.save(path, np.sort(keys[piece == i]))
 
 
+@_gc_paused
 def _lost(plan: Plan, i: int) -> MarkerLayer:
     """The markers of piece ``i`` that no partition assigned."""
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
@@ -1101,6 +1128,7 @@ def _lost(plan: Plan, i: int) -> MarkerLayer:
     return markers_take(m, np.flatnonzero(lost))
 
 
+@_gc_paused
 def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
     """For markers near partition ``k``: the first of its properties each stands in (and the
     distance to the boundaries of all it stands in), or its nearest boundary within the
@@ -1422,6 +1450,7 @@ def run_partitioned(
     return Run(plan, totals, checks, lost_table, timings)
 
 
+@_gc_paused
 def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
     markers have a position, fall near the parcels as given, and would swapped."""
