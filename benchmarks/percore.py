@@ -5,8 +5,10 @@ On a shared machine only figures taken together compare. Each run is a fresh ``p
 of the county (``benchmarks/make_county.py``) with ``--json``; this measures its wall time and
 the CPU time (user + system) of the whole process tree: the command and the dask workers it
 starts and reaps (``os.wait4``'s usage counts the children a process waited for). The
-partitioned runs also report their steps' times (``POSTING_TIMINGS``, :attr:`Run.timings`).
-It prints each run, then the medians and the ratios as one JSON line (also written to
+partitioned runs also report their steps' times and CPU (``POSTING_TIMINGS``, :attr:`Run.timings`:
+``steps`` and ``cpu_steps``). ``--against COMMIT`` also runs ``--workers`` with that commit's
+package (exported as ``benchmarks/ab.py`` does), alternated with the others, and reports the CPU
+ratio. It prints each run, then the medians and the ratios as one JSON line (also written to
 ``benchmarks/work/percore.json``).
 
 Per-core throughput is parcels per second of CPU: the target of issue 12 is that the
@@ -15,6 +17,7 @@ at least 0.8.
 
     .venv/bin/python benchmarks/percore.py                      # 3 alternated pairs, --workers 2
     .venv/bin/python benchmarks/percore.py --repeat 5 --partition-parcels 5000
+    .venv/bin/python benchmarks/percore.py --repeat 5 --against bb72fb7  # before and after
 """
 
 from __future__ import annotations
@@ -35,9 +38,10 @@ WORK = ROOT / "benchmarks" / "work"
 POSTING = ROOT / ".venv" / "bin" / "posting"
 
 
-def one_run(extra: list[str], out: Path) -> dict[str, object]:
-    """One ``posting check`` of the county with ``extra`` arguments: wall and CPU seconds (the
-    whole process tree) and the steps' times it printed."""
+def one_run(extra: list[str], out: Path, src: Path | None = None) -> dict[str, object]:
+    """One ``posting check`` of the county with ``extra`` arguments (``src``: another version's
+    package first on the path, the workers' too): wall and CPU seconds (the whole process tree)
+    and the steps' times and CPU it printed."""
     argv = [
         str(POSTING),
         "check",
@@ -54,6 +58,8 @@ def one_run(extra: list[str], out: Path) -> dict[str, object]:
         *extra,
     ]
     env = dict(os.environ, POSTING_TIMINGS="1")
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     t0 = time.perf_counter()
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(argv, env=env, stderr=err, cwd=tempfile.gettempdir())
@@ -64,13 +70,16 @@ def one_run(extra: list[str], out: Path) -> dict[str, object]:
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1) or not out.exists():
         raise SystemExit(f"posting check {' '.join(extra)} failed (exit {code}):\n{text[-2000:]}")
-    steps = {
-        m[1]: float(m[2]) for m in re.finditer(r"(\w+) (\d+\.\d+) s", text.split("steps:")[-1])
-    }
+
+    def times(label: str) -> dict[str, float]:
+        line = next((x for x in text.splitlines() if f"posting: {label}:" in x), "")
+        return {m[1]: float(m[2]) for m in re.finditer(r"(\w+) (\d+\.\d+) s", line)}
+
     return {
         "wall_s": wall,
         "cpu_s": usage.ru_utime + usage.ru_stime,
-        "steps": steps if "steps:" in text else {},
+        "steps": times("steps"),
+        "cpu_steps": times("cpu"),
     }
 
 
@@ -79,6 +88,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--partition-parcels", type=int, default=5000)
+    ap.add_argument(
+        "--against",
+        metavar="COMMIT",
+        help="also run --workers with this commit's package, alternated with the others",
+    )
     args = ap.parse_args(argv)
     if not (WORK / "parcels.parquet").exists():
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_county.py")], check=True)
@@ -91,12 +105,19 @@ def main(argv: list[str] | None = None) -> int:
             str(args.partition_parcels),
         ],
     }
-    got: dict[str, list[dict[str, object]]] = {k: [] for k in runs}
+    srcs: dict[str, Path | None] = dict.fromkeys(runs)
     with tempfile.TemporaryDirectory(prefix="posting-percore-") as tmp:
+        if args.against:
+            from ab import export
+
+            name = f"workers@{args.against}"
+            runs[name] = runs["workers"]
+            srcs[name] = export(args.against, Path(tmp) / "against")
+        got: dict[str, list[dict[str, object]]] = {k: [] for k in runs}
         one_run([], Path(tmp) / "warm.json")  # the file cache, untimed
         for i in range(args.repeat):
             for name in runs if i % 2 == 0 else reversed(list(runs)):
-                r = one_run(runs[name], Path(tmp) / f"{name}.json")
+                r = one_run(runs[name], Path(tmp) / "out.json", srcs[name])
                 got[name].append(r)
                 print(
                     name, json.dumps(r, default=lambda v: round(v, 2)), file=sys.stderr, flush=True
@@ -110,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
             "steps": {
                 s: round(statistics.median(r["steps"].get(s, 0.0) for r in rs), 2)  # type: ignore[union-attr]
                 for s in steps
+            },
+            "cpu_steps": {
+                s: round(statistics.median(r["cpu_steps"].get(s, 0.0) for r in rs), 2)  # type: ignore[union-attr]
+                for s in sorted({s for r in rs for s in r["cpu_steps"]})  # type: ignore[union-attr]
             },
         }
     result = {
@@ -127,6 +152,16 @@ def main(argv: list[str] | None = None) -> int:
         ),
         "load_average": round(os.getloadavg()[0], 1),
     }
+    if args.against:
+        other = med[f"workers@{args.against}"]
+        result[f"cpu_workers_over_{args.against}"] = round(
+            float(med["workers"]["cpu_s"]) / float(other["cpu_s"]),
+            3,  # type: ignore[arg-type]
+        )
+        result[f"per_core_single_over_{args.against}"] = round(
+            float(med["single"]["cpu_s"]) / float(other["cpu_s"]),
+            3,  # type: ignore[arg-type]
+        )
     line = json.dumps(result)
     (WORK / "percore.json").write_text(line + "\n")
     print(line)

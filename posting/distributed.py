@@ -11,8 +11,9 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
    files of a dataset) gives its parcels' centres and boxes in longitude/latitude, and, with
    ``merge_owner``, their owners; nothing else of the parcels is kept.
 2. **plan**, on the client: the working CRSs of the whole layer
-   (:class:`posting.partition.WorkingPlan`); each parcel's Hilbert distance (dask-geopandas)
-   and the cuts that make partitions of about ``partition_parcels`` parcels along the curve
+   (:class:`posting.partition.WorkingPlan`); each parcel's Hilbert distance (dask-geopandas'
+   function, on the workers, piece by piece) and the cuts that make partitions of about
+   ``partition_parcels`` parcels along the curve (:func:`_cuts`, from the pieces' histograms)
    (one owner's parcels, with ``merge_owner``, share a key and so a partition); the grid cells
    each partition's boxes cover, padded by the halo (:class:`posting.partition.Reach`).
 3. **distribute**: each piece of the parcels, the markers and the context layers is read once
@@ -40,7 +41,9 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import functools
+import gc
 import glob
 import math
 import operator
@@ -131,6 +134,17 @@ def _crs_of(srs: str) -> CRS:
     return CRS(srs)
 
 
+def _reduce_crs(crs: CRS) -> tuple[Callable[[str], CRS], tuple[str]]:
+    return _crs_of, (crs.srs,)
+
+
+# every pickle of a CRS, dask's included (the plan, a task's arguments, the lost markers sent
+# for their reasons), loads as the process's one object for its definition: each unpickled
+# CRS object was parsed afresh on first use (the county's unassigned markers' reasons: 0.7 s
+# of CPU comparing the CRSs of the markers sent to each partition)
+copyreg.pickle(CRS, _reduce_crs)
+
+
 class _Pickler(pickle.Pickler):
     """Pickles arrays of shapely geometries as one WKB array (in C), not geometry by geometry
     (a partition's rings and parcels: three times faster to save and to load), and a CRS as its
@@ -147,6 +161,24 @@ class _Pickler(pickle.Pickler):
                 kind = shapely.get_type_id(obj)
                 return _geometries, (shapely.to_wkb(obj), np.flatnonzero(kind == 2))
         return NotImplemented
+
+
+def _gc_paused(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A task run with Python's cyclic garbage collector paused, as the command pauses it for
+    one process's check (:func:`posting.cli._user_errors`: a check's many objects hold no
+    cycles, and reference counting frees them); resumed when the task ends."""
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if was_enabled:
+                gc.enable()
+
+    return run
 
 
 def _save(path: str, obj: Any) -> None:
@@ -341,6 +373,7 @@ def markers_concat(parts: list[MarkerLayer], files: list[Any]) -> MarkerLayer:
 
 
 # -- step 1: scan ----------------------------------------------------------------------------
+@_gc_paused
 def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Each parcel's row, centre and box in longitude/latitude (as :func:`prepare_parcels`
     places it) and owner key; and what the plan needs of the piece."""
@@ -405,6 +438,9 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         "missing_ids": (len(missing), missing[:10]),
         "extreme_lon": lon[ext],
         "extreme_lat": lat[ext],
+        "box": _extent(frame[["west", "south", "east", "north"]].to_numpy(dtype=float))
+        if n
+        else [np.nan] * 4,
         "any_owner": layer.owners is not None and bool(pd.notna(layer.owners).any()),
     }
     return frame, info
@@ -436,11 +472,83 @@ class Plan:
     choice: Choice | None = None
 
 
-def _part_keys(
-    frame_hd: tuple[pd.DataFrame, pd.Series], owner_min: pd.Series | None, cuts: np.ndarray
-) -> np.ndarray:
-    frame, hd = frame_hd
-    key = hd.to_numpy(dtype=np.float64) if owner_min is None else _owner_key(frame, hd, owner_min)
+def _hilbert(frame: pd.DataFrame, curve: tuple[float, float, float, float]) -> np.ndarray:
+    """Each parcel's distance along the Hilbert curve over ``curve`` (of its centre; a parcel
+    without one at the curve's south-west corner): dask-geopandas' own function, the one its
+    ``hilbert_distance`` maps over a dask GeoDataFrame's partitions, on this piece."""
+    import geopandas
+    import shapely
+    from dask_geopandas.hilbert_distance import _hilbert_distance
+
+    x = frame["lon"].fillna(curve[0]).to_numpy(dtype=float)
+    y = frame["lat"].fillna(curve[1]).to_numpy(dtype=float)
+    points = geopandas.GeoSeries(shapely.points(x, y))
+    hd = _hilbert_distance(points, total_bounds=np.asarray(curve), level=HILBERT_LEVEL)
+    return hd.to_numpy(dtype=np.float64)
+
+
+def _owner_min(frame: pd.DataFrame, hd: np.ndarray) -> pd.Series:
+    """Each owner's smallest Hilbert distance in a piece (parcels without one left out)."""
+    return pd.Series(hd, index=frame.index).groupby(frame["mkey"].to_numpy()).min()
+
+
+def _plan_key(frame: pd.DataFrame, hd: np.ndarray, owner_min: pd.Series | None) -> np.ndarray:
+    """Each parcel's partitioning key: its Hilbert distance, or its owner's smallest one."""
+    if owner_min is None:
+        return hd
+    return _owner_key(frame, pd.Series(hd, index=frame.index), owner_min)
+
+
+_BIN = 1 << 16
+"""A bin of the keys' histogram (:func:`_cuts`): 65,536 distances along the curve (whose
+level 16 makes 2**32 of them)."""
+
+
+def _key_bins(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The bins a piece's keys fall in and how many fall in each."""
+    return np.unique((key // _BIN).astype(np.int64), return_counts=True)
+
+
+def _keys_in(key: np.ndarray, bins: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A piece's distinct keys in ``bins`` and how many of each."""
+    sel = np.isin((key // _BIN).astype(np.int64), bins)
+    return np.unique(key[sel], return_counts=True)
+
+
+def _cuts(client: Client, keys: list[Any], n: int, k_parts: int, progress: bool) -> np.ndarray:
+    """The keys that cut ``n`` parcels into ``k_parts`` runs of about equal length along the
+    curve (each the key of rank ``n * j // k_parts``, ``j`` from 1), exact, without gathering
+    the keys: each piece's histogram of its keys in bins of :data:`_BIN`, added up, gives the
+    bin of each cut; then only the distinct keys in those bins are gathered."""
+    ranks = np.arange(1, k_parts, dtype=np.int64) * n // k_parts
+    if not len(ranks) or not n:
+        return np.empty(0)
+    hist = _progress(client.map(_key_bins, keys, pure=False), "planning partitions", progress)
+    bins = np.concatenate([b for b, _ in hist])
+    counts = np.concatenate([c for _, c in hist])
+    bins, inverse = np.unique(bins, return_inverse=True)
+    counts = np.bincount(inverse, weights=counts).astype(np.int64)
+    ends = np.cumsum(counts)
+    at = np.searchsorted(ends, ranks, side="right")  # the bin each rank falls in
+    wanted = np.unique(bins[at])
+    got = _progress(
+        client.map(_keys_in, keys, bins=wanted, pure=False), "planning partitions", progress
+    )
+    values = np.concatenate([v for v, _ in got])
+    many = np.concatenate([c for _, c in got])
+    values, inverse = np.unique(values, return_inverse=True)
+    many = np.bincount(inverse, weights=many).astype(np.int64)
+    value_bin = (values // _BIN).astype(np.int64)
+    cuts = []
+    for r, b in zip(ranks, at, strict=True):
+        before = ends[b] - counts[b]  # keys in the bins before this one
+        mine = value_bin == bins[b]
+        within = np.cumsum(many[mine])
+        cuts.append(values[mine][np.searchsorted(within, r - before, side="right")])
+    return np.unique(np.asarray(cuts, dtype=np.float64))
+
+
+def _part_keys(key: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     return np.searchsorted(cuts, key, side="right").astype(np.int64)
 
 
@@ -455,6 +563,7 @@ def _reach_cells(
 
 
 # -- step 3: distribute ----------------------------------------------------------------------
+@_gc_paused
 def _distribute_parcels(plan: Plan, i: int, piece: dataset.Piece, part: np.ndarray) -> int:
     layer, rows = read_parcel_piece(plan.job, piece)
     for k in np.unique(part):
@@ -469,6 +578,7 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
     return np.column_stack([m.lon, m.lat, m.lon, m.lat])
 
 
+@_gc_paused
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
     from posting.attributes import find_column, marker_kinds
 
@@ -497,6 +607,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
     }
 
 
+@_gc_paused
 def _distribute_context(plan: Plan, name: str) -> int:
     """Read one context layer and write each partition the features within its reach."""
     from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
@@ -597,12 +708,11 @@ def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
     return Block(prep, rows, row_keys, first[order], states), where
 
 
+@_gc_paused
 def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     """Step 4: partition ``k``'s parcels prepared (saved as a :class:`Block`), its properties
     near other partitions written to them as their halo, its ids written for the count of ids
     found more than once; and what the whole run needs of it (:func:`_prepared_summary`)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
 
     from posting.io import parcel_values
     from posting.jurisdiction import parcel_state_table
@@ -633,9 +743,11 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
         first = np.asarray([rows[r[0]] for r in prep.source_rows], dtype=np.int64)
         block = Block(prep, layer, rows, first, states)
     _save(f"{plan.scratch}/prep/{k}.pkl", block)
-    os.makedirs(f"{plan.scratch}/ids", exist_ok=True)
-    ids = pa.table({"id": pa.array(list(prep.ids), pa.string()), "first": block.first_row})
-    pq.write_table(ids, f"{plan.scratch}/ids/{k}.parquet")
+    ids = np.asarray(prep.ids, dtype=object)
+    bucket = _id_buckets(ids, _id_bucket_count(plan.partitions))
+    for b in np.unique(bucket):
+        sel = bucket == b
+        _save(f"{plan.scratch}/ids/{b}/{k}.pkl", (ids[sel], block.first_row[sel]))
     item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
     for j in np.unique(part):
         if j != k:
@@ -644,6 +756,29 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     if table is not None:  # what auto's choice needs of it
         summary["states"] = StateFacts.of(table, prep.ids, block.first_row)
     return summary
+
+
+def _id_bucket_count(partitions: int) -> int:
+    """How many sets the ids are split into to find those given more than once (each a task
+    holding a set: about ten partitions' ids)."""
+    return max(1, partitions // 10)
+
+
+def _id_buckets(ids: np.ndarray, count: int) -> np.ndarray:
+    """Each id's set: a hash of its text (pandas', the same in every process)."""
+    if not len(ids):
+        return np.empty(0, dtype=np.int64)
+    return (pd.util.hash_array(ids) % np.uint64(count)).astype(np.int64)
+
+
+@_gc_paused
+def _duplicated_ids(plan: Plan, b: int) -> pd.DataFrame:
+    """The properties of set ``b`` whose id some other property has too: id and first row."""
+    parts = _loads(f"{plan.scratch}/ids/{b}/*.pkl")
+    ids = np.concatenate([p[0] for p in parts]) if parts else np.empty(0, dtype=object)
+    first = np.concatenate([p[1] for p in parts]) if parts else np.empty(0, dtype=np.int64)
+    many = pd.Series(ids, dtype=object).duplicated(keep=False).to_numpy()
+    return pd.DataFrame({"id": pd.Series(ids[many], dtype=object), "first": first[many]})
 
 
 def _extent(boxes: np.ndarray) -> list[float]:
@@ -725,6 +860,7 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
     return replace(ctx, **layers)
 
 
+@_gc_paused
 def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...]) -> dict:
     """Step 5: partition ``k``'s own properties and its halo, in input order, checked by the
     engine as one run checks a layer (:func:`posting.engine.check`, on one thread); its own
@@ -763,8 +899,9 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub = core_report(report, prep, core_at, facts, core.first_row, drawn)
-    _save_assigned(plan, k, _marker_keys(sub.markers, plan))
-    out = _write_parts(plan, k, sub, outputs)
+    keys = _marker_keys(sub.markers, plan)
+    _save_assigned(plan, k, keys)
+    out = _write_parts(plan, k, sub, outputs, keys)
     assigned = sub.markers["parcel"].to_numpy() >= 0
     out.update(
         {
@@ -875,7 +1012,10 @@ def _core_not_checked(report: Report, core: np.ndarray, n: int) -> list[tuple[st
 def _marker_keys(table: pd.DataFrame, plan: Plan) -> np.ndarray:
     """Each marker's place in the input order: file, then row, packed in one integer."""
     files = {path: i for i, (path, _) in enumerate(plan.marker_files)}
-    entry = np.asarray([files[s] for s in table["source"].to_numpy()], dtype=np.int64)
+    at = pd.Index(list(files)).get_indexer(table["source"].to_numpy(dtype=object))
+    if (at < 0).any():
+        raise KeyError("a marker from a file the run does not read")
+    entry = np.asarray(list(files.values()), dtype=np.int64)[at]
     return (entry << 40) | table["row"].to_numpy(dtype=np.int64)
 
 
@@ -958,10 +1098,12 @@ def core_report(
     )
 
 
-def _write_parts(plan: Plan, k: int, sub: Report, outputs: tuple[str, ...]) -> dict[str, Any]:
+def _write_parts(
+    plan: Plan, k: int, sub: Report, outputs: tuple[str, ...], keys: np.ndarray
+) -> dict[str, Any]:
     from posting import stream
 
-    return stream.write_partition(plan.scratch, k, sub, outputs, _marker_keys(sub.markers, plan))
+    return stream.write_partition(plan.scratch, k, sub, outputs, keys)
 
 
 # -- step 6: unassigned markers and why ------------------------------------------------------
@@ -976,6 +1118,7 @@ def _save_assigned(plan: Plan, k: int, keys: np.ndarray) -> None:
         np.save(path, np.sort(keys[piece == i]))
 
 
+@_gc_paused
 def _lost(plan: Plan, i: int) -> MarkerLayer:
     """The markers of piece ``i`` that no partition assigned."""
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
@@ -985,6 +1128,7 @@ def _lost(plan: Plan, i: int) -> MarkerLayer:
     return markers_take(m, np.flatnonzero(lost))
 
 
+@_gc_paused
 def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
     """For markers near partition ``k``: the first of its properties each stands in (and the
     distance to the boundaries of all it stands in), or its nearest boundary within the
@@ -1170,7 +1314,7 @@ class Run:
     totals: Any
     parts: list[dict[str, Any]] = field(default_factory=list)
     lost: pd.DataFrame | None = None
-    timings: dict[str, float] = field(default_factory=dict)
+    timings: dict[str, Any] = field(default_factory=dict)
 
 
 @contextlib.contextmanager
@@ -1199,6 +1343,10 @@ def cluster(
         # here allocate as one process does; the check gives its memory back itself after
         # the assignment (posting.memory.release_memory), as one process does.
         dask.config.set({f"{_SPAWN_ENV}.MALLOC_TRIM_THRESHOLD_": None}),
+        # nobody looks at the workers' statistical profiles of a run's own cluster: not taken
+        # (a stack sample of the task every 10 ms)
+        dask.config.set({"distributed.worker.profile.enabled": False}),
+        _forked_workers(),
         LocalCluster(
             n_workers=workers or 1,
             threads_per_worker=1,
@@ -1210,6 +1358,48 @@ def cluster(
         Client(local) as client,
     ):
         yield client
+
+
+_WORKER_MODULES = (
+    "distributed",
+    "posting.cli",
+    "posting.distributed",
+    "posting.engine",
+    "posting.stream",
+    "posting.records",
+    "posting.render.csv",
+    "posting.sanity",
+    "dask_geopandas",
+    "pyarrow.parquet",
+)
+"""What every worker imports: loaded once, by the server the workers are forked from."""
+
+
+@contextlib.contextmanager
+def _forked_workers() -> Iterator[None]:
+    """Start the local cluster's workers from a fork server that has imported
+    :data:`_WORKER_MODULES` (where the platform has one): each worker a copy of it, not a new
+    interpreter importing them again (about 0.5 s of CPU a worker); the server stopped, and
+    waited for, on leaving."""
+    import multiprocessing
+
+    import dask
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        yield
+        return
+    from multiprocessing import forkserver
+
+    from distributed.utils import get_mp_context
+
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        get_mp_context().set_forkserver_preload(list(_WORKER_MODULES))
+        try:
+            yield
+        finally:
+            stop = getattr(forkserver._forkserver, "_stop", None)  # reaps it: its CPU counted
+            if stop is not None:
+                stop()
 
 
 def _progress(futures: list[Any], label: str, show: bool) -> list[Any]:
@@ -1251,7 +1441,7 @@ def run_partitioned(
     profiles = tuple(spec.named)  # with auto, and each state's defaults once prepared
     scratch = scratch or tempfile.mkdtemp(prefix="posting-")
     os.makedirs(scratch, exist_ok=True)
-    timings: dict[str, float] = {}
+    timings: dict[str, Any] = {}
     steps = _Steps(job, client, progress)
 
     _tick(timings, "scan")
@@ -1276,6 +1466,7 @@ def run_partitioned(
     del frames, part_futs
     _tick(timings, "prepare")
     preps = steps.map(_prepare, plan, range(k_parts), label="preparing parcels")
+    _tick(timings, "facts")
     _refuse_swapped(steps, plan, preps, [e for e, _ in marker_pieces])
     plan = _choose_rules(plan, preps)
     facts, totals = _facts(job, plan, info, preps, mres, client)
@@ -1285,12 +1476,14 @@ def run_partitioned(
     _tick(timings, "unassigned")
     lost_parts = steps.map(_lost, plan, range(len(marker_pieces)), label="unassigned markers")
     lost = markers_concat(lost_parts, list(plan.marker_files))
+    _tick(timings, "reasons")
     lost_table = _reasons(client, _share(client, plan), plan, preps, lost, progress)
     totals.finish(checks, lost_table)
     _tick(timings, "end")
     return Run(plan, totals, checks, lost_table, timings)
 
 
+@_gc_paused
 def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
     markers have a position, fall near the parcels as given, and would swapped."""
@@ -1373,38 +1566,26 @@ class _Steps:
     def plan(self, frames: list[Any], info: list[dict[str, Any]], partition_parcels: int):
         """Step 2: each parcel's partition (futures, one per piece), their number, their reach
         and the layer's range of latitudes."""
-        import dask.dataframe as dd
-        import dask_geopandas as dgpd
-
         from posting.crs import lonlat_margin_deg
 
         client = self.client
-        meta = pd.DataFrame(
-            {c: pd.Series(dtype=float) for c in ("lon", "lat", "west", "south", "east", "north")}
-        )
-        meta.insert(0, "row", pd.Series(dtype=np.int64))
-        meta["mkey"] = pd.Series(dtype=object)
-        skel = dd.from_delayed(frames, meta=meta, verify_meta=False)
-        bounds = dd.compute(
-            skel["west"].min(), skel["south"].min(), skel["east"].max(), skel["north"].max()
-        )
-        bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in bounds)
-        filled = skel.assign(hx=skel["lon"].fillna(bounds[0]), hy=skel["lat"].fillna(bounds[1]))
-        points = dgpd.from_dask_dataframe(filled, geometry=dgpd.points_from_xy(filled, "hx", "hy"))
+        boxes = np.asarray([x["box"] for x in info], dtype=float).reshape(-1, 4)
+        bounds = tuple(float(b) if np.isfinite(b) else 0.0 for b in _extent(boxes))
         # a curve over an extent of some width and height (not over a point: no parcel with
         # geometry, or every one at one place)
         curve = (*bounds[:2], max(bounds[2], bounds[0] + 1e-6), max(bounds[3], bounds[1] + 1e-6))
-        hd = points.hilbert_distance(total_bounds=curve, level=HILBERT_LEVEL)
-        key, owner_min = hd.astype(float), None
+        hd = client.map(_hilbert, frames, curve=curve, pure=False)
+        owner_min = None
         if self.job.merge_owner:  # an owner's parcels take the owner's smallest distance
-            owner_min = _share(client, hd.groupby(skel["mkey"]).min().compute())
-            key = dd.map_partitions(_owner_keys, skel, hd, owner_min, meta=("key", float))
-        k_parts = max(1, math.ceil(sum(x["rows"] for x in info) / partition_parcels))
-        qs = np.linspace(0, 1, k_parts + 1)[1:-1]
-        cuts = np.unique(np.asarray(key.quantile(qs).compute(), dtype=float)) if len(qs) else qs
+            mins = client.gather(client.map(_owner_min, frames, hd, pure=False))
+            owner_min = pd.concat(mins).groupby(level=0).min() if mins else pd.Series()
+            owner_min = _share(client, owner_min)
+        keys = client.map(_plan_key, frames, hd, owner_min=owner_min, pure=False)
+        n = sum(x["rows"] for x in info)
+        k_parts = max(1, math.ceil(n / partition_parcels))
+        cuts = _cuts(client, keys, n, k_parts, self.progress)
         k_parts = len(cuts) + 1
-        pairs = client.map(lambda f, h: (f, h), frames, client.compute(hd.to_delayed()))
-        part_futs = client.map(_part_keys, pairs, owner_min=owner_min, cuts=cuts, pure=False)
+        part_futs = client.map(_part_keys, keys, cuts=cuts, pure=False)
         # partitions left empty (one owner's parcels share a key) are dropped
         counts = client.map(np.bincount, part_futs, minlength=k_parts, pure=False)
         used = np.flatnonzero(sum(_progress(counts, "planning partitions", self.progress)) > 0)
@@ -1499,20 +1680,39 @@ def _held(value: Any) -> Any:
     return value
 
 
-def _tick(timings: dict[str, float], name: str) -> None:
-    """Note when a step starts (the steps' times: :attr:`Run.timings`, in seconds)."""
+def _tick(timings: dict[str, Any], name: str) -> None:
+    """Note when a step starts (the steps' times: :attr:`Run.timings`, in seconds); with
+    ``POSTING_TIMINGS`` set, also the CPU the command and its worker processes spent in each
+    (``timings["_cpu"]``, :func:`_tree_cpu`)."""
     import time
 
     now = time.perf_counter()
+    cpu = _tree_cpu()
     last = timings.pop("_at", None)
     if last is not None:
-        timings[timings.pop("_step")] = now - last
+        step = timings.pop("_step")
+        timings[step] = now - last
+        if cpu is not None and "_cpu_at" in timings:
+            timings.setdefault("_cpu", {})[step] = cpu - timings["_cpu_at"]
     timings["_at"], timings["_step"] = now, name
+    if cpu is not None:
+        timings["_cpu_at"] = cpu
 
 
-def _owner_keys(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> pd.Series:
-    """The partitioning key of each parcel: its owner's smallest Hilbert distance."""
-    return pd.Series(_owner_key(frame, hd, owner_min), index=frame.index)
+def _tree_cpu() -> float | None:
+    """With ``POSTING_TIMINGS`` set, the CPU seconds (user and system) this process and its
+    live descendants (a local cluster's worker processes) have spent so far; else None."""
+    if not os.environ.get("POSTING_TIMINGS"):
+        return None
+    import psutil
+
+    me = psutil.Process()
+    total = 0.0
+    for p in (me, *me.children(recursive=True)):
+        with contextlib.suppress(psutil.Error):
+            t = p.cpu_times()
+            total += t.user + t.system
+    return total
 
 
 def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.ndarray:
@@ -1527,26 +1727,34 @@ def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.n
 def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: bool) -> pd.DataFrame:
     """The lost markers, in input order, with why each is unassigned."""
     from posting.assign import REASON_SEARCH_FT
+    from posting.crs import lonlat_margin_deg
 
-    named = np.flatnonzero(pd.isna(lost.reason) & _names_parcel(lost))
-    usable = np.flatnonzero(pd.isna(lost.reason) & ~_names_parcel(lost))
-    boxes = _marker_boxes(lost)[usable]
+    given = np.asarray(pd.isna(lost.reason), dtype=bool)  # no reason from reading
+    named = np.flatnonzero(given & _names_parcel(lost))
+    usable = np.flatnonzero(
+        given & ~_names_parcel(lost) & np.isfinite(lost.lon) & np.isfinite(lost.lat)
+    )
+    lon, lat = lost.lon[usable], lost.lat[usable]
+    # as boxes_near pads a partition's extent: within it, each marker a point
+    pad = lonlat_margin_deg(REASON_SEARCH_FT + 1.0, *plan.lat_range)
+    light = replace(lost, attributes=pd.DataFrame(index=range(len(lost))))  # not needed there
     # a marker that names its parcel is judged by that parcel alone, wherever it lies
-    asked = [
-        client.submit(_named_in, plan_f, p["k"], markers_take(lost, named), named, pure=False)
-        for p in preps
-        if len(named)
-    ]
+    asked = []
+    if len(named):
+        sub = markers_take(light, named)
+        asked = [client.submit(_named_in, plan_f, p["k"], sub, named, pure=False) for p in preps]
     jobs = []
     for p in preps:
-        if p["extent"] is None or not len(usable):
+        if p["extent"] is None or not len(usable) or not np.isfinite(p["extent"]).all():
             continue
-        near = boxes_near(boxes, np.asarray([p["extent"]]), REASON_SEARCH_FT + 1.0, plan.lat_range)
+        west, south, east, north = p["extent"]
+        near = (
+            (lon >= west - pad) & (lon <= east + pad) & (lat >= south - pad) & (lat <= north + pad)
+        )
         idx = usable[near]
         if len(idx):
-            jobs.append(
-                client.submit(_reasons_in, plan_f, p["k"], markers_take(lost, idx), idx, pure=False)
-            )
+            sub = markers_take(light, idx)
+            jobs.append(client.submit(_reasons_in, plan_f, p["k"], sub, idx, pure=False))
     found = _progress(jobs + asked, "unassigned markers' reasons", progress)
     reason = _combine_reasons(
         lost, found[: len(jobs)], found[len(jobs) :], plan.job.settings.tolerance_ft
@@ -1614,18 +1822,15 @@ def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
 
     Nothing here holds a value per parcel of the whole run but, with ``merge_owner``, each
     property's first row (to number the properties in input order); the ids found more than
-    once are counted by dask over the partitions' id files."""
-    import dask.dataframe as dd
-
+    once are found in sets of about ten partitions' ids (:func:`_duplicated_ids`)."""
     from posting import stream
 
     index, rank = _numbering(job, preps)
-    ids = dd.read_parquet(f"{plan.scratch}/ids")
-    counts = ids["id"].value_counts()
-    dup_ids = frozenset(counts[counts > 1].compute().index)
-    dups = ids[ids["id"].isin(list(dup_ids))].compute() if dup_ids else None
-    if dups is None or not len(dups):
-        dups = pd.DataFrame({"id": pd.Series(dtype=object), "first": pd.Series(dtype=np.int64)})
+    found = _Steps(job, client, False).map(
+        _duplicated_ids, plan, range(_id_bucket_count(plan.partitions)), label="ids"
+    )
+    dups = pd.concat(found, ignore_index=True)
+    dup_ids = frozenset(dups["id"])
     dups = dups.assign(index=rank(dups["first"].to_numpy(dtype=np.int64))).sort_values("index")
     keys = set()
     if any(pr.access for pr in plan.profiles):
@@ -1661,8 +1866,11 @@ def run_and_write(
     wanted = tuple(k for k, v in outputs.items() if v)
     base = scratch or None
     work = tempfile.mkdtemp(prefix="posting-run-", dir=base)
+    started: dict[str, Any] = {}
     try:
+        _tick(started, "start")  # the cluster's start: its processes, until the first step
         with cluster(workers, scheduler) as client:
+            _tick(started, "")
             run = run_partitioned(
                 job,
                 client,
@@ -1677,6 +1885,11 @@ def run_and_write(
         stream.write_outputs(run, outputs, name)
         run.timings["outputs"] = time.perf_counter() - t0
         if os.environ.get("POSTING_TIMINGS"):
+            cpu = {**started.get("_cpu", {}), **run.timings.get("_cpu", {})}
+            print(
+                "posting: cpu: " + ", ".join(f"{k} {v:.2f} s" for k, v in cpu.items()),
+                file=sys.stderr,
+            )
             shown = ", ".join(f"{k} {v:.2f} s" for k, v in run.timings.items() if k[0] != "_")
             halo = sum(c["halo"] for c in run.parts)
             markers = sum(c["markers"] for c in run.parts)

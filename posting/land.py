@@ -25,6 +25,9 @@ __all__ = ["LandFacts", "land_facts", "layer_in_group"]
 def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft: float):
     """Indices and working-frame geometry of the features near group ``g``'s parcels."""
     sel = np.flatnonzero(prep.group == g)
+    if not len(sel):  # none of these parcels in this frame (a partition of a wider layer)
+        none = np.empty(0, dtype=np.int64)
+        return none, prep.crss[g].geoms_to_ft(layer.geometry[none], layer.crs)
     b = prep.bounds_lonlat[sel]
     west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
     east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])

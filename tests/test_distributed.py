@@ -10,10 +10,12 @@ docs/scale.md); everything else byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +27,7 @@ from helpers import ROOT, SAMPLE, SHARED_DATA, require_real_data
 
 from posting import dataset
 from posting.crs import WGS84, plan_working_crs
+from posting.distributed import _id_buckets
 from posting.partition import Halo, Reach, WorkingPlan, extremes
 from posting.settings import Settings
 
@@ -141,6 +144,27 @@ def test_sample_land_options_and_merged_owners(tmp_path, scheduler):
     report = _same(args, tmp_path, scheduler, 2, ("json", "csv", "geojson"))
     merged = [p for p in report["parcels"] if len(p.get("source_ids", [])) > 1]
     assert merged  # some owner's adjoining lots were one property, measured whole
+
+
+def test_ids_given_more_than_once_across_partitions_as_in_one_run(tmp_path, scheduler):
+    """Ids repeated far apart in the layer (in partitions of one parcel: different partitions,
+    and the two ids in the two sets of the search for repeated ids of 29 partitions) are
+    reported as one run reports them: every parcel that has them, by row."""
+    import geopandas as gpd
+
+    fl = gpd.read_file(SAMPLE / "parcels.geojson")
+    ids = fl["parcel_id"].astype(str).to_numpy(dtype=object)
+    ids[[0, 11, 27]] = "DUP-A"
+    ids[[4, 20]] = "DUP-B"
+    fl["parcel_id"] = ids
+    path = tmp_path / "parcels.geojson"
+    fl.to_file(path, driver="GeoJSON")
+    args = [*SAMPLE_ARGS[:1], str(path), *SAMPLE_ARGS[2:]]
+    assert list(_id_buckets(np.array(["DUP-A", "DUP-B"], dtype=object), 2)) == [1, 0]
+    report = _same(args, tmp_path, scheduler, 1)
+    assert report["duplicate_ids"] == {"DUP-A": [0, 11, 27], "DUP-B": [4, 20]}
+    flagged = [p["row"] for p in report["parcels"] if p["duplicate_id"]]
+    assert flagged == [0, 4, 11, 20, 27]
 
 
 def _markers_along(parcels: Path, out: Path, every_ft: float, seed: int) -> Path:
@@ -367,6 +391,33 @@ def test_the_working_plan_is_the_whole_layers():
     assert got_group.tolist() == group.tolist()
 
 
+def test_the_plan_s_cuts_are_the_keys_of_their_ranks(scheduler):
+    """The cuts found from the pieces' histograms are the keys of ranks n*j//k of all keys
+    sorted (here sorted whole, by numpy), with many keys in one bin of the histogram and many
+    equal ones; equal cuts are one."""
+    from distributed import Client
+
+    from posting.distributed import _BIN, _cuts
+
+    rng = np.random.default_rng(12)
+    pieces = [
+        rng.integers(0, 2**32, 1000).astype(float),
+        (7 * _BIN + rng.integers(0, _BIN, 3000)).astype(float),  # one bin, 3,000 keys
+        np.full(2500, 9.0 * _BIN + 5),  # one key, 2,500 times
+        np.empty(0),
+        rng.integers(0, 50 * _BIN, 700).astype(float),
+    ]
+    every = np.sort(np.concatenate(pieces))
+    n = len(every)
+    with Client(scheduler) as client:
+        keys = [client.scatter(p) for p in pieces]
+        for k_parts in (1, 2, 7, 40):
+            cuts = _cuts(client, keys, n, k_parts, False)
+            ranks = np.arange(1, k_parts) * n // k_parts
+            assert list(cuts) == list(np.unique(every[ranks]))
+        assert len(_cuts(client, keys, n, 40, False)) < 39  # the 2,500 equal keys: one cut
+
+
 def test_halo_and_reach():
     halo = Halo.of(Settings(tolerance_ft=30, water_tolerance_ft=40, access_tolerance_ft=50))
     assert (halo.markers, halo.parcels, halo.context, halo.reach) == (30, 60, 50, 60)
@@ -402,7 +453,21 @@ class _DieOnce(WorkerPlugin):
             os._exit(1)
 
 
-def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path):
+def test_the_workers_option_s_own_cluster_writes_one_run_s_bytes(tmp_path):
+    """``--workers 2`` (a cluster of its own: workers forked from a server that has imported
+    posting) writes what one process writes, byte for byte (the report's time aside)."""
+    outs = {}
+    for mode, extra in (("one", []), ("part", ["--workers", "2", "--partition-parcels", "7"])):
+        res = _run([*SAMPLE_ARGS, "--json", str(tmp_path / f"{mode}.json"), "-q", *extra], ROOT)
+        assert res.returncode == 1, res.stderr.decode()[-3000:]
+        outs[mode] = _STAMP.sub(b"", (tmp_path / f"{mode}.json").read_bytes())
+    assert outs["one"] == outs["part"]
+
+
+@pytest.mark.parametrize("ours", [False, True], ids=["dask-local-cluster", "workers-option"])
+def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path, ours):
+    """On dask's own local cluster, and on the one ``--workers`` starts (its workers forked
+    from a server that has imported posting: the replacement is forked from it too)."""
     from distributed import Client, LocalCluster
 
     from posting import distributed, stream
@@ -416,12 +481,18 @@ def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path):
         rules=("florida",),  # as _run gives the one-process run
     )
     died = tmp_path / "died"
-    with (
-        LocalCluster(
-            n_workers=2, threads_per_worker=1, dashboard_address=":0", memory_limit=0
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+
+    @contextlib.contextmanager
+    def dask_s() -> Iterator[Client]:
+        with (
+            LocalCluster(
+                n_workers=2, threads_per_worker=1, dashboard_address=":0", memory_limit=0
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            yield client
+
+    with distributed.cluster(2) if ours else dask_s() as client:
         client.register_plugin(_DieOnce(str(died)))
         run = distributed.run_partitioned(
             job, client, partition_parcels=4, scratch=str(tmp_path / "scratch"), outputs=("json",)
