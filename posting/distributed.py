@@ -748,6 +748,11 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     for b in np.unique(bucket):
         sel = bucket == b
         _save(f"{plan.scratch}/ids/{b}/{k}.pkl", (ids[sel], block.first_row[sel]))
+    if prep.source_ids is not None:  # the names a marker may give: every lot of a property
+        names = np.asarray([i for lots in prep.source_ids for i in lots], dtype=object)
+        bucket = _id_buckets(names, _id_bucket_count(plan.partitions))
+        for b in np.unique(bucket):
+            _save(f"{plan.scratch}/names/{b}/{k}.pkl", names[bucket == b])
     item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
     for j in np.unique(part):
         if j != k:
@@ -769,6 +774,25 @@ def _id_buckets(ids: np.ndarray, count: int) -> np.ndarray:
     if not len(ids):
         return np.empty(0, dtype=np.int64)
     return (pd.util.hash_array(ids) % np.uint64(count)).astype(np.int64)
+
+
+@_gc_paused
+def _named_partitions(plan: Plan, b: int, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The partitions that own a parcel of each name ``refs`` (names of set ``b``): pairs of
+    the name's place in ``refs`` and the partition (a name may be given to several parcels).
+    A property merged by owner has the names of all its parcels."""
+    folder = "names" if plan.job.merge_owner else "ids"
+    frames = []
+    for path in sorted(glob.glob(f"{plan.scratch}/{folder}/{b}/*.pkl")):
+        names = _load(path)
+        names = names if plan.job.merge_owner else names[0]
+        k = int(os.path.basename(path).split(".")[0])
+        frames.append(pd.DataFrame({"id": pd.Series(names, dtype=object), "k": k}))
+    if not frames:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
+    asked = pd.DataFrame({"i": np.arange(len(refs)), "id": pd.Series(refs, dtype=object)})
+    found = asked.merge(pd.concat(frames, ignore_index=True), on="id").drop_duplicates(["i", "k"])
+    return found["i"].to_numpy(np.int64), found["k"].to_numpy(np.int64)
 
 
 @_gc_paused
@@ -1738,11 +1762,28 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
     # as boxes_near pads a partition's extent: within it, each marker a point
     pad = lonlat_margin_deg(REASON_SEARCH_FT + 1.0, *plan.lat_range)
     light = replace(lost, attributes=pd.DataFrame(index=range(len(lost))))  # not needed there
-    # a marker that names its parcel is judged by that parcel alone, wherever it lies
+    # a marker that names its parcel is judged by that parcel alone, wherever it lies: asked
+    # about in the partitions that have a parcel of that name (found in the sets of ids)
     asked = []
     if len(named):
-        sub = markers_take(light, named)
-        asked = [client.submit(_named_in, plan_f, p["k"], sub, named, pure=False) for p in preps]
+        refs = np.asarray(lost.parcel_ref[named], dtype=object)
+        sets = _id_buckets(refs, _id_bucket_count(plan.partitions))
+        where = [
+            client.submit(_named_partitions, plan_f, b, refs[sets == b], pure=False)
+            for b in np.unique(sets)
+        ]
+        pairs = [
+            (np.flatnonzero(sets == b)[i], k)
+            for b, (i, k) in zip(
+                np.unique(sets), _progress(where, "named parcels", progress), strict=True
+            )
+        ]
+        at = np.concatenate([i for i, _ in pairs])
+        part = np.concatenate([k for _, k in pairs])
+        for k in np.unique(part):
+            idx = named[np.sort(at[part == k])]
+            sub = markers_take(light, idx)
+            asked.append(client.submit(_named_in, plan_f, int(k), sub, idx, pure=False))
     jobs = []
     for p in preps:
         if p["extent"] is None or not len(usable) or not np.isfinite(p["extent"]).all():

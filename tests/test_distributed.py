@@ -779,7 +779,8 @@ def test_markers_that_name_their_parcel_as_in_one_run(tmp_path, scheduler, merge
         "parcel",
         *merge,
     ]
-    one = _same(args, tmp_path, scheduler, 3, ("json", "csv", "geojson"))
+    # partitions of one parcel: over twenty, so the names are looked up in two sets of ids
+    one = _same(args, tmp_path, scheduler, 1, ("json", "csv", "geojson"))
     reasons = {s["row"]: s["reason"] for s in one["unassigned_signs"]}
     assert reasons[first["N01"]].startswith("names parcel 'S4' but stands ")
     assert reasons[first["S1"]] == "names parcel 'NOPE', which is not in the parcel file"
@@ -810,3 +811,31 @@ def test_a_shared_value_survives_the_loss_of_every_worker_that_holds_it():
         client.run(os._exit, 1, workers=holders, on_error="ignore")
         client.wait_for_workers(2, timeout=60)
         assert client.submit(lambda v: len(v["parts"]), shared, pure=False).result(timeout=60) == 5
+
+
+def test_named_parcels_are_looked_up_in_their_set_of_ids(tmp_path):
+    """The partitions that own a parcel of each name, from the sets the partitions wrote their
+    ids in: a name given to parcels of two partitions is in both; with merged properties, the
+    names of every lot."""
+    from types import SimpleNamespace
+
+    from posting.distributed import _id_buckets, _named_partitions, _save
+
+    owned = {0: ["a", "b", "c"], 1: ["d", "a"], 2: ["e"]}  # "a": two parcels, two partitions
+    count = 3
+    for k, ids in owned.items():
+        ids = np.asarray(ids, dtype=object)
+        sets = _id_buckets(ids, count)
+        for b in np.unique(sets):
+            _save(f"{tmp_path}/ids/{b}/{k}.pkl", (ids[sets == b], np.zeros(int((sets == b).sum()))))
+            _save(f"{tmp_path}/names/{b}/{k}.pkl", ids[sets == b])
+    refs = np.asarray(["a", "zz", "e", "d", "a"], dtype=object)
+    sets = _id_buckets(refs, count)
+    for merged in (None, "owner"):
+        plan = SimpleNamespace(scratch=str(tmp_path), job=SimpleNamespace(merge_owner=merged))
+        got = set()
+        for b in np.unique(sets):
+            at = np.flatnonzero(sets == b)
+            i, k = _named_partitions(plan, int(b), refs[at])
+            got |= set(zip(at[i].tolist(), k.tolist(), strict=True))
+        assert got == {(0, 0), (0, 1), (2, 2), (3, 1), (4, 0), (4, 1)}
