@@ -1695,8 +1695,11 @@ class _Steps:
 def _share(client: Client, value: Any) -> Any:
     """``value`` on the cluster, for many tasks to take: a task that holds it (not scattered
     data, which is lost for good with the worker that holds it; a task's result is computed
-    again elsewhere, so a run survives a lost worker)."""
-    return client.submit(_held, value, pure=False)
+    again elsewhere, so a run survives a lost worker). dask warns of a task's argument over 10
+    MB (a state's plan, with its routing grid, is about 12): sending it once is the point."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Sending large graph", UserWarning)
+        return client.submit(_held, value, pure=False)
 
 
 def _held(value: Any) -> Any:
