@@ -474,16 +474,16 @@ class Plan:
 
 def _hilbert(frame: pd.DataFrame, curve: tuple[float, float, float, float]) -> np.ndarray:
     """Each parcel's distance along the Hilbert curve over ``curve`` (of its centre; a parcel
-    without one at the curve's south-west corner): dask-geopandas' own function, the one its
-    ``hilbert_distance`` maps over a dask GeoDataFrame's partitions, on this piece."""
+    without one at the curve's south-west corner): geopandas' ``hilbert_distance``, the
+    function dask-geopandas maps over a dask GeoDataFrame's partitions, on this piece (the
+    same numbers; a dask collection of the pieces only to map it cost more than it does)."""
     import geopandas
     import shapely
-    from dask_geopandas.hilbert_distance import _hilbert_distance
 
     x = frame["lon"].fillna(curve[0]).to_numpy(dtype=float)
     y = frame["lat"].fillna(curve[1]).to_numpy(dtype=float)
     points = geopandas.GeoSeries(shapely.points(x, y))
-    hd = _hilbert_distance(points, total_bounds=np.asarray(curve), level=HILBERT_LEVEL)
+    hd = points.hilbert_distance(total_bounds=np.asarray(curve), level=HILBERT_LEVEL)
     return hd.to_numpy(dtype=np.float64)
 
 
@@ -1393,7 +1393,7 @@ _WORKER_MODULES = (
     "posting.records",
     "posting.render.csv",
     "posting.sanity",
-    "dask_geopandas",
+    "geopandas",
     "pyarrow.parquet",
 )
 """What every worker imports: loaded once, by the server the workers are forked from."""
