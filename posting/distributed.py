@@ -264,25 +264,14 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
     row numbers those of the whole layer; and each one's row number."""
     from posting.io import _as_id_strings, _require_column, read_parcels
 
+    given = {"id_field": job.id_field, "owner_field": job.owner_field, "crs": job.crs}
     if piece.row_groups is None:  # a file of another format: read whole
-        layer = read_parcels(
-            job.parcels,
-            id_field=job.id_field,
-            owner_field=job.owner_field,
-            crs=job.crs,
-            layer=job.layer,
-        )
+        layer = read_parcels(job.parcels, **given, layer=job.layer)
         return layer, np.arange(len(layer), dtype=np.int64)
     table = _piece_table(piece)
     with _named_row(table, piece):
-        layer = read_parcels(
-            piece.source,
-            id_field=job.id_field,
-            owner_field=job.owner_field,
-            crs=job.crs,
-            layer=job.layer,
-            prefetch=_Given(piece.source, table, piece.path),
-        )
+        prefetch = _Given(piece.source, table, piece.path)
+        layer = read_parcels(piece.source, **given, layer=job.layer, prefetch=prefetch)
     n = len(layer)
     rows = piece.offset + np.arange(n, dtype=np.int64)
     ids = layer.ids.copy()
