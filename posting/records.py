@@ -14,9 +14,11 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import orjson
 import pandas as pd
 import shapely
 
+from posting import jsontext
 from posting.errors import python_name, worded
 
 if TYPE_CHECKING:
@@ -30,6 +32,7 @@ __all__ = [
     "as_dict",
     "finding_items",
     "header",
+    "list_counts",
     "marker_why",
     "parcel_items",
     "parcel_records",
@@ -151,18 +154,14 @@ _LEVEL_KEY = {
 
 
 def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
-    """Per key of a parcel's record that holds a list, the parcels that have entries (most
-    have none: no list is made for them)."""
+    """Per key of a parcel's record that holds a short list (findings, water, easements), the
+    parcels that have entries (most have none: no list is made for them); the long ones are
+    written as JSON text (:func:`_written_lists`)."""
     keys = (
         "violations",
         "uncertain",
         "not_checked",
         "notes",
-        "gaps",
-        "missing_corners",
-        "uncertain_corners",
-        "missing_access",
-        "uncertain_access",
         "water",
         "easements",
     )
@@ -172,32 +171,26 @@ def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
         f["parcel"].tolist(), f["level"].tolist(), finding_items(f), strict=True
     ):
         out[_LEVEL_KEY[level]].setdefault(p, []).append(item)
-    _gap_lists(report, out["gaps"])
     for key, table in (("water", report.water), ("easements", report.easements)):
         if table is not None and len(table):
             _stretch_lists(table, key == "easements", out[key])
-    for table, noun in ((report.corners, "corners"), (report.access, "access")):
-        if not len(table):
-            continue
-        for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
-            sel = table[table["status"] == status]
-            for p, ll in zip(
-                sel["parcel"].astype(np.int64).tolist(),
-                _lonlats(sel["lon"], sel["lat"]),
-                strict=True,
-            ):
-                out[key].setdefault(p, []).append(ll)
     return out
 
 
-def _signs(
-    src: np.ndarray, row: np.ndarray, label: np.ndarray, at: np.ndarray
-) -> list[dict[str, Any]]:
-    """``{"source", "row"}`` of the markers ``at``, and ``name`` where the survey named it."""
-    return [
-        {"source": a, "row": b} if n is None else {"source": a, "row": b, "name": n}
-        for a, b, n in zip(src[at].tolist(), row[at].tolist(), label[at].tolist(), strict=True)
-    ]
+def _written_lists(report: Report) -> dict[str, list[Any]]:
+    """Per key of a parcel's record whose lists can be long (gaps, missing and uncertain corners
+    and access points), one written JSON array per parcel (:func:`posting.jsontext.arrays`)."""
+    n = len(report.parcels)
+    out = {"gaps": _gap_arrays(report, n)}
+    for table, noun in ((report.corners, "corners"), (report.access, "access")):
+        for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
+            if not len(table):
+                out[key] = [()] * n
+                continue
+            sel = table[(table["status"] == status).to_numpy(dtype=bool)]
+            items = jsontext.pairs(sel["lon"], sel["lat"], LONLAT_DECIMALS)
+            out[key] = jsontext.arrays(items, sel["parcel"].to_numpy(dtype=np.int64), n)
+    return out
 
 
 def _label_column(m: pd.DataFrame) -> np.ndarray:
@@ -208,46 +201,58 @@ def _label_column(m: pd.DataFrame) -> np.ndarray:
     return np.where(pd.isna(v), None, v)
 
 
-def _gap_lists(report: Report, out: dict[int, list[Any]]) -> None:
-    """Each reported gap (not ``ok``), by parcel: ring, status, lengths, ends, end signs."""
-    g = report.gaps[report.gaps["status"] != "ok"]
+def _sign_objects(report: Report, at: np.ndarray) -> Any:
+    """``{"source", "row"}`` of the markers ``at`` as JSON text, with ``name`` where the survey
+    named the marker."""
     m = report.markers
-    src, row = m["source"].to_numpy(), m["row"].to_numpy()
-    label = _label_column(m)
+    label = _label_column(m)[at]
+    named = np.not_equal(label, None)
+    name = jsontext.join(',"name":', jsontext.texts(label))
+    return jsontext.join(
+        '{"source":',
+        jsontext.texts(m["source"].to_numpy(dtype=object)[at]),
+        ',"row":',
+        jsontext.integers(m["row"].to_numpy()[at]),
+        jsontext.where(named, name),
+        "}",
+    )
+
+
+def _gap_arrays(report: Report, n: int) -> list[Any]:
+    """Each reported gap (not ``ok``) as JSON text, by parcel: ring, status, lengths, ends, and
+    the signs at its ends where it has any."""
+    g = report.gaps[(report.gaps["status"] != "ok").to_numpy(dtype=bool)]
+    if not len(g):
+        return [()] * n
     sm, em = g["start_marker"].to_numpy(), g["end_marker"].to_numpy()
     marked = sm >= 0
-    start_sign = np.full(len(g), None, dtype=object)
-    end_sign = np.full(len(g), None, dtype=object)
-    start_sign[marked] = _signs(src, row, label, sm[marked])
-    end_sign[marked] = _signs(src, row, label, em[marked])
-    cols = zip(
-        g["parcel"].tolist(),
-        g["part"].tolist(),
-        g["hole"].tolist(),
-        g["status"].tolist(),
-        _numbers(g["length_ft"]),
-        _numbers(g["straight_ft"]),
-        _numbers(g["limit_ft"]),
-        _lonlats(g["start_lon"], g["start_lat"]),
-        _lonlats(g["end_lon"], g["end_lat"]),
-        start_sign.tolist(),
-        end_sign.tolist(),
-        strict=True,
+    signs = jsontext.join(
+        ',"start_sign":',
+        _sign_objects(report, np.maximum(sm, 0)),
+        ',"end_sign":',
+        _sign_objects(report, np.maximum(em, 0)),
     )
-    for p, part, hole, status, length, straight, limit, a, b, sa, sb in cols:
-        item = {
-            "ring": {"part": part, "hole": hole},
-            "status": status,
-            "length_ft": length,
-            "straight_ft": straight,
-            "limit_ft": limit,
-            "start": a,
-            "end": b,
-        }
-        if sa is not None:
-            item["start_sign"] = sa
-            item["end_sign"] = sb
-        out.setdefault(p, []).append(item)
+    items = jsontext.join(
+        '{"ring":{"part":',
+        jsontext.integers(g["part"]),
+        ',"hole":',
+        jsontext.integers(g["hole"]),
+        '},"status":',
+        jsontext.texts(g["status"].to_numpy(dtype=object)),
+        ',"length_ft":',
+        jsontext.numbers(g["length_ft"], FT_DECIMALS),
+        ',"straight_ft":',
+        jsontext.numbers(g["straight_ft"], FT_DECIMALS),
+        ',"limit_ft":',
+        jsontext.numbers(g["limit_ft"], FT_DECIMALS),
+        ',"start":',
+        jsontext.pairs(g["start_lon"], g["start_lat"], LONLAT_DECIMALS),
+        ',"end":',
+        jsontext.pairs(g["end_lon"], g["end_lat"], LONLAT_DECIMALS),
+        jsontext.where(marked, signs),
+        "}",
+    )
+    return jsontext.arrays(items, g["parcel"].to_numpy(dtype=np.int64), n)
 
 
 def _stretch_lists(table: pd.DataFrame, holder: bool, out: dict[int, list[Any]]) -> None:
@@ -293,19 +298,24 @@ def _alternatives_lists(report: Report) -> list[list[dict[str, Any]]]:
     return out
 
 
-def parcel_items(report: Report, *, shared_empty: bool = False) -> Iterator[dict[str, Any]]:
-    """The report's ``parcels`` entries, one dict per input parcel, in input order.
+def parcel_items(report: Report) -> Iterator[dict[str, Any]]:
+    """The report's ``parcels`` entries, one dict per input parcel, in input order, ready for
+    orjson (:func:`parcel_records`).
 
-    Built column by column (a list per key), then zipped into dicts: a county has
-    100,000 of them. With ``shared_empty``, every empty list is one and the same empty
-    tuple (for writing JSON at once: making 800,000 empty lists costs a county 0.3 s).
+    Built column by column (a list per key), then zipped into dicts: a county has 100,000 of
+    them. Every empty list is one and the same empty tuple (making 800,000 empty lists costs
+    a county 0.3 s), and the lists that can be long (gaps, corners, access points) are JSON
+    text already, an :class:`orjson.Fragment` each (:mod:`posting.jsontext`).
     """
     lists = _per_parcel_lists(report)
+    written = _written_lists(report)
     p = report.parcels
     n = len(p)
 
     def listed(key: str) -> list[Any]:
-        col: list[Any] = [()] * n if shared_empty else [[] for _ in range(n)]
+        if key in written:
+            return written[key]
+        col: list[Any] = [()] * n
         for i, items in lists[key].items():
             col[i] = items
         return col
@@ -470,22 +480,42 @@ _RECORDS: weakref.WeakKeyDictionary[Report, list[dict[str, Any]]] = weakref.Weak
 
 
 def parcel_records(report: Report) -> list[dict[str, Any]]:
-    """The report's ``parcels`` entries, made once per report for every renderer that reads
-    them. Read-only: every empty list among them is one shared empty tuple (see
-    :func:`parcel_items`); :func:`as_dict` gives lists of one's own."""
+    """The report's ``parcels`` entries (:func:`parcel_items`), made once per report for every
+    renderer that reads them. Read-only, and for orjson: every empty list among them is one
+    shared empty tuple and the long lists are JSON text (:class:`orjson.Fragment`); their
+    lengths are :func:`list_counts`'. :func:`as_dict` gives plain lists of one's own."""
     records = _RECORDS.get(report)
     if records is None:
-        records = _RECORDS[report] = list(parcel_items(report, shared_empty=True))
+        records = _RECORDS[report] = list(parcel_items(report))
     return records
+
+
+def list_counts(report: Report) -> dict[str, np.ndarray]:
+    """For each parcel, how many entries its record lists: gaps reported (``gaps``), of which
+    ``over`` the limit, ``missing_corners`` and ``missing_access``."""
+    n = len(report.parcels)
+
+    def count(table: pd.DataFrame | None, keep: Callable[[pd.Series], Any]) -> np.ndarray:
+        if table is None or not len(table):
+            return np.zeros(n, dtype=np.int64)
+        sel = keep(table["status"]).to_numpy(dtype=bool)
+        return np.bincount(table["parcel"].to_numpy(dtype=np.int64)[sel], minlength=n)
+
+    return {
+        "gaps": count(report.gaps, lambda s: s != "ok"),
+        "over": count(report.gaps, lambda s: s == "over"),
+        "missing_corners": count(report.corners, lambda s: s == "missing"),
+        "missing_access": count(report.access, lambda s: s == "missing"),
+    }
 
 
 def as_dict(report: Report, name: Callable[[str], str] = python_name) -> dict[str, Any]:
     """The JSON report as a dict (see the README for the keys); ``name`` spells the settings
-    the report names (:func:`posting.errors.worded`)."""
-    out = header(report, name)
-    out["parcels"] = list(parcel_items(report))
-    out["unassigned_signs"] = list(unassigned_items(report))
-    return out
+    the report names (:func:`posting.errors.worded`). Read back from the JSON report itself,
+    so that the two cannot differ."""
+    from posting.render.json import iter_json
+
+    return orjson.loads(b"".join(iter_json(report, name)))
 
 
 def marker_why(report: Report) -> np.ndarray:

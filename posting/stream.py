@@ -83,13 +83,13 @@ def write_partition(
     from posting.records import parcel_records
 
     rows = sub.parcels["row"].to_numpy(dtype=np.int64)
-    records = parcel_records(sub) if {"json", "csv", "geojson", "parquet"} & set(outputs) else []
+    records = parcel_records(sub) if "json" in outputs else []
     if "json" in outputs:
         _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, [orjson.dumps(r) for r in records])
     if "csv" in outputs or "parquet" in outputs:
         from posting.render.csv import csv_rows
 
-        table = list(csv_rows(records))
+        table = list(csv_rows(sub))
         if "csv" in outputs:
             buf = io.StringIO()
             w = csv.writer(buf, lineterminator="\n")
@@ -706,12 +706,12 @@ def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
 
 def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]) -> None:
     """The GeoParquet datasets of a single-process check's report (one part each)."""
-    from posting.records import header, parcel_records
+    from posting.records import header
     from posting.render.csv import csv_rows
 
     scratch = tempfile.mkdtemp(prefix="posting-parquet-")
     try:
-        _parquet_parts(scratch, 0, report, list(csv_rows(parcel_records(report))))
+        _parquet_parts(scratch, 0, report, list(csv_rows(report)))
         _publish(scratch, folder, header(report, name), None)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

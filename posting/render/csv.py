@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from posting.records import parcel_records
+from posting.records import list_counts, parcel_records
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -46,17 +46,25 @@ def to_csv(report: Report) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(HEADER)
-    w.writerows(csv_rows(parcel_records(report)))
+    w.writerows(csv_rows(report))
     return buf.getvalue()
 
 
-def csv_rows(records: Iterable[dict[str, Any]]) -> Iterator[list[Any]]:
-    """The CSV row of each parcel record (:func:`posting.records.parcel_items`)."""
+def csv_rows(report: Report) -> Iterator[list[Any]]:
+    """The CSV row of each parcel record (:func:`posting.records.parcel_records`), in input
+    order; the counts of its lists from :func:`posting.records.list_counts`."""
 
     def joined(items: list[dict[str, Any]]) -> str:
         return "; ".join(f"{v['rule']}: {v['message']}" for v in items)
 
-    for p in records:
+    counts = list_counts(report)
+    for p, over, corners, access in zip(
+        parcel_records(report),
+        counts["over"].tolist(),
+        counts["missing_corners"].tolist(),
+        counts["missing_access"].tolist(),
+        strict=True,
+    ):
         yield [
             p["id"],
             p["row"],
@@ -67,10 +75,10 @@ def csv_rows(records: Iterable[dict[str, Any]]) -> Iterator[list[Any]]:
             _blank(p["perimeter_ft"]),
             _blank(p["area_acres"]),
             _blank(p["max_gap_ft"]),
-            sum(1 for g in p["gaps"] if g["status"] == "over"),
+            over,
             p["corners"],
-            len(p["missing_corners"]),
-            len(p.get("missing_access", [])),
+            corners,
+            access,
             joined(p["violations"]),
             joined(p["uncertain"]),
             joined(p["not_checked"]),

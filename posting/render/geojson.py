@@ -13,7 +13,15 @@ import pandas as pd
 import shapely
 
 from posting.draw import gap_lines, geojson_geometries
-from posting.records import SCHEMA, _num, _text, header, marker_why, parcel_records
+from posting.records import (
+    SCHEMA,
+    _num,
+    _text,
+    header,
+    list_counts,
+    marker_why,
+    parcel_records,
+)
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -69,9 +77,10 @@ def _points(table: pd.DataFrame) -> list[str | None]:
 
 def _parcels(report: Report) -> Iterator[str]:
     geoms = geojson_geometries(report.geometry.geometry_lonlat())
-    for item, geom in zip(parcel_records(report), geoms, strict=True):
+    reported = list_counts(report)["gaps"].tolist()
+    for item, geom, gaps in zip(parcel_records(report), geoms, reported, strict=True):
         props = {"layer": "parcel", **{k: v for k, v in item.items() if k != "gaps"}}
-        props["gaps_reported"] = len(item["gaps"])
+        props["gaps_reported"] = gaps
         yield _feature(geom, props)
 
 

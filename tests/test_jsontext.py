@@ -1,0 +1,69 @@
+"""JSON text of columns (posting.jsontext): the bytes orjson writes for the same values."""
+
+from __future__ import annotations
+
+import numpy as np
+import orjson
+import pyarrow as pa
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting import jsontext
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+any_float = st.floats(allow_nan=True, allow_infinity=True)
+
+
+def _orjson_numbers(values: np.ndarray, decimals: int) -> list[str]:
+    """The slow, obvious spelling: each value rounded as the records round it, then orjson."""
+    out = []
+    for v in np.round(values, decimals).tolist():
+        out.append(orjson.dumps(v if np.isfinite(v) else None).decode())
+    return out
+
+
+@settings(max_examples=300)
+@given(st.lists(any_float, max_size=40), st.sampled_from([0, 1, 2, 4, 7]))
+def test_numbers_are_spelled_as_orjson_spells_them(values, decimals):
+    a = np.asarray(values, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore"):  # rounding 1e308 overflows: null
+        assert jsontext.numbers(a, decimals).to_pylist() == _orjson_numbers(a, decimals)
+
+
+def test_numbers_across_magnitudes_match_orjson():
+    # every decade from 1e-9 to 1e17, both signs, rounded as lengths and as longitudes are
+    rng = np.random.default_rng(5)
+    a = rng.choice([-1.0, 1.0], 200_000) * 10 ** rng.uniform(-9, 17, 200_000)
+    a[:50] = [0.0, -0.0, 1e-5, -1e-5, 9.99999e-6, 1e15, 1e16, 123.0, np.nan, np.inf] * 5
+    for decimals in (2, 4, 7):
+        assert jsontext.numbers(a, decimals).to_pylist() == _orjson_numbers(a, decimals)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.one_of(st.none(), st.text()), max_size=20))
+def test_texts_are_escaped_as_orjson_escapes_them(values):
+    column = np.asarray(values + [None], dtype=object)[:-1]  # an object array, Nones kept
+    expected = [orjson.dumps(v).decode() for v in values]
+    assert jsontext.texts(column).to_pylist() == expected
+
+
+def test_integers_and_pairs():
+    assert jsontext.integers(np.array([0, -7, 2**40])).to_pylist() == ["0", "-7", "1099511627776"]
+    got = jsontext.pairs([-81.123456789, 1.0, np.nan], [27.0, np.inf, 2.0], 7).to_pylist()
+    assert got == ["[-81.1234568,27.0]", "null", "null"]
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 3)), max_size=30))
+def test_arrays_group_rows_by_owner_in_order(rows):
+    n = 6
+    owner = np.asarray([o for o, _ in rows], dtype=np.int64)
+    items = pa.array([str(v) for _, v in rows], type=pa.string())
+    got = [orjson.dumps(x) for x in jsontext.arrays(items, owner, n)]
+    expected = [orjson.dumps([v for o, v in rows if o == k]) for k in range(n)]
+    assert got == expected
+
+
+def test_where_leaves_an_optional_key_out():
+    text = pa.array([',"name":"a"', ',"name":"b"'])
+    assert jsontext.where(np.array([False, True]), text).to_pylist() == ["", ',"name":"b"']
