@@ -8,9 +8,8 @@ pairs), the columns are joined into one object per row, and the rows into one ar
 parcel, handed to orjson as a :class:`orjson.Fragment`: the bytes are those orjson writes for
 the same values (its number and string spelling, checked in the tests).
 
-Numbers are spelled by Arrow where Arrow's shortest round-trip text is orjson's: plain decimals
-of magnitude at least 1e-5 (and zero), with ``.0`` added to whole numbers; the rest (exponent
-forms) by orjson, value by value.
+Numbers are written by orjson itself, a column in one call, and cut into a column of text at
+its commas; strings by orjson, once per distinct value.
 """
 
 from __future__ import annotations
@@ -23,10 +22,19 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["arrays", "integers", "join", "numbers", "pairs", "texts", "where"]
-
-_SMALLEST_PLAIN = 1e-5
-"""Below this magnitude orjson writes an exponent where Arrow writes a plain decimal."""
+__all__ = [
+    "arrays",
+    "booleans",
+    "dumped",
+    "integers",
+    "join",
+    "lines",
+    "numbers",
+    "pairs",
+    "scatter",
+    "texts",
+    "where",
+]
 
 Part = str | pa.Array
 _EMPTY = pa.scalar("", pa.large_string())
@@ -39,20 +47,7 @@ def numbers(values: Any, decimals: int) -> pa.Array:
     ['612.0', '0.12', 'null', '-0.0', '0.0', '2.5e+16']
     """
     a = np.round(np.asarray(values, dtype=float), decimals)
-    text = pc.cast(pa.array(a), pa.large_string())
-    whole = pc.invert(pc.match_substring_regex(text, r"[.e]"))
-    text = pc.if_else(whole, join(text, ".0"), text)
-    finite = np.isfinite(a)
-    odd = finite & (a != 0) & (np.abs(a) < _SMALLEST_PLAIN)
-    odd |= finite & pc.match_substring(text, "e").to_numpy(zero_copy_only=False)
-    if finite.all() and not odd.any():
-        return text
-    fix = np.full(len(a), "null", dtype=object)
-    at = np.flatnonzero(odd)
-    if len(at):  # exponent forms: orjson's own spelling
-        fix[at] = orjson.dumps(a[at].tolist())[1:-1].decode().split(",")
-    mask = ~finite | odd
-    return pc.replace_with_mask(text, pa.array(mask), pa.array(fix[mask], type=pa.large_string()))
+    return _split(orjson.dumps(a.tolist()), len(a))
 
 
 def integers(values: Any) -> pa.Array:
@@ -61,7 +56,33 @@ def integers(values: Any) -> pa.Array:
     >>> integers([3, -1, 0]).to_pylist()
     ['3', '-1', '0']
     """
-    return pc.cast(pa.array(np.asarray(values, dtype=np.int64)), pa.large_string())
+    a = np.asarray(values, dtype=np.int64)
+    return _split(orjson.dumps(a.tolist()), len(a))
+
+
+def _split(array: bytes, n: int) -> pa.Array:
+    """The ``n`` items of a JSON array of numbers (or ``null``) written by orjson, as a column of
+    text: its commas are the items' ends (no number has one), so the text without them is
+    the column's data, and each comma's place, less the commas before it, an offset."""
+    body = np.frombuffer(array, dtype=np.uint8)[1:-1]
+    comma = np.flatnonzero(body == ord(","))
+    data = body[body != ord(",")]
+    offsets = np.empty(n + 1, dtype=np.int64)
+    offsets[0], offsets[-1] = 0, len(data)
+    offsets[1:-1] = comma - np.arange(len(comma))
+    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+
+
+def booleans(values: Any) -> pa.Array:
+    """A boolean column as JSON ``true`` and ``false``.
+
+    >>> booleans([True, False]).to_pylist()
+    ['true', 'false']
+    """
+    mask = pa.array(np.asarray(values, dtype=bool))
+    return pc.if_else(
+        mask, pa.scalar("true", pa.large_string()), pa.scalar("false", pa.large_string())
+    )
 
 
 def texts(values: Any) -> pa.Array:
@@ -93,7 +114,10 @@ def pairs(x: Any, y: Any, decimals: int) -> pa.Array:
 
 def join(*parts: Part) -> pa.Array:
     """Literal text and columns of text joined row by row (at least one part a column)."""
-    big = [pa.scalar(x, pa.large_string()) if isinstance(x, str) else x for x in parts]
+    big = [
+        pa.scalar(x, pa.large_string()) if isinstance(x, str) else x.cast(pa.large_string())
+        for x in parts
+    ]
     return pc.binary_join_element_wise(*big, _EMPTY)
 
 
@@ -106,30 +130,62 @@ def where(mask: np.ndarray, text: pa.Array) -> pa.Array:
     return pc.if_else(pa.array(np.asarray(mask, dtype=bool)), text.cast(pa.large_string()), _EMPTY)
 
 
-def arrays(items: pa.Array, owner: np.ndarray, n: int) -> list[Any]:
-    """The rows of ``items`` (JSON text) as one JSON array per owner ``0 .. n-1``, in their
-    order within each owner: an :class:`orjson.Fragment` each, or the shared empty tuple
-    ``()`` for an owner without rows (orjson writes ``[]``).
+def scatter(mask: np.ndarray, text: pa.Array) -> pa.Array:
+    """The rows of ``text`` where ``mask`` is true, in order, the empty string elsewhere (an
+    optional key written only for the rows that have it).
 
-    >>> [orjson.dumps(x) for x in arrays(pa.array(['1', '2', '3']), np.array([2, 0, 2]), 3)]
-    [b'[2]', b'[]', b'[1,3]']
+    >>> scatter(np.array([False, True, True]), pa.array([',"a":1', ',"a":2'])).to_pylist()
+    ['', ',"a":1', ',"a":2']
+    """
+    mask = np.asarray(mask, dtype=bool)
+    blank = pa.array(np.full(len(mask), "", dtype=object), type=pa.large_string())
+    return pc.replace_with_mask(blank, pa.array(mask), text.cast(pa.large_string()))
+
+
+def arrays(items: pa.Array, owner: np.ndarray, n: int) -> pa.Array:
+    """The rows of ``items`` (JSON text) as one JSON array per owner ``0 .. n-1``, in their
+    order within each owner (``[]`` for an owner without rows).
+
+    >>> arrays(pa.array(['1', '2', '3']), np.array([2, 0, 2]), 3).to_pylist()
+    ['[2]', '[]', '[1,3]']
     """
     owner = np.asarray(owner, dtype=np.int64)
-    out: list[Any] = [()] * n
     if not len(owner):
-        return out
+        return pa.array(["[]"] * n, type=pa.large_string())
     if (np.diff(owner) < 0).any():
         items = items.take(pa.array(np.argsort(owner, kind="stable")))
-    # each item followed by a comma, all in one buffer: an owner's items are one stretch of it
+    # each item followed by a comma, all in one buffer: an owner's items are one stretch of it,
+    # and the stretches, one after another, are a column of text (no copy)
     text = join(items.cast(pa.large_string()), ",")
     ends = np.frombuffer(text.buffers()[1], dtype=np.int64)[
         text.offset : text.offset + len(text) + 1
     ]
-    data = text.buffers()[2].to_pybytes()
-    count = np.bincount(owner, minlength=n)
-    has = np.flatnonzero(count)
-    first = np.concatenate([[0], np.cumsum(count[has])])
-    starts, stops = ends[first[:-1]].tolist(), (ends[first[1:]] - 1).tolist()
-    for i, a, b in zip(has.tolist(), starts, stops, strict=True):
-        out[i] = orjson.Fragment(b"[" + data[a:b] + b"]")
-    return out
+    first = np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=n))])
+    stretches = pa.LargeStringArray.from_buffers(
+        n, pa.py_buffer(ends[first].astype(np.int64)), text.buffers()[2]
+    )
+    return join("[", pc.utf8_slice_codeunits(stretches, 0, -1), "]")
+
+
+def dumped(values: Any) -> pa.Array:
+    """Any JSON-ready Python values (lists, dicts, numbers, text, None), each written by orjson:
+    for the columns whose values are not all text (one call per value).
+
+    >>> dumped([1, "a", None, [1.5]]).to_pylist()
+    ['1', '"a"', 'null', '[1.5]']
+    """
+    return pa.array([orjson.dumps(v).decode() for v in values], type=pa.large_string())
+
+
+def lines(text: pa.Array, separator: str) -> memoryview:
+    """The rows of ``text`` one after another, ``separator`` between each two, as one buffer.
+
+    >>> bytes(lines(pa.array(['{"a":1}', '{"a":2}']), ",\\n"))
+    b'{"a":1},\\n{"a":2}'
+    """
+    if not len(text):
+        return memoryview(b"")
+    joined = join(text, separator)
+    ends = np.frombuffer(joined.buffers()[1], dtype=np.int64)
+    lo, hi = int(ends[joined.offset]), int(ends[joined.offset + len(joined)])
+    return memoryview(joined.buffers()[2])[lo : hi - len(separator.encode())]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 import pandas as pd
+import pyarrow as pa
 import shapely
 
 from posting import jsontext
@@ -34,7 +35,7 @@ __all__ = [
     "header",
     "list_counts",
     "marker_why",
-    "parcel_items",
+    "parcel_lines",
     "parcel_records",
     "unassigned_items",
 ]
@@ -153,44 +154,82 @@ _LEVEL_KEY = {
 }
 
 
-def _per_parcel_lists(report: Report) -> dict[str, dict[int, list[Any]]]:
-    """Per key of a parcel's record that holds a short list (findings, water, easements), the
-    parcels that have entries (most have none: no list is made for them); the long ones are
-    written as JSON text (:func:`_written_lists`)."""
-    keys = (
-        "violations",
-        "uncertain",
-        "not_checked",
-        "notes",
-        "water",
-        "easements",
+def _finding_text(f: pd.DataFrame) -> pa.Array:
+    """Findings rows as JSON objects (the keys of :func:`finding_items`), written by Arrow."""
+    basis = f["basis"].to_numpy(dtype=object) if "basis" in f else np.full(len(f), "statute")
+    return jsontext.join(
+        '{"rule":',
+        _text_column(f["rule"]),
+        ',"clause":',
+        _text_column(f["clause"]),
+        ',"basis":',
+        _text_column(basis),
+        ',"message":',
+        _text_column(f["message"]),
+        ',"measured":',
+        jsontext.numbers(f["measured"], FT_DECIMALS),
+        ',"limit":',
+        jsontext.numbers(f["limit"], FT_DECIMALS),
+        ',"unit":',
+        _text_column(f["unit"]),
+        ',"count":',
+        jsontext.integers(f["count"]),
+        "}",
     )
-    out: dict[str, dict[int, list[Any]]] = {k: {} for k in keys}
-    f = report.findings
-    for p, level, item in zip(
-        f["parcel"].tolist(), f["level"].tolist(), finding_items(f), strict=True
-    ):
-        out[_LEVEL_KEY[level]].setdefault(p, []).append(item)
-    for key, table in (("water", report.water), ("easements", report.easements)):
-        if table is not None and len(table):
-            _stretch_lists(table, key == "easements", out[key])
-    return out
 
 
-def _written_lists(report: Report) -> dict[str, list[Any]]:
-    """Per key of a parcel's record whose lists can be long (gaps, missing and uncertain corners
-    and access points), one written JSON array per parcel (:func:`posting.jsontext.arrays`)."""
+def _list_columns(report: Report) -> dict[str, pa.Array]:
+    """Per key of a parcel's record that holds a list, the JSON array of each parcel: findings
+    by level, gaps, missing and uncertain corners and access points."""
     n = len(report.parcels)
     out = {"gaps": _gap_arrays(report, n)}
+    f = report.findings
+    level = f["level"].to_numpy(dtype=object)
+    text = _finding_text(f) if len(f) else None
+    for lv, key in _LEVEL_KEY.items():
+        sel = np.flatnonzero(level == lv)
+        items = text.take(pa.array(sel)) if text is not None else pa.array([], pa.large_string())
+        out[key] = jsontext.arrays(items, f["parcel"].to_numpy(dtype=np.int64)[sel], n)
     for table, noun in ((report.corners, "corners"), (report.access, "access")):
         for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
-            if not len(table):
-                out[key] = [()] * n
-                continue
-            sel = table[(table["status"] == status).to_numpy(dtype=bool)]
-            items = jsontext.pairs(sel["lon"], sel["lat"], LONLAT_DECIMALS)
-            out[key] = jsontext.arrays(items, sel["parcel"].to_numpy(dtype=np.int64), n)
+            sel = table[(table["status"] == status).to_numpy(dtype=bool)] if len(table) else table
+            items = jsontext.pairs(sel["lon"], sel["lat"], LONLAT_DECIMALS) if len(sel) else None
+            parcel = sel["parcel"].to_numpy(dtype=np.int64) if len(sel) else np.empty(0, np.int64)
+            out[key] = jsontext.arrays(items, parcel, n)
     return out
+
+
+def _text_column(values: Any) -> pa.Array:
+    """A column of text (or of other values) as JSON, ``null`` where missing."""
+    s = pd.Series(values, dtype=object)
+    v = s.where(s.notna(), None).to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(v, skipna=True) in ("string", "empty"):
+        return jsontext.texts(v)
+    return jsontext.dumped(v.tolist())
+
+
+def _value_column(column: pd.Series) -> pa.Array:
+    """A column as JSON (:func:`_values`): numbers rounded (null where not finite), text as is."""
+    if pd.api.types.is_bool_dtype(column):
+        return jsontext.booleans(column.astype(bool))
+    if pd.api.types.is_integer_dtype(column):
+        return jsontext.integers(column.astype("int64"))
+    if pd.api.types.is_float_dtype(column):
+        return jsontext.numbers(column, FT_DECIMALS)
+    return _text_column(column)
+
+
+def _stretch_column(report: Report, key: str) -> pa.Array:
+    """Each parcel's stretches of water or easement as a JSON array."""
+    n = len(report.parcels)
+    table = report.water if key == "water" else report.easements
+    by: dict[int, list[Any]] = {}
+    if table is not None and len(table):
+        _stretch_lists(table, key == "easements", by)
+    col = ["[]"] * n
+    for i, items in by.items():
+        col[i] = orjson.dumps(items).decode()
+    return pa.array(col, type=pa.large_string())
 
 
 def _label_column(m: pd.DataFrame) -> np.ndarray:
@@ -218,19 +257,19 @@ def _sign_objects(report: Report, at: np.ndarray) -> Any:
     )
 
 
-def _gap_arrays(report: Report, n: int) -> list[Any]:
+def _gap_arrays(report: Report, n: int) -> pa.Array:
     """Each reported gap (not ``ok``) as JSON text, by parcel: ring, status, lengths, ends, and
     the signs at its ends where it has any."""
     g = report.gaps[(report.gaps["status"] != "ok").to_numpy(dtype=bool)]
     if not len(g):
-        return [()] * n
+        return jsontext.arrays(None, np.empty(0, dtype=np.int64), n)
     sm, em = g["start_marker"].to_numpy(), g["end_marker"].to_numpy()
     marked = sm >= 0
     signs = jsontext.join(
         ',"start_sign":',
-        _sign_objects(report, np.maximum(sm, 0)),
+        _sign_objects(report, sm[marked]),
         ',"end_sign":',
-        _sign_objects(report, np.maximum(em, 0)),
+        _sign_objects(report, em[marked]),
     )
     items = jsontext.join(
         '{"ring":{"part":',
@@ -249,7 +288,7 @@ def _gap_arrays(report: Report, n: int) -> list[Any]:
         jsontext.pairs(g["start_lon"], g["start_lat"], LONLAT_DECIMALS),
         ',"end":',
         jsontext.pairs(g["end_lon"], g["end_lat"], LONLAT_DECIMALS),
-        jsontext.where(marked, signs),
+        jsontext.scatter(marked, signs),
         "}",
     )
     return jsontext.arrays(items, g["parcel"].to_numpy(dtype=np.int64), n)
@@ -298,102 +337,111 @@ def _alternatives_lists(report: Report) -> list[list[dict[str, Any]]]:
     return out
 
 
-def parcel_items(report: Report) -> Iterator[dict[str, Any]]:
-    """The report's ``parcels`` entries, one dict per input parcel, in input order, ready for
-    orjson (:func:`parcel_records`).
+def parcel_lines(report: Report) -> pa.Array:
+    """The report's ``parcels`` entries as JSON text, one object per input parcel, in input
+    order (see the README for the keys), made once per report for every output that reads them.
 
-    Built column by column (a list per key), then zipped into dicts: a county has 100,000 of
-    them. Every empty list is one and the same empty tuple (making 800,000 empty lists costs
-    a county 0.3 s), and the lists that can be long (gaps, corners, access points) are JSON
-    text already, an :class:`orjson.Fragment` each (:mod:`posting.jsontext`).
+    Written column by column by Arrow (:mod:`posting.jsontext`): a key's values for every parcel
+    at once, then each parcel's keys joined; no Python object is made per value, which on a
+    county of real shapes (hundreds of thousands of gaps and corners) is most of the report's
+    time. The values are spelled as orjson spells them.
     """
-    lists = _per_parcel_lists(report)
-    written = _written_lists(report)
+    lines = _LINES.get(report)
+    if lines is None:
+        lines = _LINES[report] = _parcel_lines(report)
+    return lines
+
+
+def _parcel_lines(report: Report) -> pa.Array:
+    lists = _list_columns(report)
     p = report.parcels
     n = len(p)
-
-    def listed(key: str) -> list[Any]:
-        if key in written:
-            return written[key]
-        col: list[Any] = [()] * n
-        for i, items in lists[key].items():
-            col[i] = items
-        return col
-
-    status = p["status"].tolist()
-    rules = p["rules"].tolist()
-    cols: dict[str, list[Any]] = {
-        "id": p["id"].tolist(),
-        "row": p["row"].astype(np.int64).tolist(),
-    }
     force = report.record_keys
+    cols: list[tuple[str, pa.Array]] = [
+        (
+            "id",
+            _text_column(p["id"]) if p["id"].dtype == object else jsontext.dumped(p["id"].tolist()),
+        ),
+        ("row", jsontext.integers(p["row"])),
+    ]
     if "owner" in force or p["owner"].notna().any():
-        cols["owner"] = _texts(p["owner"])
-    cols["status"] = status
-    cols["rules"] = rules
-    cols["exemption"] = _texts(p["exemption"]) if "exemption" in p else [None] * n
-    cols["posted_by"] = _texts(p["posted_by"]) if "posted_by" in p else [None] * n
-    cols["signs"] = p["signs"].astype(np.int64).tolist()
-    cols["markers_counted"] = p["markers_counted"].astype(np.int64).tolist()
-    cols["rings"] = p["rings"].astype(np.int64).tolist()
-    cols["perimeter_ft"] = _numbers(p["perimeter_ft"])
-    cols["area_acres"] = _numbers(p["area_acres"], 4)
-    cols["max_gap_ft"] = _numbers(p["max_gap_ft"])
-    cols["gaps"] = listed("gaps")
-    cols["corners"] = p["corners"].astype(np.int64).tolist()
-    cols["missing_corners"] = listed("missing_corners")
-    cols["uncertain_corners"] = listed("uncertain_corners")
+        cols.append(("owner", _text_column(p["owner"])))
+    nulls = pa.array(["null"] * n, type=pa.large_string())
+    cols += [
+        ("status", _text_column(p["status"])),
+        ("rules", _text_column(p["rules"])),
+        ("exemption", _text_column(p["exemption"]) if "exemption" in p else nulls),
+        ("posted_by", _text_column(p["posted_by"]) if "posted_by" in p else nulls),
+        ("signs", jsontext.integers(p["signs"])),
+        ("markers_counted", jsontext.integers(p["markers_counted"])),
+        ("rings", jsontext.integers(p["rings"])),
+        ("perimeter_ft", jsontext.numbers(p["perimeter_ft"], FT_DECIMALS)),
+        ("area_acres", jsontext.numbers(p["area_acres"], 4)),
+        ("max_gap_ft", jsontext.numbers(p["max_gap_ft"], FT_DECIMALS)),
+        ("gaps", lists["gaps"]),
+        ("corners", jsontext.integers(p["corners"])),
+        ("missing_corners", lists["missing_corners"]),
+        ("uncertain_corners", lists["uncertain_corners"]),
+    ]
     if "access" in force or len(report.access) > 0 or any(pr.access for pr in report.profiles):
-        cols["missing_access"] = listed("missing_access")
-        cols["uncertain_access"] = listed("uncertain_access")
-    for key in ("violations", "uncertain", "not_checked", "notes"):
-        cols[key] = listed(key)
-    cols["duplicate_id"] = p["duplicate_id"].astype(bool).tolist()
-    cols.update(_land_columns(report, lists))
-    for c in report.record_columns:  # what other kinds of rule add to each parcel
-        cols[c] = _values(p[c])
-    # a row has one value per column by construction (strict only on the outer zip: the
-    # inner check costs 0.08 s on a county)
-    rows = zip(*cols.values(), strict=True)
-    items = [dict(zip(cols, row, strict=False)) for row in rows]
+        cols += [("missing_access", lists["missing_access"])]
+        cols += [("uncertain_access", lists["uncertain_access"])]
+    cols += [(key, lists[key]) for key in ("violations", "uncertain", "not_checked", "notes")]
+    cols.append(("duplicate_id", jsontext.booleans(p["duplicate_id"].astype(bool))))
+    cols += _land_columns(report)
+    cols += [(c, _value_column(p[c])) for c in report.record_columns]  # other kinds of rule
+    parts: list[Any] = ["{"]
+    for i, (key, text) in enumerate(cols):
+        parts += [("," if i else "") + orjson.dumps(key).decode() + ":", text]
     # keys that only some parcels have
-    penalty = {pr.name: pr.penalty for pr in report.profiles}
-    for i in np.flatnonzero(p["status"].isin(["noncompliant", "unposted", "uncertain"])):
-        if penalty.get(rules[i]):
-            items[i]["penalty"] = penalty[rules[i]]
+    rules = p["rules"].to_numpy(dtype=object)
+    penalty = {pr.name: orjson.dumps(pr.penalty).decode() for pr in report.profiles if pr.penalty}
+    if penalty:
+        bad = p["status"].isin(["noncompliant", "unposted", "uncertain"]).to_numpy()
+        text = pd.Series(rules, dtype=object).map(penalty)
+        has = bad & text.notna().to_numpy()
+        parts.append(jsontext.where(has, jsontext.join(',"penalty":', _filled(text, has))))
     if len(report.profiles) > 1:
-        for item, alt in zip(items, _alternatives_lists(report), strict=True):
-            if len(alt) > 1:  # alternatives that apply to it (a parcel in one state: its own)
-                item["alternatives"] = alt
+        alt = _alternatives_lists(report)
+        has = np.fromiter((len(a) > 1 for a in alt), dtype=bool, count=n)  # others than its own
+        text = jsontext.dumped([a if h else None for a, h in zip(alt, has, strict=True)])
+        parts.append(jsontext.where(has, jsontext.join(',"alternatives":', text)))
     if report.states and len(report.states) > 1:
-        for item, state in zip(items, _texts(p["state"]), strict=True):
-            item["state"] = state
-    for key, column in (("repaired", "repaired"), ("invalid_reason", "invalid_reason")):
-        values = p[column].to_numpy(dtype=object)
-        for i in np.flatnonzero(p[column].notna().to_numpy() & (values != "")):
-            items[i][key] = values[i]
+        parts += [',"state":', _text_column(p["state"])]
+    for key in ("repaired", "invalid_reason"):
+        values = p[key].to_numpy(dtype=object)
+        has = p[key].notna().to_numpy() & (values != "")
+        text = _text_column(np.where(has, values, None))
+        parts.append(jsontext.where(has, jsontext.join(f',"{key}":', text)))
     if len(report.geometry.crss) > 1:
-        for item, wcrs in zip(items, _texts(p["working_crs"]), strict=True):
-            item["working_crs"] = wcrs
-    yield from items
+        parts += [',"working_crs":', _text_column(p["working_crs"])]
+    parts.append("}")
+    if not n:
+        return pa.array([], type=pa.large_string())
+    return jsontext.join(*parts)
 
 
-def _land_columns(report: Report, lists: dict[str, dict[int, list[Any]]]) -> dict[str, list[Any]]:
+def _filled(text: pd.Series, has: np.ndarray) -> pa.Array:
+    """Text where ``has``, empty elsewhere, as an Arrow column."""
+    return pa.array(np.where(has, text.to_numpy(dtype=object), ""), type=pa.large_string())
+
+
+def _land_columns(report: Report) -> list[tuple[str, pa.Array]]:
     """Per-parcel JSON values from the land layers given (water, dwellings, easements,
     fences, recorded acreage, merged properties)."""
     p = report.parcels
     n = len(p)
-    out: dict[str, list[Any]] = {}
+    out: list[tuple[str, pa.Array]] = []
     if "water_frontage_ft" in p:
-        out["water_frontage_ft"] = _numbers(p["water_frontage_ft"])
-        out["water"] = [lists["water"].get(i) or [] for i in range(n)]
+        out.append(("water_frontage_ft", jsontext.numbers(p["water_frontage_ft"], FT_DECIMALS)))
+        out.append(("water", _stretch_column(report, "water")))
     if "dwelling" in p:
-        out["dwelling"] = p["dwelling"].astype(bool).tolist()
+        out.append(("dwelling", jsontext.booleans(p["dwelling"].astype(bool))))
     if "recorded_acres" in p:
-        out["recorded_acres"] = _numbers(p["recorded_acres"], 4)
+        out.append(("recorded_acres", jsontext.numbers(p["recorded_acres"], 4)))
     if "easement_ft" in p:
-        out["easement_ft"] = _numbers(p["easement_ft"])
-        out["easements"] = [lists["easements"].get(i) or [] for i in range(n)]
+        out.append(("easement_ft", jsontext.numbers(p["easement_ft"], FT_DECIMALS)))
+        out.append(("easements", _stretch_column(report, "easements")))
     if (
         "unfenced" in report.record_keys
         or len(report.fence_gaps)
@@ -406,9 +454,9 @@ def _land_columns(report: Report, lists: dict[str, dict[int, list[Any]]]) -> dic
                 report.fence_gaps["parcel"].to_numpy(dtype=np.int64),
                 report.fence_gaps["length_ft"].to_numpy(dtype=float),
             )
-        out["unfenced_ft"] = _numbers(unfenced)
+        out.append(("unfenced_ft", jsontext.numbers(unfenced, FT_DECIMALS)))
     if "source_ids" in p:
-        out["source_ids"] = p["source_ids"].tolist()
+        out.append(("source_ids", jsontext.dumped(p["source_ids"].tolist())))
     return out
 
 
@@ -476,17 +524,16 @@ def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str
     }
 
 
+_LINES: weakref.WeakKeyDictionary[Report, pa.Array] = weakref.WeakKeyDictionary()
 _RECORDS: weakref.WeakKeyDictionary[Report, list[dict[str, Any]]] = weakref.WeakKeyDictionary()
 
 
 def parcel_records(report: Report) -> list[dict[str, Any]]:
-    """The report's ``parcels`` entries (:func:`parcel_items`), made once per report for every
-    renderer that reads them. Read-only, and for orjson: every empty list among them is one
-    shared empty tuple and the long lists are JSON text (:class:`orjson.Fragment`); their
-    lengths are :func:`list_counts`'. :func:`as_dict` gives plain lists of one's own."""
+    """The report's ``parcels`` entries as dicts, read from :func:`parcel_lines` (so that every
+    output says the same), made once per report for the outputs that read them by key."""
     records = _RECORDS.get(report)
     if records is None:
-        records = _RECORDS[report] = list(parcel_items(report))
+        records = _RECORDS[report] = list(map(orjson.loads, parcel_lines(report).to_pylist()))
     return records
 
 

@@ -43,20 +43,24 @@ _ROW = 1 << 20  # packed keys: profile << 50 | row << 20 | rank within the parce
 
 
 # -- a partition's part ----------------------------------------------------------------------
-def _write_lines(path: str, keys: np.ndarray, lines: list[bytes]) -> None:
+def _write_lines(path: str, keys: np.ndarray, lines: list[bytes] | Any) -> None:
+    """``lines`` (bytes, or an Arrow column of text), sorted by ``keys``, as an Arrow file."""
     import pyarrow as pa
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
     order = np.argsort(keys, kind="stable")
     keys = np.asarray(keys, dtype=np.int64)[order]
-    lines = [lines[i] for i in order]
+    if isinstance(lines, pa.Array):
+        lines = lines.take(pa.array(order)).cast(pa.binary())
+    else:
+        lines = pa.array([lines[i] for i in order], type=pa.binary())
     schema = pa.schema([("key", pa.int64()), ("line", pa.binary())])
     tmp = f"{path}.{os.getpid()}.tmp"
     with pa.OSFile(tmp, "wb") as sink, pa.ipc.new_file(sink, schema) as writer:
         for lo in range(0, len(lines), _BATCH):
             writer.write_batch(
                 pa.record_batch(
-                    [pa.array(keys[lo : lo + _BATCH]), pa.array(lines[lo : lo + _BATCH])],
+                    [pa.array(keys[lo : lo + _BATCH]), lines[lo : lo + _BATCH]],
                     schema=schema,
                 )
             )
@@ -80,12 +84,11 @@ def write_partition(
     scratch: str, k: int, sub: Report, outputs: tuple[str, ...], marker_keys: np.ndarray
 ) -> dict[str, Any]:
     """Write partition ``k``'s part of each output (``sub``: its own parcels' report)."""
-    from posting.records import parcel_records
+    from posting.records import parcel_lines
 
     rows = sub.parcels["row"].to_numpy(dtype=np.int64)
-    records = parcel_records(sub) if "json" in outputs else []
     if "json" in outputs:
-        _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, [orjson.dumps(r) for r in records])
+        _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, parcel_lines(sub))
     if "csv" in outputs or "parquet" in outputs:
         from posting.render.csv import csv_rows
 

@@ -59,11 +59,24 @@ def test_arrays_group_rows_by_owner_in_order(rows):
     n = 6
     owner = np.asarray([o for o, _ in rows], dtype=np.int64)
     items = pa.array([str(v) for _, v in rows], type=pa.string())
-    got = [orjson.dumps(x) for x in jsontext.arrays(items, owner, n)]
-    expected = [orjson.dumps([v for o, v in rows if o == k]) for k in range(n)]
+    got = jsontext.arrays(items, owner, n).to_pylist()
+    expected = [orjson.dumps([v for o, v in rows if o == k]).decode() for k in range(n)]
     assert got == expected
+
+
+def test_lines_and_dumped_values():
+    text = pa.array(['{"a":1}', '{"b":[2]}', "3"])
+    assert bytes(jsontext.lines(text, ",\n  ")) == b'{"a":1},\n  {"b":[2]},\n  3'
+    assert bytes(jsontext.lines(text.slice(1, 1), ",")) == b'{"b":[2]}'
+    values = [{"k": [1, None]}, "x", 2.5, None]
+    assert jsontext.dumped(values).to_pylist() == [orjson.dumps(v).decode() for v in values]
+    assert jsontext.booleans(np.array([True, False])).to_pylist() == ["true", "false"]
 
 
 def test_where_leaves_an_optional_key_out():
     text = pa.array([',"name":"a"', ',"name":"b"'])
     assert jsontext.where(np.array([False, True]), text).to_pylist() == ["", ',"name":"b"']
+    # scatter: the text of the rows that have the key only
+    got = jsontext.scatter(np.array([True, False, True]), text).to_pylist()
+    assert got == [',"name":"a"', "", ',"name":"b"']
+    assert jsontext.scatter(np.array([False, False]), text.slice(0, 0)).to_pylist() == ["", ""]

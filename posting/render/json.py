@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from posting import jsontext
 from posting.errors import python_name
-from posting.records import header, parcel_records, unassigned_items
+from posting.records import header, parcel_lines, unassigned_items
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -28,17 +29,17 @@ def iter_json(
     spells the settings the report names (``--fences`` on the command line)."""
     head = json.dumps(header(report, name), indent=1, ensure_ascii=False, allow_nan=False)
     yield (head[:-2] + ',\n "parcels": [').encode()
-    for key, items in (
-        ("parcels", iter(parcel_records(report))),
-        ("unassigned_signs", unassigned_items(report)),
-    ):
-        if key != "parcels":
-            yield b'\n ],\n "unassigned_signs": ['
-        sep = b"\n  "
-        while batch := list(itertools.islice(items, 5_000)):  # a few MB at a time
-            yield sep
-            yield _json_lines(batch)
-            sep = b",\n  "
+    lines = parcel_lines(report)
+    for lo in range(0, len(lines), 50_000):  # tens of MB at a time
+        yield b",\n  " if lo else b"\n  "
+        yield jsontext.lines(lines.slice(lo, 50_000), ",\n  ")
+    yield b'\n ],\n "unassigned_signs": ['
+    sep = b"\n  "
+    items = unassigned_items(report)
+    while batch := list(itertools.islice(items, 5_000)):  # a few MB at a time
+        yield sep
+        yield _json_lines(batch)
+        sep = b",\n  "
     yield b"\n ]\n}\n"
 
 
