@@ -470,11 +470,12 @@ def run() -> None:
     once with its exit status (mypy does the same). Errors that are not the user's still end
     with a traceback, as usual.
     """
-    from posting.memory import share_allocator
+    from posting.memory import arrow_allocator, share_allocator
 
     global _KEPT
     _KEPT = []  # the process ends below, the reports with it
     share_allocator()  # before any thread starts (see its docstring)
+    arrow_allocator()
     try:
         main()
         code: int = 0

@@ -14,6 +14,7 @@ its commas; strings by orjson, once per distinct value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -25,13 +26,14 @@ import pyarrow.compute as pc
 __all__ = [
     "arrays",
     "booleans",
+    "choice",
     "dumped",
     "integers",
     "join",
-    "lines",
     "numbers",
     "pairs",
     "scatter",
+    "span",
     "texts",
     "where",
 ]
@@ -142,29 +144,60 @@ def scatter(mask: np.ndarray, text: pa.Array) -> pa.Array:
     return pc.replace_with_mask(blank, pa.array(mask), text.cast(pa.large_string()))
 
 
-def arrays(items: pa.Array, owner: np.ndarray, n: int) -> pa.Array:
-    """The rows of ``items`` (JSON text) as one JSON array per owner ``0 .. n-1``, in their
-    order within each owner (``[]`` for an owner without rows).
+def choice(mask: np.ndarray, yes: str, no: str) -> pa.Array:
+    """``yes`` where ``mask`` is true, ``no`` elsewhere, as a column of text.
 
-    >>> arrays(pa.array(['1', '2', '3']), np.array([2, 0, 2]), 3).to_pylist()
+    >>> choice(np.array([True, False]), "[", ",").to_pylist()
+    ['[', ',']
+    """
+    table = pa.array([no, yes], type=pa.large_string())
+    return table.take(pa.array(np.asarray(mask, dtype=np.int8)))
+
+
+def arrays(parts: Part | Sequence[Part], owner: np.ndarray, n: int) -> list[Part]:
+    """The rows given by ``parts`` (joined row by row: one JSON value each) as one JSON array
+    per owner ``0 .. n-1``, in their order within each owner, ``[]`` for an owner without rows.
+
+    Returns the parts whose row-by-row join is that column (to be joined into larger values):
+    the rows are written once, each with a ``[`` or ``,`` before it and a ``]`` after the last
+    of its owner, and each owner's array is a stretch of that text (no copy).
+
+    >>> join(*arrays(pa.array(['1', '2', '3']), np.array([2, 0, 2]), 3)).to_pylist()
     ['[2]', '[]', '[1,3]']
     """
+    parts = list(parts) if isinstance(parts, list | tuple) else [parts]
     owner = np.asarray(owner, dtype=np.int64)
+    count = np.bincount(owner, minlength=n)
+    empty = choice(count == 0, "[]", "")
     if not len(owner):
-        return pa.array(["[]"] * n, type=pa.large_string())
+        return [empty]
     if (np.diff(owner) < 0).any():
-        items = items.take(pa.array(np.argsort(owner, kind="stable")))
-    # each item followed by a comma, all in one buffer: an owner's items are one stretch of it,
-    # and the stretches, one after another, are a column of text (no copy)
-    text = join(items.cast(pa.large_string()), ",")
+        order = np.argsort(owner, kind="stable")
+        take = pa.array(order)
+        parts = [p.take(take) if isinstance(p, pa.Array) else p for p in parts]
+        owner = owner[order]
+    change = owner[1:] != owner[:-1]
+    text = join(choice(np.r_[True, change], "[", ","), *parts, choice(np.r_[change, True], "]", ""))
     ends = np.frombuffer(text.buffers()[1], dtype=np.int64)[
         text.offset : text.offset + len(text) + 1
     ]
-    first = np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=n))])
-    stretches = pa.LargeStringArray.from_buffers(
-        n, pa.py_buffer(ends[first].astype(np.int64)), text.buffers()[2]
-    )
-    return join("[", pc.utf8_slice_codeunits(stretches, 0, -1), "]")
+    at = ends[np.concatenate([[0], np.cumsum(count)])].astype(np.int64)
+    stretches = pa.LargeStringArray.from_buffers(n, pa.py_buffer(at), text.buffers()[2])
+    return [empty, stretches]
+
+
+def span(text: pa.Array) -> memoryview:
+    """The rows of ``text`` one after another, as one buffer (no copy).
+
+    >>> bytes(span(pa.array(['{"a":1},', '{"a":2}'], type=pa.large_string())))
+    b'{"a":1},{"a":2}'
+    """
+    if not len(text):
+        return memoryview(b"")
+    text = text.cast(pa.large_string())
+    ends = np.frombuffer(text.buffers()[1], dtype=np.int64)
+    lo, hi = int(ends[text.offset]), int(ends[text.offset + len(text)])
+    return memoryview(text.buffers()[2])[lo:hi]
 
 
 def dumped(values: Any) -> pa.Array:
@@ -175,17 +208,3 @@ def dumped(values: Any) -> pa.Array:
     ['1', '"a"', 'null', '[1.5]']
     """
     return pa.array([orjson.dumps(v).decode() for v in values], type=pa.large_string())
-
-
-def lines(text: pa.Array, separator: str) -> memoryview:
-    """The rows of ``text`` one after another, ``separator`` between each two, as one buffer.
-
-    >>> bytes(lines(pa.array(['{"a":1}', '{"a":2}']), ",\\n"))
-    b'{"a":1},\\n{"a":2}'
-    """
-    if not len(text):
-        return memoryview(b"")
-    joined = join(text, separator)
-    ends = np.frombuffer(joined.buffers()[1], dtype=np.int64)
-    lo, hi = int(ends[joined.offset]), int(ends[joined.offset + len(joined)])
-    return memoryview(joined.buffers()[2])[lo : hi - len(separator.encode())]

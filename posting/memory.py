@@ -1,17 +1,20 @@
-"""The process's memory: one allocator arena for every thread, and freed memory given back.
+"""The process's memory: one allocator arena for every thread, Arrow's buffers from the same
+allocator, and freed memory given back.
 
-A runner's concern, not the stages': :func:`share_allocator` first thing in a process that runs
-checks, :func:`release_memory` after a stage that leaves large temporaries. Nothing heavy is
+A runner's concern, not the stages': :func:`share_allocator` and :func:`arrow_allocator` first
+thing in a process that runs checks, :func:`release_memory` after a stage that leaves large
+temporaries. Nothing heavy is
 imported here (the command calls it before it starts reading).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from functools import lru_cache
 
-__all__ = ["release_memory", "share_allocator"]
+__all__ = ["arrow_allocator", "release_memory", "share_allocator"]
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +49,25 @@ def share_allocator() -> None:
         ctypes.CDLL("libc.so.6").mallopt(-8, 1)  # M_ARENA_MAX
     except (OSError, AttributeError):  # not glibc
         pass
+
+
+def arrow_allocator() -> None:
+    """Let Arrow allocate from the C library's ``malloc`` (its ``system`` pool) rather than from
+    the mimalloc it bundles, unless ``ARROW_DEFAULT_MEMORY_POOL`` says otherwise.
+
+    Call it first thing in a process that runs checks; the processes it starts (a local
+    cluster's workers) inherit the choice. The JSON report of the county of real shapes is
+    written by Arrow's kernels, a few hundred MB of text in large buffers made and freed in
+    turn: with mimalloc that cost 1.4-1.5 s of system time (it hands the pages back and faults
+    them in again), with ``malloc`` 0.4 s, for the same user time (two runs each); the whole
+    check 0.7 s less system time and a lower peak.
+    """
+    if "pyarrow" in sys.modules:  # chosen at its import: set now
+        import pyarrow as pa
+
+        if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
+            pa.set_memory_pool(pa.system_memory_pool())
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
 
 
 def release_memory() -> None:

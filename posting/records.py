@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DISPLAY_DECIMALS",
     "FT_DECIMALS",
+    "LINE_END",
     "LONLAT_DECIMALS",
     "SCHEMA",
     "as_dict",
@@ -44,6 +45,8 @@ SCHEMA = "posting-report/1"
 LONLAT_DECIMALS = 7  # about 1 cm: finer than any survey
 DISPLAY_DECIMALS = 6  # about 0.36 ft north-south: finer than all but survey-grade RTK positions
 FT_DECIMALS = 2
+LINE_END = ",\n  "
+"""What follows each parcel's entry in :func:`parcel_lines`: the JSON report's separator."""
 HOW_TEXT = {
     "named": "its parcel column names this parcel",
     "inside": "stands inside this parcel, near its boundary",
@@ -178,9 +181,10 @@ def _finding_text(f: pd.DataFrame) -> pa.Array:
     )
 
 
-def _list_columns(report: Report) -> dict[str, pa.Array]:
-    """Per key of a parcel's record that holds a list, the JSON array of each parcel: findings
-    by level, gaps, missing and uncertain corners and access points."""
+def _list_columns(report: Report) -> dict[str, list[Any]]:
+    """Per key of a parcel's record that holds a list, the JSON array of each parcel (as the
+    parts of :func:`posting.jsontext.arrays`): findings by level, gaps, missing and uncertain
+    corners and access points."""
     n = len(report.parcels)
     out = {"gaps": _gap_arrays(report, n)}
     f = report.findings
@@ -193,7 +197,7 @@ def _list_columns(report: Report) -> dict[str, pa.Array]:
     for table, noun in ((report.corners, "corners"), (report.access, "access")):
         for key, status in ((f"missing_{noun}", "missing"), (f"uncertain_{noun}", "uncertain")):
             sel = table[(table["status"] == status).to_numpy(dtype=bool)] if len(table) else table
-            items = jsontext.pairs(sel["lon"], sel["lat"], LONLAT_DECIMALS) if len(sel) else None
+            items = jsontext.pairs(sel["lon"], sel["lat"], LONLAT_DECIMALS) if len(sel) else []
             parcel = sel["parcel"].to_numpy(dtype=np.int64) if len(sel) else np.empty(0, np.int64)
             out[key] = jsontext.arrays(items, parcel, n)
     return out
@@ -257,12 +261,12 @@ def _sign_objects(report: Report, at: np.ndarray) -> Any:
     )
 
 
-def _gap_arrays(report: Report, n: int) -> pa.Array:
+def _gap_arrays(report: Report, n: int) -> list[Any]:
     """Each reported gap (not ``ok``) as JSON text, by parcel: ring, status, lengths, ends, and
     the signs at its ends where it has any."""
     g = report.gaps[(report.gaps["status"] != "ok").to_numpy(dtype=bool)]
     if not len(g):
-        return jsontext.arrays(None, np.empty(0, dtype=np.int64), n)
+        return jsontext.arrays([], np.empty(0, dtype=np.int64), n)
     sm, em = g["start_marker"].to_numpy(), g["end_marker"].to_numpy()
     marked = sm >= 0
     signs = jsontext.join(
@@ -271,7 +275,7 @@ def _gap_arrays(report: Report, n: int) -> pa.Array:
         ',"end_sign":',
         _sign_objects(report, em[marked]),
     )
-    items = jsontext.join(
+    items = [
         '{"ring":{"part":',
         jsontext.integers(g["part"]),
         ',"hole":',
@@ -290,7 +294,7 @@ def _gap_arrays(report: Report, n: int) -> pa.Array:
         jsontext.pairs(g["end_lon"], g["end_lat"], LONLAT_DECIMALS),
         jsontext.scatter(marked, signs),
         "}",
-    )
+    ]
     return jsontext.arrays(items, g["parcel"].to_numpy(dtype=np.int64), n)
 
 
@@ -339,7 +343,8 @@ def _alternatives_lists(report: Report) -> list[list[dict[str, Any]]]:
 
 def parcel_lines(report: Report) -> pa.Array:
     """The report's ``parcels`` entries as JSON text, one object per input parcel, in input
-    order (see the README for the keys), made once per report for every output that reads them.
+    order (see the README for the keys), each followed by :data:`LINE_END` (as the JSON report
+    lists them), made once per report for every output that reads them.
 
     Written column by column by Arrow (:mod:`posting.jsontext`): a key's values for every parcel
     at once, then each parcel's keys joined; no Python object is made per value, which on a
@@ -392,7 +397,8 @@ def _parcel_lines(report: Report) -> pa.Array:
     cols += [(c, _value_column(p[c])) for c in report.record_columns]  # other kinds of rule
     parts: list[Any] = ["{"]
     for i, (key, text) in enumerate(cols):
-        parts += [("," if i else "") + orjson.dumps(key).decode() + ":", text]
+        parts.append(("," if i else "") + orjson.dumps(key).decode() + ":")
+        parts += text if isinstance(text, list) else [text]
     # keys that only some parcels have
     rules = p["rules"].to_numpy(dtype=object)
     penalty = {pr.name: orjson.dumps(pr.penalty).decode() for pr in report.profiles if pr.penalty}
@@ -415,7 +421,7 @@ def _parcel_lines(report: Report) -> pa.Array:
         parts.append(jsontext.where(has, jsontext.join(f',"{key}":', text)))
     if len(report.geometry.crss) > 1:
         parts += [',"working_crs":', _text_column(p["working_crs"])]
-    parts.append("}")
+    parts.append("}" + LINE_END)
     if not n:
         return pa.array([], type=pa.large_string())
     return jsontext.join(*parts)
@@ -533,7 +539,10 @@ def parcel_records(report: Report) -> list[dict[str, Any]]:
     output says the same), made once per report for the outputs that read them by key."""
     records = _RECORDS.get(report)
     if records is None:
-        records = _RECORDS[report] = list(map(orjson.loads, parcel_lines(report).to_pylist()))
+        end = -len(LINE_END)
+        records = _RECORDS[report] = [
+            orjson.loads(x[:end]) for x in parcel_lines(report).to_pylist()
+        ]
     return records
 
 

@@ -84,11 +84,14 @@ def write_partition(
     scratch: str, k: int, sub: Report, outputs: tuple[str, ...], marker_keys: np.ndarray
 ) -> dict[str, Any]:
     """Write partition ``k``'s part of each output (``sub``: its own parcels' report)."""
-    from posting.records import parcel_lines
+    import pyarrow.compute as pc
+
+    from posting.records import LINE_END, parcel_lines
 
     rows = sub.parcels["row"].to_numpy(dtype=np.int64)
     if "json" in outputs:
-        _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, parcel_lines(sub))
+        lines = pc.utf8_slice_codeunits(parcel_lines(sub), 0, -len(LINE_END))
+        _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, lines)
     if "csv" in outputs or "parquet" in outputs:
         from posting.render.csv import csv_rows
 

@@ -56,18 +56,24 @@ def test_integers_and_pairs():
 @settings(max_examples=200)
 @given(st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 3)), max_size=30))
 def test_arrays_group_rows_by_owner_in_order(rows):
+    # the oracle: each owner's values gathered in a Python list, written by orjson
     n = 6
     owner = np.asarray([o for o, _ in rows], dtype=np.int64)
     items = pa.array([str(v) for _, v in rows], type=pa.string())
-    got = jsontext.arrays(items, owner, n).to_pylist()
+    got = jsontext.join(*jsontext.arrays(items, owner, n)).to_pylist()
     expected = [orjson.dumps([v for o, v in rows if o == k]).decode() for k in range(n)]
     assert got == expected
+    # several parts, literal text among them, joined row by row before grouping
+    got = jsontext.join(*jsontext.arrays(['{"v":', items, "}"], owner, n)).to_pylist()
+    wrapped = [[{"v": v} for o, v in rows if o == k] for k in range(n)]
+    assert got == [orjson.dumps(x).decode() for x in wrapped]
 
 
-def test_lines_and_dumped_values():
-    text = pa.array(['{"a":1}', '{"b":[2]}', "3"])
-    assert bytes(jsontext.lines(text, ",\n  ")) == b'{"a":1},\n  {"b":[2]},\n  3'
-    assert bytes(jsontext.lines(text.slice(1, 1), ",")) == b'{"b":[2]}'
+def test_span_and_dumped_values():
+    text = pa.array(['{"a":1},', '{"b":[2]},', "3"], type=pa.large_string())
+    assert bytes(jsontext.span(text)) == b'{"a":1},{"b":[2]},3'
+    assert bytes(jsontext.span(text.slice(1, 1))) == b'{"b":[2]},'
+    assert bytes(jsontext.span(text.slice(3))) == b""
     values = [{"k": [1, None]}, "x", 2.5, None]
     assert jsontext.dumped(values).to_pylist() == [orjson.dumps(v).decode() for v in values]
     assert jsontext.booleans(np.array([True, False])).to_pylist() == ["true", "false"]

@@ -11,7 +11,7 @@ import orjson
 
 from posting import jsontext
 from posting.errors import python_name
-from posting.records import header, parcel_lines, unassigned_items
+from posting.records import LINE_END, header, parcel_lines, unassigned_items
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -29,10 +29,13 @@ def iter_json(
     spells the settings the report names (``--fences`` on the command line)."""
     head = json.dumps(header(report, name), indent=1, ensure_ascii=False, allow_nan=False)
     yield (head[:-2] + ',\n "parcels": [').encode()
-    lines = parcel_lines(report)
-    for lo in range(0, len(lines), 50_000):  # tens of MB at a time
-        yield b",\n  " if lo else b"\n  "
-        yield jsontext.lines(lines.slice(lo, 50_000), ",\n  ")
+    lines = parcel_lines(report)  # each ends with LINE_END, the last one's left out
+    if len(lines):
+        yield b"\n  "
+        last = jsontext.span(lines.slice(len(lines) - 1))
+        for lo in range(0, len(lines) - 1, 50_000):  # tens of MB at a time
+            yield jsontext.span(lines.slice(lo, min(50_000, len(lines) - 1 - lo)))
+        yield last[: len(last) - len(LINE_END.encode())]
     yield b'\n ],\n "unassigned_signs": ['
     sep = b"\n  "
     items = unassigned_items(report)
