@@ -493,8 +493,7 @@ def unassigned_entries(
 def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str, Any]:
     """Everything in the JSON report but the ``parcels`` and ``unassigned_signs`` lists."""
     p = report.parcels
-    dup = p[p["duplicate_id"]]
-    duplicates = {str(k): [int(r) for r in g["row"]] for k, g in dup.groupby("id", sort=False)}
+    duplicates = duplicate_rows(p)
     if len(report.profiles) > 1:
         rules: dict[str, Any] = {
             "name": report.rules_name,
@@ -531,6 +530,23 @@ def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str
 
 
 _LINES: weakref.WeakKeyDictionary[Report, pa.Array] = weakref.WeakKeyDictionary()
+def duplicate_rows(parcels: pd.DataFrame) -> dict[str, list[int]]:
+    """The rows of each id that more than one parcel has, in the order the ids first appear
+    (a missing id is no id).
+
+    >>> duplicate_rows(pd.DataFrame({"id": ["a", "b", "a", None, "b"], "row": [0, 1, 2, 3, 4],
+    ...                              "duplicate_id": [True, True, True, False, True]}))
+    {'a': [0, 2], 'b': [1, 4]}
+    """
+    dup = parcels[parcels["duplicate_id"].to_numpy(dtype=bool)]
+    code, ids = pd.factorize(dup["id"].to_numpy(dtype=object))
+    keep = code >= 0
+    code, rows = code[keep], dup["row"].to_numpy(dtype=np.int64)[keep]
+    order = np.argsort(code, kind="stable")
+    groups = np.split(rows[order], np.cumsum(np.bincount(code, minlength=len(ids)))[:-1])
+    return {str(k): g.tolist() for k, g in zip(ids.tolist(), groups, strict=True)}
+
+
 _RECORDS: weakref.WeakKeyDictionary[Report, list[dict[str, Any]]] = weakref.WeakKeyDictionary()
 
 
