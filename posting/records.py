@@ -537,11 +537,15 @@ def duplicate_rows(parcels: pd.DataFrame) -> dict[str, list[int]]:
     >>> duplicate_rows(pd.DataFrame({"id": ["a", "b", "a", None, "b"], "row": [0, 1, 2, 3, 4],
     ...                              "duplicate_id": [True, True, True, False, True]}))
     {'a': [0, 2], 'b': [1, 4]}
+    >>> duplicate_rows(pd.DataFrame({"id": ["a"], "row": [0], "duplicate_id": [False]}))
+    {}
     """
     dup = parcels[parcels["duplicate_id"].to_numpy(dtype=bool)]
     code, ids = pd.factorize(dup["id"].to_numpy(dtype=object))
     keep = code >= 0
     code, rows = code[keep], dup["row"].to_numpy(dtype=np.int64)[keep]
+    if not len(ids):
+        return {}
     order = np.argsort(code, kind="stable")
     groups = np.split(rows[order], np.cumsum(np.bincount(code, minlength=len(ids)))[:-1])
     return {str(k): g.tolist() for k, g in zip(ids.tolist(), groups, strict=True)}
