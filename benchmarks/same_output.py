@@ -6,11 +6,15 @@ bundled sample (every output of ``check`` and ``plan``, several rule profiles an
 on the three real layers in ``../shared/data`` with their land options and markers laid out along
 their lines (some inside, some jittered across), and on the benchmark county when its data is
 there (``benchmarks/make_county.py`` makes it). The reference version is a commit exported with
-``git archive``; the other is the working tree.
+``git archive``; the other is the working tree. The ``partitioned`` cases run the working tree
+on a local dask cluster of two workers in small partitions (``--workers 2 --partition-parcels``)
+against the reference's one process: the sample with its land options and ``--merge-owner``,
+Pacific County merged by owner, and the county; their JSON and CSV must be one run's.
 
     .venv/bin/python benchmarks/same_output.py HEAD~3        # working tree against HEAD~3
     .venv/bin/python benchmarks/same_output.py HEAD~3 --only sample
     .venv/bin/python benchmarks/same_output.py HEAD~3 --no-county
+    .venv/bin/python benchmarks/same_output.py HEAD~3 --only partitioned
 
 Exit status 0 when every output is the same, 1 when any differs (the first lines that differ
 are shown), 2 for bad usage.
@@ -208,8 +212,34 @@ def _county_cases() -> dict[str, list[str]]:
     }
 
 
-def run_all(cases: dict[str, list[str]], out: Path, pythonpath: str | None) -> dict[str, int]:
-    """Run every case into ``out/<case>/``; return each case's exit status."""
+_PARTITIONED = ["--workers", "2", "--partition-parcels"]
+
+
+def _partitioned_cases() -> dict[str, tuple[list[str], list[str]]]:
+    """Cases the working tree runs on dask in small partitions, against the reference's one
+    process: (the arguments, what the tree adds). Their JSON, CSV and GeoJSON are one run's."""
+    sample = _sample_cases()
+    outs = ["--json", "{out}/report.json", "--csv", "{out}/report.csv", "-q"]
+    land = [a for a in sample["sample-land"] if a not in ("--map", "{out}/map.html")]
+    cases = {"partitioned-sample-land": (land, [*_PARTITIONED, "4"])}
+    real = _real_cases()
+    if "pacific-merged" in real:
+        cases["partitioned-pacific-merged"] = (real["pacific-merged"], [*_PARTITIONED, "2000"])
+    county = _county_cases()
+    if county:
+        args = [*county["county"][:-3], *outs]
+        cases["partitioned-county"] = (args, [*_PARTITIONED, "5000"])
+    return cases
+
+
+def run_all(
+    cases: dict[str, list[str]],
+    out: Path,
+    pythonpath: str | None,
+    extra: dict[str, list[str]] | None = None,
+) -> dict[str, int]:
+    """Run every case into ``out/<case>/`` (with ``extra``'s arguments added to the cases it
+    names); return each case's exit status."""
     env = dict(os.environ)
     if pythonpath:
         env["PYTHONPATH"] = pythonpath
@@ -220,6 +250,7 @@ def run_all(cases: dict[str, list[str]], out: Path, pythonpath: str | None) -> d
     for name, args in cases.items():
         d = out / name
         d.mkdir(parents=True, exist_ok=True)
+        args = [*args, *(extra or {}).get(name, [])]
         argv = [str(POSTING), *(a.replace("{out}", str(d)) for a in args)]
         res = subprocess.run(argv, cwd=scratch, env=env, capture_output=True)
         (d / "stderr.txt").write_bytes(res.stderr)
@@ -265,14 +296,20 @@ def compare(a: Path, b: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ref", help="the commit to compare the working tree with")
-    ap.add_argument("--only", choices=["sample", "real", "county"], action="append")
+    ap.add_argument("--only", choices=["sample", "real", "county", "partitioned"], action="append")
     ap.add_argument("--no-county", action="store_true", help="skip the county (about 20 s)")
     ap.add_argument("--keep", type=Path, help="keep both output folders here")
     args = ap.parse_args(argv)
-    only = set(args.only or ["sample", "real", "county"])
+    only = set(args.only or ["sample", "real", "county", "partitioned"])
     if args.no_county:
         only.discard("county")
     cases: dict[str, list[str]] = {}
+    extra: dict[str, list[str]] = {}
+    if "partitioned" in only:
+        for name, (case, added) in _partitioned_cases().items():
+            if args.no_county and name == "partitioned-county":
+                continue
+            cases[name], extra[name] = case, added
     if "sample" in only:
         cases.update(_sample_cases())
     if "real" in only:
@@ -298,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     for side in ("ref", "tree"):
         shutil.rmtree(base / side, ignore_errors=True)
     ref_codes = run_all(cases, base / "ref", str(snap))
-    tree_codes = run_all(cases, base / "tree", None)
+    tree_codes = run_all(cases, base / "tree", None, extra)
     problems = [
         f"{name}: exit {ref_codes[name]} (reference) vs {tree_codes[name]} (tree)"
         for name in cases
