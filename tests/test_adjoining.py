@@ -142,3 +142,22 @@ def test_a_lot_inside_another_is_measured(overlap):
     g = np.asarray([inner, outer], dtype=object)
     a, b = adjoining_pairs(g, np.zeros(2, int), np.zeros(2, int), np.full(2, None), 1.0)
     assert list(zip(a.tolist(), b.tolist(), strict=True)) == [(0, 1)]
+
+
+def test_an_edge_of_three_lots_one_beyond_its_neighbours_snap():
+    """A|Y share the edge x = 10, and Z (another owner's) is a copy of Y, so three lots have
+    that edge; Z's one neighbour of its owner is a triangle whose box meets Z's but which lies
+    6 ft off. Z is dropped (nothing of its owner within the snap), the edge matched again
+    between A and Y: they adjoin, and nothing else does."""
+    lots = [
+        shapely.box(0, 0, 10, 10),  # A, owner a
+        shapely.box(10, 0, 20, 10),  # Z, owner b
+        shapely.box(10, 0, 20, 10),  # Y, owner a
+        shapely.Polygon([(20.5, 20), (30, 20), (30, 10.5)]),  # W, owner b
+    ]
+    g = np.asarray(lots, dtype=object)
+    key = np.array(["a", "b", "a", "b"], dtype=object)
+    assert not shapely.dwithin(g[1], g[3], 1.0)
+    a, b = adjoining_pairs(g, key, np.zeros(4, int), np.full(4, None), 1.0)
+    assert list(zip(a.tolist(), b.tolist(), strict=True)) == [(0, 2)]
+    assert _by_definition(g, key, 1.0) == [(0, 2)]
