@@ -153,6 +153,7 @@ def same_owner_pairs(prepared: PreparedParcels) -> tuple[np.ndarray, np.ndarray]
         prepared.group,
         prepared.invalid,
         prepared.settings.merge_snap_ft,
+        prepared.rings,
     )
 
 

@@ -90,3 +90,126 @@ def test_ring_neighbours_do_not_depend_on_the_rings_before():
         )
         assert (b.tolist(), a.tolist()) == ([1], [0])
         assert bd[0] == pytest.approx(150.1) and ad[0] == pytest.approx(0.0, abs=1e-9)
+
+
+def _along_rings_slowly(ring, pos):
+    """By ring, then position (a position unknown last), then index: one marker at a time."""
+    key = [
+        (r, np.isnan(p), 0.0 if np.isnan(p) else p, i)
+        for i, (r, p) in enumerate(zip(ring, pos, strict=True))
+    ]
+    return [k[3] for k in sorted(key)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rings=st.lists(st.integers(0, 3), min_size=0, max_size=30),
+    data=st.data(),
+    before_ft=st.sampled_from([1.0, 1e10]),
+    layout=st.sampled_from(["as drawn", "ring by ring", "ring by ring, backwards"]),
+)
+def test_along_rings_matches_sorting_one_by_one(rings, data, before_ft, layout):
+    """Markers in any order, in ring order along the rings either way (turned to start
+    anywhere), with ties, unknown positions, and positions a hair apart behind a ring so long
+    that the float key rounds them together: the order by ring, position and index."""
+    from posting.checks.corners import along_rings
+
+    hair = np.nextafter(100.0, np.inf)
+    pos = data.draw(
+        st.lists(
+            st.sampled_from([0.0, 5.0, 5.0, 100.0, hair, 100.0, hair, 250.0, 399.0, np.nan]),
+            min_size=len(rings),
+            max_size=len(rings),
+        )
+    )
+    ring, p = np.array(rings, dtype=np.int64), np.array(pos, dtype=float)
+    if layout != "as drawn" and len(ring):
+        by = np.lexsort((p, ring))
+        if layout.endswith("backwards"):
+            by = by[::-1][np.argsort(ring[by[::-1]], kind="stable")]
+        turn = data.draw(st.integers(0, len(ring) - 1))
+        by = np.roll(by, turn)
+        by = by[np.argsort(ring[by], kind="stable")]
+        ring, p = ring[by], p[by]
+    length = np.array([before_ft, 400.0, 400.0, 400.0])
+    got = along_rings(ring, p, length).tolist()
+    assert got == _along_rings_slowly(ring.tolist(), p.tolist())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    markers=st.lists(st.tuples(st.integers(0, 2), positions), max_size=12),
+    points=st.lists(st.tuples(st.integers(0, 2), positions), min_size=1, max_size=8),
+    before_ft=st.sampled_from([1e10, 1e15]),
+)
+def test_ring_neighbours_behind_a_very_long_ring_match_the_oracle(markers, points, before_ft):
+    """The first ring so long that the float key of the later rings rounds positions together:
+    the search on it is checked and mended exactly."""
+    lengths = np.array([before_ft, 400.0, 1000.0])
+    shift = [(r, p if r else p * 1e5) for r, p in markers]
+    markers = [(r, min(p, lengths[r] - 0.5)) for r, p in shift]
+    points = [(r, min(p if r else p * 1e5, lengths[r] - 0.5)) for r, p in points]
+    mr = np.array([r for r, _ in markers], dtype=np.int64)
+    mp = np.array([p for _, p in markers], dtype=float) + np.where(mr == 1, 1e-13, 0.0)
+    pr = np.array([r for r, _ in points], dtype=np.int64)
+    pp = np.array([p for _, p in points], dtype=float)
+    b, a, bft, aft = ring_neighbours(pr, pp, mr, mp, lengths)
+    got = list(zip(b.tolist(), a.tolist(), bft.tolist(), aft.tolist(), strict=True))
+    assert got == oracle(pr, pp, mr, mp, lengths)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_markers=st.integers(0, 60),
+    n_places=st.integers(0, 30),
+    reach=st.sampled_from([0.0, 0.5, 3.0, 30.0]),
+)
+def test_nearest_of_parcel_matches_every_pair(seed, n_markers, n_places, reach):
+    """The nearest marker of a place's own parcel within the reach, against every pair (and
+    the box test of posting.index.points_near, edges included): markers on a coarse grid (so
+    that distances tie and land on the reach exactly), some without a position, parcels
+    without markers, a place far from its parcel's markers."""
+    from posting.kinds.points import nearest_of_parcel
+
+    rng = np.random.default_rng(seed)
+    n_parcels = 5
+    x = rng.integers(-20, 20, n_markers) * 1.5
+    y = rng.integers(-20, 20, n_markers) * 1.5
+    x[rng.random(n_markers) < 0.1] = np.nan
+    parcel = rng.integers(0, n_parcels - 1, n_markers)  # the last parcel has none
+    qx = rng.integers(-25, 25, n_places) * 1.5
+    qy = rng.integers(-25, 25, n_places) * 1.5
+    qy[rng.random(n_places) < 0.1] = np.nan
+    qx[: min(n_places, 1)] = 1e6  # far from everything
+    qparcel = rng.integers(0, n_parcels, n_places)
+    got = nearest_of_parcel(x, y, parcel, qx, qy, qparcel, reach, n_parcels)
+    want = []
+    for px, py, pp in zip(qx, qy, qparcel, strict=True):
+        best = np.inf
+        for ox, oy, op in zip(x, y, parcel, strict=True):
+            box = ox - reach <= px <= ox + reach and oy - reach <= py <= oy + reach
+            d = np.hypot(ox - px, oy - py)
+            if op == pp and box and d <= reach:
+                best = min(best, d)
+        want.append(best)
+    assert got.tolist() == want
+
+
+def test_along_rings_mends_positions_the_key_rounds_together():
+    """Behind a ring of 1e10 ft, 100 ft and a hair past it have one float key: the stable sort
+    keeps them as given (the hair first), and the check puts them right."""
+    from posting.checks.corners import along_rings
+
+    hair = np.nextafter(100.0, np.inf)
+    ring, pos = np.array([1, 1, 0]), np.array([hair, 100.0, 5.0])
+    assert 1e10 + 1 + 100.0 == 1e10 + 1 + hair  # the key rounds them together
+    assert along_rings(ring, pos, np.array([1e10, 400.0])).tolist() == [2, 1, 0]
+    # a position unknown goes last on its ring, whatever the key says
+    pos[2] = np.nan
+    assert along_rings(ring, pos, np.array([1e10, 400.0])).tolist() == [2, 1, 0]
+    assert along_rings(np.array([0, 0, 1]), np.array([np.nan, 3.0, 1.0]), np.ones(2)).tolist() == [
+        1,
+        0,
+        2,
+    ]
