@@ -248,7 +248,7 @@ Smaller pieces have tighter boxes, so fewer segments are measured for a point th
 13.8 s to 13.1 s of CPU in one thread (medians of 3 interleaved runs on a busy machine; the whole
 check 2 % less), the benchmark county's the same, and made the same assignment on both."""
 
-_CHUNK = 100_000
+_CHUNK = 16_384
 """Points per block in :func:`near_rings` (bounds the memory of the segment arrays)."""
 
 
@@ -345,11 +345,6 @@ class RingIndex:
         self.p_ring, self.p_first, self.p_nseg, self.grid = p_ring, p_first, p_nseg, grid
         self.sx, self.sy, self.dx, self.dy, self.seg2 = sx, sy, dx, dy, seg2
         self.nxt, self.prv = nxt, prv
-        self.boxes = np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d])
-        self.piece_start = np.zeros(len(v.count), dtype=np.int64)  # per ring of the table
-        self.piece_count = np.zeros(len(v.count), dtype=np.int64)
-        self.piece_start[ring_ids] = exclusive_cumsum(n_pieces)
-        self.piece_count[ring_ids] = n_pieces
 
     def near(self, x: np.ndarray, y: np.ndarray) -> Near:
         """Every ring within the distance of each point, with where and which side.
@@ -397,32 +392,6 @@ class RingIndex:
             px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
             pt, pc = self.grid.query(px_, py_)
             rows = self._rows(px_, py_, pt, pc)
-            outs.append((idx[lo : lo + _CHUNK][rows[0]], *rows[1:]))
-        return _concat(outs)
-
-    def along(self, x: np.ndarray, y: np.ndarray, ring: np.ndarray) -> Near:
-        """Like :meth:`near`, for given (point, ring) pairs only: each point and one ring of
-        the index (pairs may repeat a point). Rows whose distance exceeds the index's are left
-        out; ``point`` indexes the pairs."""
-        x = np.asarray(x, dtype=float)
-        y = np.asarray(y, dtype=float)
-        ring = np.asarray(ring, dtype=np.int64)
-        point, ring, dist, pos, side, seg = pmap(self._along_block, np.arange(len(x)), x, y, ring)
-        return self._nearest_piece(point, ring, dist, pos, side, seg)
-
-    def _along_block(
-        self, idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray, ring_all: np.ndarray
-    ) -> tuple[np.ndarray, ...]:
-        outs = []
-        for lo in range(0, len(idx), _CHUNK):
-            px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
-            r = ring_all[lo : lo + _CHUNK]
-            pt, k = expand_counts(self.piece_count[r])  # every piece of the pair's ring ...
-            pc = self.piece_start[r][pt] + k
-            b = self.boxes
-            qx, qy = px_[pt], py_[pt]
-            keep = (qx >= b[pc, 0]) & (qx <= b[pc, 2]) & (qy >= b[pc, 1]) & (qy <= b[pc, 3])
-            rows = self._rows(px_, py_, pt[keep], pc[keep])  # ... whose box holds the point
             outs.append((idx[lo : lo + _CHUNK][rows[0]], *rows[1:]))
         return _concat(outs)
 

@@ -369,35 +369,3 @@ def test_near_rings_side_at_a_vertex_on_a_straight_line():
     near = near_rings(ring_vertices(rings), np.array([0]), x, y, 10)
     assert near.side.tolist() == [1, -1, 1]
     assert near.distance_ft.tolist() == pytest.approx([3.0, 3.0, 0.0], abs=1e-8)
-
-
-def _by_pair(points, rows):
-    """Rows of a :class:`Near` as {(point, ring): (distance, position, side)}."""
-    cols = (rows.ring, rows.distance_ft, rows.position_ft, rows.side)
-    return {
-        (p, r): (d, s, side)
-        for p, r, d, s, side in zip(points.tolist(), *(c.tolist() for c in cols), strict=True)
-    }
-
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**16), tol=st.floats(1.0, 60.0))
-def test_ring_index_along_gives_the_near_rows_of_the_pairs_asked(seed, tol):
-    """Asking for given (point, ring) pairs gives exactly those pairs' rows among all the rings
-    near each point (same distance, position and side)."""
-    from posting.boundary import RingIndex, ring_vertices
-
-    rng = np.random.default_rng(seed)
-    rings = rings_of(np.array([p for p in _shapes(rng) if p.is_valid], dtype=object)).geometry
-    index = RingIndex(ring_vertices(rings), np.arange(len(rings)), tol)
-    coords = shapely.get_coordinates(rings)
-    xy = coords[rng.integers(0, len(coords), 200)] + rng.normal(0, tol, (200, 2))
-    near = index.near(xy[:, 0], xy[:, 1])
-    want = _by_pair(near.point, near)
-    ask_p = np.repeat(np.arange(200), 2)
-    ask_r = rng.integers(0, len(rings), 400)
-    along = index.along(xy[ask_p, 0], xy[ask_p, 1], ask_r)
-    got = _by_pair(ask_p[along.point], along)
-    asked = set(zip(ask_p.tolist(), ask_r.tolist(), strict=True))
-    assert got == {k: v for k, v in want.items() if k in asked}
-    assert (along.ring == ask_r[along.point]).all()
