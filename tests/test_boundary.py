@@ -265,6 +265,54 @@ def test_project_matches_geos_locate(seed, n_vertices):
     assert (diff < 1e-6).mean() > 0.9
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**16), scale=st.sampled_from([1e-3, 1.0, 1e6]))
+def test_locate_is_geos_line_locate_point_to_the_bit(seed, scale):
+    """The numpy walk of the ring gives the very floats GEOS gives: for random points, points
+    on vertices and on segments, points equally far from two segments (GEOS takes the first
+    along the ring), on rings of many pieces, with repeated vertices (zero-length segments),
+    and far from the origin (state-plane feet) or in tiny units."""
+    from posting.boundary import locate, ring_vertices
+
+    rng = np.random.default_rng(seed)
+    polys = [p for p in _shapes(rng) if p.is_valid]
+    # a ring with a repeated vertex, and a square whose centre is equally far from all sides
+    polys.append(shapely.Polygon([(0, -300), (100, -300), (100, -300), (100, -200), (0, -200)]))
+    polys.append(shapely.box(-300, -300, -200, -200))
+    rings = rings_of(np.array(polys, dtype=object)).geometry
+    origin = rng.uniform(-1, 1, 2) * (1e7 if scale == 1e6 else 0.0)
+    rings = shapely.transform(rings, lambda c: c * scale + origin)
+    coords = shapely.get_coordinates(rings)
+    n = 400
+    ring = rng.integers(0, len(rings), n)
+    box = shapely.bounds(rings[ring])
+    u = rng.uniform(-0.2, 1.2, (n, 2))
+    xy = np.column_stack(
+        [
+            box[:, 0] + u[:, 0] * (box[:, 2] - box[:, 0]),
+            box[:, 1] + u[:, 1] * (box[:, 3] - box[:, 1]),
+        ]
+    )
+    on_vertex = coords[rng.integers(0, len(coords), 100)]
+    on_line = shapely.get_coordinates(
+        shapely.line_interpolate_point(rings[ring[:100]], rng.uniform(0, 1, 100), normalized=True)
+    )
+    centre = np.array([[-250.0, -250.0]]) * scale + origin
+    xy = np.vstack([xy, on_vertex, on_line, centre])
+    ring = np.r_[ring, rng.integers(0, len(rings), 100), ring[:100], len(rings) - 1]
+    # and an empty ring, and a closed line of one point
+    rings = np.r_[rings, shapely.LinearRing(), shapely.LineString([(0, 0), (0, 0)])]
+    xy = np.vstack([xy, [[1.0, 1.0], [1.0, 1.0]]])
+    ring = np.r_[ring, len(rings) - 2, len(rings) - 1]
+    got = locate(ring_vertices(rings), ring, xy[:, 0], xy[:, 1])
+    want = shapely.line_locate_point(rings[ring], shapely.points(xy))
+    assert got.tobytes() == want.tobytes()
+    # a point with a NaN coordinate (GEOS refuses it) between two that are found
+    v = ring_vertices(rings)
+    got = locate(v, ring[:3], np.r_[xy[0, 0], np.nan, xy[2, 0]], xy[:3, 1])
+    assert got.tolist() == [want[0], -1.0, want[2]]
+
+
 def test_project_on_many_points_and_mixed_rings_matches_geos():
     """Small rings (numpy) and large ones (GEOS) mixed in one call: every point's distance as
     GEOS measures it, in input order."""
