@@ -274,7 +274,7 @@ def _concat(outs: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
     if not outs:
         i = np.empty(0, dtype=np.int64)
         e = np.empty(0)
-        return i, i, e, e, np.empty(0, dtype=np.int8), i
+        return i, i, e, e, np.empty(0, dtype=np.int8)
     return tuple(np.concatenate(c) for c in zip(*outs, strict=True))
 
 
@@ -356,8 +356,7 @@ class RingIndex:
         """
         x = np.asarray(x, dtype=float)
         y = np.asarray(y, dtype=float)
-        point, ring, dist, pos, side, seg = pmap(self._block, np.arange(len(x)), x, y)
-        return self._nearest_piece(point, ring, dist, pos, side, seg)
+        return Near(*pmap(self._block, np.arange(len(x)), x, y))
 
     def _nearest_piece(
         self,
@@ -367,8 +366,9 @@ class RingIndex:
         pos: np.ndarray,
         side: np.ndarray,
         seg: np.ndarray,
-    ) -> Near:
-        """A ring of several pieces: its nearest piece for each point (ties: first segment)."""
+    ) -> tuple[np.ndarray, ...]:
+        """A ring of several pieces: its nearest piece for each point (ties: first segment); the
+        columns of :class:`Near`."""
         multi = np.flatnonzero(self.v.count[ring] > PIECE)
         if len(multi):
             # only the (point, ring) pairs found in several pieces are sorted (most are in one)
@@ -383,7 +383,7 @@ class RingIndex:
             keep = np.ones(len(point), dtype=bool)
             keep[dup] = False
             point, ring, dist, pos, side = (a[keep] for a in (point, ring, dist, pos, side))
-        return Near(point, ring, dist, pos, side)
+        return point, ring, dist, pos, side
 
     def _block(
         self, idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray
@@ -392,7 +392,8 @@ class RingIndex:
         for lo in range(0, len(idx), _CHUNK):
             px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
             pt, pc = self.grid.query(px_, py_)
-            rows = self._rows(px_, py_, pt, pc)
+            # a point is in one block: its rings' pieces are settled here, on small arrays
+            rows = self._nearest_piece(*self._rows(px_, py_, pt, pc))
             outs.append((idx[lo : lo + _CHUNK][rows[0]], *rows[1:]))
         return _concat(outs)
 
