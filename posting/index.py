@@ -9,7 +9,7 @@ The grid has levels, as a loose quadtree does: a box goes to the level whose cel
 least half as large as the box, so it touches at most 3 x 3 cells there, and a huge parcel next
 to a street of house lots neither floods the small cells nor forces large cells on the lots.
 A level's cells are looked up in a dense offset table when it is not much larger than the
-level's entries, else by binary search in the sorted cell keys.
+level's entries, else by one binary search among the cells that hold boxes.
 """
 
 from __future__ import annotations
@@ -113,10 +113,14 @@ class BoxGrid:
             key = (cx0[item] + rank // ny[item]) * rows + cy0[item] + rank % ny[item]
             order = np.argsort(key, kind="stable")  # within a cell: boxes in input order
             key, box = key[order], bi[item[order]]
-            offsets = None
             if cols * rows <= min(DENSE_CELLS, 8 * len(key) + 1_000_000):
                 offsets = np.zeros(cols * rows + 1, dtype=np.int64)
                 np.cumsum(np.bincount(key, minlength=cols * rows), out=offsets[1:])
+                key = None
+            else:  # the cells that hold boxes, and where each one's boxes start
+                new = np.r_[True, key[1:] != key[:-1]]
+                offsets = np.r_[np.flatnonzero(new), len(key)]
+                key = key[new]
             self.levels.append((cell, x0, y0, cols, rows, key, box, offsets))
 
     def query(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -159,14 +163,13 @@ class BoxGrid:
                 fy = np.floor((y - y0) / cell)
                 p = np.flatnonzero((fx >= 0) & (fy >= 0) & (fx < cols) & (fy < rows))
             k = fx[p].astype(np.int64) * rows + fy[p].astype(np.int64)
-            if offsets is not None:
+            if key is None:
                 lo = offsets[k]
                 n = offsets[k + 1] - lo
-            else:
-                lo = np.searchsorted(key, k, side="left")
-                n = np.searchsorted(key, k, side="right") - lo
-            has = n > 0
-            p, lo, n = p[has], lo[has], n[has]
+            else:  # a cell's place among the cells that hold boxes, if it is one of them
+                at = np.minimum(np.searchsorted(key, k), len(key) - 1)
+                lo = offsets[at]
+                n = np.where(key[at] == k, offsets[at + 1] - lo, 0)
             item, rank = expand_counts(n)
             pt = p[item]
             bx = box[lo[item] + rank]
