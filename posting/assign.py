@@ -173,7 +173,7 @@ def assign_markers(
     ring_count = prep.ring_count
     rings = prep.rings
     ring_group = prep.group[rings.parcel]
-    parcel_box = shapely.bounds(prep.geometry_ft)
+    parcel_box = np.ascontiguousarray(shapely.bounds(prep.geometry_ft).T)  # x0, y0, x1, y1
 
     # Parcels named by the markers themselves.
     named = np.zeros(n, dtype=bool)
@@ -255,11 +255,13 @@ def assign_markers(
         del index
         release_memory()
         fp, pp = near.point, rings.parcel[near.ring]  # a marker (in free) and a ring's parcel
-        qx, qy, box = fx[fp], fy[fp], parcel_box[pp]
-        own = np.flatnonzero(
-            (qx >= box[:, 0]) & (qx <= box[:, 2]) & (qy >= box[:, 1]) & (qy <= box[:, 3])
-        )
-        del qx, qy, box
+        qx, qy = fx[fp], fy[fp]
+        x0, y0, x1, y1 = parcel_box
+        own = (qx >= x0[pp]) & (qx <= x1[pp])
+        own &= qy >= y0[pp]
+        own &= qy <= y1[pp]
+        own = np.flatnonzero(own)
+        del qx, qy
         o_pt, o_ring, o_dist = fp[own], near.ring[own], near.distance_ft[own]
         side, head = _side_at_nearest(
             o_pt * len(ring_count) + pp[own],  # the (marker, parcel) pair
@@ -306,7 +308,7 @@ def assign_markers(
         if len(lost):
             # the parcels whose box holds a lost marker: (lost, parcel)
             lx, ly = xs[local[lost]], ys[local[lost]]
-            li, lb = BoxGrid(parcel_box[parcels_g]).query(lx, ly)
+            li, lb = BoxGrid(parcel_box.T[parcels_g]).query(lx, ly)
             reasons.append(
                 background(
                     _far,
@@ -406,14 +408,17 @@ def _side_at_nearest(
 def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
     """For each marker among ``m``, the row with the smallest ``keys`` (compared in order).
 
-    The rows of one marker must differ in the last key. The same rows as the first of each
-    marker after ``np.lexsort((*reversed(keys), m))``, in no particular order, without sorting.
+    The rows of one marker must differ in the last key, and no key may be NaN (the candidates'
+    distances are all within the tolerance). The same rows as the first of each marker after
+    ``np.lexsort((*reversed(keys), m))``, in no particular order, without sorting.
 
     >>> sorted(_best(2, np.array([0, 0, 1, 0]), np.array([2, 1, 1, 1]),
     ...              np.array([5.0, 7.0, 1.0, 7.0]), np.array([0, 4, 2, 3])).tolist())
     [2, 3]
     """
     rows = np.arange(len(m))
+    if len(m) and np.bincount(m, minlength=n).max() == 1:  # one row a marker: each is its best
+        return rows
     for key in keys:
         low = np.full(n, np.inf if key.dtype.kind == "f" else np.iinfo(np.int64).max, key.dtype)
         np.minimum.at(low, m[rows], key[rows])

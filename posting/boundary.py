@@ -324,11 +324,15 @@ class RingIndex:
         p_first = v.start[p_ring] + rank * PIECE
         p_nseg = np.minimum(PIECE, cnt[owner] - rank * PIECE)
         # segment table: start vertex, direction, squared length, neighbours
-        nv = len(v.xy)
-        local = np.arange(nv) - v.start[v.ring]
-        count = v.count[v.ring]
-        nxt = v.start[v.ring] + (local + 1) % np.maximum(count, 1)
-        prv = v.start[v.ring] + (local - 1) % np.maximum(count, 1)
+        vertex = np.arange(len(v.xy))
+        first = v.start[v.ring]
+        last = first + v.count[v.ring] - 1
+        nxt = vertex + 1  # the next vertex, the ring's first after its last
+        wrap = np.flatnonzero(vertex == last)
+        nxt[wrap] = first[wrap]
+        prv = vertex - 1  # the previous vertex, the ring's last before its first
+        wrap = np.flatnonzero(vertex == first)
+        prv[wrap] = last[wrap]
         sx, sy = np.ascontiguousarray(v.xy[:, 0]), np.ascontiguousarray(v.xy[:, 1])
         dx, dy = sx[nxt] - sx, sy[nxt] - sy
         seg2 = dx * dx + dy * dy
@@ -336,10 +340,11 @@ class RingIndex:
         seg_of, seg_rank = expand_counts(p_nseg)
         a = p_first[seg_of] + seg_rank
         starts = exclusive_cumsum(p_nseg)
-        bx0 = np.minimum.reduceat(np.minimum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
-        by0 = np.minimum.reduceat(np.minimum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
-        bx1 = np.maximum.reduceat(np.maximum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
-        by1 = np.maximum.reduceat(np.maximum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
+        ax, ay, bx, by = sx[a], sy[a], sx[nxt[a]], sy[nxt[a]]
+        bx0 = np.minimum.reduceat(np.minimum(ax, bx), starts) if len(a) else a * 0.0
+        by0 = np.minimum.reduceat(np.minimum(ay, by), starts) if len(a) else a * 0.0
+        bx1 = np.maximum.reduceat(np.maximum(ax, bx), starts) if len(a) else a * 0.0
+        by1 = np.maximum.reduceat(np.maximum(ay, by), starts) if len(a) else a * 0.0
         d = float(distance_ft)
         grid = BoxGrid(np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d]))
         self.v, self.distance_ft = v, d
