@@ -233,11 +233,13 @@ def assign_markers(
             ys=ys,
             local=local,
         ) -> None:
-            keep = dd <= tolerance_ft
-            li = local[mm[keep]]
             pos = np.full(len(dd), np.nan) if pos is None else pos
             prio = np.broadcast_to(np.asarray(prio, dtype=np.int64), dd.shape)
-            cand.append((prio[keep], mm[keep], rr[keep], dd[keep], xs[li], ys[li], pos[keep]))
+            keep = dd <= tolerance_ft
+            if not keep.all():  # (the rings found near are all within it)
+                prio, mm, rr, dd, pos = prio[keep], mm[keep], rr[keep], dd[keep], pos[keep]
+            li = local[mm]
+            cand.append((prio, mm, rr, dd, xs[li], ys[li], pos))
 
         # 1. named: the named parcel's nearest ring (few markers: GEOS distances)
         mm, rr, dd = named_distance(prep, named_pairs, g, xs, ys, local)
@@ -416,14 +418,15 @@ def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
     ...              np.array([5.0, 7.0, 1.0, 7.0]), np.array([0, 4, 2, 3])).tolist())
     [2, 3]
     """
-    rows = np.arange(len(m))
-    if len(m) and np.bincount(m, minlength=n).max() == 1:  # one row a marker: each is its best
-        return rows
+    if not len(m):
+        return np.arange(0)
+    alone = np.bincount(m, minlength=n)[m] == 1  # a marker's only row is its best
+    rows = np.flatnonzero(~alone)
     for key in keys:
         low = np.full(n, np.inf if key.dtype.kind == "f" else np.iinfo(np.int64).max, key.dtype)
         np.minimum.at(low, m[rows], key[rows])
         rows = rows[key[rows] == low[m[rows]]]
-    return rows
+    return np.r_[np.flatnonzero(alone), rows]
 
 
 def _far(
