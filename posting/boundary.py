@@ -499,7 +499,11 @@ def _ring_search(v: _Vertices, ring: np.ndarray, s: np.ndarray, side: str) -> np
     """For each (ring, arc position): the index of the first vertex of the ring whose position
     is past ``s`` (``side="right"``) or at or past it (``"left"``), or the ring's end; what
     ``np.searchsorted(v.key, v.base[ring] + s, side)`` gives, but compared exactly within the
-    ring (adding ``base`` would round positions by the length of every ring before).
+    ring (adding ``base`` rounds positions by the length of every ring before).
+
+    That one ``searchsorted`` is the guess; where the ring's own positions on either side of
+    it do not bear it out exactly (positions closer than the rounding), the ring is searched
+    on its own (:func:`posting.index.search_slices`).
 
     >>> v = ring_vertices(np.array([shapely.get_exterior_ring(shapely.box(0, 0, 10, 10))] * 2))
     >>> at = np.array([10.0])
@@ -509,8 +513,23 @@ def _ring_search(v: _Vertices, ring: np.ndarray, s: np.ndarray, side: str) -> np
     from posting.index import search_slices
 
     ring = np.asarray(ring, dtype=np.int64)
+    s = np.asarray(s, dtype=float)
     lo = v.start[ring].astype(np.int64)
-    return search_slices(v.s, lo, lo + v.count[ring], s, side)
+    hi = lo + v.count[ring]
+    if not len(v.s):
+        return lo
+    j = np.clip(np.searchsorted(v.key, v.base[ring] + s, side=side), lo, hi)
+    last = len(v.s) - 1
+    before = v.s[np.clip(j - 1, 0, last)]
+    at = v.s[np.minimum(j, last)]
+    if side == "right":  # every position before j at or before s, the one at j past it
+        exact = ((j == lo) | (before <= s)) & ((j == hi) | (at > s))
+    else:  # every position before j before s, the one at j at or past it
+        exact = ((j == lo) | (before < s)) & ((j == hi) | (at >= s))
+    redo = np.flatnonzero(~exact)
+    if len(redo):
+        j[redo] = search_slices(v.s, lo[redo], hi[redo], s[redo], side)
+    return j
 
 
 def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -313,6 +313,37 @@ def test_locate_is_geos_line_locate_point_to_the_bit(seed, scale):
     assert got.tolist() == [want[0], -1.0, want[2]]
 
 
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**16), side=st.sampled_from(["left", "right"]))
+def test_ring_search_is_searchsorted_in_each_ring(seed, side):
+    """The first vertex at or past a position along a ring (``np.searchsorted`` in that ring's
+    own positions): after a ring 10 million ft long, where the table's global key rounds away
+    the difference between positions a nanofoot apart, with repeated vertices, at vertices
+    exactly, before the start and past the end."""
+    from posting.boundary import _ring_search, ring_vertices
+
+    rng = np.random.default_rng(seed)
+    fine = np.cumsum(rng.choice([0.0, 1e-9, 2e-9, 1.0], 40))  # positions a hair apart
+    rings = np.array(
+        [
+            shapely.get_exterior_ring(shapely.box(0, 0, 2.5e6, 2.5e6)),
+            shapely.LinearRing([*np.column_stack([fine, np.zeros(40)]).tolist(), (0, 5)]),
+            *rings_of(np.array([p for p in _shapes(rng) if p.is_valid], dtype=object)).geometry,
+        ]
+    )
+    v = ring_vertices(rings)
+    ring = rng.integers(0, len(rings), 600)
+    s = rng.uniform(-0.1, 1.1, 600) * v.length[ring]
+    k = v.start[ring] + rng.integers(0, 1 << 20, 600) % v.count[ring]
+    s[::2] = v.s[k[::2]]  # exactly at a vertex
+    got = _ring_search(v, ring, s, side)
+    want = [
+        v.start[r] + np.searchsorted(v.s[v.start[r] : v.start[r] + v.count[r]], x, side)
+        for r, x in zip(ring, s, strict=True)
+    ]
+    assert got.tolist() == want
+
+
 def test_project_on_many_points_and_mixed_rings_matches_geos():
     """Small rings (numpy) and large ones (GEOS) mixed in one call: every point's distance as
     GEOS measures it, in input order."""
