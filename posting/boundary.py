@@ -771,6 +771,7 @@ def locate(v: _Vertices, ring: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.n
     dx, dy = bx - ax, by - ay
     seg_len = np.sqrt(dx * dx + dy * dy)  # GEOS's LineSegment::getLength
     start_ft = _ring_cumsum(seg_len, seg_start, cnt)  # added one by one from the ring's start
+    del dx, dy, seg_len, sr, k, a, b  # the blocks work these out again for the few they need
     # pieces of PIECE segments and their boxes
     n_pieces = -(-cnt // PIECE)
     p_ring, rank = expand_counts(n_pieces)
@@ -785,7 +786,7 @@ def locate(v: _Vertices, ring: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.n
     big = np.maximum(np.maximum(np.abs(p_x0), np.abs(p_x1)), np.maximum(np.abs(p_y0), np.abs(p_y1)))
     ring_big = np.maximum.reduceat(big, exclusive_cumsum(n_pieces))
     piece_start = exclusive_cumsum(n_pieces)
-    segs = (ax, ay, bx, by, dx, dy, seg_len, start_ft)
+    segs = (ax, ay, bx, by, start_ft)
     pieces = (p_first, p_nseg, p_x0, p_y0, p_x1, p_y1)
     # in chunks of points on all cores (the tables, in tuples, are shared)
     first, n, big_ = piece_start[inv], n_pieces[inv], ring_big[inv]
@@ -824,7 +825,7 @@ def _locate_block(
 ) -> np.ndarray:
     """:func:`locate` for a block of points, each on its ring's pieces
     ``first_piece[i] : first_piece[i] + n_pieces[i]``."""
-    ax, ay, bx, by, dx, dy, seg_len, start_ft = segs
+    ax, ay, bx, by, start_ft = segs
     p_first, p_nseg, p_x0, p_y0, p_x1, p_y1 = pieces
     out = np.full(len(x), -1.0)
     # every (point, piece) of its ring, and the distance from the point to the piece's box
@@ -839,11 +840,12 @@ def _locate_block(
     sp, sk = expand_counts(p_nseg[best])
     sg = p_first[best][sp] + sk
     ex, ey = x[sp] - ax[sg], y[sp] - ay[sg]
-    l2 = dx[sg] * dx[sg] + dy[sg] * dy[sg]
-    t = np.clip((ex * dx[sg] + ey * dy[sg]) / l2, 0.0, 1.0)
+    dx, dy = bx[sg] - ax[sg], by[sg] - ay[sg]
+    l2 = dx * dx + dy * dy
+    t = np.clip((ex * dx + ey * dy) / l2, 0.0, 1.0)
     t[~(l2 > 0)] = 0.0
-    ex -= t * dx[sg]
-    ey -= t * dy[sg]
+    ex -= t * dx
+    ey -= t * dy
     d2 = ex * ex + ey * ey
     d2[np.isnan(d2)] = np.inf
     upper = np.sqrt(np.minimum.reduceat(d2, exclusive_cumsum(p_nseg[best])))
@@ -872,7 +874,8 @@ def _locate_block(
     at_a = (qx[first] == sax[first]) & (qy[first] == say[first])
     at_b = (qx[first] == sbx[first]) & (qy[first] == sby[first])
     factor = np.where(at_a, 0.0, np.where(at_b, 1.0, r))
-    s0, length = start_ft[sg], seg_len[sg]
+    dx, dy = bx[sg] - ax[sg], by[sg] - ay[sg]
+    s0, length = start_ft[sg], np.sqrt(dx * dx + dy * dy)
     pos = np.where(factor <= 0.0, s0, np.where(factor <= 1.0, s0 + factor * length, s0 + length))
     found = dist[first] < np.finfo(float).max  # GEOS takes a distance below DBL_MAX (not NaN)
     out[sp[found]] = pos[found]
