@@ -11,11 +11,11 @@ Signs stand on the posted land, just inside its line. So, in order of precedence
 
 Ties go to the parcel that comes first in the input. A marker that none of these places is
 unassigned, with the reason. No Python loop runs per marker, and no Point is made for most: the
-parcels whose box holds a marker come from a grid (:class:`posting.index.BoxGrid`); its distance,
-position and side along their rings from :class:`posting.boundary.RingIndex` (numpy), and the
-side of the nearest ring says which parcel it stands in (the nearest boundary of a point bounds
-the part of the plane it stands in). GEOS measures only the few markers far from every line (for
-their reasons), points within a hair of a line's extension, and named markers.
+rings within the tolerance of each marker, with its distance, position and side along them, come
+from :class:`posting.boundary.RingIndex` (numpy); among the parcels whose box holds the marker,
+the side of a parcel's nearest ring says whether it stands in it (the nearest boundary of a
+point bounds the part of the plane it stands in). GEOS measures only the few markers far from
+every line (for their reasons), points within a hair of a line's extension, and named markers.
 """
 
 from __future__ import annotations
@@ -170,9 +170,10 @@ def assign_markers(
     n = len(markers)
     usable = pd.isna(markers.reason)
     ids = prep.ids
-    ring_start, ring_count = prep.ring_start, prep.ring_count
+    ring_count = prep.ring_count
     rings = prep.rings
     ring_group = prep.group[rings.parcel]
+    parcel_box = np.ascontiguousarray(shapely.bounds(prep.geometry_ft).T)  # x0, y0, x1, y1
 
     # Parcels named by the markers themselves.
     named = np.zeros(n, dtype=bool)
@@ -232,11 +233,13 @@ def assign_markers(
             ys=ys,
             local=local,
         ) -> None:
-            keep = dd <= tolerance_ft
-            li = local[mm[keep]]
             pos = np.full(len(dd), np.nan) if pos is None else pos
             prio = np.broadcast_to(np.asarray(prio, dtype=np.int64), dd.shape)
-            cand.append((prio[keep], mm[keep], rr[keep], dd[keep], xs[li], ys[li], pos[keep]))
+            keep = dd <= tolerance_ft
+            if not keep.all():  # (the rings found near are all within it)
+                prio, mm, rr, dd, pos = prio[keep], mm[keep], rr[keep], dd[keep], pos[keep]
+            li = local[mm]
+            cand.append((prio, mm, rr, dd, xs[li], ys[li], pos))
 
         # 1. named: the named parcel's nearest ring (few markers: GEOS distances)
         mm, rr, dd = named_distance(prep, named_pairs, g, xs, ys, local)
@@ -245,42 +248,47 @@ def assign_markers(
             add(0, mm, rr, dd)
         if index is None:
             continue
-        # 2. inside: each marker against the parcels whose box holds it, by their rings (the
-        # side of the nearest ring tells in or out); a marker inside exactly one parcel whose
-        # boundary is within the tolerance is settled by its rings alone
+        # 2. inside: every ring within the tolerance of each marker, and the side of it the
+        # marker stands on; the rings of the parcels whose box holds the marker tell whether it
+        # stands in them (the side of a parcel's nearest ring tells in or out). A marker inside
+        # exactly one parcel whose boundary is within the tolerance is settled by its rings.
         fx, fy = xs[local[free]], ys[local[free]]
-        polys = prep.geometry_ft[parcels_g]
-        pt, pb = BoxGrid(shapely.bounds(polys)).query(fx, fy)
-        boxed = parcels_g[pb]  # (pt, boxed): a marker and a parcel whose box holds it
-        pair, k = expand_counts(ring_count[boxed])
-        index = index.result()
-        own = index.along(fx[pt][pair], fy[pt][pair], ring_start[boxed][pair] + k)
-        row_pair = pair[own.point]  # the (marker, parcel) pair of each row within tolerance
-        side = _side_at_nearest(
-            row_pair, own.ring, own.distance_ft, own.side, ring_count[boxed[row_pair]]
+        near = index.result().near(fx, fy)
+        del index
+        release_memory()
+        fp, pp = near.point, rings.parcel[near.ring]  # a marker (in free) and a ring's parcel
+        qx, qy = fx[fp], fy[fp]
+        x0, y0, x1, y1 = parcel_box
+        own = (qx >= x0[pp]) & (qx <= x1[pp])
+        own &= qy >= y0[pp]
+        own &= qy <= y1[pp]
+        own = np.flatnonzero(own)
+        del qx, qy
+        o_pt, o_ring, o_dist = fp[own], near.ring[own], near.distance_ft[own]
+        side, head = _side_at_nearest(
+            o_pt * len(ring_count) + pp[own],  # the (marker, parcel) pair
+            o_ring,
+            o_dist,
+            near.side[own],
+            ring_count[pp[own]],
+            heads=True,
         )
-        inside = np.zeros(len(pt), dtype=bool)
-        inside[row_pair[side > 0]] = True
-        unsure = np.zeros(len(pt), dtype=bool)
-        unsure[row_pair[side == 0]] = True
-        alone = (np.bincount(pt[inside], minlength=len(free)) == 1) & (
-            np.bincount(pt[unsure], minlength=len(free)) == 0
+        alone = (np.bincount(o_pt[head & (side > 0)], minlength=len(free)) == 1) & (
+            np.bincount(o_pt[head & (side == 0)], minlength=len(free)) == 0
         )
-        keep = inside[row_pair] & alone[pt[row_pair]]
-        m_own = free[pt[row_pair[keep]]]
-        add(1, m_own, own.ring[keep], own.distance_ft[keep], own.position_ft[keep])
+        keep = (side > 0) & alone[o_pt]
+        m_own = free[o_pt[keep]]
+        add(1, m_own, o_ring[keep], o_dist[keep], near.position_ft[own[keep]])
+        del o_pt, o_ring, o_dist, side, head, keep
         settled = np.zeros(n, dtype=bool)
         settled[m_own] = True
         # 3. the others: every ring within the tolerance, and on which side of it they stand
-        rest = free[~settled[free]]
-        near = index.near(xs[local[rest]], ys[local[rest]])
-        del index
-        release_memory()
-        mm, rr, dd = rest[near.point], near.ring, near.distance_ft
-        pp = rings.parcel[rr]
+        rows = np.flatnonzero(~settled[free[fp]])
+        mm, rr, dd = free[fp[rows]], near.ring[rows], near.distance_ft[rows]
+        pp = pp[rows]
         # in a parcel of several rings, the side at its nearest ring tells in or out
         who = mm * len(ring_count) + pp  # the (marker, parcel) pair
-        side = _side_at_nearest(who, rr, dd, near.side, ring_count[pp])
+        side = _side_at_nearest(who, rr, dd, near.side[rows], ring_count[pp])
         undecided = np.flatnonzero(side == 0)  # on a vertex's bisector, or within 1e-6 ft
         if len(undecided):
             m_u = mm[undecided]
@@ -291,7 +299,8 @@ def assign_markers(
                 1,
                 -1,
             )
-        add(np.where(side > 0, 1, 2), mm, rr, dd, near.position_ft)
+        add(np.where(side > 0, 1, 2), mm, rr, dd, near.position_ft[rows])
+        del near, fp, rows
         # markers with no boundary within the tolerance: only their reasons are left to find,
         # meanwhile, in the background
         got = settled.copy()
@@ -299,19 +308,18 @@ def assign_markers(
         is_lost = ~got[free]
         lost = free[is_lost]
         if len(lost):
-            # the parcels whose box holds a lost marker, from the grid above: (lost, parcel)
-            lost_at = np.full(len(free), -1, dtype=np.int64)
-            lost_at[is_lost] = np.arange(len(lost))
-            mine = lost_at[pt] >= 0
+            # the parcels whose box holds a lost marker: (lost, parcel)
+            lx, ly = xs[local[lost]], ys[local[lost]]
+            li, lb = BoxGrid(parcel_box.T[parcels_g]).query(lx, ly)
             reasons.append(
                 background(
                     _far,
                     prep,
                     rings_g,
                     lost,
-                    xs[local[lost]],
-                    ys[local[lost]],
-                    (lost_at[pt[mine]], boxed[mine]),
+                    lx,
+                    ly,
+                    (li, parcels_g[lb]),
                     (inside_parcel, inside_dist, nearest_ring, nearest_dist),
                 )
             )
@@ -365,43 +373,60 @@ def assign_markers(
 
 
 def _side_at_nearest(
-    who: np.ndarray, ring: np.ndarray, dist: np.ndarray, side: np.ndarray, rings_of: np.ndarray
-) -> np.ndarray:
+    who: np.ndarray,
+    ring: np.ndarray,
+    dist: np.ndarray,
+    side: np.ndarray,
+    rings_of: np.ndarray,
+    *,
+    heads: bool = False,
+) -> Any:
     """``side`` of each row, made that of the nearest ring among the rows of the same (marker,
     parcel) pair ``who`` (ties: the lower ring), where the parcel has several rings.
 
     A point's nearest boundary bounds the face of the plane it stands in, so the side there tells
     whether it is inside the parcel. ``rings_of``: the pair's parcel's number of rings, per row.
+    With ``heads``, also a mask of one row per pair (its nearest ring's), to count pairs by.
 
     >>> _side_at_nearest(np.array([0, 0, 1]), np.array([4, 5, 6]), np.array([9.0, 2.0, 1.0]),
     ...                  np.array([1, -1, 1], dtype=np.int8), np.array([2, 2, 1])).tolist()
     [-1, -1, 1]
+    >>> _side_at_nearest(np.array([0, 0, 1]), np.array([4, 5, 6]), np.array([9.0, 2.0, 1.0]),
+    ...                  np.array([1, -1, 1], dtype=np.int8), np.array([2, 2, 1]),
+    ...                  heads=True)[1].tolist()
+    [False, True, True]
     """
     side = side.copy()
-    several = np.flatnonzero(rings_of > 1)
+    head_rows = rings_of <= 1
+    several = np.flatnonzero(~head_rows)
     if len(several):
         order = several[np.lexsort((ring[several], dist[several], who[several]))]
         head = np.r_[True, who[order][1:] != who[order][:-1]]
         side[order] = side[order[head]][np.cumsum(head) - 1]
-    return side
+        head_rows[order[head]] = True
+    return (side, head_rows) if heads else side
 
 
 def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
     """For each marker among ``m``, the row with the smallest ``keys`` (compared in order).
 
-    The rows of one marker must differ in the last key. The same rows as the first of each
-    marker after ``np.lexsort((*reversed(keys), m))``, in no particular order, without sorting.
+    The rows of one marker must differ in the last key, and no key may be NaN (the candidates'
+    distances are all within the tolerance). The same rows as the first of each marker after
+    ``np.lexsort((*reversed(keys), m))``, in no particular order, without sorting.
 
     >>> sorted(_best(2, np.array([0, 0, 1, 0]), np.array([2, 1, 1, 1]),
     ...              np.array([5.0, 7.0, 1.0, 7.0]), np.array([0, 4, 2, 3])).tolist())
     [2, 3]
     """
-    rows = np.arange(len(m))
+    if not len(m):
+        return np.arange(0)
+    alone = np.bincount(m, minlength=n)[m] == 1  # a marker's only row is its best
+    rows = np.flatnonzero(~alone)
     for key in keys:
         low = np.full(n, np.inf if key.dtype.kind == "f" else np.iinfo(np.int64).max, key.dtype)
         np.minimum.at(low, m[rows], key[rows])
         rows = rows[key[rows] == low[m[rows]]]
-    return rows
+    return np.r_[np.flatnonzero(alone), rows]
 
 
 def _far(

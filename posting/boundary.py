@@ -24,6 +24,7 @@ __all__ = [
     "find_corners",
     "interpolate",
     "interpolate_at",
+    "locate",
     "near_rings",
     "outward_normals",
     "project",
@@ -248,7 +249,7 @@ Smaller pieces have tighter boxes, so fewer segments are measured for a point th
 13.8 s to 13.1 s of CPU in one thread (medians of 3 interleaved runs on a busy machine; the whole
 check 2 % less), the benchmark county's the same, and made the same assignment on both."""
 
-_CHUNK = 100_000
+_CHUNK = 16_384
 """Points per block in :func:`near_rings` (bounds the memory of the segment arrays)."""
 
 
@@ -273,7 +274,7 @@ def _concat(outs: list[tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
     if not outs:
         i = np.empty(0, dtype=np.int64)
         e = np.empty(0)
-        return i, i, e, e, np.empty(0, dtype=np.int8), i
+        return i, i, e, e, np.empty(0, dtype=np.int8)
     return tuple(np.concatenate(c) for c in zip(*outs, strict=True))
 
 
@@ -323,11 +324,15 @@ class RingIndex:
         p_first = v.start[p_ring] + rank * PIECE
         p_nseg = np.minimum(PIECE, cnt[owner] - rank * PIECE)
         # segment table: start vertex, direction, squared length, neighbours
-        nv = len(v.xy)
-        local = np.arange(nv) - v.start[v.ring]
-        count = v.count[v.ring]
-        nxt = v.start[v.ring] + (local + 1) % np.maximum(count, 1)
-        prv = v.start[v.ring] + (local - 1) % np.maximum(count, 1)
+        vertex = np.arange(len(v.xy))
+        first = v.start[v.ring]
+        last = first + v.count[v.ring] - 1
+        nxt = vertex + 1  # the next vertex, the ring's first after its last
+        wrap = np.flatnonzero(vertex == last)
+        nxt[wrap] = first[wrap]
+        prv = vertex - 1  # the previous vertex, the ring's last before its first
+        wrap = np.flatnonzero(vertex == first)
+        prv[wrap] = last[wrap]
         sx, sy = np.ascontiguousarray(v.xy[:, 0]), np.ascontiguousarray(v.xy[:, 1])
         dx, dy = sx[nxt] - sx, sy[nxt] - sy
         seg2 = dx * dx + dy * dy
@@ -335,21 +340,17 @@ class RingIndex:
         seg_of, seg_rank = expand_counts(p_nseg)
         a = p_first[seg_of] + seg_rank
         starts = exclusive_cumsum(p_nseg)
-        bx0 = np.minimum.reduceat(np.minimum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
-        by0 = np.minimum.reduceat(np.minimum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
-        bx1 = np.maximum.reduceat(np.maximum(sx[a], sx[nxt[a]]), starts) if len(a) else a * 0.0
-        by1 = np.maximum.reduceat(np.maximum(sy[a], sy[nxt[a]]), starts) if len(a) else a * 0.0
+        ax, ay, bx, by = sx[a], sy[a], sx[nxt[a]], sy[nxt[a]]
+        bx0 = np.minimum.reduceat(np.minimum(ax, bx), starts) if len(a) else a * 0.0
+        by0 = np.minimum.reduceat(np.minimum(ay, by), starts) if len(a) else a * 0.0
+        bx1 = np.maximum.reduceat(np.maximum(ax, bx), starts) if len(a) else a * 0.0
+        by1 = np.maximum.reduceat(np.maximum(ay, by), starts) if len(a) else a * 0.0
         d = float(distance_ft)
         grid = BoxGrid(np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d]))
         self.v, self.distance_ft = v, d
         self.p_ring, self.p_first, self.p_nseg, self.grid = p_ring, p_first, p_nseg, grid
         self.sx, self.sy, self.dx, self.dy, self.seg2 = sx, sy, dx, dy, seg2
         self.nxt, self.prv = nxt, prv
-        self.boxes = np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d])
-        self.piece_start = np.zeros(len(v.count), dtype=np.int64)  # per ring of the table
-        self.piece_count = np.zeros(len(v.count), dtype=np.int64)
-        self.piece_start[ring_ids] = exclusive_cumsum(n_pieces)
-        self.piece_count[ring_ids] = n_pieces
 
     def near(self, x: np.ndarray, y: np.ndarray) -> Near:
         """Every ring within the distance of each point, with where and which side.
@@ -360,8 +361,7 @@ class RingIndex:
         """
         x = np.asarray(x, dtype=float)
         y = np.asarray(y, dtype=float)
-        point, ring, dist, pos, side, seg = pmap(self._block, np.arange(len(x)), x, y)
-        return self._nearest_piece(point, ring, dist, pos, side, seg)
+        return Near(*pmap(self._block, np.arange(len(x)), x, y))
 
     def _nearest_piece(
         self,
@@ -371,8 +371,9 @@ class RingIndex:
         pos: np.ndarray,
         side: np.ndarray,
         seg: np.ndarray,
-    ) -> Near:
-        """A ring of several pieces: its nearest piece for each point (ties: first segment)."""
+    ) -> tuple[np.ndarray, ...]:
+        """A ring of several pieces: its nearest piece for each point (ties: first segment); the
+        columns of :class:`Near`."""
         multi = np.flatnonzero(self.v.count[ring] > PIECE)
         if len(multi):
             # only the (point, ring) pairs found in several pieces are sorted (most are in one)
@@ -387,7 +388,7 @@ class RingIndex:
             keep = np.ones(len(point), dtype=bool)
             keep[dup] = False
             point, ring, dist, pos, side = (a[keep] for a in (point, ring, dist, pos, side))
-        return Near(point, ring, dist, pos, side)
+        return point, ring, dist, pos, side
 
     def _block(
         self, idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray
@@ -396,33 +397,8 @@ class RingIndex:
         for lo in range(0, len(idx), _CHUNK):
             px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
             pt, pc = self.grid.query(px_, py_)
-            rows = self._rows(px_, py_, pt, pc)
-            outs.append((idx[lo : lo + _CHUNK][rows[0]], *rows[1:]))
-        return _concat(outs)
-
-    def along(self, x: np.ndarray, y: np.ndarray, ring: np.ndarray) -> Near:
-        """Like :meth:`near`, for given (point, ring) pairs only: each point and one ring of
-        the index (pairs may repeat a point). Rows whose distance exceeds the index's are left
-        out; ``point`` indexes the pairs."""
-        x = np.asarray(x, dtype=float)
-        y = np.asarray(y, dtype=float)
-        ring = np.asarray(ring, dtype=np.int64)
-        point, ring, dist, pos, side, seg = pmap(self._along_block, np.arange(len(x)), x, y, ring)
-        return self._nearest_piece(point, ring, dist, pos, side, seg)
-
-    def _along_block(
-        self, idx: np.ndarray, px_all: np.ndarray, py_all: np.ndarray, ring_all: np.ndarray
-    ) -> tuple[np.ndarray, ...]:
-        outs = []
-        for lo in range(0, len(idx), _CHUNK):
-            px_, py_ = px_all[lo : lo + _CHUNK], py_all[lo : lo + _CHUNK]
-            r = ring_all[lo : lo + _CHUNK]
-            pt, k = expand_counts(self.piece_count[r])  # every piece of the pair's ring ...
-            pc = self.piece_start[r][pt] + k
-            b = self.boxes
-            qx, qy = px_[pt], py_[pt]
-            keep = (qx >= b[pc, 0]) & (qx <= b[pc, 2]) & (qy >= b[pc, 1]) & (qy <= b[pc, 3])
-            rows = self._rows(px_, py_, pt[keep], pc[keep])  # ... whose box holds the point
+            # a point is in one block: its rings' pieces are settled here, on small arrays
+            rows = self._nearest_piece(*self._rows(px_, py_, pt, pc))
             outs.append((idx[lo : lo + _CHUNK][rows[0]], *rows[1:]))
         return _concat(outs)
 
@@ -523,7 +499,11 @@ def _ring_search(v: _Vertices, ring: np.ndarray, s: np.ndarray, side: str) -> np
     """For each (ring, arc position): the index of the first vertex of the ring whose position
     is past ``s`` (``side="right"``) or at or past it (``"left"``), or the ring's end; what
     ``np.searchsorted(v.key, v.base[ring] + s, side)`` gives, but compared exactly within the
-    ring (adding ``base`` would round positions by the length of every ring before).
+    ring (adding ``base`` rounds positions by the length of every ring before).
+
+    That one ``searchsorted`` is the guess; where the ring's own positions on either side of
+    it do not bear it out exactly (positions closer than the rounding), the ring is searched
+    on its own (:func:`posting.index.search_slices`).
 
     >>> v = ring_vertices(np.array([shapely.get_exterior_ring(shapely.box(0, 0, 10, 10))] * 2))
     >>> at = np.array([10.0])
@@ -533,8 +513,23 @@ def _ring_search(v: _Vertices, ring: np.ndarray, s: np.ndarray, side: str) -> np
     from posting.index import search_slices
 
     ring = np.asarray(ring, dtype=np.int64)
+    s = np.asarray(s, dtype=float)
     lo = v.start[ring].astype(np.int64)
-    return search_slices(v.s, lo, lo + v.count[ring], s, side)
+    hi = lo + v.count[ring]
+    if not len(v.s):
+        return lo
+    j = np.clip(np.searchsorted(v.key, v.base[ring] + s, side=side), lo, hi)
+    last = len(v.s) - 1
+    before = v.s[np.clip(j - 1, 0, last)]
+    at = v.s[np.minimum(j, last)]
+    if side == "right":  # every position before j at or before s, the one at j past it
+        exact = ((j == lo) | (before <= s)) & ((j == hi) | (at > s))
+    else:  # every position before j before s, the one at j at or past it
+        exact = ((j == lo) | (before < s)) & ((j == hi) | (at >= s))
+    redo = np.flatnonzero(~exact)
+    if len(redo):
+        j[redo] = search_slices(v.s, lo[redo], hi[redo], s[redo], side)
+    return j
 
 
 def interpolate_at(v: _Vertices, ring: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -723,22 +718,190 @@ def find_corners(
     changed = shapely.get_num_coordinates(simple) != shapely.get_num_coordinates(rings)
     moved = np.flatnonzero(changed[corner_ring])
     if len(moved):
-        on = rings[corner_ring[moved]]
-        position[moved] = pmap(_locate, on, shapely.points(x[moved], y[moved]))
-        if vertices is None:
-            x[moved], y[moved] = interpolate(rings, corner_ring[moved], position[moved])
-        else:
-            x[moved], y[moved] = interpolate_at(vertices, corner_ring[moved], position[moved])
+        on = corner_ring[moved]
+        if vertices is None:  # the table of the rings the corners moved on
+            used, on = np.unique(on, return_inverse=True)
+            vertices = _vertices(rings[used])
+        position[moved] = locate(vertices, on, x[moved], y[moved])
+        x[moved], y[moved] = interpolate_at(vertices, on, position[moved])
     return Corners(ring=corner_ring, position_ft=position, x=x, y=y, turn_deg=np.degrees(turn))
 
 
-def _locate(lines: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """``shapely.line_locate_point``, quietly: a segment shorter than 1e-154 ft (coordinates
-    such as 1e-282) has a squared length of 0, and GEOS's division by it would warn (in the
-    worker thread, where the caller's ``np.errstate`` does not reach); the position found is
-    the segment's start, which is right."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return shapely.line_locate_point(lines, points)
+LOCATE_CHUNK = 8_192
+"""Points located at a time by :func:`locate` (its arrays stay in cache: on the real-shapes
+county's 505,160 moved corners, 8,192 took 0.47 s of CPU, 32,768 0.70 s, all at once 1.9 s)."""
+
+
+def locate(v: _Vertices, ring: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``shapely.line_locate_point`` of the points ``(x, y)`` on the rings ``ring`` of the
+    vertex table ``v``, the same floats, without making a Point or asking GEOS.
+
+    GEOS (``LengthIndexOfPoint``) walks the ring's segments, takes the first whose distance to
+    the point is the smallest, and measures the point's projection on it from the ring's start
+    by the lengths of the segments before it, added one by one. This does the same arithmetic,
+    operation for operation (:func:`_geos_segment_distance`), on the segments that can be the
+    nearest: the ring's pieces of :data:`PIECE` segments are ruled out by their boxes against
+    the nearest segment of the nearest box, with a margin far above rounding, so the segments
+    left hold every one whose distance can equal the smallest. As in GEOS, a point on an empty
+    ring is at NaN; a point with a NaN coordinate (which GEOS refuses) is at -1.
+
+    Examples
+    --------
+    >>> sq = shapely.get_exterior_ring(shapely.box(0, 0, 100, 100))  # starts at (100, 0)
+    >>> locate(ring_vertices(np.array([sq])), np.array([0, 0]), np.array([105.0, 50.0]),
+    ...        np.array([50.0, 97.0])).tolist()
+    [50.0, 150.0]
+    """
+    ring = np.asarray(ring, dtype=np.int64)
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    out = np.full(len(ring), np.nan)  # an empty ring has no position (GEOS: NaN)
+    has = np.flatnonzero(v.count[ring] > 0)
+    if not len(has):
+        return out
+    used, inv = np.unique(ring[has], return_inverse=True)
+    cnt = v.count[used]
+    # the segments of the rings asked about, each ring's in order (the last closes it)
+    seg_start = exclusive_cumsum(cnt)
+    sr, k = expand_counts(cnt)
+    a = v.start[used][sr] + k
+    b = np.where(k + 1 < cnt[sr], a + 1, v.start[used][sr])
+    ax, ay = v.xy[a, 0], v.xy[a, 1]
+    bx, by = v.xy[b, 0], v.xy[b, 1]
+    dx, dy = bx - ax, by - ay
+    seg_len = np.sqrt(dx * dx + dy * dy)  # GEOS's LineSegment::getLength
+    start_ft = _ring_cumsum(seg_len, seg_start, cnt)  # added one by one from the ring's start
+    del dx, dy, seg_len, sr, k, a, b  # the blocks work these out again for the few they need
+    # pieces of PIECE segments and their boxes
+    n_pieces = -(-cnt // PIECE)
+    p_ring, rank = expand_counts(n_pieces)
+    p_first = seg_start[p_ring] + rank * PIECE
+    p_nseg = np.minimum(PIECE, cnt[p_ring] - rank * PIECE)
+    p_x0 = np.minimum.reduceat(np.minimum(ax, bx), p_first)
+    p_x1 = np.maximum.reduceat(np.maximum(ax, bx), p_first)
+    p_y0 = np.minimum.reduceat(np.minimum(ay, by), p_first)
+    p_y1 = np.maximum.reduceat(np.maximum(ay, by), p_first)
+    # rounding in a distance is a few units in the last place of the coordinates: the margin
+    # is a millionth of a foot plus a billionth of the ring's largest coordinate
+    big = np.maximum(np.maximum(np.abs(p_x0), np.abs(p_x1)), np.maximum(np.abs(p_y0), np.abs(p_y1)))
+    ring_big = np.maximum.reduceat(big, exclusive_cumsum(n_pieces))
+    piece_start = exclusive_cumsum(n_pieces)
+    segs = (ax, ay, bx, by, start_ft)
+    pieces = (p_first, p_nseg, p_x0, p_y0, p_x1, p_y1)
+    # in chunks of points on all cores (the tables, in tuples, are shared)
+    first, n, big_ = piece_start[inv], n_pieces[inv], ring_big[inv]
+    out[has] = pmap(_locate_blocks, first, n, big_, x[has], y[has], segs, pieces)
+    return out
+
+
+def _locate_blocks(
+    first_piece: np.ndarray,
+    n_pieces: np.ndarray,
+    ring_big: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    segs: tuple[np.ndarray, ...],
+    pieces: tuple[np.ndarray, ...],
+) -> np.ndarray:
+    """:func:`_locate_block` :data:`LOCATE_CHUNK` points at a time."""
+    out = np.empty(len(x))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        for lo in range(0, len(x), LOCATE_CHUNK):
+            sl = slice(lo, lo + LOCATE_CHUNK)
+            out[sl] = _locate_block(
+                segs, pieces, first_piece[sl], n_pieces[sl], ring_big[sl], x[sl], y[sl]
+            )
+    return out
+
+
+def _locate_block(
+    segs: tuple[np.ndarray, ...],
+    pieces: tuple[np.ndarray, ...],
+    first_piece: np.ndarray,
+    n_pieces: np.ndarray,
+    ring_big: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+) -> np.ndarray:
+    """:func:`locate` for a block of points, each on its ring's pieces
+    ``first_piece[i] : first_piece[i] + n_pieces[i]``."""
+    ax, ay, bx, by, start_ft = segs
+    p_first, p_nseg, p_x0, p_y0, p_x1, p_y1 = pieces
+    out = np.full(len(x), -1.0)
+    # every (point, piece) of its ring, and the distance from the point to the piece's box
+    pt, k = expand_counts(n_pieces)
+    pc = first_piece[pt] + k
+    qx, qy = x[pt], y[pt]
+    gx = np.maximum(np.maximum(p_x0[pc] - qx, qx - p_x1[pc]), 0.0)
+    gy = np.maximum(np.maximum(p_y0[pc] - qy, qy - p_y1[pc]), 0.0)
+    box2 = gx * gx + gy * gy
+    # the nearest segment of the nearest box: an upper bound of the smallest distance
+    best = pc[_first_min(box2, exclusive_cumsum(n_pieces), pt)]
+    sp, sk = expand_counts(p_nseg[best])
+    sg = p_first[best][sp] + sk
+    ex, ey = x[sp] - ax[sg], y[sp] - ay[sg]
+    dx, dy = bx[sg] - ax[sg], by[sg] - ay[sg]
+    l2 = dx * dx + dy * dy
+    t = np.clip((ex * dx + ey * dy) / l2, 0.0, 1.0)
+    t[~(l2 > 0)] = 0.0
+    ex -= t * dx
+    ey -= t * dy
+    d2 = ex * ex + ey * ey
+    d2[np.isnan(d2)] = np.inf
+    upper = np.sqrt(np.minimum.reduceat(d2, exclusive_cumsum(p_nseg[best])))
+    reach = upper + 1e-6 + 1e-9 * (upper + ring_big)
+    reach2 = reach * reach
+    # every segment, of a piece within reach, whose own box is within reach: GEOS's distances
+    near = np.flatnonzero(box2 <= reach2[pt])
+    sp, sk = expand_counts(p_nseg[pc[near]])
+    sg = p_first[pc[near]][sp] + sk
+    sp = pt[near][sp]
+    qx, qy = x[sp], y[sp]
+    sax, say, sbx, sby = ax[sg], ay[sg], bx[sg], by[sg]
+    gx = np.maximum(np.maximum(np.minimum(sax, sbx) - qx, qx - np.maximum(sax, sbx)), 0.0)
+    gy = np.maximum(np.maximum(np.minimum(say, sby) - qy, qy - np.maximum(say, sby)), 0.0)
+    keep = np.flatnonzero(gx * gx + gy * gy <= reach2[sp])
+    sp, sg, qx, qy = sp[keep], sg[keep], qx[keep], qy[keep]
+    sax, say, sbx, sby = sax[keep], say[keep], sbx[keep], sby[keep]
+    dist, r = _geos_segment_distance(qx, qy, sax, say, sbx, sby)
+    if not len(sp):
+        return out
+    # the first nearest along the ring (segments are in ring order within a point)
+    new_point = np.r_[True, sp[1:] != sp[:-1]]
+    first = _first_min(dist, np.flatnonzero(new_point), np.cumsum(new_point) - 1)
+    sp, sg, r = sp[first], sg[first], r[first]
+    # GEOS's LineSegment::projectionFactor: exactly 0 or 1 at the segment's ends
+    at_a = (qx[first] == sax[first]) & (qy[first] == say[first])
+    at_b = (qx[first] == sbx[first]) & (qy[first] == sby[first])
+    factor = np.where(at_a, 0.0, np.where(at_b, 1.0, r))
+    dx, dy = bx[sg] - ax[sg], by[sg] - ay[sg]
+    s0, length = start_ft[sg], np.sqrt(dx * dx + dy * dy)
+    pos = np.where(factor <= 0.0, s0, np.where(factor <= 1.0, s0 + factor * length, s0 + length))
+    found = dist[first] < np.finfo(float).max  # GEOS takes a distance below DBL_MAX (not NaN)
+    out[sp[found]] = pos[found]
+    return out
+
+
+def _geos_segment_distance(
+    px: np.ndarray, py: np.ndarray, ax: np.ndarray, ay: np.ndarray, bx: np.ndarray, by: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The distance from points to segments as GEOS's ``Distance::pointToSegment`` computes it
+    (the same operations in the same order, so the same floats), and the projection factor
+    ``r`` along the segment it computes on the way.
+
+    >>> d, r = _geos_segment_distance(np.array([5.0, -3.0]), np.array([4.0, 4.0]),
+    ...                               np.zeros(2), np.zeros(2), np.full(2, 10.0), np.zeros(2))
+    >>> d.tolist(), r.tolist()
+    ([4.0, 5.0], [0.5, -0.3])
+    """
+    dx, dy = bx - ax, by - ay
+    len2 = dx * dx + dy * dy
+    r = ((px - ax) * dx + (py - ay) * dy) / len2
+    s = ((ay - py) * dx - (ax - px) * dy) / len2
+    to_a = np.sqrt((px - ax) * (px - ax) + (py - ay) * (py - ay))
+    to_b = np.sqrt((px - bx) * (px - bx) + (py - by) * (py - by))
+    d = np.where(r <= 0.0, to_a, np.where(r >= 1.0, to_b, np.abs(s) * np.sqrt(len2)))
+    return np.where((ax == bx) & (ay == by), to_a, d), r
 
 
 def ring_stretches(

@@ -9,7 +9,7 @@ The grid has levels, as a loose quadtree does: a box goes to the level whose cel
 least half as large as the box, so it touches at most 3 x 3 cells there, and a huge parcel next
 to a street of house lots neither floods the small cells nor forces large cells on the lots.
 A level's cells are looked up in a dense offset table when it is not much larger than the
-level's entries, else by binary search in the sorted cell keys.
+level's entries, else by one binary search among the cells that hold boxes.
 """
 
 from __future__ import annotations
@@ -113,10 +113,14 @@ class BoxGrid:
             key = (cx0[item] + rank // ny[item]) * rows + cy0[item] + rank % ny[item]
             order = np.argsort(key, kind="stable")  # within a cell: boxes in input order
             key, box = key[order], bi[item[order]]
-            offsets = None
             if cols * rows <= min(DENSE_CELLS, 8 * len(key) + 1_000_000):
                 offsets = np.zeros(cols * rows + 1, dtype=np.int64)
                 np.cumsum(np.bincount(key, minlength=cols * rows), out=offsets[1:])
+                key = None
+            else:  # the cells that hold boxes, and where each one's boxes start
+                new = np.r_[True, key[1:] != key[:-1]]
+                offsets = np.r_[np.flatnonzero(new), len(key)]
+                key = key[new]
             self.levels.append((cell, x0, y0, cols, rows, key, box, offsets))
 
     def query(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -159,14 +163,13 @@ class BoxGrid:
                 fy = np.floor((y - y0) / cell)
                 p = np.flatnonzero((fx >= 0) & (fy >= 0) & (fx < cols) & (fy < rows))
             k = fx[p].astype(np.int64) * rows + fy[p].astype(np.int64)
-            if offsets is not None:
+            if key is None:
                 lo = offsets[k]
                 n = offsets[k + 1] - lo
-            else:
-                lo = np.searchsorted(key, k, side="left")
-                n = np.searchsorted(key, k, side="right") - lo
-            has = n > 0
-            p, lo, n = p[has], lo[has], n[has]
+            else:  # a cell's place among the cells that hold boxes, if it is one of them
+                at = np.minimum(np.searchsorted(key, k), len(key) - 1)
+                lo = offsets[at]
+                n = np.where(key[at] == k, offsets[at + 1] - lo, 0)
             item, rank = expand_counts(n)
             pt = p[item]
             bx = box[lo[item] + rank]
@@ -187,10 +190,11 @@ def search_slices(
     as an index into ``values`` (``lo[i]`` to ``hi[i]``): the first place whose value is at
     or past ``x[i]`` (``side="left"``) or past it (``"right"``).
 
-    A binary search in every slice at once, a step per halving of the longest slice: values
-    compared exactly, where one ``searchsorted`` over keys made of a slice's offset plus its
-    value would round them by the offset (a ring's arc positions by the length of every ring
-    before it).
+    A binary search in every slice at once, a step per halving, each step over the searches
+    still open only (most slices, a lot's few vertices, close in a few steps; a forest lot's
+    thousand take ten): values compared exactly, where one ``searchsorted`` over keys made of a
+    slice's offset plus its value would round them by the offset (a ring's arc positions by the
+    length of every ring before it).
 
     >>> values = np.array([0.0, 5.0, 5.0, 9.0, 1.0, 2.0])  # slices [0, 4) and [4, 6)
     >>> search_slices(values, np.array([0, 0, 4]), np.array([4, 4, 6]), np.array([5.0, 5.0, 3.0]))
@@ -203,15 +207,20 @@ def search_slices(
     x = np.asarray(x, dtype=float)
     right = side == "right"
     last = max(len(values) - 1, 0)
-    while True:
-        open_ = lo < hi
-        if not open_.any():
-            return lo
-        mid = (lo + hi) // 2
+    todo = np.flatnonzero(lo < hi)
+    a, b, xt = lo[todo], hi[todo], np.broadcast_to(x, lo.shape)[todo]
+    while len(todo):
+        mid = (a + b) // 2
         at = values[np.minimum(mid, last)] if len(values) else np.zeros(len(mid))
-        go = open_ & ((at <= x) if right else (at < x))
-        lo = np.where(go, mid + 1, lo)
-        hi = np.where(open_ & ~go, mid, hi)
+        go = (at <= xt) if right else (at < xt)
+        a = np.where(go, mid + 1, a)
+        b = np.where(go, b, mid)
+        done = a >= b
+        if done.any():
+            lo[todo[done]] = a[done]
+            still = ~done
+            todo, a, b, xt = todo[still], a[still], b[still], xt[still]
+    return lo
 
 
 def points_in_boxes(

@@ -265,6 +265,85 @@ def test_project_matches_geos_locate(seed, n_vertices):
     assert (diff < 1e-6).mean() > 0.9
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**16), scale=st.sampled_from([1e-3, 1.0, 1e6]))
+def test_locate_is_geos_line_locate_point_to_the_bit(seed, scale):
+    """The numpy walk of the ring gives the very floats GEOS gives: for random points, points
+    on vertices and on segments, points equally far from two segments (GEOS takes the first
+    along the ring), on rings of many pieces, with repeated vertices (zero-length segments),
+    and far from the origin (state-plane feet) or in tiny units."""
+    from posting.boundary import locate, ring_vertices
+
+    rng = np.random.default_rng(seed)
+    polys = [p for p in _shapes(rng) if p.is_valid]
+    # a ring with a repeated vertex, and a square whose centre is equally far from all sides
+    polys.append(shapely.Polygon([(0, -300), (100, -300), (100, -300), (100, -200), (0, -200)]))
+    polys.append(shapely.box(-300, -300, -200, -200))
+    rings = rings_of(np.array(polys, dtype=object)).geometry
+    origin = rng.uniform(-1, 1, 2) * (1e7 if scale == 1e6 else 0.0)
+    rings = shapely.transform(rings, lambda c: c * scale + origin)
+    coords = shapely.get_coordinates(rings)
+    n = 400
+    ring = rng.integers(0, len(rings), n)
+    box = shapely.bounds(rings[ring])
+    u = rng.uniform(-0.2, 1.2, (n, 2))
+    xy = np.column_stack(
+        [
+            box[:, 0] + u[:, 0] * (box[:, 2] - box[:, 0]),
+            box[:, 1] + u[:, 1] * (box[:, 3] - box[:, 1]),
+        ]
+    )
+    on_vertex = coords[rng.integers(0, len(coords), 100)]
+    on_line = shapely.get_coordinates(
+        shapely.line_interpolate_point(rings[ring[:100]], rng.uniform(0, 1, 100), normalized=True)
+    )
+    centre = np.array([[-250.0, -250.0]]) * scale + origin
+    xy = np.vstack([xy, on_vertex, on_line, centre])
+    ring = np.r_[ring, rng.integers(0, len(rings), 100), ring[:100], len(rings) - 1]
+    # and an empty ring, and a closed line of one point
+    rings = np.r_[rings, shapely.LinearRing(), shapely.LineString([(0, 0), (0, 0)])]
+    xy = np.vstack([xy, [[1.0, 1.0], [1.0, 1.0]]])
+    ring = np.r_[ring, len(rings) - 2, len(rings) - 1]
+    got = locate(ring_vertices(rings), ring, xy[:, 0], xy[:, 1])
+    want = shapely.line_locate_point(rings[ring], shapely.points(xy))
+    assert got.tobytes() == want.tobytes()
+    # a point with a NaN coordinate (GEOS refuses it) between two that are found
+    v = ring_vertices(rings)
+    got = locate(v, ring[:3], np.r_[xy[0, 0], np.nan, xy[2, 0]], xy[:3, 1])
+    assert got.tolist() == [want[0], -1.0, want[2]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**16), side=st.sampled_from(["left", "right"]))
+def test_ring_search_is_searchsorted_in_each_ring(seed, side):
+    """The first vertex at or past a position along a ring (``np.searchsorted`` in that ring's
+    own positions): after a ring 10 million ft long, where the table's global key rounds away
+    the difference between positions a nanofoot apart, with repeated vertices, at vertices
+    exactly, before the start and past the end."""
+    from posting.boundary import _ring_search, ring_vertices
+
+    rng = np.random.default_rng(seed)
+    fine = np.cumsum(rng.choice([0.0, 1e-9, 2e-9, 1.0], 40))  # positions a hair apart
+    rings = np.array(
+        [
+            shapely.get_exterior_ring(shapely.box(0, 0, 2.5e6, 2.5e6)),
+            shapely.LinearRing([*np.column_stack([fine, np.zeros(40)]).tolist(), (0, 5)]),
+            *rings_of(np.array([p for p in _shapes(rng) if p.is_valid], dtype=object)).geometry,
+        ]
+    )
+    v = ring_vertices(rings)
+    ring = rng.integers(0, len(rings), 600)
+    s = rng.uniform(-0.1, 1.1, 600) * v.length[ring]
+    k = v.start[ring] + rng.integers(0, 1 << 20, 600) % v.count[ring]
+    s[::2] = v.s[k[::2]]  # exactly at a vertex
+    got = _ring_search(v, ring, s, side)
+    want = [
+        v.start[r] + np.searchsorted(v.s[v.start[r] : v.start[r] + v.count[r]], x, side)
+        for r, x in zip(ring, s, strict=True)
+    ]
+    assert got.tolist() == want
+
+
 def test_project_on_many_points_and_mixed_rings_matches_geos():
     """Small rings (numpy) and large ones (GEOS) mixed in one call: every point's distance as
     GEOS measures it, in input order."""
@@ -369,35 +448,3 @@ def test_near_rings_side_at_a_vertex_on_a_straight_line():
     near = near_rings(ring_vertices(rings), np.array([0]), x, y, 10)
     assert near.side.tolist() == [1, -1, 1]
     assert near.distance_ft.tolist() == pytest.approx([3.0, 3.0, 0.0], abs=1e-8)
-
-
-def _by_pair(points, rows):
-    """Rows of a :class:`Near` as {(point, ring): (distance, position, side)}."""
-    cols = (rows.ring, rows.distance_ft, rows.position_ft, rows.side)
-    return {
-        (p, r): (d, s, side)
-        for p, r, d, s, side in zip(points.tolist(), *(c.tolist() for c in cols), strict=True)
-    }
-
-
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**16), tol=st.floats(1.0, 60.0))
-def test_ring_index_along_gives_the_near_rows_of_the_pairs_asked(seed, tol):
-    """Asking for given (point, ring) pairs gives exactly those pairs' rows among all the rings
-    near each point (same distance, position and side)."""
-    from posting.boundary import RingIndex, ring_vertices
-
-    rng = np.random.default_rng(seed)
-    rings = rings_of(np.array([p for p in _shapes(rng) if p.is_valid], dtype=object)).geometry
-    index = RingIndex(ring_vertices(rings), np.arange(len(rings)), tol)
-    coords = shapely.get_coordinates(rings)
-    xy = coords[rng.integers(0, len(coords), 200)] + rng.normal(0, tol, (200, 2))
-    near = index.near(xy[:, 0], xy[:, 1])
-    want = _by_pair(near.point, near)
-    ask_p = np.repeat(np.arange(200), 2)
-    ask_r = rng.integers(0, len(rings), 400)
-    along = index.along(xy[ask_p, 0], xy[ask_p, 1], ask_r)
-    got = _by_pair(ask_p[along.point], along)
-    asked = set(zip(ask_p.tolist(), ask_r.tolist(), strict=True))
-    assert got == {k: v for k, v in want.items() if k in asked}
-    assert (along.ring == ask_r[along.point]).all()

@@ -94,3 +94,23 @@ def test_points_near_matches_a_grid_of_their_boxes(seed, reach, n_points, n_quer
         if x[j] - reach <= qx[i] <= x[j] + reach and y[j] - reach <= qy[i] <= y[j] + reach
     ]
     assert list(zip(q.tolist(), p.tolist(), strict=True)) == loop  # by query, then point
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**16), side=st.sampled_from(["left", "right"]))
+def test_search_slices_is_searchsorted_in_each_slice(seed, side):
+    """Each search gives what ``np.searchsorted`` gives in its own slice, offset by the slice's
+    start: slices of one value, of a thousand, empty ones, repeated values, and values asked
+    that are in the slice, before it and past it."""
+    from posting.index import search_slices
+
+    rng = np.random.default_rng(seed)
+    counts = rng.choice([0, 1, 2, 5, 8, 40, 1000], 60)
+    starts = np.r_[0, np.cumsum(counts)[:-1]]
+    values = np.concatenate([np.sort(rng.integers(0, 50, c)).astype(float) for c in counts])
+    pick = rng.integers(0, len(counts), 500)
+    lo, hi = starts[pick], starts[pick] + counts[pick]
+    x = rng.integers(-5, 56, 500).astype(float)
+    got = search_slices(values, lo, hi, x, side)
+    want = [a + np.searchsorted(values[a:b], v, side) for a, b, v in zip(lo, hi, x, strict=True)]
+    assert got.tolist() == want
