@@ -42,7 +42,7 @@ def test_numbers_across_magnitudes_match_orjson():
 @settings(max_examples=200)
 @given(st.lists(st.one_of(st.none(), st.text()), max_size=20))
 def test_texts_are_escaped_as_orjson_escapes_them(values):
-    column = np.asarray(values + [None], dtype=object)[:-1]  # an object array, Nones kept
+    column = np.asarray([*values, None], dtype=object)[:-1]  # an object array, Nones kept
     expected = [orjson.dumps(v).decode() for v in values]
     assert jsontext.texts(column).to_pylist() == expected
 
