@@ -530,6 +530,8 @@ def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str
 
 
 _LINES: weakref.WeakKeyDictionary[Report, pa.Array] = weakref.WeakKeyDictionary()
+
+
 def duplicate_rows(parcels: pd.DataFrame) -> dict[str, list[int]]:
     """The rows of each id that more than one parcel has, in the order the ids first appear
     (a missing id is no id).
