@@ -21,6 +21,7 @@ import shapely
 
 from posting import jsontext
 from posting.errors import python_name, worded
+from posting.parallel import soon
 
 if TYPE_CHECKING:
     from posting.report import Report
@@ -186,7 +187,8 @@ def _list_columns(report: Report) -> dict[str, list[Any]]:
     parts of :func:`posting.jsontext.arrays`): findings by level, gaps, missing and uncertain
     corners and access points."""
     n = len(report.parcels)
-    out = {"gaps": _gap_arrays(report, n)}
+    gaps = soon(_gap_arrays, report, n)  # Arrow's kernels let go of the GIL: beside the rest
+    out: dict[str, list[Any]] = {}
     f = report.findings
     level = f["level"].to_numpy(dtype=object)
     text = _finding_text(f) if len(f) else None
@@ -200,6 +202,7 @@ def _list_columns(report: Report) -> dict[str, list[Any]]:
             items = jsontext.pairs(sel["lon"], sel["lat"], LONLAT_DECIMALS) if len(sel) else []
             parcel = sel["parcel"].to_numpy(dtype=np.int64) if len(sel) else np.empty(0, np.int64)
             out[key] = jsontext.arrays(items, parcel, n)
+    out["gaps"] = gaps.result()
     return out
 
 
