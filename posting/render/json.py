@@ -25,8 +25,9 @@ def iter_json(
     report: Report, name: Callable[[str], str] = python_name
 ) -> Iterator[bytes | memoryview]:
     """The JSON report as UTF-8, in pieces: the header indented, then one parcel and one
-    unassigned sign per line (readable; written by orjson, fast for a county). ``name``
-    spells the settings the report names (``--fences`` on the command line)."""
+    unassigned sign per line (readable; the parcels' lines written by Arrow's kernels,
+    :func:`posting.records.parcel_lines`, the signs' by orjson). ``name`` spells the settings
+    the report names (``--fences`` on the command line)."""
     head = json.dumps(header(report, name), indent=1, ensure_ascii=False, allow_nan=False)
     yield (head[:-2] + ',\n "parcels": [').encode()
     lines = parcel_lines(report)  # each ends with LINE_END, the last one's left out
