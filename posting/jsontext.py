@@ -154,21 +154,29 @@ def choice(mask: np.ndarray, yes: str, no: str) -> pa.Array:
     return table.take(pa.array(np.asarray(mask, dtype=np.int8)))
 
 
-def arrays(parts: Part | Sequence[Part], owner: np.ndarray, n: int) -> list[Part]:
+def arrays(
+    parts: Part | Sequence[Part],
+    owner: np.ndarray,
+    n: int,
+    brackets: tuple[str, str, str] = ("[", ",", "]"),
+) -> list[Part]:
     """The rows given by ``parts`` (joined row by row: one JSON value each) as one JSON array
     per owner ``0 .. n-1``, in their order within each owner, ``[]`` for an owner without rows.
 
     Returns the parts whose row-by-row join is that column (to be joined into larger values):
     the rows are written once, each with a ``[`` or ``,`` before it and a ``]`` after the last
-    of its owner, and each owner's array is a stretch of that text (no copy).
+    of its owner, and each owner's array is a stretch of that text (no copy). ``brackets``
+    gives other text for the opening, the separator and the closing (``("", "; ", "")`` lists
+    the rows as plain text).
 
     >>> join(*arrays(pa.array(['1', '2', '3']), np.array([2, 0, 2]), 3)).to_pylist()
     ['[2]', '[]', '[1,3]']
     """
     parts = list(parts) if isinstance(parts, list | tuple) else [parts]
     owner = np.asarray(owner, dtype=np.int64)
+    opening, separator, closing = brackets
     count = np.bincount(owner, minlength=n)
-    empty = choice(count == 0, "[]", "")
+    empty = choice(count == 0, opening + closing, "")
     if not len(owner):
         return [empty]
     if (np.diff(owner) < 0).any():
@@ -177,7 +185,11 @@ def arrays(parts: Part | Sequence[Part], owner: np.ndarray, n: int) -> list[Part
         parts = [p.take(take) if isinstance(p, pa.Array) else p for p in parts]
         owner = owner[order]
     change = owner[1:] != owner[:-1]
-    text = join(choice(np.r_[True, change], "[", ","), *parts, choice(np.r_[change, True], "]", ""))
+    text = join(
+        choice(np.r_[True, change], opening, separator),
+        *parts,
+        choice(np.r_[change, True], closing, ""),
+    )
     ends = np.frombuffer(text.buffers()[1], dtype=np.int64)[
         text.offset : text.offset + len(text) + 1
     ]

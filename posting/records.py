@@ -38,7 +38,7 @@ __all__ = [
     "list_counts",
     "marker_why",
     "parcel_lines",
-    "parcel_records",
+    "parcel_properties",
     "unassigned_items",
 ]
 
@@ -182,12 +182,13 @@ def _finding_text(f: pd.DataFrame) -> pa.Array:
     )
 
 
-def _list_columns(report: Report) -> dict[str, list[Any]]:
-    """Per key of a parcel's record that holds a list, the JSON array of each parcel (as the
-    parts of :func:`posting.jsontext.arrays`): findings by level, gaps, missing and uncertain
-    corners and access points."""
+def _list_columns(report: Report, skip: tuple[str, ...] = ()) -> dict[str, list[Any]]:
+    """Per key of a parcel's record that holds a list (but those in ``skip``), the JSON array
+    of each parcel (as the parts of :func:`posting.jsontext.arrays`): findings by level, gaps,
+    missing and uncertain corners and access points."""
     n = len(report.parcels)
-    gaps = soon(_gap_arrays, report, n)  # Arrow's kernels let go of the GIL: beside the rest
+    gaps = None if "gaps" in skip else soon(_gap_arrays, report, n)  # beside the rest: Arrow's
+    # kernels let go of the GIL
     out: dict[str, list[Any]] = {}
     f = report.findings
     level = f["level"].to_numpy(dtype=object)
@@ -202,7 +203,8 @@ def _list_columns(report: Report) -> dict[str, list[Any]]:
             items = jsontext.pairs(sel["lon"], sel["lat"], LONLAT_DECIMALS) if len(sel) else []
             parcel = sel["parcel"].to_numpy(dtype=np.int64) if len(sel) else np.empty(0, np.int64)
             out[key] = jsontext.arrays(items, parcel, n)
-    out["gaps"] = gaps.result()
+    if gaps is not None:
+        out["gaps"] = gaps.result()
     return out
 
 
@@ -361,11 +363,29 @@ def parcel_lines(report: Report) -> pa.Array:
 
 
 def _parcel_lines(report: Report) -> pa.Array:
-    lists = _list_columns(report)
+    return _record_text(report, "{", "}" + LINE_END)
+
+
+def parcel_properties(report: Report) -> pa.Array:
+    """The GeoJSON's properties of each parcel, as JSON text: ``layer`` first, then its record's
+    keys but ``gaps``, then how many gaps it reports (``gaps_reported``)."""
+    gaps = pa.array(list_counts(report)["gaps"])
+    tail = [',"gaps_reported":', jsontext.integers(gaps), "}"]
+    return _record_text(report, '{"layer":"parcel",', tail, drop=("gaps",))
+
+
+def _record_text(
+    report: Report, opening: str, closing: str | list[Any], drop: tuple[str, ...] = ()
+) -> pa.Array:
+    """Each parcel's record (but the keys in ``drop``) as JSON members, between ``opening`` and
+    ``closing`` (text, or the parts of a column of text)."""
     p = report.parcels
     n = len(p)
+    if not n:
+        return pa.array([], type=pa.large_string())
+    lists = _list_columns(report, skip=drop)
     force = report.record_keys
-    cols: list[tuple[str, pa.Array]] = [
+    cols: list[tuple[str, Any]] = [
         (
             "id",
             _text_column(p["id"]) if p["id"].dtype == object else jsontext.dumped(p["id"].tolist()),
@@ -386,7 +406,7 @@ def _parcel_lines(report: Report) -> pa.Array:
         ("perimeter_ft", jsontext.numbers(p["perimeter_ft"], FT_DECIMALS)),
         ("area_acres", jsontext.numbers(p["area_acres"], 4)),
         ("max_gap_ft", jsontext.numbers(p["max_gap_ft"], FT_DECIMALS)),
-        ("gaps", lists["gaps"]),
+        ("gaps", lists.get("gaps")),
         ("corners", jsontext.integers(p["corners"])),
         ("missing_corners", lists["missing_corners"]),
         ("uncertain_corners", lists["uncertain_corners"]),
@@ -398,8 +418,8 @@ def _parcel_lines(report: Report) -> pa.Array:
     cols.append(("duplicate_id", jsontext.booleans(p["duplicate_id"].astype(bool))))
     cols += _land_columns(report)
     cols += [(c, _value_column(p[c])) for c in report.record_columns]  # other kinds of rule
-    parts: list[Any] = ["{"]
-    for i, (key, text) in enumerate(cols):
+    parts: list[Any] = [opening]
+    for i, (key, text) in enumerate(c for c in cols if c[0] not in drop):
         parts.append(("," if i else "") + orjson.dumps(key).decode() + ":")
         parts += text if isinstance(text, list) else [text]
     # keys that only some parcels have
@@ -424,9 +444,7 @@ def _parcel_lines(report: Report) -> pa.Array:
         parts.append(jsontext.where(has, jsontext.join(f',"{key}":', text)))
     if len(report.geometry.crss) > 1:
         parts += [',"working_crs":', _text_column(p["working_crs"])]
-    parts.append("}" + LINE_END)
-    if not n:
-        return pa.array([], type=pa.large_string())
+    parts += closing if isinstance(closing, list) else [closing]
     return jsontext.join(*parts)
 
 
@@ -554,21 +572,6 @@ def duplicate_rows(parcels: pd.DataFrame) -> dict[str, list[int]]:
     order = np.argsort(code, kind="stable")
     groups = np.split(rows[order], np.cumsum(np.bincount(code, minlength=len(ids)))[:-1])
     return {str(k): g.tolist() for k, g in zip(ids.tolist(), groups, strict=True)}
-
-
-_RECORDS: weakref.WeakKeyDictionary[Report, list[dict[str, Any]]] = weakref.WeakKeyDictionary()
-
-
-def parcel_records(report: Report) -> list[dict[str, Any]]:
-    """The report's ``parcels`` entries as dicts, read from :func:`parcel_lines` (so that every
-    output says the same), made once per report for the outputs that read them by key."""
-    records = _RECORDS.get(report)
-    if records is None:
-        end = -len(LINE_END)
-        records = _RECORDS[report] = [
-            orjson.loads(x[:end]) for x in parcel_lines(report).to_pylist()
-        ]
-    return records
 
 
 def list_counts(report: Report) -> dict[str, np.ndarray]:

@@ -96,6 +96,68 @@ def test_csv_one_row_per_parcel(report):
     assert n09["status"] == "uncertain" and "within ±16.0 ft" in n09["uncertain"]
 
 
+def _csv_from_json(record: dict) -> list[str]:
+    """The oracle: a CSV row made from the parcel's JSON record, key by key."""
+
+    def blank(x):
+        return "" if x is None else str(x)
+
+    def joined(items):
+        return "; ".join(f"{v['rule']}: {v['message']}" for v in items)
+
+    return [
+        blank(record["id"]),
+        str(record["row"]),
+        record.get("owner") or "",
+        record["status"],
+        record["rules"],
+        str(record["signs"]),
+        blank(record["perimeter_ft"]),
+        blank(record["area_acres"]),
+        blank(record["max_gap_ft"]),
+        str(sum(1 for g in record["gaps"] if g["status"] == "over")),
+        str(record["corners"]),
+        str(len(record["missing_corners"])),
+        str(len(record.get("missing_access", []))),
+        joined(record["violations"]),
+        joined(record["uncertain"]),
+        joined(record["not_checked"]),
+        record.get("repaired", ""),
+        record.get("invalid_reason", ""),
+        "yes" if record["duplicate_id"] else "",
+    ]
+
+
+@pytest.mark.parametrize("alternatives", [False, True])
+def test_csv_and_geojson_say_what_the_json_says(report, alternatives):
+    # the CSV is built from the report's columns and the GeoJSON's properties as text, apart
+    # from the JSON: each must say what the parcel's JSON record says (the slow, obvious way)
+    if alternatives:  # two profiles: each parcel's alternatives, penalties
+        parcels = read_parcels(
+            SAMPLE / "parcels.geojson", id_field="parcel_id", owner_field="owner"
+        )
+        markers = read_markers([SAMPLE / "signs.csv", SAMPLE / "signs-added.gpx"])
+        report = check(parcels, markers, rules=["florida", "florida-paint"])
+    records = report.to_dict()["parcels"]
+    rows = list(csv.reader(io.StringIO(report.to_csv())))[1:]
+    assert rows == [_csv_from_json(r) for r in records]
+    props = [
+        f["properties"]
+        for f in json.loads(report.to_geojson())["features"]
+        if f["properties"]["layer"] == "parcel"
+    ]
+    expected = [
+        {
+            "layer": "parcel",
+            **{k: v for k, v in r.items() if k != "gaps"},
+            "gaps_reported": len(r["gaps"]),
+        }
+        for r in records
+    ]
+    assert props == expected
+    assert [list(p) for p in props] == [list(e) for e in expected]  # the keys' order too
+
+
 def test_exit_code(report):
     assert report.exit_code == 1
 

@@ -7,7 +7,12 @@ import io
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from posting.records import list_counts, parcel_records
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from posting import jsontext
+from posting.records import FT_DECIMALS, list_counts
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -51,41 +56,78 @@ def to_csv(report: Report) -> str:
 
 
 def csv_rows(report: Report) -> Iterator[list[Any]]:
-    """The CSV row of each parcel record (:func:`posting.records.parcel_records`), in input
-    order; the counts of its lists from :func:`posting.records.list_counts`."""
-
-    def joined(items: list[dict[str, Any]]) -> str:
-        return "; ".join(f"{v['rule']}: {v['message']}" for v in items)
-
+    """The CSV row of each parcel, in input order: its record's values (as the JSON report
+    gives them: figures rounded alike, missing ones blank), the counts of its lists, and its
+    findings by level as ``rule: message`` joined by ``; ``. Built from the report's columns,
+    not from records (a county of real shapes lists hundreds of thousands of gaps the CSV only
+    counts)."""
+    p = report.parcels
+    n = len(p)
     counts = list_counts(report)
-    for p, over, corners, access in zip(
-        parcel_records(report),
+    ids = _plain(p["id"])
+    owners = [v or "" for v in _plain(p["owner"])] if "owner" in p else [""] * n
+    findings = {
+        level: _joined(report, level) for level in ("violation", "uncertain", "not_checked")
+    }
+    extra = [_present(p[c]) for c in ("repaired", "invalid_reason")]
+    columns = zip(
+        ids,
+        p["row"].astype(np.int64).tolist(),
+        owners,
+        p["status"].astype(object).tolist(),
+        p["rules"].astype(object).tolist(),
+        p["signs"].astype(np.int64).tolist(),
+        _figures(p["perimeter_ft"], FT_DECIMALS),
+        _figures(p["area_acres"], 4),
+        _figures(p["max_gap_ft"], FT_DECIMALS),
         counts["over"].tolist(),
+        p["corners"].astype(np.int64).tolist(),
         counts["missing_corners"].tolist(),
         counts["missing_access"].tolist(),
+        findings["violation"],
+        findings["uncertain"],
+        findings["not_checked"],
+        *extra,
+        np.where(p["duplicate_id"].to_numpy(dtype=bool), "yes", "").tolist(),
         strict=True,
-    ):
-        yield [
-            p["id"],
-            p["row"],
-            p.get("owner") or "",
-            p["status"],
-            p["rules"],
-            p["signs"],
-            _blank(p["perimeter_ft"]),
-            _blank(p["area_acres"]),
-            _blank(p["max_gap_ft"]),
-            over,
-            p["corners"],
-            corners,
-            access,
-            joined(p["violations"]),
-            joined(p["uncertain"]),
-            joined(p["not_checked"]),
-            p.get("repaired", ""),
-            p.get("invalid_reason", ""),
-            "yes" if p["duplicate_id"] else "",
-        ]
+    )
+    return map(list, columns)
+
+
+def _plain(column: pd.Series) -> list[Any]:
+    """A column's values as the JSON report writes them: None where missing."""
+    s = column.astype(object)
+    return s.where(s.notna(), None).tolist()
+
+
+def _figures(column: pd.Series, decimals: int) -> list[Any]:
+    """Figures rounded as the JSON report rounds them; blank where not finite."""
+    a = np.round(column.to_numpy(dtype=float), decimals)
+    out = a.astype(object)
+    out[~np.isfinite(a)] = ""
+    return out.tolist()
+
+
+def _present(column: pd.Series) -> list[Any]:
+    """A text column's values where given and not empty, blank elsewhere."""
+    values = column.to_numpy(dtype=object)
+    has = column.notna().to_numpy() & (values != "")
+    return np.where(has, values, "").tolist()
+
+
+def _joined(report: Report, level: str) -> list[str]:
+    """Each parcel's findings of ``level`` as ``rule: message``, joined by ``; ``."""
+    f = report.findings
+    sel = f[(f["level"] == level).to_numpy(dtype=bool)]
+    n = len(report.parcels)
+    if not len(sel):
+        return [""] * n
+    text = pa.array(
+        (sel["rule"].astype(str) + ": " + sel["message"].astype(str)).tolist(),
+        type=pa.large_string(),
+    )
+    parcel = sel["parcel"].to_numpy(dtype=np.int64)
+    return jsontext.join(*jsontext.arrays(text, parcel, n, ("", "; ", ""))).to_pylist()
 
 
 def _blank(x: Any) -> Any:

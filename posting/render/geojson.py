@@ -18,9 +18,8 @@ from posting.records import (
     _num,
     _text,
     header,
-    list_counts,
     marker_why,
-    parcel_records,
+    parcel_properties,
 )
 from posting.render import register
 
@@ -77,11 +76,10 @@ def _points(table: pd.DataFrame) -> list[str | None]:
 
 def _parcels(report: Report) -> Iterator[str]:
     geoms = geojson_geometries(report.geometry.geometry_lonlat())
-    reported = list_counts(report)["gaps"].tolist()
-    for item, geom, gaps in zip(parcel_records(report), geoms, reported, strict=True):
-        props = {"layer": "parcel", **{k: v for k, v in item.items() if k != "gaps"}}
-        props["gaps_reported"] = gaps
-        yield _feature(geom, props)
+    props = parcel_properties(report).to_pylist()  # JSON text already
+    for geom, text in zip(geoms, props, strict=True):
+        g = "null" if geom is None else geom
+        yield '{"type": "Feature", "geometry": ' + g + ', "properties": ' + text + "}"
 
 
 def _markers(report: Report) -> Iterator[str]:
