@@ -1,6 +1,8 @@
-"""The report's records: one JSON-ready dict per parcel, built column by column, which every
-text renderer reads (the JSON report, the GeoJSON's parcel properties, the CSV's rows, the map's
-popups), and the header of the JSON report.
+"""The report's records: each parcel's entry of the JSON report, written as JSON text key by
+key for every parcel at once (:func:`parcel_lines`, by Arrow's kernels: :mod:`posting.jsontext`),
+the GeoJSON's parcel properties from the same columns (:func:`parcel_properties`), the counts the
+CSV gives of their lists (:func:`list_counts`), the unassigned signs' entries, and the header of
+the JSON report. :func:`as_dict` reads the JSON report back for the Python API.
 
 Nothing here measures: every figure is a column of the :class:`~posting.report.Report`'s
 tables, rounded for display. The keys are a contract other tools rely on (see the README).
