@@ -78,12 +78,6 @@ def _num(x: Any, nd: int = FT_DECIMALS) -> float | int | None:
     return round(x, nd) if math.isfinite(x) else None
 
 
-def _lonlat(lon: float, lat: float) -> list[float] | None:
-    if not (math.isfinite(lon) and math.isfinite(lat)):
-        return None
-    return [round(float(lon), LONLAT_DECIMALS), round(float(lat), LONLAT_DECIMALS)]
-
-
 def _numbers(values: Any, nd: int = FT_DECIMALS) -> list[float | None]:
     """A column as JSON-safe numbers: rounded, None where NaN or infinite."""
     a = np.asarray(values, dtype=float)
@@ -106,17 +100,6 @@ def _lonlats(lon: Any, lat: Any) -> list[list[float] | None]:
     for i in np.flatnonzero(~(np.isfinite(lo) & np.isfinite(la))):
         pairs[i] = None
     return pairs
-
-
-def _values(column: pd.Series) -> list[Any]:
-    """A column as JSON-safe values: numbers rounded (None where not finite), text as is."""
-    if pd.api.types.is_bool_dtype(column):
-        return column.astype(bool).tolist()
-    if pd.api.types.is_integer_dtype(column):
-        return column.astype("int64").tolist()
-    if pd.api.types.is_float_dtype(column):
-        return _numbers(column)
-    return _texts(column)
 
 
 def _text(x: Any) -> Any:
@@ -220,7 +203,8 @@ def _text_column(values: Any) -> pa.Array:
 
 
 def _value_column(column: pd.Series) -> pa.Array:
-    """A column as JSON (:func:`_values`): numbers rounded (null where not finite), text as is."""
+    """A column as JSON: booleans, integers, floats rounded (null where not finite), text as
+    is."""
     if pd.api.types.is_bool_dtype(column):
         return jsontext.booleans(column.astype(bool))
     if pd.api.types.is_integer_dtype(column):
