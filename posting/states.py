@@ -705,11 +705,17 @@ def _line_names(b: StateBoundaries, piece: np.ndarray, one: np.ndarray) -> np.nd
     """The name of the line each parcel is near (``piece``, -1 for none), its own state
     named first; ``""`` for a parcel near none."""
     names_line = np.full(len(piece), "", dtype=object)
-    for k in np.flatnonzero(piece >= 0):  # only parcels within the margin of a line
-        side, far = int(b.piece_state[piece[k]]), int(b.piece_across[piece[k]])
-        if far >= 0 and far == one[k]:  # the parcel's own state first
-            side, far = far, side
-        names_line[k] = b.line_name(side, far)
+    k = np.flatnonzero(piece >= 0)  # only parcels within the margin of a line
+    if not len(k):
+        return names_line
+    side = b.piece_state[piece[k]].astype(np.int64)
+    far = b.piece_across[piece[k]].astype(np.int64)
+    flip = (far >= 0) & (far == one[k])  # the parcel's own state first
+    side, far = np.where(flip, far, side), np.where(flip, side, far)
+    # each distinct line named once
+    pairs, where = np.unique(np.column_stack([side, far]), axis=0, return_inverse=True)
+    names = np.array([b.line_name(int(s), int(f)) for s, f in pairs], dtype=object)
+    names_line[k] = names[where.reshape(-1)]
     return names_line
 
 
@@ -797,9 +803,10 @@ def _parcel_rows(
 
 
 def _check_parcel_lonlat(g: np.ndarray, row: np.ndarray) -> None:
-    xy, owner = shapely.get_coordinates(g, return_index=True)
+    xy = shapely.get_coordinates(g)
     bad = ~((np.abs(xy[:, 1]) <= 90) & (np.abs(xy[:, 0]) <= 540))
-    if bad.any():
+    if bad.any():  # which parcel: only then are the vertices' owners needed
+        xy, owner = shapely.get_coordinates(g, return_index=True)
         k = int(np.flatnonzero(bad)[0])
         i = int(row[owner[k]])
         raise CRSError(
