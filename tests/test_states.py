@@ -438,9 +438,7 @@ def test_line_names_match_naming_each_parcel_alone():
     piece = rng.integers(-1, len(b.pieces), n)
     piece[::5] = -1
     # a parcel's own state: a side of its line, or another, or none
-    one = np.where(
-        rng.random(n) < 0.5, b.piece_across[piece], rng.integers(-1, len(b.table), n)
-    )
+    one = np.where(rng.random(n) < 0.5, b.piece_across[piece], rng.integers(-1, len(b.table), n))
     want = []
     for k in range(n):
         if piece[k] < 0:
