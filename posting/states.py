@@ -396,14 +396,16 @@ def _nearest_line(b: StateBoundaries, geoms: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _lines_within(
-    b: StateBoundaries, geoms: np.ndarray, margin_ft: float
+    b: StateBoundaries, geoms: np.ndarray, margin_ft: float, bounds: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Like :func:`_nearest_line`, but only for lines within ``margin_ft``: NaN and -1 for a
-    geometry farther than that from every line (the usual case, found without measuring)."""
+    geometry farther than that from every line (the usual case, found without measuring).
+    ``bounds``: the geometries' own (``shapely.bounds``), when the caller has them."""
     n = len(geoms)
     dist = np.full(n, np.nan)
     piece = np.full(n, -1, dtype=np.int64)
-    bounds = shapely.bounds(geoms)
+    if bounds is None:
+        bounds = shapely.bounds(geoms)
     gi, pj = b.piece_tree.query(_windows(bounds, margin_ft))
     if len(gi) == 0:
         return dist, piece
@@ -539,9 +541,10 @@ def _rows(b: StateBoundaries, state: np.ndarray, extra: dict) -> pd.DataFrame:
     )
 
 
-def _unwrap(geoms: np.ndarray) -> np.ndarray:
+def _unwrap(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Geometries drawn across the antimeridian (spanning more than 180° of longitude) with
-    their western longitudes moved past 180, so that they are one piece again."""
+    their western longitudes moved past 180, so that they are one piece again; and their
+    bounds (``shapely.bounds`` of the geometries returned)."""
     b = shapely.bounds(geoms)
     with np.errstate(invalid="ignore"):
         across = np.flatnonzero(b[:, 2] - b[:, 0] > 180.0)
@@ -550,7 +553,8 @@ def _unwrap(geoms: np.ndarray) -> np.ndarray:
         geoms[across] = shapely.transform(
             geoms[across], lambda xy: np.where(xy[:, :1] < 0, xy + _SHIFT, xy)
         )
-    return geoms
+        b[across] = shapely.bounds(geoms[across])
+    return geoms, b
 
 
 def parcel_states(
@@ -615,10 +619,10 @@ def parcel_states(
     arr = _in_lonlat(geoms, crs)
     b = boundaries()
     present = np.flatnonzero(~(shapely.is_missing(arr) | shapely.is_empty(arr)))
-    g = _unwrap(arr[present])
+    g, bounds = _unwrap(arr[present])
     _check_parcel_lonlat(g, present)
     hits = _Touched.of(b, g)
-    dist, piece = _lines_within(b, g, margin)
+    dist, piece = _lines_within(b, g, margin, bounds)
     names_line = _line_names(b, piece, hits.one)
     st, why = _statuses(b, hits, dist, piece >= 0, names_line, margin)
     out = _parcel_rows(b, len(arr), present, hits, st, why, dist, names_line)

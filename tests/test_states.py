@@ -460,3 +460,14 @@ def test_a_projected_vertex_is_named_with_its_parcel():
     with pytest.raises(CRSError) as e:
         parcel_states([ok, None, ok, bad])
     assert e.value.row == 3 and "(500000, 30.44)" in str(e.value)
+
+
+def test_unwrap_gives_the_bounds_of_what_it_returns():
+    from posting.states import _unwrap
+
+    across = shapely.Polygon([(179.99, 51.8), (-179.99, 51.8), (-179.99, 51.81), (179.99, 51.81)])
+    geoms = np.array([shapely.box(-84.29, 30.43, -84.28, 30.44), across, across], dtype=object)
+    for g in (geoms, geoms[:1]):
+        out, bounds = _unwrap(g)
+        np.testing.assert_array_equal(bounds, shapely.bounds(out))
+    assert _unwrap(geoms)[1][1].tolist() == pytest.approx([179.99, 51.8, 180.01, 51.81])
