@@ -439,8 +439,11 @@ def _states_hit(b: StateBoundaries, geoms: np.ndarray) -> tuple[np.ndarray, np.n
     for part in np.unique(pj):  # one vectorised call per state polygon, never per feature
         sel = pj == part
         hit[sel] = shapely.intersects(b.parts[part], geoms[gi[sel]])
-    pairs = np.unique(np.column_stack([gi[hit], b.part_state[pj[hit]]]), axis=0)
-    return pairs[:, 0], pairs[:, 1]
+    # each (geometry, state) once, in that order: one integer key per pair (a 1-D unique, not
+    # a row-wise one)
+    n_states = np.int64(len(b.table))
+    key = np.unique(gi[hit].astype(np.int64) * n_states + b.part_state[pj[hit]])
+    return key // n_states, key % n_states
 
 
 # --- the checks -------------------------------------------------------------------------------

@@ -471,3 +471,26 @@ def test_unwrap_gives_the_bounds_of_what_it_returns():
         out, bounds = _unwrap(g)
         np.testing.assert_array_equal(bounds, shapely.bounds(out))
     assert _unwrap(geoms)[1][1].tolist() == pytest.approx([179.99, 51.8, 180.01, 51.81])
+
+
+def test_states_hit_match_the_row_wise_unique_of_every_part_hit():
+    """Each (parcel, state) pair once, in order, against shapely asked part by part."""
+    from posting.states import _states_hit, boundaries
+
+    b = boundaries()
+    rng = np.random.default_rng(3)
+    x, y = rng.uniform(-125, -66, 300), rng.uniform(24, 50, 300)
+    size = rng.choice([0.01, 0.5, 3.0], 300)
+    geoms = shapely.box(x, y, x + size, y + size)
+    gi, si = _states_hit(b, geoms)
+    rows = [
+        (g, int(b.part_state[p]))
+        for g in range(len(geoms))
+        for p in range(len(b.parts))
+        if shapely.intersects(b.parts[p], geoms[g])
+    ]
+    want = sorted(set(rows))
+    assert list(zip(gi.tolist(), si.tolist(), strict=True)) == want
+    assert len(set(gi.tolist())) < len(want)  # some parcels lie across a line
+    empty = _states_hit(b, geoms[:0])
+    assert empty[0].tolist() == [] and empty[1].tolist() == []
