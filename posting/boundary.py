@@ -98,7 +98,7 @@ def rings_of(polygons: np.ndarray) -> Rings:
 def _ring_rows(polygons: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, ...]:
     """The columns of :class:`Rings` for ``polygons`` (numbered ``ids``)."""
     polygons = shapely.orient_polygons(polygons, exterior_cw=False)
-    parts, parcel_of_part = shapely.get_parts(polygons, return_index=True)
+    parts, parcel_of_part = _parts(polygons)
     part_no = _position_in_group(parcel_of_part)
     rings, part_of_ring = shapely.get_rings(parts, return_index=True)
     hole = _position_in_group(part_of_ring)
@@ -109,6 +109,25 @@ def _ring_rows(polygons: np.ndarray, ids: np.ndarray) -> tuple[np.ndarray, ...]:
         hole.astype(np.int64),
         shapely.length(rings),
     )
+
+
+def _parts(polygons: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``shapely.get_parts(polygons, return_index=True)``, without copying the Polygons (most
+    parcels), which are their own one part: only MultiPolygons (and others) are split.
+
+    >>> a, b = shapely.box(0, 0, 1, 1), shapely.box(2, 0, 3, 1)
+    >>> parts, of = _parts(np.array([a, None, shapely.MultiPolygon([a, b]), b]))
+    >>> shapely.equals_exact(parts, [a, a, b, b]).tolist(), of.tolist()
+    ([True, True, True, True], [0, 2, 2, 3])
+    """
+    single = shapely.get_type_id(polygons) == 3
+    if single.all():
+        return polygons, np.arange(len(polygons))
+    other = np.flatnonzero(~single)
+    split, of_split = shapely.get_parts(polygons[other], return_index=True)
+    of = np.concatenate([np.flatnonzero(single), other[of_split]])
+    order = np.argsort(of, kind="stable")  # a MultiPolygon's parts stay in their order
+    return np.concatenate([polygons[single], split])[order], of[order]
 
 
 @dataclass(frozen=True)

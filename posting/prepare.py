@@ -198,21 +198,25 @@ def _reason_lonlat(reason: str, wcrs: WorkingCRS) -> str:
     return f"{reason[: m.start()].strip()} at [{lon[0]:.7f}, {lat[0]:.7f}]"
 
 
-def _flush_tiny(geoms: np.ndarray) -> np.ndarray:
+def _flush_tiny(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The geometries with every coordinate closer to 0 than :data:`TINY_FT` set to 0 (the
-    array itself when there is none, as there never is in real data).
+    array itself when there is none, as there never is in real data), and whether each one's
+    coordinates are all finite (:func:`posting.crs.finite_geometry`, from the same vertices
+    in the usual case that all are).
 
-    >>> g = _flush_tiny(np.array([shapely.box(0, 1e-250, 20, 20), None], dtype=object))
-    >>> shapely.bounds(g[0]).tolist()
-    [0.0, 0.0, 20.0, 20.0]
+    >>> g, finite = _flush_tiny(np.array([shapely.box(0, 1e-250, 20, 20), None], dtype=object))
+    >>> shapely.bounds(g[0]).tolist(), finite.tolist()
+    ([0.0, 0.0, 20.0, 20.0], [True, True])
     """
     coords = shapely.get_coordinates(geoms)
+    all_finite = bool(np.isfinite(coords).all())
     with np.errstate(invalid="ignore"):
         tiny = (coords != 0) & (np.abs(coords) < TINY_FT)
-    if not tiny.any():
-        return geoms
-    coords[tiny] = 0.0
-    return shapely.set_coordinates(np.array(geoms, dtype=object, copy=True), coords)
+    if tiny.any():
+        coords[tiny] = 0.0
+        geoms = shapely.set_coordinates(np.array(geoms, dtype=object, copy=True), coords)
+    finite = np.ones(len(geoms), dtype=bool) if all_finite else finite_geometry(geoms)
+    return geoms, finite
 
 
 def _drop_slivers(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -757,8 +761,8 @@ def prepare_parcels(
         sel = np.flatnonzero(group == g)
         geometry_ft[sel] = wcrs.geoms_to_ft(geometry[sel], layer.crs)
 
-    geometry_ft = _flush_tiny(geometry_ft)
-    bad = (group >= 0) & ~finite_geometry(geometry_ft)
+    geometry_ft, finite = _flush_tiny(geometry_ft)
+    bad = (group >= 0) & ~finite
     invalid[bad] = f"some coordinates cannot be projected from {layer.crs.name}"
     with np.errstate(invalid="ignore"):
         far = (group >= 0) & ~bad & (np.abs(shapely.bounds(geometry_ft)) > MAX_COORD_FT).any(1)

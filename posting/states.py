@@ -396,14 +396,16 @@ def _nearest_line(b: StateBoundaries, geoms: np.ndarray) -> tuple[np.ndarray, np
 
 
 def _lines_within(
-    b: StateBoundaries, geoms: np.ndarray, margin_ft: float
+    b: StateBoundaries, geoms: np.ndarray, margin_ft: float, bounds: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Like :func:`_nearest_line`, but only for lines within ``margin_ft``: NaN and -1 for a
-    geometry farther than that from every line (the usual case, found without measuring)."""
+    geometry farther than that from every line (the usual case, found without measuring).
+    ``bounds``: the geometries' own (``shapely.bounds``), when the caller has them."""
     n = len(geoms)
     dist = np.full(n, np.nan)
     piece = np.full(n, -1, dtype=np.int64)
-    bounds = shapely.bounds(geoms)
+    if bounds is None:
+        bounds = shapely.bounds(geoms)
     gi, pj = b.piece_tree.query(_windows(bounds, margin_ft))
     if len(gi) == 0:
         return dist, piece
@@ -437,8 +439,11 @@ def _states_hit(b: StateBoundaries, geoms: np.ndarray) -> tuple[np.ndarray, np.n
     for part in np.unique(pj):  # one vectorised call per state polygon, never per feature
         sel = pj == part
         hit[sel] = shapely.intersects(b.parts[part], geoms[gi[sel]])
-    pairs = np.unique(np.column_stack([gi[hit], b.part_state[pj[hit]]]), axis=0)
-    return pairs[:, 0], pairs[:, 1]
+    # each (geometry, state) once, in that order: one integer key per pair (a 1-D unique, not
+    # a row-wise one)
+    n_states = np.int64(len(b.table))
+    key = np.unique(gi[hit].astype(np.int64) * n_states + b.part_state[pj[hit]])
+    return key // n_states, key % n_states
 
 
 # --- the checks -------------------------------------------------------------------------------
@@ -539,9 +544,10 @@ def _rows(b: StateBoundaries, state: np.ndarray, extra: dict) -> pd.DataFrame:
     )
 
 
-def _unwrap(geoms: np.ndarray) -> np.ndarray:
+def _unwrap(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Geometries drawn across the antimeridian (spanning more than 180° of longitude) with
-    their western longitudes moved past 180, so that they are one piece again."""
+    their western longitudes moved past 180, so that they are one piece again; and their
+    bounds (``shapely.bounds`` of the geometries returned)."""
     b = shapely.bounds(geoms)
     with np.errstate(invalid="ignore"):
         across = np.flatnonzero(b[:, 2] - b[:, 0] > 180.0)
@@ -550,7 +556,8 @@ def _unwrap(geoms: np.ndarray) -> np.ndarray:
         geoms[across] = shapely.transform(
             geoms[across], lambda xy: np.where(xy[:, :1] < 0, xy + _SHIFT, xy)
         )
-    return geoms
+        b[across] = shapely.bounds(geoms[across])
+    return geoms, b
 
 
 def parcel_states(
@@ -615,10 +622,10 @@ def parcel_states(
     arr = _in_lonlat(geoms, crs)
     b = boundaries()
     present = np.flatnonzero(~(shapely.is_missing(arr) | shapely.is_empty(arr)))
-    g = _unwrap(arr[present])
+    g, bounds = _unwrap(arr[present])
     _check_parcel_lonlat(g, present)
     hits = _Touched.of(b, g)
-    dist, piece = _lines_within(b, g, margin)
+    dist, piece = _lines_within(b, g, margin, bounds)
     names_line = _line_names(b, piece, hits.one)
     st, why = _statuses(b, hits, dist, piece >= 0, names_line, margin)
     out = _parcel_rows(b, len(arr), present, hits, st, why, dist, names_line)
@@ -705,11 +712,17 @@ def _line_names(b: StateBoundaries, piece: np.ndarray, one: np.ndarray) -> np.nd
     """The name of the line each parcel is near (``piece``, -1 for none), its own state
     named first; ``""`` for a parcel near none."""
     names_line = np.full(len(piece), "", dtype=object)
-    for k in np.flatnonzero(piece >= 0):  # only parcels within the margin of a line
-        side, far = int(b.piece_state[piece[k]]), int(b.piece_across[piece[k]])
-        if far >= 0 and far == one[k]:  # the parcel's own state first
-            side, far = far, side
-        names_line[k] = b.line_name(side, far)
+    k = np.flatnonzero(piece >= 0)  # only parcels within the margin of a line
+    if not len(k):
+        return names_line
+    side = b.piece_state[piece[k]].astype(np.int64)
+    far = b.piece_across[piece[k]].astype(np.int64)
+    flip = (far >= 0) & (far == one[k])  # the parcel's own state first
+    side, far = np.where(flip, far, side), np.where(flip, side, far)
+    # each distinct line named once
+    pairs, where = np.unique(np.column_stack([side, far]), axis=0, return_inverse=True)
+    names = np.array([b.line_name(int(s), int(f)) for s, f in pairs], dtype=object)
+    names_line[k] = names[where.reshape(-1)]
     return names_line
 
 
@@ -797,9 +810,10 @@ def _parcel_rows(
 
 
 def _check_parcel_lonlat(g: np.ndarray, row: np.ndarray) -> None:
-    xy, owner = shapely.get_coordinates(g, return_index=True)
+    xy = shapely.get_coordinates(g)
     bad = ~((np.abs(xy[:, 1]) <= 90) & (np.abs(xy[:, 0]) <= 540))
-    if bad.any():
+    if bad.any():  # which parcel: only then are the vertices' owners needed
+        xy, owner = shapely.get_coordinates(g, return_index=True)
         k = int(np.flatnonzero(bad)[0])
         i = int(row[owner[k]])
         raise CRSError(

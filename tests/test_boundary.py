@@ -448,3 +448,29 @@ def test_near_rings_side_at_a_vertex_on_a_straight_line():
     near = near_rings(ring_vertices(rings), np.array([0]), x, y, 10)
     assert near.side.tolist() == [1, -1, 1]
     assert near.distance_ft.tolist() == pytest.approx([3.0, 3.0, 0.0], abs=1e-8)
+
+
+def test_parts_match_shapelys_get_parts():
+    """The fast split (Polygons kept whole) against shapely's own, on a mix of every kind."""
+    from posting.boundary import _parts
+
+    a, b = square(10), square(10, x0=50)
+    mixed = np.array(
+        [
+            a,
+            None,
+            shapely.MultiPolygon([a, b]),
+            shapely.Polygon(),
+            shapely.MultiPolygon(),
+            b,
+            shapely.MultiPolygon([b]),
+            a,
+        ],
+        dtype=object,
+    )
+    for polys in (mixed, mixed[[0, 5, 7]], mixed[[1, 3]], mixed[:0]):
+        want, want_of = shapely.get_parts(polys, return_index=True)
+        got, got_of = _parts(polys)
+        assert got_of.tolist() == want_of.tolist()
+        assert shapely.equals_exact(got, want, tolerance=0).all()
+        assert (shapely.is_empty(got) == shapely.is_empty(want)).all()

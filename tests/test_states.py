@@ -426,3 +426,71 @@ def test_the_real_layers_lie_in_their_states(rel):
     # the same parcels' centroids, as points
     pts = shapely.centroid(layer.geometry[present].to_numpy())
     assert set(state_of(shapely.get_x(pts), shapely.get_y(pts))["state"]) == {REAL[rel]}
+
+
+def test_line_names_match_naming_each_parcel_alone():
+    """The lines' names, each distinct line named once, against naming parcel by parcel."""
+    from posting.states import _line_names, boundaries
+
+    b = boundaries()
+    rng = np.random.default_rng(7)
+    n = 400
+    piece = rng.integers(-1, len(b.pieces), n)
+    piece[::5] = -1
+    # a parcel's own state: a side of its line, or another, or none
+    one = np.where(rng.random(n) < 0.5, b.piece_across[piece], rng.integers(-1, len(b.table), n))
+    want = []
+    for k in range(n):
+        if piece[k] < 0:
+            want.append("")
+            continue
+        side, far = int(b.piece_state[piece[k]]), int(b.piece_across[piece[k]])
+        if far >= 0 and far == one[k]:
+            side, far = far, side
+        want.append(b.line_name(side, far))
+    assert _line_names(b, piece, one).tolist() == want
+    assert _line_names(b, np.full(3, -1), np.zeros(3, dtype=np.int64)).tolist() == [""] * 3
+
+
+def test_a_projected_vertex_is_named_with_its_parcel():
+    from posting.states import parcel_states
+
+    ok = shapely.box(-84.29, 30.43, -84.28, 30.44)
+    bad = shapely.Polygon([(-84.29, 30.43), (-84.28, 30.43), (500000.0, 30.44)])
+    with pytest.raises(CRSError) as e:
+        parcel_states([ok, None, ok, bad])
+    assert e.value.row == 3 and "(500000, 30.44)" in str(e.value)
+
+
+def test_unwrap_gives_the_bounds_of_what_it_returns():
+    from posting.states import _unwrap
+
+    across = shapely.Polygon([(179.99, 51.8), (-179.99, 51.8), (-179.99, 51.81), (179.99, 51.81)])
+    geoms = np.array([shapely.box(-84.29, 30.43, -84.28, 30.44), across, across], dtype=object)
+    for g in (geoms, geoms[:1]):
+        out, bounds = _unwrap(g)
+        np.testing.assert_array_equal(bounds, shapely.bounds(out))
+    assert _unwrap(geoms)[1][1].tolist() == pytest.approx([179.99, 51.8, 180.01, 51.81])
+
+
+def test_states_hit_match_the_row_wise_unique_of_every_part_hit():
+    """Each (parcel, state) pair once, in order, against shapely asked part by part."""
+    from posting.states import _states_hit, boundaries
+
+    b = boundaries()
+    rng = np.random.default_rng(3)
+    x, y = rng.uniform(-125, -66, 300), rng.uniform(24, 50, 300)
+    size = rng.choice([0.01, 0.5, 3.0], 300)
+    geoms = shapely.box(x, y, x + size, y + size)
+    gi, si = _states_hit(b, geoms)
+    rows = [
+        (g, int(b.part_state[p]))
+        for g in range(len(geoms))
+        for p in range(len(b.parts))
+        if shapely.intersects(b.parts[p], geoms[g])
+    ]
+    want = sorted(set(rows))
+    assert list(zip(gi.tolist(), si.tolist(), strict=True)) == want
+    assert len(set(gi.tolist())) < len(want)  # some parcels lie across a line
+    empty = _states_hit(b, geoms[:0])
+    assert empty[0].tolist() == [] and empty[1].tolist() == []
