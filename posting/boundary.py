@@ -411,18 +411,34 @@ class RingIndex:
         sx, sy, dx, dy, seg2 = self.sx, self.sy, self.dx, self.dy, self.seg2
         nxt, prv = self.nxt, self.prv
         lim2 = self.distance_ft**2
-        # every segment of each candidate piece
+        # every segment of each candidate piece (the same operations on the same floats as
+        # ``t = (qx dx + qy dy) / l2`` (0 where l2 is not > 0), ``ex = qx - t dx`` and
+        # ``d2 = ex ex + ey ey``, in place where a temporary can be reused)
         ns = p_nseg[pc]
-        pair, k = expand_counts(ns)
-        s = p_first[pc][pair] + k
-        qx = px_[pt][pair] - sx[s]
-        qy = py_[pt][pair] - sy[s]
+        starts = exclusive_cumsum(ns)
+        pair = np.repeat(np.arange(len(pc)), ns)
+        s = np.repeat(p_first[pc] - starts, ns)
+        s += np.arange(len(s))
+        qx = px_[pt][pair]
+        qx -= sx[s]
+        qy = py_[pt][pair]
+        qy -= sy[s]
         ddx, ddy, l2 = dx[s], dy[s], seg2[s]
-        t = np.divide(qx * ddx + qy * ddy, l2, out=np.zeros_like(l2), where=l2 > 0)
+        t = qx * ddx
+        ex = qy * ddy
+        t += ex
+        some = l2 > 0
+        np.divide(t, l2, out=t, where=some)
+        if not some.all():  # a segment of no length (or of overflowed length): t = 0
+            t[~some] = 0.0
         np.clip(t, 0.0, 1.0, out=t)
-        ex, ey = qx - t * ddx, qy - t * ddy
-        d2 = ex * ex + ey * ey
-        first = _first_min(d2, exclusive_cumsum(ns), pair) if len(pair) else pair
+        np.multiply(t, ddx, out=ex)
+        np.subtract(qx, ex, out=ex)
+        ey = t * ddy
+        np.subtract(qy, ey, out=ey)
+        d2 = ex * ex
+        d2 += np.multiply(ey, ey, out=l2)
+        first = _first_min(d2, starts, pair) if len(pair) else pair
         close = d2[first] <= lim2
         bp, bs = np.flatnonzero(close), first[close]  # per (point, piece): best segment
         sb, tb = s[bs], t[bs]
