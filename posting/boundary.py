@@ -419,9 +419,9 @@ class RingIndex:
         pair = np.repeat(np.arange(len(pc)), ns)
         s = np.repeat(p_first[pc] - starts, ns)
         s += np.arange(len(s))
-        qx = px_[pt][pair]
+        qx = np.repeat(px_[pt], ns)
         qx -= sx[s]
-        qy = py_[pt][pair]
+        qy = np.repeat(py_[pt], ns)
         qy -= sy[s]
         ddx, ddy, l2 = dx[s], dy[s], seg2[s]
         t = qx * ddx
