@@ -337,14 +337,22 @@ class RingIndex:
         dx, dy = sx[nxt] - sx, sy[nxt] - sy
         seg2 = dx * dx + dy * dy
         # piece boxes, grown by the distance
-        seg_of, seg_rank = expand_counts(p_nseg)
-        a = p_first[seg_of] + seg_rank
         starts = exclusive_cumsum(p_nseg)
-        ax, ay, bx, by = sx[a], sy[a], sx[nxt[a]], sy[nxt[a]]
-        bx0 = np.minimum.reduceat(np.minimum(ax, bx), starts) if len(a) else a * 0.0
-        by0 = np.minimum.reduceat(np.minimum(ay, by), starts) if len(a) else a * 0.0
-        bx1 = np.maximum.reduceat(np.maximum(ax, bx), starts) if len(a) else a * 0.0
-        by1 = np.maximum.reduceat(np.maximum(ay, by), starts) if len(a) else a * 0.0
+        a = np.repeat(p_first - starts, p_nseg)  # each piece's segments: its first's onwards
+        a += np.arange(len(a))
+        b = nxt[a]
+        bounds = []
+        for c in (sx, sy):  # each segment's least and greatest coordinate, then each piece's
+            lo, hi = c[a], c[b]
+            least = np.minimum(lo, hi)
+            np.maximum(lo, hi, out=hi)
+            del lo
+            bounds.append(np.minimum.reduceat(least, starts) if len(a) else a * 0.0)
+            del least
+            bounds.append(np.maximum.reduceat(hi, starts) if len(a) else a * 0.0)
+            del hi
+        del a, b
+        bx0, bx1, by0, by1 = bounds
         d = float(distance_ft)
         grid = BoxGrid(np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d]))
         self.v, self.distance_ft = v, d
