@@ -356,14 +356,22 @@ class RingIndex:
         dx, dy = sx[nxt] - sx, sy[nxt] - sy
         seg2 = dx * dx + dy * dy
         # piece boxes, grown by the distance
-        seg_of, seg_rank = expand_counts(p_nseg)
-        a = p_first[seg_of] + seg_rank
         starts = exclusive_cumsum(p_nseg)
-        ax, ay, bx, by = sx[a], sy[a], sx[nxt[a]], sy[nxt[a]]
-        bx0 = np.minimum.reduceat(np.minimum(ax, bx), starts) if len(a) else a * 0.0
-        by0 = np.minimum.reduceat(np.minimum(ay, by), starts) if len(a) else a * 0.0
-        bx1 = np.maximum.reduceat(np.maximum(ax, bx), starts) if len(a) else a * 0.0
-        by1 = np.maximum.reduceat(np.maximum(ay, by), starts) if len(a) else a * 0.0
+        a = np.repeat(p_first - starts, p_nseg)  # each piece's segments: its first's onwards
+        a += np.arange(len(a))
+        b = nxt[a]
+        bounds = []
+        for c in (sx, sy):  # each segment's least and greatest coordinate, then each piece's
+            lo, hi = c[a], c[b]
+            least = np.minimum(lo, hi)
+            np.maximum(lo, hi, out=hi)
+            del lo
+            bounds.append(np.minimum.reduceat(least, starts) if len(a) else a * 0.0)
+            del least
+            bounds.append(np.maximum.reduceat(hi, starts) if len(a) else a * 0.0)
+            del hi
+        del a, b
+        bx0, bx1, by0, by1 = bounds
         d = float(distance_ft)
         grid = BoxGrid(np.column_stack([bx0 - d, by0 - d, bx1 + d, by1 + d]))
         self.v, self.distance_ft = v, d
@@ -430,18 +438,34 @@ class RingIndex:
         sx, sy, dx, dy, seg2 = self.sx, self.sy, self.dx, self.dy, self.seg2
         nxt, prv = self.nxt, self.prv
         lim2 = self.distance_ft**2
-        # every segment of each candidate piece
+        # every segment of each candidate piece (the same operations on the same floats as
+        # ``t = (qx dx + qy dy) / l2`` (0 where l2 is not > 0), ``ex = qx - t dx`` and
+        # ``d2 = ex ex + ey ey``, in place where a temporary can be reused)
         ns = p_nseg[pc]
-        pair, k = expand_counts(ns)
-        s = p_first[pc][pair] + k
-        qx = px_[pt][pair] - sx[s]
-        qy = py_[pt][pair] - sy[s]
+        starts = exclusive_cumsum(ns)
+        pair = np.repeat(np.arange(len(pc)), ns)
+        s = np.repeat(p_first[pc] - starts, ns)
+        s += np.arange(len(s))
+        qx = np.repeat(px_[pt], ns)
+        qx -= sx[s]
+        qy = np.repeat(py_[pt], ns)
+        qy -= sy[s]
         ddx, ddy, l2 = dx[s], dy[s], seg2[s]
-        t = np.divide(qx * ddx + qy * ddy, l2, out=np.zeros_like(l2), where=l2 > 0)
+        t = qx * ddx
+        ex = qy * ddy
+        t += ex
+        some = l2 > 0
+        np.divide(t, l2, out=t, where=some)
+        if not some.all():  # a segment of no length (or of overflowed length): t = 0
+            t[~some] = 0.0
         np.clip(t, 0.0, 1.0, out=t)
-        ex, ey = qx - t * ddx, qy - t * ddy
-        d2 = ex * ex + ey * ey
-        first = _first_min(d2, exclusive_cumsum(ns), pair) if len(pair) else pair
+        np.multiply(t, ddx, out=ex)
+        np.subtract(qx, ex, out=ex)
+        ey = t * ddy
+        np.subtract(qy, ey, out=ey)
+        d2 = ex * ex
+        d2 += np.multiply(ey, ey, out=l2)
+        first = _first_min(d2, starts, pair) if len(pair) else pair
         close = d2[first] <= lim2
         bp, bs = np.flatnonzero(close), first[close]  # per (point, piece): best segment
         sb, tb = s[bs], t[bs]

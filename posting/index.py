@@ -85,9 +85,9 @@ class BoxGrid:
 
     def __init__(self, boxes: np.ndarray) -> None:
         boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
-        self.x0, self.y0, self.x1, self.y1 = (np.ascontiguousarray(boxes[:, k]) for k in range(4))
+        bx0, by0, bx1, by1 = (np.ascontiguousarray(boxes[:, k]) for k in range(4))
         with np.errstate(invalid="ignore"):
-            ok = np.isfinite(boxes).all(axis=1) & (self.x1 >= self.x0) & (self.y1 >= self.y0)
+            ok = np.isfinite(boxes).all(axis=1) & (bx1 >= bx0) & (by1 >= by0)
         self.levels: list[tuple] = []
         idx = np.flatnonzero(ok)
         if len(idx) == 0:
@@ -121,7 +121,11 @@ class BoxGrid:
                 new = np.r_[True, key[1:] != key[:-1]]
                 offsets = np.r_[np.flatnonzero(new), len(key)]
                 key = key[new]
-            self.levels.append((cell, x0, y0, cols, rows, key, box, offsets))
+            # the boxes' bounds in the level's order, entry by entry, so that a cell's boxes
+            # are read in one run (not gathered from all the boxes: 0.59 -> 0.47 s of CPU for
+            # the real-shapes county's 2.0 million markers among its 339,040 ring pieces)
+            bounds = (bx0[box], by0[box], bx1[box], by1[box])
+            self.levels.append((cell, x0, y0, cols, rows, key, box, offsets, bounds))
 
     def query(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Every (point, box) pair with the point inside the box or on its edge.
@@ -157,7 +161,7 @@ class BoxGrid:
         self, ids: np.ndarray, x: np.ndarray, y: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
         pts, hits = [], []
-        for cell, x0, y0, cols, rows, key, box, offsets in self.levels:
+        for cell, x0, y0, cols, rows, key, box, offsets, bounds in self.levels:
             with np.errstate(invalid="ignore"):
                 fx = np.floor((x - x0) / cell)
                 fy = np.floor((y - y0) / cell)
@@ -170,14 +174,18 @@ class BoxGrid:
                 at = np.minimum(np.searchsorted(key, k), len(key) - 1)
                 lo = offsets[at]
                 n = np.where(key[at] == k, offsets[at + 1] - lo, 0)
-            item, rank = expand_counts(n)
-            pt = p[item]
-            bx = box[lo[item] + rank]
-            px, py = x[pt], y[pt]
-            keep = (px >= self.x0[bx]) & (px <= self.x1[bx]) & (py >= self.y0[bx])
-            keep &= py <= self.y1[bx]
+            # the (point, box) pairs: their points, and their entries in the level (a cell's
+            # run of entries from its first)
+            pt = np.repeat(p, n)
+            at = np.repeat(lo - exclusive_cumsum(n), n)
+            at += np.arange(len(at))
+            bx0, by0, bx1, by1 = bounds
+            px, py = np.repeat(x[p], n), np.repeat(y[p], n)
+            keep = (px >= bx0[at]) & (px <= bx1[at]) & (py >= by0[at])
+            keep &= py <= by1[at]
+            keep = np.flatnonzero(keep)
             pts.append(ids[pt[keep]])
-            hits.append(bx[keep])
+            hits.append(box[at[keep]])
         if not pts:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64)
         return np.concatenate(pts), np.concatenate(hits)

@@ -474,3 +474,19 @@ def test_parts_match_shapelys_get_parts():
         assert got_of.tolist() == want_of.tolist()
         assert shapely.equals_exact(got, want, tolerance=0).all()
         assert (shapely.is_empty(got) == shapely.is_empty(want)).all()
+
+
+def test_near_rings_at_a_repeated_vertex():
+    """A ring with a vertex repeated (a segment of no length): the points nearest to it are
+    measured to the vertex (t = 0 on the empty segment, no NaN), worked out by hand."""
+    from posting.boundary import near_rings, ring_vertices
+
+    ring = shapely.linearrings([(0, 0), (100, 0), (100, 100), (100, 100), (0, 100)])
+    x, y = np.array([105.0, 50.0, 100.0]), np.array([105.0, 98.0, 100.0])
+    near = near_rings(ring_vertices(np.array([ring])), np.array([0]), x, y, 10.0)
+    order = np.argsort(near.point)
+    assert near.point[order].tolist() == [0, 1, 2]
+    np.testing.assert_array_equal(near.distance_ft[order], [np.sqrt(50.0), 2.0, 0.0])
+    np.testing.assert_array_equal(near.position_ft[order], [200.0, 250.0, 200.0])
+    # beside the repeated vertex the side is not told (0: left to GEOS), on the line it is +1
+    assert near.side[order].tolist() == [0, 1, 1]
