@@ -11,7 +11,6 @@ tables, rounded for display. The keys are a contract other tools rely on (see th
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -335,20 +334,13 @@ def _alternatives_lists(report: Report) -> list[list[dict[str, Any]]]:
 def parcel_lines(report: Report) -> pa.Array:
     """The report's ``parcels`` entries as JSON text, one object per input parcel, in input
     order (see the README for the keys), each followed by :data:`LINE_END` (as the JSON report
-    lists them), made once per report for every output that reads them.
+    lists them).
 
     Written column by column by Arrow (:mod:`posting.jsontext`): a key's values for every parcel
     at once, then each parcel's keys joined; no Python object is made per value, which on a
     county of real shapes (hundreds of thousands of gaps and corners) is most of the report's
     time. The values are spelled as orjson spells them.
     """
-    lines = _LINES.get(report)
-    if lines is None:
-        lines = _LINES[report] = _parcel_lines(report)
-    return lines
-
-
-def _parcel_lines(report: Report) -> pa.Array:
     return _record_text(report, "{", "}" + LINE_END)
 
 
@@ -534,9 +526,6 @@ def header(report: Report, name: Callable[[str], str] = python_name) -> dict[str
         "warnings": [worded(w, name) for w in report.warnings],
         "duplicate_ids": duplicates,
     }
-
-
-_LINES: weakref.WeakKeyDictionary[Report, pa.Array] = weakref.WeakKeyDictionary()
 
 
 def duplicate_rows(parcels: pd.DataFrame) -> dict[str, list[int]]:
