@@ -171,8 +171,8 @@ def _list_columns(report: Report, skip: tuple[str, ...] = ()) -> dict[str, list[
     of each parcel (as the parts of :func:`posting.jsontext.arrays`): findings by level, gaps,
     missing and uncertain corners and access points."""
     n = len(report.parcels)
-    gaps = None if "gaps" in skip else soon(_gap_arrays, report, n)  # beside the rest: Arrow's
-    # kernels let go of the GIL
+    # the gaps' arrays beside the rest (Arrow's kernels let go of the GIL)
+    gaps = None if "gaps" in skip else soon(_gap_arrays, report, n)
     out: dict[str, list[Any]] = {}
     f = report.findings
     level = f["level"].to_numpy(dtype=object)
