@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from posting import jsontext
-from posting.records import FT_DECIMALS, list_counts
+from posting.records import _numbers, _texts, list_counts
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -64,8 +64,8 @@ def csv_rows(report: Report) -> Iterator[list[Any]]:
     p = report.parcels
     n = len(p)
     counts = list_counts(report)
-    ids = _plain(p["id"])
-    owners = [v or "" for v in _plain(p["owner"])] if "owner" in p else [""] * n
+    ids = _texts(p["id"])
+    owners = [v or "" for v in _texts(p["owner"])] if "owner" in p else [""] * n
     findings = {
         level: _joined(report, level) for level in ("violation", "uncertain", "not_checked")
     }
@@ -77,9 +77,9 @@ def csv_rows(report: Report) -> Iterator[list[Any]]:
         p["status"].astype(object).tolist(),
         p["rules"].astype(object).tolist(),
         p["signs"].astype(np.int64).tolist(),
-        _figures(p["perimeter_ft"], FT_DECIMALS),
-        _figures(p["area_acres"], 4),
-        _figures(p["max_gap_ft"], FT_DECIMALS),
+        _numbers(p["perimeter_ft"]),
+        _numbers(p["area_acres"], 4),
+        _numbers(p["max_gap_ft"]),
         counts["over"].tolist(),
         p["corners"].astype(np.int64).tolist(),
         counts["missing_corners"].tolist(),
@@ -92,20 +92,6 @@ def csv_rows(report: Report) -> Iterator[list[Any]]:
         strict=True,
     )
     return map(list, columns)
-
-
-def _plain(column: pd.Series) -> list[Any]:
-    """A column's values as the JSON report writes them: None where missing."""
-    s = column.astype(object)
-    return s.where(s.notna(), None).tolist()
-
-
-def _figures(column: pd.Series, decimals: int) -> list[Any]:
-    """Figures rounded as the JSON report rounds them; blank where not finite."""
-    a = np.round(column.to_numpy(dtype=float), decimals)
-    out = a.astype(object)
-    out[~np.isfinite(a)] = ""
-    return out.tolist()
 
 
 def _present(column: pd.Series) -> list[Any]:
@@ -128,7 +114,3 @@ def _joined(report: Report, level: str) -> list[str]:
     )
     parcel = sel["parcel"].to_numpy(dtype=np.int64)
     return jsontext.join(*jsontext.arrays(text, parcel, n, ("", "; ", ""))).to_pylist()
-
-
-def _blank(x: Any) -> Any:
-    return "" if x is None else x
