@@ -31,6 +31,8 @@ __all__ = [
     "ring_stretches",
     "ring_vertices",
     "rings_of",
+    "vertices_concat",
+    "vertices_take",
 ]
 
 
@@ -199,6 +201,42 @@ def _vertices(rings: np.ndarray) -> _Vertices:
 def ring_vertices(rings: np.ndarray) -> _Vertices:
     """The vertex table of rings (made once; :func:`project` and :func:`_interpolate` use it)."""
     return _vertices(np.asarray(rings, dtype=object))
+
+
+def _with_rings(xy: np.ndarray, s: np.ndarray, count: np.ndarray, length: np.ndarray) -> _Vertices:
+    """A vertex table from its rings' vertices in order (``count`` each) and lengths: the ring
+    numbers, starts and sort keys made as :func:`ring_vertices` makes them."""
+    ring = np.repeat(np.arange(len(count)), count)
+    base = np.r_[0.0, np.cumsum(length + 1.0)[:-1]]
+    return _Vertices(xy, ring, s, exclusive_cumsum(count), count, length, base[ring] + s, base)
+
+
+def vertices_take(v: _Vertices, rings: np.ndarray) -> _Vertices:
+    """The vertex table of rings ``rings`` of ``v``, in that order: what :func:`ring_vertices`
+    makes of those rings, without reading their geometries again (a ring's vertices, arc
+    positions and length do not depend on the rings beside it; the sort keys are made anew).
+
+    >>> sq = shapely.linearrings([[(0, 0), (0, 2), (2, 2), (2, 0)], [(0, 0), (0, 1), (1, 0)]])
+    >>> v = vertices_take(ring_vertices(sq), np.array([1]))
+    >>> v.xy.tolist(), v.s.tolist(), v.count.tolist(), v.key.tolist()
+    ([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]], [0.0, 1.0, 2.0], [3], [0.0, 1.0, 2.0])
+    """
+    rings = np.asarray(rings, dtype=np.int64)
+    count = v.count[rings]
+    item, rank = expand_counts(count)
+    rows = v.start[rings][item] + rank
+    return _with_rings(v.xy[rows], v.s[rows], count, v.length[rings])
+
+
+def vertices_concat(tables: list[_Vertices]) -> _Vertices:
+    """Vertex tables of several sets of rings as the table of all their rings, in that order
+    (what :func:`ring_vertices` makes of the rings concatenated)."""
+    return _with_rings(
+        np.concatenate([v.xy for v in tables]).reshape(-1, 2),
+        np.concatenate([v.s for v in tables]),
+        np.concatenate([v.count for v in tables]),
+        np.concatenate([v.length for v in tables]),
+    )
 
 
 SMALL_RING = 8

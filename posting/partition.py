@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from posting.boundary import Corners, Rings, ring_vertices
+from posting.boundary import Corners, Rings, ring_vertices, vertices_concat, vertices_take
 from posting.crs import (
     MAX_SCALE_ERROR,
     WorkingCRS,
@@ -330,6 +330,14 @@ def _layer_concat(layers: list[ParcelLayer]) -> ParcelLayer:
     )
 
 
+def _vertices_of(geo: ParcelGeometry, rings: np.ndarray) -> Any:
+    """The vertex table of ``geo``'s rings ``rings``: taken from its table when it has one,
+    else made from the rings."""
+    if geo.vertices is not None:
+        return vertices_take(geo.vertices, rings)
+    return ring_vertices(geo.rings.geometry[rings])
+
+
 def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> PreparedParcels:
     """The prepared parcels (or properties) ``idx``, in that order, with their rings, vertices
     and corners (ring numbers made those of the new order)."""
@@ -353,7 +361,7 @@ def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> Prepa
         geometry_ft=geo.geometry_ft[idx],
         bounds_lonlat=geo.bounds_lonlat[idx],
         rings=rings,
-        vertices=ring_vertices(rings.geometry) if vertices else None,
+        vertices=_vertices_of(geo, old_ring) if vertices else None,
     )
     corners, corner_lonlat = None, None
     if prep.corners is not None:
@@ -406,7 +414,9 @@ def concat(preps: list[PreparedParcels], order: np.ndarray | None = None) -> Pre
         geometry_ft=np.concatenate([g.geometry_ft for g in geos]),
         bounds_lonlat=np.concatenate([g.bounds_lonlat for g in geos]).reshape(-1, 4),
         rings=rings,
-        vertices=None,
+        vertices=None
+        if any(g.vertices is None for g in geos)
+        else vertices_concat([g.vertices for g in geos]),
     )
     corners = corner_lonlat = None
     if all(p.corners is not None for p in preps):

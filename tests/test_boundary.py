@@ -490,3 +490,35 @@ def test_near_rings_at_a_repeated_vertex():
     np.testing.assert_array_equal(near.position_ft[order], [200.0, 250.0, 200.0])
     # beside the repeated vertex the side is not told (0: left to GEOS), on the line it is +1
     assert near.side[order].tolist() == [0, 1, 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**16))
+def test_vertex_tables_taken_and_joined_are_those_made_from_the_rings(seed):
+    """A partition's rings are taken from and joined to other tables: their vertex table taken
+    or joined the same way is, to the bit, the table made afresh from those rings (a ring's
+    vertices, arc positions and length do not depend on its neighbours; the sort keys do and
+    are made anew), empty and degenerate rings included."""
+    from dataclasses import fields
+
+    from posting.boundary import ring_vertices, vertices_concat, vertices_take
+
+    rng = np.random.default_rng(seed)
+    polys = [p for p in _shapes(rng) if p.is_valid]
+    rings = rings_of(np.array(polys, dtype=object)).geometry
+    rings = np.r_[rings, shapely.LinearRing(), shapely.LineString([(0, 0), (0, 0)])]
+    rings = shapely.transform(rings, lambda c: c * 3.7 + 1e6)
+
+    def same(a, b):
+        for f in fields(a):
+            x, y = getattr(a, f.name), getattr(b, f.name)
+            assert x.shape == y.shape, f.name
+            if x.size:  # (no ring: ring_vertices's lengths are integers, of none)
+                assert x.dtype == y.dtype and x.tobytes() == y.tobytes(), f.name
+
+    whole = ring_vertices(rings)
+    idx = rng.permutation(len(rings))[: rng.integers(0, len(rings) + 1)]
+    same(vertices_take(whole, idx), ring_vertices(rings[idx]))
+    cut = int(rng.integers(0, len(rings) + 1))
+    parts = [ring_vertices(rings[:cut]), ring_vertices(rings[cut:])]
+    same(vertices_concat(parts), whole)
