@@ -40,6 +40,7 @@ __all__ = [
     "WGS84",
     "WorkingCRS",
     "azimuth_deg",
+    "crs_of",
     "local_tm",
     "lonlat_margin_deg",
     "parse_crs",
@@ -55,6 +56,16 @@ MAX_SCALE_ERROR = 5e-4
 
 WGS84 = CRS.from_epsg(4326)
 _GEOD = Geod(ellps="WGS84")
+
+
+@lru_cache(maxsize=64)
+def crs_of(srs: str) -> CRS:
+    """One CRS object per definition (``srs``: WKT, PROJJSON text, ``EPSG:n``) in a process:
+    pyproj parses a CRS afresh the first time each new object is used (15 ms for a GeoParquet
+    file's PROJJSON), and a state's pieces, each read on its own, and every file a dask task
+    loads from its scratch folder, would otherwise each bring new ones (the benchmark county:
+    several hundred parsings of the same two or three CRSs per worker)."""
+    return CRS(srs)
 
 
 def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:

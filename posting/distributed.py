@@ -63,6 +63,7 @@ import pandas as pd
 from pyproj import CRS
 
 from posting import dataset, parallel
+from posting.crs import crs_of
 from posting.errors import InputError
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import ContextFiles, Job
@@ -125,17 +126,8 @@ def _geometries(wkb: np.ndarray, rings: np.ndarray) -> np.ndarray:
     return out
 
 
-@functools.lru_cache(maxsize=64)
-def _crs_of(srs: str) -> CRS:
-    """One CRS object per definition in a process: pyproj parses a CRS afresh the first time
-    each new object is used (15 ms for a GeoParquet file's PROJJSON), and every file a task
-    loads from the scratch folder would otherwise bring new ones (the benchmark county: several
-    hundred parsings of the same two or three CRSs per worker)."""
-    return CRS(srs)
-
-
 def _reduce_crs(crs: CRS) -> tuple[Callable[[str], CRS], tuple[str]]:
-    return _crs_of, (crs.srs,)
+    return crs_of, (crs.srs,)
 
 
 # every pickle of a CRS, dask's included (the plan, a task's arguments, the lost markers sent
@@ -148,11 +140,11 @@ copyreg.pickle(CRS, _reduce_crs)
 class _Pickler(pickle.Pickler):
     """Pickles arrays of shapely geometries as one WKB array (in C), not geometry by geometry
     (a partition's rings and parcels: three times faster to save and to load), and a CRS as its
-    definition, loaded as the process's one object for it (:func:`_crs_of`)."""
+    definition, loaded as the process's one object for it (:func:`posting.crs.crs_of`)."""
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is CRS:
-            return _crs_of, (obj.srs,)
+            return crs_of, (obj.srs,)
         if type(obj) is np.ndarray and obj.dtype == object and obj.ndim == 1 and len(obj) > 8:
             import shapely
 
@@ -745,7 +737,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
     for j in np.unique(part):
         if j != k:
-            _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j]), False))
+            _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j])))
     summary = _prepared_summary(k, block)
     if table is not None:  # what auto's choice needs of it
         summary["states"] = StateFacts.of(table, prep.ids, block.first_row)

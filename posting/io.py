@@ -26,7 +26,7 @@ import shapely
 from pyproj import CRS
 
 from posting import photos
-from posting.crs import WGS84, parse_crs
+from posting.crs import WGS84, crs_of, parse_crs
 from posting.errors import CRSError, InputError
 
 if TYPE_CHECKING:
@@ -335,7 +335,8 @@ def _read_geoparquet(
     elif info["crs"] is None:
         layer_crs = None
     else:
-        layer_crs = CRS.from_user_input(info["crs"])
+        text = info["crs"] if isinstance(info["crs"], str) else _json.dumps(info["crs"])
+        layer_crs = crs_of(text)  # as CRS.from_user_input makes it, once per process
     if layer_crs is None:
         if crs is None:
             raise CRSError(_NO_CRS, path=path, parameter="crs")
