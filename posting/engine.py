@@ -109,7 +109,8 @@ def _check(
             raise InputError("the parcels were prepared with other settings than the check's")
     else:
         prep = prepare_parcels(parcels, settings, corners=False)
-    choosing = background(choose, spec, prep) if applied is None else None
+    # in a thread of its own: queued behind the corners, the choice held up the measurement
+    choosing = parallel.aside(choose, spec, prep) if applied is None else None
     if cornering is None:
         cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
