@@ -78,7 +78,7 @@ from posting.partition import (
     points_near,
     take,
 )
-from posting.prepare import PreparedParcels
+from posting.prepare import ParcelGeometry, PreparedParcels
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -126,6 +126,37 @@ def _geometries(wkb: np.ndarray, rings: np.ndarray) -> np.ndarray:
     return out
 
 
+def _rings_made_odd(geo: ParcelGeometry) -> np.ndarray:
+    """The rings of ``geo`` that its vertex table does not give back as they are: fewer than
+    three vertices, or a last vertex equal to the first (a closing vertex given twice), which
+    :func:`shapely.linearrings` would take for the closing one."""
+    v = geo.vertices
+    odd = v.count < 3
+    full = np.flatnonzero(~odd)
+    first, last = v.start[full], v.start[full] + v.count[full] - 1
+    odd[full] = (v.xy[first] == v.xy[last]).all(axis=1)
+    return np.flatnonzero(odd)
+
+
+def _with_ring_geometry(geo: ParcelGeometry, odd: np.ndarray, odd_rings: np.ndarray):
+    """``geo`` saved without its rings' geometries (:class:`_Pickler`) with them again: each
+    ring made from its vertices in the vertex table, closed by its first (a ring's coordinates
+    as they were, to the bit), ``odd_rings`` (rings ``odd``) as saved."""
+    import shapely
+
+    v = geo.vertices
+    n = len(v.count)
+    out = np.empty(n, dtype=object)
+    made = np.ones(n, dtype=bool)
+    made[odd] = False
+    rows = made[v.ring]
+    if rows.any():
+        rank = np.cumsum(made) - 1
+        out[made] = shapely.linearrings(v.xy[rows], indices=rank[v.ring[rows]])
+    out[odd] = odd_rings
+    return replace(geo, rings=replace(geo.rings, geometry=out))
+
+
 def _reduce_crs(crs: CRS) -> tuple[Callable[[str], CRS], tuple[str]]:
     return crs_of, (crs.srs,)
 
@@ -139,12 +170,23 @@ copyreg.pickle(CRS, _reduce_crs)
 
 class _Pickler(pickle.Pickler):
     """Pickles arrays of shapely geometries as one WKB array (in C), not geometry by geometry
-    (a partition's rings and parcels: three times faster to save and to load), and a CRS as its
-    definition, loaded as the process's one object for it (:func:`posting.crs.crs_of`)."""
+    (a partition's rings and parcels: three times faster to save and to load), the rings of
+    prepared parcels not at all when their vertex table is saved with them (made from it
+    again), and a CRS as its definition, loaded as the process's one object for it
+    (:func:`posting.crs.crs_of`)."""
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is CRS:
             return crs_of, (obj.srs,)
+        if (
+            type(obj) is ParcelGeometry
+            and obj.vertices is not None
+            and obj.rings.geometry is not None
+        ):
+            # the rings' coordinates are in the vertex table: made from it again when loaded
+            odd = _rings_made_odd(obj)
+            bare = replace(obj, rings=replace(obj.rings, geometry=None))
+            return _with_ring_geometry, (bare, odd, obj.rings.geometry[odd])
         if type(obj) is np.ndarray and obj.dtype == object and obj.ndim == 1 and len(obj) > 8:
             import shapely
 

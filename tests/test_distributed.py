@@ -427,6 +427,34 @@ def test_halo_and_reach():
     assert list(zip(box.tolist(), part.tolist(), strict=True)) == [(0, 0), (0, 1), (0, 2)]
 
 
+def test_prepared_parcels_saved_without_their_rings_load_with_the_same_rings(tmp_path):
+    """The scratch files keep a partition's rings as its vertex table only: loaded, every ring
+    has its coordinates to the bit, a hole's and a ring whose closing vertex was given twice
+    included (that one is saved as it is: made from its vertices it would lose a vertex)."""
+    from posting.distributed import _load, _rings_made_odd, _save
+    from posting.io import ParcelLayer
+    from posting.prepare import prepare_parcels
+
+    polys = [
+        shapely.box(0, 0, 300, 200),
+        shapely.Polygon([(400, 0), (700, 0), (700, 300), (400, 0), (400, 0)]),  # closing twice
+        shapely.Polygon(
+            shapely.box(0, 400, 500, 900).exterior, [shapely.box(100, 500, 200, 600).exterior]
+        ),
+        None,
+    ]
+    layer = ParcelLayer.from_geometries(polys, crs="EPSG:6438")
+    prep = prepare_parcels(layer, Settings(), corners=False)
+    geo = prep.geometry
+    _save(str(tmp_path / "p.pkl"), prep)
+    got = _load(str(tmp_path / "p.pkl")).geometry.rings.geometry
+    want = geo.rings.geometry
+    assert len(got) == len(want) == 4
+    assert shapely.get_type_id(got).tolist() == [2, 2, 2, 2]
+    assert shapely.to_wkb(got).tolist() == shapely.to_wkb(want).tolist()
+    assert _rings_made_odd(geo).tolist() == [1]
+
+
 from distributed import WorkerPlugin  # noqa: E402
 
 
