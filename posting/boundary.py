@@ -165,7 +165,8 @@ def _vertex_rows(
     step = np.diff(coords, axis=0)[keep[:-1]] if len(coords) else coords
     seg = np.hypot(step[:, 0], step[:, 1])
     s = _ring_cumsum(seg, start, count)
-    length = np.bincount(ring, weights=seg, minlength=n_rings)
+    # (float even when no ring has a vertex: numpy's bincount of nothing gives integers)
+    length = np.bincount(ring, weights=seg, minlength=n_rings).astype(float, copy=False)
     return xy, ids[ring], s, count, length
 
 
