@@ -217,10 +217,13 @@ def vertices_take(v: _Vertices, rings: np.ndarray) -> _Vertices:
     makes of those rings, without reading their geometries again (a ring's vertices, arc
     positions and length do not depend on the rings beside it; the sort keys are made anew).
 
-    >>> sq = shapely.linearrings([[(0, 0), (0, 2), (2, 2), (2, 0)], [(0, 0), (0, 1), (1, 0)]])
-    >>> v = vertices_take(ring_vertices(sq), np.array([1]))
-    >>> v.xy.tolist(), v.s.tolist(), v.count.tolist(), v.key.tolist()
-    ([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]], [0.0, 1.0, 2.0], [3], [0.0, 1.0, 2.0])
+    >>> square = shapely.LinearRing([(0, 0), (0, 2), (2, 2), (2, 0)])
+    >>> corner = shapely.LinearRing([(0, 0), (0, 1), (1, 0)])
+    >>> v = vertices_take(ring_vertices(np.array([square, corner])), np.array([1]))
+    >>> v.xy.tolist(), v.count.tolist(), v.length.tolist()
+    ([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]], [3], [3.414213562373095])
+    >>> v.s.tolist() == v.key.tolist() == [0.0, 1.0, 1.0 + 2**0.5]  # arc positions: 1 + √2
+    True
     """
     rings = np.asarray(rings, dtype=np.int64)
     count = v.count[rings]
