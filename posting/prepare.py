@@ -262,6 +262,7 @@ def adjoining_pairs(
     invalid: np.ndarray,
     snap_ft: float,
     rings: Rings | None = None,
+    vertices: Any = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The pairs of parcels (rows ``a < b``) with the same ``key`` (an owner) that adjoin.
 
@@ -324,7 +325,7 @@ def adjoining_pairs(
     keep = shapely.dwithin(geometry_ft[a], geometry_ft[b], snap_ft)
     a, b = a[keep], b[keep]
     least = max(5.0, 5 * snap_ft)
-    edges = _ring_edges(geometry_ft, np.unique(np.concatenate([a, b])), rings)
+    edges = _ring_edges(geometry_ft, np.unique(np.concatenate([a, b])), rings, vertices)
     # an edge both boundaries have, at least that long, settles a pair without GEOS: it lies
     # within the snap of b, so the stretch measured below could not be shorter (a margin of
     # 1e-9 for the measure's rounding)
@@ -353,10 +354,16 @@ class _Edges(NamedTuple):
     parcel: np.ndarray
 
 
-def _ring_edges(geometry_ft: np.ndarray, parcels: np.ndarray, rings: Rings | None = None) -> _Edges:
+def _ring_edges(
+    geometry_ft: np.ndarray, parcels: np.ndarray, rings: Rings | None = None, vertices: Any = None
+) -> _Edges:
     """The edges of the rings of ``parcels`` (rows of ``geometry_ft``, ascending), read from
-    ``rings`` (their :class:`~posting.boundary.Rings`) when given, else from the geometries."""
+    ``rings`` (their :class:`~posting.boundary.Rings`) when given, and from their vertex table
+    ``vertices`` (:func:`~posting.boundary.ring_vertices`) when that is given too, else from
+    the geometries."""
     parcels = np.asarray(parcels, dtype=np.int64)
+    if rings is not None and vertices is not None:
+        return _table_edges(rings, vertices, parcels, len(geometry_ft))
     if rings is None:
         parts, part_of = shapely.get_parts(geometry_ft[parcels], return_index=True)
         ring_geometry, ring_of = shapely.get_rings(parts, return_index=True)
@@ -373,6 +380,27 @@ def _ring_edges(geometry_ft: np.ndarray, parcels: np.ndarray, rings: Rings | Non
         at = at[np.argsort(parcel, kind="stable")]
         parcel = np.asarray(ring_parcel, dtype=np.int64)[vertex_of[at]]
     return _Edges(xy[at], xy[at + 1], parcel)
+
+
+def _table_edges(rings: Rings, v: Any, parcels: np.ndarray, n: int) -> _Edges:
+    """:func:`_ring_edges` from the rings' vertex table: each vertex to the next, the last to
+    the first (the ring's closing coordinate, equal to it); the edges and their order are
+    those of the rings' coordinates, without copying them out of GEOS while holding the GIL."""
+    from posting.index import expand_counts
+
+    wanted = np.zeros(n, dtype=bool)
+    wanted[parcels] = True
+    chosen = np.flatnonzero(wanted[rings.parcel])
+    count = v.count[chosen]
+    item, rank = expand_counts(count)
+    start = v.start[chosen][item]
+    at = start + rank
+    nxt = np.where(rank == count[item] - 1, start, at + 1)
+    parcel = np.asarray(rings.parcel, dtype=np.int64)[chosen][item]
+    if len(parcel) and (np.diff(parcel) < 0).any():
+        order = np.argsort(parcel, kind="stable")
+        at, nxt, parcel = at[order], nxt[order], parcel[order]
+    return _Edges(v.xy[at], v.xy[nxt], parcel)
 
 
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9], dtype=np.uint64)

@@ -154,6 +154,7 @@ def same_owner_pairs(prepared: PreparedParcels) -> tuple[np.ndarray, np.ndarray]
         prepared.invalid,
         prepared.settings.merge_snap_ft,
         prepared.rings,
+        prepared.geometry.vertices,
     )
 
 

@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posting import prepare
-from posting.boundary import rings_of
+from posting.boundary import ring_vertices, rings_of
 from posting.prepare import _longest_shared_edge, _ring_edges, adjoining_pairs
 
 
@@ -86,8 +86,29 @@ def test_adjoining_pairs_are_the_definitions(seed, n, snap_ft, owners):
     a, b = adjoining_pairs(g, key, group, invalid, snap_ft)
     assert list(zip(a.tolist(), b.tolist(), strict=True)) == want
     # the same read from the prepared rings (oriented, as prepare_parcels makes them)
-    a, b = adjoining_pairs(g, key, group, invalid, snap_ft, rings_of(g))
+    rings = rings_of(g)
+    a, b = adjoining_pairs(g, key, group, invalid, snap_ft, rings)
     assert list(zip(a.tolist(), b.tolist(), strict=True)) == want
+    # and from their vertex table
+    a, b = adjoining_pairs(g, key, group, invalid, snap_ft, rings, ring_vertices(rings.geometry))
+    assert list(zip(a.tolist(), b.tolist(), strict=True)) == want
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 14))
+def test_ring_edges_from_the_vertex_table_are_the_coordinates_edges(seed, n):
+    """The edges read from the rings' vertex table are those read from their coordinates: the
+    same points to the bit, in the same order, with the same parcels (a subset of parcels, in
+    any order, a parcel with no ring among them)."""
+    g = _layout(seed, n)
+    g[n // 2] = None
+    rings = rings_of(g)
+    pick = np.sort(np.random.default_rng(seed).permutation(n)[: max(1, n // 2)])
+    want = _ring_edges(g, pick, rings)
+    got = _ring_edges(g, pick, rings, ring_vertices(rings.geometry))
+    for x, y in zip(want, got, strict=True):
+        assert x.dtype == y.dtype and x.shape == y.shape
+        assert x.tobytes() == y.tobytes()
 
 
 @settings(max_examples=100, deadline=None)
