@@ -75,7 +75,9 @@ def findings_frame(
     n = len(parcel)
 
     def col(v, dtype=object):
-        a = np.full(n, v, dtype=dtype) if np.ndim(v) == 0 else np.asarray(v, dtype=dtype)
+        # (a list is a column: np.ndim would first copy its strings into a unicode array)
+        scalar = not isinstance(v, list | tuple) and np.ndim(v) == 0
+        a = np.full(n, v, dtype=dtype) if scalar else np.asarray(v, dtype=dtype)
         return text(a) if dtype is object else a
 
     return pd.DataFrame(
