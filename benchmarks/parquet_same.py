@@ -132,10 +132,11 @@ def _same_table(a: pa.Table, b: pa.Table) -> str | None:
         if pa.types.is_floating(x.type):
             xn = np.asarray(x.fill_null(0.0).to_numpy(zero_copy_only=False))
             yn = np.asarray(y.fill_null(0.0).to_numpy(zero_copy_only=False))
-            if not np.array_equal(xn, yn, equal_nan=True) or not np.array_equal(
-                np.signbit(xn), np.signbit(yn)
-            ):
-                return f"column {name}: values differ"
+            same = ((xn == yn) | (np.isnan(xn) & np.isnan(yn))) & (np.signbit(xn) == np.signbit(yn))
+            if not same.all():
+                at = np.flatnonzero(~same)
+                shown = ", ".join(f"row {i}: {xn[i]!r} vs {yn[i]!r}" for i in at[:3])
+                return f"column {name}: {len(at)} value(s) differ ({shown})"
         elif not x.equals(y):
             return f"column {name}: values differ"
     return None
