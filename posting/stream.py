@@ -208,11 +208,14 @@ def _geoparquet(
     kinds: list[str],
 ) -> None:
     """Write ``columns`` (Arrow arrays, or numpy/pandas values converted with NaN as null) of
-    the Arrow ``types`` and ``geometry`` (Arrow WKB, or shapely geometries) as one GeoParquet
-    file, beside ``path`` and renamed into place."""
+    the Arrow ``types`` and ``geometry`` (Arrow WKB, or shapely geometries, made WKB on
+    :func:`posting.parallel.pmap`'s threads) as one GeoParquet file, beside ``path`` and
+    renamed into place."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     import shapely
+
+    from posting.parallel import pmap
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
     arrays = {}
@@ -226,7 +229,7 @@ def _geoparquet(
     if isinstance(geometry, pa.Array):
         arrays["geometry"] = geometry
     else:
-        arrays["geometry"] = pa.array(shapely.to_wkb(geometry), type=pa.binary())
+        arrays["geometry"] = pa.array(pmap(shapely.to_wkb, geometry), type=pa.binary())
     table = pa.table(arrays)
     geo = {
         "version": "1.1.0",
