@@ -95,7 +95,7 @@ def write_only(src: Path, pickled: Path, out: Path) -> dict[str, float]:
         check=True,
     )
     wall, cpu = map(float, res.stdout.split())
-    return {"write_wall_s": wall, "write_thread_cpu_s": cpu}
+    return {"write_wall_s": wall, "write_cpu_s": cpu}
 
 
 def main(argv: list[str] | None = None) -> int:
