@@ -92,22 +92,20 @@ def write_partition(
     if "json" in outputs:
         lines = pc.utf8_slice_codeunits(parcel_lines(sub), 0, -len(LINE_END))
         _write_lines(f"{scratch}/lines/json/{k}.arrow", rows, lines)
-    if "csv" in outputs or "parquet" in outputs:
+    if "csv" in outputs:
         from posting.render.csv import csv_rows
 
-        table = list(csv_rows(sub))
-        if "csv" in outputs:
-            buf = io.StringIO()
-            w = csv.writer(buf, lineterminator="\n")
-            lines = []
-            for r in table:
-                buf.seek(0)
-                buf.truncate()
-                w.writerow(r)
-                lines.append(buf.getvalue().encode())
-            _write_lines(f"{scratch}/lines/csv/{k}.arrow", rows, lines)
-        if "parquet" in outputs:
-            _parquet_parts(scratch, k, sub, table)
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        lines = []
+        for r in csv_rows(sub):
+            buf.seek(0)
+            buf.truncate()
+            w.writerow(r)
+            lines.append(buf.getvalue().encode())
+        _write_lines(f"{scratch}/lines/csv/{k}.arrow", rows, lines)
+    if "parquet" in outputs:
+        _parquet_parts(scratch, k, sub)
     if "geojson" in outputs:
         _geojson_parts(scratch, k, sub, marker_keys)
     return {}
@@ -158,6 +156,50 @@ def _point_wkb(x: np.ndarray, y: np.ndarray) -> Any:
 
 
 # -- GeoParquet parts ------------------------------------------------------------------------
+def _text_array(values: Any, blank_is_null: bool = False) -> Any:
+    """A text column as an Arrow string array, null where a value is missing (None, NaN, NA)
+    and, with ``blank_is_null``, where it is empty: built from numpy codes of its distinct
+    values (a state's ten million markers name a few sources, kinds and reasons), the text of
+    each distinct value converted once."""
+    import pyarrow as pa
+
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
+        codes = values.cat.codes.to_numpy()
+        uniques = values.cat.categories.to_numpy(dtype=object)
+    else:
+        codes, uniques = pd.factorize(np.asarray(values, dtype=object))
+        uniques = np.asarray(uniques, dtype=object)
+    missing = codes < 0
+    if blank_is_null and len(uniques):
+        blank = np.zeros(len(uniques), dtype=bool)
+        blank[:] = uniques == ""
+        if blank.any():
+            missing = missing | blank[np.maximum(codes, 0)]
+    dictionary = pa.array(uniques, type=pa.string(), from_pandas=True)
+    indices = pa.array(np.asarray(codes, dtype=np.int32), mask=missing)
+    return pa.DictionaryArray.from_arrays(indices, dictionary).cast(pa.string())
+
+
+def _blank_null(text: Any) -> Any:
+    """Arrow text as strings, null where empty."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = text.cast(pa.string())
+    return pc.if_else(pc.equal(text, ""), pa.scalar(None, pa.string()), text)
+
+
+def _taken(values: Any, index: np.ndarray) -> Any:
+    """``values`` (Arrow) at ``index``, null where ``index`` is negative (no parcel)."""
+    import pyarrow as pa
+
+    index = np.asarray(index, dtype=np.int64)
+    missing = index < 0
+    if not len(values):
+        return pa.nulls(len(index), values.type)
+    return values.take(pa.array(np.maximum(index, 0), mask=missing if missing.any() else None))
+
+
 def _geoparquet(
     path: str,
     columns: dict[str, Any],
@@ -165,16 +207,29 @@ def _geoparquet(
     geometry: np.ndarray,
     kinds: list[str],
 ) -> None:
+    """Write ``columns`` (Arrow arrays, or numpy/pandas values converted with NaN as null) of
+    the Arrow ``types`` and ``geometry`` (Arrow WKB, or shapely geometries, made WKB on
+    :func:`posting.parallel.pmap`'s threads) as one GeoParquet file, beside ``path`` and
+    renamed into place."""
     import pyarrow as pa
     import pyarrow.parquet as pq
     import shapely
 
+    from posting.parallel import pmap
+
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    arrays = {c: pa.array(v, type=types[c], from_pandas=True) for c, v in columns.items()}
+    arrays = {}
+    for c, v in columns.items():
+        if isinstance(v, pa.Array):
+            if not v.type.equals(types[c]):
+                raise TypeError(f"column {c}: {v.type}, expected {types[c]}")
+            arrays[c] = v
+        else:
+            arrays[c] = pa.array(v, type=types[c], from_pandas=True)
     if isinstance(geometry, pa.Array):
         arrays["geometry"] = geometry
     else:
-        arrays["geometry"] = pa.array(shapely.to_wkb(geometry), type=pa.binary())
+        arrays["geometry"] = pa.array(pmap(shapely.to_wkb, geometry), type=pa.binary())
     table = pa.table(arrays)
     geo = {
         "version": "1.1.0",
@@ -187,52 +242,87 @@ def _geoparquet(
     os.replace(tmp, path)
 
 
-def _parquet_parts(scratch: str, k: int, sub: Report, csv_table: list[list[Any]]) -> None:
+def _parquet_parts(scratch: str, k: int, sub: Report) -> None:
+    """Write part ``k`` of each GeoParquet dataset from ``sub``'s columns. The markers and
+    corners are written in the background (:func:`posting.parallel.background`: Arrow's
+    writer releases the GIL) while the parcels and gaps are in this thread (their projections
+    to longitude/latitude on :func:`posting.parallel.pmap`'s threads); at once, one after
+    another, where the process has one thread (a dask worker)."""
     import pyarrow as pa
 
-    from posting.render.csv import HEADER
+    from posting.parallel import background
+
+    ids = pa.array(sub.parcels["id"].to_numpy(dtype=object), type=pa.string(), from_pandas=True)
+    rows = sub.parcels["row"].to_numpy(dtype=np.int64)
+    folder = f"{scratch}/parquet/{{}}/part-{k:05d}.parquet"
+
+    def aside() -> None:
+        m = sub.markers
+        mp = m["parcel"].to_numpy(dtype=np.int64)
+        _marker_part(
+            folder.format("markers"),
+            m,
+            _taken(ids, mp),
+            np.where(mp >= 0, rows[np.maximum(mp, 0)] if len(rows) else -1, -1),
+        )
+        _corners_part(folder.format("corners"), sub, ids, rows)
+
+    later = background(aside)
+    try:
+        _parcels_part(folder.format("parcels"), sub, ids)
+        _gaps_part(folder.format("gaps"), sub, ids, rows)
+    finally:
+        later.result()
+
+
+def _parcels_part(path: str, sub: Report, ids: Any) -> None:
+    """Each parcel: the CSV's columns with its values (:mod:`posting.render.csv`: figures
+    rounded as the JSON report gives them, a blank CSV cell null), ``markers_counted``, and
+    its outline in longitude/latitude."""
+    import pyarrow as pa
+
+    from posting.records import list_counts
+    from posting.render.csv import FIGURES, HEADER, findings_text
 
     s, i, f, b = pa.string(), pa.int64(), pa.float64(), pa.bool_()
     types = dict(
         zip(HEADER, [s, i, s, s, s, i, f, f, f, i, i, i, i, s, s, s, s, s, b], strict=True)
     )
-    frame = pd.DataFrame(csv_table, columns=HEADER)
-    cols: dict[str, Any] = {}
-    for c in HEADER:
-        v = frame[c]
-        if types[c] == f:
-            v = pd.to_numeric(v.replace("", np.nan), errors="coerce")
-        elif types[c] == b:
-            v = v.eq("yes")
-        elif types[c] == s:
-            v = v.astype(object).where(v.astype(str) != "", None)
-        cols[c] = v.to_numpy() if types[c] != s else v.tolist()
-    cols["markers_counted"] = sub.parcels["markers_counted"].to_numpy(dtype=np.int64)
+    p = sub.parcels
+    n = len(p)
+    counts = list_counts(sub)
+    cols: dict[str, Any] = {
+        "id": _blank_null(ids),
+        "row": p["row"].to_numpy(dtype=np.int64),
+        "owner": _text_array(p["owner"], True) if "owner" in p else pa.nulls(n, s),
+        "status": _text_array(p["status"], True),
+        "rules": _text_array(p["rules"], True),
+        "signs": p["signs"].to_numpy(dtype=np.int64),
+    }
+    for c, nd in FIGURES.items():
+        a = p[c].to_numpy(dtype=float)
+        cols[c] = pa.array(np.round(a, nd), type=f, mask=~np.isfinite(a))
+    cols["gaps_over_limit"] = counts["over"].astype(np.int64)
+    cols["corners"] = p["corners"].to_numpy(dtype=np.int64)
+    cols["missing_corners"] = counts["missing_corners"].astype(np.int64)
+    cols["missing_access"] = counts["missing_access"].astype(np.int64)
+    for c, level in (
+        ("violations", "violation"),
+        ("uncertain", "uncertain"),
+        ("not_checked", "not_checked"),
+    ):
+        text = findings_text(sub, level)
+        cols[c] = pa.nulls(n, s) if text is None else _blank_null(text)
+    for c in ("repaired", "invalid_reason"):
+        cols[c] = _text_array(p[c], True)
+    cols["duplicate_id"] = p["duplicate_id"].to_numpy(dtype=bool)
+    cols["markers_counted"] = p["markers_counted"].to_numpy(dtype=np.int64)
     types["markers_counted"] = i
     geom = sub.geometry.geometry_lonlat()
-    _geoparquet(
-        f"{scratch}/parquet/parcels/part-{k:05d}.parquet",
-        cols,
-        types,
-        geom,
-        ["Polygon", "MultiPolygon"],
-    )
-    ids = sub.parcels["id"].to_numpy(dtype=object)
-    rows = sub.parcels["row"].to_numpy(dtype=np.int64)
-    _gaps_part(f"{scratch}/parquet/gaps/part-{k:05d}.parquet", sub, ids, rows)
-    _corners_part(f"{scratch}/parquet/corners/part-{k:05d}.parquet", sub, ids, rows)
-    m = sub.markers
-    mp = m["parcel"].to_numpy(dtype=np.int64)
-    ok = mp >= 0
-    _marker_part(
-        f"{scratch}/parquet/markers/part-{k:05d}.parquet",
-        m,
-        np.where(ok, ids[np.maximum(mp, 0)] if len(ids) else None, None).tolist(),
-        np.where(ok, rows[np.maximum(mp, 0)] if len(rows) else -1, -1),
-    )
+    _geoparquet(path, cols, types, geom, ["Polygon", "MultiPolygon"])
 
 
-def _gaps_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> None:
+def _gaps_part(path: str, sub: Report, ids: Any, rows: np.ndarray) -> None:
     """Each reported gap (over the limit, uncertain, unmarked) with its line."""
     import pyarrow as pa
 
@@ -243,11 +333,11 @@ def _gaps_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> Non
     rep = np.flatnonzero((g["status"] != "ok").to_numpy())
     gp = g["parcel"].to_numpy(dtype=np.int64)[rep]
     cols = {
-        "parcel_id": ids[gp].tolist(),
+        "parcel_id": _taken(ids, gp),
         "parcel_row": rows[gp],
         "part": g["part"].to_numpy(dtype=np.int64)[rep],
         "hole": g["hole"].to_numpy(dtype=np.int64)[rep],
-        "status": g["status"].to_numpy(dtype=object)[rep].tolist(),
+        "status": _text_array(g["status"].iloc[rep]),
         "length_ft": g["length_ft"].to_numpy(dtype=float)[rep],
         "straight_ft": g["straight_ft"].to_numpy(dtype=float)[rep],
         "limit_ft": g["limit_ft"].to_numpy(dtype=float)[rep],
@@ -265,7 +355,7 @@ def _gaps_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> Non
     _geoparquet(path, cols, types, gap_lines(sub)[rep], ["LineString"])
 
 
-def _corners_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> None:
+def _corners_part(path: str, sub: Report, ids: Any, rows: np.ndarray) -> None:
     """Each missing or uncertain corner, a point."""
     import pyarrow as pa
 
@@ -274,9 +364,9 @@ def _corners_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> 
     sel = np.flatnonzero(c["status"].isin(["missing", "uncertain"]).to_numpy())
     cp = c["parcel"].to_numpy(dtype=np.int64)[sel]
     cols = {
-        "parcel_id": ids[cp].tolist(),
+        "parcel_id": _taken(ids, cp),
         "parcel_row": rows[cp],
-        "status": c["status"].to_numpy(dtype=object)[sel].tolist(),
+        "status": _text_array(c["status"].iloc[sel]),
         "turn_deg": c["turn_deg"].to_numpy(dtype=float)[sel],
         "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
     }
@@ -285,21 +375,23 @@ def _corners_part(path: str, sub: Report, ids: np.ndarray, rows: np.ndarray) -> 
     _geoparquet(path, cols, types, pts, ["Point"])
 
 
-def _marker_part(path: str, m: pd.DataFrame, parcel_id: list[Any], parcel_row: Any) -> None:
+def _marker_part(path: str, m: pd.DataFrame, parcel_id: Any, parcel_row: Any) -> None:
+    """Each marker, a point: ``parcel_id`` (Arrow text) and ``parcel_row`` name its parcel."""
     import pyarrow as pa
 
     s, i, f = pa.string(), pa.int64(), pa.float64()
+    n = len(m)
     cols = {
-        "source": m["source"].tolist(),
+        "source": _text_array(m["source"]),
         "row": m["row"].to_numpy(dtype=np.int64),
-        "kind": m["kind"].tolist(),
+        "kind": _text_array(m["kind"]),
         "parcel_id": parcel_id,
         "parcel_row": parcel_row,
-        "assigned_by": m["assigned_by"].tolist() if "assigned_by" in m else [None] * len(m),
+        "assigned_by": _text_array(m["assigned_by"]) if "assigned_by" in m else pa.nulls(n, s),
         "distance_ft": m["distance_ft"].to_numpy(dtype=float)
         if "distance_ft" in m
-        else np.full(len(m), np.nan),
-        "reason": m["reason"].tolist(),
+        else np.full(n, np.nan),
+        "reason": _text_array(m["reason"]),
     }
     types = {
         "source": s,
@@ -700,10 +792,12 @@ def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
     lost = run.lost
 
     def unassigned(tmp: str) -> None:
+        import pyarrow as pa
+
         _marker_part(
             os.path.join(tmp, "markers", "part-unassigned.parquet"),
             lost.assign(assigned_by=None, distance_ft=np.nan),
-            [None] * len(lost),
+            pa.nulls(len(lost), pa.string()),
             np.full(len(lost), -1, dtype=np.int64),
         )
 
@@ -713,11 +807,10 @@ def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
 def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]) -> None:
     """The GeoParquet datasets of a single-process check's report (one part each)."""
     from posting.records import header
-    from posting.render.csv import csv_rows
 
     scratch = tempfile.mkdtemp(prefix="posting-parquet-")
     try:
-        _parquet_parts(scratch, 0, report, list(csv_rows(report)))
+        _parquet_parts(scratch, 0, report)
         _publish(scratch, folder, header(report, name), None)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

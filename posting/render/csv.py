@@ -12,13 +12,13 @@ import pandas as pd
 import pyarrow as pa
 
 from posting import jsontext
-from posting.records import _numbers, _texts, list_counts
+from posting.records import FT_DECIMALS, _numbers, _texts, list_counts
 from posting.render import register
 
 if TYPE_CHECKING:
     from posting.report import Report
 
-__all__ = ["HEADER", "csv_rows", "to_csv"]
+__all__ = ["FIGURES", "HEADER", "csv_rows", "findings_text", "to_csv"]
 
 
 HEADER = [
@@ -43,6 +43,9 @@ HEADER = [
     "duplicate_id",
 ]
 """The CSV's columns."""
+
+FIGURES = {"perimeter_ft": FT_DECIMALS, "area_acres": 4, "max_gap_ft": FT_DECIMALS}
+"""The CSV's figures and the decimals each is rounded to (as the JSON report gives them)."""
 
 
 @register("csv", "report", (".csv",), "one row per parcel")
@@ -77,9 +80,7 @@ def csv_rows(report: Report) -> Iterator[list[Any]]:
         p["status"].astype(object).tolist(),
         p["rules"].astype(object).tolist(),
         p["signs"].astype(np.int64).tolist(),
-        _numbers(p["perimeter_ft"]),
-        _numbers(p["area_acres"], 4),
-        _numbers(p["max_gap_ft"]),
+        *(_numbers(p[c], nd) for c, nd in FIGURES.items()),
         counts["over"].tolist(),
         p["corners"].astype(np.int64).tolist(),
         counts["missing_corners"].tolist(),
@@ -103,14 +104,21 @@ def _present(column: pd.Series) -> list[Any]:
 
 def _joined(report: Report, level: str) -> list[str]:
     """Each parcel's findings of ``level`` as ``rule: message``, joined by ``; ``."""
+    text = findings_text(report, level)
+    return [""] * len(report.parcels) if text is None else text.to_pylist()
+
+
+def findings_text(report: Report, level: str) -> pa.Array | None:
+    """Each parcel's findings of ``level`` as ``rule: message``, joined by ``; ``, as Arrow
+    text (empty where the parcel has none); None where no parcel has any."""
     f = report.findings
     sel = f[(f["level"] == level).to_numpy(dtype=bool)]
     n = len(report.parcels)
     if not len(sel):
-        return [""] * n
+        return None
     text = pa.array(
         (sel["rule"].astype(str) + ": " + sel["message"].astype(str)).tolist(),
         type=pa.large_string(),
     )
     parcel = sel["parcel"].to_numpy(dtype=np.int64)
-    return jsontext.join(*jsontext.arrays(text, parcel, n, ("", "; ", ""))).to_pylist()
+    return jsontext.join(*jsontext.arrays(text, parcel, n, ("", "; ", "")))
