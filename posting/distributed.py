@@ -13,7 +13,8 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
 2. **plan**, on the client: the working CRSs of the whole layer
    (:class:`posting.partition.WorkingPlan`); each parcel's Hilbert distance (dask-geopandas'
    function, on the workers, piece by piece) and the cuts that make partitions of about
-   ``partition_parcels`` parcels along the curve (:func:`_cuts`, from the pieces' histograms)
+   ``partition_parcels`` parcels along the curve (:func:`_cuts`, from the pieces' histograms;
+   by default :func:`partition_size` of the parcels and the cluster's worker threads)
    (one owner's parcels, with ``merge_owner``, share a key and so a partition); the grid cells
    each partition's boxes cover, padded by the halo (:class:`posting.partition.Reach`).
 3. **distribute**: each piece of the parcels, the markers and the context layers is read once
@@ -88,17 +89,44 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_PARTITION_PARCELS",
+    "MAX_DEFAULT_PARTITION_PARCELS",
     "Block",
     "Plan",
     "Run",
     "cluster",
+    "partition_size",
     "run_partitioned",
 ]
 
 DEFAULT_PARTITION_PARCELS = 20_000
-"""Parcels per partition by default (see ``docs/scale.md``: a partition's cost is nearly
-proportional to its parcels and markers beyond a fixed cost of about 0.1 s; at 20,000 parcels
-and their 200,000 markers a task holds about 0.4 GB and the halo adds a few per cent)."""
+"""Parcels per partition at least, by default (:func:`partition_size`; see ``docs/scale.md``:
+a partition's cost is nearly proportional to its parcels and markers beyond a fixed cost of
+about 0.1 s; at 20,000 parcels and their 200,000 markers a task holds about 0.4 GB and the halo
+adds a few per cent)."""
+
+MAX_DEFAULT_PARTITION_PARCELS = 50_000
+"""Parcels per partition at most, by default: on the benchmark state (1,000,000 parcels of real
+shapes, 10 million markers, two workers) partitions of 50,000 took 0.96 of the CPU of
+partitions of 20,000 (a halo of 24,284 properties instead of 50,368, 20 tasks a step instead of
+50), and its largest process 1.27 GB instead of 0.85 (a task holds about 1 GB)."""
+
+TASKS_PER_WORKER = 4
+"""Partitions per worker that the default size aims at, so that a step's last tasks do not
+leave most workers idle (a step ends with its slowest task)."""
+
+
+def partition_size(parcels: int, workers: int) -> int:
+    """The default number of parcels per partition: ``parcels`` spread over
+    :data:`TASKS_PER_WORKER` tasks for each of ``workers``, within
+    [:data:`DEFAULT_PARTITION_PARCELS`, :data:`MAX_DEFAULT_PARTITION_PARCELS`]: few large
+    partitions for a state on a few workers (less halo, fewer tasks), more for many workers.
+
+    >>> partition_size(1_000_000, 2), partition_size(1_000_000, 10), partition_size(100_000, 2)
+    (50000, 25000, 20000)
+    """
+    wanted = math.ceil(parcels / (TASKS_PER_WORKER * max(workers, 1)))
+    return int(min(MAX_DEFAULT_PARTITION_PARCELS, max(DEFAULT_PARTITION_PARCELS, wanted)))
+
 
 HILBERT_LEVEL = 16
 CELL_HALOS = 6
@@ -1473,7 +1501,7 @@ def run_partitioned(
     job: Job,
     client: Client,
     *,
-    partition_parcels: int = DEFAULT_PARTITION_PARCELS,
+    partition_parcels: int | None = None,
     scratch: str | None = None,
     outputs: tuple[str, ...] = (),
     progress: bool = False,
@@ -1482,8 +1510,9 @@ def run_partitioned(
     module's docstring); ``outputs`` names the parts to write (``json``, ``geojson``, ``csv``,
     ``parquet``) into ``scratch``, where :mod:`posting.stream` merges them. Without
     ``scratch``, a temporary folder is made (``run.plan.scratch``): the caller removes it once
-    the outputs are written (:func:`run_and_write` does)."""
-    if partition_parcels < 1:
+    the outputs are written (:func:`run_and_write` does). ``partition_parcels``: parcels per
+    partition (None: :func:`partition_size` of the layer and the cluster's worker threads)."""
+    if partition_parcels is not None and partition_parcels < 1:
         raise InputError("{option} must be at least 1", parameter="partition_parcels")
     from posting.jurisdiction import rules_spec, state_of
 
@@ -1613,7 +1642,7 @@ class _Steps:
         )
         return pieces, frames, info, working
 
-    def plan(self, frames: list[Any], info: list[dict[str, Any]], partition_parcels: int):
+    def plan(self, frames: list[Any], info: list[dict[str, Any]], partition_parcels: int | None):
         """Step 2: each parcel's partition (futures, one per piece), their number, their reach
         and the layer's range of latitudes."""
         from posting.crs import lonlat_margin_deg
@@ -1632,6 +1661,8 @@ class _Steps:
             owner_min = _share(client, owner_min)
         keys = client.map(_plan_key, frames, hd, owner_min=owner_min, pure=False)
         n = sum(x["rows"] for x in info)
+        if partition_parcels is None:  # the default: by the parcels and the cluster's threads
+            partition_parcels = partition_size(n, sum(client.nthreads().values()))
         k_parts = max(1, math.ceil(n / partition_parcels))
         cuts = _cuts(client, keys, n, k_parts, self.progress)
         k_parts = len(cuts) + 1
@@ -1923,7 +1954,7 @@ def run_and_write(
     *,
     workers: int | None = None,
     scheduler: str | None = None,
-    partition_parcels: int = DEFAULT_PARTITION_PARCELS,
+    partition_parcels: int | None = None,
     outputs: dict[str, str | None],
     name: Callable[[str], str] | None = None,
     progress: bool = False,

@@ -58,7 +58,8 @@ def scale_options(f: Callable[..., Any]) -> Callable[..., Any]:
             "--partition-parcels",
             type=click.IntRange(min=1),
             metavar="K",
-            help="Parcels per partition with --workers or --scheduler (default 20,000).",
+            help="Parcels per partition with --workers or --scheduler (default: the parcels "
+            "spread over four partitions per worker thread, from 20,000 to 50,000 each).",
         ),
         click.option(
             "--parquet",
@@ -122,7 +123,7 @@ def check_partitioned(
         job,
         workers=scale.workers,
         scheduler=scale.scheduler,
-        partition_parcels=scale.partition_parcels or distributed.DEFAULT_PARTITION_PARCELS,
+        partition_parcels=scale.partition_parcels,
         outputs={
             "json": outputs.get("json"),
             "geojson": outputs.get("geojson"),
