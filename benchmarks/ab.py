@@ -25,7 +25,9 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "benchmarks" / "work"
@@ -78,6 +80,28 @@ def one_run(src: Path, out: Path, data: Path = WORK, rules: str | None = None) -
     }
 
 
+def alternated(
+    a: str, b: str, repeat: int, run: Callable[[str], dict[str, float]]
+) -> dict[str, Any]:
+    """``run(a)`` and ``run(b)`` ``repeat`` times each, alternated (a b, b a, ...), each run
+    printed to stderr; their medians, the ratios b/a and the load average."""
+    runs: dict[str, list[dict[str, float]]] = {a: [], b: []}
+    for i in range(repeat):
+        for c in (a, b) if i % 2 == 0 else (b, a):
+            r = run(c)
+            runs[c].append(r)
+            print(c, {k: round(v, 2) for k, v in r.items()}, file=sys.stderr)
+    med = {c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()}
+    return {
+        "a": a,
+        "b": b,
+        "repeat": repeat,
+        "median": {c: {k: round(v, 3) for k, v in m.items()} for c, m in med.items()},
+        "b_over_a": {k: round(med[b][k] / med[a][k], 3) for k in med[a]},
+        "load_average": os.getloadavg()[0],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="the reference commit")
@@ -92,23 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     base = Path(tempfile.mkdtemp(prefix="posting-ab-"))
     try:
         srcs = {c: export(c, base / f"src{i}") for i, c in enumerate((args.a, args.b))}
-        runs: dict[str, list[dict[str, float]]] = {args.a: [], args.b: []}
         one_run(srcs[args.a], base / "warm.json", data, args.rules)  # the file cache, untimed
-        for i in range(args.repeat):
-            for c in (args.a, args.b) if i % 2 == 0 else (args.b, args.a):
-                r = one_run(srcs[c], base / f"{c}.json", data, args.rules)
-                runs[c].append(r)
-                print(c, {k: round(v, 2) for k, v in r.items()}, file=sys.stderr)
-        med = {c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()}
-        result = {
-            "a": args.a,
-            "b": args.b,
-            "repeat": args.repeat,
-            "data": str(data),
-            "median": {c: {k: round(v, 3) for k, v in m.items()} for c, m in med.items()},
-            "b_over_a": {k: round(med[args.b][k] / med[args.a][k], 3) for k in med[args.a]},
-            "load_average": os.getloadavg()[0],
-        }
+        result = alternated(
+            args.a,
+            args.b,
+            args.repeat,
+            lambda c: one_run(srcs[c], base / f"{c}.json", data, args.rules),
+        )
+        result["data"] = str(data)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     line = json.dumps(result)

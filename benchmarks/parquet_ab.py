@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,7 +26,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ab import export
+from ab import alternated, export
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "benchmarks" / "work"
@@ -116,24 +115,14 @@ def main(argv: list[str] | None = None) -> int:
             env=_env(None),
             check=True,
         )
-        runs: dict[str, list[dict[str, float]]] = {args.a: [], args.b: []}
         whole(srcs[args.a], base / "warm", data, args.rules)  # the file cache, untimed
-        for i in range(args.repeat):
-            for c in (args.a, args.b) if i % 2 == 0 else (args.b, args.a):
-                r = whole(srcs[c], base / "out", data, args.rules)
-                r |= write_only(srcs[c], pickled, base / "out")
-                runs[c].append(r)
-                print(c, {k: round(v, 2) for k, v in r.items()}, file=sys.stderr)
-        med = {c: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for c, rs in runs.items()}
-        result = {
-            "a": args.a,
-            "b": args.b,
-            "repeat": args.repeat,
-            "data": str(data),
-            "median": {c: {k: round(v, 3) for k, v in m.items()} for c, m in med.items()},
-            "b_over_a": {k: round(med[args.b][k] / med[args.a][k], 3) for k in med[args.a]},
-            "load_average": os.getloadavg()[0],
-        }
+
+        def run(c: str) -> dict[str, float]:
+            r = whole(srcs[c], base / "out", data, args.rules)
+            return r | write_only(srcs[c], pickled, base / "out")
+
+        result = alternated(args.a, args.b, args.repeat, run)
+        result["data"] = str(data)
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(json.dumps(result))

@@ -38,6 +38,7 @@ import pyarrow.parquet as pq
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import export
+from same_output import SAMPLE_CHECK, SAMPLE_LAND
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "benchmarks" / "work"
@@ -50,24 +51,7 @@ _STAMP = re.compile(rb'"generated": ?"[^"]*"')
 def _cases(real: Path) -> dict[str, tuple[list[str], str]]:
     """Each case: the command's arguments (the output folder as ``{out}``) and the partition
     size of its partitioned run."""
-    base = [
-        "check",
-        str(SAMPLE / "parcels.geojson"),
-        "--signs",
-        str(SAMPLE / "signs.csv"),
-        "--signs",
-        str(SAMPLE / "signs-added.gpx"),
-        "--id-field",
-        "parcel_id",
-        "--owner-field",
-        "owner",
-    ]
-    land = [
-        "--water",
-        str(SAMPLE / "water.geojson"),
-        "--dwellings",
-        str(SAMPLE / "dwellings.geojson"),
-    ]
+    base, land = SAMPLE_CHECK, SAMPLE_LAND
     out = ["--parquet", "{out}", "-q"]
     cases = {
         "sample-land": (

@@ -48,25 +48,29 @@ _TIME = re.compile(
 )  # folium names its elements by random uuid
 
 
+SAMPLE_CHECK = [
+    "check",
+    str(SAMPLE / "parcels.geojson"),
+    "--signs",
+    str(SAMPLE / "signs.csv"),
+    "--signs",
+    str(SAMPLE / "signs-added.gpx"),
+    "--id-field",
+    "parcel_id",
+    "--owner-field",
+    "owner",
+]
+"""The bundled sample's check (``parquet_same.py`` uses it too)."""
+SAMPLE_LAND = [
+    "--water",
+    str(SAMPLE / "water.geojson"),
+    "--dwellings",
+    str(SAMPLE / "dwellings.geojson"),
+]
+
+
 def _sample_cases() -> dict[str, list[str]]:
-    base = [
-        "check",
-        str(SAMPLE / "parcels.geojson"),
-        "--signs",
-        str(SAMPLE / "signs.csv"),
-        "--signs",
-        str(SAMPLE / "signs-added.gpx"),
-        "--id-field",
-        "parcel_id",
-        "--owner-field",
-        "owner",
-    ]
-    land = [
-        "--water",
-        str(SAMPLE / "water.geojson"),
-        "--dwellings",
-        str(SAMPLE / "dwellings.geojson"),
-    ]
+    base, land = SAMPLE_CHECK, SAMPLE_LAND
     outs = ["--json", "{out}/report.json", "--geojson", "{out}/report.geojson"]
     outs += ["--csv", "{out}/report.csv", "--map", "{out}/map.html", "-q"]
     plan = ["plan", *base[1:], *land, "-o", "{out}/plan.gpx", "--summary", "{out}/plan.json"]
