@@ -1472,6 +1472,18 @@ def _forked_workers() -> Iterator[None]:
 
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         get_mp_context().set_forkserver_preload(list(_WORKER_MODULES))
+        # started here, without the working folder first on its path: Python 3.11's fork
+        # server imports the modules before it takes the command's path, so a folder named
+        # posting where the command runs (a source tree) would be the workers' posting
+        safe = os.environ.get("PYTHONSAFEPATH")
+        os.environ["PYTHONSAFEPATH"] = "1"
+        try:
+            forkserver.ensure_running()
+        finally:
+            if safe is None:
+                del os.environ["PYTHONSAFEPATH"]
+            else:
+                os.environ["PYTHONSAFEPATH"] = safe
         try:
             yield
         finally:

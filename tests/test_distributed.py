@@ -492,6 +492,21 @@ def test_the_workers_option_s_own_cluster_writes_one_run_s_bytes(tmp_path):
     assert outs["one"] == outs["part"]
 
 
+def test_the_workers_run_the_command_s_posting_not_a_folder_of_that_name_where_it_runs(tmp_path):
+    """A folder named posting in the working folder (a source tree of another version, say) is
+    not what the workers of ``--workers`` import: their fork server once imported it before the
+    command's own path applied, and the run failed (or mixed two versions)."""
+    fake = tmp_path / "posting"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise RuntimeError('not the command's posting')\n")
+    script = Path(sys.executable).parent / "posting"  # (python -c would import the folder too)
+    out = tmp_path / "part.json"
+    args = [*SAMPLE_ARGS, "--rules", "florida", "--json", str(out), "-q", "--workers", "1"]
+    res = subprocess.run([str(script), *args], cwd=tmp_path, capture_output=True, check=False)
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    assert json.loads(out.read_text())["summary"]["parcels"] == 29  # the sample's 29 parcels
+
+
 @pytest.mark.parametrize("ours", [False, True], ids=["dask-local-cluster", "workers-option"])
 def test_a_worker_that_dies_is_replaced_and_the_outputs_are_whole(tmp_path, ours):
     """On dask's own local cluster, and on the one ``--workers`` starts (its workers forked
