@@ -461,14 +461,19 @@ main.add_command(evidence_cmd)
 main.add_command(verify_cmd)
 
 
+INTERNAL_ERROR = 3
+"""The exit status of an error that is not the user's (0 and 1 are verdicts, 2 bad input)."""
+
+
 def run() -> None:
     """The ``posting`` command: :func:`main`, then a quick exit.
 
     A county's run leaves millions of objects behind; freeing them one by one as the
     interpreter shuts down takes 0.2 s and serves nothing once the outputs are written and
     closed. So, once ``main`` is done, stdout and stderr are flushed and the process ends at
-    once with its exit status (mypy does the same). Errors that are not the user's still end
-    with a traceback, as usual.
+    once with its exit status (mypy does the same). An error that is not the user's (a bug,
+    a cluster that cannot start) ends with its traceback and a line saying so, and exit status
+    :data:`INTERNAL_ERROR`, not Python's 1, which is the verdict "a parcel is not compliant".
     """
     from posting.memory import arrow_allocator, share_allocator
 
@@ -485,6 +490,16 @@ def run() -> None:
         else:  # a message instead of a status
             print(exc.code, file=sys.stderr)
             code = 1
+    except Exception:
+        import traceback
+
+        traceback.print_exc()
+        print(
+            "posting: internal error: the command failed, not on a verdict nor, as far as it "
+            "can tell, on the inputs (exit status 3); please report it with the traceback above",
+            file=sys.stderr,
+        )
+        code = INTERNAL_ERROR
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -93,6 +93,33 @@ def test_bad_input_exits_2_with_one_clear_line(runner, args, message):
     assert res.stdout == ""
 
 
+def test_an_internal_error_exits_3_not_1_which_is_a_verdict(tmp_path):
+    """A failure that is not the user's (here the check itself raising) ends with its
+    traceback, a line saying what it is, and exit status 3: a script reading 1 as "a parcel is
+    not compliant" is not misled, and nothing is written."""
+    code = (
+        "import posting.engine as e\n"
+        "def broken(*a, **k):\n"
+        "    raise ZeroDivisionError('a bug')\n"
+        "e.run = broken\n"
+        "from posting.cli import run\n"
+        "run()\n"
+    )
+    out = tmp_path / "r.json"
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(SAMPLE / "signs.csv")]
+    res = subprocess.run(
+        [sys.executable, "-c", code, *args, "--json", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert res.returncode == 3, res.stderr[-2000:]
+    assert "ZeroDivisionError: a bug" in res.stderr
+    assert res.stderr.rstrip().splitlines()[-1].startswith("posting: internal error:")
+    assert not out.exists()
+
+
 def test_outputs_written_whole_and_only_on_success(runner, tmp_path):
     out = tmp_path / "r.json"
     res = runner.invoke(main, ["check", "nope.geojson", "--json", str(out)])
