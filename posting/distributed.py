@@ -1438,52 +1438,21 @@ def cluster(
         yield client
 
 
-_WORKER_MODULES = (
-    "distributed",
-    "posting.cli",
-    "posting.distributed",
-    "posting.engine",
-    "posting.stream",
-    "posting.records",
-    "posting.render.csv",
-    "posting.sanity",
-    "geopandas",
-    "pyarrow.parquet",
-)
-"""What every worker imports: loaded once, by the server the workers are forked from."""
-
-
 @contextlib.contextmanager
 def _forked_workers() -> Iterator[None]:
-    """Start the local cluster's workers from a fork server that has imported
-    :data:`_WORKER_MODULES` (where the platform has one): each worker a copy of it, not a new
-    interpreter importing them again (about 0.5 s of CPU a worker); the server stopped, and
-    waited for, on leaving."""
-    import multiprocessing
-
+    """Start the local cluster's workers from the fork server
+    (:func:`posting.forking.start_fork_server`, where the platform has one); the server
+    stopped, and waited for, on leaving."""
     import dask
 
-    if "forkserver" not in multiprocessing.get_all_start_methods():
+    from posting.forking import start_fork_server
+
+    if not start_fork_server():
         yield
         return
     from multiprocessing import forkserver
 
-    from distributed.utils import get_mp_context
-
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
-        get_mp_context().set_forkserver_preload(list(_WORKER_MODULES))
-        # started here, without the working folder first on its path: Python 3.11's fork
-        # server imports the modules before it takes the command's path, so a folder named
-        # posting where the command runs (a source tree) would be the workers' posting
-        safe = os.environ.get("PYTHONSAFEPATH")
-        os.environ["PYTHONSAFEPATH"] = "1"
-        try:
-            forkserver.ensure_running()
-        finally:
-            if safe is None:
-                del os.environ["PYTHONSAFEPATH"]
-            else:
-                os.environ["PYTHONSAFEPATH"] = safe
         try:
             yield
         finally:

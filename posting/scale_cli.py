@@ -109,6 +109,10 @@ def check_partitioned(
     flag: Callable[[str], str],
 ) -> int:
     """Run ``posting check`` on a dask cluster; return the exit status."""
+    if scale.workers and not scale.scheduler:  # the workers' server imports while we do
+        from posting.forking import start_fork_server
+
+        start_fork_server()
     from posting import distributed
     from posting.errors import InputError
     from posting.render.summary import summary_text
