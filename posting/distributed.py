@@ -78,6 +78,7 @@ from posting.partition import (
     extremes,
     points_near,
     take,
+    take_geometry,
 )
 from posting.prepare import ParcelGeometry, PreparedParcels
 
@@ -1111,7 +1112,7 @@ def core_report(
     n = len(report.parcels)
     new_of_old = np.full(n, -1, dtype=np.int64)
     new_of_old[core] = np.arange(len(core))
-    geo = take(prep, core, vertices=drawn).geometry
+    geo, _ = take_geometry(prep.geometry, core, vertices=drawn)  # (not the attributes)
     ring_start, ring_count = prep.geometry.ring_start, prep.geometry.ring_count
     from posting.index import expand_counts
 

@@ -51,6 +51,7 @@ __all__ = [
     "extremes",
     "points_near",
     "take",
+    "take_geometry",
 ]
 
 
@@ -338,11 +339,12 @@ def _vertices_of(geo: ParcelGeometry, rings: np.ndarray) -> Any:
     return ring_vertices(geo.rings.geometry[rings])
 
 
-def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> PreparedParcels:
-    """The prepared parcels (or properties) ``idx``, in that order, with their rings, vertices
-    and corners (ring numbers made those of the new order)."""
+def take_geometry(
+    geo: ParcelGeometry, idx: np.ndarray, vertices: bool = True
+) -> tuple[ParcelGeometry, np.ndarray]:
+    """The geometry of parcels (or properties) ``idx``, in that order, with their rings (and
+    vertex table); and the kept rings' numbers in ``geo``, in their new order."""
     idx = np.asarray(idx, dtype=np.int64)
-    geo = prep.geometry
     ring_start, ring_count = geo.ring_start, geo.ring_count
     pair, k = expand_counts(ring_count[idx])
     old_ring = ring_start[idx][pair] + k  # the kept rings, in their new order
@@ -363,6 +365,15 @@ def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> Prepa
         rings=rings,
         vertices=_vertices_of(geo, old_ring) if vertices else None,
     )
+    return new_geo, old_ring
+
+
+def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> PreparedParcels:
+    """The prepared parcels (or properties) ``idx``, in that order, with their rings, vertices
+    and corners (ring numbers made those of the new order)."""
+    idx = np.asarray(idx, dtype=np.int64)
+    new_geo, old_ring = take_geometry(prep.geometry, idx, vertices)
+    r = prep.geometry.rings
     corners, corner_lonlat = None, None
     if prep.corners is not None:
         new_of_old = np.full(len(r), -1, dtype=np.int64)
