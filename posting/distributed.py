@@ -107,9 +107,10 @@ adds a few per cent)."""
 
 MAX_DEFAULT_PARTITION_PARCELS = 50_000
 """Parcels per partition at most, by default: on the benchmark state (1,000,000 parcels of real
-shapes, 10 million markers, two workers) partitions of 50,000 took 0.96 of the CPU of
-partitions of 20,000 (a halo of 24,284 properties instead of 50,368, 20 tasks a step instead of
-50), and its largest process 1.27 GB instead of 0.85 (a task holds about 1 GB)."""
+shapes, 10 million markers, two workers) partitions of 50,000 took 89-93 s of CPU where
+partitions of 20,000 took 96-104 s (a halo of 24,284 properties instead of 50,368, 20 tasks a
+step instead of 50), and its largest process 1.21-1.35 GB instead of 0.85 (a task holds about
+1 GB; the bound is 2.5)."""
 
 TASKS_PER_WORKER = 4
 """Partitions per worker that the default size aims at, so that a step's last tasks do not
@@ -167,7 +168,9 @@ def _rings_made_odd(geo: ParcelGeometry) -> np.ndarray:
     return np.flatnonzero(odd)
 
 
-def _with_ring_geometry(geo: ParcelGeometry, odd: np.ndarray, odd_rings: np.ndarray):
+def _with_ring_geometry(
+    geo: ParcelGeometry, odd: np.ndarray, odd_rings: np.ndarray
+) -> ParcelGeometry:
     """``geo`` saved without its rings' geometries (:class:`_Pickler`) with them again: each
     ring made from its vertices in the vertex table, closed by its first (a ring's coordinates
     as they were, to the bit), ``odd_rings`` (rings ``odd``) as saved."""
@@ -1112,12 +1115,8 @@ def core_report(
     n = len(report.parcels)
     new_of_old = np.full(n, -1, dtype=np.int64)
     new_of_old[core] = np.arange(len(core))
-    geo, _ = take_geometry(prep.geometry, core, vertices=drawn)  # (not the attributes)
-    ring_start, ring_count = prep.geometry.ring_start, prep.geometry.ring_count
-    from posting.index import expand_counts
-
-    pair, rk = expand_counts(ring_count[core])
-    old_ring = ring_start[core][pair] + rk
+    # the own parcels' geometry (not their attributes), and their rings' old numbers
+    geo, old_ring = take_geometry(prep.geometry, core, vertices=drawn)
     ring_new = np.full(len(prep.rings) + 1, -1, dtype=np.int64)
     ring_new[old_ring] = np.arange(len(old_ring))
 
