@@ -154,7 +154,11 @@ def _fmt_ft(value: float) -> str:
 # (candidates, boxes, ring rows, distances) each step hands to the next; split, the steps would
 # pass a dozen arrays each way and the county's 1,000,000 markers would be copied between them.
 def assign_markers(
-    prep: PreparedParcels | ParcelGeometry, markers: MarkerLayer, *, tolerance_ft: float
+    prep: PreparedParcels | ParcelGeometry,
+    markers: MarkerLayer,
+    *,
+    tolerance_ft: float,
+    explain: bool = True,
 ) -> Assignment:
     """Assign each marker to the parcel and ring it posts.
 
@@ -166,6 +170,11 @@ def assign_markers(
         Markers as read; ``parcel_ref`` (when present) names each marker's parcel.
     tolerance_ft
         Largest distance from a marker to the boundary it posts.
+    explain
+        Say why each unassigned marker is unassigned (the parcel it stands in, or the
+        nearest boundary within :data:`REASON_SEARCH_FT`). False leaves the ``reason`` of an
+        unassigned marker with a usable position None: for a check whose unassigned markers
+        are explained elsewhere (a partition's, whose neighbours may assign them).
     """
     n = len(markers)
     usable = pd.isna(markers.reason)
@@ -307,7 +316,7 @@ def assign_markers(
         got[mm] = True
         is_lost = ~got[free]
         lost = free[is_lost]
-        if len(lost):
+        if len(lost) and explain:
             # the parcels whose box holds a lost marker: (lost, parcel)
             lx, ly = xs[local[lost]], ys[local[lost]]
             li, lb = BoxGrid(parcel_box.T[parcels_g]).query(lx, ly)
@@ -354,6 +363,8 @@ def assign_markers(
         job.result()
     reason = np.asarray(markers.reason, dtype=object).copy()
     reason[parcel >= 0] = None
+    if not explain:
+        return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason)
     _explain(
         reason,
         parcel,

@@ -76,7 +76,6 @@ from posting.partition import (
     boxes_near,
     concat,
     extremes,
-    points_near,
     take,
     take_geometry,
 )
@@ -229,17 +228,23 @@ class _Pickler(pickle.Pickler):
         return NotImplemented
 
 
-def _gc_paused(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A task run with Python's cyclic garbage collector paused, as the command pauses it for
-    one process's check (:func:`posting.cli._user_errors`: a check's many objects hold no
-    cycles, and reference counting frees them); resumed when the task ends."""
+def _task(func: Callable[..., Any]) -> Callable[..., Any]:
+    """A task run on one thread, with Python's cyclic garbage collector paused.
+
+    One thread: each worker runs one task at a time on one thread (:func:`cluster`), so the
+    process's :func:`posting.parallel.pmap` and its writing aside (:mod:`posting.stream`)
+    would put more threads than cores on the machine (the state with ``--workers 2``: 1-3 %
+    more CPU, and 0.15 GB more in each worker). The collector paused, as the command pauses
+    it for one process's check (:func:`posting.cli._user_errors`: a check's many objects hold
+    no cycles, and reference counting frees them); both are restored when the task ends."""
 
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            return func(*args, **kwargs)
+            with parallel.threads(1):
+                return func(*args, **kwargs)
         finally:
             if was_enabled:
                 gc.enable()
@@ -428,7 +433,7 @@ def markers_concat(parts: list[MarkerLayer], files: list[Any]) -> MarkerLayer:
 
 
 # -- step 1: scan ----------------------------------------------------------------------------
-@_gc_paused
+@_task
 def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Each parcel's row, centre and box in longitude/latitude (as :func:`prepare_parcels`
     places it) and owner key; and what the plan needs of the piece."""
@@ -618,7 +623,7 @@ def _reach_cells(
 
 
 # -- step 3: distribute ----------------------------------------------------------------------
-@_gc_paused
+@_task
 def _distribute_parcels(plan: Plan, i: int, piece: dataset.Piece, part: np.ndarray) -> int:
     layer, rows = read_parcel_piece(plan.job, piece)
     for k in np.unique(part):
@@ -633,7 +638,7 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
     return np.column_stack([m.lon, m.lat, m.lon, m.lat])
 
 
-@_gc_paused
+@_task
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
     from posting.attributes import find_column, marker_kinds
 
@@ -662,7 +667,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
     }
 
 
-@_gc_paused
+@_task
 def _distribute_context(plan: Plan, name: str) -> int:
     """Read one context layer and write each partition the features within its reach."""
     from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
@@ -763,7 +768,7 @@ def _concat_blocks(blocks: list[Block]) -> tuple[Block, np.ndarray]:
     return Block(prep, rows, row_keys, first[order], states), where
 
 
-@_gc_paused
+@_task
 def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     """Step 4: partition ``k``'s parcels prepared (saved as a :class:`Block`), its properties
     near other partitions written to them as their halo, its ids written for the count of ids
@@ -781,13 +786,12 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     order = np.argsort(rows, kind="stable")
     layer, rows = _layer_take(layer, order), rows[order]
     key = parcel_values(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
-    with parallel.threads(1):
-        # corners are found in the check, on the same vertex table as the markers' positions
-        # (a marker exactly at a corner is before or after it by that table's arithmetic)
-        prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working, corners=False)
-        # each property's state, as one run finds it (a parcel's does not depend on the others
-        # looked up with it), while the input geometry is at hand
-        table = parcel_state_table(prep) if plan.states else None
+    # corners are found in the check, on the same vertex table as the markers' positions
+    # (a marker exactly at a corner is before or after it by that table's arithmetic)
+    prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working, corners=False)
+    # each property's state, as one run finds it (a parcel's does not depend on the others
+    # looked up with it), while the input geometry is at hand
+    table = parcel_state_table(prep) if plan.states else None
     # the input geometry is not needed once prepared (the working geometry is): not saved
     prep = replace(prep, layer=replace(prep.layer, geometry=np.full(len(prep), None, object)))
     layer = replace(layer, geometry=np.full(len(layer), None, dtype=object))
@@ -831,7 +835,7 @@ def _id_buckets(ids: np.ndarray, count: int) -> np.ndarray:
     return (pd.util.hash_array(ids) % np.uint64(count)).astype(np.int64)
 
 
-@_gc_paused
+@_task
 def _named_partitions(plan: Plan, b: int, refs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The partitions that own a parcel of each name ``refs`` (names of set ``b``): pairs of
     the name's place in ``refs`` and the partition (a name may be given to several parcels).
@@ -850,7 +854,7 @@ def _named_partitions(plan: Plan, b: int, refs: np.ndarray) -> tuple[np.ndarray,
     return found["i"].to_numpy(np.int64), found["k"].to_numpy(np.int64)
 
 
-@_gc_paused
+@_task
 def _duplicated_ids(plan: Plan, b: int) -> pd.DataFrame:
     """The properties of set ``b`` whose id some other property has too: id and first row."""
     parts = _loads(f"{plan.scratch}/ids/{b}/*.pkl")
@@ -939,7 +943,7 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
     return replace(ctx, **layers)
 
 
-@_gc_paused
+@_task
 def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...]) -> dict:
     """Step 5: partition ``k``'s own properties and its halo, in input order, checked by the
     engine as one run checks a layer (:func:`posting.engine.check`, on one thread); its own
@@ -962,9 +966,11 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
                 blocks.append(h.take(np.flatnonzero(sel)))
     local, where = _concat_blocks(blocks)
     core_at = where[: len(core)]  # the core properties' places among the local ones
+    # every marker sent to the partition: those beyond its reach (of its cells) assign to no
+    # parcel of its own, and its report keeps only the markers assigned to those (0.1 s per
+    # partition of 50,000 spent finding the 2 % farther than the tolerance from its boxes)
     markers = markers_concat(_loads(f"{plan.scratch}/markers/{k}/*.pkl"), list(plan.marker_files))
-    near = points_near(markers.lon, markers.lat, core_boxes, plan.halo.markers, plan.lat_range)
-    markers = _with_columns(markers_take(markers, np.flatnonzero(near)), plan.marker_columns)
+    markers = _with_columns(markers, plan.marker_columns)
     context = _local_context(plan, k, local.rows, core_boxes)
     prep = local.prep  # its corners are found by the engine, on its own vertex table
     report = check(
@@ -975,6 +981,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         context=context,
         threads=1,
         applied=_applied(plan, local),
+        explain=False,  # which markers no partition assigns, and why: _lost and _reasons
     )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub = core_report(report, prep, core_at, facts, core.first_row, drawn)
@@ -1196,7 +1203,7 @@ def _save_assigned(plan: Plan, k: int, keys: np.ndarray) -> None:
         np.save(path, np.sort(keys[piece == i]))
 
 
-@_gc_paused
+@_task
 def _lost(plan: Plan, i: int) -> MarkerLayer:
     """The markers of piece ``i`` that no partition assigned."""
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
@@ -1206,7 +1213,7 @@ def _lost(plan: Plan, i: int) -> MarkerLayer:
     return markers_take(m, np.flatnonzero(lost))
 
 
-@_gc_paused
+@_task
 def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
     """For markers near partition ``k``: the first of its properties each stands in (and the
     distance to the boundaries of all it stands in), or its nearest boundary within the
@@ -1224,42 +1231,41 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
     nearest_ring = np.full(n, -1, dtype=np.int64)
     nearest_dist = np.full(n, np.inf)
     ring_group = prep.group[prep.rings.parcel]
-    with parallel.threads(1):
-        for g, wcrs in enumerate(prep.crss):
-            parcels_g = np.flatnonzero(prep.group == g)
-            if not len(parcels_g):
-                continue
-            sel = np.arange(n)
-            if len(prep.crss) > 1:  # as one run: only markers near the group's whole extent
-                west, south, east, north = plan.group_extents[g]
-                from posting.crs import lonlat_margin_deg
+    for g, wcrs in enumerate(prep.crss):
+        parcels_g = np.flatnonzero(prep.group == g)
+        if not len(parcels_g):
+            continue
+        sel = np.arange(n)
+        if len(prep.crss) > 1:  # as one run: only markers near the group's whole extent
+            west, south, east, north = plan.group_extents[g]
+            from posting.crs import lonlat_margin_deg
 
-                margin = lonlat_margin_deg(plan.job.settings.tolerance_ft, south, north)
-                sel = np.flatnonzero(
-                    (markers.lon >= west - margin)
-                    & (markers.lon <= east + margin)
-                    & (markers.lat >= south - margin)
-                    & (markers.lat <= north + margin)
-                )
-            if not len(sel):
-                continue
-            x, y = assign._group_xy(markers, sel, wcrs)
-            pt, pb = BoxGrid(shapely.bounds(prep.geometry_ft[parcels_g])).query(x, y)
-            rings_g = np.flatnonzero(ring_group == g)
-            sub_out = (
-                np.full(len(sel), -1, np.int64),
-                np.full(len(sel), np.inf),
-                np.full(len(sel), -1, np.int64),
-                np.full(len(sel), np.inf),
+            margin = lonlat_margin_deg(plan.job.settings.tolerance_ft, south, north)
+            sel = np.flatnonzero(
+                (markers.lon >= west - margin)
+                & (markers.lon <= east + margin)
+                & (markers.lat >= south - margin)
+                & (markers.lat <= north + margin)
             )
-            assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), sub_out)
-            ip, idist, nr, nd = sub_out
-            first_ip = inside_parcel[sel] < 0
-            inside_parcel[sel] = np.where(first_ip & (ip >= 0), ip, inside_parcel[sel])
-            inside_dist[sel] = np.minimum(inside_dist[sel], idist)
-            better = nd < nearest_dist[sel]
-            nearest_dist[sel] = np.where(better, nd, nearest_dist[sel])
-            nearest_ring[sel] = np.where(better, nr, nearest_ring[sel])
+        if not len(sel):
+            continue
+        x, y = assign._group_xy(markers, sel, wcrs)
+        pt, pb = BoxGrid(shapely.bounds(prep.geometry_ft[parcels_g])).query(x, y)
+        rings_g = np.flatnonzero(ring_group == g)
+        sub_out = (
+            np.full(len(sel), -1, np.int64),
+            np.full(len(sel), np.inf),
+            np.full(len(sel), -1, np.int64),
+            np.full(len(sel), np.inf),
+        )
+        assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), sub_out)
+        ip, idist, nr, nd = sub_out
+        first_ip = inside_parcel[sel] < 0
+        inside_parcel[sel] = np.where(first_ip & (ip >= 0), ip, inside_parcel[sel])
+        inside_dist[sel] = np.minimum(inside_dist[sel], idist)
+        better = nd < nearest_dist[sel]
+        nearest_dist[sel] = np.where(better, nd, nearest_dist[sel])
+        nearest_ring[sel] = np.where(better, nr, nearest_ring[sel])
     rp = prep.rings.parcel
     ring_start = prep.geometry.ring_start
     has_ring = nearest_ring >= 0
@@ -1285,6 +1291,7 @@ def _names_parcel(m: MarkerLayer) -> np.ndarray:
     return ~pd.isna(m.parcel_ref)
 
 
+@_task
 def _named_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
     """For markers that name their parcel (and were not assigned): which of them name a
     parcel of partition ``k``, and how far each stands from the nearest boundary of those it
@@ -1298,13 +1305,12 @@ def _named_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> di
         markers.parcel_ref, np.ones(n, dtype=bool), prep.ids, prep.source_ids
     )
     dist = np.full(n, np.inf)
-    with parallel.threads(1):
-        for g, wcrs in enumerate(prep.crss):
-            if not (prep.group[pairs[1]] == g).any():
-                continue
-            xs, ys = assign._group_xy(markers, np.arange(n), wcrs)
-            mm, _, dd = assign.named_distance(prep, pairs, g, xs, ys, np.arange(n))
-            np.minimum.at(dist, mm, dd)
+    for g, wcrs in enumerate(prep.crss):
+        if not (prep.group[pairs[1]] == g).any():
+            continue
+        xs, ys = assign._group_xy(markers, np.arange(n), wcrs)
+        mm, _, dd = assign.named_distance(prep, pairs, g, xs, ys, np.arange(n))
+        np.minimum.at(dist, mm, dd)
     return {"marker": index, "named": np.bincount(pairs[0], minlength=n) > 0, "dist": dist}
 
 
@@ -1543,7 +1549,7 @@ def run_partitioned(
     return Run(plan, totals, checks, lost_table, timings)
 
 
-@_gc_paused
+@_task
 def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
     markers have a position, fall near the parcels as given, and would swapped."""

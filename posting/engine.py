@@ -63,6 +63,7 @@ def check(
     context: Context | None = None,
     threads: int | None = None,
     applied: Applied | None = None,
+    explain: bool = True,
 ) -> Report:
     """Check parcels and their markers against one rule profile or several alternatives.
 
@@ -88,13 +89,26 @@ def check(
         Which of ``rules``' profiles judge which parcel, already chosen for a larger layer that
         ``parcels`` are part of (a partition's: :class:`posting.jurisdiction.Choice`); None
         chooses here (:func:`posting.jurisdiction.choose`).
+    explain
+        Say why each unassigned marker is unassigned (:func:`posting.assign.assign_markers`);
+        False where a larger check explains them (a partition's: its unassigned markers may be
+        its neighbours').
     """
     with parallel.threads(threads):
-        return _check(parcels, markers, rules_spec(rules), settings, context, applied=applied)
+        return _check(
+            parcels, markers, rules_spec(rules), settings, context, applied=applied, explain=explain
+        )
 
 
 def _check(
-    parcels, markers, spec: RulesSpec, settings, context, cornering=None, applied=None
+    parcels,
+    markers,
+    spec: RulesSpec,
+    settings,
+    context,
+    cornering=None,
+    applied=None,
+    explain: bool = True,
 ) -> Report:
     """The stages, in order; the corners (``cornering``, when they are already being found) and
     each parcel's profiles (unless ``applied`` gives them) are found beside the assignment,
@@ -113,7 +127,7 @@ def _check(
     choosing = parallel.aside(choose, spec, prep) if applied is None else None
     if cornering is None:
         cornering = background(add_corners, prep)
-    asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft)
+    asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft, explain=explain)
     release_memory()  # the assignment's temporaries, which the next steps would not reuse
     doubt = None
     if settings.accuracy_ft > 0:  # markers that GPS error could put across a shared line

@@ -236,3 +236,25 @@ def test_marker_attributes_stay_with_their_rows():
     attrs = pd.DataFrame({"Kind": ["sign", "paint"]})
     m = markers([(0, 0), (10, 0)], attributes=attrs)
     assert m.attributes["kind"].tolist() == ["sign", "paint"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**16), tol=st.floats(2.0, 60.0))
+def test_without_explaining_the_assignment_is_the_same_and_unassigned_reasons_are_left_out(
+    seed, tol
+):
+    rng = np.random.default_rng(seed)
+    polys = _neighbours(rng)
+    pts = rng.uniform(-300, 1900, (120, 2))
+    prep = prepare_parcels(parcels(*polys))
+    m = markers(pts)
+    full = assign_markers(prep, m, tolerance_ft=tol)
+    bare = assign_markers(prep, m, tolerance_ft=tol, explain=False)
+    for f in ("parcel", "ring", "distance_ft", "position_ft", "x_ft", "y_ft"):
+        np.testing.assert_array_equal(getattr(bare, f), getattr(full, f))
+    assert bare.how.tolist() == full.how.tolist()
+    lost = full.parcel < 0
+    assert lost.any()  # markers out to 300 ft beyond the parcels: some are always far
+    assert all(isinstance(r, str) and r for r in full.reason[lost])
+    assert all(r is None for r in bare.reason[lost])
+    assert all(r is None for r in bare.reason[~lost])
