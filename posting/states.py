@@ -175,10 +175,38 @@ class StateBoundaries:
         return f"the {names[state]}/{names[across]} line"
 
 
+@lru_cache(maxsize=1)
+def _unpacked() -> bytes:
+    """The shipped file, decompressed (3 MB)."""
+    return lzma.decompress((files("posting") / "data" / DATA_FILE).read_bytes())
+
+
+def _read_meta(buf: io.BytesIO) -> dict:
+    return json.loads(np.load(buf, allow_pickle=False).tobytes().decode())
+
+
+@lru_cache(maxsize=1)
+def _table() -> pd.DataFrame:
+    """Each state's ``fips``, ``usps``, ``name``, ``slug`` and ``max_departure_m``: the file's
+    metadata alone (0.05 s, where :func:`boundaries` takes 0.3 s)."""
+    rows = _read_meta(io.BytesIO(_unpacked()))["states"]
+    names = [_SHORT_NAMES.get(r["fips"], r["name"]) for r in rows]
+    return pd.DataFrame(
+        {
+            "fips": [r["fips"] for r in rows],
+            "usps": [r["usps"] for r in rows],
+            "name": names,
+            "slug": [slug_of(n) for n in names],
+            "max_departure_m": [r["max_departure_m"] for r in rows],
+        }
+    )
+
+
 def _read(data: bytes) -> tuple[dict, np.ndarray]:
-    """The file's metadata and its MultiPolygons (see ``scripts/make_us_states.py``)."""
-    buf = io.BytesIO(lzma.decompress(data))
-    meta = json.loads(np.load(buf, allow_pickle=False).tobytes().decode())
+    """The file's metadata and its MultiPolygons (see ``scripts/make_us_states.py``), from
+    its decompressed bytes."""
+    buf = io.BytesIO(data)
+    meta = _read_meta(buf)
     delta = np.load(buf, allow_pickle=False)
     rings, parts, states = (np.load(buf, allow_pickle=False).astype(np.int64) for _ in range(3))
     micro = np.ascontiguousarray(np.cumsum(delta.T.astype(np.int64), axis=0))
@@ -261,18 +289,8 @@ def boundaries() -> StateBoundaries:
     >>> len(b.table), b.table["usps"].isin(["DC", "PR", "GU"]).sum()
     (56, np.int64(3))
     """
-    meta, geoms = _read((files("posting") / "data" / DATA_FILE).read_bytes())
-    rows = meta["states"]
-    names = [_SHORT_NAMES.get(r["fips"], r["name"]) for r in rows]
-    table = pd.DataFrame(
-        {
-            "fips": [r["fips"] for r in rows],
-            "usps": [r["usps"] for r in rows],
-            "name": names,
-            "slug": [slug_of(n) for n in names],
-            "max_departure_m": [r["max_departure_m"] for r in rows],
-        }
-    )
+    meta, geoms = _read(_unpacked())
+    table = _table().copy()
     parts, part_state = shapely.get_parts(geoms, return_index=True)
     pieces, piece_state, piece_across = _pieces(parts, part_state, meta["grid_deg"])
     copies, origin = _seam_copies(parts)
@@ -304,7 +322,7 @@ def states_table() -> pd.DataFrame:
     >>> t.loc[t["usps"] == "SC", "slug"].item(), len(t[t["fips"] < "60"])
     ('south-carolina', 51)
     """
-    return boundaries().table[["fips", "usps", "name", "slug"]].copy()
+    return _table()[["fips", "usps", "name", "slug"]].copy()
 
 
 # --- measuring --------------------------------------------------------------------------------
