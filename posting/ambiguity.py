@@ -32,6 +32,7 @@ from posting.attributes import find_column, first_recorded
 from posting.boundary import RingIndex
 from posting.checks.content import NO_NAME, names_match, normalise_text
 from posting.evaluate import Result
+from posting.index import unique_ints
 from posting.io import MarkerLayer
 from posting.measure import Measurements
 from posting.prepare import PreparedParcels
@@ -176,7 +177,7 @@ def near_other_parcel(
         return out
     ring_group = geometry.group[geometry.rings.parcel]
     pgroup = geometry.group[parcel[ask]]
-    for g in np.unique(pgroup):
+    for g in unique_ints(pgroup):
         sub = ask[pgroup == g]
         rings_g = np.flatnonzero(ring_group == g)
         near = RingIndex(geometry.vertices, rings_g, float(within[sub].max())).near(x[sub], y[sub])
@@ -297,8 +298,8 @@ def _doubt_findings(
     msgs, counts = [], []
     for p in parcels.tolist():
         mine = (own == p) | (doubt.parcel == p)
-        mk = np.unique(doubt.marker[mine])
-        nb = np.unique(np.where(own[mine] == p, doubt.parcel[mine], own[mine]))
+        mk = unique_ints(doubt.marker[mine])
+        nb = unique_ints(np.where(own[mine] == p, doubt.parcel[mine], own[mine]))
         shown = ", ".join(
             f"{src[k]} row {row[k]}" + (f" {label[k]!r}" if label[k] is not None else "")
             for k in mk[:5].tolist()

@@ -32,6 +32,7 @@ from pyproj.exceptions import CRSError as PyprojCRSError
 from pyproj.exceptions import ProjError
 
 from posting.errors import CRSError
+from posting.index import unique_ints
 from posting.parallel import pmap
 
 __all__ = [
@@ -256,7 +257,7 @@ def finite_geometry(geoms: np.ndarray) -> np.ndarray:
         return out
     coords, index = shapely.get_coordinates(geoms, return_index=True)
     bad = ~np.isfinite(coords).all(axis=1)
-    out[np.unique(index[bad])] = False
+    out[unique_ints(index[bad])] = False
     return out
 
 

@@ -66,6 +66,7 @@ from pyproj import CRS
 from posting import dataset, parallel
 from posting.crs import crs_of
 from posting.errors import InputError
+from posting.index import unique_ints
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import ContextFiles, Job
 from posting.jurisdiction import Choice, StateFacts
@@ -625,7 +626,7 @@ def _reach_cells(
     boxes = frame[["west", "south", "east", "north"]].to_numpy(dtype=float)
     boxes = boxes + np.array([-pad, -pad, pad, pad])
     item, cell = Reach.cells_of(grid, boxes)
-    key = np.unique(cell.astype(np.int64) * (1 << 32) + part[item])
+    key = unique_ints(cell.astype(np.int64) * (1 << 32) + part[item])
     return pd.DataFrame({"cell": key >> 32, "part": key & 0xFFFFFFFF})
 
 
@@ -633,7 +634,7 @@ def _reach_cells(
 @_task
 def _distribute_parcels(plan: Plan, i: int, piece: dataset.Piece, part: np.ndarray) -> int:
     layer, rows = read_parcel_piece(plan.job, piece)
-    for k in np.unique(part):
+    for k in unique_ints(part):
         sel = np.flatnonzero(part == k)
         from posting.partition import _layer_take
 
@@ -652,7 +653,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
     m = read_marker_piece(plan.job, entry, piece)
     _save(f"{plan.scratch}/markers-all/{i}.pkl", m)
     item, part = plan.reach.parts_of(_marker_boxes(m))
-    for k in np.unique(part):
+    for k in unique_ints(part):
         _save(f"{plan.scratch}/markers/{k}/{i}.pkl", markers_take(m, item[part == k]))
     other_count, other_first = 0, []
     attrs = m.attributes
@@ -811,16 +812,16 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     _save(f"{plan.scratch}/prep/{k}.pkl", block)
     ids = np.asarray(prep.ids, dtype=object)
     bucket = _id_buckets(ids, _id_bucket_count(plan.partitions))
-    for b in np.unique(bucket):
+    for b in unique_ints(bucket):
         sel = bucket == b
         _save(f"{plan.scratch}/ids/{b}/{k}.pkl", (ids[sel], block.first_row[sel]))
     if prep.source_ids is not None:  # the names a marker may give: every lot of a property
         names = np.asarray([i for lots in prep.source_ids for i in lots], dtype=object)
         bucket = _id_buckets(names, _id_bucket_count(plan.partitions))
-        for b in np.unique(bucket):
+        for b in unique_ints(bucket):
             _save(f"{plan.scratch}/names/{b}/{k}.pkl", names[bucket == b])
     item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
-    for j in np.unique(part):
+    for j in unique_ints(part):
         if j != k:
             _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j])))
     summary = _prepared_summary(k, block)
@@ -1196,7 +1197,7 @@ def _save_assigned(plan: Plan, k: int, keys: np.ndarray) -> None:
     from (so that no process ever holds every assigned marker's key)."""
     starts = np.asarray([(e << 40) | off for e, off in plan.marker_starts], dtype=np.int64)
     piece = np.searchsorted(starts, keys, side="right") - 1
-    for i in np.unique(piece):
+    for i in unique_ints(piece):
         path = f"{plan.scratch}/assigned/{i}/{k}.npy"
         os.makedirs(os.path.dirname(path), exist_ok=True)
         np.save(path, np.sort(keys[piece == i]))
@@ -1833,17 +1834,17 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
         sets = _id_buckets(refs, _id_bucket_count(plan.partitions))
         where = [
             client.submit(_named_partitions, plan_f, b, refs[sets == b], pure=False)
-            for b in np.unique(sets)
+            for b in unique_ints(sets)
         ]
         pairs = [
             (np.flatnonzero(sets == b)[i], k)
             for b, (i, k) in zip(
-                np.unique(sets), _progress(where, "named parcels", progress), strict=True
+                unique_ints(sets), _progress(where, "named parcels", progress), strict=True
             )
         ]
         at = np.concatenate([i for i, _ in pairs])
         part = np.concatenate([k for _, k in pairs])
-        for k in np.unique(part):
+        for k in unique_ints(part):
             idx = named[np.sort(at[part == k])]
             sub = markers_take(light, idx)
             asked.append(client.submit(_named_in, plan_f, int(k), sub, idx, pure=False))

@@ -25,7 +25,25 @@ __all__ = [
     "points_in_boxes",
     "points_near",
     "search_slices",
+    "unique_ints",
 ]
+
+
+def unique_ints(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an integer array, ascending, flattened: ``np.unique(values)``, by
+    a sort.
+
+    NumPy 2.4's ``np.unique`` (without ``return_*``) finds the distinct values in a hash table:
+    0.5 s for a million distinct integers on the benchmark machine, where sorting them takes
+    6 ms (and 0.01 s against 3 ms for a million values of a hundred kinds).
+
+    >>> unique_ints(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    s = np.sort(np.asarray(values).ravel())
+    if len(s) < 2:
+        return s
+    return s[np.r_[True, s[1:] != s[:-1]]]
 
 
 def exclusive_cumsum(a: np.ndarray) -> np.ndarray:
@@ -98,7 +116,7 @@ class BoxGrid:
         if not base > 0:
             base = float(size.max()) if size.max() > 0 else 1.0
         level = np.ceil(np.log2(np.maximum(size, base) / base)).astype(np.int64)
-        for lev in np.unique(level):
+        for lev in unique_ints(level):
             sel = level == lev
             cell = base * 2.0**lev / CELL_SPLIT
             bi, bb = idx[sel], b[sel]

@@ -37,7 +37,7 @@ from posting.crs import (
     utm_zone,
 )
 from posting.errors import CRSError
-from posting.index import expand_counts
+from posting.index import expand_counts, unique_ints
 from posting.io import ParcelLayer
 from posting.prepare import ParcelGeometry, PreparedParcels
 from posting.settings import Settings
@@ -71,7 +71,7 @@ def extremes(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
         return ok
     zone = utm_zone(lon[ok], lat[ok])
     out = []
-    for z in np.unique(zone):
+    for z in unique_ints(zone):
         sel = ok[zone == z]
         out += [
             sel[np.argmin(lon[sel])],
@@ -79,7 +79,7 @@ def extremes(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
             sel[np.argmin(lat[sel])],
             sel[np.argmax(lat[sel])],
         ]
-    return np.unique(np.asarray(out, dtype=np.int64))
+    return unique_ints(np.asarray(out, dtype=np.int64))
 
 
 @dataclass(frozen=True)
@@ -227,7 +227,7 @@ class Reach:
     @classmethod
     def build(cls, grid: tuple[float, ...], cell: np.ndarray, part: np.ndarray) -> Reach:
         """The reach from (cell, partition) pairs (duplicates allowed)."""
-        key = np.unique(np.asarray(cell, np.int64) * (1 << 32) + np.asarray(part, np.int64))
+        key = unique_ints(np.asarray(cell, np.int64) * (1 << 32) + np.asarray(part, np.int64))
         x0, y0, dx, dy, nx, ny = grid
         return cls(x0, y0, dx, dy, int(nx), int(ny), key >> 32, key & 0xFFFFFFFF)
 
@@ -243,7 +243,7 @@ class Reach:
         if len(item) < 2 or bool((item[1:] > item[:-1]).all()):
             # each box in one cell (points: markers): the pairs are unique and in order already
             return box, part
-        key = np.unique(box.astype(np.int64) * (1 << 32) + part)
+        key = unique_ints(box.astype(np.int64) * (1 << 32) + part)
         return key >> 32, key & 0xFFFFFFFF
 
 
@@ -265,7 +265,7 @@ def boxes_near(
     tree = shapely.STRtree(shapely.box(t[:, 0] - pad, t[:, 1] - pad, t[:, 2] + pad, t[:, 3] + pad))
     b = boxes[bok]
     hit, _ = tree.query(shapely.box(b[:, 0], b[:, 1], b[:, 2], b[:, 3]), predicate="intersects")
-    out[bok[np.unique(hit)]] = True
+    out[bok[unique_ints(hit)]] = True
     return out
 
 

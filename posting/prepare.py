@@ -19,6 +19,7 @@ from pyproj import Proj
 
 from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
 from posting.crs import WorkingCRS, finite_geometry, plan_working_crs, to_lonlat
+from posting.index import unique_ints
 from posting.io import ParcelLayer
 from posting.parallel import pmap
 from posting.settings import Settings
@@ -325,7 +326,7 @@ def adjoining_pairs(
     keep = shapely.dwithin(geometry_ft[a], geometry_ft[b], snap_ft)
     a, b = a[keep], b[keep]
     least = max(5.0, 5 * snap_ft)
-    edges = _ring_edges(geometry_ft, np.unique(np.concatenate([a, b])), rings, vertices)
+    edges = _ring_edges(geometry_ft, unique_ints(np.concatenate([a, b])), rings, vertices)
     # an edge both boundaries have, at least that long, settles a pair without GEOS: it lies
     # within the snap of b, so the stretch measured below could not be shorter (a margin of
     # 1e-9 for the measure's rounding)

@@ -60,6 +60,7 @@ from pyproj import CRS, Transformer
 
 from posting.crs import FT_M, WGS84, parse_crs, to_lonlat, utm_zone
 from posting.errors import CRSError, InputError
+from posting.index import unique_ints
 
 __all__ = [
     "DEFAULT_MARGIN_FT",
@@ -428,7 +429,7 @@ def _lines_within(
     if len(gi) == 0:
         return dist, piece
     cx = (bounds[:, 0] + bounds[:, 2]) / 2
-    involved = np.unique(gi)
+    involved = unique_ints(gi)
     group, meridians = _own_meridians(cx[involved])
     pair_group = group[np.searchsorted(involved, gi)]
     pair_dist = np.empty(len(gi))
@@ -454,13 +455,13 @@ def _states_hit(b: StateBoundaries, geoms: np.ndarray) -> tuple[np.ndarray, np.n
     """(geometry, state) pairs, each once, for every state a geometry intersects."""
     gi, pj = b.part_tree.query(geoms)
     hit = np.zeros(len(gi), dtype=bool)
-    for part in np.unique(pj):  # one vectorised call per state polygon, never per feature
+    for part in unique_ints(pj):  # one vectorised call per state polygon, never per feature
         sel = pj == part
         hit[sel] = shapely.intersects(b.parts[part], geoms[gi[sel]])
     # each (geometry, state) once, in that order: one integer key per pair (a 1-D unique, not
     # a row-wise one)
     n_states = np.int64(len(b.table))
-    key = np.unique(gi[hit].astype(np.int64) * n_states + b.part_state[pj[hit]])
+    key = unique_ints(gi[hit].astype(np.int64) * n_states + b.part_state[pj[hit]])
     return key // n_states, key % n_states
 
 

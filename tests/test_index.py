@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posting.index import BoxGrid, points_in_boxes, points_near
+from posting.index import BoxGrid, points_in_boxes, points_near, unique_ints
 
 
 def brute(boxes, x, y):
@@ -114,3 +114,18 @@ def test_search_slices_is_searchsorted_in_each_slice(seed, side):
     got = search_slices(values, lo, hi, x, side)
     want = [a + np.searchsorted(values[a:b], v, side) for a, b, v in zip(lo, hi, x, strict=True)]
     assert got.tolist() == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(st.integers(-(2**62), 2**62), max_size=300),
+    dtype=st.sampled_from([np.int64, np.int32, np.uint32]),
+)
+def test_unique_ints_is_numpys_unique(values, dtype):
+    a = np.asarray(values, dtype=np.int64)
+    if dtype is not np.int64:
+        a = (a % 2**31).astype(dtype)
+    got, want = unique_ints(a), np.unique(a)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(unique_ints(a.reshape(-1, 1)), want)  # flattened, as numpy

@@ -30,6 +30,7 @@ import shapely
 from posting.checks import FAIL, OK, UNCERTAIN, against_max
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import ring_gaps
+from posting.index import unique_ints
 from posting.kinds import Kind, Part, register
 from posting.land import layer_in_group
 from posting.measure import Measurements
@@ -167,7 +168,7 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
         how[unknown] = "open land; land cover unknown"
     blocked = np.zeros(len(pairs), dtype=bool)
     if ctx.dwellings is not None:
-        for g in np.unique(group[group >= 0]).tolist():
+        for g in unique_ints(group[group >= 0]).tolist():
             at = group == g
             _, footprints = layer_in_group(ctx.dwellings, prep, g, 0.0)
             blocked[at] = blocked_by(lines[at], footprints)
@@ -198,7 +199,7 @@ def _forest(m: Measurements, lines, group, parcel, part: Part, rule: InSightRule
     forest = np.full(len(lines), np.nan)
     if ctx.landcover is not None:
         is_forest = ctx.landcover.values == "forest"
-        for g in np.unique(group[group >= 0]).tolist():
+        for g in unique_ints(group[group >= 0]).tolist():
             at = group == g
             near, polys = layer_in_group(ctx.landcover, m.prep, g, 0.0)
             forest[at] = (forest_share(lines[at], polys[is_forest[near]]) >= 0.5).astype(float)
