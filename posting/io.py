@@ -341,7 +341,8 @@ def _read_geoparquet(
         if crs is None:
             raise CRSError(_NO_CRS, path=path, parameter="crs")
         layer_crs = crs
-    frame = table.drop_columns([col]).to_pandas().reset_index(drop=True)
+    frame = table.drop_columns([col]).to_pandas(types_mapper=_exact_ints().get)
+    frame = frame.reset_index(drop=True)
     values = table.column(col)
     if kind == "markers":
         xy = _wkb_points(values)
@@ -403,6 +404,16 @@ _NAN_LE = np.array(np.nan, dtype="<f8").tobytes()
 _NAN_BE = np.array(np.nan, dtype=">f8").tobytes()
 
 
+def _exact_ints() -> dict[Any, Any]:
+    """Arrow's 64-bit integer types as pandas' nullable integers, for ``to_pandas``: a column
+    of them with an empty value stays integers (as a GeoParquet file written by geopandas
+    gives it) instead of floats, where a parcel number of 17 digits would lose its last
+    (12345678901234567 read as 12345678901234568)."""
+    import pyarrow as pa
+
+    return {pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}
+
+
 def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], list[str]]:
     """One layer read with pyogrio: the GeoDataFrame, the rows whose geometry cannot be read
     (with why), and notes on the file.
@@ -416,7 +427,10 @@ def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], 
     import pyogrio
 
     notes: list[str] = []
-    kwargs: dict[str, Any] = {"use_arrow": True}
+    kwargs: dict[str, Any] = {
+        "use_arrow": True,
+        "arrow_to_pandas_kwargs": {"types_mapper": _exact_ints().get},
+    }
     try:
         try:
             gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs)

@@ -362,3 +362,31 @@ def test_geoparquet_with_other_geometries_falls_back_to_shapely(tmp_path):
         "a LineString is not a marker position: markers are points",
         "no geometry",
     ]
+
+
+@pytest.mark.parametrize("suffix", ["gpkg", "parquet", "bare.parquet", "fgb"])
+def test_a_17_digit_parcel_number_with_an_empty_one_beside_it_is_read_exactly(tmp_path, suffix):
+    # an integer column with an empty value: as floats, 12345678901234567 would be read as
+    # 12345678901234568 (a double has 53 bits)
+    import pyarrow.parquet as pq
+
+    o = 500_000.0
+    g = gpd.GeoDataFrame(
+        {"pid": pd.array([12345678901234567, None, 3], dtype="Int64")},
+        geometry=[shapely.box(o + 100 * i, o, o + 100 * (i + 1), o + 100) for i in range(3)],
+        crs="EPSG:2236",
+    )
+    path = tmp_path / f"parcels.{suffix}"
+    if suffix == "bare.parquet":  # written by another tool: no pandas metadata to go by
+        g.to_parquet(path)
+        table = pq.read_table(path)
+        meta = {k: v for k, v in table.schema.metadata.items() if k != b"pandas"}
+        pq.write_table(table.replace_schema_metadata(meta), path)
+    elif suffix == "parquet":
+        g.to_parquet(path)
+    elif suffix == "fgb":  # without its spatial index, which would sort the rows
+        g.to_file(path, SPATIAL_INDEX="NO")
+    else:
+        g.to_file(path)
+    layer = read_parcels(str(path), id_field="pid")
+    assert list(layer.ids) == ["12345678901234567", "#1", "3"]
