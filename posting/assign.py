@@ -411,10 +411,24 @@ def _side_at_nearest(
     head_rows = rings_of <= 1
     several = np.flatnonzero(~head_rows)
     if len(several):
-        order = several[np.lexsort((ring[several], dist[several], who[several]))]
-        head = np.r_[True, who[order][1:] != who[order][:-1]]
-        side[order] = side[order[head]][np.cumsum(head) - 1]
-        head_rows[order[head]] = True
+        # the pairs' rows together (a sort of one integer key: lexsort's three stable sorts,
+        # the distances' above all, took 0.7 s of the real-shapes county's assignment), then
+        # each pair's nearest (a pair's rows are of distinct rings: the ring breaks a tie)
+        order = several[np.argsort(who[several])]
+        w = who[order]
+        start = np.r_[True, w[1:] != w[:-1]]
+        group = np.cumsum(start) - 1
+        starts = np.flatnonzero(start)
+        d = dist[order]
+        nearest = d == np.minimum.reduceat(d, starts)[group]
+        r = np.where(nearest, ring[order], np.iinfo(np.int64).max)
+        head_at = order[nearest & (r == np.minimum.reduceat(r, starts)[group])]
+        if len(head_at) != len(starts):  # a ring twice in a pair: the first row of the nearest
+            order = several[np.lexsort((ring[several], dist[several], who[several]))]
+            start = np.r_[True, who[order][1:] != who[order][:-1]]
+            group, head_at = np.cumsum(start) - 1, order[start]
+        side[order] = side[head_at][group]
+        head_rows[head_at] = True
     return (side, head_rows) if heads else side
 
 

@@ -258,3 +258,41 @@ def test_without_explaining_the_assignment_is_the_same_and_unassigned_reasons_ar
     assert all(isinstance(r, str) and r for r in full.reason[lost])
     assert all(r is None for r in bare.reason[lost])
     assert all(r is None for r in bare.reason[~lost])
+
+
+def _side_at_nearest_by_lexsort(who, ring, dist, side, rings_of):
+    """The obvious way: every row sorted by pair, distance and ring; each pair's first row
+    gives its side to the pair's rows."""
+    side = side.copy()
+    head_rows = rings_of <= 1
+    several = np.flatnonzero(~head_rows)
+    order = several[np.lexsort((ring[several], dist[several], who[several]))]
+    head = np.r_[True, who[order][1:] != who[order][:-1]] if len(order) else order.astype(bool)
+    side[order] = side[order[head]][np.cumsum(head) - 1]
+    head_rows[order[head]] = True
+    return side, head_rows
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(0, 400),
+    pairs=st.integers(1, 40),
+    repeat_ring=st.booleans(),
+)
+def test_side_at_nearest_matches_the_lexsort_oracle(seed, n, pairs, repeat_ring):
+    from posting.assign import _side_at_nearest
+
+    rng = np.random.default_rng(seed)
+    who = rng.integers(0, pairs, n).astype(np.int64) * 1_000_003
+    # distinct rings within a pair (as the ring index gives them), or a ring twice
+    ring = np.arange(n, dtype=np.int64)[rng.permutation(n)]
+    if repeat_ring and n > 1:
+        ring[rng.integers(0, n)] = ring[rng.integers(0, n)]
+    dist = rng.integers(0, 5, n).astype(float)  # many ties in distance
+    side = rng.choice(np.array([-1, 0, 1], dtype=np.int8), n)
+    rings_of = rng.integers(1, 4, n)
+    got_side, got_head = _side_at_nearest(who, ring, dist, side, rings_of, heads=True)
+    want_side, want_head = _side_at_nearest_by_lexsort(who, ring, dist, side, rings_of)
+    np.testing.assert_array_equal(got_side, want_side)
+    np.testing.assert_array_equal(got_head, want_head)
