@@ -49,7 +49,6 @@ __all__ = [
     "boxes_near",
     "concat",
     "extremes",
-    "points_near",
     "take",
     "take_geometry",
 ]
@@ -266,29 +265,6 @@ def boxes_near(
     b = boxes[bok]
     hit, _ = tree.query(shapely.box(b[:, 0], b[:, 1], b[:, 2], b[:, 3]), predicate="intersects")
     out[bok[unique_ints(hit)]] = True
-    return out
-
-
-def points_near(
-    lon: np.ndarray,
-    lat: np.ndarray,
-    targets: np.ndarray,
-    distance_ft: float,
-    lat_range: tuple[float, float],
-) -> np.ndarray:
-    """Which points come within ``distance_ft`` of any of the ``targets`` boxes (the same
-    generous margin as :func:`boxes_near`; bare coordinates on a grid, no Points made)."""
-    from posting.index import BoxGrid
-
-    targets = np.asarray(targets, dtype=float).reshape(-1, 4)
-    out = np.zeros(len(lon), dtype=bool)
-    if not len(targets) or not len(lon):
-        return out
-    pad = lonlat_margin_deg(distance_ft, *lat_range)
-    grown = targets + np.array([-pad, -pad, pad, pad])
-    ok = np.flatnonzero(np.isfinite(lon) & np.isfinite(lat))
-    hit, _ = BoxGrid(grown).query(np.asarray(lon, float)[ok], np.asarray(lat, float)[ok])
-    out[ok[hit]] = True
     return out
 
 
