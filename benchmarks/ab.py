@@ -102,14 +102,20 @@ def alternated(
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def arguments(doc: str, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments of an A/B script (this one, ``parquet_ab.py``): two commits, the runs, the
+    county's folder and the rules."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("a", help="the reference commit")
     ap.add_argument("b", help="the commit to compare with it")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--data", type=Path, default=WORK, help="the county's folder (%(default)s)")
     ap.add_argument("--rules", help="the rules to check with (default: as the command's)")
-    args = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = arguments(__doc__, argv)
     data = args.data.resolve()
     if data == WORK and not (WORK / "parcels.parquet").exists():
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_county.py")], check=True)

@@ -15,7 +15,6 @@ the ratios B/A as one JSON line.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -26,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ab import alternated, export
+from ab import alternated, arguments, export
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "benchmarks" / "work"
@@ -98,13 +97,7 @@ def write_only(src: Path, pickled: Path, out: Path) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("a", help="the reference commit")
-    ap.add_argument("b", help="the commit to compare with it")
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--data", type=Path, default=WORK, help="the county's folder (%(default)s)")
-    ap.add_argument("--rules", help="the rules to check with (default: as the command's)")
-    args = ap.parse_args(argv)
+    args = arguments(__doc__, argv)
     data = args.data.resolve()
     base = Path(tempfile.mkdtemp(prefix="posting-parquet-ab-"))
     try:
