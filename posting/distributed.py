@@ -621,13 +621,15 @@ def _part_keys(key: np.ndarray, cuts: np.ndarray) -> np.ndarray:
 
 
 def _reach_cells(
-    frame: pd.DataFrame, part: np.ndarray, grid: tuple[float, ...], pad: float
-) -> pd.DataFrame:
+    frame: pd.DataFrame, part: np.ndarray, grid: tuple[float, ...], pad: float, parts: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (cell, partition) pairs a piece's parcels (their boxes, padded) touch, each once;
+    and its parcels per partition (of ``parts``)."""
     boxes = frame[["west", "south", "east", "north"]].to_numpy(dtype=float)
     boxes = boxes + np.array([-pad, -pad, pad, pad])
     item, cell = Reach.cells_of(grid, boxes)
     key = unique_ints(cell.astype(np.int64) * (1 << 32) + part[item])
-    return pd.DataFrame({"cell": key >> 32, "part": key & 0xFFFFFFFF})
+    return key >> 32, key & 0xFFFFFFFF, np.bincount(part, minlength=parts)
 
 
 # -- step 3: distribute ----------------------------------------------------------------------
@@ -1663,7 +1665,9 @@ class _Steps:
             mins = client.gather(client.map(_owner_min, frames, hd, pure=False))
             owner_min = pd.concat(mins).groupby(level=0).min() if mins else pd.Series()
             owner_min = _share(client, owner_min)
-        keys = client.map(_plan_key, frames, hd, owner_min=owner_min, pure=False)
+        keys = hd  # without merging, the key is the distance
+        if owner_min is not None:
+            keys = client.map(_plan_key, frames, hd, owner_min=owner_min, pure=False)
         n = sum(x["rows"] for x in info)
         if partition_parcels is None:  # the default: by the parcels and the cluster's threads
             partition_parcels = partition_size(n, sum(client.nthreads().values()))
@@ -1671,23 +1675,30 @@ class _Steps:
         cuts = _cuts(client, keys, n, k_parts, self.progress)
         k_parts = len(cuts) + 1
         part_futs = client.map(_part_keys, keys, cuts=cuts, pure=False)
-        # partitions left empty (one owner's parcels share a key) are dropped
-        counts = client.map(np.bincount, part_futs, minlength=k_parts, pure=False)
-        used = np.flatnonzero(sum(_progress(counts, "planning partitions", self.progress)) > 0)
-        if len(used) < k_parts:
-            remap = np.full(k_parts, -1, dtype=np.int64)
-            remap[used] = np.arange(len(used))
-            part_futs = client.map(np.take, [remap] * len(part_futs), part_futs, pure=False)
-            k_parts = len(used)
         lat_range = _lat_range(bounds)
         pad = lonlat_margin_deg(Halo.of(self.job.settings).reach, *lat_range)
         # cells a few halos wide (what is sent beyond the halo is at most a cell wide), at most
         # MAX_CELLS of them
         area = max((bounds[2] - bounds[0]) * (bounds[3] - bounds[1]), 1e-12)
         grid = Reach.grid(bounds, int(min(MAX_CELLS, area / (CELL_HALOS * pad) ** 2)) + 1)
-        cells = client.map(_reach_cells, frames, part_futs, grid=grid, pad=pad, pure=False)
-        table = pd.concat(_progress(cells, "planning partitions", self.progress))
-        reach = Reach.build(grid, table["cell"].to_numpy(), table["part"].to_numpy())
+        placed = _progress(
+            client.map(
+                _reach_cells, frames, part_futs, grid=grid, pad=pad, parts=k_parts, pure=False
+            ),
+            "planning partitions",
+            self.progress,
+        )
+        cell = np.concatenate([c for c, _, _ in placed])
+        part = np.concatenate([p for _, p, _ in placed])
+        # partitions left empty (one owner's parcels share a key) are dropped
+        used = np.flatnonzero(sum(n for _, _, n in placed) > 0)
+        if len(used) < k_parts:
+            remap = np.full(k_parts, -1, dtype=np.int64)
+            remap[used] = np.arange(len(used))
+            part_futs = client.map(np.take, [remap] * len(part_futs), part_futs, pure=False)
+            part = remap[part]
+            k_parts = len(used)
+        reach = Reach.build(grid, cell, part)
         return part_futs, k_parts, reach, lat_range
 
     def distribute(self, plan: Plan, pieces, part_futs, marker_pieces):
