@@ -411,9 +411,9 @@ def _side_at_nearest(
     head_rows = rings_of <= 1
     several = np.flatnonzero(~head_rows)
     if len(several):
-        # the pairs' rows together (a sort of one integer key: lexsort's three stable sorts,
-        # the distances' above all, took 0.7 s of the real-shapes county's assignment), then
-        # each pair's nearest (a pair's rows are of distinct rings: the ring breaks a tie)
+        # the pairs' rows together (a sort of one integer key, where lexsort ran three stable
+        # sorts: 0.024 s against 0.08 s on the real-shapes county), then each pair's nearest
+        # (a pair's rows are of distinct rings: the ring breaks a tie)
         order = several[np.argsort(who[several])]
         w = who[order]
         start = np.r_[True, w[1:] != w[:-1]]
