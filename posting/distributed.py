@@ -267,13 +267,15 @@ def _load(path: str) -> Any:
         return pickle.load(fh)
 
 
-def _loads(pattern: str) -> list[Any]:
-    return [_load(p) for p in sorted(glob.glob(pattern))]
-
-
 def _numbered(pattern: str) -> list[str]:
-    """The files ``pattern`` names (``.../<number>.<suffix>``), by their number."""
+    """The files ``pattern`` names (``.../<number>.<suffix>``: every scratch file), by their
+    number (not their names' text order, where 10 comes before 2)."""
     return sorted(glob.glob(pattern), key=lambda p: int(os.path.basename(p).split(".")[0]))
+
+
+def _loads(pattern: str) -> list[Any]:
+    """The scratch files ``pattern`` names, loaded, by their number."""
+    return [_load(p) for p in _numbered(pattern)]
 
 
 def _lat_range(bounds: Sequence[float]) -> tuple[float, float]:
@@ -852,7 +854,7 @@ def _named_partitions(plan: Plan, b: int, refs: np.ndarray) -> tuple[np.ndarray,
     A property merged by owner has the names of all its parcels."""
     folder = "names" if plan.job.merge_owner else "ids"
     frames = []
-    for path in sorted(glob.glob(f"{plan.scratch}/{folder}/{b}/*.pkl")):
+    for path in _numbered(f"{plan.scratch}/{folder}/{b}/*.pkl"):
         names = _load(path)
         names = names if plan.job.merge_owner else names[0]
         k = int(os.path.basename(path).split(".")[0])
@@ -979,7 +981,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     # every marker sent to the partition: those beyond its reach (of its cells) assign to no
     # parcel of its own, and its report keeps only the markers assigned to those (0.1 s per
     # partition of 50,000 spent finding the 2 % farther than the tolerance from its boxes)
-    pieces = [_load(p) for p in _numbered(f"{plan.scratch}/markers/{k}/*.pkl")]
+    pieces = _loads(f"{plan.scratch}/markers/{k}/*.pkl")
     markers = markers_concat(pieces, list(plan.marker_files))  # in input order: no sort
     markers = _with_columns(markers, plan.marker_columns)
     context = _local_context(plan, k, local.rows, core_boxes)
@@ -1210,7 +1212,7 @@ def _lost(plan: Plan, i: int) -> MarkerLayer:
     """The markers of piece ``i`` that no partition assigned."""
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
     keys = (m.file_index.astype(np.int64) << 40) | m.row.astype(np.int64)
-    done = [np.load(f) for f in sorted(glob.glob(f"{plan.scratch}/assigned/{i}/*.npy"))]
+    done = [np.load(f) for f in _numbered(f"{plan.scratch}/assigned/{i}/*.npy")]
     lost = ~np.isin(keys, np.concatenate(done)) if done else np.ones(len(m), dtype=bool)
     return markers_take(m, np.flatnonzero(lost))
 
