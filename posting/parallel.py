@@ -18,6 +18,7 @@ import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,7 @@ from posting.memory import release_memory, share_allocator
 __all__ = [
     "CHUNKS_PER_WORKER",
     "MIN_CHUNK",
+    "ahead",
     "aside",
     "background",
     "pmap",
@@ -131,6 +133,38 @@ def pmap(func: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
     if isinstance(parts[0], tuple):
         return tuple(np.concatenate(p) for p in zip(*parts, strict=True))
     return np.concatenate(parts)
+
+
+def ahead(func: Callable[[int, int], Any], n: int) -> Iterator[Any]:
+    """``func(lo, hi)`` for consecutive ranges of ``0 .. n``, computed on :func:`pmap`'s
+    threads ahead of the caller and given in order, each as soon as it is done.
+
+    For work whose pieces are used one by one as they come (a report's lines written to a file
+    while the next ones are made): the caller's use of one piece overlaps the making of the
+    next. The ranges are :func:`pmap`'s chunks; one range (``func(0, n)``, made when asked for)
+    when ``n`` is small, on one thread, or inside :func:`pmap`'s threads.
+
+    Examples
+    --------
+    >>> [(lo, hi) for lo, hi in ahead(lambda lo, hi: (lo, hi), 10)]
+    [(0, 10)]
+    >>> parts = list(ahead(lambda lo, hi: np.arange(lo, hi), 200_000))
+    >>> bool((np.concatenate(parts) == np.arange(200_000)).all())
+    True
+    """
+    w = workers()
+    k = min(CHUNKS_PER_WORKER * w, n // MIN_CHUNK)
+    if k < 2 or w == 1 or threading.current_thread().name.startswith(_PREFIX):
+        yield func(0, n)
+        return
+    bounds = np.linspace(0, n, k + 1).astype(int)
+    futures = [_pool().submit(func, int(lo), int(hi)) for lo, hi in pairwise(bounds)]
+    try:
+        for f in futures:
+            yield f.result()
+    finally:  # the caller stopped early (or failed): what has not started never does
+        for f in futures:
+            f.cancel()
 
 
 @lru_cache(maxsize=1)

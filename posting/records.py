@@ -22,7 +22,7 @@ import shapely
 
 from posting import jsontext
 from posting.errors import python_name, worded
-from posting.parallel import soon
+from posting.parallel import ahead, aside, soon
 
 if TYPE_CHECKING:
     from posting.report import Report
@@ -38,6 +38,7 @@ __all__ = [
     "header",
     "list_counts",
     "marker_why",
+    "parcel_line_chunks",
     "parcel_lines",
     "parcel_properties",
     "unassigned_items",
@@ -47,6 +48,7 @@ SCHEMA = "posting-report/1"
 LONLAT_DECIMALS = 7  # about 1 cm: finer than any survey
 DISPLAY_DECIMALS = 6  # about 0.36 ft north-south: finer than all but survey-grade RTK positions
 FT_DECIMALS = 2
+_NO_TEXT = pa.array([], type=pa.large_string())
 LINE_END = ",\n  "
 """What follows each parcel's entry in :func:`parcel_lines`: the JSON report's separator."""
 HOW_TEXT = {
@@ -341,7 +343,24 @@ def parcel_lines(report: Report) -> pa.Array:
     county of real shapes (hundreds of thousands of gaps and corners) is most of the report's
     time. The values are spelled as orjson spells them.
     """
-    return _record_text(report, "{", "}" + LINE_END)
+    parts = _record_parts(report, "{", "}" + LINE_END)
+    return jsontext.join(*parts) if len(report.parcels) else _NO_TEXT
+
+
+def parcel_line_chunks(report: Report) -> Iterator[pa.Array]:
+    """:func:`parcel_lines` in consecutive pieces, each given as soon as it is made: the last
+    step (joining each parcel's keys, a few hundred MB of text on a county of real shapes) runs
+    on every core (:func:`posting.parallel.ahead`), while the caller writes the pieces before."""
+    n = len(report.parcels)
+    if not n:
+        return iter(())
+    parts = _record_parts(report, "{", "}" + LINE_END)
+
+    def rows(lo: int, hi: int) -> pa.Array:
+        cut = (x if isinstance(x, str) else x.slice(lo, hi - lo) for x in parts)
+        return jsontext.join(*cut)
+
+    return ahead(rows, n)
 
 
 def parcel_properties(report: Report) -> pa.Array:
@@ -349,21 +368,24 @@ def parcel_properties(report: Report) -> pa.Array:
     keys but ``gaps``, then how many gaps it reports (``gaps_reported``)."""
     gaps = pa.array(list_counts(report)["gaps"])
     tail = [',"gaps_reported":', jsontext.integers(gaps), "}"]
-    return _record_text(report, '{"layer":"parcel",', tail, drop=("gaps",))
+    if not len(report.parcels):
+        return _NO_TEXT
+    return jsontext.join(*_record_parts(report, '{"layer":"parcel",', tail, drop=("gaps",)))
 
 
-def _record_text(
+def _record_parts(
     report: Report, opening: str, closing: str | list[Any], drop: tuple[str, ...] = ()
-) -> pa.Array:
+) -> list[jsontext.Part]:
     """Each parcel's record (but the keys in ``drop``) as JSON members, between ``opening`` and
-    ``closing`` (text, or the parts of a column of text)."""
+    ``closing`` (text, or the parts of a column of text): the parts whose row-by-row join
+    (:func:`posting.jsontext.join`) is the records. The report has parcels."""
     p = report.parcels
     n = len(p)
-    if not n:
-        return pa.array([], type=pa.large_string())
-    lists = _list_columns(report, skip=drop)
+    # the lists (findings, gaps, corners) beside the other keys: Arrow's kernels let go of
+    # the GIL
+    listing = aside(_list_columns, report, skip=drop)
     force = report.record_keys
-    cols: list[tuple[str, Any]] = [
+    head: list[tuple[str, Any]] = [
         (
             "id",
             _text_column(p["id"]) if p["id"].dtype == object else jsontext.dumped(p["id"].tolist()),
@@ -371,9 +393,9 @@ def _record_text(
         ("row", jsontext.integers(p["row"])),
     ]
     if "owner" in force or p["owner"].notna().any():
-        cols.append(("owner", _text_column(p["owner"])))
+        head.append(("owner", _text_column(p["owner"])))
     nulls = pa.array(["null"] * n, type=pa.large_string())
-    cols += [
+    head += [
         ("status", _text_column(p["status"])),
         ("rules", _text_column(p["rules"])),
         ("exemption", _text_column(p["exemption"]) if "exemption" in p else nulls),
@@ -384,8 +406,16 @@ def _record_text(
         ("perimeter_ft", jsontext.numbers(p["perimeter_ft"], FT_DECIMALS)),
         ("area_acres", jsontext.numbers(p["area_acres"], 4)),
         ("max_gap_ft", jsontext.numbers(p["max_gap_ft"], FT_DECIMALS)),
+    ]
+    corners = jsontext.integers(p["corners"])
+    tail = [("duplicate_id", jsontext.booleans(p["duplicate_id"].astype(bool)))]
+    tail += _land_columns(report)
+    tail += [(c, _value_column(p[c])) for c in report.record_columns]  # other kinds of rule
+    lists = listing.result()
+    cols = [
+        *head,
         ("gaps", lists.get("gaps")),
-        ("corners", jsontext.integers(p["corners"])),
+        ("corners", corners),
         ("missing_corners", lists["missing_corners"]),
         ("uncertain_corners", lists["uncertain_corners"]),
     ]
@@ -393,9 +423,7 @@ def _record_text(
         cols += [("missing_access", lists["missing_access"])]
         cols += [("uncertain_access", lists["uncertain_access"])]
     cols += [(key, lists[key]) for key in ("violations", "uncertain", "not_checked", "notes")]
-    cols.append(("duplicate_id", jsontext.booleans(p["duplicate_id"].astype(bool))))
-    cols += _land_columns(report)
-    cols += [(c, _value_column(p[c])) for c in report.record_columns]  # other kinds of rule
+    cols += tail
     parts: list[Any] = [opening]
     for i, (key, text) in enumerate(c for c in cols if c[0] not in drop):
         parts.append(("," if i else "") + orjson.dumps(key).decode() + ":")
@@ -423,7 +451,7 @@ def _record_text(
     if len(report.geometry.crss) > 1:
         parts += [',"working_crs":', _text_column(p["working_crs"])]
     parts += closing if isinstance(closing, list) else [closing]
-    return jsontext.join(*parts)
+    return parts
 
 
 def _filled(text: pd.Series, has: np.ndarray) -> pa.Array:

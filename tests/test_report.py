@@ -195,3 +195,20 @@ def test_signs_are_named_as_the_survey_named_them(report):
         f["properties"] for f in g["features"] if f["properties"].get("source", "").endswith(".gpx")
     ]
     assert gpx and all(p["name"] for p in gpx)  # the waypoints' own names
+
+
+def test_json_made_in_pieces_is_the_json_made_whole(report, monkeypatch):
+    """The parcels' lines made in pieces on several threads (``posting.parallel.ahead``) and
+    written as they come give the same bytes as the lines made whole on one thread."""
+    from posting import parallel
+
+    with parallel.threads(1):
+        whole = b"".join(map(bytes, report.iter_json()))
+    monkeypatch.setattr(parallel, "MIN_CHUNK", 1)
+    monkeypatch.setattr(parallel, "workers", lambda: 3)
+    pieces = list(map(bytes, report.iter_json()))
+    assert b"".join(pieces) == whole
+    # the parcels came in several pieces: a piece per chunk, each starting with a record
+    records = [p for p in pieces if p.startswith(b'{"id":')]
+    assert len(records) == min(parallel.CHUNKS_PER_WORKER * 3, len(report.parcels)) > 1
+    assert json.loads(whole)["parcels"][0]["id"] == str(report.parcels["id"].iloc[0])

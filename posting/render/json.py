@@ -11,7 +11,7 @@ import orjson
 
 from posting import jsontext
 from posting.errors import python_name
-from posting.records import LINE_END, header, parcel_lines, unassigned_items
+from posting.records import LINE_END, header, parcel_line_chunks, unassigned_items
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -26,17 +26,19 @@ def iter_json(
 ) -> Iterator[bytes | memoryview]:
     """The JSON report as UTF-8, in pieces: the header indented, then one parcel and one
     unassigned sign per line (readable; the parcels' lines written by Arrow's kernels,
-    :func:`posting.records.parcel_lines`, the signs' by orjson). ``name`` spells the settings
-    the report names (``--fences`` on the command line)."""
+    :func:`posting.records.parcel_line_chunks`, each piece while the next are made; the
+    signs' by orjson). ``name`` spells the settings the report names (``--fences`` on the
+    command line)."""
     head = json.dumps(header(report, name), indent=1, ensure_ascii=False, allow_nan=False)
     yield (head[:-2] + ',\n "parcels": [').encode()
-    lines = parcel_lines(report)  # each ends with LINE_END, the last one's left out
-    if len(lines):
-        yield b"\n  "
-        last = jsontext.span(lines.slice(len(lines) - 1))
-        for lo in range(0, len(lines) - 1, 50_000):  # tens of MB at a time
-            yield jsontext.span(lines.slice(lo, min(50_000, len(lines) - 1 - lo)))
-        yield last[: len(last) - len(LINE_END.encode())]
+    end = len(LINE_END.encode())
+    held = None  # each piece is written once the next is made: the last one's LINE_END is not
+    for lines in parcel_line_chunks(report):
+        yield b"\n  " if held is None else jsontext.span(held)
+        held = lines
+    if held is not None:
+        last = jsontext.span(held)
+        yield last[: len(last) - end]
     yield b'\n ],\n "unassigned_signs": ['
     sep = b"\n  "
     items = unassigned_items(report)
