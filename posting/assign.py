@@ -136,6 +136,8 @@ def named_distance(
 
 def _group_xy(markers: MarkerLayer, idx: np.ndarray, wcrs) -> tuple[np.ndarray, np.ndarray]:
     """Markers ``idx`` projected into a working frame, file by file (each has its own CRS)."""
+    if len(markers.files) == 1:  # one file (the common case): no selection to make
+        return wcrs.xy_to_ft(markers.x[idx], markers.y[idx], markers.files[0][1])
     x = np.full(len(idx), np.nan)
     y = np.full(len(idx), np.nan)
     fi = markers.file_index[idx]
