@@ -414,6 +414,30 @@ def _exact_ints() -> dict[Any, Any]:
     return {pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}
 
 
+def _with_exact_ints(frame: Any, path: str, layer: str | None) -> Any:
+    """``frame`` (read without Arrow, as a file that is not UTF-8 must be) with its 64-bit
+    integer columns that came back as floats (a column with an empty value) read again
+    exactly, through Arrow: those columns hold no text to decode. Without it a parcel number
+    of 17 digits would lose its last (see :func:`_exact_ints`)."""
+    import pyogrio
+
+    info = pyogrio.read_info(path, layer=layer)
+    ints = [
+        str(name)
+        for name, kind in zip(info["fields"], info["dtypes"], strict=True)
+        if kind in ("int64", "uint64") and name in frame and frame[name].dtype.kind == "f"
+    ]
+    if not ints:
+        return frame
+    _, table = pyogrio.read_arrow(path, layer=layer, columns=ints, read_geometry=False)
+    exact = table.to_pandas(types_mapper=_exact_ints().get)
+    if len(exact) != len(frame):  # pragma: no cover - the same layer read twice
+        return frame
+    for name in ints:
+        frame[name] = exact[name].array
+    return frame
+
+
 def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], list[str]]:
     """One layer read with pyogrio: the GeoDataFrame, the rows whose geometry cannot be read
     (with why), and notes on the file.
@@ -444,11 +468,14 @@ def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], 
                 f"{path}: has text that is not UTF-8; read as Latin-1: if names look wrong, "
                 "save the file as UTF-8"
             )
-            return pyogrio.read_dataframe(path, layer=layer, **kwargs), {}, notes
+            gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs)
+            return _with_exact_ints(gdf, path, layer), {}, notes
     except shapely.errors.GEOSException:
         pass
     with np.errstate(invalid="ignore"):
         gdf = pyogrio.read_dataframe(path, layer=layer, on_invalid="fix", **kwargs)
+        if not kwargs["use_arrow"]:
+            gdf = _with_exact_ints(gdf, path, layer)
         meta, table = pyogrio.read_arrow(path, layer=layer, columns=[])
         wkb = table.column(meta["geometry_name"] or "wkb_geometry").to_numpy(zero_copy_only=False)
         strict = shapely.from_wkb(wkb, on_invalid="ignore")

@@ -364,7 +364,9 @@ def test_geoparquet_with_other_geometries_falls_back_to_shapely(tmp_path):
     ]
 
 
-@pytest.mark.parametrize("suffix", ["gpkg", "parquet", "bare.parquet", "fgb"])
+@pytest.mark.parametrize(
+    "suffix", ["gpkg", "parquet", "bare.parquet", "fgb", "latin1.gpkg", "latin1.geojson"]
+)
 def test_a_17_digit_parcel_number_with_an_empty_one_beside_it_is_read_exactly(tmp_path, suffix):
     # an integer column with an empty value: as floats, 12345678901234567 would be read as
     # 12345678901234568 (a double has 53 bits)
@@ -386,7 +388,12 @@ def test_a_17_digit_parcel_number_with_an_empty_one_beside_it_is_read_exactly(tm
         g.to_parquet(path)
     elif suffix == "fgb":  # without its spatial index, which would sort the rows
         g.to_file(path, SPATIAL_INDEX="NO")
+    elif suffix.startswith("latin1"):  # text that is not UTF-8: read without Arrow
+        g["owner"] = ["Muñoz", "Müller", "B"]
+        g.to_file(path, encoding="latin-1")
     else:
         g.to_file(path)
     layer = read_parcels(str(path), id_field="pid")
     assert list(layer.ids) == ["12345678901234567", "#1", "3"]
+    if suffix.startswith("latin1"):
+        assert any("not UTF-8" in note for note in layer.notes)
