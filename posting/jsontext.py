@@ -32,6 +32,7 @@ __all__ = [
     "join",
     "numbers",
     "pairs",
+    "rounded",
     "scatter",
     "span",
     "texts",
@@ -42,14 +43,43 @@ Part = str | pa.Array
 _EMPTY = pa.scalar("", pa.large_string())
 
 
-def numbers(values: Any, decimals: int) -> pa.Array:
-    """A float column as JSON numbers, rounded to ``decimals``; ``null`` where not finite.
+def numbers(values: Any, decimals: int | None, *, exact: bool = False) -> pa.Array:
+    """A float column as JSON numbers, rounded to ``decimals`` (None: as they are); ``null``
+    where not finite.
+
+    ``exact``: rounded as Python's ``round`` rounds (:func:`rounded`), not as ``np.round``.
 
     >>> numbers(np.array([612.0, 0.125, np.nan, -0.0, 1e-7, 2.5e16]), 2).to_pylist()
     ['612.0', '0.12', 'null', '-0.0', '0.0', '2.5e+16']
     """
-    a = np.round(np.asarray(values, dtype=float), decimals)
+    a = np.asarray(values, dtype=float)
+    if decimals is not None:
+        a = rounded(a, decimals) if exact else np.round(a, decimals)
     return _split(orjson.dumps(a.tolist()), len(a))
+
+
+def rounded(values: Any, decimals: int) -> np.ndarray:
+    """Floats rounded to ``decimals`` as Python's ``round`` rounds them: to the nearest
+    decimal of the float's exact value, half to even.
+
+    ``np.round`` scales by ``10**decimals`` first, and that product's own rounding can put a
+    value within an ulp of a half on the other side of it; those few are rounded by Python.
+
+    >>> rounded(np.array([0.125, 2.675, 1.005, -0.5, np.nan]), 2).tolist()
+    [0.12, 2.67, 1.0, -0.5, nan]
+    >>> float(np.round(0.285, 2)), round(0.285, 2), float(rounded(np.array([0.285]), 2)[0])
+    (0.28, 0.28, 0.28)
+    """
+    a = np.asarray(values, dtype=float)
+    out = np.round(a, decimals)
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = a * 10.0**decimals
+        frac = scaled - np.floor(scaled)
+        near = np.abs(frac - 0.5) <= 4 * np.spacing(np.abs(scaled))
+        near |= np.isfinite(a) & ~np.isfinite(scaled)  # scaled beyond the floats
+    for i in np.flatnonzero(near):
+        out[i] = round(float(a[i]), decimals)
+    return out
 
 
 def integers(values: Any) -> pa.Array:

@@ -37,11 +37,11 @@ __all__ = [
     "finding_items",
     "header",
     "list_counts",
-    "marker_why",
     "parcel_line_chunks",
     "parcel_lines",
     "parcel_properties",
     "unassigned_items",
+    "why_text",
 ]
 
 SCHEMA = "posting-report/1"
@@ -605,12 +605,40 @@ def as_dict(report: Report, name: Callable[[str], str] = python_name) -> dict[st
     return orjson.loads(b"".join(iter_json(report, name)))
 
 
-def marker_why(report: Report) -> np.ndarray:
-    """For each marker, in words: which boundary it posts and why, or why none."""
-    m = report.markers
-    out = m["reason"].to_numpy(dtype=object).copy()
-    for how, text in HOW_TEXT.items():
-        sel = (m["assigned_by"] == how).to_numpy(dtype=bool)
-        if sel.any():
-            out[sel] = [f"{text} ({d:.1f} ft from it)" for d in m["distance_ft"].to_numpy()[sel]]
-    return out
+def why_text(markers: pd.DataFrame) -> pa.Array:
+    """For each marker (a table as :attr:`Report.markers`: ``reason``, and ``assigned_by`` and
+    ``distance_ft`` where assigned), in words, as a JSON string: which boundary it posts and
+    why (``"stands inside this parcel, near its boundary (2.3 ft from it)"``), or why none;
+    ``null`` where no reason is known.
+
+    >>> t = pd.DataFrame({"reason": [None, "no boundary within 50 ft"],
+    ...                   "assigned_by": ["inside", None], "distance_ft": [2.25, np.nan]})
+    >>> for text in why_text(t).to_pylist():
+    ...     print(text)
+    "stands inside this parcel, near its boundary (2.2 ft from it)"
+    "no boundary within 50 ft"
+    """
+    import pyarrow.compute as pc
+
+    text = _text_column(markers["reason"].to_numpy(dtype=object))
+    if "assigned_by" not in markers or not len(markers):
+        return text
+    codes, hows = pd.factorize(pd.Series(markers["assigned_by"].to_numpy(dtype=object)))
+    distance = markers["distance_ft"].to_numpy(dtype=float)
+    for k, how in enumerate(hows.tolist()):
+        if how not in HOW_TEXT:
+            continue
+        sel = codes == k
+        d = distance[sel]
+        # the distance as f"{d:.1f}" spells it: Python's rounding, then orjson's spelling (the
+        # same digits below 1e16; others, and what is not finite, spelled by Python)
+        number = jsontext.numbers(d, 1, exact=True)
+        odd = np.flatnonzero(~(np.abs(d) < 1e15))
+        if len(odd):
+            spelled = np.asarray(number.to_pylist(), dtype=object)
+            spelled[odd] = [f"{x:.1f}" for x in d[odd]]
+            number = pa.array(spelled, type=pa.large_string())
+        opening = orjson.dumps(f"{HOW_TEXT[how]} (").decode()[:-1]  # without its closing quote
+        words = jsontext.join(opening, number, ' ft from it)"')
+        text = pc.replace_with_mask(text, pa.array(sel), words)
+    return text

@@ -77,7 +77,7 @@ class Report:
         ``doubtful`` (within the stated accuracy of a line shared with another owner's parcel,
         nothing settling which it posts: :mod:`posting.ambiguity`), ``reason`` (why an
         unassigned marker is not assigned);
-        :func:`posting.records.marker_why` says, for every marker, where it went and why.
+        :func:`posting.records.why_text` says, for every marker, where it went and why.
     marker_attributes
         The markers' own columns as read (text, letter height, date ...), aligned with
         ``markers``.
@@ -203,7 +203,7 @@ class Report:
         """The GeoJSON of parcels, markers, gaps, corners and access points."""
         from posting.render import render
 
-        return render(self, "geojson")
+        return b"".join(render(self, "geojson")).decode()
 
     def to_csv(self) -> str:
         """One CSV row per parcel."""

@@ -112,29 +112,22 @@ def write_partition(
 
 
 def _geojson_parts(scratch: str, k: int, sub: Report, marker_keys: np.ndarray) -> None:
-    from posting.render import render
+    from posting.render.geojson import feature_sections
 
-    text = render(sub, "geojson")
-    lines = text.split("\n")[1:-2]
-    if lines == [""]:
-        lines = []
-    feats = [x[:-1] if x.endswith(",") else x for x in lines]
-    feats = [x.encode() for x in feats]
     reported = sub.gaps[sub.gaps["status"] != "ok"]
-    sections = [
-        ("parcels", sub.parcels["row"].to_numpy(dtype=np.int64)),
-        ("markers", np.asarray(marker_keys, dtype=np.int64)),
-        ("gaps", _table_keys(sub, reported)),
-        ("corners", _table_keys(sub, sub.corners)),
-        ("access", _table_keys(sub, sub.access)),
-    ]
-    at = 0
-    for name, keys in sections:
-        part = feats[at : at + len(keys)]
-        at += len(keys)
-        _write_lines(f"{scratch}/lines/geojson-{name}/{k}.arrow", keys, part)
-    if at != len(feats):
-        raise RuntimeError(f"GeoJSON of partition {k}: {len(feats)} features, expected {at}")
+    keys = {
+        "parcels": sub.parcels["row"].to_numpy(dtype=np.int64),
+        "markers": np.asarray(marker_keys, dtype=np.int64),
+        "gaps": _table_keys(sub, reported),
+        "corners": _table_keys(sub, sub.corners),
+        "access": _table_keys(sub, sub.access),
+    }
+    for name, features in feature_sections(sub):
+        if len(features) != len(keys[name]):
+            raise RuntimeError(
+                f"GeoJSON of partition {k}: {len(features)} {name}, expected {len(keys[name])}"
+            )
+        _write_lines(f"{scratch}/lines/geojson-{name}/{k}.arrow", keys[name], features)
 
 
 def _point_wkb(x: np.ndarray, y: np.ndarray) -> Any:
@@ -730,37 +723,14 @@ def _csv(run: Run) -> Iterator[bytes]:
 
 
 def _lost_features(lost: pd.DataFrame) -> Iterator[tuple[int, bytes]]:
-    import shapely
+    """The GeoJSON features of the markers no partition assigned, each with its key."""
+    import pyarrow as pa
 
-    from posting.draw import geojson_geometries
-    from posting.records import _label_column, _text
-    from posting.render.geojson import _feature
+    from posting.render.geojson import marker_features
 
-    geoms = geojson_geometries(shapely.points(lost["lon"].to_numpy(), lost["lat"].to_numpy()))
-    for key, s, r, name, kind, why, geom in zip(
-        lost["key"],
-        lost["source"],
-        lost["row"],
-        _label_column(lost),
-        lost["kind"],
-        lost["reason"],
-        geoms,
-        strict=True,
-    ):
-        props = {
-            "layer": "marker",
-            "source": s,
-            "row": int(r),
-            "name": _text(name),
-            "kind": _text(kind),
-            "parcel": None,
-            "ring": None,
-            "assigned_by": None,
-            "distance_ft": None,
-            "position_ft": None,
-            "why": why,
-        }
-        yield int(key), _feature(geom, props).encode()
+    text = marker_features(lost, np.zeros(len(lost), dtype=bool))
+    lines = text.cast(pa.large_binary()).to_pylist()
+    yield from zip(lost["key"].to_numpy(dtype=np.int64).tolist(), lines, strict=True)
 
 
 def _geojson(run: Run) -> Iterator[bytes]:

@@ -1,5 +1,12 @@
 """The GeoJSON FeatureCollection of a report (WGS 84): parcels, markers, reported gaps, corners,
-access points."""
+access points.
+
+Every feature is written as text column by column, by Arrow's kernels (:mod:`posting.jsontext`),
+as the JSON report's parcels are: no Python object per feature. The properties are spelled as
+orjson spells them (numbers rounded as Python's ``round`` rounds), the polygons and lines as
+GEOS writes them (:func:`posting.draw.geojson_geometries`), the points' coordinates rounded to
+:data:`~posting.records.LONLAT_DECIMALS` decimals as GEOS rounds them and spelled by orjson.
+"""
 
 from __future__ import annotations
 
@@ -8,25 +15,33 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import orjson
 import pandas as pd
-import shapely
+import pyarrow as pa
 
+from posting import jsontext
 from posting.draw import gap_lines, geojson_geometries
+from posting.parallel import pmap
 from posting.records import (
+    FT_DECIMALS,
+    LONLAT_DECIMALS,
     SCHEMA,
-    _num,
-    _text,
+    _label_column,
+    _text_column,
     header,
-    marker_why,
     parcel_properties,
+    why_text,
 )
 from posting.render import register
 
 if TYPE_CHECKING:
     from posting.report import Report
 
-__all__ = ["to_geojson"]
+__all__ = ["feature_sections", "iter_geojson", "marker_features", "opening"]
+
+SECTIONS = ("parcels", "markers", "gaps", "corners", "access")
+"""The kinds of feature, in the order the FeatureCollection lists them."""
+
+_NULL = "null"
 
 
 def opening(report: Any) -> str:
@@ -50,109 +65,219 @@ def opening(report: Any) -> str:
 
 
 @register("geojson", "report", (".geojson",), "parcels, markers, gaps, corners and access points")
-def to_geojson(report: Report) -> str:
-    """A GeoJSON FeatureCollection (WGS 84): parcels, markers, reported gaps, corners,
-    access points.
+def iter_geojson(report: Report) -> Iterator[bytes | memoryview]:
+    """A GeoJSON FeatureCollection (WGS 84) as UTF-8, in pieces: parcels, markers, reported
+    gaps, corners, access points, one feature per line.
 
     Each feature's ``layer`` property says which it is. Every parcel and every marker
-    appears, a row without usable geometry with a null geometry.
+    appears, a row without usable geometry with a null geometry. Each kind of feature is made
+    when the one before it has been written.
     """
+    yield opening(report).encode()
+    first = True
+    for _, features in feature_sections(report):
+        if not len(features):
+            continue
+        text = jsontext.span(jsontext.join(",\n", features))  # a separator before each
+        yield text[2:] if first else text
+        first = False
+    yield b"\n]}\n"
+
+
+def feature_sections(report: Report) -> Iterator[tuple[str, pa.Array]]:
+    """Each kind of feature (:data:`SECTIONS`) and its features' text, one per row of its
+    table (``report.parcels``, ``report.markers``, the reported gaps, ``report.corners``,
+    ``report.access``), in that table's order; made one kind at a time."""
     ids = report.parcels["id"].to_numpy()
-    feats = [
-        *_parcels(report),
-        *_markers(report),
-        *_gaps(report, ids),
-        *_corners(report.corners, ids),
-        *_access(report.access, ids),
-    ]
-    return opening(report) + ",\n".join(feats) + "\n]}\n"
+    yield "parcels", _parcels(report)
+    yield "markers", _markers(report)
+    yield "gaps", _gaps(report, ids)
+    yield "corners", _corners(report.corners, ids)
+    yield "access", _access(report.access, ids)
 
 
-def _points(table: pd.DataFrame) -> list[str | None]:
-    return geojson_geometries(
-        shapely.points(table["lon"].to_numpy(dtype=float), table["lat"].to_numpy(dtype=float))
+def _feature(geometry: pa.Array, properties: pa.Array) -> pa.Array:
+    return jsontext.join(
+        '{"type": "Feature", "geometry": ', geometry, ', "properties": ', properties, "}"
     )
 
 
-def _parcels(report: Report) -> Iterator[str]:
-    geoms = geojson_geometries(report.geometry.geometry_lonlat())
-    props = parcel_properties(report).to_pylist()  # JSON text already
-    for geom, text in zip(geoms, props, strict=True):
-        g = "null" if geom is None else geom
-        yield '{"type": "Feature", "geometry": ' + g + ', "properties": ' + text + "}"
+def _geometries(geoms: np.ndarray) -> pa.Array:
+    """GEOS's GeoJSON of each geometry (:func:`posting.draw.geojson_geometries`, on every
+    core), ``null`` where it has none."""
+    text = pmap(_geometry_texts, np.asarray(geoms, dtype=object))
+    return pa.array(text, type=pa.large_string())
 
 
-def _markers(report: Report) -> Iterator[str]:
+def _geometry_texts(geoms: np.ndarray) -> np.ndarray:
+    out = np.asarray(geojson_geometries(geoms), dtype=object)
+    out[pd.isna(out)] = _NULL
+    return out
+
+
+def _grid(values: np.ndarray) -> np.ndarray:
+    """Coordinates on the grid of :data:`~posting.records.LONLAT_DECIMALS` decimals, as
+    ``shapely.set_precision`` puts them (GEOS: the value times the scale, rounded half up,
+    divided by the scale), the same floats without making a Point."""
+    scale = 10.0**LONLAT_DECIMALS
+    with np.errstate(invalid="ignore", over="ignore"):  # not finite: a null geometry
+        v = np.asarray(values, dtype=float) * scale
+        whole = np.trunc(v)
+        frac = np.abs(v - whole)
+    up = np.where(frac < 0.5, np.floor(v), np.where(frac > 0.5, np.ceil(v), whole + 1.0))
+    down = np.where(frac < 0.5, np.ceil(v), np.where(frac > 0.5, np.floor(v), whole))
+    return np.where(v >= 0, up, down) / scale
+
+
+def _points(lon: Any, lat: Any) -> pa.Array:
+    """GeoJSON Points at ``lon``, ``lat`` (on the grid of :func:`_grid`), ``null`` where
+    either is not a finite number."""
+    x, y = np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)
+    text = jsontext.join(
+        '{"type":"Point","coordinates":[',
+        jsontext.numbers(_grid(x), None),
+        ",",
+        jsontext.numbers(_grid(y), None),
+        "]}",
+    )
+    bad = ~(np.isfinite(x) & np.isfinite(y))
+    if bad.any():
+        text = _null_where(bad, text)
+    return text
+
+
+def _null_where(mask: np.ndarray, text: pa.Array) -> pa.Array:
+    import pyarrow.compute as pc
+
+    return pc.if_else(pa.array(mask), pa.scalar(_NULL, pa.large_string()), text)
+
+
+def _ring(assigned: np.ndarray, part: Any, hole: Any) -> pa.Array:
+    """``{"part": ..., "hole": ...}`` where ``assigned``, ``null`` elsewhere."""
+    p = np.where(assigned, pd.to_numeric(pd.Series(part), errors="coerce").fillna(0), 0)
+    h = np.where(assigned, pd.to_numeric(pd.Series(hole), errors="coerce").fillna(0), 0)
+    text = jsontext.join(
+        '{"part":',
+        jsontext.integers(p.astype(np.int64)),
+        ',"hole":',
+        jsontext.integers(h.astype(np.int64)),
+        "}",
+    )
+    return _null_where(~np.asarray(assigned, dtype=bool), text)
+
+
+def _numeric(values: Any, decimals: int = FT_DECIMALS) -> pa.Array:
+    """A column of numbers as ``_num`` writes each: integers as they are, floats rounded as
+    Python rounds them, ``null`` where missing or not finite."""
+    s = pd.Series(values)
+    if pd.api.types.is_integer_dtype(s) and not s.isna().any():
+        return jsontext.integers(s.to_numpy(dtype=np.int64))
+    return jsontext.numbers(pd.to_numeric(s, errors="coerce"), decimals, exact=True)
+
+
+def marker_features(markers: pd.DataFrame, assigned: np.ndarray | None = None) -> pa.Array:
+    """The GeoJSON features of markers (a table as :attr:`Report.markers`: ``source``,
+    ``row``, ``lon``, ``lat``, ``kind``, and, for the assigned (``assigned``: all when None),
+    ``parcel_id``, ``part``, ``hole``, ``assigned_by``, ``distance_ft``, ``position_ft``;
+    ``label`` if any), and why each is or is not assigned (:func:`posting.records.why_text`
+    of its ``reason``, ``assigned_by`` and ``distance_ft``)."""
+    m = markers
+    n = len(m)
+    if assigned is None:
+        assigned = np.ones(n, dtype=bool)
+    assigned = np.asarray(assigned, dtype=bool)
+
+    def column(name: str, missing: Any = None) -> Any:
+        return m[name] if name in m else np.full(n, missing, dtype=object)
+
+    props = jsontext.join(
+        '{"layer":"marker","source":',
+        _text_column(m["source"].to_numpy(dtype=object)),
+        ',"row":',
+        jsontext.integers(m["row"].to_numpy(dtype=np.int64)),
+        ',"name":',
+        _text_column(_label_column(m)),
+        ',"kind":',
+        _text_column(m["kind"].to_numpy(dtype=object)),
+        ',"parcel":',
+        _text_column(np.where(assigned, np.asarray(column("parcel_id"), dtype=object), None)),
+        ',"ring":',
+        _ring(assigned, column("part"), column("hole")),
+        ',"assigned_by":',
+        _text_column(column("assigned_by")),
+        ',"distance_ft":',
+        _numeric(column("distance_ft", np.nan)),
+        ',"position_ft":',
+        _numeric(column("position_ft", np.nan)),
+        ',"why":',
+        why_text(m),
+        "}",
+    )
+    return _feature(_points(m["lon"], m["lat"]), props)
+
+
+def _parcels(report: Report) -> pa.Array:
+    geoms = _geometries(report.geometry.geometry_lonlat())
+    return _feature(geoms, parcel_properties(report))
+
+
+def _markers(report: Report) -> pa.Array:
     m = report.markers
-    for rec, geom, why in zip(
-        m.itertuples(index=False), _points(m), marker_why(report), strict=True
-    ):
-        assigned = rec.parcel >= 0
-        props = {
-            "layer": "marker",
-            "source": rec.source,
-            "row": int(rec.row),
-            "name": _text(getattr(rec, "label", None)),
-            "kind": _text(rec.kind),
-            "parcel": rec.parcel_id if assigned else None,
-            "ring": {"part": int(rec.part), "hole": int(rec.hole)} if assigned else None,
-            "assigned_by": _text(rec.assigned_by),
-            "distance_ft": _num(rec.distance_ft),
-            "position_ft": _num(rec.position_ft),
-            "why": why,
-        }
-        yield _feature(geom, props)
+    return marker_features(m, m["parcel"].to_numpy() >= 0)
 
 
-def _gaps(report: Report, ids: np.ndarray) -> Iterator[str]:
+def _gaps(report: Report, ids: np.ndarray) -> pa.Array:
     reported = (report.gaps["status"] != "ok").to_numpy()
     g = report.gaps[reported]
-    geoms = geojson_geometries(gap_lines(report)[reported])
-    for rec, geom in zip(g.itertuples(index=False), geoms, strict=True):
-        props = {
-            "layer": "gap",
-            "parcel": ids[rec.parcel],
-            "status": rec.status,
-            "ring": {"part": int(rec.part), "hole": int(rec.hole)},
-            "length_ft": _num(rec.length_ft),
-            "straight_ft": _num(rec.straight_ft),
-            "limit_ft": _num(rec.limit_ft),
-        }
-        yield _feature(geom, props)
-
-
-def _corners(c: pd.DataFrame, ids: np.ndarray) -> Iterator[str]:
-    for rec, geom in zip(c.itertuples(index=False), _points(c), strict=True):
-        props = {
-            "layer": "corner",
-            "parcel": ids[rec.parcel],
-            "status": rec.status,
-            "turn_deg": _num(rec.turn_deg, 1),
-            "nearest_marker_ft": _num(rec.nearest_ft),
-        }
-        yield _feature(geom, props)
-
-
-def _access(a: pd.DataFrame, ids: np.ndarray) -> Iterator[str]:
-    if not len(a):
-        return
-    for rec, geom in zip(a.itertuples(index=False), _points(a), strict=True):
-        props = {
-            "layer": "access",
-            "parcel": ids[int(rec.parcel)],
-            "status": rec.status,
-            "type": _text(rec.type),
-            "nearest_marker_ft": _num(rec.nearest_ft),
-        }
-        yield _feature(geom, props)
-
-
-def _feature(geometry: str | None, props: dict[str, Any]) -> str:
-    g = "null" if geometry is None else geometry
-    return (
-        '{"type": "Feature", "geometry": '
-        + g
-        + ', "properties": '
-        + orjson.dumps(props).decode()
-        + "}"
+    if not len(g):
+        return pa.array([], type=pa.large_string())
+    props = jsontext.join(
+        '{"layer":"gap","parcel":',
+        _text_column(ids[g["parcel"].to_numpy(dtype=np.int64)]),
+        ',"status":',
+        _text_column(g["status"].to_numpy(dtype=object)),
+        ',"ring":',
+        _ring(np.ones(len(g), dtype=bool), g["part"], g["hole"]),
+        ',"length_ft":',
+        _numeric(g["length_ft"]),
+        ',"straight_ft":',
+        _numeric(g["straight_ft"]),
+        ',"limit_ft":',
+        _numeric(g["limit_ft"]),
+        "}",
     )
+    return _feature(_geometries(gap_lines(report)[reported]), props)
+
+
+def _corners(c: pd.DataFrame, ids: np.ndarray) -> pa.Array:
+    if not len(c):
+        return pa.array([], type=pa.large_string())
+    props = jsontext.join(
+        '{"layer":"corner","parcel":',
+        _text_column(ids[c["parcel"].to_numpy(dtype=np.int64)]),
+        ',"status":',
+        _text_column(c["status"].to_numpy(dtype=object)),
+        ',"turn_deg":',
+        _numeric(c["turn_deg"], 1),
+        ',"nearest_marker_ft":',
+        _numeric(c["nearest_ft"]),
+        "}",
+    )
+    return _feature(_points(c["lon"], c["lat"]), props)
+
+
+def _access(a: pd.DataFrame, ids: np.ndarray) -> pa.Array:
+    if not len(a):
+        return pa.array([], type=pa.large_string())
+    props = jsontext.join(
+        '{"layer":"access","parcel":',
+        _text_column(ids[a["parcel"].to_numpy(dtype=np.int64)]),
+        ',"status":',
+        _text_column(a["status"].to_numpy(dtype=object)),
+        ',"type":',
+        _text_column(a["type"].to_numpy(dtype=object)),
+        ',"nearest_marker_ft":',
+        _numeric(a["nearest_ft"]),
+        "}",
+    )
+    return _feature(_points(a["lon"], a["lat"]), props)

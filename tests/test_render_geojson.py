@@ -1,0 +1,158 @@
+"""The GeoJSON written column by column (posting.render.geojson) against the slow, obvious
+way: one dict per feature, written by orjson, each point made and rounded by GEOS."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import orjson
+import pandas as pd
+import pytest
+import shapely
+from helpers import SAMPLE
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting import Settings, check, read_markers, read_parcels
+from posting.draw import gap_lines, geojson_geometries
+from posting.records import HOW_TEXT, LONLAT_DECIMALS
+from posting.render.geojson import _grid, iter_geojson
+
+
+@pytest.fixture(scope="module")
+def report():
+    parcels = read_parcels(SAMPLE / "parcels.geojson", id_field="parcel_id", owner_field="owner")
+    markers = read_markers([SAMPLE / "signs.csv", SAMPLE / "signs-added.gpx"])
+    return check(parcels, markers, settings=Settings(accuracy_ft=16.0))
+
+
+def _geos_grid(values: np.ndarray) -> np.ndarray:
+    points = shapely.points(values, np.zeros(len(values)))
+    with np.errstate(invalid="ignore"):
+        grid = shapely.set_precision(points, 10.0**-LONLAT_DECIMALS, mode="pointwise")
+    return shapely.get_x(grid)
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(-180, 180),
+            # a hair from a half of the grid, where the rounding decides
+            st.integers(-1_800_000_000, 1_800_000_000).map(lambda k: (k + 0.5) / 1e7),
+            st.floats(-1e12, 1e12),
+        ),
+        min_size=1,
+        max_size=50,
+    )
+)
+def test_points_are_put_on_the_grid_as_geos_puts_them(values):
+    a = np.asarray(values, dtype=float)
+    a = np.concatenate([a, np.nextafter(a, np.inf), np.nextafter(a, -np.inf)])
+    got, want = _grid(a), _geos_grid(a)
+    assert np.array_equal(got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
+
+
+def _num(x, nd=2):
+    return None if x is None or not math.isfinite(x) else round(float(x), nd)
+
+
+def _text(x):
+    return None if x is None or (isinstance(x, float) and math.isnan(x)) else x
+
+
+def _slow_features(report) -> list[tuple[dict | None, bytes]]:
+    """Each feature but the parcels' as the slow way makes it: its geometry (None: null) and
+    its properties written by orjson from a dict."""
+    ids = report.parcels["id"].to_numpy()
+    out = []
+    m = report.markers
+    for rec in m.itertuples(index=False):
+        assigned = rec.parcel >= 0
+        how = HOW_TEXT.get(rec.assigned_by) if assigned else None
+        props = {
+            "layer": "marker",
+            "source": rec.source,
+            "row": int(rec.row),
+            "name": _text(getattr(rec, "label", None)),
+            "kind": _text(rec.kind),
+            "parcel": rec.parcel_id if assigned else None,
+            "ring": {"part": int(rec.part), "hole": int(rec.hole)} if assigned else None,
+            "assigned_by": _text(rec.assigned_by),
+            "distance_ft": _num(rec.distance_ft),
+            "position_ft": _num(rec.position_ft),
+            "why": f"{how} ({rec.distance_ft:.1f} ft from it)" if how else rec.reason,
+        }
+        out.append(((rec.lon, rec.lat), orjson.dumps(props)))
+    g = report.gaps[(report.gaps["status"] != "ok").to_numpy()]
+    lines = geojson_geometries(gap_lines(report)[(report.gaps["status"] != "ok").to_numpy()])
+    for rec, line in zip(g.itertuples(index=False), lines, strict=True):
+        props = {
+            "layer": "gap",
+            "parcel": ids[rec.parcel],
+            "status": rec.status,
+            "ring": {"part": int(rec.part), "hole": int(rec.hole)},
+            "length_ft": _num(rec.length_ft),
+            "straight_ft": _num(rec.straight_ft),
+            "limit_ft": _num(rec.limit_ft),
+        }
+        out.append((line, orjson.dumps(props)))
+    for rec in report.corners.itertuples(index=False):
+        props = {
+            "layer": "corner",
+            "parcel": ids[rec.parcel],
+            "status": rec.status,
+            "turn_deg": _num(rec.turn_deg, 1),
+            "nearest_marker_ft": _num(rec.nearest_ft),
+        }
+        out.append(((rec.lon, rec.lat), orjson.dumps(props)))
+    return out
+
+
+def _split(line: bytes) -> tuple[bytes, bytes]:
+    """A feature's line: its geometry's text and its properties' text."""
+    head, rest = line.split(b', "properties": ', 1)
+    return head.removeprefix(b'{"type": "Feature", "geometry": '), rest.rstrip(b",")[:-1]
+
+
+def test_features_are_the_slow_ways_features(report):
+    text = b"".join(map(bytes, iter_geojson(report)))
+    lines = text.split(b"\n")[1:-2]
+    n = len(report.parcels)
+    assert len(report.access) == 0  # (none in the sample: not compared here)
+    slow = _slow_features(report)
+    assert len(lines) == n + len(slow)
+    parcel_geoms = geojson_geometries(report.geometry.geometry_lonlat())
+    for line, geom in zip(lines[:n], parcel_geoms, strict=True):
+        assert _split(line)[0] == (geom or "null").encode()
+    points = 0
+    for line, (geom, props) in zip(lines[n:], slow, strict=True):
+        g, p = _split(line)
+        assert p == props  # the same bytes
+        if isinstance(geom, tuple) and not np.isfinite(geom).all():
+            assert g == b"null"
+        elif isinstance(geom, tuple):  # a point: at GEOS's grid, spelled by orjson
+            lon, lat = (float(_geos_grid(np.array([v]))[0]) for v in geom)
+            assert json.loads(g) == {"type": "Point", "coordinates": [lon, lat]}
+            assert g == b'{"type":"Point","coordinates":' + orjson.dumps([lon, lat]) + b"}"
+            points += 1
+        else:
+            assert g == (geom or "null").encode()
+    assert points > 100
+    assert json.loads(text)["type"] == "FeatureCollection"
+
+
+def test_unusable_points_have_null_geometry():
+    from posting.render.geojson import _points
+
+    got = _points(np.array([1.0, np.nan, 2.0, np.inf]), np.array([2.0, 3.0, np.nan, 1.0]))
+    assert got.to_pylist() == [
+        '{"type":"Point","coordinates":[1.0,2.0]}',
+        "null",
+        "null",
+        "null",
+    ]
+    assert pd.isna(geojson_geometries(shapely.points([np.nan], [1.0]))[0])
