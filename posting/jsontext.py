@@ -14,7 +14,7 @@ its commas; strings by orjson, once per distinct value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,7 @@ __all__ = [
     "join",
     "numbers",
     "pairs",
+    "pieces",
     "rounded",
     "scatter",
     "span",
@@ -151,6 +152,35 @@ def join(*parts: Part) -> pa.Array:
         for x in parts
     ]
     return pc.binary_join_element_wise(*big, _EMPTY)
+
+
+PIECE_BYTES = 8 << 20
+"""About how much text :func:`pieces` makes at a time: well below glibc's largest block kept
+for reuse (32 MiB), so that the memory of the pieces written is reused for the next."""
+
+
+def pieces(
+    parts: Sequence[Part], n: int, piece_bytes: int | None = None
+) -> Iterator[pa.Array]:
+    """The row-by-row :func:`join` of ``parts`` (``n`` rows) in consecutive pieces of about
+    ``piece_bytes`` (None: :data:`PIECE_BYTES`) of text, made ahead of the caller on every core
+    (:func:`posting.parallel.ahead`): to write a large column of text without making it
+    whole.
+
+    >>> [p.to_pylist() for p in pieces(["<", pa.array(list("abcde")), ">"], 5, 20)]
+    [['<a>', '<b>'], ['<c>', '<d>'], ['<e>']]
+    """
+    from posting.parallel import ahead
+
+    literal = sum(len(p.encode()) for p in parts if isinstance(p, str))
+    columns = sum(p.nbytes for p in parts if not isinstance(p, str))
+    per_row = literal + columns / max(n, 1)
+    rows = max(1, int((piece_bytes or PIECE_BYTES) // max(per_row, 1.0)))
+
+    def rows_text(lo: int, hi: int) -> pa.Array:
+        return join(*(p if isinstance(p, str) else p.slice(lo, hi - lo) for p in parts))
+
+    return ahead(rows_text, n, rows)
 
 
 def where(mask: np.ndarray, text: pa.Array) -> pa.Array:

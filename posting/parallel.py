@@ -15,10 +15,10 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import lru_cache
-from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -135,35 +135,51 @@ def pmap(func: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
     return np.concatenate(parts)
 
 
-def ahead(func: Callable[[int, int], Any], n: int) -> Iterator[Any]:
+def ahead(func: Callable[[int, int], Any], n: int, size: int | None = None) -> Iterator[Any]:
     """``func(lo, hi)`` for consecutive ranges of ``0 .. n``, computed on :func:`pmap`'s
     threads ahead of the caller and given in order, each as soon as it is done.
 
     For work whose pieces are used one by one as they come (a report's lines written to a file
     while the next ones are made): the caller's use of one piece overlaps the making of the
-    next. The ranges are :func:`pmap`'s chunks; one range (``func(0, n)``, made when asked for)
-    when ``n`` is small, on one thread, or inside :func:`pmap`'s threads.
+    next. Ranges of ``size`` items (None: :func:`pmap`'s chunks), at most two per thread made
+    ahead of the caller, so that the memory of the pieces used is reused for the next ones.
+    One range after another in the calling thread on one thread or inside :func:`pmap`'s.
 
     Examples
     --------
     >>> [(lo, hi) for lo, hi in ahead(lambda lo, hi: (lo, hi), 10)]
     [(0, 10)]
-    >>> parts = list(ahead(lambda lo, hi: np.arange(lo, hi), 200_000))
+    >>> [(lo, hi) for lo, hi in ahead(lambda lo, hi: (lo, hi), 10, 4)]
+    [(0, 4), (4, 8), (8, 10)]
+    >>> parts = list(ahead(lambda lo, hi: np.arange(lo, hi), 200_000, 30_000))
     >>> bool((np.concatenate(parts) == np.arange(200_000)).all())
     True
     """
     w = workers()
-    k = min(CHUNKS_PER_WORKER * w, n // MIN_CHUNK)
-    if k < 2 or w == 1 or threading.current_thread().name.startswith(_PREFIX):
-        yield func(0, n)
+    if size is None:
+        size = max(MIN_CHUNK, -(-n // (CHUNKS_PER_WORKER * w)))
+    starts = range(0, n, max(1, size))
+    if len(starts) < 2 or w == 1 or threading.current_thread().name.startswith(_PREFIX):
+        for lo in starts:
+            yield func(lo, min(lo + size, n))
         return
-    bounds = np.linspace(0, n, k + 1).astype(int)
-    futures = [_pool().submit(func, int(lo), int(hi)) for lo, hi in pairwise(bounds)]
+    pending: deque[Future[Any]] = deque()
+    todo = iter(starts)
+
+    def submit() -> None:
+        lo = next(todo, None)
+        if lo is not None:
+            pending.append(_pool().submit(func, lo, min(lo + size, n)))
+
+    for _ in range(2 * w):
+        submit()
     try:
-        for f in futures:
-            yield f.result()
+        while pending:
+            piece = pending.popleft().result()
+            submit()  # the threads go on while the caller uses this one
+            yield piece
     finally:  # the caller stopped early (or failed): what has not started never does
-        for f in futures:
+        for f in pending:
             f.cancel()
 
 

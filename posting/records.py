@@ -22,7 +22,7 @@ import shapely
 
 from posting import jsontext
 from posting.errors import python_name, worded
-from posting.parallel import ahead, aside, soon
+from posting.parallel import aside, soon
 
 if TYPE_CHECKING:
     from posting.report import Report
@@ -348,19 +348,14 @@ def parcel_lines(report: Report) -> pa.Array:
 
 
 def parcel_line_chunks(report: Report) -> Iterator[pa.Array]:
-    """:func:`parcel_lines` in consecutive pieces, each given as soon as it is made: the last
-    step (joining each parcel's keys, a few hundred MB of text on a county of real shapes) runs
-    on every core (:func:`posting.parallel.ahead`), while the caller writes the pieces before."""
+    """:func:`parcel_lines` in consecutive pieces (:func:`posting.jsontext.pieces`), each given
+    as soon as it is made: the last step (joining each parcel's keys, a few hundred MB of text
+    on a county of real shapes) runs on every core while the caller writes the pieces before,
+    and is never made whole."""
     n = len(report.parcels)
     if not n:
         return iter(())
-    parts = _record_parts(report, "{", "}" + LINE_END)
-
-    def rows(lo: int, hi: int) -> pa.Array:
-        cut = (x if isinstance(x, str) else x.slice(lo, hi - lo) for x in parts)
-        return jsontext.join(*cut)
-
-    return ahead(rows, n)
+    return jsontext.pieces(_record_parts(report, "{", "}" + LINE_END), n)
 
 
 def parcel_properties(report: Report) -> pa.Array:

@@ -726,10 +726,13 @@ def _lost_features(lost: pd.DataFrame) -> Iterator[tuple[int, bytes]]:
     """The GeoJSON features of the markers no partition assigned, each with its key."""
     import pyarrow as pa
 
+    from posting import jsontext
     from posting.render.geojson import marker_features
 
-    text = marker_features(lost, np.zeros(len(lost), dtype=bool))
-    lines = text.cast(pa.large_binary()).to_pylist()
+    parts, n = marker_features(lost, np.zeros(len(lost), dtype=bool))
+    if not n:
+        return
+    lines = jsontext.join(*parts).cast(pa.large_binary()).to_pylist()
     yield from zip(lost["key"].to_numpy(dtype=np.int64).tolist(), lines, strict=True)
 
 

@@ -198,17 +198,37 @@ def test_signs_are_named_as_the_survey_named_them(report):
 
 
 def test_json_made_in_pieces_is_the_json_made_whole(report, monkeypatch):
-    """The parcels' lines made in pieces on several threads (``posting.parallel.ahead``) and
+    """The parcels' lines made in pieces on several threads (``posting.jsontext.pieces``) and
     written as they come give the same bytes as the lines made whole on one thread."""
-    from posting import parallel
+    from posting import jsontext, parallel
 
-    with parallel.threads(1):
-        whole = b"".join(map(bytes, report.iter_json()))
-    monkeypatch.setattr(parallel, "MIN_CHUNK", 1)
+    with parallel.threads(1), monkeypatch.context() as m:
+        m.setattr(jsontext, "PIECE_BYTES", 1 << 40)  # one piece
+        whole = list(map(bytes, report.iter_json()))
     monkeypatch.setattr(parallel, "workers", lambda: 3)
+    monkeypatch.setattr(jsontext, "PIECE_BYTES", 3_000)  # a few parcels a piece
     pieces = list(map(bytes, report.iter_json()))
-    assert b"".join(pieces) == whole
-    # the parcels came in several pieces: a piece per chunk, each starting with a record
+    assert b"".join(pieces) == b"".join(whole)
+    # the parcels came in several pieces, each starting with a record
     records = [p for p in pieces if p.startswith(b'{"id":')]
-    assert len(records) == min(parallel.CHUNKS_PER_WORKER * 3, len(report.parcels)) > 1
-    assert json.loads(whole)["parcels"][0]["id"] == str(report.parcels["id"].iloc[0])
+    assert sum(p.startswith(b'{"id":') for p in whole) == 1
+    assert len(records) > 3
+    assert json.loads(b"".join(whole))["parcels"][0]["id"] == str(report.parcels["id"].iloc[0])
+
+
+def test_geojson_made_in_pieces_is_the_geojson_made_whole(report, monkeypatch):
+    from posting import jsontext, parallel
+    from posting.render.geojson import iter_geojson
+
+    with parallel.threads(1), monkeypatch.context() as m:
+        m.setattr(jsontext, "PIECE_BYTES", 1 << 40)
+        whole = list(map(bytes, iter_geojson(report)))
+    monkeypatch.setattr(parallel, "workers", lambda: 3)
+    monkeypatch.setattr(jsontext, "PIECE_BYTES", 5_000)
+    pieces = list(map(bytes, iter_geojson(report)))
+    assert len(pieces) > len(whole) + 10
+    assert b"".join(pieces) == b"".join(whole)
+    features = json.loads(b"".join(whole))["features"]
+    assert len(features) == len(report.parcels) + len(report.markers) + (
+        (report.gaps["status"] != "ok").sum() + len(report.corners) + len(report.access)
+    )

@@ -36,7 +36,7 @@ from posting.render import register
 if TYPE_CHECKING:
     from posting.report import Report
 
-__all__ = ["feature_sections", "iter_geojson", "marker_features", "opening"]
+__all__ = ["feature_parts", "feature_sections", "iter_geojson", "marker_features", "opening"]
 
 SECTIONS = ("parcels", "markers", "gaps", "corners", "access")
 """The kinds of feature, in the order the FeatureCollection lists them."""
@@ -71,35 +71,44 @@ def iter_geojson(report: Report) -> Iterator[bytes | memoryview]:
 
     Each feature's ``layer`` property says which it is. Every parcel and every marker
     appears, a row without usable geometry with a null geometry. Each kind of feature is made
-    when the one before it has been written.
+    when the one before it has been written, and written in pieces as they are made
+    (:func:`posting.jsontext.pieces`), never whole.
     """
     yield opening(report).encode()
     first = True
-    for _, features in feature_sections(report):
-        if not len(features):
-            continue
-        text = jsontext.span(jsontext.join(",\n", features))  # a separator before each
-        yield text[2:] if first else text
-        first = False
+    for _, parts, n in feature_parts(report):
+        for piece in jsontext.pieces([",\n", *parts], n):  # a separator before each
+            text = jsontext.span(piece)
+            yield text[2:] if first else text
+            first = False
     yield b"\n]}\n"
 
 
-def feature_sections(report: Report) -> Iterator[tuple[str, pa.Array]]:
-    """Each kind of feature (:data:`SECTIONS`) and its features' text, one per row of its
+def feature_parts(report: Report) -> Iterator[tuple[str, list[jsontext.Part], int]]:
+    """Each kind of feature (:data:`SECTIONS`), the parts whose row-by-row
+    :func:`~posting.jsontext.join` is its features' text, and how many: one per row of its
     table (``report.parcels``, ``report.markers``, the reported gaps, ``report.corners``,
     ``report.access``), in that table's order; made one kind at a time."""
     ids = report.parcels["id"].to_numpy()
-    yield "parcels", _parcels(report)
-    yield "markers", _markers(report)
-    yield "gaps", _gaps(report, ids)
-    yield "corners", _corners(report.corners, ids)
-    yield "access", _access(report.access, ids)
+    yield "parcels", *_parcels(report)
+    yield "markers", *_markers(report)
+    yield "gaps", *_gaps(report, ids)
+    yield "corners", *_corners(report.corners, ids)
+    yield "access", *_access(report.access, ids)
 
 
-def _feature(geometry: pa.Array, properties: pa.Array) -> pa.Array:
-    return jsontext.join(
-        '{"type": "Feature", "geometry": ', geometry, ', "properties": ', properties, "}"
-    )
+def feature_sections(report: Report) -> Iterator[tuple[str, pa.Array]]:
+    """Each kind of feature (:data:`SECTIONS`) and its features' text (:func:`feature_parts`,
+    joined)."""
+    for name, parts, n in feature_parts(report):
+        yield name, jsontext.join(*parts) if n else pa.array([], type=pa.large_string())
+
+
+Parts = tuple[list[jsontext.Part], int]
+
+
+def _feature(geometry: pa.Array, properties: list[jsontext.Part]) -> list[jsontext.Part]:
+    return ['{"type": "Feature", "geometry": ', geometry, ', "properties": ', *properties, "}"]
 
 
 def _geometries(geoms: np.ndarray) -> pa.Array:
@@ -175,12 +184,13 @@ def _numeric(values: Any, decimals: int = FT_DECIMALS) -> pa.Array:
     return jsontext.numbers(pd.to_numeric(s, errors="coerce"), decimals, exact=True)
 
 
-def marker_features(markers: pd.DataFrame, assigned: np.ndarray | None = None) -> pa.Array:
+def marker_features(markers: pd.DataFrame, assigned: np.ndarray | None = None) -> Parts:
     """The GeoJSON features of markers (a table as :attr:`Report.markers`: ``source``,
     ``row``, ``lon``, ``lat``, ``kind``, and, for the assigned (``assigned``: all when None),
     ``parcel_id``, ``part``, ``hole``, ``assigned_by``, ``distance_ft``, ``position_ft``;
     ``label`` if any), and why each is or is not assigned (:func:`posting.records.why_text`
-    of its ``reason``, ``assigned_by`` and ``distance_ft``)."""
+    of its ``reason``, ``assigned_by`` and ``distance_ft``): the parts of their text and how
+    many (:func:`feature_parts`)."""
     m = markers
     n = len(m)
     if assigned is None:
@@ -190,7 +200,7 @@ def marker_features(markers: pd.DataFrame, assigned: np.ndarray | None = None) -
     def column(name: str, missing: Any = None) -> Any:
         return m[name] if name in m else np.full(n, missing, dtype=object)
 
-    props = jsontext.join(
+    props = [
         '{"layer":"marker","source":',
         _text_column(m["source"].to_numpy(dtype=object)),
         ',"row":',
@@ -212,26 +222,26 @@ def marker_features(markers: pd.DataFrame, assigned: np.ndarray | None = None) -
         ',"why":',
         why_text(m),
         "}",
-    )
-    return _feature(_points(m["lon"], m["lat"]), props)
+    ]
+    return _feature(_points(m["lon"], m["lat"]), props), n
 
 
-def _parcels(report: Report) -> pa.Array:
+def _parcels(report: Report) -> Parts:
     geoms = _geometries(report.geometry.geometry_lonlat())
-    return _feature(geoms, parcel_properties(report))
+    return _feature(geoms, [parcel_properties(report)]), len(geoms)
 
 
-def _markers(report: Report) -> pa.Array:
+def _markers(report: Report) -> Parts:
     m = report.markers
     return marker_features(m, m["parcel"].to_numpy() >= 0)
 
 
-def _gaps(report: Report, ids: np.ndarray) -> pa.Array:
+def _gaps(report: Report, ids: np.ndarray) -> Parts:
     reported = (report.gaps["status"] != "ok").to_numpy()
     g = report.gaps[reported]
     if not len(g):
-        return pa.array([], type=pa.large_string())
-    props = jsontext.join(
+        return [], 0
+    props = [
         '{"layer":"gap","parcel":',
         _text_column(ids[g["parcel"].to_numpy(dtype=np.int64)]),
         ',"status":',
@@ -245,14 +255,14 @@ def _gaps(report: Report, ids: np.ndarray) -> pa.Array:
         ',"limit_ft":',
         _numeric(g["limit_ft"]),
         "}",
-    )
-    return _feature(_geometries(gap_lines(report)[reported]), props)
+    ]
+    return _feature(_geometries(gap_lines(report)[reported]), props), len(g)
 
 
-def _corners(c: pd.DataFrame, ids: np.ndarray) -> pa.Array:
+def _corners(c: pd.DataFrame, ids: np.ndarray) -> Parts:
     if not len(c):
-        return pa.array([], type=pa.large_string())
-    props = jsontext.join(
+        return [], 0
+    props = [
         '{"layer":"corner","parcel":',
         _text_column(ids[c["parcel"].to_numpy(dtype=np.int64)]),
         ',"status":',
@@ -262,14 +272,14 @@ def _corners(c: pd.DataFrame, ids: np.ndarray) -> pa.Array:
         ',"nearest_marker_ft":',
         _numeric(c["nearest_ft"]),
         "}",
-    )
-    return _feature(_points(c["lon"], c["lat"]), props)
+    ]
+    return _feature(_points(c["lon"], c["lat"]), props), len(c)
 
 
-def _access(a: pd.DataFrame, ids: np.ndarray) -> pa.Array:
+def _access(a: pd.DataFrame, ids: np.ndarray) -> Parts:
     if not len(a):
-        return pa.array([], type=pa.large_string())
-    props = jsontext.join(
+        return [], 0
+    props = [
         '{"layer":"access","parcel":',
         _text_column(ids[a["parcel"].to_numpy(dtype=np.int64)]),
         ',"status":',
@@ -279,5 +289,5 @@ def _access(a: pd.DataFrame, ids: np.ndarray) -> pa.Array:
         ',"nearest_marker_ft":',
         _numeric(a["nearest_ft"]),
         "}",
-    )
-    return _feature(_points(a["lon"], a["lat"]), props)
+    ]
+    return _feature(_points(a["lon"], a["lat"]), props), len(a)
