@@ -1459,7 +1459,24 @@ def cluster(
         ) as local,
         Client(local) as client,
     ):
-        yield client
+        try:
+            yield client
+        finally:
+            _quiet_workers(client)
+
+
+def _quiet_workers(client: Client) -> None:
+    """Let the workers of a local cluster that is about to stop log nothing more: a heartbeat
+    of a worker caught while the scheduler closes is logged as an error with its traceback
+    (seen in one of the 84 partitioned runs of this round's comparisons), on the user's
+    terminal, of a run that went well."""
+    import logging
+
+    def quiet() -> None:
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+
+    with contextlib.suppress(Exception):  # a worker already gone has nothing more to say
+        client.run(quiet)
 
 
 @contextlib.contextmanager

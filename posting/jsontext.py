@@ -159,9 +159,7 @@ PIECE_BYTES = 8 << 20
 for reuse (32 MiB), so that the memory of the pieces written is reused for the next."""
 
 
-def pieces(
-    parts: Sequence[Part], n: int, piece_bytes: int | None = None
-) -> Iterator[pa.Array]:
+def pieces(parts: Sequence[Part], n: int, piece_bytes: int | None = None) -> Iterator[pa.Array]:
     """The row-by-row :func:`join` of ``parts`` (``n`` rows) in consecutive pieces of about
     ``piece_bytes`` (None: :data:`PIECE_BYTES`) of text, made ahead of the caller on every core
     (:func:`posting.parallel.ahead`): to write a large column of text without making it
