@@ -1468,7 +1468,7 @@ def cluster(
 def _quiet_workers(client: Client) -> None:
     """Let the workers of a local cluster that is about to stop log nothing more: a heartbeat
     of a worker caught while the scheduler closes is logged as an error with its traceback
-    (seen in one of the 84 partitioned runs of this round's comparisons), on the user's
+    (seen once in the 18 partitioned runs of this round's comparisons), on the user's
     terminal, of a run that went well."""
     import logging
 
