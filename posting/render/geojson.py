@@ -3,9 +3,10 @@ access points.
 
 Every feature is written as text column by column, by Arrow's kernels (:mod:`posting.jsontext`),
 as the JSON report's parcels are: no Python object per feature. The properties are spelled as
-orjson spells them (numbers rounded as Python's ``round`` rounds), the polygons and lines as
-GEOS writes them (:func:`posting.draw.geojson_geometries`), the points' coordinates rounded to
-:data:`~posting.records.LONLAT_DECIMALS` decimals as GEOS rounds them and spelled by orjson.
+orjson spells them (numbers rounded as Python's ``round`` rounds); the geometries are those
+GEOS writes (:func:`posting.draw.geojson_geometries`, which other kinds of geometry still use):
+the coordinates put on the grid of :data:`~posting.records.LONLAT_DECIMALS` decimals as GEOS
+puts them, spelled by orjson (GEOS's writer spells some with 16 or 17 digits: the same floats).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ import pyarrow as pa
 
 from posting import jsontext
 from posting.draw import gap_lines, geojson_geometries
-from posting.parallel import pmap
 from posting.records import (
     FT_DECIMALS,
     LONLAT_DECIMALS,
@@ -112,16 +112,70 @@ def _feature(geometry: pa.Array, properties: list[jsontext.Part]) -> list[jsonte
 
 
 def _geometries(geoms: np.ndarray) -> pa.Array:
-    """GEOS's GeoJSON of each geometry (:func:`posting.draw.geojson_geometries`, on every
-    core), ``null`` where it has none."""
-    text = pmap(_geometry_texts, np.asarray(geoms, dtype=object))
-    return pa.array(text, type=pa.large_string())
+    """The GeoJSON of each geometry, ``null`` where it has none (None, empty, or a coordinate
+    not finite): polygons and lines from their coordinates, column by column
+    (:func:`_shapes`), others as GEOS writes them (:func:`posting.draw.geojson_geometries`).
+    Coordinates on the grid of :func:`_grid`, spelled by orjson."""
+    import pyarrow.compute as pc
+    import shapely
 
+    from posting.crs import finite_geometry
 
-def _geometry_texts(geoms: np.ndarray) -> np.ndarray:
-    out = np.asarray(geojson_geometries(geoms), dtype=object)
-    out[pd.isna(out)] = _NULL
+    geoms = np.asarray(geoms, dtype=object)
+    n = len(geoms)
+    usable = ~(pd.isna(geoms) | shapely.is_empty(geoms)) & finite_geometry(geoms)
+    kind = np.where(usable, shapely.get_type_id(geoms), -1)
+    out = pa.array(np.full(n, _NULL, dtype=object), type=pa.large_string())
+    for family in ((3, 6), (1, 5)):  # polygons, lines
+        idx = np.flatnonzero(np.isin(kind, family))
+        if len(idx):
+            placed = np.zeros(n, dtype=bool)
+            placed[idx] = True
+            out = pc.replace_with_mask(out, pa.array(placed), _shapes(geoms[idx]))
+    other = np.flatnonzero(usable & ~np.isin(kind, (1, 3, 5, 6)))
+    if len(other):
+        placed = np.zeros(n, dtype=bool)
+        placed[other] = True
+        text = pa.array(geojson_geometries(geoms[other]), type=pa.large_string())
+        out = pc.replace_with_mask(out, pa.array(placed), text)
     return out
+
+
+_NAMES = {1: "LineString", 3: "Polygon", 5: "MultiLineString", 6: "MultiPolygon"}
+
+
+def _shapes(geoms: np.ndarray) -> pa.Array:
+    """GeoJSON of polygons and multipolygons, or of lines and multilines (non-empty, finite),
+    from their coordinates (``shapely.to_ragged_array``): each nesting level an array of the
+    level below (:func:`posting.jsontext.arrays`)."""
+    import shapely
+
+    kind = shapely.get_type_id(geoms)
+    _, coords, offsets = shapely.to_ragged_array(geoms)
+    point = jsontext.join(
+        "[",
+        jsontext.numbers(_grid(coords[:, 0]), None),
+        ",",
+        jsontext.numbers(_grid(coords[:, 1]), None),
+        "]",
+    )
+    levels = [point]
+    for bounds in offsets:  # coordinates into rings (or lines), into polygons, ...
+        bounds = np.asarray(bounds, dtype=np.int64)
+        owner = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+        levels.append(jsontext.join(*jsontext.arrays(levels[-1], owner, len(bounds) - 1)))
+    # levels[-1]: one array per geometry, as the multi type (when any is one) or the single
+    multi = len(offsets) == (3 if kind[0] in (3, 6) else 2)
+    single = np.isin(kind, (1, 3))
+    text = levels[-1]
+    if multi and single.any():  # a single part among multi ones: its part's own text
+        first = np.asarray(offsets[-1], dtype=np.int64)[:-1]
+        text = jsontext.where(~single, text)
+        text = jsontext.join(
+            text, jsontext.scatter(single, levels[-2].take(pa.array(first[single])))
+        )
+    names = jsontext.texts(np.asarray([_NAMES[k] for k in kind.tolist()], dtype=object))
+    return jsontext.join('{"type":', names, ',"coordinates":', text, "}")
 
 
 def _grid(values: np.ndarray) -> np.ndarray:
