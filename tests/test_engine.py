@@ -145,9 +145,9 @@ def test_the_report_pickles_and_renders_the_same(sample_inputs):
     layer, signs = sample_inputs
     r = check(layer, signs)
     back = pickle.loads(pickle.dumps(r))
-    for fmt in ("geojson", "csv"):
-        assert render(back, fmt) == render(r, fmt)
-    assert b"".join(render(back, "json")) == b"".join(render(r, "json"))
+    assert render(back, "csv") == render(r, "csv")
+    for fmt in ("geojson", "json"):  # pieces of bytes
+        assert b"".join(render(back, fmt)) == b"".join(render(r, fmt))
 
 
 def test_corners_found_later_are_the_same(sample_inputs):
