@@ -62,6 +62,7 @@ import orjson
 import pandas as pd
 import shapely
 from branca.element import Element, MacroElement
+from folium.elements import ElementAddToElement
 from folium.template import Template
 from folium.utilities import JsCode
 
@@ -234,6 +235,26 @@ class _Raw(Element):
         return self._markup
 
 
+def _render_as_is(element: MacroElement, kwargs: dict[str, Any]) -> None:
+    """What ``MacroElement.render`` does, each rendered part put into the page as it is
+    (:class:`_Raw`).
+
+    branca makes each part the template of a new ``Element``, compiled by jinja2: text in a
+    layer's data would be template code (an owner named ``ACME {{ 7*7 }} LLC`` came out as
+    ``ACME 49 LLC``, one with ``{%`` stopped the map with a TemplateSyntaxError), and a county
+    of real shapes spent 5.9 s compiling its 130 MB of data as a template.
+    """
+    figure = element.get_root()
+    module = element._template.module.__dict__
+    places = {"header": figure.header, "html": figure.html, "script": figure.script}
+    for part, where in places.items():
+        macro = module.get(part)
+        if macro is not None:
+            where.add_child(_Raw(macro(element, kwargs)), name=element.get_name())
+    for child in element._children.values():
+        child.render(**kwargs)
+
+
 def _script_json(obj: Any) -> str:
     """JSON that is safe inside ``<script>``: ``<``, ``>``, ``&`` and line separators escaped."""
     text = orjson.dumps(obj, option=orjson.OPT_SERIALIZE_NUMPY).decode()
@@ -263,6 +284,9 @@ class _Setup(MacroElement):
         self._name = "PostingSetup"
         self.context = _script_json(context)
         self.tables = _script_json(tables)
+
+    def render(self, **kwargs: Any) -> None:
+        _render_as_is(self, kwargs)
 
 
 class _Ready(MacroElement):
@@ -313,6 +337,18 @@ class ReportLayer(folium.map.Layer):
         self.kind = kind
         self.count = count
         self.data = _script_json(data)
+
+    def render(self, **kwargs: Any) -> None:
+        # folium's Layer.render (a layer shown at first is added to the map), then its data as
+        # it is (_render_as_is)
+        if self.show:
+            self.add_child(
+                ElementAddToElement(
+                    element_name=self.get_name(), element_parent_name=self._parent.get_name()
+                ),
+                name=self.get_name() + "_add",
+            )
+        _render_as_is(self, kwargs)
 
 
 # -- columns and geometry, compactly ---------------------------------------------------------

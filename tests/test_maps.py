@@ -316,6 +316,26 @@ def test_input_text_cannot_close_the_script_or_inject_markup():
     assert names and not any("alert" in n for n in names)
 
 
+TEMPLATE_CODE = ["ACME {{ 7*7 }} LLC", "{% if x %}", "{# note", "{{ this.__class__ }}"]
+
+
+def test_input_text_is_not_template_code():
+    # folium renders each element's script through jinja2: text in the data must come out as
+    # it was given, not evaluated (49), nor stop the map (an unclosed {% if %})
+    r = check(
+        parcels(
+            *(square(600, x0=700 * i) for i in range(4)), ids=TEMPLATE_CODE, owners=TEMPLATE_CODE
+        ),
+        markers([(300, 0)], attributes=pd.DataFrame({"text": [TEMPLATE_CODE[0]]})),
+    )
+    page = to_html(r, tiles=False)
+    table = parcel_table(page)
+    assert table["id"].tolist() == TEMPLATE_CODE
+    assert "owner" not in table or table["owner"].tolist() == TEMPLATE_CODE
+    assert "ACME 49 LLC" not in page and "<class" not in page
+    assert len(drawn_parcels(page)) == 4
+
+
 def other_work(report, monkeypatch):
     """The sample's Report with what other work adds: an exemption, a merged property with
     water frontage, a missing access point, a water stretch, an easement and an unfenced one."""
