@@ -199,3 +199,33 @@ def test_shapes_are_the_geojson_geos_writes(geoms):
         slow = geojson_geometries(g)
     got = _geometries(g).to_pylist()
     assert [json.loads(x) for x in got] == [json.loads(x) if x else None for x in slow]
+
+
+def test_access_points_are_the_slow_ways_features():
+    from helpers import LOCAL_FT, markers, parcels, square
+
+    from posting.engine import Context
+    from posting.io import FeatureLayer
+    from posting.records import FT_DECIMALS
+
+    # a driveway 300 ft from the nearest sign: a missing access point
+    pts = [(0, 0), (2000, 0), (2000, 2000), (0, 2000), (1300, 0), (2000, 1000), (0, 1000)]
+    way = np.array([shapely.LineString([(1000, -200), (1000, 300)])], dtype=object)
+    access = FeatureLayer("<memory>", way, LOCAL_FT, np.array(["driveway"], dtype=object))
+    r = check(parcels(square(2000)), markers(pts), "arizona", context=Context(access=access))
+    a = r.access
+    assert len(a) == 1 and a["status"].tolist() == ["missing"]
+    lines = b"".join(map(bytes, iter_geojson(r))).split(b"\n")[1:-2]
+    ids = r.parcels["id"].to_numpy()
+    for line, rec in zip(lines[-len(a) :], a.itertuples(index=False), strict=True):
+        props = {
+            "layer": "access",
+            "parcel": ids[int(rec.parcel)],
+            "status": rec.status,
+            "type": _text(rec.type),
+            "nearest_marker_ft": _num(rec.nearest_ft, FT_DECIMALS),
+        }
+        g, p = _split(line)
+        assert p == orjson.dumps(props)
+        lon, lat = (float(_geos_grid(np.array([v], dtype=float))[0]) for v in (rec.lon, rec.lat))
+        assert json.loads(g) == {"type": "Point", "coordinates": [lon, lat]}

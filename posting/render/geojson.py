@@ -314,34 +314,29 @@ def _gaps(report: Report, ids: np.ndarray) -> Parts:
 
 
 def _corners(c: pd.DataFrame, ids: np.ndarray) -> Parts:
-    if not len(c):
-        return [], 0
-    props = [
-        '{"layer":"corner","parcel":',
-        _text_column(ids[c["parcel"].to_numpy(dtype=np.int64)]),
-        ',"status":',
-        _text_column(c["status"].to_numpy(dtype=object)),
-        ',"turn_deg":',
-        _numeric(c["turn_deg"], 1),
-        ',"nearest_marker_ft":',
-        _numeric(c["nearest_ft"]),
-        "}",
-    ]
-    return _feature(_points(c["lon"], c["lat"]), props), len(c)
+    return _located(c, ids, "corner", lambda t: [',"turn_deg":', _numeric(t["turn_deg"], 1)])
 
 
 def _access(a: pd.DataFrame, ids: np.ndarray) -> Parts:
-    if not len(a):
+    return _located(
+        a, ids, "access", lambda t: [',"type":', _text_column(t["type"].to_numpy(dtype=object))]
+    )
+
+
+def _located(table: pd.DataFrame, ids: np.ndarray, layer: str, middle: Any) -> Parts:
+    """Point features of a table with ``parcel``, ``status``, ``nearest_ft``, ``lon`` and
+    ``lat`` (corners, access points): ``middle(table)``, the parts of the properties between
+    the status and the nearest marker's distance."""
+    if not len(table):
         return [], 0
     props = [
-        '{"layer":"access","parcel":',
-        _text_column(ids[a["parcel"].to_numpy(dtype=np.int64)]),
+        f'{{"layer":"{layer}","parcel":',
+        _text_column(ids[table["parcel"].to_numpy(dtype=np.int64)]),
         ',"status":',
-        _text_column(a["status"].to_numpy(dtype=object)),
-        ',"type":',
-        _text_column(a["type"].to_numpy(dtype=object)),
+        _text_column(table["status"].to_numpy(dtype=object)),
+        *middle(table),
         ',"nearest_marker_ft":',
-        _numeric(a["nearest_ft"]),
+        _numeric(table["nearest_ft"]),
         "}",
     ]
-    return _feature(_points(a["lon"], a["lat"]), props), len(a)
+    return _feature(_points(table["lon"], table["lat"]), props), len(table)
