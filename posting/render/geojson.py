@@ -152,14 +152,7 @@ def _shapes(geoms: np.ndarray) -> pa.Array:
 
     kind = shapely.get_type_id(geoms)
     _, coords, offsets = shapely.to_ragged_array(geoms)
-    point = jsontext.join(
-        "[",
-        jsontext.numbers(_grid(coords[:, 0]), None),
-        ",",
-        jsontext.numbers(_grid(coords[:, 1]), None),
-        "]",
-    )
-    levels = [point]
+    levels = [_coordinates(coords[:, 0], coords[:, 1])]
     for bounds in offsets:  # coordinates into rings (or lines), into polygons, ...
         bounds = np.asarray(bounds, dtype=np.int64)
         owner = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
@@ -192,17 +185,18 @@ def _grid(values: np.ndarray) -> np.ndarray:
     return np.where(v >= 0, up, down) / scale
 
 
+def _coordinates(x: np.ndarray, y: np.ndarray) -> pa.Array:
+    """``[x,y]`` of each coordinate, on the grid of :func:`_grid`, spelled by orjson."""
+    return jsontext.join(
+        "[", jsontext.numbers(_grid(x), None), ",", jsontext.numbers(_grid(y), None), "]"
+    )
+
+
 def _points(lon: Any, lat: Any) -> pa.Array:
     """GeoJSON Points at ``lon``, ``lat`` (on the grid of :func:`_grid`), ``null`` where
     either is not a finite number."""
     x, y = np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)
-    text = jsontext.join(
-        '{"type":"Point","coordinates":[',
-        jsontext.numbers(_grid(x), None),
-        ",",
-        jsontext.numbers(_grid(y), None),
-        "]}",
-    )
+    text = jsontext.join('{"type":"Point","coordinates":', _coordinates(x, y), "}")
     bad = ~(np.isfinite(x) & np.isfinite(y))
     if bad.any():
         text = _null_where(bad, text)
