@@ -7,10 +7,12 @@ CPU time (user + system) and peak resident memory (``os.wait4``), then prints th
 the ratios B/A as one JSON line (also written to ``benchmarks/work/ab.json``). ``--data`` names
 another folder holding a ``parcels.parquet`` and a ``signs.parquet``: the county of real shapes
 (``benchmarks/make_real_county.py``) lies partly at sea, so it is checked with
-``--rules florida``.
+``--rules florida``. ``--output`` writes the GeoJSON, the CSV or the map instead of the JSON
+report.
 
     .venv/bin/python benchmarks/ab.py c72501d HEAD --repeat 7
     .venv/bin/python benchmarks/ab.py HEAD~2 HEAD --data benchmarks/work/real --rules florida
+    .venv/bin/python benchmarks/ab.py 9896a9c HEAD --output geojson --repeat 3
 """
 
 from __future__ import annotations
@@ -48,8 +50,15 @@ def export(commit: str, into: Path) -> Path:
     return into
 
 
-def one_run(src: Path, out: Path, data: Path = WORK, rules: str | None = None) -> dict[str, float]:
-    """One ``posting check`` of the county in ``data`` with ``src`` first on the path."""
+OUTPUTS = {"json": ".json", "geojson": ".geojson", "csv": ".csv", "map": ".html"}
+"""The outputs a run can write (``--output``) and their files' extensions."""
+
+
+def one_run(
+    src: Path, out: Path, data: Path = WORK, rules: str | None = None, output: str = "json"
+) -> dict[str, float]:
+    """One ``posting check`` of the county in ``data`` with ``src`` first on the path, writing
+    ``output`` (one of :data:`OUTPUTS`) to ``out``."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     argv = [
         str(POSTING),
@@ -62,7 +71,7 @@ def one_run(src: Path, out: Path, data: Path = WORK, rules: str | None = None) -
         "parcel_id",
         "--owner-field",
         "owner",
-        "--json",
+        f"--{output}",
         str(out),
         "-q",
     ]
@@ -102,34 +111,41 @@ def alternated(
     }
 
 
-def arguments(doc: str, argv: list[str] | None) -> argparse.Namespace:
+def arguments(doc: str, argv: list[str] | None, outputs: bool = False) -> argparse.Namespace:
     """The arguments of an A/B script (this one, ``parquet_ab.py``): two commits, the runs, the
-    county's folder and the rules."""
+    county's folder and the rules; with ``outputs``, what each run writes."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("a", help="the reference commit")
     ap.add_argument("b", help="the commit to compare with it")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--data", type=Path, default=WORK, help="the county's folder (%(default)s)")
     ap.add_argument("--rules", help="the rules to check with (default: as the command's)")
+    if outputs:
+        ap.add_argument(
+            "--output", choices=sorted(OUTPUTS), default="json", help="what each run writes"
+        )
     return ap.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = arguments(__doc__, argv)
+    args = arguments(__doc__, argv, outputs=True)
     data = args.data.resolve()
     if data == WORK and not (WORK / "parcels.parquet").exists():
         subprocess.run([sys.executable, str(ROOT / "benchmarks" / "make_county.py")], check=True)
     base = Path(tempfile.mkdtemp(prefix="posting-ab-"))
     try:
         srcs = {c: export(c, base / f"src{i}") for i, c in enumerate((args.a, args.b))}
-        one_run(srcs[args.a], base / "warm.json", data, args.rules)  # the file cache, untimed
+        ext = OUTPUTS[args.output]
+        # the file cache, untimed
+        one_run(srcs[args.a], base / f"warm{ext}", data, args.rules, args.output)
         result = alternated(
             args.a,
             args.b,
             args.repeat,
-            lambda c: one_run(srcs[c], base / f"{c}.json", data, args.rules),
+            lambda c: one_run(srcs[c], base / f"{c}{ext}", data, args.rules, args.output),
         )
         result["data"] = str(data)
+        result["output"] = args.output
     finally:
         shutil.rmtree(base, ignore_errors=True)
     line = json.dumps(result)
