@@ -990,13 +990,16 @@ def _marker_points(geometry: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def read_markers(
-    paths: Sequence[str | os.PathLike[str]],
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     crs: str | CRS | None = None,
     parcel_field: str | None = None,
     prefetch: Prefetch | None = None,
 ) -> MarkerLayer:
     """Read marker files (signs, paint marks, painted posts) and concatenate them.
+
+    ``paths`` is one path (a file, or a folder of GeoParquet files) or a sequence of them; a
+    string is one path.
 
     Rows whose geometry cannot be used are kept with the reason; the report lists them among
     the unassigned markers, so nothing is lost. Columns whose names a Shapefile shortened
@@ -1011,6 +1014,8 @@ def read_markers(
     from posting.attributes import shortened_columns
     from posting.crs import to_lonlat
 
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
     if not paths:
         return MarkerLayer.empty()
     parts = []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import geopandas as gpd
 import numpy as np
 import pandas as pd
@@ -245,6 +247,15 @@ def test_several_sign_files_keep_their_rows(tmp_path, signs):
     m = read_markers([a, b])
     assert m.source.tolist() == [str(a)] * 4 + [str(b)] * 2
     assert m.row.tolist() == [0, 1, 2, 3, 0, 1]
+
+
+@pytest.mark.parametrize("as_given", [str, Path])
+def test_one_marker_path_is_one_file(tmp_path, as_given):
+    # a string is a sequence too: read letter by letter, "/" was scanned as a folder
+    path = _write_csv(tmp_path, SIGNS)
+    m = read_markers(as_given(path))
+    assert m.source.tolist() == [str(path)] * len(SIGNS)
+    assert m.row.tolist() == list(range(len(SIGNS)))
 
 
 def test_write_text_is_whole_or_nothing(tmp_path, monkeypatch):
