@@ -316,7 +316,10 @@ def test_a_dataset_reads_as_its_files_in_natural_order_with_hive_columns(tmp_pat
     assert all(p.rows_of_groups is not None for p in pieces[1:])
 
 
-def test_a_bad_file_in_a_dataset_is_named_and_nothing_is_written(tmp_path, scheduler):
+@pytest.mark.parametrize("ours", [False, True], ids=["scheduler", "workers-option"])
+def test_a_bad_file_in_a_dataset_is_named_and_nothing_is_written(tmp_path, scheduler, ours):
+    """Named once, without a traceback: on the command's own cluster (``--workers``) too,
+    whose worker once logged the failed task ("Compute Failed", its traceback) first."""
     root = _sample_dataset(tmp_path)
     bad = root / "zone=S" / "part.1.parquet"
     table = pq.read_table(bad)
@@ -333,8 +336,7 @@ def test_a_bad_file_in_a_dataset_is_named_and_nothing_is_written(tmp_path, sched
             str(root),
             "--signs",
             str(SAMPLE / "signs.csv"),
-            "--scheduler",
-            scheduler,
+            *(["--workers", "1"] if ours else ["--scheduler", scheduler]),
             "--json",
             str(out),
             "--parquet",
@@ -345,7 +347,8 @@ def test_a_bad_file_in_a_dataset_is_named_and_nothing_is_written(tmp_path, sched
     assert res.returncode == 2
     message = res.stderr.decode()
     assert str(bad) in message and "row 3" in message, message
-    assert "Traceback" not in message
+    assert "Traceback" not in message and "Compute Failed" not in message, message
+    assert len(message.strip().splitlines()) == 1, message
     assert not out.exists() and not (tmp_path / "pq").exists()
 
 
