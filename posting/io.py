@@ -438,6 +438,22 @@ def _with_exact_ints(frame: Any, path: str, layer: str | None) -> Any:
     return frame
 
 
+def _unindexed_flatgeobuf(path: str, layer: str | None) -> bool:
+    """True for a FlatGeobuf file without a spatial index: read without Arrow.
+
+    Only such a file can hold a row without geometry (GDAL will not index one), and GDAL's
+    Arrow reader (3.12) gives that row bytes that are not WKB, behind a validity bitmap that
+    says they are: pyogrio then read past them and the process crashed (a segmentation fault,
+    no message). Its other reader gives the row no geometry, as other formats do, for about
+    1.6 times the reading time (0.57 s against 0.35 s for 197,920 parcels)."""
+    import pyogrio
+
+    if Path(path).suffix.lower() != ".fgb":
+        return False
+    info = pyogrio.read_info(path, layer=layer)
+    return not info["capabilities"].get("fast_spatial_filter", False)
+
+
 def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], list[str]]:
     """One layer read with pyogrio: the GeoDataFrame, the rows whose geometry cannot be read
     (with why), and notes on the file.
@@ -455,9 +471,13 @@ def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], 
         "use_arrow": True,
         "arrow_to_pandas_kwargs": {"types_mapper": _exact_ints().get},
     }
+    if _unindexed_flatgeobuf(path, layer):
+        kwargs = {"use_arrow": False}
     try:
         try:
             gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs)
+            if not kwargs["use_arrow"]:
+                return _with_exact_ints(gdf, path, layer), {}, notes
             for col in gdf.columns:  # pandas 3 keeps invalid UTF-8 in Arrow until it is used
                 if isinstance(gdf[col].array, pd.arrays.ArrowStringArray):
                     gdf[col].array.__arrow_array__().validate(full=True)
@@ -476,8 +496,8 @@ def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], 
         gdf = pyogrio.read_dataframe(path, layer=layer, on_invalid="fix", **kwargs)
         if not kwargs["use_arrow"]:
             gdf = _with_exact_ints(gdf, path, layer)
-        meta, table = pyogrio.read_arrow(path, layer=layer, columns=[])
-        wkb = table.column(meta["geometry_name"] or "wkb_geometry").to_numpy(zero_copy_only=False)
+        # (not through Arrow: see _unindexed_flatgeobuf)
+        wkb = pyogrio.raw.read(path, layer=layer, columns=[])[2]
         strict = shapely.from_wkb(wkb, on_invalid="ignore")
     problems: dict[int, str] = {}
     closed = []

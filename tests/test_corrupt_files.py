@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import geopandas as gpd
@@ -244,6 +245,30 @@ def test_awkward_csv_files_are_read_right(runner, tmp_path, name, write, warning
     assert "markers: 228 read, 226 assigned, 2 unassigned" in res.stderr
     if warning:
         assert f"warning: {f}: is not UTF-8 text" in res.stderr
+
+
+def test_a_flatgeobuf_row_without_geometry_is_an_invalid_parcel_not_a_crash(runner, tmp_path):
+    """A FlatGeobuf file without a spatial index (the only kind that can hold a row without
+    geometry) read through GDAL's Arrow reader crashed the command (a segmentation fault, no
+    message): in a process of its own, as a user runs it."""
+    parcels = gpd.read_file(PARCELS)
+    parcels.loc[3, "geometry"] = None
+    path = tmp_path / "parcels.fgb"
+    parcels.to_file(path, driver="FlatGeobuf", engine="pyogrio", SPATIAL_INDEX="NO")
+    out = tmp_path / "report.json"
+    script = Path(sys.executable).parent / "posting"
+    args = ["check", str(path), "--signs", str(SIGNS), "--json", str(out), "-q"]
+    res = subprocess.run(
+        [str(script), *args],
+        capture_output=True,
+        check=False,
+    )
+    assert res.returncode == 1, (res.returncode, res.stderr.decode()[-2000:])
+    got = json.loads(out.read_text())["parcels"]
+    assert got[3]["status"] == "invalid" and "no geometry" in got[3]["invalid_reason"]
+    # every other parcel as the GeoJSON gives it
+    want = _statuses(runner, str(PARCELS), "--signs", str(SIGNS))
+    assert [p["status"] for p in got[:3] + got[4:]] == want[:3] + want[4:]
 
 
 def test_unicode_names_in_and_out(runner, tmp_path):
