@@ -44,6 +44,11 @@ __all__ = [
 ]
 
 SUFFIXES = (".parquet", ".geoparquet", ".pq")
+SLICED_SUFFIXES = (".gpkg", ".shp", ".fgb")
+"""Files of GDAL formats read in slices of features (``skip_features``, ``max_features``):
+single-layer formats that count their features without reading them and reach a feature
+without decoding the ones before it (on a GeoPackage of 197,940 parcels: 48,000 of them read
+in 0.08-0.14 s, the whole file in 0.33 s)."""
 PIECE_ROWS = 100_000
 """Rows per piece (whole row groups are never split): small enough for a worker to read and
 prepare beside others, large enough that reading is not dominated by opening files."""
@@ -67,6 +72,10 @@ class Piece:
         Number of rows.
     hive
         ``(key, value)`` of each ``key=value`` folder between the dataset and the file.
+    rows_of_groups
+        A slice of one large row group: its rows ``[a, b)``.
+    features
+        A slice of a file of a GDAL format (:data:`SLICED_SUFFIXES`): its features ``[a, b)``.
     """
 
     source: str
@@ -75,7 +84,8 @@ class Piece:
     offset: int
     rows: int
     hive: tuple[tuple[str, str], ...] = ()
-    rows_of_groups: tuple[int, int] | None = None  # a slice of one large row group
+    rows_of_groups: tuple[int, int] | None = None
+    features: tuple[int, int] | None = None
 
 
 def is_dataset(path: str | os.PathLike[str]) -> bool:
@@ -138,20 +148,31 @@ def _metadata(path: str) -> Any:
         raise InputError(f"not a readable Parquet file ({exc})", path=path) from None
 
 
-def pieces(path: str | os.PathLike[str], rows: int = PIECE_ROWS) -> list[Piece]:
+def pieces(
+    path: str | os.PathLike[str], rows: int | None = None, layer: str | None = None
+) -> list[Piece]:
     """The pieces of a dataset folder or of one file, in input order.
 
-    A Parquet file is cut between row groups into pieces of about ``rows`` rows (a row group
-    is never split); a file of another format is one piece.
+    A Parquet file is cut between row groups into pieces of about ``rows`` rows (by default
+    :data:`PIECE_ROWS`; a row group of more than twice that is cut into slices); a file of a
+    GDAL format of :data:`SLICED_SUFFIXES` with more than twice that many features (of its
+    ``layer``) into slices of features; any other file is one piece.
     """
     path = os.fspath(path)
+    rows = rows or PIECE_ROWS
     files = files_of(path) if is_dataset(path) else [path]
     out: list[Piece] = []
     offset = 0
     for f in files:
         hive = _hive(path, f) if is_dataset(path) else ()
-        if not f.lower().endswith(SUFFIXES):
-            out.append(Piece(path, f, None, offset, -1, hive))  # rows known once read
+        if not f.lower().endswith(SUFFIXES):  # one file (a dataset holds only Parquet files)
+            n = _feature_count(f, layer)
+            if n <= 2 * rows:
+                out.append(Piece(path, f, None, offset, -1, hive))  # rows known once read
+                continue
+            cuts = np.linspace(0, n, -(-n // rows) + 1).astype(int)
+            for a, b in itertools.pairwise(cuts):
+                out.append(Piece(path, f, None, int(a), int(b - a), hive, None, (int(a), int(b))))
             continue
         meta = _metadata(f)
         groups: list[int] = []
@@ -178,6 +199,22 @@ def pieces(path: str | os.PathLike[str], rows: int = PIECE_ROWS) -> list[Piece]:
             out.append(Piece(path, f, tuple(groups), offset, count, hive))
             offset += count
     return out
+
+
+def _feature_count(path: str, layer: str | None) -> int:
+    """How many features a file of :data:`SLICED_SUFFIXES` holds, as its format says without
+    reading them; -1 for another file, or one GDAL cannot count so (its reading says why)."""
+    if not path.lower().endswith(SLICED_SUFFIXES):
+        return -1
+    import pyogrio
+
+    try:
+        info = pyogrio.read_info(path, layer=layer)
+    except (pyogrio.errors.DataSourceError, pyogrio.errors.DataLayerError, OSError):
+        return -1  # read whole: the reading names what is wrong
+    if not info["capabilities"].get("fast_feature_count", False):
+        return -1
+    return int(info["features"])
 
 
 def _geo(meta: Any) -> dict[str, Any] | None:
@@ -259,14 +296,25 @@ def _same_geometry(first: dict[str, Any] | None, geo: dict[str, Any] | None, pat
 
 class Given:
     """Tables already read, handed to :mod:`posting.io`'s readers as a prefetch would be
-    (:class:`posting.prefetch.Prefetch`): ``take(path)`` gives the table for ``path``."""
+    (:class:`posting.prefetch.Prefetch`): ``take(path)`` gives the table for ``path``; and
+    slices of files of GDAL formats: ``features(path)``, the features ``[a, b)`` to read of
+    ``path`` (None: every one)."""
 
-    def __init__(self, tables: dict[str, pa.Table]) -> None:
-        self._tables = dict(tables)
+    def __init__(
+        self,
+        tables: dict[str, pa.Table] | None = None,
+        features: dict[str, tuple[int, int]] | None = None,
+    ) -> None:
+        self._tables = dict(tables or {})
+        self._features = dict(features or {})
 
     def take(self, path: str | os.PathLike[str]) -> pa.Table | None:
         """The table given for ``path`` (once), or None."""
         return self._tables.pop(os.fspath(path), None)
+
+    def features(self, path: str | os.PathLike[str]) -> tuple[int, int] | None:
+        """The slice of features to read of ``path``, or None."""
+        return self._features.get(os.fspath(path))
 
 
 def read_layer(

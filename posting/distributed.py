@@ -340,18 +340,31 @@ class _Given(dataset.Given):
         self.meta_from = meta_from
 
 
+def _given(piece: dataset.Piece) -> contextlib.AbstractContextManager[dataset.Given]:
+    """What the readers are handed for ``piece``: its table (a Parquet piece, read here, a
+    geometry that is not WKB named with its file and row), or its slice of features."""
+    if piece.features is not None:
+        return contextlib.nullcontext(dataset.Given(features={piece.source: piece.features}))
+    return _table_given(piece)
+
+
+@contextlib.contextmanager
+def _table_given(piece: dataset.Piece) -> Iterator[dataset.Given]:
+    table = _piece_table(piece)
+    with _named_row(table, piece):
+        yield _Given(piece.source, table, piece.path)
+
+
 def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.ndarray]:
     """The parcels of one piece, as :func:`posting.io.read_parcels` reads a file, with ids and
     row numbers those of the whole layer; and each one's row number."""
     from posting.io import _as_id_strings, _require_column, read_parcels
 
     given = {"id_field": job.id_field, "owner_field": job.owner_field, "crs": job.crs}
-    if piece.row_groups is None:  # a file of another format: read whole
+    if piece.row_groups is None and piece.features is None:  # another file: read whole
         layer = read_parcels(job.parcels, **given, layer=job.layer)
         return layer, np.arange(len(layer), dtype=np.int64)
-    table = _piece_table(piece)
-    with _named_row(table, piece):
-        prefetch = _Given(piece.source, table, piece.path)
+    with _given(piece) as prefetch:
         layer = read_parcels(piece.source, **given, layer=job.layer, prefetch=prefetch)
     n = len(layer)
     rows = piece.offset + np.arange(n, dtype=np.int64)
@@ -371,17 +384,16 @@ def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer
     file (or dataset)."""
     from posting.io import read_markers
 
-    if piece.row_groups is None:
+    if piece.row_groups is None and piece.features is None:
         markers = read_markers([job.signs[entry]], crs=job.crs, parcel_field=job.sign_parcel_field)
         offset = 0
     else:
-        table = _piece_table(piece)
-        with _named_row(table, piece):
+        with _given(piece) as prefetch:
             markers = read_markers(
                 [piece.source],
                 crs=job.crs,
                 parcel_field=job.sign_parcel_field,
-                prefetch=_Given(piece.source, table, piece.path),
+                prefetch=prefetch,
             )
         offset = piece.offset
     markers.row = markers.row + offset
@@ -1633,7 +1645,8 @@ def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
     out = []
     for e, path in enumerate(job.signs):
         if dataset.is_dataset(path) or (
-            path.lower().endswith(dataset.SUFFIXES) and not photos.is_photo_source(path)
+            path.lower().endswith(dataset.SUFFIXES + dataset.SLICED_SUFFIXES)
+            and not photos.is_photo_source(path)
         ):
             out += [(e, p) for p in dataset.pieces(path)]
         else:
@@ -1660,11 +1673,20 @@ class _Steps:
         """Step 1: every piece's parcels' centres and boxes (kept on the workers) and what the
         working plan needs (gathered)."""
         job, client = self.job, self.client
-        pieces = dataset.pieces(job.parcels)
-        scans = client.map(_scan, [job] * len(pieces), pieces, pure=False)
-        infos = client.map(operator.itemgetter(1), scans, pure=False)
-        frames = client.map(operator.itemgetter(0), scans, pure=False)
-        info = _progress(infos, "reading parcels", self.progress)
+
+        def scan(pieces: list[dataset.Piece]) -> tuple[list[Any], list[dict[str, Any]]]:
+            scans = client.map(_scan, [job] * len(pieces), pieces, pure=False)
+            infos = client.map(operator.itemgetter(1), scans, pure=False)
+            frames = client.map(operator.itemgetter(0), scans, pure=False)
+            return frames, _progress(infos, "reading parcels", self.progress)
+
+        pieces = dataset.pieces(job.parcels, layer=job.layer)
+        frames, info = scan(pieces)
+        if pieces[0].features is not None and any(x["notes"] != info[0]["notes"] for x in info):
+            # slices of one file that read differently (text that is not UTF-8 in some, rings
+            # the reader closed, named by row): the file read whole, as one run reads it
+            pieces = [dataset.Piece(job.parcels, job.parcels, None, 0, -1)]
+            frames, info = scan(pieces)
         crs = info[0]["crs"]
         if any(x["crs"] != crs for x in info[1:]):
             raise InputError("its files are not all in one CRS", path=job.parcels)
@@ -1759,6 +1781,15 @@ class _Steps:
         for e, path in enumerate(job.signs):
             first = next((r for r in mres if r["entry"] == e), None)
             files.append(first["file"] if first else (path, None))
+            if any(r["entry"] == e and r["notes"] != first["notes"] for r in mres):
+                # slices of a file of a GDAL format that read differently: one run would
+                # decode all its text one way, the slices two
+                raise InputError(
+                    "has text that is not UTF-8 in some parts only, which the workers would "
+                    "read in two ways; save it as UTF-8 (or as GeoParquet), or check it in "
+                    "one process",
+                    path=path,
+                )
         columns = tuple(r["columns"] for r in mres if len(r["columns"].columns))
         return replace(plan, marker_files=tuple(files), marker_columns=columns), mres
 

@@ -414,11 +414,12 @@ def _exact_ints() -> dict[Any, Any]:
     return {pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}
 
 
-def _with_exact_ints(frame: Any, path: str, layer: str | None) -> Any:
+def _with_exact_ints(frame: Any, path: str, layer: str | None, span: dict[str, int]) -> Any:
     """``frame`` (read without Arrow, as a file that is not UTF-8 must be) with its 64-bit
     integer columns that came back as floats (a column with an empty value) read again
     exactly, through Arrow: those columns hold no text to decode. Without it a parcel number
-    of 17 digits would lose its last (see :func:`_exact_ints`)."""
+    of 17 digits would lose its last (see :func:`_exact_ints`). ``span``: the slice ``frame``
+    was read as (pyogrio's ``skip_features`` and ``max_features``), or nothing."""
     import pyogrio
 
     info = pyogrio.read_info(path, layer=layer)
@@ -429,7 +430,7 @@ def _with_exact_ints(frame: Any, path: str, layer: str | None) -> Any:
     ]
     if not ints:
         return frame
-    _, table = pyogrio.read_arrow(path, layer=layer, columns=ints, read_geometry=False)
+    _, table = pyogrio.read_arrow(path, layer=layer, columns=ints, read_geometry=False, **span)
     exact = table.to_pandas(types_mapper=_exact_ints().get)
     if len(exact) != len(frame):  # pragma: no cover - the same layer read twice
         return frame
@@ -454,9 +455,12 @@ def _unindexed_flatgeobuf(path: str, layer: str | None) -> bool:
     return not info["capabilities"].get("fast_spatial_filter", False)
 
 
-def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], list[str]]:
+def _read_ogr_layer(
+    path: str, layer: str | None, features: tuple[int, int] | None = None
+) -> tuple[Any, dict[int, str], list[str]]:
     """One layer read with pyogrio: the GeoDataFrame, the rows whose geometry cannot be read
-    (with why), and notes on the file.
+    (with why), and notes on the file; only its ``features`` ``[a, b)`` if given (rows are
+    then numbered from ``a`` in the notes, from 0 in the frame and problems).
 
     A geometry GEOS refuses (a ring that is not closed, a first vertex that is not a number)
     would end the whole read: the layer is read again with such rings closed where they can
@@ -473,11 +477,13 @@ def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], 
     }
     if _unindexed_flatgeobuf(path, layer):
         kwargs = {"use_arrow": False}
+    first = features[0] if features else 0
+    span = {} if features is None else {"skip_features": first, "max_features": features[1] - first}
     try:
         try:
-            gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs)
+            gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs, **span)
             if not kwargs["use_arrow"]:
-                return _with_exact_ints(gdf, path, layer), {}, notes
+                return _with_exact_ints(gdf, path, layer, span), {}, notes
             for col in gdf.columns:  # pandas 3 keeps invalid UTF-8 in Arrow until it is used
                 if isinstance(gdf[col].array, pd.arrays.ArrowStringArray):
                     gdf[col].array.__arrow_array__().validate(full=True)
@@ -488,16 +494,16 @@ def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], 
                 f"{path}: has text that is not UTF-8; read as Latin-1: if names look wrong, "
                 "save the file as UTF-8"
             )
-            gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs)
-            return _with_exact_ints(gdf, path, layer), {}, notes
+            gdf = pyogrio.read_dataframe(path, layer=layer, **kwargs, **span)
+            return _with_exact_ints(gdf, path, layer, span), {}, notes
     except shapely.errors.GEOSException:
         pass
     with np.errstate(invalid="ignore"):
-        gdf = pyogrio.read_dataframe(path, layer=layer, on_invalid="fix", **kwargs)
+        gdf = pyogrio.read_dataframe(path, layer=layer, on_invalid="fix", **kwargs, **span)
         if not kwargs["use_arrow"]:
-            gdf = _with_exact_ints(gdf, path, layer)
+            gdf = _with_exact_ints(gdf, path, layer, span)
         # (not through Arrow: see _unindexed_flatgeobuf)
-        wkb = pyogrio.raw.read(path, layer=layer, columns=[])[2]
+        wkb = pyogrio.raw.read(path, layer=layer, columns=[], **span)[2]
         strict = shapely.from_wkb(wkb, on_invalid="ignore")
     problems: dict[int, str] = {}
     closed = []
@@ -516,7 +522,9 @@ def _read_ogr_layer(path: str, layer: str | None) -> tuple[Any, dict[int, str], 
         else:
             closed.append(int(i))
     if closed:
-        rows = ", ".join(map(str, closed[:10])) + (", ..." if len(closed) > 10 else "")
+        rows = ", ".join(str(first + i) for i in closed[:10]) + (
+            ", ..." if len(closed) > 10 else ""
+        )
         notes.append(
             f"{path}: {len(closed)} row(s) have a ring that is not closed; each was closed by "
             f"joining its last vertex to its first (rows {rows})"
@@ -575,7 +583,15 @@ def _check_shapefile_complete(path: str) -> None:
         )
 
 
-def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer:
+def _read_ogr(
+    path: str,
+    crs: CRS | None,
+    layer: str | None,
+    kind: str,
+    features: tuple[int, int] | None = None,
+) -> Layer:
+    """A file of a GDAL format, or its ``features`` ``[a, b)`` (a file of
+    :data:`posting.dataset.SLICED_SUFFIXES`, one layer)."""
     import pyogrio  # only here: GeoParquet and CSV are read without it (0.1 s of start-up)
 
     suffix = Path(path).suffix.lower()
@@ -594,7 +610,7 @@ def _read_ogr(path: str, crs: CRS | None, layer: str | None, kind: str) -> Layer
             names = [str(n) for n, _ in pyogrio.list_layers(path)]
         else:
             names = [layer]
-        read = [_read_ogr_layer(path, n) for n in names]
+        read = [_read_ogr_layer(path, n, features) for n in names]
     except pyogrio.errors.DataLayerError as exc:
         if layer is None:
             raise InputError(_one_line(exc), path=path) from None
@@ -731,7 +747,8 @@ def read_layer(
     elif suffix in PARQUET_SUFFIXES:
         out = _read_parquet(path, given, kind, prefetch)
     else:
-        out = _read_ogr(path, given, layer, kind)
+        features = prefetch.features(path) if hasattr(prefetch, "features") else None
+        out = _read_ogr(path, given, layer, kind, features)
     _check_crs_plausible(out)
     return out
 

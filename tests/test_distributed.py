@@ -15,10 +15,12 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -885,3 +887,126 @@ def test_named_parcels_are_looked_up_in_their_set_of_ids(tmp_path):
             i, k = _named_partitions(plan, int(b), refs[at])
             got |= set(zip(at[i].tolist(), k.tolist(), strict=True))
         assert got == {(0, 0), (0, 1), (2, 2), (3, 1), (4, 0), (4, 1)}
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".shp", ".fgb"])
+def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
+    tmp_path, scheduler, monkeypatch, suffix
+):
+    """A file of a GDAL format larger than a piece is read by the workers in slices of
+    features (a state's GeoPackage is not read whole by one worker), parcels and markers; the
+    outputs are one run's, byte for byte. Pieces of 4 rows: the sample's 29 parcels in 8
+    slices, its 228 signs in 57."""
+    import geopandas as gpd
+
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import Job
+
+    options = {"SPATIAL_INDEX": "NO"} if suffix == ".fgb" else {}  # keep the input order
+    parcels, signs = tmp_path / f"parcels{suffix}", tmp_path / f"signs{suffix}"
+    gpd.read_file(SAMPLE / "parcels.geojson").to_file(parcels, engine="pyogrio", **options)
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    x, y = (pd.to_numeric(table[c], errors="coerce") for c in ("lon", "lat"))
+    points = gpd.points_from_xy(x, y)
+    points[x.isna() | y.isna()] = None  # the sample's markers without a position
+    marks = gpd.GeoDataFrame(table.drop(columns=["lon", "lat"]), geometry=points, crs=4326)
+    with warnings.catch_warnings():  # a Shapefile's column names cut to 10 characters
+        warnings.simplefilter("ignore")
+        marks.to_file(signs, engine="pyogrio", **options)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)  # pieces are cut here, on the client
+    assert [p.features for p in dataset.pieces(parcels)] == [
+        (0, 3), (3, 7), (7, 10), (10, 14), (14, 18), (18, 21), (21, 25), (25, 29)
+    ]  # fmt: skip
+    assert len(dataset.pieces(signs)) == 57
+    args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
+    job = Job(
+        parcels=str(parcels),
+        signs=(str(signs),),
+        id_field="parcel_id",
+        owner_field="owner",
+        rules=("florida",),
+    )
+    distributed.run_and_write(
+        job,
+        scheduler=scheduler,
+        partition_parcels=7,
+        outputs={"json": str(tmp_path / "part.json"), "csv": str(tmp_path / "part.csv")},
+        name=flag,
+    )
+    outputs = ["--json", str(tmp_path / "one.json"), "--csv", str(tmp_path / "one.csv")]
+    res = _run(["check", str(parcels), "--signs", str(signs), *args, *outputs, "-q"], ROOT)
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    for ext in ("json", "csv"):
+        one, part = ((tmp_path / f"{m}.{ext}").read_bytes() for m in ("one", "part"))
+        assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part), ext
+    summary = json.loads((tmp_path / "one.json").read_bytes())["summary"]
+    assert summary["parcels"] == 29 and summary["markers_read"] == 228
+
+
+def test_slices_that_read_differently_are_read_as_one_file(tmp_path, scheduler, monkeypatch):
+    """One slice of a GeoPackage with text that is not UTF-8 reads as Latin-1 (with a note),
+    the others as UTF-8: the workers would decode the file's text two ways where one run
+    decodes it one way. The file is read whole instead, and the outputs are one run's."""
+    import sqlite3
+
+    import geopandas as gpd
+
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import Job
+
+    parcels = tmp_path / "parcels.gpkg"
+    gpd.read_file(SAMPLE / "parcels.geojson").to_file(
+        parcels, engine="pyogrio", layer="lots", SPATIAL_INDEX="NO"
+    )
+    with contextlib.closing(sqlite3.connect(parcels)) as con:  # "Léan" in Latin-1, row 20
+        con.execute("UPDATE lots SET owner = CAST(X'4ce9616e' AS TEXT) WHERE fid = 21")
+        con.commit()
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert len(dataset.pieces(parcels)) == 8
+    job = Job(
+        parcels=str(parcels),
+        signs=(str(SAMPLE / "signs.csv"),),
+        id_field="parcel_id",
+        owner_field="owner",
+        rules=("florida",),
+    )
+    out = {"json": str(tmp_path / "part.json")}
+    distributed.run_and_write(job, scheduler=scheduler, partition_parcels=7, outputs=out, name=flag)
+    args = ["--signs", str(SAMPLE / "signs.csv"), "--id-field", "parcel_id", "--owner-field"]
+    one_json = tmp_path / "one.json"
+    res = _run(["check", str(parcels), *args, "owner", "--json", str(one_json), "-q"], ROOT)
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    one, part = one_json.read_bytes(), (tmp_path / "part.json").read_bytes()
+    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
+    report = json.loads(one)
+    assert report["parcels"][20]["owner"] == "Léan"
+    assert any("read as Latin-1" in w for w in report["warnings"])
+
+
+def test_marker_slices_that_read_differently_are_refused(tmp_path, scheduler, monkeypatch):
+    """The same for a marker file: its slices are already distributed when their notes are
+    known, so the run stops, naming the file, before any output is written."""
+    import sqlite3
+
+    import geopandas as gpd
+
+    from posting import distributed
+    from posting.errors import InputError
+    from posting.job import Job
+
+    signs = tmp_path / "signs.gpkg"
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False).head(40)
+    points = gpd.points_from_xy(table["lon"].astype(float), table["lat"].astype(float))
+    gdf = gpd.GeoDataFrame(table.drop(columns=["lon", "lat"]), geometry=points, crs=4326)
+    gdf.to_file(signs, engine="pyogrio", layer="signs", SPATIAL_INDEX="NO")
+    with contextlib.closing(sqlite3.connect(signs)) as con:
+        con.execute("UPDATE signs SET name_on_sign = CAST(X'4ce9616e' AS TEXT) WHERE fid = 30")
+        con.commit()
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    job = Job(parcels=str(SAMPLE / "parcels.geojson"), signs=(str(signs),), rules=("florida",))
+    out = tmp_path / "part.json"
+    with pytest.raises(InputError, match="not UTF-8 in some parts only") as err:
+        distributed.run_and_write(job, scheduler=scheduler, outputs={"json": str(out)})
+    assert err.value.path == str(signs) and not out.exists()
