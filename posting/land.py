@@ -130,6 +130,11 @@ def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, n
         holder = np.full(len(st), None, dtype=object)
         if len(st) and len(geoms):
             mi, fi = shapely.STRtree(geoms).query(mid, predicate="dwithin", distance=1.0)
+            # within a foot of several: the first easement of the layer that names a holder
+            # (not the tree's first, which a partition's subset of the easements changes)
+            unnamed = pd.isna(layer.values[near[fi]])
+            by = np.lexsort((near[fi], unnamed, mi))
+            mi, fi = mi[by], fi[by]
             first = np.r_[True, np.diff(mi) != 0] if len(mi) else np.empty(0, bool)
             holder[mi[first]] = layer.values[near[fi[first]]]
         parts.append((rg[st.ring], st.feature, st.geometry, st.length_ft))

@@ -4,8 +4,6 @@ The partitions are deliberately small (a few parcels of the sample, a few hundre
 layers and of a generated county), so that most parcels sit on a partition's edge: markers
 across shared lines, corners, merged properties and water along the edges all have to come out
 as one run finds them. The one-run output is the reference (its own tests hold its figures).
-Williamsburg is compared verdict by verdict: its easements may be listed in another order (see
-docs/scale.md); everything else byte for byte.
 """
 
 from __future__ import annotations
@@ -59,7 +57,7 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
 
 
 def _same(
-    args: list[str], tmp: Path, scheduler: str, k: int, outputs=("json", "csv"), exact=True
+    args: list[str], tmp: Path, scheduler: str, k: int, outputs=("json", "csv")
 ) -> dict | None:
     """``posting check args`` in one process and partitioned: the same outputs and status."""
     got = {}
@@ -77,31 +75,10 @@ def _same(
             {o: _STAMP.sub(b'"generated": "-"', (d / f"report.{o}").read_bytes()) for o in outputs},
         )
     assert got["one"][0] == got["part"][0]
-    if not exact:  # the verdicts the issue names, parcel by parcel (see docs/scale.md)
-        one, part = (json.loads(got[m][1]["json"]) for m in ("one", "part"))
-        assert [_verdict(p) for p in one["parcels"]] == [_verdict(p) for p in part["parcels"]]
-        assert one["unassigned_signs"] == part["unassigned_signs"]
-        assert one["summary"] == part["summary"]
-        return one
     for o in outputs:
         one, part = got["one"][1][o], got["part"][1][o]
         assert one == part, f"{o} differs"
     return json.loads(got["one"][1]["json"]) if "json" in outputs else None
-
-
-def _verdict(p: dict) -> tuple:
-    return (
-        p["id"],
-        p["row"],
-        p["status"],
-        p["max_gap_ft"],
-        p["signs"],
-        p["missing_corners"],
-        p["gaps"],
-        p["violations"],
-        p.get("water_frontage_ft"),
-        p.get("easement_ft"),
-    )
 
 
 SAMPLE_ARGS = [
@@ -213,7 +190,9 @@ def test_williamsburg_with_its_land_options(tmp_path, scheduler):
         "--easements",
         str(w / "easements.geojson"),
     ]
-    report = _same(args, tmp_path, scheduler, 700, exact=False)
+    # (its easements once came in another order, and a stretch within a foot of two easements
+    # named the holder the tree found first: the tree of a partition's subset of them)
+    report = _same(args, tmp_path, scheduler, 700)
     assert len(report["parcels"]) == 4464
     assert sum(p["water_frontage_ft"] > 0 for p in report["parcels"]) > 0
 

@@ -234,6 +234,41 @@ def test_cultivated_land_counts_as_posted():
     ]
 
 
+@pytest.mark.parametrize(
+    ("values", "holder"),
+    [
+        ([None, "Dominion Energy"], "Dominion Energy"),  # one that names a holder
+        (["City", "Dominion Energy"], "City"),  # else the first in the layer
+        (["Dominion Energy", "City"], "Dominion Energy"),
+    ],
+)
+def test_a_stretch_in_two_easements_names_the_first_that_has_a_holder(values, holder):
+    """Not the first a tree of the easements gives: a partition's tree holds a subset of them
+    and gave another."""
+    strips = [shapely.box(-10, -10, 1010, 20), shapely.box(-10, -10, 1010, 15)]
+    r = check(
+        parcels(square()),
+        markers(CORNERS_AND_MIDPOINTS),
+        context=Context(easements=features(strips, values)),
+    )
+    assert {e["holder"] for e in one(r)["easements"]} == {holder}
+
+
+def test_stretches_come_in_order_along_the_ring_whatever_the_order_of_the_zone_pieces():
+    """By where they start along the ring (a box's ring starts at its south-east corner and runs
+    north), not by the zone pieces' order: a partition's union of a subset of the features
+    gives its pieces in another order."""
+    from posting.checks.land import boundary_in_zone
+
+    ring = np.array([shapely.get_exterior_ring(square(100))])
+    west, east = shapely.box(-10, 40, 10, 60), shapely.box(90, 40, 110, 60)
+    got = [boundary_in_zone(ring, np.array(p)) for p in ([west, east], [east, west])]
+    for s in got:
+        starts = shapely.line_locate_point(ring[0], shapely.get_point(s.geometry, 0))
+        assert starts.tolist() == [40.0, 240.0] and s.length_ft.tolist() == [20.0, 20.0]
+    assert shapely.equals_exact(got[0].geometry, got[1].geometry).all()
+
+
 def test_easement_stretches_are_reported_with_their_holder():
     utility = shapely.box(-10, -10, 1010, 20)  # a strip along the south line
     r = check(

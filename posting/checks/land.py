@@ -56,7 +56,9 @@ def zone(geoms: np.ndarray, tolerance_ft: float) -> np.ndarray:
 def boundary_in_zone(
     rings: np.ndarray, pieces: np.ndarray, *, min_length_ft: float = 0.0
 ) -> Stretches:
-    """The stretches of each ring inside the zone pieces, at least ``min_length_ft`` long.
+    """The stretches of each ring inside the zone pieces, at least ``min_length_ft`` long, in
+    order along each ring (by ring, then where each starts): not in the order of the pieces,
+    which a union's parts come in, and which a subset of the features (a partition's) changes.
 
     Examples
     --------
@@ -88,7 +90,10 @@ def boundary_in_zone(
     parts2, owner2 = shapely.get_parts(merged, return_index=True)
     pair = uniq[owner2]
     length = shapely.length(parts2)
-    keep = length >= max(min_length_ft, 1e-9)
+    keep = np.flatnonzero(length >= max(min_length_ft, 1e-9))
+    ring, geometry = ri[pair][keep], parts2[keep]
+    start = shapely.line_locate_point(rings[ring], shapely.get_point(geometry, 0))
+    keep = keep[np.lexsort((length[keep], start, ring))]
     return Stretches(ri[pair][keep], pi[pair][keep], parts2[keep], length[keep])
 
 
