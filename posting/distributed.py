@@ -65,7 +65,7 @@ from pyproj import CRS
 
 from posting import dataset, parallel
 from posting.crs import crs_of
-from posting.errors import InputError
+from posting.errors import InputError, PostingError
 from posting.index import unique_ints
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import ContextFiles, Job
@@ -239,7 +239,9 @@ def _task(func: Callable[..., Any]) -> Callable[..., Any]:
     would put more threads than cores on the machine (the state with ``--workers 2``: 1-3 %
     more CPU, and 0.15 GB more in each worker). The collector paused, as the command pauses
     it for one process's check (:func:`posting.cli._user_errors`: a check's many objects hold
-    no cycles, and reference counting frees them); both are restored when the task ends."""
+    no cycles, and reference counting frees them); both are restored when the task ends. A
+    user's mistake (:class:`~posting.errors.PostingError`) leaves it detached from the
+    exceptions it was raised while handling, so that it reaches the command as itself."""
 
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -248,9 +250,16 @@ def _task(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             with parallel.threads(1), keeping_memory():
                 return func(*args, **kwargs)
+        except PostingError as exc:
+            mistake = exc.detached()
         finally:
             if was_enabled:
                 gc.enable()
+        # a user's mistake reaches the command as itself, raised here, outside the handler:
+        # dask sends an error with the ones it was raised while handling (tblib), and a GDAL
+        # error among them did not load again, so the command got a bare Exception and took
+        # a missing --layer for an internal error (exit 3, a traceback)
+        raise mistake
 
     return run
 

@@ -95,6 +95,11 @@ class PostingError(Exception):
     def __str__(self) -> str:
         return self.worded()
 
+    def detached(self) -> PostingError:
+        """The same error without the exceptions it was raised while handling (its cause and
+        context) and without its traceback: what another process needs of it, and can load."""
+        return _rebuild(type(self), self.message, self.path, self.row, self.column, self.parameter)
+
     def __reduce__(self):  # picklable with its fields (a worker's error reaches the caller)
         return (
             _rebuild,

@@ -989,3 +989,23 @@ def test_marker_slices_that_read_differently_are_refused(tmp_path, scheduler, mo
     with pytest.raises(InputError, match="not UTF-8 in some parts only") as err:
         distributed.run_and_write(job, scheduler=scheduler, outputs={"json": str(out)})
     assert err.value.path == str(signs) and not out.exists()
+
+
+def test_a_mistake_raised_while_handling_a_gdal_error_reaches_the_command_as_itself(
+    tmp_path, scheduler
+):
+    """A missing --layer: the worker's error was raised while handling pyogrio's, which dask
+    sent along and which did not load again; the command reported an internal error (exit 3,
+    a traceback) instead of the one line one run gives."""
+    import geopandas as gpd
+
+    path = tmp_path / "two.gpkg"
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    lots.iloc[:3].to_file(path, layer="other", engine="pyogrio")
+    lots.to_file(path, layer="lots", engine="pyogrio")
+    args = ["check", str(path), "--layer", "nope", "--signs", str(SAMPLE / "signs.csv")]
+    one = _run([*args, "--json", str(tmp_path / "one.json")], ROOT)
+    part = _run([*args, "--scheduler", scheduler, "--json", str(tmp_path / "part.json")], ROOT)
+    assert one.returncode == part.returncode == 2, part.stderr.decode()[-3000:]
+    assert one.stderr == part.stderr  # one line, naming the layers there are
+    assert b"there is no layer 'nope' (--layer); the layers are: 'other', 'lots'" in part.stderr
