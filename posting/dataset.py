@@ -142,6 +142,8 @@ def _hive(folder: str, file: str) -> tuple[tuple[str, str], ...]:
 def _metadata(path: str) -> Any:
     import pyarrow.parquet as pq
 
+    if os.path.getsize(path) == 0:  # as one run says it (posting.io.read_layer)
+        raise InputError("the file is empty (0 bytes)", path=path)
     try:
         return pq.ParquetFile(path).metadata
     except (OSError, ValueError) as exc:  # Arrow's errors

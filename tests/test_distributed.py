@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 import pytest
 import shapely
 from helpers import ROOT, SAMPLE, SHARED_DATA, require_real_data
+from test_corrupt_files import CASES as UNUSABLE
 
 from posting import dataset
 from posting.crs import WGS84, plan_working_crs
@@ -1009,3 +1010,17 @@ def test_a_mistake_raised_while_handling_a_gdal_error_reaches_the_command_as_its
     assert one.returncode == part.returncode == 2, part.stderr.decode()[-3000:]
     assert one.stderr == part.stderr  # one line, naming the layers there are
     assert b"there is no layer 'nope' (--layer); the layers are: 'other', 'lots'" in part.stderr
+
+
+@pytest.mark.parametrize("name", list(UNUSABLE))
+def test_an_unusable_file_is_named_as_one_run_names_it(tmp_path, scheduler, name):
+    """Every corrupt or awkward file of ``test_corrupt_files``: the same exit status and the
+    same one line as one run (an empty GeoParquet file was "not a readable Parquet file" here,
+    "the file is empty" there)."""
+    role, make, _ = UNUSABLE[name]
+    bad = str(make(tmp_path))
+    args = ["check", bad if role == "parcels" else str(SAMPLE / "parcels.geojson")]
+    args += ["--signs", bad if role == "signs" else str(SAMPLE / "signs.csv"), "-q"]
+    one = _run([*args, "--json", str(tmp_path / "one.json")], ROOT)
+    part = _run([*args, "--scheduler", scheduler, "--json", str(tmp_path / "part.json")], ROOT)
+    assert (part.returncode, part.stderr) == (one.returncode, one.stderr) == (2, one.stderr)
