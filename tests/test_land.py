@@ -7,6 +7,8 @@ import numpy as np
 import pytest
 import shapely
 from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from posting import Settings, check
 from posting.engine import Context
@@ -267,6 +269,32 @@ def test_stretches_come_in_order_along_the_ring_whatever_the_order_of_the_zone_p
         starts = shapely.line_locate_point(ring[0], shapely.get_point(s.geometry, 0))
         assert starts.tolist() == [40.0, 240.0] and s.length_ft.tolist() == [20.0, 20.0]
     assert shapely.equals_exact(got[0].geometry, got[1].geometry).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(-40, 120), st.floats(-40, 120), st.floats(5, 60), st.floats(5, 60)),
+        min_size=1,
+        max_size=10,
+    ),
+    st.lists(st.booleans(), min_size=10, max_size=10),
+)
+def test_features_that_do_not_reach_the_ring_change_none_of_its_stretches(boxes, dropped):
+    """What a partition relies on: its subset of the features (those that reach its parcels)
+    gives the stretches all of them give, in the same order, to the bit; though the zone's
+    pieces differ (a union of fewer features, its pieces in another order and drawn from
+    other starting vertices)."""
+    from posting.checks.land import boundary_in_zone, zone
+
+    ring = np.array([shapely.get_exterior_ring(square(100))])
+    feats = [shapely.box(x, y, x + w, y + h) for x, y, w, h in boxes]
+    near = shapely.box(-5, -5, 105, 105)
+    some = [f for f, d in zip(feats, dropped, strict=False) if not d or f.intersects(near)]
+    a, b = (boundary_in_zone(ring, zone(np.array(f), 0.5)) for f in (feats, some))
+    assert a.ring.tolist() == b.ring.tolist()
+    assert a.length_ft.tolist() == pytest.approx(b.length_ft.tolist(), abs=1e-9)
+    assert shapely.equals_exact(a.geometry, b.geometry, tolerance=1e-9).all()
 
 
 def test_easement_stretches_are_reported_with_their_holder():
