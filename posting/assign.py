@@ -32,7 +32,7 @@ from posting.boundary import RingIndex, project
 from posting.crs import lonlat_margin_deg
 from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
-from posting.parallel import background, pmap, release_memory, soon
+from posting.parallel import background, pmap, soon
 from posting.prepare import ParcelGeometry, PreparedParcels
 
 __all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
@@ -266,7 +266,6 @@ def assign_markers(
         fx, fy = xs[local[free]], ys[local[free]]
         near = index.result().near(fx, fy)
         del index
-        release_memory()
         fp, pp = near.point, rings.parcel[near.ring]  # a marker (in free) and a ring's parcel
         qx, qy = fx[fp], fy[fp]
         x0, y0, x1, y1 = parcel_box

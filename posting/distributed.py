@@ -70,7 +70,6 @@ from posting.index import unique_ints
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import ContextFiles, Job
 from posting.jurisdiction import Choice, StateFacts
-from posting.memory import keeping_memory
 from posting.partition import (
     Halo,
     Reach,
@@ -231,8 +230,7 @@ class _Pickler(pickle.Pickler):
 
 
 def _task(func: Callable[..., Any]) -> Callable[..., Any]:
-    """A task run on one thread, with Python's cyclic garbage collector paused, keeping the
-    memory it frees for the next task (:func:`posting.memory.keeping_memory`).
+    """A task run on one thread, with Python's cyclic garbage collector paused.
 
     One thread: each worker runs one task at a time on one thread (:func:`cluster`), so the
     process's :func:`posting.parallel.pmap` and its writing aside (:mod:`posting.stream`)
@@ -248,7 +246,7 @@ def _task(func: Callable[..., Any]) -> Callable[..., Any]:
         was_enabled = gc.isenabled()
         gc.disable()
         try:
-            with parallel.threads(1), keeping_memory():
+            with parallel.threads(1):
                 return func(*args, **kwargs)
         except PostingError as exc:
             mistake = exc.detached()
@@ -1465,7 +1463,7 @@ def cluster(
         # glibc's adaptive thresholds: every array over 128 KiB is then mapped and unmapped
         # afresh, and a partition's check spends a third more CPU faulting pages in (the
         # benchmark county: 3 to 5 s of system time against 1.5 s in one process). Workers
-        # here allocate as one process does, and keep what a task frees for the next (_task).
+        # here allocate as one process does, and keep what a task frees for the next.
         dask.config.set({f"{_SPAWN_ENV}.MALLOC_TRIM_THRESHOLD_": None}),
         # nobody looks at the workers' statistical profiles of a run's own cluster: not taken
         # (a stack sample of the task every 10 ms)

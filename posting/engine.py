@@ -34,7 +34,7 @@ from posting.io import MarkerLayer, ParcelLayer
 from posting.job import Job, merge_key_of, read_context, read_markers_of, read_parcels_of
 from posting.jurisdiction import Applied, RulesSpec, choose, rules_spec, state_of
 from posting.measure import Context, measure
-from posting.parallel import background, release_memory, soon
+from posting.parallel import background, soon
 from posting.prepare import PreparedParcels, add_corners, prepare_parcels
 from posting.report import Report
 from posting.rules.loader import Profile
@@ -128,7 +128,6 @@ def _check(
     if cornering is None:
         cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft, explain=explain)
-    release_memory()  # the assignment's temporaries, which the next steps would not reuse
     doubt = None
     if settings.accuracy_ft > 0:  # markers that GPS error could put across a shared line
         asg, doubt = doubtful_markers(

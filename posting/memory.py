@@ -1,35 +1,26 @@
-"""The process's memory: one allocator arena for every thread, Arrow's buffers from the same
-allocator, and freed memory given back.
+"""The process's memory: one allocator arena for every thread, and Arrow's buffers from the
+same allocator.
 
 A runner's concern, not the stages': :func:`share_allocator` and :func:`arrow_allocator` first
-thing in a process that runs checks, :func:`release_memory` after a stage that leaves large
-temporaries. Nothing heavy is
-imported here (the command calls it before it starts reading).
+thing in a process that runs checks. Nothing heavy is imported here (the command calls it
+before it starts reading).
+
+Freed memory is not given back to the system on purpose (glibc's ``malloc_trim``): the check
+once did so after the assignment, when that took the benchmark county's peak from about 2.0 to
+1.6 GB. On 2026-12-01 it saved nothing on the counties (peaks of 1.27-1.29 GB on the synthetic
+one and 2.29-2.43 GB on the one of real shapes either way, three alternated runs each) and 3 %
+on the benchmark state in one process (10.5 against 10.8 GB), and cost the time of faulting the
+same pages in again: 8.1-8.9 s against 7.5-7.8 s on the county of real shapes (system time
+2.6-4.6 s against 1.4-1.8), 49.4 s against 42.3 s on the state; a dask worker paid it on every
+partition.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterator
-from functools import lru_cache
 
-__all__ = ["arrow_allocator", "keeping_memory", "release_memory", "share_allocator"]
-
-_KEEP: list[bool] = [False]  # the process's choice (keeping_memory)
-
-
-@lru_cache(maxsize=1)
-def _malloc_trim() -> Callable[[int], int] | None:
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        return ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # not glibc
-        return None
+__all__ = ["arrow_allocator", "share_allocator"]
 
 
 def share_allocator() -> None:
@@ -71,47 +62,3 @@ def arrow_allocator() -> None:
         if "ARROW_DEFAULT_MEMORY_POOL" not in os.environ:
             pa.set_memory_pool(pa.system_memory_pool())
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
-
-
-def release_memory() -> None:
-    """Give the memory freed since the last call back to the system (glibc's ``malloc_trim``;
-    nothing elsewhere).
-
-    glibc keeps freed blocks of up to 32 MiB in its heaps, one per thread, for reuse; the
-    temporaries of assigning a county's million markers leave about 0.9 GB there, and the next
-    steps, allocating differently, grow the process further. Called after the assignment, it
-    took the benchmark county's peak from 1.95-2.05 GB to about 1.6 GB. (Called after every
-    step it saves a little more memory but costs time: the report's many small objects then
-    fault their pages in afresh.)
-
-    Inside :func:`keeping_memory`, nothing is given back.
-    """
-    if _KEEP[0]:
-        return
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@contextlib.contextmanager
-def keeping_memory() -> Iterator[None]:
-    """Let :func:`release_memory` give nothing back inside the ``with`` block: for a process
-    that runs one task after another (a dask worker), where the next task would fault the
-    same pages in again.
-
-    A worker's tasks are partitions of a bounded size, so what it keeps is bounded too. On the
-    benchmark state (1,000,000 parcels, ``--workers 2``, two or three alternated runs each) the
-    run took 41.0-43.0 s and 77-80 s of CPU where giving the memory back after each task's
-    assignment took 43.7-46.6 s and 81-88 s; the largest worker 1.26 GB instead of 1.16 GB.
-
-    Examples
-    --------
-    >>> with keeping_memory():
-    ...     release_memory()  # gives nothing back
-    """
-    before = _KEEP[0]
-    _KEEP[0] = True
-    try:
-        yield
-    finally:
-        _KEEP[0] = before

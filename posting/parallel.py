@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from posting.memory import release_memory, share_allocator
+from posting.memory import share_allocator
 
 __all__ = [
     "CHUNKS_PER_WORKER",
@@ -32,7 +32,6 @@ __all__ = [
     "aside",
     "background",
     "pmap",
-    "release_memory",
     "share_allocator",
     "soon",
     "threads",
