@@ -63,14 +63,22 @@ def _show_gdal_warning(message: Any, category: Any, filename: str, lineno: int, 
 _default_showwarning = warnings.showwarning
 
 
+def show_gdal_warnings() -> None:
+    """GDAL's warnings as the command shows them: each on one line of its own, and not the one
+    about a ring that is not closed (the reader closes the ring and says so in a note). Called
+    inside the command, and by the workers of the cluster it starts, which read the files."""
+    warnings.filterwarnings("ignore", "Non closed ring", RuntimeWarning)
+    warnings.showwarning = _show_gdal_warning
+
+
 def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
     """Turn library errors and unwritable outputs into :class:`UserError`, once, at the edge.
 
     The command runs with Python's cyclic garbage collector paused: a county builds millions of
     long-lived objects (report rows, their lists) that hold no cycles, and the collector would
     walk all of them again and again (1.5 s of 12 s on the benchmark county, with the same peak
-    memory). Reference counting still frees everything else at once. GDAL's warning about a
-    ring that is not closed is silenced: the reader closes the ring and says so in a note.
+    memory). Reference counting still frees everything else at once. GDAL's warnings are shown
+    as :func:`show_gdal_warnings` says.
     """
 
     @functools.wraps(f)
@@ -79,8 +87,7 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
         gc.disable()
         try:
             with warnings.catch_warnings():  # entered once, before any thread starts
-                warnings.filterwarnings("ignore", "Non closed ring", RuntimeWarning)
-                warnings.showwarning = _show_gdal_warning
+                show_gdal_warnings()
                 return f(*args, **kwargs)
         except PostingError as exc:
             raise UserError(exc.worded(flag)) from None

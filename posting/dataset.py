@@ -208,10 +208,14 @@ def _feature_count(path: str, layer: str | None) -> int:
     reading them; -1 for another file, or one GDAL cannot count so (its reading says why)."""
     if not path.lower().endswith(SLICED_SUFFIXES):
         return -1
+    import warnings
+
     import pyogrio
 
     try:
-        info = pyogrio.read_info(path, layer=layer)
+        with warnings.catch_warnings():  # (a multi-layer file's: the reading shows it)
+            warnings.simplefilter("ignore")
+            info = pyogrio.read_info(path, layer=layer)
     except (pyogrio.errors.DataSourceError, pyogrio.errors.DataLayerError, OSError):
         return -1  # read whole: the reading names what is wrong
     if not info["capabilities"].get("fast_feature_count", False):

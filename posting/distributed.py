@@ -1491,7 +1491,10 @@ def _quiet_workers() -> Any:
     message (a parcels folder that does not exist, a bad row in a dataset's file), and a
     heartbeat caught while the scheduler closed as an error of a run that went well.
 
-    A plugin rather than one call: a worker that replaces one that died is quiet too.
+    A GDAL warning met while a worker reads a file is shown as one run shows it
+    (:func:`posting.cli.show_gdal_warnings`: a multi-layer GeoPackage's came as Python's two
+    lines of source). A plugin rather than one call: a worker that replaces one that died is
+    set up too.
     """
     import logging
 
@@ -1501,7 +1504,10 @@ def _quiet_workers() -> Any:
         name = "posting-quiet"
 
         def setup(self, worker: Any) -> None:
+            from posting.cli import show_gdal_warnings
+
             logging.getLogger("distributed").setLevel(logging.CRITICAL)
+            show_gdal_warnings()
 
     return QuietWorker()
 

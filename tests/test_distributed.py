@@ -1024,3 +1024,23 @@ def test_an_unusable_file_is_named_as_one_run_names_it(tmp_path, scheduler, name
     one = _run([*args, "--json", str(tmp_path / "one.json")], ROOT)
     part = _run([*args, "--scheduler", scheduler, "--json", str(tmp_path / "part.json")], ROOT)
     assert (part.returncode, part.stderr) == (one.returncode, one.stderr) == (2, one.stderr)
+
+
+def test_a_gdal_warning_in_a_worker_is_shown_as_one_run_shows_it(tmp_path):
+    """A GeoPackage of two layers given as signs: GDAL warns that it reads the first. The
+    workers of ``--workers`` showed it as Python's two lines of source, and the command's
+    look at the file's size showed it again; now the whole stderr is one run's."""
+    import geopandas as gpd
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False).head(40)
+    points = gpd.points_from_xy(table["lon"].astype(float), table["lat"].astype(float))
+    signs = gpd.GeoDataFrame(table.drop(columns=["lon", "lat"]), geometry=points, crs=4326)
+    path = tmp_path / "signs.gpkg"
+    signs.to_file(path, layer="signs", engine="pyogrio")
+    signs.head(3).to_file(path, layer="old", engine="pyogrio")
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(path)]
+    one = _run([*args, "--json", str(tmp_path / "one.json")], ROOT)
+    part = _run([*args, "--workers", "1", "--json", str(tmp_path / "part.json")], ROOT)
+    assert one.returncode == part.returncode == 1
+    assert b"  warning: GDAL: More than one layer found in 'signs.gpkg'" in one.stderr
+    assert part.stderr == one.stderr
