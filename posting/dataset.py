@@ -44,11 +44,13 @@ __all__ = [
 ]
 
 SUFFIXES = (".parquet", ".geoparquet", ".pq")
-SLICED_SUFFIXES = (".gpkg", ".shp", ".fgb")
+SLICED_SUFFIXES = (".gpkg", ".shp")
 """Files of GDAL formats read in slices of features (``skip_features``, ``max_features``):
-single-layer formats that count their features without reading them and reach a feature
-without decoding the ones before it (on a GeoPackage of 197,940 parcels: 48,000 of them read
-in 0.08-0.14 s, the whole file in 0.33 s)."""
+formats whose layer counts its features without reading them and reaches a feature without
+reading the ones before it (on a GeoPackage of 197,940 parcels: 48,000 of them read in
+0.08-0.14 s, the whole file in 0.33 s). Not FlatGeobuf: GDAL reaches its features only by
+reading those before (0.5 µs each: the last slices of a file of ten million would cost
+seconds each, twice), so such a file is read whole, by one worker."""
 PIECE_ROWS = 100_000
 """Rows per piece (whole row groups are never split): small enough for a worker to read and
 prepare beside others, large enough that reading is not dominated by opening files."""
@@ -205,7 +207,8 @@ def pieces(
 
 def _feature_count(path: str, layer: str | None) -> int:
     """How many features a file of :data:`SLICED_SUFFIXES` holds, as its format says without
-    reading them; -1 for another file, or one GDAL cannot count so (its reading says why)."""
+    reading them; -1 for another file, or one GDAL cannot count or reach in the middle so
+    (read whole; an unreadable one's reading says why)."""
     if not path.lower().endswith(SLICED_SUFFIXES):
         return -1
     import warnings
@@ -218,7 +221,8 @@ def _feature_count(path: str, layer: str | None) -> int:
             info = pyogrio.read_info(path, layer=layer)
     except (pyogrio.errors.DataSourceError, pyogrio.errors.DataLayerError, OSError):
         return -1  # read whole: the reading names what is wrong
-    if not info["capabilities"].get("fast_feature_count", False):
+    can = info["capabilities"]
+    if not (can.get("fast_feature_count") and can.get("fast_set_next_by_index")):
         return -1
     return int(info["features"])
 
