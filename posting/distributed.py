@@ -347,16 +347,13 @@ class _Given(dataset.Given):
         self.meta_from = meta_from
 
 
-def _given(piece: dataset.Piece) -> contextlib.AbstractContextManager[dataset.Given]:
-    """What the readers are handed for ``piece``: its table (a Parquet piece, read here, a
-    geometry that is not WKB named with its file and row), or its slice of features."""
-    if piece.features is not None:
-        return contextlib.nullcontext(dataset.Given(features={piece.source: piece.features}))
-    return _table_given(piece)
-
-
 @contextlib.contextmanager
-def _table_given(piece: dataset.Piece) -> Iterator[dataset.Given]:
+def _given(piece: dataset.Piece) -> Iterator[dataset.Given]:
+    """What the readers are handed for ``piece``: its slice of features, or its table (a
+    Parquet piece, read here, a geometry that is not WKB named with its file and row)."""
+    if piece.features is not None:
+        yield dataset.Given(features={piece.source: piece.features})
+        return
     table = _piece_table(piece)
     with _named_row(table, piece):
         yield _Given(piece.source, table, piece.path)
