@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from posting.csvslices import TextSlice, cut
 from posting.errors import InputError
 
 if TYPE_CHECKING:
@@ -78,6 +79,8 @@ class Piece:
         A slice of one large row group: its rows ``[a, b)``.
     features
         A slice of a file of a GDAL format (:data:`SLICED_SUFFIXES`): its features ``[a, b)``.
+    text
+        A slice of a CSV file's records (:mod:`posting.csvslices`).
     """
 
     source: str
@@ -88,6 +91,12 @@ class Piece:
     hive: tuple[tuple[str, str], ...] = ()
     rows_of_groups: tuple[int, int] | None = None
     features: tuple[int, int] | None = None
+    text: TextSlice | None = None
+
+    @property
+    def sliced(self) -> bool:
+        """True for a slice of one file that is not Parquet (read as a part of that file)."""
+        return self.features is not None or self.text is not None
 
 
 def is_dataset(path: str | os.PathLike[str]) -> bool:
@@ -160,8 +169,12 @@ def pieces(
     A Parquet file is cut between row groups into pieces of about ``rows`` rows (by default
     :data:`PIECE_ROWS`; a row group of more than twice that is cut into slices); a file of a
     GDAL format of :data:`SLICED_SUFFIXES` with more than twice that many features (of its
-    ``layer``) into slices of features; any other file is one piece.
+    ``layer``) into slices of features, and a CSV file of more than twice that many records
+    that every reader cuts alike (:func:`posting.csvslices.cut`) into slices of records; any
+    other file is one piece.
     """
+    from posting.io import TABLE_SUFFIXES
+
     path = os.fspath(path)
     rows = rows or PIECE_ROWS
     files = files_of(path) if is_dataset(path) else [path]
@@ -169,6 +182,11 @@ def pieces(
     offset = 0
     for f in files:
         hive = _hive(path, f) if is_dataset(path) else ()
+        if Path(f).suffix.lower() in TABLE_SUFFIXES and (texts := cut(f, rows)):
+            for t in texts:
+                out.append(Piece(path, f, None, offset, t.rows, hive, text=t))
+                offset += t.rows
+            continue
         if not f.lower().endswith(SUFFIXES):  # one file (a dataset holds only Parquet files)
             n = _feature_count(f, layer)
             if n <= 2 * rows:
@@ -307,16 +325,18 @@ def _same_geometry(first: dict[str, Any] | None, geo: dict[str, Any] | None, pat
 class Given:
     """Tables already read, handed to :mod:`posting.io`'s readers as a prefetch would be
     (:class:`posting.prefetch.Prefetch`): ``take(path)`` gives the table for ``path``; and
-    slices of files of GDAL formats: ``features(path)``, the features ``[a, b)`` to read of
-    ``path`` (None: every one)."""
+    slices of one file: ``features(path)``, the features ``[a, b)`` to read of a file of a GDAL
+    format, ``text(path)``, the records to read of a CSV file (None: every one)."""
 
     def __init__(
         self,
         tables: dict[str, pa.Table] | None = None,
         features: dict[str, tuple[int, int]] | None = None,
+        texts: dict[str, TextSlice] | None = None,
     ) -> None:
         self._tables = dict(tables or {})
         self._features = dict(features or {})
+        self._texts = dict(texts or {})
 
     def take(self, path: str | os.PathLike[str]) -> pa.Table | None:
         """The table given for ``path`` (once), or None."""
@@ -325,6 +345,10 @@ class Given:
     def features(self, path: str | os.PathLike[str]) -> tuple[int, int] | None:
         """The slice of features to read of ``path``, or None."""
         return self._features.get(os.fspath(path))
+
+    def text(self, path: str | os.PathLike[str]) -> TextSlice | None:
+        """The slice of records to read of the CSV file ``path``, or None."""
+        return self._texts.get(os.fspath(path))
 
 
 def read_layer(

@@ -63,7 +63,7 @@ import numpy as np
 import pandas as pd
 from pyproj import CRS
 
-from posting import dataset, parallel
+from posting import dataset, io, parallel
 from posting.crs import crs_of
 from posting.errors import InputError, PostingError
 from posting.index import unique_ints
@@ -349,14 +349,34 @@ class _Given(dataset.Given):
 
 @contextlib.contextmanager
 def _given(piece: dataset.Piece) -> Iterator[dataset.Given]:
-    """What the readers are handed for ``piece``: its slice of features, or its table (a
-    Parquet piece, read here, a geometry that is not WKB named with its file and row)."""
+    """What the readers are handed for ``piece``: its slice of features or records, or its
+    table (a Parquet piece, read here, a geometry that is not WKB named with its file and
+    row)."""
     if piece.features is not None:
         yield dataset.Given(features={piece.source: piece.features})
+        return
+    if piece.text is not None:
+        yield dataset.Given(texts={piece.source: piece.text})
         return
     table = _piece_table(piece)
     with _named_row(table, piece):
         yield _Given(piece.source, table, piece.path)
+
+
+def _read_slice(piece: dataset.Piece, read: Callable[..., Any], whole: Callable[[], Any]) -> Any:
+    """``read(prefetch)``: ``piece`` read as a part of its file. A slice of one file that is
+    refused may only look wrong on its own (most of its rows swapped, or in another CRS, where
+    the file's are not): the file read whole (``whole()``) gives one run's error, if it has
+    one, and the slice is read again without the checks that the whole file passed."""
+    try:
+        with _given(piece) as prefetch:
+            return read(prefetch)
+    except PostingError:
+        if not piece.sliced:
+            raise
+    whole()
+    with _given(piece) as prefetch, io.part_of_file():
+        return read(prefetch)
 
 
 def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.ndarray]:
@@ -365,11 +385,14 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
     from posting.io import _as_id_strings, _require_column, read_parcels
 
     given = {"id_field": job.id_field, "owner_field": job.owner_field, "crs": job.crs}
-    if piece.row_groups is None and piece.features is None:  # another file: read whole
+    if piece.row_groups is None and not piece.sliced:  # another file: read whole
         layer = read_parcels(job.parcels, **given, layer=job.layer)
         return layer, np.arange(len(layer), dtype=np.int64)
-    with _given(piece) as prefetch:
-        layer = read_parcels(piece.source, **given, layer=job.layer, prefetch=prefetch)
+    layer = _read_slice(
+        piece,
+        lambda prefetch: read_parcels(piece.source, **given, layer=job.layer, prefetch=prefetch),
+        lambda: read_parcels(job.parcels, **given, layer=job.layer),
+    )
     n = len(layer)
     rows = piece.offset + np.arange(n, dtype=np.int64)
     ids = layer.ids.copy()
@@ -388,17 +411,16 @@ def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer
     file (or dataset)."""
     from posting.io import read_markers
 
-    if piece.row_groups is None and piece.features is None:
-        markers = read_markers([job.signs[entry]], crs=job.crs, parcel_field=job.sign_parcel_field)
+    def read(prefetch: Any = None) -> MarkerLayer:
+        path = piece.source if prefetch is not None else job.signs[entry]
+        parcel_field = job.sign_parcel_field
+        return read_markers([path], crs=job.crs, parcel_field=parcel_field, prefetch=prefetch)
+
+    if piece.row_groups is None and not piece.sliced:
+        markers = read()
         offset = 0
     else:
-        with _given(piece) as prefetch:
-            markers = read_markers(
-                [piece.source],
-                crs=job.crs,
-                parcel_field=job.sign_parcel_field,
-                prefetch=prefetch,
-            )
+        markers = _read_slice(piece, read, read)
         offset = piece.offset
     markers.row = markers.row + offset
     markers.file_index = np.full(len(markers), entry, dtype=np.int64)
@@ -1648,14 +1670,16 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
 
 
 def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
-    """The pieces of every marker file (a GeoParquet file or dataset in row groups, any other
-    file or a folder of photos whole), each with its file's number."""
+    """The pieces of every marker file (a GeoParquet file or dataset in row groups, a large
+    GeoPackage, Shapefile or CSV file in slices, any other file or a folder of photos whole),
+    each with its file's number."""
     from posting import photos
+    from posting.io import TABLE_SUFFIXES
 
     out = []
     for e, path in enumerate(job.signs):
         if dataset.is_dataset(path) or (
-            path.lower().endswith(dataset.SUFFIXES + dataset.SLICED_SUFFIXES)
+            path.lower().endswith((*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES))
             and not photos.is_photo_source(path)
         ):
             out += [(e, p) for p in dataset.pieces(path)]
@@ -1692,7 +1716,7 @@ class _Steps:
 
         pieces = dataset.pieces(job.parcels, layer=job.layer)
         frames, info = scan(pieces)
-        if pieces[0].features is not None and any(x["notes"] != info[0]["notes"] for x in info):
+        if pieces[0].sliced and any(x["notes"] != info[0]["notes"] for x in info):
             # slices of one file that read differently (text that is not UTF-8 in some, rings
             # the reader closed, named by row): the file read whole, as one run reads it
             pieces = [dataset.Piece(job.parcels, job.parcels, None, 0, -1)]

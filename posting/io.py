@@ -11,11 +11,14 @@ waypoints (markers only), GeoParquet, and CSV of points (``lon``/``lat``,
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import re
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,9 +30,11 @@ from pyproj import CRS
 
 from posting import photos
 from posting.crs import WGS84, crs_of, parse_crs
+from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
 
 if TYPE_CHECKING:
+    from posting.csvslices import TextSlice
     from posting.prefetch import Prefetch
 
 __all__ = [
@@ -106,6 +111,22 @@ def _require_column(frame: pd.DataFrame, name: str, path: str, parameter: str) -
     return col
 
 
+_PART_OF_FILE: ContextVar[bool] = ContextVar("posting_part_of_file", default=False)
+
+
+@contextlib.contextmanager
+def part_of_file() -> Iterator[None]:
+    """Read a slice of one file without the checks only the whole file can settle: most rows
+    in another CRS than the file says, or with longitude and latitude swapped
+    (:func:`_check_lonlat_range`, :func:`_check_crs_plausible`). For a slice of a file that
+    passed them read whole (:func:`posting.distributed.read_marker_piece`)."""
+    token = _PART_OF_FILE.set(True)
+    try:
+        yield
+    finally:
+        _PART_OF_FILE.reset(token)
+
+
 def _check_lonlat_range(
     lon: np.ndarray, lat: np.ndarray, path: str, columns: tuple[str, str], crs: CRS
 ) -> dict[int, str]:
@@ -119,7 +140,8 @@ def _check_lonlat_range(
     finite = np.isfinite(lon) & np.isfinite(lat)
     far = np.zeros(len(lon), dtype=bool)
     far[finite] = (np.abs(lon[finite]) > 360) | (np.abs(lat[finite]) > 360)
-    if far.any() and far.sum() * 2 > finite.sum():
+    whole = not _PART_OF_FILE.get()
+    if whole and far.any() and far.sum() * 2 > finite.sum():
         i = int(np.flatnonzero(far)[0])
         named_lonlat = str(columns[0]).strip().lower() in LON_NAMES
         mend = (
@@ -137,7 +159,7 @@ def _check_lonlat_range(
         )
     swap = np.zeros(len(lon), dtype=bool)
     swap[finite] = (np.abs(lat[finite]) > 90) & (np.abs(lon[finite]) <= 90)
-    if swap.any() and swap.sum() * 2 > finite.sum():
+    if whole and swap.any() and swap.sum() * 2 > finite.sum():
         i = int(np.flatnonzero(swap)[0])
         raise InputError(
             f"longitude and latitude are swapped: in {int(swap.sum()):,} of {int(finite.sum()):,} "
@@ -212,26 +234,29 @@ def _points_from_table(
     return Layer(path, attrs.reset_index(drop=True), geometry, layer_crs, problems)
 
 
-def _read_csv(path: str, crs: CRS | None) -> Layer:
+def _read_csv(path: str, crs: CRS | None, part: TextSlice | None = None) -> Layer:
     """A CSV of points: comma-separated, or semicolon- or tab-separated when the header has
     no comma (a spreadsheet in a language that writes 28,5 for 28.5, whose decimal commas are
     read as points); UTF-8 (a byte-order mark is skipped), UTF-16 with its mark, else Latin-1
-    with a warning."""
+    with a warning. ``part``: only those records (:mod:`posting.csvslices`), read as the whole
+    file reads them."""
     with open(path, "rb") as fh:
         head = fh.read(1 << 16)
+    source: Any = path
+    if part is not None:  # the header and the first record settle the columns, as for the file
+        with open(path, "rb") as fh:
+            lead = fh.read(part.first_end if part.start > part.header_end else part.header_end)
+            fh.seek(part.start)
+            source = io.BytesIO(lead + fh.read(part.end - part.start))
     if not head.strip():
         raise InputError("the file is empty", path=path)
     notes: list[str] = []
     encoding = "utf-16" if head[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
-    first = head.decode(encoding, errors="replace").lstrip("\ufeff").splitlines()[0]
-    sep = ","
-    if "," not in first:
-        sep = max((";", "\t", "|"), key=first.count)
-        sep = sep if sep in first else ","
+    sep = csv_separator(head)
 
     def read(enc: str) -> pd.DataFrame:
         return pd.read_csv(
-            path, dtype=str, keep_default_na=False, na_values=[""], encoding=enc, sep=sep
+            source, dtype=str, keep_default_na=False, na_values=[""], encoding=enc, sep=sep
         )
 
     try:
@@ -247,6 +272,16 @@ def _read_csv(path: str, crs: CRS | None) -> Layer:
         raise InputError("the file is empty", path=path) from None
     except (ValueError, UnicodeError) as exc:  # pandas' ParserError is a ValueError
         raise InputError(f"not a readable CSV file ({_one_line(exc)})", path=path) from None
+    if part is not None:
+        if part.start > part.header_end:  # the first record, read for the columns' sake
+            frame = frame.iloc[1:].reset_index(drop=True)
+        if len(frame) != part.rows:  # (the slices are cut where every reader cuts records)
+            raise InputError(
+                f"a slice of {part.rows:,} records from byte {part.start:,} read as "
+                f"{len(frame):,} rows: the file cannot be read in slices; save it as "
+                "GeoParquet, or check it in one process",
+                path=path,
+            )
     if sep != ",":
         frame = _decimal_commas(frame)
     out = _points_from_table(frame, path, crs, decimal_comma=sep != ",")
@@ -743,13 +778,14 @@ def read_layer(
 
         out = dataset.read_layer(path, given, kind, prefetch)
     elif suffix in TABLE_SUFFIXES:
-        out = _read_csv(path, given)
+        out = _read_csv(path, given, prefetch.text(path) if prefetch is not None else None)
     elif suffix in PARQUET_SUFFIXES:
         out = _read_parquet(path, given, kind, prefetch)
     else:
-        features = prefetch.features(path) if hasattr(prefetch, "features") else None
+        features = prefetch.features(path) if prefetch is not None else None
         out = _read_ogr(path, given, layer, kind, features)
-    _check_crs_plausible(out)
+    if not _PART_OF_FILE.get():
+        _check_crs_plausible(out)
     return out
 
 

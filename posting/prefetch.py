@@ -65,6 +65,15 @@ class Prefetch:
         job = self._jobs.pop(os.fspath(path), None)
         return None if job is None else job.result()
 
+    def features(self, path: str | os.PathLike[str]) -> tuple[int, int] | None:
+        """The slice of features of ``path`` to read: None, every one (the partitioned check's
+        readers are handed slices: :class:`posting.dataset.Given`)."""
+        return None
+
+    def text(self, path: str | os.PathLike[str]) -> Any:
+        """The slice of a CSV file's records to read: None, every one (as :meth:`features`)."""
+        return None
+
     def close(self) -> None:
         """Forget every table not taken and stop the thread."""
         self._jobs.clear()

@@ -1059,3 +1059,98 @@ def test_a_flatgeobuf_file_is_one_piece(tmp_path):
     gpkg = tmp_path / "parcels.gpkg"  # a GeoPackage of the same rows is cut
     lots.to_file(gpkg, engine="pyogrio")
     assert len(dataset.pieces(gpkg, rows=4)) == 8
+
+
+def _signs_csv(path: Path, table: pd.DataFrame, **kw) -> None:
+    table.to_csv(path, index=False, **kw)
+
+
+def _one_and_sliced(tmp_path: Path, scheduler: str, signs: Path) -> tuple[bytes, bytes]:
+    """The JSON and CSV reports of the sample's parcels with ``signs``, in one run (the
+    command) and partitioned in-process (where the pieces are cut), without their stamps."""
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import Job
+
+    args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
+    outputs = ["--json", str(tmp_path / "one.json"), "--csv", str(tmp_path / "one.csv")]
+    parcels = str(SAMPLE / "parcels.geojson")
+    res = _run(["check", parcels, "--signs", str(signs), *args, *outputs, "-q"], ROOT)
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    job = Job(
+        parcels=parcels,
+        signs=(str(signs),),
+        id_field="parcel_id",
+        owner_field="owner",
+        rules=("florida",),
+    )
+    distributed.run_and_write(
+        job,
+        scheduler=scheduler,
+        partition_parcels=7,
+        outputs={"json": str(tmp_path / "part.json"), "csv": str(tmp_path / "part.csv")},
+        name=flag,
+    )
+    for ext in ("json", "csv"):
+        one, part = ((tmp_path / f"{m}.{ext}").read_bytes() for m in ("one", "part"))
+        assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part), ext
+    return (tmp_path / "one.json").read_bytes()
+
+
+@pytest.mark.parametrize("style", ["plain", "quoted"])
+def test_a_large_csv_file_is_read_in_slices_with_one_run_s_bytes(
+    tmp_path, scheduler, monkeypatch, style
+):
+    """A CSV file of signs larger than a piece is read by the workers in slices of records (a
+    state's signs in one CSV file are not read whole by one worker), with one run's outputs,
+    byte for byte: the sample's 228 signs in 57 slices of 4. Quoted: every field quoted
+    (commas and line ends in the text), CRLF line ends, a byte-order mark and blank lines."""
+    import csv
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    signs = tmp_path / "signs.csv"
+    if style == "plain":
+        _signs_csv(signs, table)
+    else:
+        table["text"] = table["text"].where(table.index % 3 > 0, 'NO TRESPASSING,\n"POSTED"')
+        text = table.to_csv(index=False, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+        lines = text.split("\r\n")
+        lines[40:40] = ["", "  "]  # blank lines: no records
+        signs.write_bytes(b"\xef\xbb\xbf" + "\r\n".join(lines).encode())
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    pieces = dataset.pieces(signs)
+    assert len(pieces) == 57 and [p.offset for p in pieces[:3]] == [0, 4, 8]
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    assert report["summary"]["markers_read"] == 228
+
+
+def test_a_csv_slice_refused_alone_is_read_as_part_of_its_file(tmp_path, scheduler, monkeypatch):
+    """Three of a slice's four rows hold projected numbers in lon/lat: alone, the slice looks
+    like a file in the wrong CRS (refused), but the file's 228 rows are not (three rows are
+    unassigned, with why): the worker reads the file whole, which passes, and the slice again
+    as a part of it; one run's bytes. A file whose most rows are so is refused as one run
+    refuses it."""
+    from posting import distributed
+    from posting.errors import CRSError
+    from posting.io import read_markers
+    from posting.job import Job
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table.loc[9:11, ["lon", "lat"]] = ["512345.5", "1523456.5"]
+    signs = tmp_path / "signs.csv"
+    _signs_csv(signs, table)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    far = [s for s in report["unassigned_signs"] if "not an angle" in s["reason"]]
+    assert [s["row"] for s in far] == [9, 10, 11]
+
+    table.loc[:150, ["lon", "lat"]] = ["512345.5", "1523456.5"]
+    _signs_csv(signs, table)
+    with pytest.raises(CRSError) as one:
+        read_markers([str(signs)])
+    job = Job(parcels=str(SAMPLE / "parcels.geojson"), signs=(str(signs),), rules=("florida",))
+    out = tmp_path / "refused.json"
+    with pytest.raises(CRSError) as part:
+        distributed.run_and_write(job, scheduler=scheduler, outputs={"json": str(out)})
+    assert str(part.value) == str(one.value) and "not degrees" in str(one.value)
+    assert not out.exists()
