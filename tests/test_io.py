@@ -138,6 +138,23 @@ def test_csv_bad_rows_are_kept_with_the_reason(tmp_path):
     assert np.isnan(m.lon[1:]).all()
 
 
+def test_csv_markers_are_read_as_x_and_y_as_a_layer_of_points_reads_them(tmp_path):
+    """Markers from a CSV come as x and y (no Point is made); the same rows read as a layer of
+    features (points) give the same numbers, and a row with a problem has no position either
+    way."""
+    from posting.io import read_layer
+
+    path = tmp_path / "pts.csv"
+    path.write_text("lon,lat\n-81.3,28.6\n-81.3,\n28.6,-95.2\n-81.25,28.5\n")
+    marks, feats = (read_layer(path, kind=k) for k in ("markers", "features"))
+    assert feats.xy is None and len(marks.geometry) == 0
+    assert marks.problems == feats.problems and sorted(marks.problems) == [1, 2]
+    x, y = marks.xy
+    np.testing.assert_array_equal(x, shapely.get_x(feats.geometry))
+    np.testing.assert_array_equal(y, shapely.get_y(feats.geometry))
+    assert x.tolist()[::3] == [-81.3, -81.25] and np.isnan(x[1:3]).all()
+
+
 def test_csv_without_coordinates_is_an_error(tmp_path):
     path = tmp_path / "pts.csv"
     path.write_text("a,b\n1,2\n")
