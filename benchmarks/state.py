@@ -4,6 +4,11 @@ worker), sampled every 0.2 s over the process tree with psutil.
 
     .venv/bin/python benchmarks/state.py                 # all three, in turn
     .venv/bin/python benchmarks/state.py --only workers-2 --partition-parcels 20000
+    .venv/bin/python benchmarks/state.py --only workers-2 --signs-csv   # the signs as one CSV
+
+``--signs-csv`` gives the signs as one CSV file (``lon,lat,kind``, every text quoted, as Arrow
+writes it), written once beside the dataset as ``signs.csv`` (300 MB for the 10,019,094 signs):
+the workers read it in slices of records (``posting/csvslices.py``).
 
 Each run writes the GeoParquet results (``--parquet``) and prints one JSON line: the wall time,
 the CPU time, the largest peak of any one process, the sum of the peaks, the load average,
@@ -79,6 +84,34 @@ def measure(argv: list[str], env: dict[str, str], max_gib: float = 0.0) -> dict[
     }
 
 
+def signs_csv(state: Path) -> Path:
+    """The state's signs as one CSV file of ``lon,lat`` and their other columns, written once
+    (by batches of a million: not the whole state in memory)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.csv as pc
+    import pyarrow.dataset as ds
+    import shapely
+
+    out = state / "signs.csv"
+    if out.exists():
+        return out
+    tmp = out.with_suffix(".csv.tmp")
+    writer = None
+    for batch in ds.dataset(state / "signs", format="parquet").to_batches(batch_size=1_000_000):
+        xy = shapely.get_coordinates(
+            shapely.from_wkb(batch.column("geometry").to_numpy(zero_copy_only=False))
+        )
+        cols = {"lon": pa.array(np.round(xy[:, 0], 7)), "lat": pa.array(np.round(xy[:, 1], 7))}
+        cols |= {n: batch.column(n) for n in batch.schema.names if n != "geometry"}
+        table = pa.table(cols)
+        writer = writer or pc.CSVWriter(tmp, table.schema)
+        writer.write_table(table)
+    writer.close()
+    tmp.rename(out)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--state", type=Path, default=STATE)
@@ -87,13 +120,15 @@ def main() -> int:
     ap.add_argument(
         "--max-gib", type=float, default=18.0, help="stop a run that needs more (%(default)s)"
     )
+    ap.add_argument("--signs-csv", action="store_true", help="the signs as one CSV file")
     args = ap.parse_args()
+    signs = signs_csv(args.state) if args.signs_csv else args.state / "signs"
     base = [
         str(POSTING),
         "check",
         str(args.state / "parcels"),
         "--signs",
-        str(args.state / "signs"),
+        str(signs),
         "--id-field",
         "parcel_id",
         "--owner-field",

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import codecs
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,6 +74,21 @@ class TextSlice:
     rows: int
 
 
+def _chunks(path: str) -> Iterator[tuple[int, np.ndarray, int, int]]:
+    """The file in chunks of :data:`CHUNK_BYTES`: each one's offset, its bytes, and the bytes
+    before and after it (line ends before and after the file). Read, not mapped: the file's
+    pages do not stay in this process."""
+    prev = _LF
+    with open(path, "rb") as fh:
+        a = 0
+        while len(buf := np.frombuffer(fh.read(CHUNK_BYTES + 1), dtype=np.uint8)):
+            c = buf[:CHUNK_BYTES]
+            yield a, c, prev, int(buf[-1]) if len(buf) > len(c) else _LF
+            prev = int(c[-1])
+            a += len(c)
+            fh.seek(a)
+
+
 def _next(c: np.ndarray, at: np.ndarray, nxt: int) -> np.ndarray:
     """The byte after each of positions ``at`` of chunk ``c`` (``nxt`` after its last)."""
     return np.where(at + 1 < len(c), c[np.minimum(at + 1, len(c) - 1)], nxt)
@@ -89,25 +105,24 @@ def cut(path: str | os.PathLike[str], rows: int) -> list[TextSlice] | None:
         return None
     if size < 4 * rows:  # a record takes two bytes at least
         return None
-    data = np.memmap(path, dtype=np.uint8, mode="r")
-    if bytes(data[:2]) in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 16)
+    if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         return None
-    if csv_separator(bytes(data[: 1 << 16])) != ",":  # decimal commas: settled on the whole
+    if csv_separator(head) != ",":  # decimal commas: settled on the whole file
         return None
-    begin = 3 if bytes(data[:3]) == codecs.BOM_UTF8 else 0
+    begin = 3 if head[:3] == codecs.BOM_UTF8 else 0
     decoder = codecs.getincrementaldecoder("utf-8")()
     quotes = 0  # quotes before the chunk
     tail = False  # whether the line still open at the chunk's start holds more than blanks
     count = 0  # records so far (the header is the first)
     lead: list[int] = []  # the ends of the header and of the first record
     cuts: list[int] = []  # the header's end, then every rows-th record's
-    for a in range(0, size, CHUNK_BYTES):
-        b = min(a + CHUNK_BYTES, size)
-        c = np.array(data[a:b])
-        nxt = data[b] if b < size else _LF  # the byte after the chunk (a line end at the end)
+    for a, c, prev, nxt in _chunks(path):
+        b = a + len(c)
         if c.max() >= 128 or decoder.getstate()[0]:  # (ASCII is UTF-8)
             try:
-                decoder.decode(c.tobytes(), final=b == size)
+                decoder.decode(c.tobytes(), final=b >= size)
             except UnicodeDecodeError:  # read whole: one run reads it as Latin-1, with a note
                 return None
         cr = np.flatnonzero(c == _CR)
@@ -118,7 +133,7 @@ def cut(path: str | os.PathLike[str], rows: int) -> list[TextSlice] | None:
             opening = (quotes + np.arange(len(q))) % 2 == 0
             before = c[np.maximum(q - 1, 0)]
             if q[0] == 0:
-                before[0] = data[a - 1] if a else _LF
+                before[0] = prev
             before[q + a == begin] = _LF  # the file's first byte after its mark
             after = _next(c, q, nxt)
             good = np.where(
