@@ -374,7 +374,7 @@ def read_layer(
         meta_file = meta_from or files_of(path)[0]
         meta = _metadata(meta_file).schema.to_arrow_schema().metadata or {}
     if b"geo" not in meta:
-        return io._points_from_table(table.to_pandas(), path, crs)
+        return io._points_from_table(table.to_pandas(), path, crs, kind=kind)
     try:
         layer = io._read_geoparquet(path, meta, crs, kind, Given({path: table}))
     except (OSError, ValueError) as exc:

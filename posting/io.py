@@ -406,6 +406,20 @@ def _read_geoparquet(
     return Layer(path, frame, geometry, layer_crs)
 
 
+def _parquet_frame(path: str, table: Any = None) -> pd.DataFrame:
+    """A plain Parquet file as pandas reads it, or only ``table``, a part of it already read
+    (a piece of the partitioned check's: :class:`posting.dataset.Given`), converted the same
+    way (written to memory and read by pandas)."""
+    if table is None:
+        return pd.read_parquet(path)
+    import pyarrow.parquet as pq
+
+    buffer = io.BytesIO()
+    pq.write_table(table, buffer)
+    buffer.seek(0)
+    return pd.read_parquet(buffer)
+
+
 def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | None) -> Layer:
     import pyarrow.parquet as pq
 
@@ -413,8 +427,9 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
         meta = pq.read_schema(path).metadata or {}
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
-    if b"geo" not in meta:
-        return _points_from_table(pd.read_parquet(path), path, crs, kind=kind)
+    if b"geo" not in meta:  # a table of coordinates (lon/lat or x/y columns)
+        table = prefetch.take(path) if prefetch is not None else None
+        return _points_from_table(_parquet_frame(path, table), path, crs, kind=kind)
     try:
         fast = _read_geoparquet(path, meta, crs, kind, prefetch)
     except InputError:
