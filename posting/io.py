@@ -406,18 +406,18 @@ def _read_geoparquet(
     return Layer(path, frame, geometry, layer_crs)
 
 
-def _parquet_frame(path: str, table: Any = None) -> pd.DataFrame:
-    """A plain Parquet file as pandas reads it, or only ``table``, a part of it already read
-    (a piece of the partitioned check's: :class:`posting.dataset.Given`), converted the same
-    way (written to memory and read by pandas)."""
+def _parquet_source(path: str, table: Any = None) -> Any:
+    """What pandas or geopandas read for a Parquet file: its path, or only ``table``, a part
+    of it already read (a piece of the partitioned check's: :class:`posting.dataset.Given`),
+    written to memory, so that it is converted as the file would be."""
     if table is None:
-        return pd.read_parquet(path)
+        return path
     import pyarrow.parquet as pq
 
     buffer = io.BytesIO()
     pq.write_table(table, buffer)
     buffer.seek(0)
-    return pd.read_parquet(buffer)
+    return buffer
 
 
 def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | None) -> Layer:
@@ -429,7 +429,8 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
         raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
     if b"geo" not in meta:  # a table of coordinates (lon/lat or x/y columns)
         table = prefetch.take(path) if prefetch is not None else None
-        return _points_from_table(_parquet_frame(path, table), path, crs, kind=kind)
+        frame = pd.read_parquet(_parquet_source(path, table))
+        return _points_from_table(frame, path, crs, kind=kind)
     try:
         fast = _read_geoparquet(path, meta, crs, kind, prefetch)
     except InputError:
@@ -440,8 +441,9 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
         return fast
     import geopandas as gpd
 
+    table = prefetch.take(path) if prefetch is not None else None  # (GeoArrow's encodings)
     try:
-        gdf = gpd.read_parquet(path)
+        gdf = gpd.read_parquet(_parquet_source(path, table))
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
     return _from_geodataframe(gdf, path, crs)

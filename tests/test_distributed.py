@@ -1065,16 +1065,19 @@ def _signs_csv(path: Path, table: pd.DataFrame, **kw) -> None:
     table.to_csv(path, index=False, **kw)
 
 
-def _one_and_sliced(tmp_path: Path, scheduler: str, signs: Path) -> tuple[bytes, bytes]:
-    """The JSON and CSV reports of the sample's parcels with ``signs``, in one run (the
-    command) and partitioned in-process (where the pieces are cut), without their stamps."""
+def _one_and_sliced(
+    tmp_path: Path, scheduler: str, signs: Path, parcels: Path = SAMPLE / "parcels.geojson"
+) -> bytes:
+    """The same JSON and CSV reports of ``parcels`` (the sample's) with ``signs`` in one run
+    (the command) and partitioned in-process (where the pieces are cut), their stamps aside;
+    the JSON."""
     from posting import distributed
     from posting.cli import flag
     from posting.job import Job
 
     args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
     outputs = ["--json", str(tmp_path / "one.json"), "--csv", str(tmp_path / "one.csv")]
-    parcels = str(SAMPLE / "parcels.geojson")
+    parcels = str(parcels)
     res = _run(["check", parcels, "--signs", str(signs), *args, *outputs, "-q"], ROOT)
     assert res.returncode == 1, res.stderr.decode()[-3000:]
     job = Job(
@@ -1172,3 +1175,26 @@ def test_a_plain_parquet_marker_file_is_read_piece_by_piece(tmp_path, scheduler,
     assert len(dataset.pieces(signs)) == 57
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
     assert report["summary"]["markers_read"] == 228
+
+
+def test_geoparquet_files_in_geoarrow_s_encoding_are_read_piece_by_piece(
+    tmp_path, scheduler, monkeypatch
+):
+    """GeoParquet files whose geometry is in GeoArrow's encoding (not WKB: geopandas reads
+    them) in row groups of 4, parcels and signs: each piece's rows only, one run's bytes (every
+    piece read the whole file: 57 pieces of the 227 placed signs counted 12,939)."""
+    import geopandas as gpd
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    x, y = (pd.to_numeric(table[c], errors="coerce") for c in ("lon", "lat"))
+    marks = gpd.GeoDataFrame(
+        table.drop(columns=["lon", "lat"]), geometry=gpd.points_from_xy(x, y), crs=4326
+    )[x.notna() & y.notna()]
+    signs, parcels = tmp_path / "signs.parquet", tmp_path / "parcels.parquet"
+    marks.to_parquet(signs, geometry_encoding="geoarrow", row_group_size=4)
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    lots.to_parquet(parcels, geometry_encoding="geoarrow", row_group_size=4)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert len(dataset.pieces(signs)) == 57 and len(dataset.pieces(parcels)) == 8
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
+    assert report["summary"]["markers_read"] == 227 and report["summary"]["parcels"] == 29
