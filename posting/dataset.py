@@ -379,6 +379,13 @@ def read_layer(
         layer = io._read_geoparquet(path, meta, crs, kind, Given({path: table}))
     except (OSError, ValueError) as exc:
         raise InputError(f"not a readable GeoParquet dataset ({exc})", path=path) from None
-    if layer is None:
-        raise InputError("its geometry is not WKB-encoded GeoParquet", path=path)
+    if layer is None:  # GeoArrow's encodings: geopandas reads them, as it reads such a file
+        import geopandas as gpd
+
+        table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
+        try:
+            gdf = gpd.read_parquet(io._parquet_source(path, table))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"not a readable GeoParquet dataset ({exc})", path=path) from None
+        layer = io._from_geodataframe(gdf, path, crs)
     return layer

@@ -1198,3 +1198,23 @@ def test_geoparquet_files_in_geoarrow_s_encoding_are_read_piece_by_piece(
     assert len(dataset.pieces(signs)) == 57 and len(dataset.pieces(parcels)) == 8
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
     assert report["summary"]["markers_read"] == 227 and report["summary"]["parcels"] == 29
+
+
+def test_a_dataset_in_geoarrow_s_encoding_reads_as_its_files(tmp_path, scheduler):
+    """A dataset of GeoParquet files in GeoArrow's encoding (was refused): its rows in order,
+    as its files read one after another, in one run and in pieces. (Its files must share one
+    geometry type, GeoArrow's columns being of one: here every parcel a MultiPolygon.)"""
+    import geopandas as gpd
+    from shapely.geometry import MultiPolygon
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    lots.geometry = [
+        MultiPolygon([g]) if g is not None and g.geom_type == "Polygon" else g
+        for g in lots.geometry
+    ]
+    folder = tmp_path / "parcels"
+    for k, part in enumerate((lots.iloc[:10], lots.iloc[10:])):
+        (folder / f"county={k}").mkdir(parents=True)
+        part.to_parquet(folder / f"county={k}" / "part.parquet", geometry_encoding="geoarrow")
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", folder))
+    assert [p["id"] for p in report["parcels"]] == lots["parcel_id"].tolist()
