@@ -140,7 +140,34 @@ MAX_CELLS = 4_000_000
 _SPAWN_ENV = "distributed.nanny.pre-spawn-environ"
 """The environment dask's nanny gives the worker processes it starts (:func:`cluster`)."""
 
-_CONTEXT_LAYERS = ("access", "landcover", "water", "dwellings", "fences", "easements")
+_LAYER_SETTINGS = {
+    "access": ("access", "access_type_field"),
+    "landcover": ("landcover", "landcover_field"),
+    "water": ("water", "water_where"),
+    "dwellings": ("dwellings",),
+    "fences": ("fences", "fence_height_field"),
+    "easements": ("easements", "easement_holder_field"),
+    "places": ("places", "place_field"),
+    "registry": ("registry",),
+}
+"""Each context layer, read by one task and sent to the partitions it reaches, with the
+settings it is read with (:class:`posting.job.ContextFiles`)."""
+_CONTEXT_LAYERS = tuple(_LAYER_SETTINGS)
+_PER_ROW = (
+    "landcover_field",
+    "public_where",
+    "check_date",
+    "dwelling_where",
+    "cultivated_where",
+    "acres_field",
+    "sight_ft",
+    "place_field",
+    "registry_where",
+)
+"""The other context settings: read of each partition's parcels' columns, or plain values.
+With :data:`_LAYER_SETTINGS`, every setting of :class:`posting.job.ContextFiles` (a test holds
+it so: the partitioned check once left out the registry, the places and the sight distance,
+and judged without them)."""
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -727,15 +754,7 @@ def _distribute_context(plan: Plan, name: str) -> int:
 
     job = plan.job
     only = dict.fromkeys(ContextFiles.__dataclass_fields__)
-    keep = {
-        "access": ("access", "access_type_field"),
-        "landcover": ("landcover", "landcover_field"),
-        "water": ("water", "water_where"),
-        "dwellings": ("dwellings",),
-        "fences": ("fences", "fence_height_field"),
-        "easements": ("easements", "easement_holder_field"),
-    }[name]
-    for f in keep:
+    for f in _LAYER_SETTINGS[name]:
         only[f] = getattr(job.context, f)
     files = ContextFiles(**only)
     empty = ParcelLayer.from_geometries([], "EPSG:4326")
@@ -976,13 +995,12 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
     from posting.job import read_context
 
     c = plan.job.context
-    per_row = ContextFiles(
+    per_row = ContextFiles(**{f: getattr(c, f) for f in _PER_ROW})
+    # a column of the parcels' only without the layer (which the partitions are sent)
+    per_row = replace(
+        per_row,
         landcover_field=None if c.landcover else c.landcover_field,
-        public_where=c.public_where,
-        check_date=c.check_date,
-        dwelling_where=c.dwelling_where,
-        cultivated_where=c.cultivated_where,
-        acres_field=c.acres_field,
+        place_field=None if c.places else c.place_field,
     )
     ctx = read_context(per_row, rows, plan.job.crs)
     layers = {}

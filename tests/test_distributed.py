@@ -1218,3 +1218,89 @@ def test_a_dataset_in_geoarrow_s_encoding_reads_as_its_files(tmp_path, scheduler
         part.to_parquet(folder / f"county={k}" / "part.parquet", geometry_encoding="geoarrow")
     report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", folder))
     assert [p["id"] for p in report["parcels"]] == lots["parcel_id"].tolist()
+
+
+def test_every_context_setting_reaches_the_partitions():
+    """Each setting of ContextFiles is either a layer sent to the partitions or read of their
+    parcels: one that is neither would be left out of the partitioned check (the registry,
+    the places and the sight distance once were: false verdicts)."""
+    from posting.distributed import _LAYER_SETTINGS, _PER_ROW
+    from posting.job import ContextFiles
+
+    given = {f for settings in _LAYER_SETTINGS.values() for f in settings} | set(_PER_ROW)
+    assert given == set(ContextFiles.__dataclass_fields__)
+
+
+def _context_layers(tmp_path: Path) -> dict[str, Path]:
+    """Places, a registry, access ways and land cover over the sample's parcels."""
+    import geopandas as gpd
+    from shapely.geometry import LineString, box
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    placed = lots[lots.geometry.notna()]
+    x0, y0, x1, y1 = placed.total_bounds
+    mid = (x0 + x1) / 2
+    out = {}
+    layers = {
+        "places": gpd.GeoDataFrame(
+            {"name": ["Chicago", "Peoria"]},
+            geometry=[box(x0 - 1, y0 - 1, mid, y1 + 1), box(mid, y0 - 1, x1 + 1, y1 + 1)],
+        ),
+        "registry": gpd.GeoDataFrame(
+            {"year": [2026, 2025, 2026]}, geometry=list(placed.geometry.iloc[[0, 3, 7]])
+        ),
+        "access": gpd.GeoDataFrame(
+            {"type": ["driveway", "road", "trail"]},
+            geometry=[
+                LineString([(p.x, p.y), (p.x + 0.01, p.y)])
+                for p in placed.geometry.iloc[[1, 4, 9]].representative_point()
+            ],
+        ),
+        "landcover": gpd.GeoDataFrame(
+            {"cover": ["forest", "field"] * 5}, geometry=list(placed.geometry.iloc[:10])
+        ),
+    }
+    for name, frame in layers.items():
+        out[name] = tmp_path / f"{name}.geojson"
+        frame.set_crs(4326).to_file(out[name], engine="pyogrio")
+    return out
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["registry-where", "registry", "places", "place-field", "sight-access-landcover"],
+)
+def test_context_settings_in_partitions_as_in_one_run(tmp_path, scheduler, case):
+    """The registry (a layer or parcel attributes), the places (a layer or a parcel column), the
+    sight distance, access ways, land cover and the date give the partitioned check one run's
+    bytes; each case's profile reads its setting."""
+    layers = _context_layers(tmp_path)
+    base = [
+        "check",
+        str(SAMPLE / "parcels.geojson"),
+        "--signs",
+        str(SAMPLE / "signs.csv"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
+        "--check-date",
+        "2026-11-01",
+    ]
+    extra = {
+        "registry-where": [
+            "--rules", "north-dakota-electronic", "--registry-where", "owner=Harney Timber LLC"
+        ],
+        "registry": ["--rules", "vermont", "--registry", str(layers["registry"])],
+        "places": [
+            "--rules", "illinois-mixed", "--places", str(layers["places"]), "--place-field", "name"
+        ],
+        "place-field": ["--rules", "illinois-mixed", "--place-field", "owner"],
+        "sight-access-landcover": [
+            "--rules", "michigan", "--rules", "arizona", "--sight-ft", "40",
+            "--access", str(layers["access"]), "--access-type-field", "type",
+            "--landcover", str(layers["landcover"]), "--landcover-field", "cover",
+            "--public-where", "owner=Harney Timber LLC",
+        ],
+    }[case]  # fmt: skip
+    _same([*base, *extra], tmp_path, scheduler, 4)
