@@ -19,7 +19,7 @@ import itertools
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Piece",
+    "dataset_schema",
     "files_of",
     "is_dataset",
     "piece_table",
@@ -81,6 +82,9 @@ class Piece:
         A slice of a file of a GDAL format (:data:`SLICED_SUFFIXES`): its features ``[a, b)``.
     text
         A slice of a CSV file's records (:mod:`posting.csvslices`).
+    schema
+        A dataset's columns, of all its files (:func:`dataset_schema`): each piece's table has
+        them, as the dataset read whole has (null where a file has not the column).
     """
 
     source: str
@@ -92,6 +96,7 @@ class Piece:
     rows_of_groups: tuple[int, int] | None = None
     features: tuple[int, int] | None = None
     text: TextSlice | None = None
+    schema: Any = None
 
     @property
     def sliced(self) -> bool:
@@ -220,7 +225,36 @@ def pieces(
         if groups or not out or out[-1].path != f:
             out.append(Piece(path, f, tuple(groups), offset, count, hive))
             offset += count
+    if is_dataset(path):
+        schema = dataset_schema(path, files)
+        out = [replace(p, schema=schema) for p in out]
     return out
+
+
+def dataset_schema(folder: str, files: list[str] | None = None) -> pa.Schema:
+    """The columns of a dataset read whole (:func:`read_table`): every file's, with its
+    ``key=value`` folders' (the first file's first, then each new one in order), from the files'
+    footers; refused as :func:`read_table` refuses them when the files disagree on the geometry
+    column or its CRS, or on a column's type."""
+    import pyarrow as pa
+
+    schemas = []
+    first_geo: dict[str, Any] | None = None
+    for k, f in enumerate(files or files_of(folder)):
+        schema = _metadata(f).schema.to_arrow_schema()
+        geo = _geo(schema.metadata or {})
+        if k == 0:
+            first_geo = geo
+        else:
+            _same_geometry(first_geo, geo, f)
+        for key, _value in _hive(folder, f):
+            if key not in schema.names:
+                schema = schema.append(pa.field(key, pa.string()))
+        schemas.append(schema)
+    try:
+        return pa.unify_schemas(schemas, promote_options="default")
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise InputError(f"its files do not share one schema ({exc})", path=folder) from None
 
 
 def _feature_count(path: str, layer: str | None) -> int:
@@ -272,7 +306,12 @@ def piece_table(piece: Piece) -> pa.Table:
             table = table.slice(a, b - a)
     except (OSError, ValueError) as exc:
         raise InputError(f"not a readable Parquet file ({exc})", path=piece.path) from None
-    return _with_hive(table, piece.hive)
+    table = _with_hive(table, piece.hive)
+    if piece.schema is not None:  # the dataset's columns, as read whole (nulls where missing)
+        import pyarrow as pa
+
+        table = pa.concat_tables([piece.schema.empty_table(), table], promote_options="default")
+    return table
 
 
 def read_table(folder: str) -> tuple[pa.Table, dict[bytes, bytes]]:

@@ -1304,3 +1304,45 @@ def test_context_settings_in_partitions_as_in_one_run(tmp_path, scheduler, case)
         ],
     }[case]  # fmt: skip
     _same([*base, *extra], tmp_path, scheduler, 4)
+
+
+def test_a_dataset_whose_files_lack_a_column_reads_as_one_run(tmp_path, scheduler):
+    """A parcel dataset whose second file has no owner column: one run reads the column null
+    there; each piece has the dataset's columns too (a piece of that file was refused: no
+    column 'owner')."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    folder = tmp_path / "parcels"
+    for k, part in enumerate((lots.iloc[:15], lots.iloc[15:].drop(columns=["owner"]))):
+        (folder / f"county={k}").mkdir(parents=True)
+        part.to_parquet(folder / f"county={k}" / "part.parquet")
+    args = ["check", str(folder), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "parcel_id"]
+    report = _same([*args, "--owner-field", "owner"], tmp_path, scheduler, 4)
+    assert [p["owner"] is None for p in report["parcels"]] == [False] * 15 + [True] * 14
+
+
+def test_a_dataset_in_two_crss_is_refused_as_in_one_run(tmp_path, scheduler):
+    """A marker dataset whose second file is in another CRS: one run's message, naming the
+    file (the pieces were each read in their own CRS: another message)."""
+    import geopandas as gpd
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    x, y = (pd.to_numeric(table[c], errors="coerce") for c in ("lon", "lat"))
+    marks = gpd.GeoDataFrame(
+        table.drop(columns=["lon", "lat"]), geometry=gpd.points_from_xy(x, y), crs=4326
+    )
+    folder = tmp_path / "signs"
+    for k, part in enumerate((marks.iloc[:100], marks.iloc[100:].to_crs(2236))):
+        (folder / f"a={k}").mkdir(parents=True)
+        part.to_parquet(folder / f"a={k}" / "p.parquet")
+    base = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(folder), "-q"]
+    lines = {}
+    for mode, extra in (("one", []), ("part", ["--scheduler", scheduler])):
+        res = _run([*base, "--json", str(tmp_path / f"{mode}.json"), *extra], cwd=ROOT)
+        assert res.returncode == 2 and not (tmp_path / f"{mode}.json").exists()
+        lines[mode] = res.stderr.decode().strip().splitlines()[-1]
+    assert (
+        lines["one"] == lines["part"]
+        and "every file of a dataset must be in one CRS" in (lines["one"])
+    )
