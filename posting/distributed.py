@@ -747,8 +747,9 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
 
 
 @_task
-def _distribute_context(plan: Plan, name: str) -> int:
-    """Read one context layer and write each partition the features within its reach."""
+def _distribute_context(plan: Plan, name: str, i: int, piece: dataset.Piece) -> int:
+    """Read piece ``i`` of one context layer (the layer, when it is one piece) and write each
+    partition the features within its reach."""
     from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
     from posting.job import read_context
 
@@ -758,14 +759,39 @@ def _distribute_context(plan: Plan, name: str) -> int:
         only[f] = getattr(job.context, f)
     files = ContextFiles(**only)
     empty = ParcelLayer.from_geometries([], "EPSG:4326")
-    layer = getattr(read_context(files, empty, job.crs), name)
+
+    def read(prefetch: Any = None) -> Any:
+        return getattr(read_context(files, empty, job.crs, prefetch), name)
+
+    whole = piece.row_groups is None and not piece.sliced
+    layer = read() if whole else _read_slice(piece, read, read)
     boxes = layer.lonlat_bounds()
     item, part = plan.reach.parts_of(boxes)
-    for k in range(plan.partitions):
+    folder = f"{plan.scratch}/context/{name}"
+    if i == 0:  # what a partition that no feature reaches is given
+        _save(f"{folder}/none.pkl", (_features_take(layer, item[:0]), boxes[:0]))
+    for k in unique_ints(part):
         sel = item[part == k]
-        sub = replace(layer, geometry=layer.geometry[sel], values=layer.values[sel])
-        _save(f"{plan.scratch}/context/{name}/{k}.pkl", (sub, boxes[sel]))
+        _save(f"{folder}/{k}/{i}.pkl", (_features_take(layer, sel), boxes[sel]))
     return len(layer)
+
+
+def _features_take(layer: Any, idx: np.ndarray) -> Any:
+    """Features ``idx`` of a :class:`posting.io.FeatureLayer`."""
+    return replace(layer, geometry=layer.geometry[idx], values=layer.values[idx])
+
+
+def _context_of(plan: Plan, name: str, k: int) -> tuple[Any, np.ndarray]:
+    """The features of context layer ``name`` that reach partition ``k``, in the layer's order
+    (its pieces', in order), with their boxes."""
+    folder = f"{plan.scratch}/context/{name}"
+    parts = _loads(f"{folder}/{k}/*.pkl") or [_load(f"{folder}/none.pkl")]
+    layer = replace(
+        parts[0][0],
+        geometry=np.concatenate([p.geometry for p, _ in parts]),
+        values=np.concatenate([p.values for p, _ in parts]),
+    )
+    return layer, np.concatenate([b for _, b in parts])
 
 
 # -- step 4: prepare -------------------------------------------------------------------------
@@ -1007,9 +1033,9 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
     for name in _CONTEXT_LAYERS:
         if getattr(c, name) is None:
             continue
-        sub, boxes = _load(f"{plan.scratch}/context/{name}/{k}.pkl")
+        sub, boxes = _context_of(plan, name, k)
         near = np.flatnonzero(boxes_near(boxes, core_boxes, plan.halo.context, plan.lat_range))
-        layers[name] = replace(sub, geometry=sub.geometry[near], values=sub.values[near])
+        layers[name] = _features_take(sub, near)
     return replace(ctx, **layers)
 
 
@@ -1687,23 +1713,24 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
             refuse_swapped(plan.marker_files[e][0], n, given, swapped)
 
 
-def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
-    """The pieces of every marker file (a GeoParquet file or dataset in row groups, a large
-    GeoPackage, Shapefile or CSV file in slices, any other file or a folder of photos whole),
-    each with its file's number."""
+def _file_pieces(path: str) -> list[dataset.Piece]:
+    """The pieces of one input file or dataset: a GeoParquet file or dataset in row groups, a
+    large GeoPackage, Shapefile or CSV file in slices, any other file or a folder of photos
+    whole."""
     from posting import photos
     from posting.io import TABLE_SUFFIXES
 
-    out = []
-    for e, path in enumerate(job.signs):
-        if dataset.is_dataset(path) or (
-            path.lower().endswith((*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES))
-            and not photos.is_photo_source(path)
-        ):
-            out += [(e, p) for p in dataset.pieces(path)]
-        else:
-            out.append((e, dataset.Piece(path, path, None, 0, -1)))
-    return out
+    if dataset.is_dataset(path) or (
+        path.lower().endswith((*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES))
+        and not photos.is_photo_source(path)
+    ):
+        return dataset.pieces(path)
+    return [dataset.Piece(path, path, None, 0, -1)]
+
+
+def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
+    """The pieces of every marker file (:func:`_file_pieces`), each with its file's number."""
+    return [(e, p) for e, path in enumerate(job.signs) for p in _file_pieces(path)]
 
 
 @dataclass
@@ -1815,11 +1842,20 @@ class _Steps:
             part_futs,
             pure=False,
         )
-        dist_c = [
-            client.submit(_distribute_context, plan_f, name, pure=False)
+        context = [
+            (name, i, piece)
             for name in _CONTEXT_LAYERS
             if getattr(job.context, name)
+            for i, piece in enumerate(_file_pieces(getattr(job.context, name)))
         ]
+        dist_c = client.map(
+            _distribute_context,
+            [plan_f] * len(context),
+            [name for name, _, _ in context],
+            [i for _, i, _ in context],
+            [piece for _, _, piece in context],
+            pure=False,
+        )
         mres = self.map(
             _distribute_markers,
             plan,

@@ -1315,6 +1315,7 @@ def read_features(
     where: str | None = None,
     where_parameter: str = "where",
     casefold: bool = True,
+    prefetch: Prefetch | None = None,
 ) -> FeatureLayer:
     """Read a context layer and one attribute of it.
 
@@ -1323,8 +1324,9 @@ def read_features(
     case-folded unless ``casefold`` is false; blanks are None. ``where`` (``COL=V1,V2`` or
     ``COL in ('V1','V2')``) keeps only the matching features. ``field_parameter`` and
     ``where_parameter`` name the settings that gave ``field`` and ``where`` (for errors).
+    ``prefetch``: as for :func:`read_layer` (a piece of the layer, on the partitioned path).
     """
-    lay = read_layer(path, crs=crs, kind="features")
+    lay = read_layer(path, crs=crs, kind="features", prefetch=prefetch)
     if where:
         column, wanted = parse_where(where, where_parameter)
         col = _require_column(lay.frame, column, lay.path, where_parameter)

@@ -217,8 +217,11 @@ def read_inputs(job: Job, prefetch: Prefetch | None = None) -> Inputs:
     )
 
 
-def read_context(files: ContextFiles, parcels: ParcelLayer, crs: str | None) -> Context:
-    """Read the context layers and parcel attributes that ``files`` names."""
+def read_context(
+    files: ContextFiles, parcels: ParcelLayer, crs: str | None, prefetch: Any = None
+) -> Context:
+    """Read the context layers and parcel attributes that ``files`` names (``prefetch``: as
+    for :func:`posting.io.read_layer`, a piece of a layer on the partitioned path)."""
     import pandas as pd
 
     from posting.io import parcel_values, parcel_where, read_features
@@ -233,10 +236,15 @@ def read_context(files: ContextFiles, parcels: ParcelLayer, crs: str | None) -> 
             default_field="type",
             crs=crs,
             field_parameter="access_type_field",
+            prefetch=prefetch,
         )
     if f.landcover:
         ctx["landcover"] = read_features(
-            f.landcover, field=f.landcover_field, crs=crs, field_parameter="landcover_field"
+            f.landcover,
+            field=f.landcover_field,
+            crs=crs,
+            field_parameter="landcover_field",
+            prefetch=prefetch,
         )
     elif f.landcover_field:
         values = parcel_values(parcels, f.landcover_field, "landcover_field")
@@ -248,10 +256,10 @@ def read_context(files: ContextFiles, parcels: ParcelLayer, crs: str | None) -> 
         ctx["today"] = d.date() if isinstance(d, _dt.datetime) else d
     if f.water:
         ctx["water"] = read_features(
-            f.water, crs=crs, where=f.water_where, where_parameter="water_where"
+            f.water, crs=crs, where=f.water_where, where_parameter="water_where", prefetch=prefetch
         )
     if f.dwellings:
-        ctx["dwellings"] = read_features(f.dwellings, crs=crs)
+        ctx["dwellings"] = read_features(f.dwellings, crs=crs, prefetch=prefetch)
     if f.dwelling_where:
         ctx["dwelling"] = parcel_where(parcels, f.dwelling_where, "dwelling_where")
     if f.fences:
@@ -261,6 +269,7 @@ def read_context(files: ContextFiles, parcels: ParcelLayer, crs: str | None) -> 
             default_field="height_ft",
             crs=crs,
             field_parameter="fence_height_field",
+            prefetch=prefetch,
         )
     if f.cultivated_where:
         ctx["cultivated"] = parcel_where(parcels, f.cultivated_where, "cultivated_where")
@@ -272,18 +281,24 @@ def read_context(files: ContextFiles, parcels: ParcelLayer, crs: str | None) -> 
             crs=crs,
             field_parameter="easement_holder_field",
             casefold=False,
+            prefetch=prefetch,
         )
     if f.sight_ft is not None:
         ctx["sight_ft"] = float(f.sight_ft)
     if f.places:
         ctx["places"] = read_features(
-            f.places, field=f.place_field, crs=crs, field_parameter="place_field", casefold=False
+            f.places,
+            field=f.place_field,
+            crs=crs,
+            field_parameter="place_field",
+            casefold=False,
+            prefetch=prefetch,
         )
     elif f.place_field:
         ctx["parcel_place"] = parcel_values(parcels, f.place_field, "place_field")
     if f.registry:
         ctx["registry"] = read_features(
-            f.registry, default_field=("year", "posting_year", "season"), crs=crs
+            f.registry, default_field=("year", "posting_year", "season"), crs=crs, prefetch=prefetch
         )
     if f.registry_where:
         ctx["registered"] = parcel_where(parcels, f.registry_where, "registry_where")

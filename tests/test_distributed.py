@@ -1346,3 +1346,53 @@ def test_a_dataset_in_two_crss_is_refused_as_in_one_run(tmp_path, scheduler):
         lines["one"] == lines["part"]
         and "every file of a dataset must be in one CRS" in (lines["one"])
     )
+
+
+def test_context_layers_read_in_pieces_as_one_run(tmp_path, scheduler, monkeypatch):
+    """Context layers larger than a piece are read piece by piece (a state's water is not read
+    whole by one worker): the sample's water, dwellings, fences and easements as GeoParquet in
+    row groups of one feature, access ways and land cover as GeoPackages in slices of one; each
+    partition gets the features that reach it in the layer's order, and the outputs are one
+    run's, byte for byte."""
+    import geopandas as gpd
+
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import ContextFiles, Job
+
+    files = {}
+    for name in ("water", "dwellings", "fences", "easements"):
+        files[name] = tmp_path / f"{name}.parquet"
+        gpd.read_file(SAMPLE / f"{name}.geojson").to_parquet(files[name], row_group_size=1)
+    for name, path in _context_layers(tmp_path).items():
+        if name in ("access", "landcover"):
+            files[name] = tmp_path / f"{name}.gpkg"
+            gpd.read_file(path).to_file(files[name], engine="pyogrio")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 1)
+    assert len(dataset.pieces(files["dwellings"])) == 13
+    assert len(dataset.pieces(files["landcover"])) == 10
+    options = {"access_type_field": "type", "landcover_field": "cover"}
+    context = ContextFiles(**{k: str(v) for k, v in files.items()}, **options)
+    args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
+    args += [x for k, v in files.items() for x in (f"--{k}", str(v))]
+    args += ["--access-type-field", "type", "--landcover-field", "cover"]
+    outputs = ["--json", str(tmp_path / "one.json"), "--geojson", str(tmp_path / "one.geojson")]
+    parcels, signs = str(SAMPLE / "parcels.geojson"), str(SAMPLE / "signs.csv")
+    res = _run(["check", parcels, "--signs", signs, *args, *outputs, "-q"], ROOT)
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    job = Job(
+        parcels=parcels,
+        signs=(signs,),
+        id_field="parcel_id",
+        owner_field="owner",
+        rules=("florida",),
+        context=context,
+    )
+    out = {"json": str(tmp_path / "part.json"), "geojson": str(tmp_path / "part.geojson")}
+    distributed.run_and_write(job, scheduler=scheduler, partition_parcels=4, outputs=out, name=flag)
+    for ext in ("json", "geojson"):
+        one, part = ((tmp_path / f"{m}.{ext}").read_bytes() for m in ("one", "part"))
+        assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part), ext
+    report = json.loads((tmp_path / "one.json").read_bytes())
+    assert sum(p["water_frontage_ft"] > 0 for p in report["parcels"]) > 0
+    assert any(p["easements"] for p in report["parcels"])
