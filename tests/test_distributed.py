@@ -880,10 +880,6 @@ def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
     only through those before them.)"""
     import geopandas as gpd
 
-    from posting import distributed
-    from posting.cli import flag
-    from posting.job import Job
-
     parcels, signs = tmp_path / f"parcels{suffix}", tmp_path / f"signs{suffix}"
     gpd.read_file(SAMPLE / "parcels.geojson").to_file(parcels, engine="pyogrio")
     table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
@@ -899,29 +895,8 @@ def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
         (0, 3), (3, 7), (7, 10), (10, 14), (14, 18), (18, 21), (21, 25), (25, 29)
     ]  # fmt: skip
     assert len(dataset.pieces(signs)) == 57
-    args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
-    job = Job(
-        parcels=str(parcels),
-        signs=(str(signs),),
-        id_field="parcel_id",
-        owner_field="owner",
-        rules=("florida",),
-    )
-    distributed.run_and_write(
-        job,
-        scheduler=scheduler,
-        partition_parcels=7,
-        outputs={"json": str(tmp_path / "part.json"), "csv": str(tmp_path / "part.csv")},
-        name=flag,
-    )
-    outputs = ["--json", str(tmp_path / "one.json"), "--csv", str(tmp_path / "one.csv")]
-    res = _run(["check", str(parcels), "--signs", str(signs), *args, *outputs, "-q"], ROOT)
-    assert res.returncode == 1, res.stderr.decode()[-3000:]
-    for ext in ("json", "csv"):
-        one, part = ((tmp_path / f"{m}.{ext}").read_bytes() for m in ("one", "part"))
-        assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part), ext
-    summary = json.loads((tmp_path / "one.json").read_bytes())["summary"]
-    assert summary["parcels"] == 29 and summary["markers_read"] == 228
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
+    assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
 
 
 def test_slices_that_read_differently_are_read_as_one_file(tmp_path, scheduler, monkeypatch):
