@@ -150,8 +150,8 @@ _LAYER_SETTINGS = {
     "places": ("places", "place_field"),
     "registry": ("registry",),
 }
-"""Each context layer, read by one task and sent to the partitions it reaches, with the
-settings it is read with (:class:`posting.job.ContextFiles`)."""
+"""Each context layer, read piece by piece (:func:`_distribute_context`) and sent to the
+partitions it reaches, with the settings it is read with (:class:`posting.job.ContextFiles`)."""
 _CONTEXT_LAYERS = tuple(_LAYER_SETTINGS)
 _PER_ROW = (
     "landcover_field",
