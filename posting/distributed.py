@@ -391,15 +391,16 @@ def _given(piece: dataset.Piece) -> Iterator[dataset.Given]:
 
 
 def _read_slice(piece: dataset.Piece, read: Callable[..., Any], whole: Callable[[], Any]) -> Any:
-    """``read(prefetch)``: ``piece`` read as a part of its file. A slice of one file that is
+    """``read(prefetch)``: ``piece`` read as a part of its file. A piece of one file that is
     refused may only look wrong on its own (most of its rows swapped, or in another CRS, where
     the file's are not): the file read whole (``whole()``) gives one run's error, if it has
-    one, and the slice is read again without the checks that the whole file passed."""
+    one, and the piece is read again without the checks that the whole file passed. (A piece of
+    a dataset is not: the dataset would be read whole in one process.)"""
     try:
         with _given(piece) as prefetch:
             return read(prefetch)
     except PostingError:
-        if not piece.sliced:
+        if not (piece.sliced or piece.path == piece.source):  # a dataset's: not read whole
             raise
     whole()
     with _given(piece) as prefetch, io.part_of_file():

@@ -1371,3 +1371,24 @@ def test_context_layers_read_in_pieces_as_one_run(tmp_path, scheduler, monkeypat
     report = json.loads((tmp_path / "one.json").read_bytes())
     assert sum(p["water_frontage_ft"] > 0 for p in report["parcels"]) > 0
     assert any(p["easements"] for p in report["parcels"])
+
+
+def test_a_parquet_piece_refused_alone_is_read_as_part_of_its_file(
+    tmp_path, scheduler, monkeypatch
+):
+    """A plain Parquet file of lon/lat in row groups of 4, three of one group's rows holding
+    projected numbers: that piece alone looks like a file in the wrong CRS, the file does not;
+    one run's bytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    for c in ("lon", "lat"):
+        table[c] = pd.to_numeric(table[c], errors="coerce")
+    table.loc[9:11, ["lon", "lat"]] = [512345.5, 1523456.5]
+    signs = tmp_path / "signs.parquet"
+    pq.write_table(pa.Table.from_pandas(table, preserve_index=False), signs, row_group_size=4)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    far = [s["row"] for s in report["unassigned_signs"] if "not an angle" in s["reason"]]
+    assert far == [9, 10, 11]
