@@ -1392,3 +1392,19 @@ def test_a_parquet_piece_refused_alone_is_read_as_part_of_its_file(
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
     far = [s["row"] for s in report["unassigned_signs"] if "not an angle" in s["reason"]]
     assert far == [9, 10, 11]
+
+
+def test_a_folder_of_photos_as_signs_as_in_one_run(tmp_path, scheduler):
+    """Geotagged photos of signs (one without a position) beside the CSV: one run's bytes."""
+    from photo_files import write_photo
+
+    table = pd.read_csv(SAMPLE / "signs.csv").dropna(subset=["lon", "lat"]).head(20)
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for k, row in table.iterrows():
+        write_photo(photos / f"IMG_{k:04d}.JPG", row.lon + 2e-5, row.lat, camera_deg=90)
+    write_photo(photos / "IMG_0999.JPG", None, None)
+    signs = ["--signs", str(photos), "--signs", str(SAMPLE / "signs.csv")]
+    args = ["check", str(SAMPLE / "parcels.geojson"), *signs, "--id-field", "parcel_id"]
+    report = _same(args, tmp_path, scheduler, 4)
+    assert report["summary"]["markers_read"] == 249
