@@ -96,7 +96,7 @@ class Piece:
     rows_of_groups: tuple[int, int] | None = None
     features: tuple[int, int] | None = None
     text: TextSlice | None = None
-    schema: Any = None
+    schema: pa.Schema | None = None
 
     @property
     def sliced(self) -> bool:
@@ -318,30 +318,21 @@ def read_table(folder: str) -> tuple[pa.Table, dict[bytes, bytes]]:
     """Every row of a dataset folder, in input order, and the first file's metadata.
 
     The files must agree on the geometry column and its CRS; columns missing from some files
-    are null there.
+    are null there (:func:`dataset_schema`: the columns a piece is read with too).
     """
     import pyarrow as pa
 
+    files = files_of(folder)
+    schema = dataset_schema(folder, files)
     parts = []
-    first_meta: dict[bytes, bytes] = {}
-    first_geo: dict[str, Any] | None = None
-    for k, f in enumerate(files_of(folder)):
+    for f in files:
         meta = _metadata(f)
-        schema_meta = meta.schema.to_arrow_schema().metadata or {}
-        geo = _geo(schema_meta)
-        if k == 0:
-            first_meta, first_geo = dict(schema_meta), geo
-        else:
-            _same_geometry(first_geo, geo, f)
         piece = Piece(
             folder, f, tuple(range(meta.num_row_groups)), 0, meta.num_rows, _hive(folder, f)
         )
-        parts.append(piece_table(piece))
-    try:
-        table = pa.concat_tables(parts, promote_options="default")
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise InputError(f"its files do not share one schema ({exc})", path=folder) from None
-    return table.replace_schema_metadata(first_meta), first_meta
+        parts.append(piece_table(replace(piece, schema=schema)))
+    first_meta = dict(schema.metadata or {})
+    return pa.concat_tables(parts).replace_schema_metadata(first_meta), first_meta
 
 
 def _same_geometry(first: dict[str, Any] | None, geo: dict[str, Any] | None, path: str) -> None:
