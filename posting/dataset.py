@@ -46,11 +46,12 @@ __all__ = [
 ]
 
 SUFFIXES = (".parquet", ".geoparquet", ".pq")
-SLICED_SUFFIXES = (".gpkg", ".shp")
+SLICED_SUFFIXES = (".gpkg", ".shp", ".gdb")
 """Files of GDAL formats read in slices of features (``skip_features``, ``max_features``):
 formats whose layer counts its features without reading them and reaches a feature without
 reading the ones before it (on a GeoPackage of 197,940 parcels: 48,000 of them read in
-0.08-0.14 s, the whole file in 0.33 s). Not FlatGeobuf: GDAL reaches its features only by
+0.08-0.14 s, the whole file in 0.33 s; in a File Geodatabase, 50,000 in 0.19 s at its start
+and at its end, the whole layer in 0.69 s). Not FlatGeobuf: GDAL reaches its features only by
 reading those before (0.5 µs each: the last slices of a file of ten million would cost
 seconds each, twice), so such a file is read whole, by one worker."""
 PIECE_ROWS = 100_000
@@ -261,7 +262,7 @@ def _feature_count(path: str, layer: str | None) -> int:
     """How many features a file of :data:`SLICED_SUFFIXES` holds, as its format says without
     reading them; -1 for another file, or one GDAL cannot count or reach in the middle so
     (read whole; an unreadable one's reading says why)."""
-    if not path.lower().endswith(SLICED_SUFFIXES):
+    if Path(path).suffix.lower() not in SLICED_SUFFIXES:  # (a .gdb folder: a trailing /)
         return -1
     import warnings
 

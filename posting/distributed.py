@@ -57,6 +57,7 @@ import tempfile
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -1722,7 +1723,7 @@ def _file_pieces(path: str) -> list[dataset.Piece]:
     from posting.io import TABLE_SUFFIXES
 
     if dataset.is_dataset(path) or (
-        path.lower().endswith((*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES))
+        Path(path).suffix.lower() in (*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES)
         and not photos.is_photo_source(path)
     ):
         return dataset.pieces(path)

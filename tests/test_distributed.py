@@ -869,19 +869,22 @@ def test_named_parcels_are_looked_up_in_their_set_of_ids(tmp_path):
         assert got == {(0, 0), (0, 1), (2, 2), (3, 1), (4, 0), (4, 1)}
 
 
-@pytest.mark.parametrize("suffix", [".gpkg", ".shp"])
+@pytest.mark.parametrize("suffix", [".gpkg", ".shp", ".gdb"])
 def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
     tmp_path, scheduler, monkeypatch, suffix
 ):
     """A file of a GDAL format larger than a piece is read by the workers in slices of
-    features (a state's GeoPackage is not read whole by one worker), parcels and markers; the
-    outputs are one run's, byte for byte. Pieces of 4 rows: the sample's 29 parcels in 8
-    slices, its 228 signs in 57. (A FlatGeobuf file is read whole: GDAL reaches its features
-    only through those before them.)"""
+    features (a state's GeoPackage, Shapefile or File Geodatabase is not read whole by one
+    worker), parcels and markers; the outputs are one run's, byte for byte. Pieces of 4 rows:
+    the sample's 29 parcels in 8 slices, its 228 signs in 57. (A FlatGeobuf file is read
+    whole: GDAL reaches its features only through those before them.)"""
     import geopandas as gpd
 
     parcels, signs = tmp_path / f"parcels{suffix}", tmp_path / f"signs{suffix}"
-    gpd.read_file(SAMPLE / "parcels.geojson").to_file(parcels, engine="pyogrio")
+    # (a File Geodatabase's layer holds one geometry type: the polygons as multipolygons)
+    gpd.read_file(SAMPLE / "parcels.geojson").to_file(
+        parcels, engine="pyogrio", promote_to_multi=suffix == ".gdb"
+    )
     table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
     x, y = (pd.to_numeric(table[c], errors="coerce") for c in ("lon", "lat"))
     points = gpd.points_from_xy(x, y)
