@@ -104,6 +104,12 @@ class Piece:
         """True for a slice of one file that is not Parquet (read as a part of that file)."""
         return self.features is not None or self.text is not None
 
+    @property
+    def of_one_file(self) -> bool:
+        """True for a piece of one file (not of a dataset's files): that file can be read
+        whole to settle what only the whole file settles."""
+        return self.sliced or self.path == self.source
+
 
 def is_dataset(path: str | os.PathLike[str]) -> bool:
     """True for a folder (not a file geodatabase) that holds Parquet files, at any depth."""

@@ -401,7 +401,7 @@ def _read_slice(piece: dataset.Piece, read: Callable[..., Any], whole: Callable[
         with _given(piece) as prefetch:
             return read(prefetch)
     except PostingError:
-        if not (piece.sliced or piece.path == piece.source):  # a dataset's: not read whole
+        if not piece.of_one_file:  # a dataset's piece: the dataset is not read whole
             raise
     whole()
     with _given(piece) as prefetch, io.part_of_file():
@@ -441,9 +441,10 @@ def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer
     from posting.io import read_markers
 
     def read(prefetch: Any = None) -> MarkerLayer:
-        path = piece.source if prefetch is not None else job.signs[entry]
-        parcel_field = job.sign_parcel_field
-        return read_markers([path], crs=job.crs, parcel_field=parcel_field, prefetch=prefetch)
+        paths = [job.signs[entry]]  # (a piece's source: its file or dataset, as given)
+        return read_markers(
+            paths, crs=job.crs, parcel_field=job.sign_parcel_field, prefetch=prefetch
+        )
 
     if piece.row_groups is None and not piece.sliced:
         markers = read()
