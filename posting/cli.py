@@ -482,12 +482,13 @@ def run() -> None:
     a cluster that cannot start) ends with its traceback and a line saying so, and exit status
     :data:`INTERNAL_ERROR`, not Python's 1, which is the verdict "a parcel is not compliant".
     """
-    from posting.memory import arrow_allocator, share_allocator
+    from posting.memory import arrow_allocator, share_allocator, small_pages
 
     global _KEPT
     _KEPT = []  # the process ends below, the reports with it
     share_allocator()  # before any thread starts (see its docstring)
     arrow_allocator()
+    small_pages()
     try:
         main()
         code: int = 0
