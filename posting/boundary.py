@@ -480,19 +480,35 @@ class RingIndex:
         sx, sy, dx, dy, seg2 = self.sx, self.sy, self.dx, self.dy, self.seg2
         nxt, prv = self.nxt, self.prv
         lim2 = self.distance_ft**2
-        # every segment of each candidate piece (the same operations on the same floats as
-        # ``t = (qx dx + qy dy) / l2`` (0 where l2 is not > 0), ``ex = qx - t dx`` and
-        # ``d2 = ex ex + ey ey``, in place where a temporary can be reused)
+        # every segment of each candidate piece whose box, grown by the distance (and a margin
+        # far above rounding), holds the point: no other can be within the distance, so the
+        # nearest of those within it, and its tie order, are the same as among all (a fifth
+        # less time on the real-shapes county's 2.0 million markers)
+        grow = self.distance_ft * (1 + 1e-9) + 1e-9
         ns = p_nseg[pc]
         starts = exclusive_cumsum(ns)
-        pair = np.repeat(np.arange(len(pc)), ns)
         s = np.repeat(p_first[pc] - starts, ns)
         s += np.arange(len(s))
         qx = np.repeat(px_[pt], ns)
         qx -= sx[s]
         qy = np.repeat(py_[pt], ns)
         qy -= sy[s]
-        ddx, ddy, l2 = dx[s], dy[s], seg2[s]
+        ddx, ddy = dx[s], dy[s]
+        inside = (qx >= np.minimum(ddx, 0.0) - grow) & (qx <= np.maximum(ddx, 0.0) + grow)
+        inside &= qy >= np.minimum(ddy, 0.0) - grow
+        inside &= qy <= np.maximum(ddy, 0.0) + grow
+        k = np.flatnonzero(inside)
+        del inside
+        pair = np.repeat(np.arange(len(pc)), ns)[k]
+        s, qx, qy, ddx, ddy = s[k], qx[k], qy[k], ddx[k], ddy[k]
+        l2 = seg2[s]
+        new = np.r_[True, pair[1:] != pair[:-1]] if len(pair) else np.empty(0, dtype=bool)
+        starts = np.flatnonzero(new)  # each (point, piece) pair's run of segments left
+        group = np.cumsum(new) - 1
+        pair = pair[starts]
+        # (the same operations on the same floats as ``t = (qx dx + qy dy) / l2`` (0 where l2
+        # is not > 0), ``ex = qx - t dx`` and ``d2 = ex ex + ey ey``, in place where a
+        # temporary can be reused)
         t = qx * ddx
         ex = qy * ddy
         t += ex
@@ -507,9 +523,9 @@ class RingIndex:
         np.subtract(qy, ey, out=ey)
         d2 = ex * ex
         d2 += np.multiply(ey, ey, out=l2)
-        first = _first_min(d2, starts, pair) if len(pair) else pair
+        first = _first_min(d2, starts, group) if len(group) else group
         close = d2[first] <= lim2
-        bp, bs = np.flatnonzero(close), first[close]  # per (point, piece): best segment
+        bp, bs = pair[close], first[close]  # per (point, piece): best segment
         sb, tb = s[bs], t[bs]
         cross = ddx[bs] * qy[bs] - ddy[bs] * qx[bs]
         length = np.sqrt(seg2[sb])
