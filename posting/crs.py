@@ -46,6 +46,7 @@ __all__ = [
     "lonlat_margin_deg",
     "parse_crs",
     "plan_working_crs",
+    "projected_area_of_use",
     "to_lonlat",
 ]
 
@@ -105,6 +106,30 @@ def _transformer(src: CRS, dst: CRS) -> Transformer:
 @lru_cache(maxsize=64)
 def _cached_transformer(src: CRS, src_srs: str, dst: CRS, dst_srs: str) -> Transformer:
     return Transformer.from_crs(src, dst, always_xy=True)
+
+
+def projected_area_of_use(crs: CRS) -> tuple[float, float, float, float] | None:
+    """The box of a projected CRS's area of use in its own coordinates (x0, y0, x1, y1), or
+    None where the CRS gives none (or one across the antimeridian, or one that does not
+    project).
+
+    >>> [round(v / 1e3) for v in projected_area_of_use(CRS.from_epsg(2236))]  # Florida East
+    [214, 28, 999, 2364]
+    """
+    return _projected_area_of_use(crs, crs.srs)
+
+
+@lru_cache(maxsize=64)
+def _projected_area_of_use(crs: CRS, srs: str) -> tuple[float, float, float, float] | None:
+    area = crs.area_of_use if crs.is_projected else None
+    if area is None or area.west > area.east:
+        return None
+    try:
+        t = Transformer.from_crs(crs.geodetic_crs, crs, always_xy=True)
+        box = t.transform_bounds(area.west, area.south, area.east, area.north, densify_pts=21)
+    except (PyprojCRSError, ProjError):
+        return None
+    return tuple(float(v) for v in box) if np.isfinite(box).all() else None
 
 
 def _transform(t: Transformer, x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ import shapely
 from pyproj import CRS
 
 from posting import photos
-from posting.crs import WGS84, crs_of, parse_crs
+from posting.crs import WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
 
@@ -763,6 +763,48 @@ def _check_crs_plausible(layer: Layer) -> None:
                 "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
                 path=layer.path,
             )
+        away = _degrees_off_area_of_use(layer.crs, xmin, ymin, xmax, ymax)
+        if away is not None:
+            unit = layer.crs.axis_info[0].unit_name if layer.crs.axis_info else ""
+            unit = _UNIT_ABBREVIATIONS.get(unit, unit)
+            raise CRSError(
+                f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, but the layer "
+                f"says it is in {layer.crs.name}: as its coordinates they lie {away:,.0f} {unit} "
+                f"outside the area that CRS is made for, and the whole layer would measure "
+                f"{span:,.1f} {unit} across. Fix the file's CRS (EPSG:4326 for "
+                "longitude/latitude)",
+                path=layer.path,
+            )
+
+
+_UNIT_ABBREVIATIONS = {"metre": "m", "foot": "ft", "US survey foot": "US survey ft"}
+AREA_MARGIN = 0.02
+"""How far outside a projected CRS's area of use, as a share of its width (east or west) or
+height (north or south), coordinates may lie before they cannot be that CRS's
+(:func:`_degrees_off_area_of_use`)."""
+
+
+def _degrees_off_area_of_use(
+    crs: CRS, xmin: float, ymin: float, xmax: float, ymax: float
+) -> float | None:
+    """How far (in the CRS's units) the box of a layer's coordinates, all within +-180 and +-90,
+    lies outside ``crs``'s area of use, where it does by more than :data:`AREA_MARGIN`; else
+    None.
+
+    Such small numbers are a projected CRS's own only near its origin, where State Plane and
+    UTM zones never are (their areas start hundreds of miles away); they are degrees. A state's
+    parcels span more than the few units that :func:`_check_crs_plausible` takes for degrees at
+    once: read as feet, its lots were a few thousandths of a foot wide, and a sign "within
+    30 ft" (30 degrees) stood at every corner.
+    """
+    box = projected_area_of_use(crs)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    mx, my = AREA_MARGIN * (x1 - x0), AREA_MARGIN * (y1 - y0)
+    gaps = np.array([(x0 - xmax) / mx, (xmin - x1) / mx, (y0 - ymax) / my, (ymin - y1) / my])
+    far = int(np.argmax(gaps))
+    return float(gaps[far] * (mx if far < 2 else my)) if gaps[far] > 1 else None
 
 
 def read_layer(

@@ -178,6 +178,51 @@ def test_degrees_labelled_as_state_plane_are_caught(tmp_path, lots):
         read_parcels(path)
 
 
+def _lots_across(lons: list[float], lat: float) -> list[shapely.Polygon]:
+    return [shapely.box(lon, lat, lon + 0.002, lat + 0.002) for lon in lons]
+
+
+@pytest.mark.parametrize(
+    ("crs", "lons", "lat", "away"),
+    [
+        # a state's lots in degrees, 6 degrees across: more than the few units taken for
+        # degrees at once; Florida East's area of use starts 213,590 US ft east of x = 0
+        ("EPSG:2236", [-81.2, -79.1, -75.2], 28.7, "213,665 US survey ft"),
+        # UTM 17N's starts 166,021 m east of x = 0, and the lots reach x = -78.498
+        ("EPSG:32617", [-84.0, -78.5], 27.0, "166,100 m"),
+        # Florida's degrees as Texas Central's feet: its area starts 9,883,813 US ft north of
+        # y = 0, and the lots reach y = 28.702
+        ("EPSG:2277", [-81.2, -79.1, -75.2], 28.7, "9,883,784 US survey ft"),
+    ],
+)
+def test_degrees_of_a_state_labelled_as_projected_are_caught(tmp_path, crs, lons, lat, away):
+    # read as feet these lots were 0.002 ft wide, and a sign within "30 ft" (30 degrees) of
+    # every corner: 45 of the sample's 87 lots, so labelled and spread, were passed
+    path = tmp_path / "lots.gpkg"
+    gpd.GeoDataFrame(geometry=_lots_across(lons, lat), crs=crs).to_file(path, engine="pyogrio")
+    with pytest.raises(CRSError, match=f"look like degrees.* {away} outside the area") as err:
+        read_parcels(path)
+    assert "(EPSG:4326 for longitude/latitude)" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "crs",
+    [
+        # no area of use: a local grid's small numbers are its own
+        "+proj=tmerc +lat_0=0 +lon_0=0 +k=1 +x_0=0 +y_0=0 +ellps=GRS80 +units=ft +no_defs",
+        # an area of use around the origin (the world): small numbers can be its own
+        "EPSG:3857",
+        # the British National Grid's false origin is at the corner of its area
+        "EPSG:27700",
+    ],
+)
+def test_small_coordinates_spread_wide_are_kept_where_they_can_be_the_crs(tmp_path, crs):
+    path = tmp_path / "lots.gpkg"
+    lots = [shapely.box(x, 40.0, x + 2.0, 42.0) for x in (10.0, 60.0, 120.0)]
+    gpd.GeoDataFrame(geometry=lots, crs=crs).to_file(path, engine="pyogrio")
+    assert len(read_parcels(path)) == 3
+
+
 @pytest.mark.parametrize("crs", ["EPSG:2236", "EPSG:4326"])
 def test_wrong_crs_of_geoparquet_points_is_caught_past_missing_rows(tmp_path, crs):
     # the points' fast path (coordinates, no geometries), with an empty point (NaN in WKB)
