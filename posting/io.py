@@ -802,6 +802,8 @@ def _degrees_off_area_of_use(
         return None
     x0, y0, x1, y1 = box
     mx, my = AREA_MARGIN * (x1 - x0), AREA_MARGIN * (y1 - y0)
+    if not (mx > 0 and my > 0):  # an area of no width or height: nothing to tell by
+        return None
     gaps = np.array([(x0 - xmax) / mx, (xmin - x1) / mx, (y0 - ymax) / my, (ymin - y1) / my])
     far = int(np.argmax(gaps))
     return float(gaps[far] * (mx if far < 2 else my)) if gaps[far] > 1 else None
