@@ -756,13 +756,7 @@ def _check_crs_plausible(layer: Layer) -> None:
         and max(abs(ymin), abs(ymax)) <= 90
     ):
         span = max(xmax - xmin, ymax - ymin)
-        if span < 5:
-            raise CRSError(
-                f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, "
-                f"but the layer says it is in {layer.crs.name}; they would be measured as a few "
-                "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
-                path=layer.path,
-            )
+        # off the CRS's area of use first: the message says how far, for a county as for a state
         away = _degrees_off_area_of_use(layer.crs, xmin, ymin, xmax, ymax)
         if away is not None:
             unit = layer.crs.axis_info[0].unit_name if layer.crs.axis_info else ""
@@ -770,9 +764,15 @@ def _check_crs_plausible(layer: Layer) -> None:
             raise CRSError(
                 f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, but the layer "
                 f"says it is in {layer.crs.name}: as its coordinates they lie {away:,.0f} {unit} "
-                f"outside the area that CRS is made for, and the whole layer would measure "
-                f"{span:,.1f} {unit} across. Fix the file's CRS (EPSG:4326 for "
-                "longitude/latitude)",
+                f"outside the area that CRS is made for, and they span {span:,.1f} {unit}. Fix "
+                "the file's CRS (EPSG:4326 for longitude/latitude)",
+                path=layer.path,
+            )
+        if span < 5:
+            raise CRSError(
+                f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, "
+                f"but the layer says it is in {layer.crs.name}; they would be measured as a few "
+                "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
                 path=layer.path,
             )
 
