@@ -1718,8 +1718,8 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
 
 def _file_pieces(path: str) -> list[dataset.Piece]:
     """The pieces of one input file or dataset: a GeoParquet file or dataset in row groups, a
-    large GeoPackage, Shapefile or CSV file in slices, any other file or a folder of photos
-    whole."""
+    large GeoPackage, Shapefile, File Geodatabase, FlatGeobuf (with its index) or CSV file in
+    slices, any other file or a folder of photos whole."""
     from posting import photos
     from posting.io import TABLE_SUFFIXES
 

@@ -876,8 +876,7 @@ def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
     """A file of a GDAL format larger than a piece is read by the workers in slices of
     features (a state's GeoPackage, Shapefile or File Geodatabase is not read whole by one
     worker), parcels and markers; the outputs are one run's, byte for byte. Pieces of 4 rows:
-    the sample's 29 parcels in 8 slices, its 228 signs in 57. (A FlatGeobuf file is read
-    whole: GDAL reaches its features only through those before them.)"""
+    the sample's 29 parcels in 8 slices, its 228 signs in 57. (FlatGeobuf: the next test.)"""
     import geopandas as gpd
 
     parcels, signs = tmp_path / f"parcels{suffix}", tmp_path / f"signs{suffix}"
@@ -900,6 +899,55 @@ def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
     assert len(dataset.pieces(signs)) == 57
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
+
+
+def test_a_large_flatgeobuf_file_with_an_index_is_read_in_slices_with_one_run_s_bytes(
+    tmp_path, scheduler, monkeypatch
+):
+    """A FlatGeobuf file with a spatial index is read in slices too: those near its start by
+    skipping the features before them, the others by their features' ids (the index says
+    where each starts), in batches; the outputs are one run's, byte for byte. Without an
+    index, the file is one piece. (An indexed file holds no feature without geometry: the
+    sample's parcel without one and its signs without a position are left out.)"""
+    import geopandas as gpd
+
+    from posting import io
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    lots = lots[lots.geometry.notna()]
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    x, y = (pd.to_numeric(table[c], errors="coerce") for c in ("lon", "lat"))
+    keep = x.notna() & y.notna()
+    marks = gpd.GeoDataFrame(
+        table.drop(columns=["lon", "lat"])[keep],
+        geometry=gpd.points_from_xy(x[keep], y[keep]),
+        crs=4326,
+    )
+    parcels, signs = tmp_path / "parcels.fgb", tmp_path / "signs.fgb"
+    lots.to_file(parcels, engine="pyogrio")  # (GDAL's default: with a spatial index)
+    marks.to_file(signs, engine="pyogrio")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    monkeypatch.setattr(io, "FID_BATCH", 3)  # a slice of 4 in two batches of ids
+    cut = [p.features for p in dataset.pieces(parcels)]
+    assert cut == [(0, 4), (4, 8), (8, 12), (12, 16), (16, 20), (20, 24), (24, 28)]
+    near_start = io.feature_spans(str(parcels), (20, 24))
+    assert [list(s) for s in near_start] == [["skip_features", "max_features"]]
+    assert [s["fids"].tolist() for s in io.feature_spans(str(parcels), (24, 28))] == [
+        [24, 25, 26],
+        [27],
+    ]
+    n_signs = int(keep.sum())
+    assert sum(p.rows for p in dataset.pieces(signs)) == n_signs
+    # the slices, read here in batches of 3 ids, are the file read whole (the workers below
+    # read theirs in one batch)
+    whole = io._read_ogr_layer(str(signs), None, None)[0]
+    sliced = [io._read_ogr_layer(str(signs), None, p.features)[0] for p in dataset.pieces(signs)]
+    pd.testing.assert_frame_equal(pd.concat(sliced, ignore_index=True), whole)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
+    assert report["summary"]["parcels"] == 28 and report["summary"]["markers_read"] == n_signs
+    plain = tmp_path / "plain.fgb"
+    lots.to_file(plain, engine="pyogrio", SPATIAL_INDEX="NO")
+    assert [p.features for p in dataset.pieces(plain)] == [None]
 
 
 def test_slices_that_read_differently_are_read_as_one_file(tmp_path, scheduler, monkeypatch):
