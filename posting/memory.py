@@ -77,7 +77,12 @@ def small_pages() -> None:
     makes and drops thousands of them. On the county of real shapes that was 2.3-3.7 s of
     system time, against 1.5-1.8 s with ordinary pages, for 0.2-0.3 s more user time: the
     check took 6.8-7.1 s against 7.3-7.9 s (four alternated runs each). Where huge pages are
-    always or never given, numpy's request changes nothing.
+    always or never given, numpy's request changes nothing. The gain depends on the machine's
+    state: on a freshly started machine of the same kind, with free memory in large blocks,
+    huge pages halved the page faults and the same check was faster with them in six of six
+    alternated pairs (11.1-12.9 s against 12.8-14.0 s), and even with them once the page cache
+    held all but 0.7 GB (docs/scale-log.md). Ordinary pages are kept as the smaller worst case;
+    ``NUMPY_MADVISE_HUGEPAGE=1`` chooses huge pages.
     """
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
     if "numpy" in sys.modules and os.environ["NUMPY_MADVISE_HUGEPAGE"] == "0":
