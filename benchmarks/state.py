@@ -5,10 +5,14 @@ worker), sampled every 0.2 s over the process tree with psutil.
     .venv/bin/python benchmarks/state.py                 # all three, in turn
     .venv/bin/python benchmarks/state.py --only workers-2 --partition-parcels 20000
     .venv/bin/python benchmarks/state.py --only workers-2 --signs-csv   # the signs as one CSV
+    .venv/bin/python benchmarks/state.py --only workers-2 --geojson     # both as GeoJSON
 
 ``--signs-csv`` gives the signs as one CSV file (``lon,lat,kind``, every text quoted, as Arrow
 writes it), written once beside the dataset as ``signs.csv`` (300 MB for the 10,019,094 signs):
-the workers read it in slices of records (``posting/csvslices.py``).
+the workers read it in slices of records (``posting/csvslices.py``). ``--geojson`` gives the
+parcels and the signs as two GeoJSON files, as an open-data portal hands them out, written once
+beside the dataset (``parcels.geojson``, ``signs.geojson``): the workers read them in slices of
+features (``posting/jsonslices.py``).
 
 Each run writes the GeoParquet results (``--parquet``) and prints one JSON line: the wall time,
 the CPU time, the largest peak of any one process, the sum of the peaks, the load average,
@@ -112,6 +116,20 @@ def signs_csv(state: Path) -> Path:
     return out
 
 
+def as_geojson(state: Path, name: str) -> Path:
+    """The state's ``name`` dataset as one GeoJSON file, written once (by GDAL, which gives
+    every feature all of the columns, in one order)."""
+    import geopandas as gpd
+
+    out = state / f"{name}.geojson"
+    if out.exists():
+        return out
+    tmp = state / f"{name}.tmp.geojson"
+    gpd.read_parquet(state / name).to_file(tmp, engine="pyogrio", driver="GeoJSON")
+    tmp.rename(out)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--state", type=Path, default=STATE)
@@ -121,12 +139,16 @@ def main() -> int:
         "--max-gib", type=float, default=18.0, help="stop a run that needs more (%(default)s)"
     )
     ap.add_argument("--signs-csv", action="store_true", help="the signs as one CSV file")
+    ap.add_argument("--geojson", action="store_true", help="parcels and signs as GeoJSON files")
     args = ap.parse_args()
     signs = signs_csv(args.state) if args.signs_csv else args.state / "signs"
+    parcels = args.state / "parcels"
+    if args.geojson:
+        parcels, signs = as_geojson(args.state, "parcels"), as_geojson(args.state, "signs")
     base = [
         str(POSTING),
         "check",
-        str(args.state / "parcels"),
+        str(parcels),
         "--signs",
         str(signs),
         "--id-field",

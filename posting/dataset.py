@@ -25,8 +25,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from posting import jsonslices
 from posting.csvslices import TextSlice, cut
 from posting.errors import InputError
+from posting.jsonslices import FeatureSlice
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -86,6 +88,8 @@ class Piece:
         A slice of a file of a GDAL format (:data:`SLICED_SUFFIXES`): its features ``[a, b)``.
     text
         A slice of a CSV file's records (:mod:`posting.csvslices`).
+    feature_text
+        A slice of a GeoJSON file's features (:mod:`posting.jsonslices`).
     schema
         A dataset's columns, of all its files (:func:`dataset_schema`): each piece's table has
         them, as the dataset read whole has (null where a file has not the column).
@@ -101,11 +105,12 @@ class Piece:
     features: tuple[int, int] | None = None
     text: TextSlice | None = None
     schema: pa.Schema | None = None
+    feature_text: FeatureSlice | None = None
 
     @property
     def sliced(self) -> bool:
         """True for a slice of one file that is not Parquet (read as a part of that file)."""
-        return self.features is not None or self.text is not None
+        return self.features is not None or self.text is not None or self.feature_text is not None
 
     @property
     def of_one_file(self) -> bool:
@@ -184,9 +189,11 @@ def pieces(
     A Parquet file is cut between row groups into pieces of about ``rows`` rows (by default
     :data:`PIECE_ROWS`; a row group of more than twice that is cut into slices); a file of a
     GDAL format of :data:`SLICED_SUFFIXES` with more than twice that many features (of its
-    ``layer``) into slices of features, and a CSV file of more than twice that many records
-    that every reader cuts alike (:func:`posting.csvslices.cut`) into slices of records; any
-    other file is one piece.
+    ``layer``) into slices of features, a CSV file of more than twice that many records
+    that every reader cuts alike (:func:`posting.csvslices.cut`) into slices of records, and a
+    GeoJSON file of more than twice that many features (no ``layer`` given) that every reader
+    reads alike (:func:`posting.jsonslices.cut`) into slices of features; any other file is one
+    piece.
     """
     from posting.io import TABLE_SUFFIXES
 
@@ -200,6 +207,15 @@ def pieces(
         if Path(f).suffix.lower() in TABLE_SUFFIXES and (texts := cut(f, rows)):
             for t in texts:
                 out.append(Piece(path, f, None, offset, t.rows, hive, text=t))
+                offset += t.rows
+            continue
+        if (
+            layer is None  # (a GeoJSON file's one layer is named by the file)
+            and Path(f).suffix.lower() in jsonslices.SUFFIXES
+            and (parts := jsonslices.cut(f, rows))
+        ):
+            for t in parts:
+                out.append(Piece(path, f, None, offset, t.rows, hive, feature_text=t))
                 offset += t.rows
             continue
         if not f.lower().endswith(SUFFIXES):  # one file (a dataset holds only Parquet files)
@@ -376,10 +392,12 @@ class Given:
         tables: dict[str, pa.Table] | None = None,
         features: dict[str, tuple[int, int]] | None = None,
         texts: dict[str, TextSlice] | None = None,
+        feature_texts: dict[str, FeatureSlice] | None = None,
     ) -> None:
         self._tables = dict(tables or {})
         self._features = dict(features or {})
         self._texts = dict(texts or {})
+        self._feature_texts = dict(feature_texts or {})
 
     def take(self, path: str | os.PathLike[str]) -> pa.Table | None:
         """The table given for ``path`` (once), or None."""
@@ -392,6 +410,10 @@ class Given:
     def text(self, path: str | os.PathLike[str]) -> TextSlice | None:
         """The slice of records to read of the CSV file ``path``, or None."""
         return self._texts.get(os.fspath(path))
+
+    def feature_text(self, path: str | os.PathLike[str]) -> FeatureSlice | None:
+        """The slice of features to read of the GeoJSON file ``path``, or None."""
+        return self._feature_texts.get(os.fspath(path))
 
 
 def read_layer(

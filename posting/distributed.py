@@ -64,7 +64,7 @@ import numpy as np
 import pandas as pd
 from pyproj import CRS
 
-from posting import dataset, io, parallel
+from posting import dataset, io, jsonslices, parallel
 from posting.crs import crs_of
 from posting.errors import InputError, PostingError
 from posting.index import unique_ints
@@ -386,6 +386,9 @@ def _given(piece: dataset.Piece) -> Iterator[dataset.Given]:
     if piece.text is not None:
         yield dataset.Given(texts={piece.source: piece.text})
         return
+    if piece.feature_text is not None:
+        yield dataset.Given(feature_texts={piece.source: piece.feature_text})
+        return
     table = _piece_table(piece)
     with _named_row(table, piece):
         yield _Given(piece.source, table, piece.path)
@@ -575,6 +578,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         "id_field": layer.id_field,
         "id_col": id_col,
         "notes": list(layer.notes),
+        "columns": jsonslices.columns_of(layer.attributes),
         "missing_ids": (len(missing), missing[:10]),
         "extreme_lon": lon[ext],
         "extreme_lat": lat[ext],
@@ -1648,7 +1652,7 @@ def run_partitioned(
     pieces, frames, info, working = steps.scan()
     _tick(timings, "plan")
     part_futs, k_parts, reach, lat_range = steps.plan(frames, info, partition_parcels)
-    marker_pieces = _marker_pieces(job)
+    marker_pieces = _marker_pieces(job, client)
     plan = Plan(
         job,
         profiles,
@@ -1718,22 +1722,73 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
 
 def _file_pieces(path: str) -> list[dataset.Piece]:
     """The pieces of one input file or dataset: a GeoParquet file or dataset in row groups, a
-    large GeoPackage, Shapefile, File Geodatabase, FlatGeobuf (with its index) or CSV file in
-    slices, any other file or a folder of photos whole."""
+    large GeoPackage, Shapefile, File Geodatabase, FlatGeobuf (with its index), CSV or GeoJSON
+    file in slices, any other file or a folder of photos whole (a marker or context GeoJSON
+    file's slices are then settled: :func:`_settled`)."""
     from posting import photos
     from posting.io import TABLE_SUFFIXES
 
+    sliced = (*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES, *jsonslices.SUFFIXES)
     if dataset.is_dataset(path) or (
-        Path(path).suffix.lower() in (*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES)
-        and not photos.is_photo_source(path)
+        Path(path).suffix.lower() in sliced and not photos.is_photo_source(path)
     ):
         return dataset.pieces(path)
     return [dataset.Piece(path, path, None, 0, -1)]
 
 
-def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
-    """The pieces of every marker file (:func:`_file_pieces`), each with its file's number."""
-    return [(e, p) for e, path in enumerate(job.signs) for p in _file_pieces(path)]
+def _marker_pieces(job: Job, client: Client) -> list[tuple[int, dataset.Piece]]:
+    """The pieces of every marker file (:func:`_file_pieces`, :func:`_settled`), each with its
+    file's number."""
+    return [
+        (e, p) for e, path in enumerate(job.signs) for p in _settled(client, _file_pieces(path))
+    ]
+
+
+@_task
+def _feature_columns(piece: dataset.Piece) -> Any:
+    """The columns of a slice of a GeoJSON file as read (:func:`posting.jsonslices.columns`);
+    None for a slice that cannot be read so (the file is then read whole, which says why if it
+    cannot be read: this is only a probe)."""
+    try:
+        return jsonslices.columns(piece.path, piece.feature_text)
+    except Exception:  # (GDAL's, Arrow's or the text's error: the file read whole)
+        return None
+
+
+def _cast(piece: dataset.Piece, casts: tuple[tuple[str, str], ...]) -> dataset.Piece:
+    """``piece``, a slice of a GeoJSON file, read with ``casts`` (:func:`jsonslices.agree`)."""
+    return replace(piece, feature_text=replace(piece.feature_text, casts=casts))
+
+
+def _settled(client: Client, pieces: list[dataset.Piece]) -> list[dataset.Piece]:
+    """``pieces``, with the slices of a GeoJSON file whose columns GDAL types differently from
+    slice to slice (whole numbers in one, decimals in another: the file read whole has one type
+    for each) replaced by the file whole, read by one worker, and those of a file whose slices
+    agree told the casts that make them so (:func:`posting.jsonslices.agree`).
+
+    Asked before the markers and context features are read, since each slice's are sent to
+    the partitions as soon as it is read. (The parcels' slices are compared once read, in
+    :meth:`_Steps.scan`, which can read the file again whole before anything is sent.)"""
+    sliced = [p for p in pieces if p.feature_text is not None]
+    if not sliced:
+        return pieces
+    found: dict[str, list[Any]] = {}
+    for p, cols in zip(
+        sliced, client.gather(client.map(_feature_columns, sliced, pure=False)), strict=True
+    ):
+        found.setdefault(p.path, []).append(cols)
+    casts = {
+        path: None if any(c is None for c in cols) else jsonslices.agree(cols)
+        for path, cols in found.items()
+    }
+    out = []
+    for p in pieces:
+        if p.feature_text is not None and casts[p.path] is None:
+            if p.feature_text.first == 0:  # the file, in the first slice's place
+                out.append(dataset.Piece(p.source, p.path, None, p.offset, -1, p.hive))
+            continue
+        out.append(_cast(p, casts[p.path]) if p.feature_text is not None else p)
+    return out
 
 
 @dataclass
@@ -1764,11 +1819,20 @@ class _Steps:
 
         pieces = dataset.pieces(job.parcels, layer=job.layer)
         frames, info = scan(pieces)
-        if pieces[0].sliced and any(x["notes"] != info[0]["notes"] for x in info):
+        casts: tuple[tuple[str, str], ...] | None = ()
+        if pieces[0].feature_text is not None:  # a GeoJSON file's columns, typed by GDAL
+            casts = jsonslices.agree([x["columns"] for x in info])
+        if pieces[0].sliced and (
+            casts is None or any(x["notes"] != info[0]["notes"] for x in info)
+        ):
             # slices of one file that read differently (text that is not UTF-8 in some, rings
-            # the reader closed, named by row): the file read whole, as one run reads it
+            # the reader closed, named by row; a GeoJSON file's columns typed differently by
+            # GDAL, which types each one way when it reads the whole file): the file read
+            # whole, as one run reads it
             pieces = [dataset.Piece(job.parcels, job.parcels, None, 0, -1)]
             frames, info = scan(pieces)
+        elif casts:  # columns with no value in some slices: read as the others' type
+            pieces = [_cast(p, casts) for p in pieces]
         crs = info[0]["crs"]
         if any(x["crs"] != crs for x in info[1:]):
             raise InputError("its files are not all in one CRS", path=job.parcels)
@@ -1849,7 +1913,7 @@ class _Steps:
             (name, i, piece)
             for name in _CONTEXT_LAYERS
             if getattr(job.context, name)
-            for i, piece in enumerate(_file_pieces(getattr(job.context, name)))
+            for i, piece in enumerate(_settled(client, _file_pieces(getattr(job.context, name))))
         ]
         dist_c = client.map(
             _distribute_context,

@@ -32,6 +32,7 @@ from posting import photos
 from posting.crs import WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
+from posting.jsonslices import FeatureSlice, conform, slice_text
 
 if TYPE_CHECKING:
     from posting.csvslices import TextSlice
@@ -478,7 +479,9 @@ def _exact_ints() -> dict[Any, Any]:
     return {pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}
 
 
-def _with_exact_ints(frame: Any, path: str, layer: str | None, spans: list[dict[str, Any]]) -> Any:
+def _with_exact_ints(
+    frame: Any, path: str | bytes, layer: str | None, spans: list[dict[str, Any]]
+) -> Any:
     """``frame`` (read without Arrow, as a file that is not UTF-8 must be) with its 64-bit
     integer columns that came back as floats (a column with an empty value) read again
     exactly, through Arrow: those columns hold no text to decode. Without it a parcel number
@@ -577,17 +580,34 @@ def _unindexed_flatgeobuf(path: str, layer: str | None) -> bool:
 
 
 def _read_ogr_layer(
-    path: str, layer: str | None, features: tuple[int, int] | None = None
+    path: str,
+    layer: str | None,
+    features: tuple[int, int] | None = None,
+    part: FeatureSlice | None = None,
 ) -> tuple[Any, dict[int, str], list[str]]:
     """One layer read with pyogrio: the GeoDataFrame, the rows whose geometry cannot be read
-    (with why), and notes on the file; only its ``features`` ``[a, b)`` if given (rows are
-    then numbered from ``a`` in the notes, from 0 in the frame and problems).
+    (with why), and notes on the file; only its ``features`` ``[a, b)`` if given, or the
+    features of ``part`` of a GeoJSON file (read as a FeatureCollection of their own: rows are
+    then numbered from the slice's first in the notes, from 0 in the frame and problems).
 
     A geometry GEOS refuses (a ring that is not closed, a first vertex that is not a number)
     would end the whole read: the layer is read again with such rings closed where they can
     be (a note says which rows) and the others left without geometry (a problem of their row).
     Text that is not UTF-8 (GeoJSON must be) is read as Latin-1, with a note.
     """
+    gdf, problems, notes = _read_ogr_layer_as_read(path, layer, features, part)
+    if part is not None and part.casts:  # (columns with no value here: the file's types)
+        gdf = conform(gdf, part.casts)
+    return gdf, problems, notes
+
+
+def _read_ogr_layer_as_read(
+    path: str,
+    layer: str | None,
+    features: tuple[int, int] | None = None,
+    part: FeatureSlice | None = None,
+) -> tuple[Any, dict[int, str], list[str]]:
+    """:func:`_read_ogr_layer`, its slice of a GeoJSON file with the types GDAL gave it."""
     import pyarrow as pa
     import pyogrio
 
@@ -600,11 +620,14 @@ def _read_ogr_layer(
         kwargs = {"use_arrow": False}
     first = features[0] if features else 0
     spans = feature_spans(path, features)
+    source: str | bytes = path
+    if part is not None:
+        source, first = slice_text(path, part), part.first
     try:
         try:
-            gdf = _read_spans(pyogrio.read_dataframe, spans, path, layer=layer, **kwargs)
+            gdf = _read_spans(pyogrio.read_dataframe, spans, source, layer=layer, **kwargs)
             if not kwargs["use_arrow"]:
-                return _with_exact_ints(gdf, path, layer, spans), {}, notes
+                return _with_exact_ints(gdf, source, layer, spans), {}, notes
             for col in gdf.columns:  # pandas 3 keeps invalid UTF-8 in Arrow until it is used
                 if isinstance(gdf[col].array, pd.arrays.ArrowStringArray):
                     gdf[col].array.__arrow_array__().validate(full=True)
@@ -615,18 +638,18 @@ def _read_ogr_layer(
                 f"{path}: has text that is not UTF-8; read as Latin-1: if names look wrong, "
                 "save the file as UTF-8"
             )
-            gdf = _read_spans(pyogrio.read_dataframe, spans, path, layer=layer, **kwargs)
-            return _with_exact_ints(gdf, path, layer, spans), {}, notes
+            gdf = _read_spans(pyogrio.read_dataframe, spans, source, layer=layer, **kwargs)
+            return _with_exact_ints(gdf, source, layer, spans), {}, notes
     except shapely.errors.GEOSException:
         pass
     with np.errstate(invalid="ignore"):
         gdf = _read_spans(
-            pyogrio.read_dataframe, spans, path, layer=layer, on_invalid="fix", **kwargs
+            pyogrio.read_dataframe, spans, source, layer=layer, on_invalid="fix", **kwargs
         )
         if not kwargs["use_arrow"]:
-            gdf = _with_exact_ints(gdf, path, layer, spans)
+            gdf = _with_exact_ints(gdf, source, layer, spans)
         # (not through Arrow: see _unindexed_flatgeobuf)
-        wkb = _read_spans(pyogrio.raw.read, spans, path, layer=layer, columns=[])[2]
+        wkb = _read_spans(pyogrio.raw.read, spans, source, layer=layer, columns=[])[2]
         strict = shapely.from_wkb(wkb, on_invalid="ignore")
     problems: dict[int, str] = {}
     closed = []
@@ -712,9 +735,11 @@ def _read_ogr(
     layer: str | None,
     kind: str,
     features: tuple[int, int] | None = None,
+    part: FeatureSlice | None = None,
 ) -> Layer:
     """A file of a GDAL format, or its ``features`` ``[a, b)`` (a file of
-    :data:`posting.dataset.SLICED_SUFFIXES`, one layer)."""
+    :data:`posting.dataset.SLICED_SUFFIXES`, one layer), or ``part`` of a GeoJSON file
+    (:mod:`posting.jsonslices`)."""
     import pyogrio  # only here: GeoParquet and CSV are read without it (0.1 s of start-up)
 
     suffix = Path(path).suffix.lower()
@@ -733,7 +758,7 @@ def _read_ogr(
             names = [str(n) for n, _ in pyogrio.list_layers(path)]
         else:
             names = [layer]
-        read = [_read_ogr_layer(path, n, features) for n in names]
+        read = [_read_ogr_layer(path, n, features, part) for n in names]
     except pyogrio.errors.DataLayerError as exc:
         if layer is None:
             raise InputError(_one_line(exc), path=path) from None
@@ -916,7 +941,8 @@ def read_layer(
         out = _read_parquet(path, given, kind, prefetch)
     else:
         features = prefetch.features(path) if prefetch is not None else None
-        out = _read_ogr(path, given, layer, kind, features)
+        part = prefetch.feature_text(path) if prefetch is not None else None
+        out = _read_ogr(path, given, layer, kind, features, part)
     if not _PART_OF_FILE.get():
         _check_crs_plausible(out)
     return out

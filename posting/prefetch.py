@@ -74,6 +74,11 @@ class Prefetch:
         """The slice of a CSV file's records to read: None, every one (as :meth:`features`)."""
         return None
 
+    def feature_text(self, path: str | os.PathLike[str]) -> Any:
+        """The slice of a GeoJSON file's features to read: None, every one (as
+        :meth:`features`)."""
+        return None
+
     def close(self) -> None:
         """Forget every table not taken and stop the thread."""
         self._jobs.clear()

@@ -1459,3 +1459,175 @@ def test_a_folder_of_photos_as_signs_as_in_one_run(tmp_path, scheduler):
     args = ["check", str(SAMPLE / "parcels.geojson"), *signs, "--id-field", "parcel_id"]
     report = _same(args, tmp_path, scheduler, 4)
     assert report["summary"]["markers_read"] == 249
+
+
+def _signs_geojson(path: Path, heights: list[float] | None = None) -> Path:
+    """The sample's signs as a GeoJSON FeatureCollection (those without a position with a
+    null geometry), each with ``heights`` as its letter height if given."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    feats = []
+    for i, row in enumerate(table.to_dict("records")):
+        lon, lat = (pd.to_numeric(row.pop(c), errors="coerce") for c in ("lon", "lat"))
+        if heights is not None:
+            row["letter_height_in"] = heights[i]
+        point = (
+            None if pd.isna(lon) or pd.isna(lat) else {"type": "Point", "coordinates": [lon, lat]}
+        )
+        feats.append({"type": "Feature", "properties": row, "geometry": point})
+    path.write_text(json.dumps({"type": "FeatureCollection", "features": feats}), encoding="utf-8")
+    return path
+
+
+def test_a_large_geojson_file_is_read_in_slices_with_one_run_s_bytes(
+    tmp_path, scheduler, monkeypatch
+):
+    """The sample's parcels (a GeoJSON file) and its signs as one are read by the workers in
+    slices of features (a state's GeoJSON is not read whole by one worker), with one run's
+    outputs, byte for byte: 29 parcels in 7 slices of 4 and 5, 228 signs in 57 of 4. Every
+    slice has the file's columns and types, so the slices are kept."""
+    from distributed import Client
+
+    from posting import distributed, jsonslices
+
+    signs = _signs_geojson(tmp_path / "signs.geojson")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    parcels = dataset.pieces(SAMPLE / "parcels.geojson")
+    assert [(p.feature_text.first, p.rows) for p in parcels] == [
+        (0, 4), (4, 4), (8, 4), (12, 4), (16, 4), (20, 4), (24, 5)
+    ]  # fmt: skip
+    marks = dataset.pieces(signs)
+    assert len(marks) == 57 and all(p.feature_text is not None for p in marks)
+    with Client(scheduler) as client:
+        assert distributed._settled(client, parcels) == parcels
+        assert distributed._settled(client, marks) == marks
+    assert jsonslices.agree([jsonslices.columns(str(signs), p.feature_text) for p in marks]) == ()
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
+
+
+def test_geojson_slices_whose_columns_read_differently_are_read_as_one_file(
+    tmp_path, scheduler, monkeypatch
+):
+    """GDAL types a GeoJSON file's properties by the features it reads: letter heights of 3 in
+    the first signs and of 2.5 further on read as whole numbers in the first slices and as
+    decimals in the last, where the file read whole has decimals throughout. The file is read
+    whole by one worker instead, and the outputs are one run's."""
+    from distributed import Client
+
+    from posting import distributed
+
+    heights = [3] * 200 + [2.5] * 28
+    signs = _signs_geojson(tmp_path / "signs.geojson", heights)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    marks = dataset.pieces(signs)
+    assert len(marks) == 57
+    with Client(scheduler) as client:
+        settled = distributed._settled(client, marks)
+    assert [(p.path, p.offset, p.rows, p.feature_text) for p in settled] == [
+        (str(signs), 0, -1, None)
+    ]
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    assert report["summary"]["markers_read"] == 228
+
+
+@pytest.mark.realdata
+def test_pacific_s_geojson_in_slices_merged_by_owner(tmp_path, scheduler, monkeypatch):
+    """Pacific County's 5,433 tax lots (a GeoJSON file) read by the workers in 11 slices of
+    about 500 and merged by owner into 1,403 properties, with GPS accuracy: one run's JSON,
+    byte for byte."""
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import Job
+    from posting.settings import Settings
+
+    p = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
+    signs = _markers_along(p, tmp_path / "p.csv", 450, 2)
+    from distributed import Client
+
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 500)
+    pieces = dataset.pieces(p)
+    assert len(pieces) == 11
+    with Client(scheduler) as client:  # every slice has the file's columns: kept
+        assert distributed._settled(client, pieces) == pieces
+    args = ["check", str(p), "--signs", str(signs), "--id-field", "ASSESSOR"]
+    args += ["--owner-field", "OWNER", "--merge-owner", "OWNER", "--accuracy-ft", "16"]
+    res = _run([*args, "--json", str(tmp_path / "one.json"), "-q"], ROOT)
+    assert res.returncode in (0, 1), res.stderr.decode()[-3000:]
+    job = Job(
+        parcels=str(p),
+        signs=(str(signs),),
+        id_field="ASSESSOR",
+        owner_field="OWNER",
+        merge_owner="OWNER",
+        rules=("florida",),
+        settings=Settings(accuracy_ft=16.0),
+    )
+    out = {"json": str(tmp_path / "part.json")}
+    distributed.run_and_write(
+        job, scheduler=scheduler, partition_parcels=600, outputs=out, name=flag
+    )
+    one, part = ((tmp_path / f"{m}.json").read_bytes() for m in ("one", "part"))
+    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
+    assert len(json.loads(one)["parcels"]) == 1403
+
+
+def test_geojson_parcel_slices_whose_columns_read_differently_are_read_as_one_file(
+    tmp_path, scheduler, monkeypatch
+):
+    """A parcel code given as a whole number, but missing in the last slice: GDAL gives that
+    slice's codes as decimals (a column with an empty value), the others' as whole numbers,
+    where the file read whole has decimals throughout. The slices are read, compared and the
+    file read again whole, before any parcel is sent to a partition; one run's bytes."""
+    from distributed import Client
+
+    from posting import distributed
+    from posting.job import Job
+
+    collection = json.loads((SAMPLE / "parcels.geojson").read_text(encoding="utf-8"))
+    for i, feature in enumerate(collection["features"]):
+        feature["properties"]["code"] = None if i == 26 else 100 + i
+    parcels = tmp_path / "parcels.geojson"
+    parcels.write_text(json.dumps(collection), encoding="utf-8")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert len(dataset.pieces(parcels)) == 7
+    job = Job(parcels=str(parcels), id_field="parcel_id", rules=("florida",))
+    with Client(scheduler) as client:
+        pieces, *_ = distributed._Steps(job, client, False).scan()
+    assert pieces == [dataset.Piece(str(parcels), str(parcels), None, 0, -1)]
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", parcels))
+    assert report["summary"]["parcels"] == 29
+
+
+def test_geojson_slices_with_no_value_in_a_column_keep_their_slices(
+    tmp_path, scheduler, monkeypatch
+):
+    """A column of decimals with no value in the last slices (GDAL reads those as text): the
+    slices are kept, read with that column's type (:func:`posting.jsonslices.agree`), for the
+    parcels (an acreage missing from the last 9 lots) and the signs (an elevation missing from
+    the last 28); one run's bytes."""
+    from distributed import Client
+
+    from posting import distributed
+    from posting.job import Job
+
+    collection = json.loads((SAMPLE / "parcels.geojson").read_text(encoding="utf-8"))
+    for i, feature in enumerate(collection["features"]):
+        feature["properties"]["acres"] = None if i >= 20 else 10.5 + i
+    parcels = tmp_path / "parcels.geojson"
+    parcels.write_text(json.dumps(collection), encoding="utf-8")
+    signs = _signs_geojson(tmp_path / "signs.geojson")
+    collection = json.loads(signs.read_text(encoding="utf-8"))
+    for i, feature in enumerate(collection["features"]):
+        feature["properties"]["ele_ft"] = None if i >= 200 else 3.25 * i
+    signs.write_text(json.dumps(collection), encoding="utf-8")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    job = Job(parcels=str(parcels), id_field="parcel_id", rules=("florida",))
+    with Client(scheduler) as client:
+        pieces, *_ = distributed._Steps(job, client, False).scan()
+        marks = distributed._settled(client, dataset.pieces(signs))
+    assert len(pieces) == 7
+    assert {p.feature_text.casts for p in pieces} == {(("acres", "float64"),)}
+    assert len(marks) == 57
+    assert {p.feature_text.casts for p in marks} == {(("ele_ft", "float64"),)}
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
+    assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228

@@ -1,0 +1,320 @@
+"""A large GeoJSON file cut into slices of whole features, each of which a worker reads as
+one process reads the file (:func:`posting.io.read_layer` with a :class:`FeatureSlice`).
+
+Open-data portals hand out a county's or a state's parcels as one GeoJSON FeatureCollection as
+often as any other format; GDAL reaches a feature of it only by parsing every one before it,
+and read whole by one worker, a state's would take tens of GB of one process. The file is
+scanned once, 8 MiB at a time with numpy, for the commas between the members of its
+``features`` array: the commas outside strings (a quote ends a string unless an odd number of
+backslashes comes before it) where the brackets and braces opened are the top-level object's
+and the array's. A slice is read as the text before the array, the slice's features and the
+text after the array: a FeatureCollection of its own, with the file's ``crs`` and other
+members.
+
+GDAL settles the types of a GeoJSON file's properties on the features it reads, so a slice
+can read a column differently from the whole file (whole numbers in one slice, decimals in
+another). The slices' columns are compared (:func:`agree`): where each has the same columns
+in the same order and of the same types, they are the whole file's (GDAL's types only widen
+from feature to feature); a column with no value in some slices takes the others' type where
+that allows missing values (:func:`conform`); otherwise the file is read whole
+(:func:`posting.distributed._settled`, :meth:`posting.distributed._Steps.scan`).
+
+The scan cuts only a file that every reader reads alike: UTF-8 text (with or without its mark)
+holding one JSON object with a ``features`` array, its strings and brackets closed. Any other
+file is read whole, as before; so is one of at most twice a slice's features.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "CHUNK_BYTES",
+    "SUFFIXES",
+    "FeatureSlice",
+    "agree",
+    "columns",
+    "conform",
+    "cut",
+    "slice_text",
+]
+
+SUFFIXES = (".geojson", ".json")
+"""Files scanned for their features (GeoJSON; an Esri JSON FeatureSet cuts alike)."""
+
+CHUNK_BYTES = 1 << 23
+"""Bytes scanned at a time (8 MiB: a few dozen MB of numpy temporaries)."""
+
+_QUOTE, _BACKSLASH, _COMMA = 34, 92, 44
+_OPEN = np.zeros(256, dtype=np.int8)
+_OPEN[[ord("{"), ord("[")]] = 1
+_OPEN[[ord("}"), ord("]")]] = -1
+_STRUCTURAL = np.zeros(256, dtype=bool)
+_STRUCTURAL[[ord(c) for c in "{}[],"]] = True
+_FEATURES_KEY = re.compile(rb'"features"\s*:\s*$')
+
+
+@dataclass(frozen=True)
+class FeatureSlice:
+    """Features ``[first, first + rows)`` of a GeoJSON file: the bytes ``[start, end)``, read
+    between the file's text before its ``features`` array (``[0, head_end)``, up to the array's
+    ``[``) and after it (from ``tail_start``, the array's ``]``).
+
+    Attributes
+    ----------
+    head_end, tail_start
+        The byte after the array's ``[``; its ``]``.
+    start, end
+        The slice's features, without the commas around them.
+    first
+        The number of the slice's first feature in the file.
+    rows
+        Its number of features.
+    casts
+        The columns to read as another type where the slice has no value in them
+        (:func:`agree`).
+    """
+
+    head_end: int
+    tail_start: int
+    start: int
+    end: int
+    first: int
+    rows: int
+    casts: tuple[tuple[str, str], ...] = ()
+
+
+def _chunks(path: str) -> Iterator[tuple[int, np.ndarray]]:
+    """The file in chunks of :data:`CHUNK_BYTES`, each with its offset. Read, not mapped: the
+    file's pages do not stay in this process."""
+    with open(path, "rb") as fh:
+        a = 0
+        while len(buf := np.frombuffer(fh.read(CHUNK_BYTES), dtype=np.uint8)):
+            yield a, buf
+            a += len(buf)
+
+
+def _escaped(c: np.ndarray, q: np.ndarray, carry: int) -> np.ndarray:
+    """Whether each quote at positions ``q`` of chunk ``c`` is escaped: an odd number of
+    backslashes right before it (``carry`` of them end the chunk before)."""
+    before = q[(q > 0)]
+    cand = before[c[before - 1] == _BACKSLASH]
+    odd = np.zeros(len(q), dtype=bool)
+    if len(q) and q[0] == 0:
+        odd[0] = carry % 2 == 1
+    if not len(cand):
+        return odd
+    b = np.flatnonzero(c == _BACKSLASH)
+    # runs of backslashes: where each begins; the run that ends right before each candidate
+    begins = b[np.r_[True, np.diff(b) != 1]]
+    run = np.searchsorted(begins, cand - 1, side="right") - 1
+    length = cand - begins[run]
+    length = np.where(begins[run] == 0, length + carry, length)
+    odd[np.searchsorted(q, cand)] = length % 2 == 1
+    return odd
+
+
+def _trailing_backslashes(c: np.ndarray, carry: int) -> int:
+    """How many backslashes end chunk ``c`` (with those that ended the chunk before, if the
+    whole chunk is backslashes)."""
+    n = 0
+    while n < len(c) and c[len(c) - 1 - n] == _BACKSLASH:  # (most chunks end otherwise)
+        n += 1
+    return carry + n if n == len(c) else n
+
+
+def _features_key_before(fh: Any, pos: int) -> bool:
+    """Whether the ``[`` at byte ``pos`` is the value of a ``"features"`` member."""
+    lo = max(0, pos - 256)
+    fh.seek(lo)
+    return _FEATURES_KEY.search(fh.read(pos - lo)) is not None
+
+
+def cut(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] | None:
+    """Slices of about ``rows`` features of the GeoJSON file ``path``, in order; None when it
+    holds at most twice that many or cannot be cut so that each slice reads as the whole file
+    does (see the module's notes: then it is read whole)."""
+    path = os.fspath(path)
+    try:
+        size = os.path.getsize(path)
+    except OSError:  # read whole: the reading says what is wrong
+        return None
+    if size < 40 * rows:  # a feature takes forty bytes at least
+        return None
+    with open(path, "rb") as fh:
+        head = fh.read(4)
+    if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or head[:4] in (
+        codecs.BOM_UTF32_LE,
+        codecs.BOM_UTF32_BE,
+    ):
+        return None
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    in_string = False  # inside a string at the chunk's start
+    carry = 0  # backslashes that ended the chunk before
+    depth = 0  # brackets and braces open at the chunk's start
+    seen_top = False
+    array_open = array_close = -1  # the features array's [ and ]
+    count = 0  # commas between its features so far
+    cuts: list[int] = []  # every rows-th comma between features
+    nonblank = False  # whether the array holds anything but blanks
+    with open(path, "rb") as keys:
+        for a, c in _chunks(path):
+            if c.max() >= 128 or decoder.getstate()[0]:  # (ASCII is UTF-8)
+                try:
+                    decoder.decode(c.tobytes(), final=a + len(c) >= size)
+                except UnicodeDecodeError:  # read whole: one run reads it as Latin-1
+                    return None
+            q = np.flatnonzero(c == _QUOTE)
+            real = q[~_escaped(c, q, carry if in_string else 0)]
+            carry = _trailing_backslashes(c, carry)
+            s = np.flatnonzero(_STRUCTURAL[c])
+            outside = (np.searchsorted(real, s) + in_string) % 2 == 0
+            s = s[outside]
+            in_string = (in_string + len(real)) % 2 == 1
+            if not len(s):
+                continue
+            step = _OPEN[c[s]].astype(np.int64)
+            after = depth + np.cumsum(step)  # depth after each bracket (a comma: at it)
+            if (after < 0).any():
+                return None  # more closed than opened: the reader's error
+            if not seen_top:
+                if c[s[0]] != ord("{"):
+                    return None  # not one JSON object
+                seen_top = True
+            if array_open < 0:
+                opens = np.flatnonzero((c[s] == ord("[")) & (after == 2))
+                for k in opens:
+                    if _features_key_before(keys, a + int(s[k])):
+                        array_open = a + int(s[k])
+                        break
+            if array_open >= 0 and array_close < 0:
+                pos = s + a
+                inside = pos > array_open
+                closes = np.flatnonzero(inside & (c[s] == ord("]")) & (after == 1))
+                if len(closes):
+                    array_close = int(pos[closes[0]])
+                    inside &= pos < array_close
+                commas = pos[inside & (c[s] == _COMMA) & (after == 2)]
+                number = count + 1 + np.arange(len(commas))  # the features before each
+                cuts += commas[number % rows == 0].tolist()
+                count += len(commas)
+                if not nonblank:
+                    lo = max(array_open + 1 - a, 0)
+                    hi = (array_close - a) if array_close >= 0 else len(c)
+                    nonblank = bool((c[lo:hi] > 32).any())
+            depth = int(after[-1])
+    if in_string or depth != 0 or array_open < 0 or array_close < 0 or not nonblank:
+        return None  # (an unclosed file, or no features: the reader says what is wrong)
+    features = count + 1
+    if features <= 2 * rows:
+        return None
+    bounds = [array_open, *cuts, array_close]  # the bytes around each slice
+    sizes = [rows] * (len(bounds) - 1)
+    sizes[-1] = features - rows * (len(bounds) - 2)
+    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
+        del bounds[-2]
+        sizes[-2:] = [sizes[-2] + sizes[-1]]
+    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
+    return [
+        FeatureSlice(array_open + 1, array_close, lo + 1, hi, first, n)
+        for lo, hi, first, n in zip(bounds[:-1], bounds[1:], firsts, sizes, strict=True)
+    ]
+
+
+def slice_text(path: str | os.PathLike[str], part: FeatureSlice) -> bytes:
+    """The text of a FeatureCollection of ``part``'s features: the file's text before its
+    ``features`` array, the features, and the text after it."""
+    with open(path, "rb") as fh:
+        head = fh.read(part.head_end)
+        fh.seek(part.start)
+        body = fh.read(part.end - part.start)
+        fh.seek(part.tail_start)
+        tail = fh.read()
+    return head + body + tail
+
+
+Column = tuple[str, str, bool]
+"""A column of a slice as read: its name, its pandas type, and whether every value is missing."""
+
+
+def columns_of(frame: Any) -> tuple[Column, ...]:
+    """The columns of a slice read (its GeoDataFrame or attribute table), but its geometry."""
+    geometry = getattr(frame, "_geometry_column_name", None)
+    return tuple(
+        (str(c), str(t), bool(frame[c].isna().all()))
+        for c, t in frame.dtypes.items()
+        if c != geometry
+    )
+
+
+def columns(path: str | os.PathLike[str], part: FeatureSlice) -> tuple[Column, ...]:
+    """The columns of ``part`` of ``path`` as :func:`posting.io.read_layer` reads them (by
+    GDAL through Arrow, without the geometries: a fifth less time than with them)."""
+    import pyogrio
+
+    from posting.io import _exact_ints
+
+    frame = pyogrio.read_dataframe(
+        slice_text(path, part),
+        read_geometry=False,
+        use_arrow=True,
+        arrow_to_pandas_kwargs={"types_mapper": _exact_ints().get},
+    )
+    return columns_of(frame)
+
+
+def _keeps_missing(kind: str) -> bool:
+    """Whether a column of this pandas type has the same type with missing values: where GDAL
+    reads a column with some empty values as one with none (decimals, text, dates), not where
+    missing values change it (whole numbers and booleans become decimals or objects)."""
+    return kind in ("float64", "float32", "object", "str", "string") or kind.startswith(
+        "datetime64"
+    )
+
+
+def agree(slices: list[tuple[Column, ...]]) -> tuple[tuple[str, str], ...] | None:
+    """Whether slices read with these columns read as the whole file does: None where they do
+    not (the file is then read whole), else the casts that make them so.
+
+    GDAL types a GeoJSON file's properties by the values it meets, so the slices agree when
+    they have the same columns, in the same order, each of one type in every slice where it
+    has a value. A column with no value in a slice (GDAL gives such a column text) takes the
+    type of the others, where missing values do not change that type: the cast ``(name,
+    type)``.
+
+    >>> agree([(("acres", "float64", False),), (("acres", "str", True),)])
+    (('acres', 'float64'),)
+    >>> agree([(("code", "int32", False),), (("code", "str", True),)]) is None
+    True
+    """
+    if len({tuple(c[0] for c in cols) for cols in slices}) != 1:
+        return None
+    casts = []
+    for k, name in enumerate(c[0] for c in slices[0]):
+        full = {cols[k][1] for cols in slices if not cols[k][2]}
+        empty = {cols[k][1] for cols in slices if cols[k][2]}
+        if len(full) > 1 or (not full and len(empty) > 1):
+            return None
+        if full and (kind := next(iter(full))) and empty - full:
+            if not _keeps_missing(kind):
+                return None
+            casts.append((name, kind))
+    return tuple(casts)
+
+
+def conform(frame: Any, casts: tuple[tuple[str, str], ...]) -> Any:
+    """``frame`` (a slice read) with each of its columns named in ``casts`` that has no value
+    given the type there, as missing values of it (:func:`agree`)."""
+    import pandas as pd
+
+    for name, kind in casts:
+        if name in frame.columns and frame[name].isna().all():
+            frame[name] = pd.Series(pd.array([None] * len(frame), dtype=kind), index=frame.index)
+    return frame

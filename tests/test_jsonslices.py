@@ -1,0 +1,223 @@
+"""A GeoJSON file cut into slices of features, each read as the whole file reads it."""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from posting import jsonslices
+from posting.io import _read_ogr_layer
+from posting.jsonslices import agree, columns, conform, cut, slice_text
+
+
+def _feature(i: int, name: str = "") -> dict:
+    return {
+        "type": "Feature",
+        "properties": {"pid": f"P{i}", "name": name or f"lot {i}", "acres": i + 0.5},
+        "geometry": {"type": "Point", "coordinates": [-81.0 + i / 1000, 28.0]},
+    }
+
+
+def _write(path, collection: dict, **dump) -> None:
+    path.write_text(json.dumps(collection, **dump), encoding="utf-8")
+
+
+def _sliced_features(path, slices) -> list[dict]:
+    out = []
+    for s in slices:
+        part = json.loads(slice_text(path, s))
+        assert len(part["features"]) == s.rows
+        out += part["features"]
+    return out
+
+
+def test_features_cut_every_rows_th_between_the_text_before_and_after_the_array(tmp_path):
+    """Ten features in slices of 3: 3, 3 and 4 (a last slice of one joins the one before),
+    numbered from 0, 3 and 6; each slice is a FeatureCollection with the file's other members
+    (its name and crs before the array, a foreign member after it), and its bytes are its
+    features' without the commas around them."""
+    path = tmp_path / "parcels.geojson"
+    crs = {"type": "name", "properties": {"name": "urn:ogc:def:crs:OGC:1.3:CRS84"}}
+    collection = {"type": "FeatureCollection", "name": "lots", "crs": crs, "bbox": [1, 2, 3, 4]}
+    collection |= {"features": [_feature(i) for i in range(10)], "after": {"a": [1, {"b": 2}]}}
+    _write(path, collection)
+    got = cut(path, 3)
+    assert [(s.first, s.rows) for s in got] == [(0, 3), (3, 3), (6, 4)]
+    text = path.read_bytes()
+    assert text[got[0].head_end - 1 : got[0].head_end] == b"["
+    assert text[got[0].tail_start : got[0].tail_start + 1] == b"]"
+    assert text[got[0].end : got[1].start] == b","  # (the blank after it: the next slice's)
+    assert got[0].start == got[0].head_end and got[-1].end == got[-1].tail_start
+    for s in got:
+        part = json.loads(slice_text(path, s))
+        assert {k: v for k, v in part.items() if k != "features"} == {
+            k: v for k, v in collection.items() if k != "features"
+        }
+    assert _sliced_features(path, got) == collection["features"]
+
+
+def test_brackets_commas_and_quotes_inside_strings_cut_nothing(tmp_path):
+    """Commas, brackets and braces inside strings, escaped quotes and backslashes before a
+    closing quote (``"a\\\\"``: the string ends there) do not move the cuts, nor does a
+    ``features`` key inside a feature's properties, read at once or 1 to 48 bytes at a time
+    (a run of backslashes cut between two chunks among them)."""
+    path = tmp_path / "parcels.geojson"
+    names = ['a, "b" [c] {d}', "e\\", 'f\\"], [{', '"features": [1, 2]', "\\\\", "é, ü ]"]
+    feats = [_feature(i, names[i % len(names)]) for i in range(13)]
+    feats[4]["properties"]["features"] = [{"x": 1}, {"y": [2, 3]}]
+    _write(path, {"type": "FeatureCollection", "features": feats}, ensure_ascii=False)
+    whole = cut(path, 4)
+    old = jsonslices.CHUNK_BYTES
+    try:
+        for size in range(1, 49):
+            jsonslices.CHUNK_BYTES = size
+            assert cut(path, 4) == whole, size
+    finally:
+        jsonslices.CHUNK_BYTES = old
+    assert [s.rows for s in whole] == [4, 4, 5]
+    assert _sliced_features(path, whole) == feats
+
+
+_TEXT = st.text(alphabet=st.sampled_from(list('ab ,:[]{}"\\\n\té€𝄞')), max_size=12)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    names=st.lists(_TEXT, min_size=1, max_size=30),
+    rows=st.integers(1, 6),
+    chunk=st.integers(1, 64),
+    indent=st.sampled_from([None, 0, 2]),
+    ascii_only=st.booleans(),
+)
+def test_any_collection_s_slices_are_its_features_in_order(
+    tmp_path, names, rows, chunk, indent, ascii_only
+):
+    """The oracle: Python's own parser. Whatever the strings (quotes, backslashes, brackets,
+    line ends, characters of 2 to 4 bytes), the chunk size and the layout, the slices' features
+    are the file's, in order, about ``rows`` at a time; a file of at most twice ``rows``
+    features is not cut."""
+    path = tmp_path / "parcels.geojson"
+    feats = [_feature(i, n) for i, n in enumerate(names)]
+    _write(path, {"type": "FeatureCollection", "features": feats}, indent=indent,
+           ensure_ascii=ascii_only)  # fmt: skip
+    old = jsonslices.CHUNK_BYTES
+    try:
+        jsonslices.CHUNK_BYTES = chunk
+        got = cut(path, rows)
+    finally:
+        jsonslices.CHUNK_BYTES = old
+    if len(feats) <= 2 * rows:
+        assert got is None
+        return
+    assert got is not None
+    assert sum(s.rows for s in got) == len(feats)
+    assert all(s.rows >= rows for s in got[:-1]) and got[-1].rows * 2 >= rows
+    assert [s.first for s in got] == [sum(s.rows for s in got[:k]) for k in range(len(got))]
+    assert _sliced_features(path, got) == feats
+
+
+def _collection(n: int = 20) -> str:
+    return json.dumps({"type": "FeatureCollection", "features": [_feature(i) for i in range(n)]})
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (json.dumps([_feature(i) for i in range(20)]), "not one JSON object"),
+        (
+            json.dumps({"type": "FeatureCollection", "items": [_feature(i) for i in range(20)]}),
+            "no features array",
+        ),
+        (_collection()[:-2], "an unclosed array and object"),
+        (_collection().replace('"lot 7"', '"lot 7'), "a string left open"),
+        (_collection(6), "at most twice the rows"),
+        (json.dumps({"type": "FeatureCollection", "features": []}) + " " * 400, "no features"),
+    ],
+)
+def test_a_file_that_cannot_be_cut_alike_is_read_whole(tmp_path, text, why):
+    path = tmp_path / "parcels.geojson"
+    path.write_text(text, encoding="utf-8")
+    assert cut(path, 3) is None, why
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16"])
+def test_text_that_is_not_utf_8_is_read_whole(tmp_path, encoding):
+    """Latin-1 (one run reads it so, with a note) and UTF-16 are read whole; UTF-8 with its
+    mark is cut."""
+    path = tmp_path / "parcels.geojson"
+    text = _collection().replace("lot 5", "Léan")
+    path.write_bytes(text.encode(encoding))
+    assert cut(path, 3) is None
+    path.write_bytes(codecs.BOM_UTF8 + text.encode("utf-8"))
+    assert [s.rows for s in cut(path, 3)] == [3] * 6 + [2]
+
+
+@pytest.mark.realdata
+def test_the_real_layers_slices_read_as_the_files_do_where_their_columns_agree():
+    """Pacific County's 5,433 tax lots in slices of 500: every slice has the file's columns and
+    types (:func:`agree`), and the slices read by GDAL are the file read whole (its frame, row
+    for row).
+    Williamsburg's parcels leave properties out where they are empty: its slices' columns
+    differ in number and order (GDAL orders them as it meets them), so the file is read whole
+    (:func:`posting.distributed._settled`)."""
+    from helpers import SHARED_DATA, require_real_data
+
+    path = str(require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson"))
+    got = cut(path, 500)
+    assert [s.rows for s in got] == [500] * 10 + [433]
+    assert agree([columns(path, s) for s in got]) == ()
+    whole = _read_ogr_layer(path, None)[0]
+    parts = [_read_ogr_layer(path, None, None, s)[0] for s in got]
+    pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), whole)
+    w = str(SHARED_DATA / "williamsburg-va" / "parcels.geojson")
+    assert agree([columns(w, s) for s in cut(w, 500)]) is None
+
+
+def test_slices_agree_with_the_same_columns_each_of_one_type_where_it_has_values():
+    """The same columns in the same order, each of one type where a slice has a value in it; a
+    column with no value in a slice takes the others' type if missing values keep that type
+    (decimals, text, dates), not whole numbers or booleans (missing values make them decimals
+    or objects, in the file read whole)."""
+    a = (("pid", "str", False), ("acres", "float64", False), ("use", "str", True))
+    b = (("pid", "str", False), ("acres", "str", True), ("use", "str", True))
+    assert agree([a, a]) == ()
+    assert agree([a, b, a]) == (("acres", "float64"),)
+    assert agree([a, a[::-1]]) is None  # another order
+    assert agree([a, a[:2]]) is None  # another column
+    assert agree([a, (a[0], ("acres", "int32", False), a[2])]) is None  # decimals, numbers
+    for kind in ("int32", "int64", "bool"):
+        assert agree([(("n", kind, False),), (("n", "str", True),)]) is None, kind
+    assert agree([(("d", "datetime64[ms]", False),), (("d", "str", True),)]) == (
+        ("d", "datetime64[ms]"),
+    )
+    assert agree([(("e", "str", True),), (("e", "float64", True),)]) is None
+
+
+def test_a_slice_with_no_value_in_a_column_reads_as_the_whole_file_with_its_cast(tmp_path):
+    """The last 6 of 16 lots have no acreage: GDAL reads that slice's column as text, the
+    others' as decimals, and the whole file's as decimals with 6 missing. With the cast that
+    :func:`agree` gives, the slices read are the file read whole, frame for frame."""
+    path = tmp_path / "parcels.geojson"
+    feats = [_feature(i) for i in range(16)]
+    for f in feats[10:]:
+        f["properties"]["acres"] = None
+    _write(path, {"type": "FeatureCollection", "features": feats})
+    got = cut(path, 5)
+    assert [s.rows for s in got] == [5, 5, 6]
+    cols = [columns(path, s) for s in got]
+    assert cols[2][2] == ("acres", "str", True) and cols[0][2] == ("acres", "float64", False)
+    casts = agree(cols)
+    assert casts == (("acres", "float64"),)
+    whole = _read_ogr_layer(str(path), None)[0]
+    read = [_read_ogr_layer(str(path), None, None, s)[0] for s in got]
+    with pytest.raises(AssertionError):  # as GDAL types the slices
+        pd.testing.assert_frame_equal(pd.concat(read, ignore_index=True), whole)
+    read = [conform(r, casts) for r in read]
+    pd.testing.assert_frame_equal(pd.concat(read, ignore_index=True), whole)
