@@ -1123,6 +1123,21 @@ def check_date_text(value: _dt.date | _dt.datetime | str | None) -> str:
 PAPER_CSS = {"letter": "@page { size: 8.5in 11in; }", "a4": "@page { size: 210mm 297mm; }"}
 _LINK = re.compile(r'<a href="[^"]*">')
 _PDF_DATE = re.compile(rb"D:\d{14}[+\-Z][^)]{0,8}")
+_PDF_NODE = re.compile(rb"\(node(\d{8})\)")
+
+
+def renumber_nodes(data: bytes) -> bytes:
+    """A tagged PDF printed by Chromium with its structure elements' ids (``(node00000040)``,
+    the page's DOM node numbers, which a node made or not while the page loads shifts from one
+    print to the next) numbered from 1 in their order: each id the same everywhere it appears
+    (an element, a table cell's headers, the sorted id tree), with the same width, so that the
+    file's cross-reference offsets hold.
+
+    >>> renumber_nodes(b"/ID (node00000041) /Headers [(node00000041)] (node00000330)")
+    b'/ID (node00000001) /Headers [(node00000001)] (node00000002)'
+    """
+    new = {old: k + 1 for k, old in enumerate(sorted({int(i) for i in _PDF_NODE.findall(data)}))}
+    return _PDF_NODE.sub(lambda m: b"(node%08d)" % new[int(m.group(1))], data)
 
 
 def find_chromium() -> str | None:
@@ -1166,8 +1181,10 @@ def print_pdfs(
 
     One Chromium process per page (each with its own empty profile, no network service), two at
     a time. Chromium stamps the PDF with the time it was printed; that stamp is replaced by the
-    check date (same length, so the file's cross-reference offsets hold), which makes a PDF
-    printed twice by the same Chromium the same, byte for byte.
+    check date (same length, so the file's cross-reference offsets hold), and its structure
+    elements' ids are numbered afresh (:func:`renumber_nodes`), which makes a PDF printed twice
+    by the same Chromium the same, byte for byte (a loaded machine once gave two prints whose
+    ids differed by one from the 40th on).
 
     Raises
     ------
@@ -1215,7 +1232,7 @@ def print_pdfs(
         if not pdf.exists() or pdf.stat().st_size == 0:
             why = done.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no PDF"]
             raise InputError(f"chromium could not print {name} ({why[0]})")
-        data = pdf.read_bytes()
+        data = renumber_nodes(pdf.read_bytes())
         if stamp:
             data = _PDF_DATE.sub(
                 lambda mt: stamp if len(mt.group()) == len(stamp) else mt.group(), data
