@@ -728,7 +728,8 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
     from posting.attributes import find_column, marker_kinds
 
-    m = read_marker_piece(plan.job, entry, piece)
+    with io.columns_read() as seen:  # a GeoJSON slice's columns as GDAL typed them
+        m = read_marker_piece(plan.job, entry, piece)
     _save(f"{plan.scratch}/markers-all/{i}.pkl", m)
     item, part = plan.reach.parts_of(_marker_boxes(m))
     for k in unique_ints(part):
@@ -750,13 +751,17 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         "notes": list(m.notes),
         "unusable": int((~pd.isna(m.reason)).sum()),
         "other": (other_count, other_first),
+        "json_columns": seen[-1] if seen else None,
     }
 
 
 @_task
-def _distribute_context(plan: Plan, name: str, i: int, piece: dataset.Piece) -> int:
+def _distribute_context(
+    plan: Plan, name: str, i: int, piece: dataset.Piece
+) -> tuple[int, tuple[Any, ...] | None]:
     """Read piece ``i`` of one context layer (the layer, when it is one piece) and write each
-    partition the features within its reach."""
+    partition the features within its reach; how many it has, and, for a slice of a GeoJSON
+    file, its columns as GDAL typed them (:func:`_json_settled`)."""
     from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
     from posting.job import read_context
 
@@ -771,7 +776,8 @@ def _distribute_context(plan: Plan, name: str, i: int, piece: dataset.Piece) -> 
         return getattr(read_context(files, empty, job.crs, prefetch), name)
 
     whole = piece.row_groups is None and not piece.sliced
-    layer = read() if whole else _read_slice(piece, read, read)
+    with io.columns_read() as seen:
+        layer = read() if whole else _read_slice(piece, read, read)
     boxes = layer.lonlat_bounds()
     item, part = plan.reach.parts_of(boxes)
     folder = f"{plan.scratch}/context/{name}"
@@ -780,7 +786,7 @@ def _distribute_context(plan: Plan, name: str, i: int, piece: dataset.Piece) -> 
     for k in unique_ints(part):
         sel = item[part == k]
         _save(f"{folder}/{k}/{i}.pkl", (_features_take(layer, sel), boxes[sel]))
-    return len(layer)
+    return len(layer), (seen[-1] if seen else None)
 
 
 def _features_take(layer: Any, idx: np.ndarray) -> Any:
@@ -1652,7 +1658,7 @@ def run_partitioned(
     pieces, frames, info, working = steps.scan()
     _tick(timings, "plan")
     part_futs, k_parts, reach, lat_range = steps.plan(frames, info, partition_parcels)
-    marker_pieces = _marker_pieces(job, client)
+    marker_pieces = _marker_pieces(job)
     plan = Plan(
         job,
         profiles,
@@ -1666,7 +1672,7 @@ def run_partitioned(
         states=spec.auto or any(state_of(p) for p in profiles),
     )
     _tick(timings, "distribute")
-    plan, mres = steps.distribute(plan, pieces, part_futs, marker_pieces)
+    plan, mres, marker_pieces = steps.distribute(plan, pieces, part_futs, marker_pieces)
     del frames, part_futs
     _tick(timings, "prepare")
     preps = steps.map(_prepare, plan, range(k_parts), label="preparing parcels")
@@ -1724,7 +1730,7 @@ def _file_pieces(path: str) -> list[dataset.Piece]:
     """The pieces of one input file or dataset: a GeoParquet file or dataset in row groups, a
     large GeoPackage, Shapefile, File Geodatabase, FlatGeobuf (with its index), CSV or GeoJSON
     file in slices, any other file or a folder of photos whole (a marker or context GeoJSON
-    file's slices are then settled: :func:`_settled`)."""
+    file's slices are settled once distributed: :func:`_json_settled`)."""
     from posting import photos
     from posting.io import TABLE_SUFFIXES
 
@@ -1736,23 +1742,63 @@ def _file_pieces(path: str) -> list[dataset.Piece]:
     return [dataset.Piece(path, path, None, 0, -1)]
 
 
-def _marker_pieces(job: Job, client: Client) -> list[tuple[int, dataset.Piece]]:
-    """The pieces of every marker file (:func:`_file_pieces`, :func:`_settled`), each with its
-    file's number."""
-    return [
-        (e, p) for e, path in enumerate(job.signs) for p in _settled(client, _file_pieces(path))
-    ]
+def _marker_pieces(job: Job) -> list[tuple[int, dataset.Piece]]:
+    """The pieces of every marker file (:func:`_file_pieces`), each with its file's number
+    (a GeoJSON file's slices as cut: settled once distributed, :meth:`_Steps.distribute`)."""
+    return [(e, p) for e, path in enumerate(job.signs) for p in _file_pieces(path)]
 
 
-@_task
-def _feature_columns(piece: dataset.Piece) -> Any:
-    """The columns of a slice of a GeoJSON file as read (:func:`posting.jsonslices.columns`);
-    None for a slice that cannot be read so (the file is then read whole, which says why if it
-    cannot be read: this is only a probe)."""
-    try:
-        return jsonslices.columns(piece.path, piece.feature_text)
-    except Exception:  # (GDAL's, Arrow's or the text's error: the file read whole)
+def _json_settled(
+    pieces: list[dataset.Piece], columns: list[Any], notes: list[Any] | None = None
+) -> list[dataset.Piece] | None:
+    """The pieces of one input (a file, or a dataset of them), from the columns each was read
+    with (``columns[i]``, :func:`posting.io.columns_read`: None where it was not a slice of a
+    GeoJSON file) and the notes it was read with: None where nothing changes (the input is not
+    a GeoJSON file cut in slices, or its slices agree as they are: the common case); else the
+    pieces with those slices told their casts, or replaced by the file whole where they
+    disagree (:func:`posting.jsonslices.agree`, :func:`_settle`).
+
+    GDAL types a GeoJSON file's properties by the values it meets, so a slice can read a
+    column otherwise than the whole file does. The markers' and context layers' slices are
+    sent to the partitions as soon as they are read: they are compared once sent, and a file
+    whose slices do not agree is sent again, settled (:meth:`_Steps.distribute`); the parcels'
+    are compared before any is sent (:meth:`_Steps.scan`). Slices read with different notes
+    (which the scan's UTF-8 check should leave none of) are read whole too."""
+    sliced = [k for k, p in enumerate(pieces) if p.feature_text is not None]
+    if not sliced:
         return None
+    cols = [columns[k] for k in sliced]
+    same = notes is None or all(notes[k] == notes[sliced[0]] for k in sliced)
+    casts = jsonslices.agree(cols) if same and None not in cols else None
+    if casts == ():
+        return None
+    return _settle(pieces, {pieces[sliced[0]].path: casts})
+
+
+def _marker_slices_settled(
+    marker_pieces: list[tuple[int, dataset.Piece]], mres: list[dict[str, Any]]
+) -> list[tuple[int, dataset.Piece]] | None:
+    """The marker pieces of every file (with its number) settled by :func:`_json_settled`
+    from what their distribution found (``mres``, :func:`_distribute_markers`); None where
+    every GeoJSON file's slices agree as they are (the common case: nothing to send again)."""
+    out: list[tuple[int, dataset.Piece]] = []
+    changed = False
+    for e in dict.fromkeys(e for e, _ in marker_pieces):
+        idx = [k for k, (f, _) in enumerate(marker_pieces) if f == e]
+        mine = [marker_pieces[k][1] for k in idx]
+        settled = _json_settled(
+            mine, [mres[k]["json_columns"] for k in idx], [mres[k]["notes"] for k in idx]
+        )
+        changed |= settled is not None
+        out.extend((e, p) for p in (mine if settled is None else settled))
+    return out if changed else None
+
+
+def _enumerated(pieces: dict[str, list[dataset.Piece]]) -> Iterator[tuple[str, int]]:
+    """(name, number) of each piece of each context layer, layer by layer."""
+    for name, mine in pieces.items():
+        for i in range(len(mine)):
+            yield name, i
 
 
 def _cast(piece: dataset.Piece, casts: tuple[tuple[str, str], ...]) -> dataset.Piece:
@@ -1760,34 +1806,20 @@ def _cast(piece: dataset.Piece, casts: tuple[tuple[str, str], ...]) -> dataset.P
     return replace(piece, feature_text=replace(piece.feature_text, casts=casts))
 
 
-def _settled(client: Client, pieces: list[dataset.Piece]) -> list[dataset.Piece]:
-    """``pieces``, with the slices of a GeoJSON file whose columns GDAL types differently from
-    slice to slice (whole numbers in one, decimals in another: the file read whole has one type
-    for each) replaced by the file whole, read by one worker, and those of a file whose slices
-    agree told the casts that make them so (:func:`posting.jsonslices.agree`).
-
-    Asked before the markers and context features are read, since each slice's are sent to
-    the partitions as soon as it is read. (The parcels' slices are compared once read, in
-    :meth:`_Steps.scan`, which can read the file again whole before anything is sent.)"""
-    sliced = [p for p in pieces if p.feature_text is not None]
-    if not sliced:
-        return pieces
-    found: dict[str, list[Any]] = {}
-    for p, cols in zip(
-        sliced, client.gather(client.map(_feature_columns, sliced, pure=False)), strict=True
-    ):
-        found.setdefault(p.path, []).append(cols)
-    casts = {
-        path: None if any(c is None for c in cols) else jsonslices.agree(cols)
-        for path, cols in found.items()
-    }
+def _settle(
+    pieces: list[dataset.Piece], casts: dict[str, tuple[tuple[str, str], ...] | None]
+) -> list[dataset.Piece]:
+    """``pieces``, each slice of a GeoJSON file in ``casts`` told its casts, or, where they are
+    None, the slices of its file replaced by the file whole (read by one worker)."""
     out = []
     for p in pieces:
-        if p.feature_text is not None and casts[p.path] is None:
+        if p.feature_text is None or p.path not in casts:
+            out.append(p)
+        elif casts[p.path] is None:
             if p.feature_text.first == 0:  # the file, in the first slice's place
                 out.append(dataset.Piece(p.source, p.path, None, p.offset, -1, p.hive))
-            continue
-        out.append(_cast(p, casts[p.path]) if p.feature_text is not None else p)
+        else:
+            out.append(_cast(p, casts[p.path]))
     return out
 
 
@@ -1898,7 +1930,8 @@ class _Steps:
 
     def distribute(self, plan: Plan, pieces, part_futs, marker_pieces):
         """Step 3: the parcels, markers and context features to their partitions; the plan
-        with the marker files, and what each marker piece held."""
+        with the marker files, what each marker piece held, and the marker pieces (a GeoJSON
+        file's slices settled: :func:`_marker_slices_settled`)."""
         client, job = self.client, self.job
         plan_f = _share(client, plan)
         dist_p = client.map(
@@ -1909,29 +1942,33 @@ class _Steps:
             part_futs,
             pure=False,
         )
-        context = [
-            (name, i, piece)
+        context = {
+            name: _file_pieces(getattr(job.context, name))
             for name in _CONTEXT_LAYERS
             if getattr(job.context, name)
-            for i, piece in enumerate(_settled(client, _file_pieces(getattr(job.context, name))))
-        ]
-        dist_c = client.map(
-            _distribute_context,
-            [plan_f] * len(context),
-            [name for name, _, _ in context],
-            [i for _, i, _ in context],
-            [piece for _, _, piece in context],
-            pure=False,
-        )
-        mres = self.map(
-            _distribute_markers,
-            plan,
-            range(len(marker_pieces)),
-            [e for e, _ in marker_pieces],
-            [p for _, p in marker_pieces],
-            label="distributing markers",
-        )
-        _progress(dist_p + dist_c, "distributing parcels", self.progress)
+        }
+        dist_c = self._distribute_context(plan_f, context)
+        mres = self._distribute_markers(plan, marker_pieces)
+        settled = _marker_slices_settled(marker_pieces, mres)
+        if settled is not None:  # a GeoJSON file's slices typed apart: distributed again
+            marker_pieces = settled
+            for name in ("markers", "markers-all"):
+                shutil.rmtree(os.path.join(plan.scratch, name), ignore_errors=True)
+            plan = replace(plan, marker_starts=tuple((e, p.offset) for e, p in marker_pieces))
+            mres = self._distribute_markers(plan, marker_pieces)
+        _progress(dist_p, "distributing parcels", self.progress)
+        done = _progress(dist_c, "distributing context", self.progress)
+        read = dict(zip(_enumerated(context), done, strict=True))
+        again: dict[str, list[dataset.Piece]] = {}
+        for name, mine in context.items():  # a GeoJSON layer's slices typed apart: again
+            settled = _json_settled(mine, [read[name, i][1] for i in range(len(mine))])
+            if settled is not None:
+                shutil.rmtree(os.path.join(plan.scratch, "context", name), ignore_errors=True)
+                again[name] = settled
+        if again:
+            _progress(
+                self._distribute_context(plan_f, again), "distributing context", self.progress
+            )
         files: list[tuple[str, Any]] = []
         for e, path in enumerate(job.signs):
             first = next((r for r in mres if r["entry"] == e), None)
@@ -1946,7 +1983,35 @@ class _Steps:
                     path=path,
                 )
         columns = tuple(r["columns"] for r in mres if len(r["columns"].columns))
-        return replace(plan, marker_files=tuple(files), marker_columns=columns), mres
+        plan = replace(plan, marker_files=tuple(files), marker_columns=columns)
+        return plan, mres, marker_pieces
+
+    def _distribute_context(
+        self, plan_f: Any, context: dict[str, list[dataset.Piece]]
+    ) -> list[Any]:
+        """The futures of :func:`_distribute_context` for each piece of each layer, in
+        :func:`_enumerated`'s order."""
+        items = list(_enumerated(context))
+        return self.client.map(
+            _distribute_context,
+            [plan_f] * len(items),
+            [name for name, _ in items],
+            [i for (_, i) in items],
+            [context[name][i] for name, i in items],
+            pure=False,
+        )
+
+    def _distribute_markers(
+        self, plan: Plan, marker_pieces: list[tuple[int, dataset.Piece]]
+    ) -> list[dict[str, Any]]:
+        return self.map(
+            _distribute_markers,
+            plan,
+            range(len(marker_pieces)),
+            [e for e, _ in marker_pieces],
+            [p for _, p in marker_pieces],
+            label="distributing markers",
+        )
 
     def check(self, plan: Plan, facts: list[Facts], outputs: tuple[str, ...]):
         """Step 5: each partition's check. A key that some partition's records carry (an access

@@ -32,7 +32,7 @@ from posting import photos
 from posting.crs import WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
-from posting.jsonslices import FeatureSlice, conform, slice_text
+from posting.jsonslices import FeatureSlice, columns_of, conform, slice_text
 
 if TYPE_CHECKING:
     from posting.csvslices import TextSlice
@@ -126,6 +126,23 @@ def part_of_file() -> Iterator[None]:
         yield
     finally:
         _PART_OF_FILE.reset(token)
+
+
+_COLUMNS_READ: ContextVar[list[Any] | None] = ContextVar("posting_columns_read", default=None)
+
+
+@contextlib.contextmanager
+def columns_read() -> Iterator[list[Any]]:
+    """The columns of each slice of a GeoJSON file read in the block, as GDAL typed them
+    (:func:`posting.jsonslices.columns_of`, before any cast), in the order read: what
+    :func:`posting.jsonslices.agree` compares, known without reading the slice again
+    (:func:`posting.distributed._distribute_markers`)."""
+    seen: list[Any] = []
+    token = _COLUMNS_READ.set(seen)
+    try:
+        yield seen
+    finally:
+        _COLUMNS_READ.reset(token)
 
 
 def _check_lonlat_range(
@@ -596,6 +613,9 @@ def _read_ogr_layer(
     Text that is not UTF-8 (GeoJSON must be) is read as Latin-1, with a note.
     """
     gdf, problems, notes = _read_ogr_layer_as_read(path, layer, features, part)
+    seen = _COLUMNS_READ.get()
+    if part is not None and seen is not None:
+        seen.append(columns_of(gdf))
     if part is not None and part.casts:  # (columns with no value here: the file's types)
         gdf = conform(gdf, part.casts)
     return gdf, problems, notes

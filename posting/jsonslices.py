@@ -17,7 +17,7 @@ another). The slices' columns are compared (:func:`agree`): where each has the s
 in the same order and of the same types, they are the whole file's (GDAL's types only widen
 from feature to feature); a column with no value in some slices takes the others' type where
 that allows missing values (:func:`conform`); otherwise the file is read whole
-(:func:`posting.distributed._settled`, :meth:`posting.distributed._Steps.scan`).
+(:func:`posting.distributed._json_settled`, :meth:`posting.distributed._Steps.scan`).
 
 The scan cuts only a file that every reader reads alike: UTF-8 text (with or without its mark)
 holding one JSON object with a ``features`` array, its strings and brackets closed. Any other

@@ -1424,6 +1424,43 @@ def test_context_layers_read_in_pieces_as_one_run(tmp_path, scheduler, monkeypat
     assert any(p["easements"] for p in report["parcels"])
 
 
+def test_context_geojson_slices_typed_apart_are_sent_again_whole(tmp_path, scheduler, monkeypatch):
+    """An easements GeoJSON file whose holders are whole numbers in its first slice and decimals
+    in the others: GDAL reads the file whole with decimals (holder '7.0'), its first slice with
+    whole numbers ('7'). The slices, sent to the partitions as they are read, are found typed
+    apart and the file is sent again whole: the holder each parcel names is one run's."""
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import ContextFiles, Job
+
+    collection = json.loads((SAMPLE / "easements.geojson").read_text(encoding="utf-8"))
+    feature = collection["features"][0]
+    collection["features"] = [
+        dict(feature, properties=dict(feature["properties"], holder=h))
+        for h in (7, 7, 7.5, 7.5, 7.5, 7.5)
+    ]
+    easements = tmp_path / "easements.geojson"
+    easements.write_text(json.dumps(collection), encoding="utf-8")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 2)
+    assert [p.rows for p in dataset.pieces(easements)] == [2, 2, 2]
+    assert len(_probed(dataset.pieces(easements))) == 1
+    parcels, signs = str(SAMPLE / "parcels.geojson"), str(SAMPLE / "signs.csv")
+    args = ["--id-field", "parcel_id", "--rules", "florida", "--easements", str(easements)]
+    args += ["--easement-holder-field", "holder", "--json", str(tmp_path / "one.json"), "-q"]
+    res = _run(["check", parcels, "--signs", signs, *args], ROOT)
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    context = ContextFiles(easements=str(easements), easement_holder_field="holder")
+    job = Job(
+        parcels=parcels, signs=(signs,), id_field="parcel_id", rules=("florida",), context=context
+    )
+    out = {"json": str(tmp_path / "part.json")}
+    distributed.run_and_write(job, scheduler=scheduler, partition_parcels=4, outputs=out, name=flag)
+    one, part = ((tmp_path / f"{m}.json").read_bytes() for m in ("one", "part"))
+    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
+    holders = {e["holder"] for p in json.loads(one)["parcels"] for e in p["easements"]}
+    assert holders == {"7.0"}
+
+
 def test_a_parquet_piece_refused_alone_is_read_as_part_of_its_file(
     tmp_path, scheduler, monkeypatch
 ):
@@ -1485,9 +1522,8 @@ def test_a_large_geojson_file_is_read_in_slices_with_one_run_s_bytes(
     slices of features (a state's GeoJSON is not read whole by one worker), with one run's
     outputs, byte for byte: 29 parcels in 7 slices of 4 and 5, 228 signs in 57 of 4. Every
     slice has the file's columns and types, so the slices are kept."""
-    from distributed import Client
 
-    from posting import distributed, jsonslices
+    from posting import jsonslices
 
     signs = _signs_geojson(tmp_path / "signs.geojson")
     monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
@@ -1497,9 +1533,7 @@ def test_a_large_geojson_file_is_read_in_slices_with_one_run_s_bytes(
     ]  # fmt: skip
     marks = dataset.pieces(signs)
     assert len(marks) == 57 and all(p.feature_text is not None for p in marks)
-    with Client(scheduler) as client:
-        assert distributed._settled(client, parcels) == parcels
-        assert distributed._settled(client, marks) == marks
+    assert _probed(parcels) == parcels and _probed(marks) == marks
     assert jsonslices.agree([jsonslices.columns(str(signs), p.feature_text) for p in marks]) == ()
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
@@ -1515,19 +1549,86 @@ def test_geojson_slices_whose_columns_read_differently_are_read_as_one_file(
     from distributed import Client
 
     from posting import distributed
+    from posting.job import Job
 
     heights = [3] * 200 + [2.5] * 28
     signs = _signs_geojson(tmp_path / "signs.geojson", heights)
     monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
     marks = dataset.pieces(signs)
     assert len(marks) == 57
-    with Client(scheduler) as client:
-        settled = distributed._settled(client, marks)
-    assert [(p.path, p.offset, p.rows, p.feature_text) for p in settled] == [
+    assert [(p.path, p.offset, p.rows, p.feature_text) for p in _probed(marks)] == [
         (str(signs), 0, -1, None)
     ]
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
     assert report["summary"]["markers_read"] == 228
+    # the markers are not probed before they are distributed: their slices are distributed,
+    # found typed apart from the columns they were read with, and the file distributed again
+    job = Job(parcels=str(SAMPLE / "parcels.geojson"), signs=(str(signs),), rules=("florida",))
+    with Client(scheduler) as client:
+        run = distributed.run_partitioned(
+            job, client, partition_parcels=7, scratch=str(tmp_path / "scratch")
+        )
+    assert run.plan.marker_starts == ((0, 0),)
+    assert run.totals.n_markers == 228
+
+
+def _probed(pieces: list[dataset.Piece]) -> list[dataset.Piece]:
+    """``pieces`` settled (:func:`posting.distributed._json_settled`) from their slices'
+    columns read on their own (GDAL without the geometry, :func:`posting.jsonslices.columns`):
+    what the distribution settles them to from the columns it reads them with."""
+    from posting import jsonslices
+    from posting.distributed import _json_settled
+
+    cols = [jsonslices.columns(p.path, p.feature_text) if p.feature_text else None for p in pieces]
+    return _json_settled(pieces, cols) or pieces
+
+
+def _json_pieces(path: str, firsts: list[int], rows: int) -> list[dataset.Piece]:
+    """Slices of ``rows`` features of a GeoJSON file ``path`` starting at ``firsts`` (their
+    bytes made up: only their place matters here)."""
+    from posting.jsonslices import FeatureSlice
+
+    return [
+        dataset.Piece(path, path, None, f, rows, feature_text=FeatureSlice(1, 99, 2, 98, f, rows))
+        for f in firsts
+    ]
+
+
+def test_marker_slices_are_settled_from_the_columns_they_were_distributed_with():
+    """:func:`posting.distributed._marker_slices_settled`, worked out by hand: nothing to do
+    where every GeoJSON file's slices agree; a file whose slices type a column apart becomes
+    one piece in its first slice's place; one with a column empty in a slice gets its cast;
+    one whose slices read with different notes is read whole; other pieces stay as they are."""
+    from posting.distributed import _marker_slices_settled
+
+    def res(cols, notes=()):
+        return {"json_columns": cols, "notes": list(notes)}
+
+    f, t, e = ("h", "float64", False), ("h", "str", True), ("h", "int64", False)
+    a, b = _json_pieces("a.geojson", [0, 4], 4), _json_pieces("b.geojson", [0, 4, 8], 4)
+    csv = dataset.Piece("s.csv", "s.csv", None, 0, -1)
+    pieces = [(0, a[0]), (0, a[1]), (1, csv), (2, b[0]), (2, b[1]), (2, b[2])]
+    agreeing = [res((f,)), res((f,)), res(None), res((f,)), res((f,)), res((f,))]
+    assert _marker_slices_settled(pieces, agreeing) is None
+    apart = [res((e,)), res((f,)), res(None), res((f,)), res((f,)), res((f,))]
+    assert _marker_slices_settled(pieces, apart) == [
+        (0, dataset.Piece("a.geojson", "a.geojson", None, 0, -1)),
+        (1, csv),
+        *((2, p) for p in b),
+    ]
+    empty = [res((f,)), res((f,)), res(None), res((f,)), res((t,)), res((f,))]
+    settled = _marker_slices_settled(pieces, empty)
+    assert settled[:3] == pieces[:3]
+    assert [(k, p.offset, p.feature_text.casts) for k, p in settled[3:]] == [
+        (2, 0, (("h", "float64"),)),
+        (2, 4, (("h", "float64"),)),
+        (2, 8, (("h", "float64"),)),
+    ]
+    notes = [res((f,)), res((f,), ["x"]), res(None), res((f,)), res((f,)), res((f,))]
+    whole = (0, dataset.Piece("a.geojson", "a.geojson", None, 0, -1))
+    assert _marker_slices_settled(pieces, notes) == [whole, *pieces[2:]]
+    unread = [res((f,)), res(None), res(None), res((f,)), res((f,)), res((f,))]
+    assert _marker_slices_settled(pieces, unread) == [whole, *pieces[2:]]
 
 
 @pytest.mark.realdata
@@ -1542,13 +1643,11 @@ def test_pacific_s_geojson_in_slices_merged_by_owner(tmp_path, scheduler, monkey
 
     p = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
     signs = _markers_along(p, tmp_path / "p.csv", 450, 2)
-    from distributed import Client
 
     monkeypatch.setattr(dataset, "PIECE_ROWS", 500)
     pieces = dataset.pieces(p)
     assert len(pieces) == 11
-    with Client(scheduler) as client:  # every slice has the file's columns: kept
-        assert distributed._settled(client, pieces) == pieces
+    assert _probed(pieces) == pieces  # every slice has the file's columns: kept
     args = ["check", str(p), "--signs", str(signs), "--id-field", "ASSESSOR"]
     args += ["--owner-field", "OWNER", "--merge-owner", "OWNER", "--accuracy-ft", "16"]
     res = _run([*args, "--json", str(tmp_path / "one.json"), "-q"], ROOT)
@@ -1624,10 +1723,19 @@ def test_geojson_slices_with_no_value_in_a_column_keep_their_slices(
     job = Job(parcels=str(parcels), id_field="parcel_id", rules=("florida",))
     with Client(scheduler) as client:
         pieces, *_ = distributed._Steps(job, client, False).scan()
-        marks = distributed._settled(client, dataset.pieces(signs))
+        job = Job(
+            parcels=str(parcels), signs=(str(signs),), id_field="parcel_id", rules=("florida",)
+        )
+        run = distributed.run_partitioned(
+            job, client, partition_parcels=7, scratch=str(tmp_path / "scratch")
+        )
     assert len(pieces) == 7
     assert {p.feature_text.casts for p in pieces} == {(("acres", "float64"),)}
+    marks = _probed(dataset.pieces(signs))
     assert len(marks) == 57
     assert {p.feature_text.casts for p in marks} == {(("ele_ft", "float64"),)}
+    # the markers' slices, distributed as cut, were distributed again with that cast
+    assert len(run.plan.marker_starts) == 57
+    assert {str(c["ele_ft"].dtype) for c in run.plan.marker_columns} == {"float64"}
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228

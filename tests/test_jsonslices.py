@@ -166,7 +166,7 @@ def test_the_real_layers_slices_read_as_the_files_do_where_their_columns_agree()
     for row).
     Williamsburg's parcels leave properties out where they are empty: its slices' columns
     differ in number and order (GDAL orders them as it meets them), so the file is read whole
-    (:func:`posting.distributed._settled`)."""
+    (:func:`posting.distributed._json_settled`)."""
     from helpers import SHARED_DATA, require_real_data
 
     path = str(require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson"))
@@ -221,3 +221,29 @@ def test_a_slice_with_no_value_in_a_column_reads_as_the_whole_file_with_its_cast
         pd.testing.assert_frame_equal(pd.concat(read, ignore_index=True), whole)
     read = [conform(r, casts) for r in read]
     pd.testing.assert_frame_equal(pd.concat(read, ignore_index=True), whole)
+
+
+def test_the_columns_recorded_as_slices_are_read_are_a_probe_s(tmp_path):
+    """:func:`posting.io.columns_read` records each slice's columns as GDAL typed them, before
+    its cast, in the order read (what the distribution compares): the same as a read of the
+    slice without its geometry (:func:`columns`); nothing for the file read whole."""
+    from posting.io import columns_read
+
+    path = tmp_path / "parcels.geojson"
+    feats = [_feature(i) for i in range(16)]
+    for f in feats[10:]:
+        f["properties"]["acres"] = None
+    for f in feats[:5]:
+        f["properties"]["code"] = 3
+    for f in feats[5:10]:
+        f["properties"]["code"] = 3.5
+    _write(path, {"type": "FeatureCollection", "features": feats})
+    got = cut(path, 5)
+    with columns_read() as seen:
+        _read_ogr_layer(str(path), None)
+        for s in [*got[::-1], got[2]]:
+            cast = jsonslices.FeatureSlice(**{**s.__dict__, "casts": (("acres", "float64"),)})
+            _read_ogr_layer(str(path), None, None, cast)
+    assert seen == [columns(path, s) for s in [*got[::-1], got[2]]]
+    assert seen[0][2] == ("acres", "str", True) and seen[2][3] == ("code", "int32", False)
+    assert agree(seen) is None  # (whole numbers in one slice, decimals in another)
