@@ -1654,11 +1654,14 @@ def run_partitioned(
     timings: dict[str, Any] = {}
     steps = _Steps(job, client, progress)
 
+    # the marker files cut (a CSV or GeoJSON file's bytes scanned) while the parcels are
+    # scanned and read: the cluster's cores idle while the command scans
+    marker_cut = parallel.aside(_marker_pieces, job)
     _tick(timings, "scan")
     pieces, frames, info, working = steps.scan()
     _tick(timings, "plan")
     part_futs, k_parts, reach, lat_range = steps.plan(frames, info, partition_parcels)
-    marker_pieces = _marker_pieces(job)
+    marker_pieces = marker_cut.result()
     plan = Plan(
         job,
         profiles,
