@@ -191,8 +191,9 @@ def pieces(
     GDAL format of :data:`SLICED_SUFFIXES` with more than twice that many features (of its
     ``layer``) into slices of features, a CSV file of more than twice that many records
     that every reader cuts alike (:func:`posting.csvslices.cut`) into slices of records, and a
-    GeoJSON file of more than twice that many features (no ``layer`` given) that every reader
-    reads alike (:func:`posting.jsonslices.cut`) into slices of features; any other file is one
+    GeoJSON file or text sequence of more than twice that many features (no ``layer`` given)
+    that every reader reads alike (:func:`posting.jsonslices.cut`,
+    :func:`posting.jsonslices.cut_sequence`) into slices of features; any other file is one
     piece.
     """
     from posting.io import TABLE_SUFFIXES
@@ -209,10 +210,13 @@ def pieces(
                 out.append(Piece(path, f, None, offset, t.rows, hive, text=t))
                 offset += t.rows
             continue
-        if (
-            layer is None  # (a GeoJSON file's one layer is named by the file)
-            and Path(f).suffix.lower() in jsonslices.SUFFIXES
-            and (parts := jsonslices.cut(f, rows))
+        suffix = Path(f).suffix.lower()
+        if layer is None and (  # (a GeoJSON file's one layer is named by the file)
+            (suffix in jsonslices.SUFFIXES and (parts := jsonslices.cut(f, rows)))
+            or (
+                suffix in jsonslices.SEQUENCE_SUFFIXES
+                and (parts := jsonslices.cut_sequence(f, rows))
+            )
         ):
             for t in parts:
                 out.append(Piece(path, f, None, offset, t.rows, hive, feature_text=t))

@@ -1731,13 +1731,20 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
 
 def _file_pieces(path: str) -> list[dataset.Piece]:
     """The pieces of one input file or dataset: a GeoParquet file or dataset in row groups, a
-    large GeoPackage, Shapefile, File Geodatabase, FlatGeobuf (with its index), CSV or GeoJSON
-    file in slices, any other file or a folder of photos whole (a marker or context GeoJSON
-    file's slices are settled once distributed: :func:`_json_settled`)."""
+    large GeoPackage, Shapefile, File Geodatabase, FlatGeobuf (with its index), CSV, GeoJSON
+    or GeoJSON text sequence file in slices, any other file or a folder of photos whole (a
+    marker or context GeoJSON file's slices are settled once distributed:
+    :func:`_json_settled`)."""
     from posting import photos
     from posting.io import TABLE_SUFFIXES
 
-    sliced = (*dataset.SUFFIXES, *dataset.SLICED_SUFFIXES, *TABLE_SUFFIXES, *jsonslices.SUFFIXES)
+    sliced = (
+        *dataset.SUFFIXES,
+        *dataset.SLICED_SUFFIXES,
+        *TABLE_SUFFIXES,
+        *jsonslices.SUFFIXES,
+        *jsonslices.SEQUENCE_SUFFIXES,
+    )
     if dataset.is_dataset(path) or (
         Path(path).suffix.lower() in sliced and not photos.is_photo_source(path)
     ):

@@ -37,17 +37,21 @@ import numpy as np
 
 __all__ = [
     "CHUNK_BYTES",
+    "SEQUENCE_SUFFIXES",
     "SUFFIXES",
     "FeatureSlice",
     "agree",
     "columns",
     "conform",
     "cut",
+    "cut_sequence",
     "slice_text",
 ]
 
 SUFFIXES = (".geojson", ".json")
 """Files scanned for their features (GeoJSON; an Esri JSON FeatureSet cuts alike)."""
+SEQUENCE_SUFFIXES = (".geojsonl", ".geojsons")
+"""GeoJSON text sequences (GDAL's GeoJSONSeq), scanned for their records."""
 
 CHUNK_BYTES = 1 << 23
 """Bytes scanned at a time (8 MiB: a few dozen MB of numpy temporaries)."""
@@ -80,6 +84,10 @@ class FeatureSlice:
     casts
         The columns to read as another type where the slice has no value in them
         (:func:`agree`).
+    lines
+        The features are lines of a GeoJSON text sequence (:func:`cut_sequence`), read as
+        records that each begin with a record separator (a sequence's slice has no text before
+        or after it: ``head_end`` 0, ``tail_start`` the file's size).
     """
 
     head_end: int
@@ -89,6 +97,7 @@ class FeatureSlice:
     first: int
     rows: int
     casts: tuple[tuple[str, str], ...] = ()
+    lines: bool = False
 
 
 def _chunks(path: str) -> Iterator[tuple[int, np.ndarray]]:
@@ -166,11 +175,8 @@ def cut(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] | None:
     nonblank = False  # whether the array holds anything but blanks
     with open(path, "rb") as keys:
         for a, c in _chunks(path):
-            if c.max() >= 128 or decoder.getstate()[0]:  # (ASCII is UTF-8)
-                try:
-                    decoder.decode(c.tobytes(), final=a + len(c) >= size)
-                except UnicodeDecodeError:  # read whole: one run reads it as Latin-1
-                    return None
+            if not _utf8(decoder, c, a + len(c) >= size):
+                return None  # read whole: one run reads it as Latin-1
             q = np.flatnonzero(c == _QUOTE)
             real = q[~_escaped(c, q, carry if in_string else 0)]
             carry = _trailing_backslashes(c, carry)
@@ -237,7 +243,86 @@ def slice_text(path: str | os.PathLike[str], part: FeatureSlice) -> bytes:
         body = fh.read(part.end - part.start)
         fh.seek(part.tail_start)
         tail = fh.read()
+    if part.lines:  # a sequence's lines, as records GDAL's GeoJSONSeq driver tells by their RS
+        body = b"".join(b"\x1e" + line + b"\n" for line in body.split(b"\n") if line.strip())
     return head + body + tail
+
+
+def _utf8(decoder: Any, c: np.ndarray, final: bool) -> bool:
+    """Whether chunk ``c`` goes on valid UTF-8 text (``decoder``: the chunks before)."""
+    if c.max() >= 128 or decoder.getstate()[0]:  # (ASCII is UTF-8)
+        try:
+            decoder.decode(c.tobytes(), final=final)
+        except UnicodeDecodeError:
+            return False
+    return True
+
+
+_RS, _NEWLINE, _CR, _OPEN_BRACE, _CLOSE_BRACE = 30, 10, 13, ord("{"), ord("}")
+_BOM8 = codecs.BOM_UTF8
+
+
+def cut_sequence(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] | None:
+    """Slices of about ``rows`` features of the GeoJSON text sequence ``path`` (GDAL's
+    GeoJSONSeq: ``.geojsonl``, ``.geojsons``), in order; None when it holds at most twice that
+    many or cannot be cut so that each slice reads as the whole file does (it is then read
+    whole).
+
+    A sequence is one feature per record: records that each begin with a record separator (RS,
+    RFC 8142), or lines. A file whose first byte is RS is cut before every ``rows``-th RS
+    (JSON text holds no raw RS). Any other file is cut at the start of every ``rows``-th line,
+    if every line of it is a record: it begins with ``{`` and ends with ``}`` (before a
+    ``\r``), or is empty; a pretty-printed record over several lines is not cut. Only UTF-8
+    text without a byte-order mark is cut."""
+    path = os.fspath(path)
+    try:
+        size = os.path.getsize(path)
+    except OSError:  # read whole: the reading says what is wrong
+        return None
+    if size < 40 * rows:  # a feature takes forty bytes at least
+        return None
+    with open(path, "rb") as fh:
+        rs = fh.read(1) == b"\x1e"
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    count = 0  # records so far
+    starts: list[int] = []  # where every rows-th record begins
+    before = np.array([_NEWLINE, _NEWLINE], dtype=np.uint8)  # (the file begins a line)
+    for a, c in _chunks(path):
+        if not _utf8(decoder, c, a + len(c) >= size) or (a == 0 and c[:3].tobytes() == _BOM8):
+            return None
+        if rs:
+            begin = np.flatnonzero(c == _RS)
+        else:
+            x = np.concatenate([before, c])  # each byte after the two before it (c[i]: x[i + 2])
+            nl = np.flatnonzero(c == _NEWLINE) + 2  # the newlines' places in x
+            last = np.where(x[nl - 1] == _CR, x[nl - 2], x[nl - 1])  # each line's, but a \r
+            if not np.isin(last, (_CLOSE_BRACE, _NEWLINE)).all():
+                return None  # a line that neither ends a record nor is empty
+            heads = np.flatnonzero(x[1:-1] == _NEWLINE)  # the bytes that begin a line
+            lead = c[heads]
+            if not np.isin(lead, (_OPEN_BRACE, _NEWLINE, _CR)).all():
+                return None  # a line that neither begins a record nor is empty
+            begin = heads[lead == _OPEN_BRACE]
+            before = x[-2:].copy()
+        number = count + np.arange(len(begin))  # the records before each
+        starts += (begin[number % rows == 0] + a).tolist()
+        count += len(begin)
+    if not rs and before[-1] != _NEWLINE:  # a last line without its newline
+        if (before[0] if before[-1] == _CR else before[-1]) != _CLOSE_BRACE:
+            return None
+    if count <= 2 * rows:
+        return None
+    sizes = [rows] * len(starts)
+    sizes[-1] = count - rows * (len(starts) - 1)
+    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
+        del starts[-1]
+        sizes[-2:] = [sizes[-2] + sizes[-1]]
+    ends = [*starts[1:], size]
+    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
+    return [
+        FeatureSlice(0, size, lo, hi, first, n, lines=not rs)
+        for lo, hi, first, n in zip(starts, ends, firsts, sizes, strict=True)
+    ]
 
 
 Column = tuple[str, str, bool]

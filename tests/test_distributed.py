@@ -1539,6 +1539,27 @@ def test_a_large_geojson_file_is_read_in_slices_with_one_run_s_bytes(
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
 
 
+def test_a_large_geojson_text_sequence_is_read_in_slices_with_one_run_s_bytes(
+    tmp_path, scheduler, monkeypatch
+):
+    """The sample's parcels as a GeoJSON text sequence of lines (``.geojsonl``) and its signs as
+    one of records that begin with a record separator (``.geojsons``), as GDAL writes them: read
+    by the workers in 7 and 57 slices, with one run's outputs, byte for byte."""
+    import geopandas as gpd
+    import pyogrio
+
+    parcels, signs = tmp_path / "parcels.geojsonl", tmp_path / "signs.geojsons"
+    frame = gpd.read_file(SAMPLE / "parcels.geojson")
+    pyogrio.write_dataframe(frame, parcels, driver="GeoJSONSeq")
+    frame = gpd.read_file(_signs_geojson(tmp_path / "signs.geojson"))
+    pyogrio.write_dataframe(frame, signs, driver="GeoJSONSeq", layer_options={"RS": "YES"})
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert [p.feature_text.lines for p in dataset.pieces(parcels)] == [True] * 7
+    assert [p.feature_text.lines for p in dataset.pieces(signs)] == [False] * 57
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
+    assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
+
+
 def test_geojson_slices_whose_columns_read_differently_are_read_as_one_file(
     tmp_path, scheduler, monkeypatch
 ):

@@ -247,3 +247,127 @@ def test_the_columns_recorded_as_slices_are_read_are_a_probe_s(tmp_path):
     assert seen == [columns(path, s) for s in [*got[::-1], got[2]]]
     assert seen[0][2] == ("acres", "str", True) and seen[2][3] == ("code", "int32", False)
     assert agree(seen) is None  # (whole numbers in one slice, decimals in another)
+
+
+def _sequence_records(path, slices) -> list[dict]:
+    """The features of each slice of a GeoJSON text sequence as GDAL is handed them: records
+    that each begin with a record separator."""
+    out = []
+    for s in slices:
+        text = slice_text(path, s).decode("utf-8")
+        assert text.startswith("\x1e")
+        records = [json.loads(r) for r in text.split("\x1e")[1:]]
+        assert len(records) == s.rows
+        out += records
+    return out
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    names=st.lists(_TEXT, min_size=1, max_size=30),
+    rows=st.integers(1, 6),
+    chunk=st.integers(1, 64),
+    end=st.sampled_from(["\n", "\r\n"]),
+    blanks=st.lists(st.integers(0, 30), max_size=4),
+    last_end=st.booleans(),
+    rs=st.booleans(),
+)
+def test_any_sequence_s_slices_are_its_features_in_order(
+    tmp_path, names, rows, chunk, end, blanks, last_end, rs
+):
+    """The oracle for :func:`cut_sequence`: Python's own parser, record by record. Whatever the
+    strings (a newline or a record separator only escaped in them), the line ends, empty lines,
+    a last line with or without its end, records that begin with a record separator, and the
+    chunk size, the slices' features are the file's, in order, about ``rows`` at a time."""
+    path = tmp_path / "parcels.geojsonl"
+    feats = [_feature(i, n) for i, n in enumerate(names)]
+    lines = [json.dumps(f, ensure_ascii=False) for f in feats]
+    for k in sorted(blanks, reverse=True):
+        lines.insert(min(k, len(lines)), "")
+    if rs:
+        text = "".join(f"\x1e{line}{end}" for line in lines if line)
+    else:
+        text = end.join(lines) + (end if last_end else "")
+    path.write_bytes(text.encode("utf-8"))
+    old = jsonslices.CHUNK_BYTES
+    try:
+        jsonslices.CHUNK_BYTES = chunk
+        got = jsonslices.cut_sequence(path, rows)
+    finally:
+        jsonslices.CHUNK_BYTES = old
+    if len(feats) <= 2 * rows:
+        assert got is None
+        return
+    assert got is not None
+    assert {s.lines for s in got} == {not rs}
+    assert sum(s.rows for s in got) == len(feats)
+    assert all(s.rows >= rows for s in got[:-1]) and got[-1].rows * 2 >= rows
+    assert [s.first for s in got] == [sum(s.rows for s in got[:k]) for k in range(len(got))]
+    assert _sequence_records(path, got) == feats
+
+
+def _sequence(n: int = 20) -> str:
+    return "".join(json.dumps(_feature(i)) + "\n" for i in range(n))
+
+
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        (
+            "".join(json.dumps(_feature(i), indent=1) + "\n" for i in range(20)),
+            "records over lines",
+        ),
+        (_sequence().replace('{"type"', ' {"type"', 1), "a line that begins otherwise"),
+        (_sequence().replace("}\n", "} \n", 1), "a line that ends otherwise"),
+        (_sequence()[:-3], "a last record left open"),
+        (_sequence(6), "at most twice the rows"),
+        ("\ufeff" + _sequence(), "a byte-order mark"),
+    ],
+)
+def test_a_sequence_that_cannot_be_cut_alike_is_read_whole(tmp_path, text, why):
+    path = tmp_path / "parcels.geojsonl"
+    path.write_bytes(text.encode("utf-8"))
+    assert jsonslices.cut_sequence(path, 3) is None, why
+    latin = tmp_path / "latin.geojsonl"
+    latin.write_bytes(_sequence().replace("lot 5", "Léan").encode("latin-1"))
+    assert jsonslices.cut_sequence(latin, 3) is None
+
+
+def test_a_sequence_s_slices_read_as_the_file_does(tmp_path):
+    """The sample's parcels as a GeoJSON text sequence, of lines and of records that begin with
+    a record separator, written by GDAL: the slices read (GDAL's GeoJSONSeq driver) are the file
+    read whole, frame for frame."""
+    import geopandas as gpd
+    import pyogrio
+    from helpers import SAMPLE
+
+    frame = gpd.read_file(SAMPLE / "parcels.geojson")
+    for name, options in (("lines.geojsonl", {}), ("records.geojsons", {"RS": "YES"})):
+        path = str(tmp_path / name)
+        pyogrio.write_dataframe(frame, path, driver="GeoJSONSeq", layer_options=options)
+        got = jsonslices.cut_sequence(path, 4)
+        assert [(s.first, s.rows) for s in got] == [(4 * k, 4) for k in range(6)] + [(24, 5)]
+        whole = _read_ogr_layer(path, None)[0]
+        parts = [_read_ogr_layer(path, None, None, s)[0] for s in got]
+        pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), whole)
+
+
+@pytest.mark.realdata
+def test_the_real_tax_lots_as_a_sequence_read_in_slices_as_whole(tmp_path):
+    """Pacific County's 5,433 tax lots (up to 1,176 vertices, GDAL's own typing of their
+    columns) written as a GeoJSON text sequence: slices of 500 read as the file does, frame for
+    frame."""
+    import pyogrio
+    from helpers import SHARED_DATA, require_real_data
+
+    src = require_real_data(SHARED_DATA / "pacific-wa" / "taxlots.geojson")
+    path = str(tmp_path / "taxlots.geojsonl")
+    pyogrio.write_dataframe(pyogrio.read_dataframe(src), path, driver="GeoJSONSeq")
+    got = jsonslices.cut_sequence(path, 500)
+    assert [s.rows for s in got] == [500] * 10 + [433]
+    assert agree([columns(path, s) for s in got]) == ()
+    whole = _read_ogr_layer(path, None)[0]
+    parts = [_read_ogr_layer(path, None, None, s)[0] for s in got]
+    pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), whole)
