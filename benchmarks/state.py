@@ -6,13 +6,16 @@ worker), sampled every 0.2 s over the process tree with psutil.
     .venv/bin/python benchmarks/state.py --only workers-2 --partition-parcels 20000
     .venv/bin/python benchmarks/state.py --only workers-2 --signs-csv   # the signs as one CSV
     .venv/bin/python benchmarks/state.py --only workers-2 --geojson     # both as GeoJSON
+    .venv/bin/python benchmarks/state.py --only workers-2 --geojsonseq  # both as GeoJSONSeq
 
 ``--signs-csv`` gives the signs as one CSV file (``lon,lat,kind``, every text quoted, as Arrow
 writes it), written once beside the dataset as ``signs.csv`` (300 MB for the 10,019,094 signs):
 the workers read it in slices of records (``posting/csvslices.py``). ``--geojson`` gives the
 parcels and the signs as two GeoJSON files, as an open-data portal hands them out, written once
 beside the dataset (``parcels.geojson``, ``signs.geojson``): the workers read them in slices of
-features (``posting/jsonslices.py``).
+features (``posting/jsonslices.py``). ``--geojsonseq`` gives them as two GeoJSON text
+sequences, one feature a line (``parcels.geojsonl``, ``signs.geojsonl``, as ``ogr2ogr -f
+GeoJSONSeq`` writes them): read in slices of lines.
 
 Each run writes the GeoParquet results (``--parquet``) and prints one JSON line: the wall time,
 the CPU time, the largest peak of any one process, the sum of the peaks, the load average,
@@ -116,16 +119,18 @@ def signs_csv(state: Path) -> Path:
     return out
 
 
-def as_geojson(state: Path, name: str) -> Path:
-    """The state's ``name`` dataset as one GeoJSON file, written once (by GDAL, which gives
-    every feature all of the columns, in one order)."""
+def as_geojson(state: Path, name: str, driver: str = "GeoJSON") -> Path:
+    """The state's ``name`` dataset as one GeoJSON file (or text sequence, ``driver``
+    GeoJSONSeq), written once (by GDAL, which gives every feature all of the columns, in one
+    order)."""
     import geopandas as gpd
 
-    out = state / f"{name}.geojson"
+    suffix = ".geojsonl" if driver == "GeoJSONSeq" else ".geojson"
+    out = state / f"{name}{suffix}"
     if out.exists():
         return out
-    tmp = state / f"{name}.tmp.geojson"
-    gpd.read_parquet(state / name).to_file(tmp, engine="pyogrio", driver="GeoJSON")
+    tmp = state / f"{name}.tmp{suffix}"
+    gpd.read_parquet(state / name).to_file(tmp, engine="pyogrio", driver=driver)
     tmp.rename(out)
     return out
 
@@ -140,11 +145,16 @@ def main() -> int:
     )
     ap.add_argument("--signs-csv", action="store_true", help="the signs as one CSV file")
     ap.add_argument("--geojson", action="store_true", help="parcels and signs as GeoJSON files")
+    ap.add_argument(
+        "--geojsonseq", action="store_true", help="parcels and signs as GeoJSON text sequences"
+    )
     args = ap.parse_args()
     signs = signs_csv(args.state) if args.signs_csv else args.state / "signs"
     parcels = args.state / "parcels"
     if args.geojson:
         parcels, signs = as_geojson(args.state, "parcels"), as_geojson(args.state, "signs")
+    if args.geojsonseq:
+        parcels, signs = (as_geojson(args.state, n, "GeoJSONSeq") for n in ("parcels", "signs"))
     base = [
         str(POSTING),
         "check",

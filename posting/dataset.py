@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 SUFFIXES = (".parquet", ".geoparquet", ".pq")
-SLICED_SUFFIXES = (".gpkg", ".shp", ".gdb", ".fgb")
+SLICED_SUFFIXES = (".gpkg", ".shp", ".gdb", ".fgb", ".zip")
 """Files of GDAL formats read in slices of features (``skip_features``, ``max_features``):
 formats whose layer counts its features without reading them and reaches a feature without
 reading the ones before it (on a GeoPackage of 197,940 parcels: 48,000 of them read in
@@ -58,7 +58,10 @@ skips features only by reading those before (0.7 µs each: the last slices of a 
 million would cost seconds each), but the index holds where each feature starts, so a slice
 is read by its features' ids (:func:`posting.io.feature_spans`; 4,000 of 197,920 parcels in
 0.02 s wherever they lie, against 0.14 s skipped to at the end). Without an index, the file
-is read whole, by one worker."""
+is read whole, by one worker. A zip file (a zipped Shapefile, GDAL's ``/vsizip/``) is sliced
+where GDAL says its layer can be so (a Shapefile's can): a slice near its end costs the
+inflating of the text before it, so the slices of a zipped Shapefile of 197,940 parcels read
+in 0.64-0.80 s each (start and end), the file whole in 1.9 s."""
 PIECE_ROWS = 100_000
 """Rows per piece (whole row groups are never split): small enough for a worker to read and
 prepare beside others, large enough that reading is not dominated by opening files."""

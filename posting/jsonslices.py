@@ -22,6 +22,11 @@ that allows missing values (:func:`conform`); otherwise the file is read whole
 The scan cuts only a file that every reader reads alike: UTF-8 text (with or without its mark)
 holding one JSON object with a ``features`` array, its strings and brackets closed. Any other
 file is read whole, as before; so is one of at most twice a slice's features.
+
+A GeoJSON text sequence (GDAL's GeoJSONSeq: one feature a line, or records that each begin
+with a record separator) is cut by :func:`cut_sequence`, at lines or separators: no string can
+hold either raw. Its slices are handed to GDAL as records that begin with a separator, which
+its GeoJSONSeq driver knows them by, and their columns are compared alike.
 """
 
 from __future__ import annotations

@@ -869,14 +869,15 @@ def test_named_parcels_are_looked_up_in_their_set_of_ids(tmp_path):
         assert got == {(0, 0), (0, 1), (2, 2), (3, 1), (4, 0), (4, 1)}
 
 
-@pytest.mark.parametrize("suffix", [".gpkg", ".shp", ".gdb"])
+@pytest.mark.parametrize("suffix", [".gpkg", ".shp", ".gdb", ".shp.zip"])
 def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
     tmp_path, scheduler, monkeypatch, suffix
 ):
     """A file of a GDAL format larger than a piece is read by the workers in slices of
-    features (a state's GeoPackage, Shapefile or File Geodatabase is not read whole by one
-    worker), parcels and markers; the outputs are one run's, byte for byte. Pieces of 4 rows:
-    the sample's 29 parcels in 8 slices, its 228 signs in 57. (FlatGeobuf: the next test.)"""
+    features (a state's GeoPackage, Shapefile, zipped Shapefile or File Geodatabase is not read
+    whole by one worker), parcels and markers; the outputs are one run's, byte for byte. Pieces
+    of 4 rows: the sample's 29 parcels in 8 slices, its 228 signs in 57. (FlatGeobuf: the next
+    test.)"""
     import geopandas as gpd
 
     parcels, signs = tmp_path / f"parcels{suffix}", tmp_path / f"signs{suffix}"
