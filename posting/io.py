@@ -32,7 +32,15 @@ from posting import photos
 from posting.crs import WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
-from posting.jsonslices import FeatureSlice, columns_of, conform, slice_text
+from posting.jsonslices import (
+    SEQUENCE_SUFFIXES,
+    FeatureSlice,
+    columns_of,
+    conform,
+    count_records,
+    slice_text,
+    unread_record,
+)
 
 if TYPE_CHECKING:
     from posting.csvslices import TextSlice
@@ -613,12 +621,40 @@ def _read_ogr_layer(
     Text that is not UTF-8 (GeoJSON must be) is read as Latin-1, with a note.
     """
     gdf, problems, notes = _read_ogr_layer_as_read(path, layer, features, part)
+    if Path(path).suffix.lower() in SEQUENCE_SUFFIXES:
+        _every_record_read(path, part, len(gdf))
     seen = _COLUMNS_READ.get()
     if part is not None and seen is not None:
         seen.append(columns_of(gdf))
     if part is not None and part.casts:  # (columns with no value here: the file's types)
         gdf = conform(gdf, part.casts)
     return gdf, problems, notes
+
+
+def _every_record_read(path: str, part: FeatureSlice | None, n: int) -> None:
+    """Refuse a GeoJSON text sequence (``part`` of it) of which GDAL read ``n`` features, if it
+    holds a record GDAL's GeoJSONSeq driver left out: one that is not JSON, or not a Feature (it
+    leaves such a record out without a word, so the features after it would lose their rows).
+    Counted by the records' scan (:func:`posting.jsonslices.count_records`); a file it cannot
+    count (a record over several lines) is parsed record by record."""
+    expected = part.rows if part is not None else count_records(path)
+    if expected == n:
+        return
+    good, bad = unread_record(path, part)
+    if bad is not None:
+        row, line, why = bad
+        raise InputError(
+            f"the record of row {row:,} (line {line:,}) is {why}, which GDAL's reader leaves "
+            "out; mend the record or remove it",
+            path=path,
+            row=row,
+        )
+    if good != n:
+        raise InputError(
+            f"GDAL read {n:,} features of its {good:,} records; save it as GeoJSON or "
+            "GeoParquet (ogr2ogr) and check that",
+            path=path,
+        )
 
 
 def _read_ogr_layer_as_read(
@@ -779,6 +815,8 @@ def _read_ogr(
         else:
             names = [layer]
         read = [_read_ogr_layer(path, n, features, part) for n in names]
+    except InputError:  # (a ValueError, said as it is: a record GDAL leaves out)
+        raise
     except pyogrio.errors.DataLayerError as exc:
         if layer is None:
             raise InputError(_one_line(exc), path=path) from None

@@ -32,6 +32,7 @@ its GeoJSONSeq driver knows them by, and their columns are compared alike.
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -48,9 +49,11 @@ __all__ = [
     "agree",
     "columns",
     "conform",
+    "count_records",
     "cut",
     "cut_sequence",
     "slice_text",
+    "unread_record",
 ]
 
 SUFFIXES = (".geojson", ".json")
@@ -281,10 +284,44 @@ def cut_sequence(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] 
     text without a byte-order mark is cut."""
     path = os.fspath(path)
     try:
-        size = os.path.getsize(path)
+        if os.path.getsize(path) < 40 * rows:  # a feature takes forty bytes at least
+            return None
     except OSError:  # read whole: the reading says what is wrong
         return None
-    if size < 40 * rows:  # a feature takes forty bytes at least
+    scan = _scan_sequence(path, rows)
+    if scan is None:
+        return None
+    rs, count, starts, size = scan
+    if count <= 2 * rows:
+        return None
+    sizes = [rows] * len(starts)
+    sizes[-1] = count - rows * (len(starts) - 1)
+    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
+        del starts[-1]
+        sizes[-2:] = [sizes[-2] + sizes[-1]]
+    ends = [*starts[1:], size]
+    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
+    return [
+        FeatureSlice(0, size, lo, hi, first, n, lines=not rs)
+        for lo, hi, first, n in zip(starts, ends, firsts, sizes, strict=True)
+    ]
+
+
+def count_records(path: str | os.PathLike[str]) -> int | None:
+    """How many records (features) the GeoJSON text sequence ``path`` holds, as
+    :func:`cut_sequence` counts them; None for a file it would not cut (a record over several
+    lines, text that is not UTF-8)."""
+    scan = _scan_sequence(os.fspath(path), 1 << 62)
+    return None if scan is None else scan[1]
+
+
+def _scan_sequence(path: str, rows: int) -> tuple[bool, int, list[int], int] | None:
+    """The scan of :func:`cut_sequence`: whether records begin with RS, how many there are,
+    where every ``rows``-th begins, and the file's size; None for a file not cut."""
+    path = os.fspath(path)
+    try:
+        size = os.path.getsize(path)
+    except OSError:  # read whole: the reading says what is wrong
         return None
     with open(path, "rb") as fh:
         rs = fh.read(1) == b"\x1e"
@@ -315,19 +352,42 @@ def cut_sequence(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] 
     if not rs and before[-1] != _NEWLINE:  # a last line without its newline
         if (before[0] if before[-1] == _CR else before[-1]) != _CLOSE_BRACE:
             return None
-    if count <= 2 * rows:
-        return None
-    sizes = [rows] * len(starts)
-    sizes[-1] = count - rows * (len(starts) - 1)
-    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
-        del starts[-1]
-        sizes[-2:] = [sizes[-2] + sizes[-1]]
-    ends = [*starts[1:], size]
-    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
-    return [
-        FeatureSlice(0, size, lo, hi, first, n, lines=not rs)
-        for lo, hi, first, n in zip(starts, ends, firsts, sizes, strict=True)
-    ]
+    return rs, count, starts, size
+
+
+def unread_record(
+    path: str | os.PathLike[str], part: FeatureSlice | None = None
+) -> tuple[int, tuple[int, int, str] | None]:
+    """The records of a GeoJSON text sequence (of ``part`` of it, if given) that are JSON
+    objects, counted by Python's parser, and the first that is not one (its number, from the
+    slice's first or 0, the line it begins on, and why), which GDAL's GeoJSONSeq driver leaves
+    out without a word; None for that if every record is one. Slow (Python's parser, record by
+    record): for a read whose count of features is not the records' (:func:`count_records`), or
+    a file that cannot be counted so (:func:`posting.io._read_ogr_layer`)."""
+    if part is not None:
+        with open(path, "rb") as fh:
+            line = fh.read(part.start).count(b"\n") + 1
+            data = fh.read(part.end - part.start)
+        number = part.first
+    else:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        line, number = 1, 0
+    text = data.decode("utf-8", errors="replace")
+    decoder = json.JSONDecoder()
+    at, good = 0, 0
+    blank = re.compile(r"[\s\x1e]*")
+    while (at := blank.match(text, at).end()) < len(text):
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except ValueError as exc:
+            why = f"not JSON ({exc.msg})" if hasattr(exc, "msg") else "not JSON"
+            return good, (number + good, line + text.count("\n", 0, at), why)
+        if not isinstance(value, dict):  # (GDAL reads a bare geometry as a feature)
+            return good, (number + good, line + text.count("\n", 0, at), "not a JSON object")
+        good += 1
+        at = end
+    return good, None
 
 
 Column = tuple[str, str, bool]

@@ -1561,6 +1561,41 @@ def test_a_large_geojson_text_sequence_is_read_in_slices_with_one_run_s_bytes(
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
 
 
+def test_a_record_gdal_leaves_out_stops_a_sliced_sequence_as_it_stops_one_run(
+    tmp_path, scheduler, monkeypatch
+):
+    """A parcel record that is not JSON in the middle of a GeoJSON text sequence (GDAL's reader
+    would leave it out without a word): one run and the workers reading it in slices stop with
+    the same message, naming its row and line, before any output is written."""
+    from posting import distributed
+    from posting.errors import InputError
+    from posting.job import Job
+
+    lines = (SAMPLE / "parcels.geojson").read_text(encoding="utf-8")
+    features = json.loads(lines)["features"]
+    records = [json.dumps(f) for f in features]
+    records[9] = '{"type": "Feature", "properties": {"parcel_id": "X"}, "geometry": [}'
+    parcels = tmp_path / "parcels.geojsonl"
+    parcels.write_text("".join(r + "\n" for r in records), encoding="utf-8")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert len(dataset.pieces(parcels)) == 7
+    signs = str(SAMPLE / "signs.csv")
+    out = tmp_path / "one.json"
+    args = ["check", str(parcels), "--signs", signs, "--id-field", "parcel_id", "--json", str(out)]
+    res = _run(args, ROOT)
+    assert res.returncode == 2 and not out.exists()
+    said = res.stderr.decode().strip()
+    assert "the record of row 9 (line 10) is not JSON" in said, said
+    job = Job(parcels=str(parcels), signs=(signs,), id_field="parcel_id", rules=("florida",))
+    part = tmp_path / "part.json"
+    with pytest.raises(InputError) as got:
+        distributed.run_and_write(
+            job, scheduler=scheduler, partition_parcels=7, outputs={"json": str(part)}
+        )
+    assert f"posting: error: {got.value.worded()}" == said
+    assert not part.exists()
+
+
 def test_geojson_slices_whose_columns_read_differently_are_read_as_one_file(
     tmp_path, scheduler, monkeypatch
 ):

@@ -371,3 +371,36 @@ def test_the_real_tax_lots_as_a_sequence_read_in_slices_as_whole(tmp_path):
     whole = _read_ogr_layer(path, None)[0]
     parts = [_read_ogr_layer(path, None, None, s)[0] for s in got]
     pd.testing.assert_frame_equal(pd.concat(parts, ignore_index=True), whole)
+
+
+@pytest.mark.parametrize("rs", [False, True])
+def test_a_record_gdal_would_leave_out_is_named_with_its_row_and_line(tmp_path, rs):
+    """GDAL's GeoJSONSeq driver leaves out a record that is not JSON without a word (the
+    features after it would take its row). Reading the file whole, or a slice of it, names the
+    record by its row in the file and the line it begins on (worked out here: the 13th record,
+    row 12, after 12 one-line records); a sequence of records that each begin with a record
+    separator and run over several lines too."""
+    from posting.errors import InputError
+    from posting.io import read_layer
+
+    path = tmp_path / "parcels.geojsonl"
+    records = [json.dumps(_feature(i), indent=1 if rs else None) for i in range(20)]
+    records[12] = records[12][:40]  # cut short
+    if rs:
+        text = "".join(f"\x1e{r}\n" for r in records)
+        line = 1 + sum(r.count("\n") + 1 for r in records[:12])
+    else:
+        text, line = "".join(f"{r}\n" for r in records), 13
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=rf"record of row 12 \(line {line}\) is not JSON"):
+        read_layer(str(path), crs=None, kind="parcels")
+    whole = jsonslices.unread_record(path)
+    assert whole == (12, (12, line, whole[1][2]))
+    got = jsonslices.cut_sequence(path, 5)
+    if rs:  # (a record over lines is cut only where records begin with a separator)
+        assert [s.rows for s in got] == [5, 5, 5, 5]
+        with pytest.raises(InputError, match=rf"record of row 12 \(line {line}\)"):
+            _read_ogr_layer(str(path), None, None, got[2])
+        assert len(_read_ogr_layer(str(path), None, None, got[1])[0]) == 5
+    else:  # a record cut short ends otherwise than with }: the file is read whole
+        assert got is None
