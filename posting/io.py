@@ -28,7 +28,7 @@ import pandas as pd
 import shapely
 from pyproj import CRS
 
-from posting import photos
+from posting import jsonslices, photos
 from posting.crs import WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
@@ -37,9 +37,7 @@ from posting.jsonslices import (
     FeatureSlice,
     columns_of,
     conform,
-    count_records,
     slice_text,
-    unread_record,
 )
 
 if TYPE_CHECKING:
@@ -620,9 +618,17 @@ def _read_ogr_layer(
     be (a note says which rows) and the others left without geometry (a problem of their row).
     Text that is not UTF-8 (GeoJSON must be) is read as Latin-1, with a note.
     """
+    suffix = Path(path).suffix.lower()
+    checked = layer is None and features is None and suffix in _COUNTED
+    counted = None
+    if checked and part is None:  # counted while GDAL reads
+        from posting.parallel import aside
+
+        counted = aside(_COUNTED[suffix], path)
     gdf, problems, notes = _read_ogr_layer_as_read(path, layer, features, part)
-    if Path(path).suffix.lower() in SEQUENCE_SUFFIXES:
-        _every_record_read(path, part, len(gdf))
+    if checked:
+        expected = part.rows if part is not None else counted.result()
+        _every_record_read(path, part, len(gdf), expected, suffix in SEQUENCE_SUFFIXES)
     seen = _COLUMNS_READ.get()
     if part is not None and seen is not None:
         seen.append(columns_of(gdf))
@@ -631,28 +637,47 @@ def _read_ogr_layer(
     return gdf, problems, notes
 
 
-def _every_record_read(path: str, part: FeatureSlice | None, n: int) -> None:
-    """Refuse a GeoJSON text sequence (``part`` of it) of which GDAL read ``n`` features, if it
-    holds a record GDAL's GeoJSONSeq driver left out: one that is not JSON, or not a Feature (it
-    leaves such a record out without a word, so the features after it would lose their rows).
-    Counted by the records' scan (:func:`posting.jsonslices.count_records`); a file it cannot
-    count (a record over several lines) is parsed record by record."""
-    expected = part.rows if part is not None else count_records(path)
-    if expected == n:
+_COUNTED = {
+    **dict.fromkeys(jsonslices.SUFFIXES, jsonslices.count_features),
+    **dict.fromkeys(SEQUENCE_SUFFIXES, jsonslices.count_records),
+}
+"""How the features of a GeoJSON file or text sequence are counted, to compare with GDAL's."""
+
+
+def _every_record_read(
+    path: str, part: FeatureSlice | None, n: int, expected: int | None, sequence: bool
+) -> None:
+    """Refuse a GeoJSON file or text sequence (``part`` of it) of which GDAL read ``n``
+    features, if it holds a feature GDAL's reader left out: GDAL leaves out without a word a
+    member of a ``features`` array that is not a Feature, and a record of a sequence that is not
+    JSON, so the features after it would lose their rows. ``expected``: the features counted by
+    the scan (:func:`posting.jsonslices.count_features`, :func:`~posting.jsonslices.count_records`;
+    a slice's own count); a sequence that cannot be counted so (a record over several lines) is
+    parsed record by record, another file not checked."""
+    if expected == n or (expected is None and not sequence):
         return
-    good, bad = unread_record(path, part)
+    if sequence:
+        good, bad = jsonslices.unread_record(path, part)
+        where = f"the record of row {bad[0]:,} (line {bad[1]:,})" if bad else ""
+    else:
+        good, bad = jsonslices.unread_member(path, part)
+        where = f"the feature of row {bad[0]:,}" if bad else ""
     if bad is not None:
-        row, line, why = bad
         raise InputError(
-            f"the record of row {row:,} (line {line:,}) is {why}, which GDAL's reader leaves "
-            "out; mend the record or remove it",
+            f"{where} is {bad[-1]}, which GDAL's reader leaves out; mend it or remove it",
             path=path,
-            row=row,
+            row=bad[0],
         )
-    if good != n:
+    if expected is not None and n != expected:
         raise InputError(
-            f"GDAL read {n:,} features of its {good:,} records; save it as GeoJSON or "
-            "GeoParquet (ogr2ogr) and check that",
+            f"GDAL read {n:,} of its {expected:,} features; save it as GeoParquet (ogr2ogr) "
+            "and check that",
+            path=path,
+        )
+    if sequence and good != n:
+        raise InputError(
+            f"GDAL read {n:,} of its {good:,} records; save it as GeoParquet (ogr2ogr) and "
+            "check that",
             path=path,
         )
 

@@ -49,10 +49,12 @@ __all__ = [
     "agree",
     "columns",
     "conform",
+    "count_features",
     "count_records",
     "cut",
     "cut_sequence",
     "slice_text",
+    "unread_member",
     "unread_record",
 ]
 
@@ -165,6 +167,40 @@ def cut(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] | None:
         return None
     if size < 40 * rows:  # a feature takes forty bytes at least
         return None
+    scan = _scan_collection(path, rows)
+    if scan is None:
+        return None
+    array_open, array_close, cuts, features = scan
+    if features <= 2 * rows:
+        return None
+    bounds = [array_open, *cuts, array_close]  # the bytes around each slice
+    sizes = [rows] * (len(bounds) - 1)
+    sizes[-1] = features - rows * (len(bounds) - 2)
+    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
+        del bounds[-2]
+        sizes[-2:] = [sizes[-2] + sizes[-1]]
+    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
+    return [
+        FeatureSlice(array_open + 1, array_close, lo + 1, hi, first, n)
+        for lo, hi, first, n in zip(bounds[:-1], bounds[1:], firsts, sizes, strict=True)
+    ]
+
+
+def count_features(path: str | os.PathLike[str]) -> int | None:
+    """How many members the ``features`` array of the GeoJSON file ``path`` holds, as
+    :func:`cut` counts them; None for a file it would not cut (text that is not UTF-8, no
+    ``features`` array, an empty one)."""
+    scan = _scan_collection(os.fspath(path), 1 << 62)
+    return None if scan is None else scan[3]
+
+
+def _scan_collection(path: str, rows: int) -> tuple[int, int, list[int], int] | None:
+    """The scan of :func:`cut`: the features array's ``[`` and ``]``, every ``rows``-th comma
+    between its members, and how many members it holds; None for a file not cut."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return None
     with open(path, "rb") as fh:
         head = fh.read(4)
     if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) or head[:4] in (
@@ -226,20 +262,7 @@ def cut(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] | None:
             depth = int(after[-1])
     if in_string or depth != 0 or array_open < 0 or array_close < 0 or not nonblank:
         return None  # (an unclosed file, or no features: the reader says what is wrong)
-    features = count + 1
-    if features <= 2 * rows:
-        return None
-    bounds = [array_open, *cuts, array_close]  # the bytes around each slice
-    sizes = [rows] * (len(bounds) - 1)
-    sizes[-1] = features - rows * (len(bounds) - 2)
-    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
-        del bounds[-2]
-        sizes[-2:] = [sizes[-2] + sizes[-1]]
-    firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
-    return [
-        FeatureSlice(array_open + 1, array_close, lo + 1, hi, first, n)
-        for lo, hi, first, n in zip(bounds[:-1], bounds[1:], firsts, sizes, strict=True)
-    ]
+    return array_open, array_close, cuts, count + 1
 
 
 def slice_text(path: str | os.PathLike[str], part: FeatureSlice) -> bytes:
@@ -353,6 +376,36 @@ def _scan_sequence(path: str, rows: int) -> tuple[bool, int, list[int], int] | N
         if (before[0] if before[-1] == _CR else before[-1]) != _CLOSE_BRACE:
             return None
     return rs, count, starts, size
+
+
+def unread_member(
+    path: str | os.PathLike[str], part: FeatureSlice | None = None
+) -> tuple[int, tuple[int, str] | None]:
+    """The members of a GeoJSON file's ``features`` array (of ``part``'s, if given) before the
+    first that GDAL's reader leaves out without a word (one that is not a JSON object, or, in a
+    FeatureCollection, an object that is not a Feature), and that one's row (from the slice's
+    first, or 0) and why; None for that if it has none, or if Python's parser cannot read the
+    text (GDAL's error says why). Slow: for a read whose count of features is not the array's
+    (:func:`count_features`)."""
+    if part is not None:
+        text, first = slice_text(path, part), part.first
+    else:
+        with open(path, "rb") as fh:
+            text, first = fh.read(), 0
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return 0, None
+    members = doc.get("features") if isinstance(doc, dict) else None
+    if not isinstance(members, list):
+        return 0, None
+    collection = doc.get("type") == "FeatureCollection"  # (not an Esri FeatureSet)
+    for k, member in enumerate(members):
+        if not isinstance(member, dict):
+            return k, (first + k, "not a JSON object")
+        if collection and member.get("type") != "Feature":
+            return k, (first + k, "not a GeoJSON Feature")
+    return len(members), None
 
 
 def unread_record(

@@ -404,3 +404,36 @@ def test_a_record_gdal_would_leave_out_is_named_with_its_row_and_line(tmp_path, 
         assert len(_read_ogr_layer(str(path), None, None, got[1])[0]) == 5
     else:  # a record cut short ends otherwise than with }: the file is read whole
         assert got is None
+
+
+@pytest.mark.parametrize(
+    "member, why",
+    [
+        ({"foo": 1}, "not a GeoJSON Feature"),
+        ([1, 2], "not a JSON object"),
+        (7, "not a JSON object"),
+    ],
+)
+def test_a_member_gdal_would_leave_out_is_named_with_its_row(tmp_path, member, why):
+    """GDAL's GeoJSON reader leaves out a member of the ``features`` array that is not a
+    Feature without a word (the features after it would take its row). Reading the file whole,
+    or a slice of it, names the member by its row in the file (the 13th of 20: row 12)."""
+    from posting.errors import InputError
+    from posting.io import read_layer
+
+    path = tmp_path / "parcels.geojson"
+    feats = [_feature(i) for i in range(20)]
+    feats[12] = member
+    _write(path, {"type": "FeatureCollection", "features": feats})
+    assert jsonslices.count_features(path) == 20
+    with pytest.raises(InputError, match=rf"the feature of row 12 is {why}, which GDAL"):
+        read_layer(str(path), crs=None, kind="parcels")
+    got = cut(path, 5)
+    assert [s.rows for s in got] == [5, 5, 5, 5]
+    with pytest.raises(InputError, match=rf"the feature of row 12 is {why}"):
+        _read_ogr_layer(str(path), None, None, got[2])
+    assert len(_read_ogr_layer(str(path), None, None, got[1])[0]) == 5
+    assert jsonslices.unread_member(path) == (12, (12, why))
+    feats[12] = _feature(12)
+    _write(path, {"type": "FeatureCollection", "features": feats})
+    assert len(read_layer(str(path), crs=None, kind="parcels").frame) == 20
