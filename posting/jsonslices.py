@@ -161,29 +161,36 @@ def cut(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] | None:
     holds at most twice that many or cannot be cut so that each slice reads as the whole file
     does (see the module's notes: then it is read whole)."""
     path = os.fspath(path)
-    try:
-        size = os.path.getsize(path)
-    except OSError:  # read whole: the reading says what is wrong
-        return None
-    if size < 40 * rows:  # a feature takes forty bytes at least
-        return None
-    scan = _scan_collection(path, rows)
-    if scan is None:
+    scan = _scan_collection(path, rows) if _big_enough(path, rows) else None
+    if scan is None or scan[3] <= 2 * rows:
         return None
     array_open, array_close, cuts, features = scan
-    if features <= 2 * rows:
-        return None
     bounds = [array_open, *cuts, array_close]  # the bytes around each slice
-    sizes = [rows] * (len(bounds) - 1)
-    sizes[-1] = features - rows * (len(bounds) - 2)
-    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
-        del bounds[-2]
-        sizes[-2:] = [sizes[-2] + sizes[-1]]
+    sizes = _sizes(len(bounds) - 1, features, rows)
+    del bounds[len(sizes) : -1]  # (a small last slice joined to the one before)
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
     return [
         FeatureSlice(array_open + 1, array_close, lo + 1, hi, first, n)
         for lo, hi, first, n in zip(bounds[:-1], bounds[1:], firsts, sizes, strict=True)
     ]
+
+
+def _big_enough(path: str, rows: int) -> bool:
+    """Whether a file may hold more than ``rows`` features: forty bytes at least each."""
+    try:
+        return os.path.getsize(path) >= 40 * rows
+    except OSError:  # read whole: the reading says what is wrong
+        return False
+
+
+def _sizes(k: int, count: int, rows: int) -> list[int]:
+    """The features of each of ``k`` slices of ``count``, ``rows`` each but the last, which
+    joins the one before when it has less than half of ``rows``."""
+    sizes = [rows] * k
+    sizes[-1] = count - rows * (k - 1)
+    if k > 1 and 2 * sizes[-1] < rows:
+        sizes[-2:] = [sizes[-2] + sizes[-1]]
+    return sizes
 
 
 def count_features(path: str | os.PathLike[str]) -> int | None:
@@ -306,22 +313,12 @@ def cut_sequence(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] 
     ``\r``), or is empty; a pretty-printed record over several lines is not cut. Only UTF-8
     text without a byte-order mark is cut."""
     path = os.fspath(path)
-    try:
-        if os.path.getsize(path) < 40 * rows:  # a feature takes forty bytes at least
-            return None
-    except OSError:  # read whole: the reading says what is wrong
-        return None
-    scan = _scan_sequence(path, rows)
-    if scan is None:
+    scan = _scan_sequence(path, rows) if _big_enough(path, rows) else None
+    if scan is None or scan[1] <= 2 * rows:
         return None
     rs, count, starts, size = scan
-    if count <= 2 * rows:
-        return None
-    sizes = [rows] * len(starts)
-    sizes[-1] = count - rows * (len(starts) - 1)
-    if len(sizes) > 1 and 2 * sizes[-1] < rows:  # a small last slice joins the one before
-        del starts[-1]
-        sizes[-2:] = [sizes[-2] + sizes[-1]]
+    sizes = _sizes(len(starts), count, rows)
+    del starts[len(sizes) :]  # (a small last slice joined to the one before)
     ends = [*starts[1:], size]
     firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).tolist()
     return [
