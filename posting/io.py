@@ -759,6 +759,48 @@ def _read_ogr_layer_as_read(
     return gdf, problems, notes
 
 
+def _every_waypoint_read(path: str, n: int) -> None:
+    """Refuse a GPX file of which GDAL read ``n`` waypoints, if a waypoint's ``lat`` or ``lon``
+    is missing or not a number (GDAL leaves out a waypoint without one and places one whose
+    value is not a number at 0, both without a word), or if it holds another number of them,
+    naming the first such waypoint by its row and name. A file Python's XML parser refuses (an
+    external entity, which it never resolves) is not checked."""
+    import math
+    import xml.etree.ElementTree as ET
+
+    k = 0
+    events = ET.iterparse(path)
+    while True:
+        try:
+            _, el = next(events)
+        except StopIteration:
+            break
+        except ET.ParseError:  # (an entity left undefined, which GDAL leaves out: not checked)
+            return
+        if el.tag.rpartition("}")[2] != "wpt":
+            continue
+        for attr in ("lat", "lon"):
+            value = el.get(attr)
+            try:
+                ok = value is not None and math.isfinite(float(value))
+            except ValueError:
+                ok = False
+            if not ok:
+                name = el.findtext("{*}name") or el.findtext("name")
+                named = f" ({name!r})" if name else ""
+                given = f"{attr}={value!r}" if value is not None else f"no {attr}"
+                raise InputError(
+                    f"the waypoint of row {k:,}{named} has {given}, which GDAL's reader "
+                    "leaves out or places at 0 without a word; mend it or remove it",
+                    path=path,
+                    row=k,
+                )
+        k += 1
+        el.clear()
+    if k != n:
+        raise InputError(f"GDAL read {n:,} of its {k:,} waypoints", path=path)
+
+
 def _gpx_waypoint_hint(path: str) -> InputError | None:
     """The error for a GPX file without waypoints whose tracks or routes have points."""
     import pyogrio
@@ -867,6 +909,8 @@ def _read_ogr(
         hint = _gpx_waypoint_hint(path)
         if hint is not None:
             raise hint
+    if suffix == ".gpx" and names == ["waypoints"]:
+        _every_waypoint_read(path, len(read[0][0]))
     read = [r for r in read if len(r[0])] or read[:1]
     notes = [note for r in read for note in r[2]]
     problems: dict[int, str] = {}

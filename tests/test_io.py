@@ -470,3 +470,37 @@ def test_a_17_digit_parcel_number_with_an_empty_one_beside_it_is_read_exactly(tm
     assert list(layer.ids) == ["12345678901234567", "#1", "3"]
     if suffix.startswith("latin1"):
         assert any("not UTF-8" in note for note in layer.notes)
+
+
+@pytest.mark.parametrize(
+    "bad, said",
+    [
+        ('lat="abc" lon="-81.1"', r"row 1 \('b'\) has lat='abc'"),
+        ('lon="-81.1"', r"row 1 \('b'\) has no lat"),
+        ('lat="28.71" lon=""', r"row 1 \('b'\) has lon=''"),
+    ],
+)
+def test_a_waypoint_gdal_would_leave_out_or_misplace_is_named(tmp_path, bad, said):
+    """GDAL's GPX reader leaves out a waypoint without ``lat`` or ``lon`` and places one whose
+    value is not a number at 0, both without a word (the waypoints after it would take its row,
+    or a sign would stand on the equator): the file is refused, naming the waypoint by its row
+    and name. With the waypoint mended, all three are read."""
+    from posting.errors import InputError
+    from posting.io import read_markers
+
+    def gpx(second: str) -> str:
+        return (
+            '<?xml version="1.0"?><gpx version="1.1" creator="t" '
+            'xmlns="http://www.topografix.com/GPX/1/1">'
+            '<wpt lat="28.7" lon="-81.1"><name>a</name></wpt>'
+            f"<wpt {second}><name>b</name></wpt>"
+            '<wpt lat="28.8" lon="-81.2"><name>c</name></wpt></gpx>'
+        )
+
+    path = tmp_path / "signs.gpx"
+    path.write_text(gpx(bad), encoding="utf-8")
+    with pytest.raises(InputError, match=said):
+        read_markers(str(path))
+    path.write_text(gpx('lat="28.75" lon="-81.15"'), encoding="utf-8")
+    m = read_markers(str(path))
+    assert m.lat.tolist() == [28.7, 28.75, 28.8] and m.row.tolist() == [0, 1, 2]
