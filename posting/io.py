@@ -28,7 +28,7 @@ import pandas as pd
 import shapely
 from pyproj import CRS
 
-from posting import jsonslices, photos
+from posting import jsonslices, kmlcoords, photos
 from posting.crs import WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
@@ -801,6 +801,32 @@ def _every_waypoint_read(path: str, n: int) -> None:
         raise InputError(f"GDAL read {n:,} of its {k:,} waypoints", path=path)
 
 
+def _every_position_read(path: str, misread: kmlcoords.Misread | None, read: list) -> None:
+    """Refuse a KML or KMZ file with a placemark whose ``<coordinates>`` GDAL misread
+    (:func:`posting.kmlcoords.first_misread`), naming it by its row (where the layers ``read``
+    hold its name there), its line and its name."""
+    if misread is None:
+        return
+    row = misread.row
+    if row is not None:
+        names = [n for gdf, _, _ in read for n in gdf.get("Name", pd.Series([None] * len(gdf)))]
+        if row >= len(names) or (misread.name is not None and names[row] != misread.name):
+            row = None
+    where = f"the placemark of row {row:,}" if row is not None else "a placemark"
+    named = (
+        f" ({misread.name!r}, line {misread.line:,})"
+        if misread.name
+        else (f" (line {misread.line:,})")
+    )
+    raise InputError(
+        f"{where}{named} has <coordinates>{misread.text}</coordinates>: {misread.why}. Write "
+        "each position as longitude,latitude[,altitude], with a dot for decimals and a space "
+        "between positions, or remove the placemark",
+        path=path,
+        row=row,
+    )
+
+
 def _gpx_waypoint_hint(path: str) -> InputError | None:
     """The error for a GPX file without waypoints whose tracks or routes have points."""
     import pyogrio
@@ -881,7 +907,14 @@ def _read_ogr(
             names = [str(n) for n, _ in pyogrio.list_layers(path)]
         else:
             names = [layer]
+        misread = None
+        if layer is None and suffix in {".kml", ".kmz"}:  # scanned while GDAL reads
+            from posting.parallel import aside
+
+            misread = aside(kmlcoords.first_misread, path)
         read = [_read_ogr_layer(path, n, features, part) for n in names]
+        if misread is not None:
+            _every_position_read(path, misread.result(), read)
     except InputError:  # (a ValueError, said as it is: a record GDAL leaves out)
         raise
     except pyogrio.errors.DataLayerError as exc:

@@ -1,0 +1,159 @@
+"""The ``<coordinates>`` of a KML or KMZ file, checked as GDAL's reader would misread them.
+
+GDAL's KML reader (libkml) reads a position's numbers leniently and without a word: a value
+that is not a number (``abc``, an empty element) becomes 0, so a sign stands on the equator or
+the prime meridian; a position written with a space instead of a comma (``-81.5 27.1``) becomes
+``0 0``; decimal commas (``-81,5,27,1``) become three numbers (``-81 5 27``); ``81.5.3`` becomes
+81.5; and a Point of several positions keeps the first. A placemark so read would be checked
+where it is not, so :func:`first_misread` finds the first, by its line in the file and the row
+GDAL gives it, to refuse the file.
+
+What is accepted is what the KML standard writes (OGC 12-007r2, 16.9.1:
+``lon,lat[,alt]`` tuples separated by white space) and what GDAL reads as meant: spaces beside
+a comma, a trailing comma, an altitude GDAL cannot read (it is not used).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from xml.parsers import expat
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_AROUND_COMMA = re.compile(r"\s*,\s*")
+_CONTAINERS = frozenset({"Document", "Folder"})
+
+
+@dataclass(frozen=True)
+class Misread:
+    """A placemark whose ``<coordinates>`` GDAL would read as other than written."""
+
+    row: int | None
+    """Its row as GDAL reads the file: the placemarks of each Document and Folder in turn, in
+    the order they open (the layers GDAL makes of them); None if the file could not be read to
+    its end."""
+    line: int
+    """The line of the ``<coordinates>`` element in the file (from 1)."""
+    name: str | None
+    """The placemark's ``<name>``, if it has one."""
+    text: str
+    """The element's text, shortened to 60 characters."""
+    why: str
+    """How it is misread."""
+
+
+def tuple_problem(text: str, point: bool) -> str | None:
+    """Why GDAL would misread the text of a ``<coordinates>`` element (of a Point's if
+    ``point``), or None if it reads it as written."""
+    tuples = _AROUND_COMMA.sub(",", text.strip()).split()
+    if not tuples:
+        return "it has no position (GDAL places it at 0, 0)"
+    for t in tuples:
+        parts = t.split(",")
+        if len(parts) > 1 and parts[0] == "":  # a leading comma, which GDAL skips
+            parts = parts[1:]
+        if len(parts) == 4 and parts[3] == "":  # a trailing comma after the altitude
+            parts = parts[:3]
+        if len(parts) == 3 and parts[2] == "":  # after the latitude
+            parts = parts[:2]
+        if len(parts) < 2:
+            hint = ": a space where a comma belongs?" if _NUMBER.fullmatch(parts[0]) else ""
+            return f"{t!r} is not longitude,latitude{hint} (GDAL places it at 0, 0)"
+        if len(parts) > 3:
+            return f"{t!r} has {len(parts)} numbers: decimal commas? (GDAL reads the first three)"
+        for v in parts[:2]:
+            if not _NUMBER.fullmatch(v):
+                return f"{v!r} in {t!r} is not a number (GDAL reads it as 0 or a part of it)"
+            if not math.isfinite(float(v)):
+                return f"{v!r} in {t!r} is too large a number"
+    if point and len(tuples) > 1:
+        return f"a Point has {len(tuples)} positions (GDAL keeps the first)"
+    return None
+
+
+def first_misread(path: str) -> Misread | None:
+    """The first placemark of a KML file (or a KMZ file's main KML) whose ``<coordinates>``
+    GDAL would misread (:func:`tuple_problem`), or None. A file the XML parser refuses, or a
+    KMZ without a KML, is not checked (GDAL said what it could read)."""
+    if Path(path).suffix.lower() == ".kmz":
+        try:
+            with zipfile.ZipFile(path) as z:
+                names = [n for n in z.namelist() if n.lower().endswith(".kml")]
+                if not names:
+                    return None
+                main = "doc.kml" if "doc.kml" in names else names[0]  # as libkml chooses
+                with z.open(main) as f:
+                    return _scan(f)
+        except (zipfile.BadZipFile, OSError):
+            return None
+    with open(path, "rb") as f:
+        return _scan(f)
+
+
+def _scan(f) -> Misread | None:
+    p = expat.ParserCreate()
+    p.buffer_text = True
+    containers: list[int] = []  # the open Documents and Folders, as their order of opening
+    counts: list[int] = []  # each container's placemarks so far
+    path: list[str] = []  # the open elements' local names
+    state: dict = {"placemark": None, "text": None, "found": None}
+
+    def start(tag: str, attrs: dict) -> None:
+        tag = tag.rpartition(":")[2]
+        path.append(tag)
+        if tag in _CONTAINERS:
+            containers.append(len(counts))
+            counts.append(0)
+        elif tag == "Placemark":
+            if not containers:  # a placemark outside any: its own layer
+                containers.append(len(counts))
+                counts.append(0)
+            c = containers[-1]
+            state["placemark"] = {"container": c, "index": counts[c], "name": None}
+            counts[c] += 1
+        elif state["placemark"] is not None and tag in ("coordinates", "name"):
+            state["text"] = []
+            state["line"] = p.CurrentLineNumber
+
+    def end(tag: str) -> None:
+        tag = tag.rpartition(":")[2]
+        path.pop()
+        pm = state["placemark"]
+        if tag in _CONTAINERS:
+            containers.pop()
+        elif pm is None:
+            return
+        elif tag == "name" and path and path[-1] == "Placemark" and state["text"] is not None:
+            pm["name"] = "".join(state["text"]).strip()
+        elif tag == "coordinates" and state["text"] is not None and state["found"] is None:
+            text = "".join(state["text"])
+            why = tuple_problem(text, point=bool(path) and path[-1] == "Point")
+            if why is not None:
+                state["found"] = (pm, state["line"], text, why)
+        elif tag == "Placemark":
+            state["placemark"] = None
+        if tag in ("coordinates", "name"):
+            state["text"] = None
+
+    def chars(data: str) -> None:
+        if state["text"] is not None:
+            state["text"].append(data)
+
+    p.StartElementHandler = start
+    p.EndElementHandler = end
+    p.CharacterDataHandler = chars
+    whole = True
+    try:  # to the end, once one is found too: a container's later placemarks come before
+        p.ParseFile(f)
+    except expat.ExpatError:  # (GDAL read what it could: what was read is checked)
+        whole = False
+    if state["found"] is None:
+        return None
+    pm, line, text, why = state["found"]
+    row = sum(counts[: pm["container"]]) + pm["index"] if whole else None
+    short = " ".join(text.split())
+    short = short if len(short) <= 60 else short[:57] + "..."
+    return Misread(row, line, pm["name"] or None, short, why)

@@ -1,0 +1,189 @@
+"""KML ``<coordinates>`` GDAL would misread: found by their row and line, refused on reading."""
+
+from __future__ import annotations
+
+import warnings
+import zipfile
+
+import pyogrio
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting.errors import InputError
+from posting.io import read_markers
+from posting.kmlcoords import first_misread, tuple_problem
+
+
+def kml(body: str) -> str:
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        f'<kml xmlns="http://www.opengis.net/kml/2.2"><Document>{body}</Document></kml>'
+    )
+
+
+def placemark(name: str, coordinates: str, geometry: str = "Point") -> str:
+    return (
+        f"<Placemark><name>{name}</name><{geometry}><coordinates>{coordinates}</coordinates>"
+        f"</{geometry}></Placemark>"
+    )
+
+
+def gdal_points(tmp_path, texts: list[str]) -> list[tuple[float, float]]:
+    """Each text as GDAL reads it in a Point of its own: (x, y)."""
+    path = tmp_path / "points.kml"
+    path.write_text(kml("".join(placemark(f"p{i}", t) for i, t in enumerate(texts))))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        geoms = pyogrio.read_dataframe(path).geometry
+    return [(g.x, g.y) for g in geoms]
+
+
+# Read as written: the standard's form and what GDAL reads as meant beside it.
+READ_AS_WRITTEN = {
+    "-81.5,27.1": (-81.5, 27.1),
+    "-81.5, 27.1": (-81.5, 27.1),
+    "-81.5 ,27.1": (-81.5, 27.1),
+    "-81.5\t,\t27.1": (-81.5, 27.1),
+    "-81.5,27.1,": (-81.5, 27.1),
+    "-81.5,27.1,12.5,": (-81.5, 27.1),
+    "\n   -81.5,27.1,0\n  ": (-81.5, 27.1),
+    "-8.15e1,2.71E1": (-81.5, 27.1),
+    "+81.5,27.1": (81.5, 27.1),
+    ".5,27.1": (0.5, 27.1),
+    "5.,27.1": (5.0, 27.1),
+    ",-81.5,27.1": (-81.5, 27.1),
+    "-81.5,27.1,abc": (-81.5, 27.1),  # an altitude GDAL reads as 0: not used
+}
+# Misread: what the writer meant (None where it cannot be told) and what GDAL reads.
+MISREAD = {
+    "-81.5 27.1": ((-81.5, 27.1), (0, 0)),  # a space for the comma
+    "x,27.1": (None, (0, 27.1)),  # not a number
+    "81.5.3,27.1": (None, (81.5, 27.1)),  # cut short
+    "-81,5,27,1": ((-81.5, 27.1), (-81, 5)),  # decimal commas
+    "\u221281.5,27.1": ((-81.5, 27.1), (0, 27.1)),  # a minus sign that is not ASCII
+    "-81.5,,27.1": ((-81.5, 27.1), (-81.5, 0)),  # two commas
+    "": (None, (0, 0)),  # no position
+    "-81.5": (None, (0, 0)),  # no latitude
+}
+
+
+def test_what_gdal_reads_as_written_is_accepted_and_what_it_misreads_is_not(tmp_path):
+    """The oracle is GDAL itself: every text accepted is read by GDAL as the numbers written,
+    and every text refused is read as other than the writer meant."""
+    accepted = gdal_points(tmp_path, list(READ_AS_WRITTEN))
+    for (text, meant), got in zip(READ_AS_WRITTEN.items(), accepted, strict=True):
+        assert tuple_problem(text, point=True) is None, text
+        assert got == pytest.approx(meant), text
+    refused = gdal_points(tmp_path, list(MISREAD))
+    for (text, (meant, gdal)), got in zip(MISREAD.items(), refused, strict=True):
+        assert tuple_problem(text, point=True) is not None, text
+        assert got == pytest.approx(gdal), text
+        assert meant is None or got != pytest.approx(meant), text
+
+
+def test_the_reasons_name_the_likely_mistake():
+    assert "a space where a comma belongs" in tuple_problem("-81.5 27.1", point=True)
+    assert "decimal commas" in tuple_problem("-81,5,27,1", point=True)
+    assert "no position" in tuple_problem("  ", point=False)
+    assert "'nan'" in tuple_problem("nan,27.1", point=True)
+    assert "too large" in tuple_problem("1e400,27.1", point=True)
+    # a Point keeps its first position; a line has several
+    assert "2 positions" in tuple_problem("-81.5,27.1 -81.4,27.2", point=True)
+    assert tuple_problem("-81.5,27.1 -81.4,27.2", point=False) is None
+
+
+coordinate = st.floats(-180, 180, allow_nan=False).map(lambda v: round(v, 7))
+latitude = st.floats(-90, 90, allow_nan=False).map(lambda v: round(v, 7))
+spacing = st.sampled_from(["", " ", "  ", "\t", "\n"])
+
+
+@st.composite
+def written(draw) -> tuple[str, float, float]:
+    """A position as a KML writer might write it: its numbers in any float form, spaces
+    beside the commas, an altitude or a trailing comma."""
+    lon, lat = draw(coordinate), draw(latitude)
+    form = draw(st.sampled_from(["{!r}", "{:.7f}", "{:.6e}", "{:+.7f}"]))
+    a, b = form.format(lon), form.format(lat)
+    sep = draw(spacing) + "," + draw(spacing)
+    tail = draw(st.sampled_from(["", ",", ",0", ",12.5", ",12.5,"]))
+    return draw(spacing) + a + sep + b + tail + draw(spacing), float(a), float(b)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(written(), min_size=1, max_size=20))
+def test_positions_written_in_any_accepted_form_are_read_as_written(tmp_path_factory, points):
+    """Property: whatever the form of an accepted position, GDAL reads the numbers written."""
+    tmp_path = tmp_path_factory.mktemp("kml")
+    got = gdal_points(tmp_path, [t for t, _, _ in points])
+    for (text, lon, lat), xy in zip(points, got, strict=True):
+        assert tuple_problem(text, point=True) is None, text
+        assert xy == pytest.approx((lon, lat), abs=1e-9), text
+
+
+def test_the_misread_placemark_is_found_by_its_row_as_gdal_numbers_rows(tmp_path):
+    """GDAL makes a layer of each Document and Folder (their own placemarks, in the order they
+    open), so a Document's placemark after a Folder comes before the Folder's rows: here 'a2'
+    is the fourth row (d1, d2, a1, a2), on line 5."""
+    path = tmp_path / "signs.kml"
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<kml xmlns="http://www.opengis.net/kml/2.2"><Document><name>signs</name>',
+        placemark("d1", "-81.50,27.10"),
+        "<Folder><name>A</name>" + placemark("a1", "-81.51,27.11"),
+        placemark("a2", "{}"),
+        "<Folder><name>AA</name>" + placemark("aa1", "-81.52,27.12") + "</Folder></Folder>",
+        placemark("d2", "-81.53,27.13"),
+        "</Document></kml>",
+    ]
+    text = "\n".join(lines)
+    path.write_text(text.replace("{}", "-81.54 27.14"))
+    found = first_misread(str(path))
+    assert (found.row, found.line, found.name) == (3, 5, "a2")
+    with pytest.raises(InputError, match=r"row 3 \('a2', line 5\).*-81\.54 27\.14") as err:
+        read_markers(str(path))
+    assert err.value.row == 3
+    path.write_text(text.replace("{}", "-81.54,27.14"))
+    assert first_misread(str(path)) is None
+    m = read_markers(str(path))
+    assert m.row.tolist() == [0, 1, 2, 3, 4]
+    assert m.lon.tolist() == pytest.approx([-81.50, -81.53, -81.51, -81.54, -81.52])
+
+
+def polygon(name: str, ring: str) -> str:
+    return (
+        f"<Placemark><name>{name}</name><Polygon><outerBoundaryIs><LinearRing><coordinates>"
+        f"{ring}</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>"
+    )
+
+
+def test_a_kmz_is_checked_in_its_main_kml_and_a_polygon_in_its_rings(tmp_path):
+    """A KMZ's doc.kml is what GDAL reads; a polygon's rings are checked like points."""
+    ring = "-81.5,27.1 -81.4,27.1 -81.4,27.2 -81.5,27.2 -81.5,27.1"
+    bad_ring = ring.replace("-81.4,27.2", "-81,4,27,2")
+    for name, body in [
+        ("bad", polygon("lot 1", ring) + polygon("lot 2", bad_ring)),
+        ("good", polygon("lot 1", ring)),
+    ]:
+        with zipfile.ZipFile(tmp_path / f"{name}.kmz", "w") as z:
+            z.writestr("files/readme.txt", "not KML")
+            z.writestr("doc.kml", kml(body))
+    found = first_misread(str(tmp_path / "bad.kmz"))
+    assert (found.row, found.name) == (1, "lot 2") and "decimal commas" in found.why
+    assert first_misread(str(tmp_path / "good.kmz")) is None
+
+
+def test_a_file_gdal_writes_is_accepted(tmp_path):
+    """KML as GDAL writes it (the form most tools export) passes the check unchanged."""
+    import geopandas as gpd
+
+    pts = gpd.GeoDataFrame(
+        {"Name": ["a", "b"]},
+        geometry=[shapely.Point(-81.123456789, 28.5), shapely.Point(-81.2, 28.987654321)],
+        crs=4326,
+    )
+    path = tmp_path / "signs.kml"
+    pts.to_file(path, driver="LIBKML")
+    assert first_misread(str(path)) is None
+    assert read_markers(str(path)).lon.tolist() == pytest.approx([-81.123456789, -81.2])
