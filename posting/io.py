@@ -854,27 +854,102 @@ def _gpx_waypoint_hint(path: str) -> InputError | None:
 FORMATS = "GeoJSON, GeoPackage, Shapefile (.shp or zipped), FlatGeobuf, KML, GPX, GeoParquet or CSV"
 
 
-def _check_shapefile_complete(path: str) -> None:
-    """Refuse a Shapefile whose .shp is shorter than its index (.shx) says: a copy cut short,
-    whose last records GDAL would read as rows without geometry."""
-    shx = Path(path).with_suffix(".shx")
-    if not shx.exists():
-        shx = Path(path).with_suffix(".SHX")
-    if not shx.exists():
+def _check_shapefiles(path: str, layer: str | None) -> None:
+    """Refuse a Shapefile (or a zipped one's, ``layer`` or each) whose files do not agree:
+    a .shp shorter than its index (.shx) says, a copy cut short whose last records GDAL would
+    read as rows without geometry; or a .dbf of another number of rows than the .shp has
+    shapes, which GDAL reads only as far as the shorter, leaving the rest out without a word."""
+    if Path(path).suffix.lower() != ".zip":
+        p = Path(path)
+        shx, dbf = _sibling(p, ".shx"), _sibling(p, ".dbf")
+        _check_shapefile(
+            path,
+            os.path.getsize(path),
+            shx.read_bytes() if shx else None,
+            _head(dbf, 12) if dbf else None,
+            os.path.getsize(dbf) if dbf else 0,
+            shx.name if shx else "",
+        )
         return
-    body = shx.read_bytes()[100:]
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            files = {n.lower(): n for n in z.namelist()}
+            for low, name in files.items():
+                stem = low[:-4]
+                if not low.endswith(".shp") or layer not in (None, Path(name).stem):
+                    continue
+                shx, dbf = files.get(stem + ".shx"), files.get(stem + ".dbf")
+                _check_shapefile(
+                    f"{path}: {name}",
+                    z.getinfo(name).file_size,
+                    z.read(shx) if shx else None,
+                    z.open(dbf).read(12) if dbf else None,
+                    z.getinfo(dbf).file_size if dbf else 0,
+                    Path(shx).name if shx else "",
+                )
+    except (zipfile.BadZipFile, OSError):  # (GDAL says what it cannot read)
+        return
+
+
+def _sibling(path: Path, suffix: str) -> Path | None:
+    """The file beside ``path`` with its name and ``suffix`` (or the suffix in capitals)."""
+    for s in (suffix, suffix.upper()):
+        if path.with_suffix(s).exists():
+            return path.with_suffix(s)
+    return None
+
+
+def _head(path: Path, n: int) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(n)
+
+
+def _check_shapefile(
+    where: str, have: int, shx: bytes | None, dbf: bytes | None, dbf_size: int, shx_name: str
+) -> None:
+    """:func:`_check_shapefiles` for one Shapefile named ``where``: its .shp's size in bytes
+    ``have``, its .shx, the first bytes of its .dbf (None where there is none) and the
+    .dbf's size."""
+    if shx is None:
+        return
+    body = shx[100:]
     index = np.frombuffer(body[: len(body) // 8 * 8], dtype=">i4")  # (offset, length) pairs
-    if len(index) < 2:
-        return
     offset, length = index[0::2].astype(np.int64), index[1::2].astype(np.int64)
-    need = int(((offset + length) * 2 + 8).max())  # 16-bit words, then the record header
-    have = os.path.getsize(path)
-    if have < need:
-        whole = int(((offset + length) * 2 + 8 <= have).sum())
+    if len(offset):
+        need = int(((offset + length) * 2 + 8).max())  # 16-bit words, then the record header
+        if have < need:
+            whole = int(((offset + length) * 2 + 8 <= have).sum())
+            raise InputError(
+                f"is cut short: {have:,} bytes where its index ({shx_name}) needs {need:,}; it "
+                f"holds only {whole:,} of its {len(offset):,} records whole. Copy the file again",
+                path=where,
+            )
+    if dbf is None or len(dbf) < 12:
+        return
+    shapes, rows = len(offset), int.from_bytes(dbf[4:8], "little")
+    header, width = int.from_bytes(dbf[8:10], "little"), int.from_bytes(dbf[10:12], "little")
+    if dbf_size < header + rows * width:
+        whole = max(dbf_size - header, 0) // max(width, 1)
         raise InputError(
-            f"is cut short: {have:,} bytes where its index ({shx.name}) needs {need:,}; it holds "
-            f"only {whole:,} of its {len(offset):,} records whole. Copy the file again",
-            path=path,
+            f"its .dbf is cut short: {dbf_size:,} bytes where its {rows:,} rows need "
+            f"{header + rows * width:,}; it holds only {whole:,} of them whole, and GDAL would "
+            "leave out the rest without a word. Copy the .dbf again",
+            path=where,
+        )
+    if shapes != rows:
+        left = (
+            f"the last {shapes - rows:,} of its shapes"
+            if shapes > rows
+            else f"the last {rows - shapes:,} of its rows"
+        )
+        raise InputError(
+            f"its .shp holds {shapes:,} shapes and its .dbf {rows:,} rows: the two do not belong "
+            f"together (the .dbf saved again apart, in a spreadsheet or another program?), and "
+            f"GDAL would read the first {min(shapes, rows):,} and leave out {left} without a "
+            "word. Copy the .shp, .shx and .dbf again, from one export",
+            path=where,
         )
 
 
@@ -892,8 +967,8 @@ def _read_ogr(
     import pyogrio  # only here: GeoParquet and CSV are read without it (0.1 s of start-up)
 
     suffix = Path(path).suffix.lower()
-    if suffix == ".shp":
-        _check_shapefile_complete(path)
+    if suffix in (".shp", ".zip"):
+        _check_shapefiles(path, layer)
     if suffix == ".gpx" and kind == "parcels":
         raise InputError(
             "GPX holds waypoints and tracks, not parcel polygons; use GeoJSON, GeoPackage, "

@@ -75,6 +75,43 @@ def _shapefile(tmp: Path) -> Path:
     return tmp / "cut.shp"
 
 
+def _signs_shapefile(tmp: Path, name: str, rows: slice = slice(None)) -> Path:
+    import pandas as pd
+
+    table = pd.read_csv(SIGNS).dropna(subset=["lon", "lat"]).iloc[rows]
+    gdf = gpd.GeoDataFrame(
+        table[["sign_id"]], geometry=gpd.points_from_xy(table["lon"], table["lat"]), crs=4326
+    )
+    gdf.to_file(tmp / f"{name}.shp")
+    return tmp / f"{name}.shp"
+
+
+def _dbf_of_another(tmp: Path) -> Path:
+    """A Shapefile whose .dbf was saved apart, with its last two rows gone."""
+    shp = _signs_shapefile(tmp, "signs")
+    shutil.copy(
+        _signs_shapefile(tmp, "fewer", slice(None, -2)).with_suffix(".dbf"), shp.with_suffix(".dbf")
+    )
+    return shp
+
+
+def _dbf_cut(tmp: Path) -> Path:
+    shp = _signs_shapefile(tmp, "signs")
+    _truncated(shp.with_suffix(".dbf"), tmp / "cut.dbf", 0.7)
+    shutil.move(tmp / "cut.dbf", shp.with_suffix(".dbf"))
+    return shp
+
+
+def _zipped_dbf_of_another(tmp: Path) -> Path:
+    import zipfile
+
+    shp = _dbf_of_another(tmp)
+    with zipfile.ZipFile(tmp / "signs.zip", "w") as z:
+        for ext in (".shp", ".shx", ".dbf", ".prj"):
+            z.write(shp.with_suffix(ext), f"signs/signs{ext}")
+    return tmp / "signs.zip"
+
+
 CASES = {
     # name: (role, how to make the file, what the line says)
     "truncated GeoJSON": (
@@ -86,6 +123,10 @@ CASES = {
     "truncated GeoParquet": ("parcels", _parquet, "not a readable Parquet file"),
     "truncated FlatGeobuf": ("parcels", _fgb, "is it complete?"),
     "truncated Shapefile": ("signs", _shapefile, "is cut short"),
+    # GDAL reads such a pair only as far as the shorter, without a word
+    "Shapefile with another .dbf": ("signs", _dbf_of_another, "holds 227 shapes and its .dbf 225"),
+    "zipped, with another .dbf": ("signs", _zipped_dbf_of_another, "signs/signs.shp: its .shp"),
+    "truncated .dbf": ("signs", _dbf_cut, "its .dbf is cut short"),
     "PNG named .geojson": (
         "parcels",
         lambda t: _write(t / "img.geojson", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
