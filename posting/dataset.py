@@ -298,7 +298,9 @@ def _feature_count(path: str, layer: str | None) -> int:
         return -1
     import warnings
 
-    import pyogrio
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
 
     try:
         with warnings.catch_warnings():  # (a multi-layer file's: the reading shows it)

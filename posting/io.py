@@ -510,7 +510,9 @@ def _with_exact_ints(
     exactly, through Arrow: those columns hold no text to decode. Without it a parcel number
     of 17 digits would lose its last (see :func:`_exact_ints`). ``spans``: the slice ``frame``
     was read as (:func:`feature_spans`)."""
-    import pyogrio
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
 
     info = pyogrio.read_info(path, layer=layer)
     ints = [
@@ -594,7 +596,9 @@ def _unindexed_flatgeobuf(path: str, layer: str | None) -> bool:
     says they are: pyogrio then read past them and the process crashed (a segmentation fault,
     no message). Its other reader gives the row no geometry, as other formats do, for about
     1.6 times the reading time (0.57 s against 0.35 s for 197,920 parcels)."""
-    import pyogrio
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
 
     if Path(path).suffix.lower() != ".fgb":
         return False
@@ -690,7 +694,10 @@ def _read_ogr_layer_as_read(
 ) -> tuple[Any, dict[int, str], list[str]]:
     """:func:`_read_ogr_layer`, its slice of a GeoJSON file with the types GDAL gave it."""
     import pyarrow as pa
-    import pyogrio
+
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
 
     notes: list[str] = []
     kwargs: dict[str, Any] = {
@@ -829,7 +836,9 @@ def _every_position_read(path: str, misread: kmlcoords.Misread | None, read: lis
 
 def _gpx_waypoint_hint(path: str) -> InputError | None:
     """The error for a GPX file without waypoints whose tracks or routes have points."""
-    import pyogrio
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
 
     counts = {}
     for name in ("track_points", "route_points"):
@@ -964,7 +973,9 @@ def _read_ogr(
     """A file of a GDAL format, or its ``features`` ``[a, b)`` (a file of
     :data:`posting.dataset.SLICED_SUFFIXES`, one layer), or ``part`` of a GeoJSON file
     (:mod:`posting.jsonslices`)."""
-    import pyogrio  # only here: GeoParquet and CSV are read without it (0.1 s of start-up)
+    from posting.gdal import pyogrio_here  # GeoParquet and CSV are read without it
+
+    pyogrio = pyogrio_here()
 
     suffix = Path(path).suffix.lower()
     if suffix in (".shp", ".zip"):
