@@ -630,6 +630,12 @@ def _read_ogr_layer(
 
         counted = aside(_COUNTED[suffix], path)
     gdf, problems, notes = _read_ogr_layer_as_read(path, layer, features, part)
+    if suffix == ".gpkg" and len(gdf):
+        missing = np.flatnonzero(shapely.is_missing(np.asarray(gdf.geometry, dtype=object)))
+        for i in _unreadable_gpkg_rows(path, layer, features, missing):
+            problems.setdefault(
+                int(i), "its geometry cannot be read: the GeoPackage's geometry is damaged"
+            )
     if checked:
         expected = part.rows if part is not None else counted.result()
         _every_record_read(path, part, len(gdf), expected, suffix in SEQUENCE_SUFFIXES)
@@ -639,6 +645,54 @@ def _read_ogr_layer(
     if part is not None and part.casts:  # (columns with no value here: the file's types)
         gdf = conform(gdf, part.casts)
     return gdf, problems, notes
+
+
+def _unreadable_gpkg_rows(
+    path: str, layer: str | None, features: tuple[int, int] | None, rows: np.ndarray
+) -> np.ndarray:
+    """Those of ``rows`` (read from the GeoPackage without geometry; of ``features`` if given)
+    whose geometry is in the file: GDAL gives a row whose geometry it cannot read (a blob that
+    is not a GeoPackage geometry) none, as if it had none, and says so only on stderr."""
+    if not len(rows):
+        return rows
+    import sqlite3
+
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
+    info = pyogrio.read_info(path, layer=layer)
+    table, fid, geom = info["layer_name"], info["fid_column"], info["geometry_name"]
+    if not (fid and geom):
+        return rows[:0]
+    a, b = features if features is not None else (0, None)
+    ids = pyogrio.read_dataframe(
+        path,
+        layer=layer,
+        read_geometry=False,
+        columns=[],
+        fid_as_index=True,
+        skip_features=a,
+        max_features=None if b is None else b - a,
+    ).index.to_numpy()[rows]
+    q = '"{}"'.format
+    found: set[int] = set()
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+        ) as db:
+            for k in range(0, len(ids), 30_000):  # (SQLite's limit on parameters)
+                chunk = [int(i) for i in ids[k : k + 30_000]]
+                found.update(
+                    r[0]
+                    for r in db.execute(
+                        f"SELECT {q(fid)} FROM {q(table)} WHERE {q(geom)} IS NOT NULL "
+                        f"AND {q(fid)} IN ({','.join('?' * len(chunk))})",
+                        chunk,
+                    )
+                )
+    except sqlite3.Error:  # (GDAL read the file; what it gave stands)
+        return rows[:0]
+    return rows[np.isin(ids, list(found))]
 
 
 _COUNTED = {

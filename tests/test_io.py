@@ -504,3 +504,31 @@ def test_a_waypoint_gdal_would_leave_out_or_misplace_is_named(tmp_path, bad, sai
     path.write_text(gpx('lat="28.75" lon="-81.15"'), encoding="utf-8")
     m = read_markers(str(path))
     assert m.lat.tolist() == [28.7, 28.75, 28.8] and m.row.tolist() == [0, 1, 2]
+
+
+def test_a_damaged_geopackage_geometry_is_said_to_be_unreadable_not_missing(tmp_path):
+    """GDAL reads a GeoPackage geometry it cannot decode (a blob that is not a GeoPackage
+    geometry) as none, saying so only on stderr: such a row is named as unreadable, in a slice
+    too, and a row whose geometry is NULL in the file keeps "no geometry"."""
+    import sqlite3
+
+    from posting.io import _read_ogr_layer
+
+    path = tmp_path / "lots.gpkg"
+    boxes = [shapely.box(i * 0.01, 0, i * 0.01 + 0.01, 0.01) for i in range(5)]
+    gpd.GeoDataFrame({"pid": list("abcde")}, geometry=boxes, crs=4326).to_file(path, layer="lots")
+    with sqlite3.connect(path) as db:
+        for (name,) in db.execute("select name from sqlite_master where type='trigger'"):
+            db.execute(f'drop trigger "{name}"')  # (they need SpatiaLite's functions)
+        db.execute("update lots set geom = X'00112233' where pid = 'b'")
+        db.execute("update lots set geom = NULL where pid = 'c'")
+        db.execute("update lots set geom = 'not a geometry' where pid = 'e'")
+    unreadable = "its geometry cannot be read: the GeoPackage's geometry is damaged"
+    parcels = read_parcels(str(path), id_field="pid")
+    assert parcels.problems == {1: unreadable, 4: unreadable}
+    assert shapely.is_missing(parcels.geometry).tolist() == [False, True, True, False, True]
+    _, problems, _ = _read_ogr_layer(str(path), None, features=(2, 5))  # c, d, e
+    assert problems == {2: unreadable}
+    rows = check(parcels).to_dict()["parcels"]
+    reasons = {r["id"]: r.get("invalid_reason") for r in rows}
+    assert reasons["b"] == unreadable and reasons["c"] == "no geometry", reasons
