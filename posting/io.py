@@ -862,30 +862,39 @@ def _every_waypoint_read(path: str, n: int) -> None:
         raise InputError(f"GDAL read {n:,} of its {k:,} waypoints", path=path)
 
 
-def _every_position_read(path: str, misread: kmlcoords.Misread | None, read: list) -> None:
-    """Refuse a KML or KMZ file with a placemark whose ``<coordinates>`` GDAL misread
-    (:func:`posting.kmlcoords.first_misread`), naming it by its row (where the layers ``read``
-    hold its name there), its line and its name."""
-    if misread is None:
+def _every_position_read(
+    path: str, found: list[kmlcoords.Misread], read: list, layer: str | None
+) -> None:
+    """Refuse a KML or KMZ file (its ``layer`` if given) with a placemark whose
+    ``<coordinates>`` GDAL misread (:func:`posting.kmlcoords.misreads`), naming it by its row
+    (where the layers ``read`` hold its name there), its line and its name."""
+    if not found:
         return
-    row = misread.row
-    if row is not None:
-        names = [n for gdf, _, _ in read for n in gdf.get("Name", pd.Series([None] * len(gdf)))]
-        if row >= len(names) or (misread.name is not None and names[row] != misread.name):
+    start = 0
+    if layer is not None:  # where the layer's rows start among all of the file's
+        from posting.gdal import pyogrio_here
+
+        pyogrio = pyogrio_here()
+        layers = [str(n) for n, _ in pyogrio.list_layers(path)]
+        counts = [max(int(pyogrio.read_info(path, layer=n)["features"]), 0) for n in layers]
+        start = sum(counts[: layers.index(layer)])
+    names = [n for gdf, _, _ in read for n in gdf.get("Name", pd.Series([None] * len(gdf)))]
+    for misread in found:
+        row = None if misread.row is None else misread.row - start
+        if row is not None and not (0 <= row < len(names) and misread.name in (None, names[row])):
             row = None
-    where = f"the placemark of row {row:,}" if row is not None else "a placemark"
-    named = (
-        f" ({misread.name!r}, line {misread.line:,})"
-        if misread.name
-        else (f" (line {misread.line:,})")
-    )
-    raise InputError(
-        f"{where}{named} has <coordinates>{misread.text}</coordinates>: {misread.why}. Write "
-        "each position as longitude,latitude[,altitude], with a dot for decimals and a space "
-        "between positions, or remove the placemark",
-        path=path,
-        row=row,
-    )
+        if layer is not None and row is None:  # (not the layer's: another's, not read)
+            continue
+        where = f"the placemark of row {row:,}" if row is not None else "a placemark"
+        named = f"{misread.name!r}, " if misread.name else ""
+        raise InputError(
+            f"{where} ({named}line {misread.line:,}) has <coordinates>{misread.text}"
+            f"</coordinates>: {misread.why}. Write each position as "
+            "longitude,latitude[,altitude], with a dot for decimals and a space between "
+            "positions, or remove the placemark",
+            path=path,
+            row=row,
+        )
 
 
 def _gpx_waypoint_hint(path: str) -> InputError | None:
@@ -1048,13 +1057,13 @@ def _read_ogr(
         else:
             names = [layer]
         misread = None
-        if layer is None and suffix in {".kml", ".kmz"}:  # scanned while GDAL reads
+        if suffix in {".kml", ".kmz"}:  # scanned while GDAL reads
             from posting.parallel import aside
 
-            misread = aside(kmlcoords.first_misread, path)
+            misread = aside(kmlcoords.misreads, path)
         read = [_read_ogr_layer(path, n, features, part) for n in names]
         if misread is not None:
-            _every_position_read(path, misread.result(), read)
+            _every_position_read(path, misread.result(), read, layer)
     except InputError:  # (a ValueError, said as it is: a record GDAL leaves out)
         raise
     except pyogrio.errors.DataLayerError as exc:

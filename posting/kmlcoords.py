@@ -76,30 +76,39 @@ def tuple_problem(text: str, point: bool) -> str | None:
 
 def first_misread(path: str) -> Misread | None:
     """The first placemark of a KML file (or a KMZ file's main KML) whose ``<coordinates>``
-    GDAL would misread (:func:`tuple_problem`), or None. A file the XML parser refuses, or a
-    KMZ without a KML, is not checked (GDAL said what it could read)."""
+    GDAL would misread (:func:`tuple_problem`), or None: the first of :func:`misreads`."""
+    found = misreads(path, limit=1)
+    return found[0] if found else None
+
+
+def misreads(path: str, limit: int = 1000) -> list[Misread]:
+    """The placemarks of a KML file (or a KMZ file's main KML) whose ``<coordinates>`` GDAL
+    would misread (:func:`tuple_problem`), in the file's order, at most ``limit`` of them. A
+    file the XML parser refuses, or a KMZ without a KML, is not checked (GDAL said what it
+    could read)."""
     if Path(path).suffix.lower() == ".kmz":
         try:
             with zipfile.ZipFile(path) as z:
                 names = [n for n in z.namelist() if n.lower().endswith(".kml")]
                 if not names:
-                    return None
+                    return []
                 main = "doc.kml" if "doc.kml" in names else names[0]  # as libkml chooses
                 with z.open(main) as f:
-                    return _scan(f)
+                    return _scan(f, limit)
         except (zipfile.BadZipFile, OSError):
-            return None
+            return []
     with open(path, "rb") as f:
-        return _scan(f)
+        return _scan(f, limit)
 
 
-def _scan(f) -> Misread | None:
+def _scan(f, limit: int) -> list[Misread]:
     p = expat.ParserCreate()
     p.buffer_text = True
     containers: list[int] = []  # the open Documents and Folders, as their order of opening
     counts: list[int] = []  # each container's placemarks so far
     path: list[str] = []  # the open elements' local names
-    state: dict = {"placemark": None, "text": None, "found": None}
+    state: dict = {"placemark": None, "text": None}
+    found: list[tuple] = []  # (placemark, line, text, why), the first of each placemark
 
     def start(tag: str, attrs: dict) -> None:
         tag = tag.rpartition(":")[2]
@@ -128,11 +137,11 @@ def _scan(f) -> Misread | None:
             return
         elif tag == "name" and path and path[-1] == "Placemark" and state["text"] is not None:
             pm["name"] = "".join(state["text"]).strip()
-        elif tag == "coordinates" and state["text"] is not None and state["found"] is None:
+        elif tag == "coordinates" and state["text"] is not None and len(found) < limit:
             text = "".join(state["text"])
             why = tuple_problem(text, point=bool(path) and path[-1] == "Point")
-            if why is not None:
-                state["found"] = (pm, state["line"], text, why)
+            if why is not None and not (found and found[-1][0] is pm):
+                found.append((pm, state["line"], text, why))
         elif tag == "Placemark":
             state["placemark"] = None
         if tag in ("coordinates", "name"):
@@ -150,10 +159,10 @@ def _scan(f) -> Misread | None:
         p.ParseFile(f)
     except expat.ExpatError:  # (GDAL read what it could: what was read is checked)
         whole = False
-    if state["found"] is None:
-        return None
-    pm, line, text, why = state["found"]
-    row = sum(counts[: pm["container"]]) + pm["index"] if whole else None
-    short = " ".join(text.split())
-    short = short if len(short) <= 60 else short[:57] + "..."
-    return Misread(row, line, pm["name"] or None, short, why)
+    out = []
+    for pm, line, text, why in found:
+        row = sum(counts[: pm["container"]]) + pm["index"] if whole else None
+        short = " ".join(text.split())
+        short = short if len(short) <= 60 else short[:57] + "..."
+        out.append(Misread(row, line, pm["name"] or None, short, why))
+    return out

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posting.errors import InputError
-from posting.io import read_markers
-from posting.kmlcoords import first_misread, tuple_problem
+from posting.io import read_markers, read_parcels
+from posting.kmlcoords import first_misread, misreads, tuple_problem
 
 
 def kml(body: str) -> str:
@@ -187,3 +187,35 @@ def test_a_file_gdal_writes_is_accepted(tmp_path):
     pts.to_file(path, driver="LIBKML")
     assert first_misread(str(path)) is None
     assert read_markers(str(path)).lon.tolist() == pytest.approx([-81.123456789, -81.2])
+
+
+def test_with_a_layer_only_its_placemarks_are_checked_and_rows_are_its_own(tmp_path):
+    """A Google Earth file of a farm's signs and its lots' outlines in two folders: reading
+    the outlines' folder alone (``--layer``), a misread sign does not matter; a misread lot is
+    named by its row in that folder (the Document's own placemark and the signs' folder come
+    first in the file)."""
+    ring = "-81.5,27.1 -81.4,27.1 -81.4,27.2 -81.5,27.2 -81.5,27.1"
+    east = ring.replace("-81.5", "-81.3").replace("-81.4", "-81.2")
+
+    def file(second_sign: str, second_lot: str) -> str:
+        return kml(
+            placemark("home", "-81.45,27.15")
+            + "<Folder><name>Signs</name>"
+            + placemark("s1", "-81.5,27.11")
+            + placemark("s2", second_sign)
+            + "</Folder><Folder><name>Outlines</name>"
+            + polygon("lot 1", ring)
+            + polygon("lot 2", second_lot)
+            + "</Folder>"
+        )
+
+    path = tmp_path / "farm.kml"
+    path.write_text(file("-81.5 27.12", east))
+    assert [(m.row, m.name) for m in misreads(str(path))] == [(2, "s2")]
+    assert read_parcels(str(path), layer="Outlines").ids.tolist() == ["0", "1"]
+    with pytest.raises(InputError, match=r"row 2 \('s2', line 1\)"):
+        read_parcels(str(path))
+    path.write_text(file("-81.5,27.12", east.replace("-81.2,27.2", "-81.2 27.2")))
+    with pytest.raises(InputError, match=r"row 1 \('lot 2', line 1\).*'-81.2'") as err:
+        read_parcels(str(path), layer="Outlines")
+    assert err.value.row == 1
