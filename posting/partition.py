@@ -283,7 +283,17 @@ def _layer_take(layer: ParcelLayer, idx: np.ndarray) -> ParcelLayer:
         attrs,
         layer.id_field,
         list(layer.notes),
+        _problems_take(layer.problems, idx),
     )
+
+
+def _problems_take(problems: dict[int, str], idx: np.ndarray) -> dict[int, str]:
+    """Why rows ``idx`` of a layer have no geometry (``problems``), numbered as taken."""
+    if not problems:
+        return {}
+    rows = np.fromiter(problems, dtype=np.int64, count=len(problems))
+    at = np.flatnonzero(np.isin(idx, rows))
+    return {int(k): problems[int(idx[k])] for k in at}
 
 
 def _layer_concat(layers: list[ParcelLayer]) -> ParcelLayer:
@@ -304,7 +314,15 @@ def _layer_concat(layers: list[ParcelLayer]) -> ParcelLayer:
         attrs,
         first.id_field,
         list(first.notes),
+        _problems_concat([x.problems for x in layers], [len(x) for x in layers]),
     )
+
+
+def _problems_concat(problems: list[dict[int, str]], sizes: list[int]) -> dict[int, str]:
+    """Why rows of layers of ``sizes`` have no geometry (each one's ``problems``), numbered as
+    the layers are concatenated."""
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(int)
+    return {int(o) + r: why for o, p in zip(offsets, problems, strict=True) for r, why in p.items()}
 
 
 def _vertices_of(geo: ParcelGeometry, rings: np.ndarray) -> Any:

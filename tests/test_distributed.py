@@ -902,6 +902,26 @@ def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
 
 
+def test_why_a_parcel_has_no_geometry_reaches_the_partitions(tmp_path, scheduler, monkeypatch):
+    """A reason the reader gives for a row without geometry (a GeoPackage geometry GDAL cannot
+    decode) travels with its parcel to its partition: the report says it, not "no geometry",
+    as one run does. The sample's parcels in slices of 4, two damaged, one in a later slice."""
+    import sqlite3
+
+    import geopandas as gpd
+
+    parcels = tmp_path / "parcels.gpkg"
+    gpd.read_file(SAMPLE / "parcels.geojson").to_file(parcels, layer="parcels")
+    with sqlite3.connect(parcels) as db:
+        for (name,) in db.execute("select name from sqlite_master where type='trigger'"):
+            db.execute(f'drop trigger "{name}"')  # (they need SpatiaLite's functions)
+        db.execute("update parcels set geom = X'00112233' where fid in (2, 17)")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", parcels))
+    why = [p.get("invalid_reason") for p in report["parcels"] if p["row"] in (1, 16)]
+    assert why == ["its geometry cannot be read: the GeoPackage's geometry is damaged"] * 2
+
+
 def test_a_large_flatgeobuf_file_with_an_index_is_read_in_slices_with_one_run_s_bytes(
     tmp_path, scheduler, monkeypatch
 ):
