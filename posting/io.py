@@ -630,6 +630,7 @@ def _read_ogr_layer(
 
         counted = aside(_COUNTED[suffix], path)
     gdf, problems, notes = _read_ogr_layer_as_read(path, layer, features, part)
+    bounds = None  # (where a GeoJSON file's features lie, as counted)
     if suffix == ".gpkg" and len(gdf):
         missing = np.flatnonzero(shapely.is_missing(np.asarray(gdf.geometry, dtype=object)))
         for i in _unreadable_gpkg_rows(path, layer, features, missing):
@@ -637,14 +638,45 @@ def _read_ogr_layer(
                 int(i), "its geometry cannot be read: the GeoPackage's geometry is damaged"
             )
     if checked:
-        expected = part.rows if part is not None else counted.result()
+        if part is not None:
+            expected = part.rows
+        else:
+            expected, bounds = counted.result()
         _every_record_read(path, part, len(gdf), expected, suffix in SEQUENCE_SUFFIXES)
+    if checked and suffix in jsonslices.SUFFIXES and (part is not None or bounds is not None):
+        missing = np.flatnonzero(shapely.is_missing(np.asarray(gdf.geometry, dtype=object)))
+        missing = missing[~np.isin(missing, list(problems))]
+        for i, why in _unreadable_geojson(path, part, bounds, missing):
+            problems[i] = f"its geometry cannot be read: {why}"
     seen = _COLUMNS_READ.get()
     if part is not None and seen is not None:
         seen.append(columns_of(gdf))
     if part is not None and part.casts:  # (columns with no value here: the file's types)
         gdf = conform(gdf, part.casts)
     return gdf, problems, notes
+
+
+def _unreadable_geojson(
+    path: str, part: FeatureSlice | None, bounds: np.ndarray | None, rows: np.ndarray
+) -> list[tuple[int, str]]:
+    """Those of ``rows`` (read from the GeoJSON file, or ``part`` of it, without geometry)
+    whose feature has a geometry GDAL left out, and why
+    (:func:`posting.jsonslices.geometry_problem`); ``bounds``: where the file's features lie
+    (:func:`posting.jsonslices.member_bounds`), for the whole file."""
+    if not len(rows):
+        return []
+    import json
+
+    if part is not None:  # (a slice's text is a FeatureCollection of its own, of a piece's size)
+        members = json.loads(slice_text(path, part))["features"]
+        texts = {int(r): members[r] for r in rows}
+    else:
+        texts = {}
+        for r, t in jsonslices.member_texts(path, bounds, rows).items():
+            with contextlib.suppress(ValueError):  # (GDAL's parser is Python's in all but this)
+                texts[r] = json.loads(t)
+    out = [(r, jsonslices.geometry_problem(f)) for r, f in texts.items()]
+    return [(r, why) for r, why in out if why is not None]
 
 
 def _unreadable_gpkg_rows(
@@ -695,11 +727,23 @@ def _unreadable_gpkg_rows(
     return rows[np.isin(ids, list(found))]
 
 
+def _features_of_collection(path: str) -> tuple[int | None, np.ndarray | None]:
+    """How many features a GeoJSON file holds, and where each lies
+    (:func:`posting.jsonslices.member_bounds`)."""
+    bounds = jsonslices.member_bounds(path)
+    return (None, None) if bounds is None else (len(bounds) - 1, bounds)
+
+
+def _records_of_sequence(path: str) -> tuple[int | None, None]:
+    return jsonslices.count_records(path), None
+
+
 _COUNTED = {
-    **dict.fromkeys(jsonslices.SUFFIXES, jsonslices.count_features),
-    **dict.fromkeys(SEQUENCE_SUFFIXES, jsonslices.count_records),
+    **dict.fromkeys(jsonslices.SUFFIXES, _features_of_collection),
+    **dict.fromkeys(SEQUENCE_SUFFIXES, _records_of_sequence),
 }
-"""How the features of a GeoJSON file or text sequence are counted, to compare with GDAL's."""
+"""How the features of a GeoJSON file or text sequence are counted, to compare with GDAL's
+(and where a GeoJSON file's lie, to tell why GDAL gave one no geometry)."""
 
 
 def _every_record_read(
@@ -709,7 +753,7 @@ def _every_record_read(
     features, if it holds a feature GDAL's reader left out: GDAL leaves out without a word a
     member of a ``features`` array that is not a Feature, and a record of a sequence that is not
     JSON, so the features after it would lose their rows. ``expected``: the features counted by
-    the scan (:func:`posting.jsonslices.count_features`, :func:`~posting.jsonslices.count_records`;
+    the scan (:func:`posting.jsonslices.member_bounds`, :func:`~posting.jsonslices.count_records`;
     a slice's own count); a sequence that cannot be counted so (a record over several lines) is
     parsed record by record, another file not checked."""
     if expected == n or (expected is None and not sequence):

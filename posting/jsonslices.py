@@ -53,6 +53,9 @@ __all__ = [
     "count_records",
     "cut",
     "cut_sequence",
+    "geometry_problem",
+    "member_bounds",
+    "member_texts",
     "slice_text",
     "unread_member",
     "unread_record",
@@ -201,9 +204,78 @@ def count_features(path: str | os.PathLike[str]) -> int | None:
     return None if scan is None else scan[3]
 
 
-def _scan_collection(path: str, rows: int) -> tuple[int, int, list[int], int] | None:
+def member_bounds(path: str | os.PathLike[str]) -> np.ndarray | None:
+    """Where each member of the ``features`` array of the GeoJSON file ``path`` lies: the
+    array's ``[``, the commas between its members and its ``]`` (member ``k`` lies between
+    the ``k``-th and the next), as :func:`cut` scans them (8 bytes a member); None for a file
+    it would not cut."""
+    commas: list[np.ndarray] = []
+    scan = _scan_collection(os.fspath(path), 1 << 62, commas)
+    if scan is None:
+        return None
+    return np.concatenate([[scan[0]], *commas, [scan[1]]]).astype(np.int64)
+
+
+def member_texts(
+    path: str | os.PathLike[str], bounds: np.ndarray, rows: np.ndarray
+) -> dict[int, bytes]:
+    """The text of members ``rows`` of the ``features`` array of the GeoJSON file ``path``
+    whose members lie within ``bounds`` (:func:`member_bounds`)."""
+    out: dict[int, bytes] = {}
+    with open(path, "rb") as fh:
+        for r in np.asarray(rows, dtype=np.int64).tolist():
+            fh.seek(int(bounds[r]) + 1)
+            out[r] = fh.read(int(bounds[r + 1] - bounds[r]) - 1)
+    return out
+
+
+_DEPTH = {"Point": 0, "MultiPoint": 1, "LineString": 1, "MultiLineString": 2, "Polygon": 2}
+_DEPTH["MultiPolygon"] = 3
+"""How deep a GeoJSON geometry's positions lie in its ``coordinates``."""
+
+
+def geometry_problem(feature: Any) -> str | None:
+    """Why GDAL's reader gave no geometry to ``feature`` (a member of a ``features`` array, as
+    parsed), which has one: its geometry is not an object, not of a GeoJSON type, or its
+    positions are not numbers (GDAL leaves such a geometry out without a word); None where the
+    feature's geometry is null or missing."""
+    geom = feature.get("geometry") if isinstance(feature, dict) else None
+    if geom is None:
+        return None
+    if not isinstance(geom, dict):
+        return f"its geometry is {_shown(geom)}, not a geometry object"
+    kind, coords = geom.get("type"), geom.get("coordinates")
+    if kind not in _DEPTH:
+        return f"its geometry's type {_shown(kind)} is none of GeoJSON's"
+    if coords is None:
+        return f"its {kind} has no coordinates"
+    todo = [(coords, _DEPTH[kind])]
+    while todo:
+        value, depth = todo.pop()
+        if not isinstance(value, list):
+            return f"its {kind}'s coordinates hold {_shown(value)} where a list belongs"
+        if depth:
+            todo.extend((v, depth - 1) for v in reversed(value))
+            continue
+        bad = [v for v in value if isinstance(v, bool) or not isinstance(v, int | float)]
+        if bad:
+            return f"a coordinate of its {kind} is {_shown(bad[0])}, not a number"
+        if len(value) < 2:
+            return f"a position of its {kind} is {_shown(value)}: it needs two numbers"
+    return "GDAL's reader cannot read it"
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _scan_collection(
+    path: str, rows: int, commas_to: list[np.ndarray] | None = None
+) -> tuple[int, int, list[int], int] | None:
     """The scan of :func:`cut`: the features array's ``[`` and ``]``, every ``rows``-th comma
-    between its members, and how many members it holds; None for a file not cut."""
+    between its members, and how many members it holds; None for a file not cut. Every comma
+    between members goes into ``commas_to`` if given, an array a chunk."""
     try:
         size = os.path.getsize(path)
     except OSError:
@@ -261,6 +333,8 @@ def _scan_collection(path: str, rows: int) -> tuple[int, int, list[int], int] | 
                 commas = pos[inside & (c[s] == _COMMA) & (after == 2)]
                 number = count + 1 + np.arange(len(commas))  # the features before each
                 cuts += commas[number % rows == 0].tolist()
+                if commas_to is not None:
+                    commas_to.append(commas)
                 count += len(commas)
                 if not nonblank:
                     lo = max(array_open + 1 - a, 0)

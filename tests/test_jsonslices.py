@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import warnings
 
 import pandas as pd
 import pytest
@@ -437,3 +438,58 @@ def test_a_member_gdal_would_leave_out_is_named_with_its_row(tmp_path, member, w
     feats[12] = _feature(12)
     _write(path, {"type": "FeatureCollection", "features": feats})
     assert len(read_layer(str(path), crs=None, kind="parcels").frame) == 20
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    names=st.lists(st.text(alphabet='ab,[]{}"\\ é', max_size=8), min_size=1, max_size=12),
+    indent=st.sampled_from([None, 1]),
+)
+def test_each_member_s_text_is_the_member_as_python_parses_the_file(tmp_path, names, indent):
+    """Oracle: the text :func:`member_texts` finds for each member (brackets, commas and quotes
+    inside names included) parses to the member Python's parser finds in the whole file."""
+    path = tmp_path / "f.geojson"
+    doc = {"type": "FeatureCollection", "features": [_feature(i, n) for i, n in enumerate(names)]}
+    _write(path, doc, indent=indent)
+    bounds = jsonslices.member_bounds(path)
+    assert len(bounds) == len(names) + 1
+    texts = jsonslices.member_texts(path, bounds, range(len(names)))
+    assert [json.loads(texts[r]) for r in range(len(names))] == doc["features"]
+
+
+@pytest.mark.parametrize(
+    ("geometry", "why"),
+    [
+        (None, None),
+        ({"type": "Point", "coordinates": ["-81.5", 28.0]}, 'Point is "-81.5", not a number'),
+        ({"type": "Point", "coordinates": [-81.5]}, "position of its Point is [-81.5]"),
+        ({"type": "Polygon", "coordinates": [[[0, 0], [1, None], [1, 1], [0, 0]]]}, "null"),
+        ({"type": "Polygon", "coordinates": [[0, 0], [1, 0], [1, 1], [0, 0]]}, "0 where a list"),
+        ({"type": "Pointe", "coordinates": [-81.5, 28.0]}, 'type "Pointe" is none'),
+        ({"type": "Point"}, "its Point has no coordinates"),
+        ("POINT (-81.5 28)", 'is "POINT (-81.5 28)", not a geometry object'),
+    ],
+)
+def test_why_gdal_gives_a_feature_no_geometry_is_said_per_row(tmp_path, geometry, why):
+    """GDAL's reader gives a feature whose geometry it cannot read none, without a word; the
+    reader says why, read whole or in slices, and a null geometry stays "no geometry"."""
+    from posting.io import read_layer
+
+    path = tmp_path / "signs.geojson"
+    feats = [_feature(i) for i in range(12)]
+    feats[7]["geometry"] = geometry
+    _write(path, {"type": "FeatureCollection", "features": feats})
+    problem = jsonslices.geometry_problem(feats[7])
+    assert (problem is None) == (why is None) and (why is None or why in problem), problem
+    sliced = {}
+    with warnings.catch_warnings():  # (GDAL's, on some: the command shows them)
+        warnings.simplefilter("ignore")
+        whole = read_layer(str(path), crs=None, kind="markers")
+        for s in cut(path, 4):
+            sliced.update(
+                {s.first + r: w for r, w in _read_ogr_layer(str(path), None, None, s)[1].items()}
+            )
+    expected = {} if why is None else {7: f"its geometry cannot be read: {problem}"}
+    assert whole.problems == expected and sliced == expected
