@@ -1789,16 +1789,21 @@ def _marker_slices_settled(
     marker_pieces: list[tuple[int, dataset.Piece]], mres: list[dict[str, Any]]
 ) -> list[tuple[int, dataset.Piece]] | None:
     """The marker pieces of every file (with its number) settled by :func:`_json_settled`
-    from what their distribution found (``mres``, :func:`_distribute_markers`); None where
-    every GeoJSON file's slices agree as they are (the common case: nothing to send again)."""
+    from what their distribution found (``mres``, :func:`_distribute_markers`), and a CSV
+    file's slices read with different notes (positions in degrees and minutes in some only:
+    one run says so once for the file) replaced by the file whole; None where every file's
+    slices agree as they are (the common case: nothing to send again)."""
     out: list[tuple[int, dataset.Piece]] = []
     changed = False
     for e in dict.fromkeys(e for e, _ in marker_pieces):
         idx = [k for k, (f, _) in enumerate(marker_pieces) if f == e]
         mine = [marker_pieces[k][1] for k in idx]
-        settled = _json_settled(
-            mine, [mres[k]["json_columns"] for k in idx], [mres[k]["notes"] for k in idx]
-        )
+        notes = [mres[k]["notes"] for k in idx]
+        if mine[0].text is not None and any(n != notes[0] for n in notes):
+            first = mine[0]  # (the file, in its first slice's place)
+            settled = [dataset.Piece(first.source, first.path, None, first.offset, -1, first.hive)]
+        else:
+            settled = _json_settled(mine, [mres[k]["json_columns"] for k in idx], notes)
         changed |= settled is not None
         out.extend((e, p) for p in (mine if settled is None else settled))
     return out if changed else None
@@ -1960,7 +1965,7 @@ class _Steps:
         dist_c = self._distribute_context(plan_f, context)
         mres = self._distribute_markers(plan, marker_pieces)
         settled = _marker_slices_settled(marker_pieces, mres)
-        if settled is not None:  # a GeoJSON file's slices typed apart: distributed again
+        if settled is not None:  # a file's slices read apart: distributed again
             marker_pieces = settled
             for name in ("markers", "markers-all"):
                 shutil.rmtree(os.path.join(plan.scratch, name), ignore_errors=True)

@@ -242,18 +242,36 @@ def _points_from_table(
 
     problems: dict[int, str] = {}
     values = {}
-    for col in (xcol, ycol):
+    notes: list[str] = []
+    for col, axis in ((xcol, "lon"), (ycol, "lat")):
         raw = frame[col]
         digits = raw.str.replace(",", ".", regex=False) if decimal_comma else raw
-        num = pd.to_numeric(digits, errors="coerce").to_numpy(dtype=float)
+        num = pd.to_numeric(digits, errors="coerce").to_numpy(dtype=float, copy=True)
         bad = np.flatnonzero(~np.isfinite(num))
         text = raw.iloc[bad].astype("string").str.strip()
         blank = (text.isna() | (text == "")).to_numpy(dtype=bool)
-        for i, empty in zip(bad, blank, strict=True):
+        angles = {}  # degrees, minutes and seconds (28°45'12.3"N), each text once
+        if geographic and not blank.all():
+            from posting import angles as _angles
+
+            angles = {t: _angles.parse(t, axis) for t in pd.unique(text[~blank])}
+        read_so = []
+        for i, t, empty in zip(bad, text, blank, strict=True):
+            value, why = (None, None) if empty else angles.get(t, (None, None))
             if empty:
                 problems.setdefault(int(i), f"no value in column {col!r}")
+            elif value is not None:
+                num[i] = value
+                read_so.append(int(i))
             else:
-                problems.setdefault(int(i), f"{col} {raw.iloc[i]!r} is not a number")
+                said = f"cannot be read: {why}" if why else "is not a number"
+                problems.setdefault(int(i), f"{col} {raw.iloc[i]!r} {said}")
+        if read_so:
+            first = read_so[0]
+            notes.append(
+                f"{path}: {len(read_so):,} row(s) give {col} in degrees and minutes, read as "
+                f"decimal degrees (row {first}: {raw.iloc[first]!r} as {num[first]:.7f})"
+            )
         values[col] = num
     x, y = values[xcol], values[ycol]
     if geographic:
@@ -264,10 +282,11 @@ def _points_from_table(
     if kind == "markers":
         x, y = x.copy(), y.copy()
         x[bad] = y[bad] = np.nan
-        return Layer(path, attrs, np.empty(0, dtype=object), layer_crs, problems, xy=(x, y))
+        empty = np.empty(0, dtype=object)
+        return Layer(path, attrs, empty, layer_crs, problems, xy=(x, y), notes=notes)
     geometry = shapely.points(x, y)
     geometry[bad] = None
-    return Layer(path, attrs, geometry, layer_crs, problems)
+    return Layer(path, attrs, geometry, layer_crs, problems, notes=notes)
 
 
 def _read_csv(path: str, crs: CRS | None, part: TextSlice | None = None, kind: str = "") -> Layer:

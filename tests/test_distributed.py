@@ -1174,6 +1174,38 @@ def test_a_large_csv_file_is_read_in_slices_with_one_run_s_bytes(
     assert report["summary"]["markers_read"] == 228
 
 
+def test_positions_in_degrees_and_minutes_in_some_slices_read_as_one_run(
+    tmp_path, scheduler, monkeypatch
+):
+    """A CSV file of signs, a few of whose positions are in degrees, minutes and seconds, far
+    apart: the slices that hold them say so and the others do not, so the file is read whole,
+    and the report (its note on the file, once, with the first such row) is one run's."""
+    from posting.io import read_markers
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    for row in (5, 150):
+        lon, lat = float(table.at[row, "lon"]), float(table.at[row, "lat"])
+        table.at[row, "lat"] = _dms(lat, "NS")
+        table.at[row, "lon"] = _dms(lon, "EW")
+    signs = tmp_path / "signs.csv"
+    _signs_csv(signs, table)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    notes = [w for w in report["warnings"] if "degrees and minutes" in w]
+    assert len(notes) == 2 and all("2 row(s)" in n and "(row 5:" in n for n in notes), notes
+    read = read_markers(str(signs))
+    plain = read_markers(str(SAMPLE / "signs.csv"))
+    assert abs(read.lat[150] - plain.lat[150]) < 0.05 / 3600  # (to a twentieth of a second)
+
+
+def _dms(value: float, letters: str) -> str:
+    """``value`` in degrees, minutes and seconds to a hundredth of a second (28°45'12.34"N)."""
+    seconds = round(abs(value) * 360000)
+    d, rest = divmod(seconds, 360000)
+    m, s = divmod(rest, 6000)
+    return f"{d}°{m:02d}'{s / 100:05.2f}\"{letters[value < 0]}"
+
+
 def test_a_csv_slice_refused_alone_is_read_as_part_of_its_file(tmp_path, scheduler, monkeypatch):
     """Three of a slice's four rows hold projected numbers in lon/lat: alone, the slice looks
     like a file in the wrong CRS (refused), but the file's 228 rows are not (three rows are

@@ -532,3 +532,26 @@ def test_a_damaged_geopackage_geometry_is_said_to_be_unreadable_not_missing(tmp_
     rows = check(parcels).to_dict()["parcels"]
     reasons = {r["id"]: r.get("invalid_reason") for r in rows}
     assert reasons["b"] == unreadable and reasons["c"] == "no geometry", reasons
+
+
+def test_positions_in_degrees_and_minutes_are_read_with_a_note(tmp_path):
+    """A CSV of signs with positions copied from a compass app or a GPS's screen: read as
+    decimal degrees (the same place as written in decimals), with a note on the file; a text
+    that is not such an angle says why its row has no position."""
+    path = tmp_path / "signs.csv"
+    path.write_text(
+        "sign,lat,lon\n"
+        "a,28.7534167,-81.1170000\n"
+        'b,"28°45\'12.3""N","81°07\'01.2""W"\n'
+        "c,N28 45.205,W081 07.020\n"
+        "d,28 45 61 N,81 07 01 W\n"
+        "e,81°07'01.2\"W,28°45'12.3\"N\n",
+        encoding="utf-8",
+    )
+    m = read_markers(str(path))
+    assert m.lat[:3] == pytest.approx([28.7534167] * 3, abs=1e-7)
+    assert m.lon[:3] == pytest.approx([-81.117] * 3, abs=1e-7)
+    assert m.reason[:3].tolist() == [None, None, None]
+    assert "seconds (61) are not below 60" in m.reason[3]
+    assert "N is a latitude's hemisphere, in the longitude column" in m.reason[4]
+    assert any("2 row(s) give lat in degrees and minutes" in n for n in m.notes), m.notes
