@@ -1058,7 +1058,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     engine as one run checks a layer (:func:`posting.engine.check`, on one thread); its own
     properties' report (:func:`core_report`) written as its part of every output."""
     from posting.engine import check
-    from posting.jurisdiction import elsewhere_counts
+    from posting.jurisdiction import elsewhere_counts, placed
 
     job = plan.job
     core: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
@@ -1112,7 +1112,9 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
             "not_checked": _core_not_checked(report, core_at, len(prep)),
             "record_keys": facts.record_keys,
             "elsewhere": elsewhere_counts(
-                sub.parcels["state"] if "state" in sub.parcels and plan.choice is None else [],
+                placed(core.states["status"], core.states["state"])
+                if core.states is not None and plan.choice is None
+                else [],
                 plan.profiles,
             ),
             "same_owner": _same_owner(plan, local, core_at),

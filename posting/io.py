@@ -1231,6 +1231,35 @@ def _check_crs_plausible(layer: Layer) -> None:
                 "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
                 path=layer.path,
             )
+    elif layer.crs.is_projected:
+        far = _far_off_area_of_use(layer.crs, xmin, ymin, xmax, ymax)
+        if far is not None:
+            km, side, guess = far
+            parts = layer.crs.area_of_use.name.split(" - ")
+            made_for = parts[1] if len(parts) > 2 else parts[-1][:60]
+            name = Path(layer.path).name
+            code = guess[1] if guess else "<its code>"
+            given = Path(name).suffix.lower() in (".csv", ".txt", ".tsv")  # (by --crs)
+            fix = (
+                f"{{option}} EPSG:{code}"
+                if given
+                else f"ogr2ogr -a_srs EPSG:{code} fixed{Path(name).suffix} {name}"
+            )
+            likely = (
+                f" They fall inside that area as {guess[0]}: if that is theirs, give the file "
+                f"that CRS ({fix})"
+                if guess
+                else f" Give the file its right CRS ({fix})"
+            )
+            raise CRSError(
+                f"coordinates such as ({xmax:,.0f}, {ymax:,.0f}) lie {km:,.0f} km {side} of the "
+                f"area its CRS, {layer.crs.name}, is made for ({made_for}), so that CRS is "
+                f"likely not theirs, and every length would be measured wrong.{likely}; if "
+                f"they truly are in {layer.crs.name}, reproject them to a CRS made for where "
+                "they lie",
+                path=layer.path,
+                parameter="crs" if given else None,
+            )
 
 
 _UNIT_ABBREVIATIONS = {"metre": "m", "foot": "ft", "US survey foot": "US survey ft"}
@@ -1238,6 +1267,53 @@ AREA_MARGIN = 0.02
 """How far outside a projected CRS's area of use, as a share of its width (east or west) or
 height (north or south), coordinates may lie before they cannot be that CRS's
 (:func:`_degrees_off_area_of_use`)."""
+
+
+FAR_OFF_AREA = 0.25
+"""How far outside a projected CRS's area of use, as a share of its longer side (and at least
+:data:`FAR_OFF_AREA_M`), a layer's coordinates (not degrees) may lie before the CRS cannot
+be theirs (:func:`_far_off_area_of_use`)."""
+FAR_OFF_AREA_M = 100_000.0
+
+
+def _far_off_area_of_use(
+    crs: CRS, xmin: float, ymin: float, xmax: float, ymax: float
+) -> tuple[float, str, tuple[str, int] | None] | None:
+    """How far (km) and on which side the box of a layer's coordinates lies outside the
+    projected ``crs``'s area of use, where it does by more than :data:`FAR_OFF_AREA` of that
+    area's longer side and :data:`FAR_OFF_AREA_M`; and the likely CRS of such coordinates
+    (its name and EPSG code): the NAD83 UTM zone of the area's middle, where the box's middle
+    read in it falls inside the area. Else None.
+
+    The classic case is a surveyor's UTM metres labelled as State Plane feet (a .prj copied
+    from another layer): Seminole County's lots then lie 250 km north of Florida East's area,
+    in South Carolina, every length 3.28 times too short, and a sign 1,600 ft from the next
+    one would pass for 500 ft.
+    """
+    box = projected_area_of_use(crs)
+    area = crs.area_of_use
+    if box is None or area is None or not crs.axis_info:
+        return None
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0)
+    gap, where = max(
+        [(x0 - xmax, "west"), (xmin - x1, "east"), (y0 - ymax, "south"), (ymin - y1, "north")]
+    )
+    metres = gap * crs.axis_info[0].unit_conversion_factor
+    if not (gap > FAR_OFF_AREA * side and metres > FAR_OFF_AREA_M):
+        return None
+    guess = None
+    lon = (area.west + area.east) / 2
+    zone = int((lon + 180) // 6) + 1
+    if area.south >= 0 and 1 <= zone <= 23:  # (NAD83's UTM zones: 1N to 23N)
+        from pyproj import Transformer
+
+        utm = CRS.from_epsg(26900 + zone)
+        t = Transformer.from_crs(utm, crs.geodetic_crs, always_xy=True)
+        gx, gy = t.transform((xmin + xmax) / 2, (ymin + ymax) / 2, errcheck=False)
+        if area.west <= gx <= area.east and area.south <= gy <= area.north:
+            guess = (f"UTM zone {zone}N metres", 26900 + zone)
+    return metres / 1000, where, guess
 
 
 def _degrees_off_area_of_use(

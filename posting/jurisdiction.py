@@ -431,15 +431,30 @@ def named_applied(profiles: Sequence[Profile], status: np.ndarray, state: np.nda
     ``status`` and ``state`` are given: each parcel's state where known, and the warning when
     some lie in another state than the profiles'."""
     profiles = list(profiles)
+    counts = elsewhere_counts(placed(status, state), profiles)
     state = np.where(np.asarray(status, dtype=object) == "ok", np.asarray(state, object), None)
-    counts = elsewhere_counts(state, profiles)
     warnings = [elsewhere_warning(counts, len(state), profiles)] if counts else []
     return Applied(profiles, None, state, None, warnings)
 
 
+OUTSIDE = "(outside every state)"
+"""What :func:`placed` says of a parcel outside every state, for :func:`elsewhere_counts`."""
+
+
+def placed(status: Any, state: Any) -> np.ndarray:
+    """Each parcel's state (its profile name) where :func:`parcel_state_table` is sure of it,
+    :data:`OUTSIDE` where it lies outside every state (abroad, at sea, or in a CRS that is
+    not its own), else None."""
+    status = np.asarray(status, dtype=object)
+    out = np.where(status == "ok", np.asarray(state, dtype=object), None)
+    out[status == "outside"] = OUTSIDE
+    return out
+
+
 def elsewhere_counts(state: Any, profiles: Sequence[Profile]) -> dict[str, int]:
-    """Of parcels' states (profile names, None where unknown), how many lie in each state but
-    the named ``profiles``' own (a partition's part of :func:`elsewhere_warning`'s counts)."""
+    """Of parcels' states (profile names, :data:`OUTSIDE`, None where unknown: :func:`placed`),
+    how many lie in each state but the named ``profiles``' own, or outside every state (a
+    partition's part of :func:`elsewhere_warning`'s counts)."""
     own = [s for s in (state_of(p) for p in profiles) if s is not None]
     v = pd.Series(np.asarray(state, dtype=object), dtype=object)
     v = v[v.notna() & ~v.isin(own)]
@@ -454,16 +469,27 @@ def elsewhere_warning(counts: dict[str, int], n: int, profiles: Sequence[Profile
     names = dict(zip(states_table()["slug"], states_table()["name"], strict=True))
     own = {s for s in (state_of(p) for p in profiles) if s is not None}
     counts = dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-    where = " and ".join(
-        names[s] + (f" ({k:,})" if len(counts) > 1 else "") for s, k in counts.items()
-    )
+    outside = counts.pop(OUTSIDE, 0)
     rules = " or ".join(p.name for p in profiles)
     juris = " or ".join(sorted(names[s] for s in own))
-    return (
-        f"{sum(counts.values()):,} of {n:,} parcels lie in {where}, not in {juris}: they "
-        f"were checked against {rules} as asked; {{option:rules}} {AUTO} checks each "
-        "parcel against its own state's profiles"
-    )
+    said = []
+    if counts:
+        where = " and ".join(
+            names[s] + (f" ({k:,})" if len(counts) > 1 else "") for s, k in counts.items()
+        )
+        said.append(
+            f"{sum(counts.values()):,} of {n:,} parcels lie in {where}, not in {juris}: they "
+            f"were checked against {rules} as asked; {{option:rules}} {AUTO} checks each "
+            "parcel against its own state's profiles"
+        )
+    if outside:
+        said.append(
+            f"{outside:,} of {n:,} parcels lie outside every state (abroad or at sea), not in "
+            f"{juris}: they were checked against {rules} as asked. If they are in {juris}, "
+            "their layer's CRS is not theirs (State Plane feet labelled as UTM metres, say): "
+            "every length measured would be wrong; fix the file's CRS"
+        )
+    return "; ".join(said)
 
 
 def _refuse_unsure(facts: StateFacts) -> None:

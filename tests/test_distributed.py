@@ -740,6 +740,17 @@ def test_a_state_s_profile_by_name_warns_of_land_in_other_states_as_one_run(tmp_
     assert re.match(r"\d+ of 205 parcels lie in North Carolina \(\d+\) and Florida \(28\)", warning)
 
 
+def test_land_outside_every_state_is_counted_as_one_run_counts_it(tmp_path, scheduler):
+    """Lots at sea (a CRS that is not theirs, say) among the sample's, in other partitions:
+    the warning counts them as one run does."""
+    at_sea = [(f"sea-{k}", _box(-87.0 + 0.01 * k, 16.5)) for k in range(3)]
+    path = _layer_with(tmp_path, at_sea[:1], 4, at_sea[1:])
+    args = ["check", str(path), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "pid"]
+    report = _same([*args, "--rules", "florida"], tmp_path, scheduler, 4)
+    [warning] = [w for w in report["warnings"] if "outside every state" in w]
+    assert warning.startswith("3 of 32 parcels lie outside every state (abroad or at sea)")
+
+
 def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(tmp_path, scheduler):
     """The swap is tried against the whole run's extent, each file's pieces counted together:
     the same message as one run (exit 2), and no output."""

@@ -555,3 +555,31 @@ def test_positions_in_degrees_and_minutes_are_read_with_a_note(tmp_path):
     assert "seconds (61) are not below 60" in m.reason[3]
     assert "N is a latitude's hemisphere, in the longitude column" in m.reason[4]
     assert any("2 row(s) give lat in degrees and minutes" in n for n in m.notes), m.notes
+
+
+def test_coordinates_far_outside_their_projected_crs_s_area_are_refused(tmp_path):
+    """A surveyor's UTM metres labelled as State Plane feet (a .prj copied from another
+    layer): as Florida East feet, the sample's lots lie in South Carolina, every length 3.28
+    times too short. Refused, saying how far (the distance worked out here from the CRS's area
+    of use, by pyproj), the likely CRS and the fix; the same file rightly labelled is read, and
+    lots in Florida East's own feet are read."""
+    from pyproj import CRS, Transformer
+
+    lots = gpd.read_file(Path(__file__).parents[1] / "data" / "parcels.geojson")
+    utm = lots.to_crs(26917)
+    path = tmp_path / "lots.gpkg"
+    utm.set_crs(2236, allow_override=True).to_file(path)
+    east = CRS.from_epsg(2236)
+    area = east.area_of_use
+    to_east = Transformer.from_crs(east.geodetic_crs, east, always_xy=True)
+    north_ft = to_east.transform_bounds(area.west, area.south, area.east, area.north, 21)[3]
+    beyond_km = (utm.total_bounds[1] - north_ft) * 1200 / 3937 / 1000  # US survey feet
+    with pytest.raises(CRSError) as err:
+        read_parcels(str(path))
+    said = str(err.value)
+    assert f"lie {beyond_km:,.0f} km north of the area its CRS, NAD83 / Florida East" in said
+    assert "as UTM zone 17N metres" in said and "ogr2ogr -a_srs EPSG:26917" in said
+    utm.to_file(tmp_path / "right.gpkg")
+    assert len(read_parcels(str(tmp_path / "right.gpkg"))) == len(lots)
+    lots.to_crs(2236).to_file(tmp_path / "feet.gpkg")
+    assert len(read_parcels(str(tmp_path / "feet.gpkg"))) == len(lots)

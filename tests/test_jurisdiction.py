@@ -110,6 +110,22 @@ def test_a_profile_of_another_state_warns_and_the_map_says_so():
     assert not [w for w in r.warnings if "lie in" in w]
 
 
+def test_land_outside_every_state_under_a_state_s_profile_is_said_with_the_likely_cause():
+    """A lot at sea south of Florida (the Gulf of Honduras: where Seminole County's State
+    Plane feet land read as UTM metres) checked against Florida's rules as asked: the warning
+    counts it apart from a lot in Virginia, and names the CRS as the likely cause."""
+    at_sea = lonlat_box(-87.0, 16.5)
+    richmond = lonlat_box(-77.4360, 37.5407)
+    r = check(parcels(at_sea, richmond, crs=WGS84), None, "florida")
+    [w] = [w for w in r.warnings if "lie in" in w or "outside every state" in w]
+    virginia, sea = w.split("; 1 of 2")
+    assert virginia.startswith("1 of 2 parcels lie in Virginia, not in Florida")
+    assert sea.startswith(" parcels lie outside every state (abroad or at sea), not in Florida")
+    assert "their layer's CRS is not theirs" in sea
+    r = check(parcels(at_sea, crs=WGS84), None, "florida")
+    assert next(w for w in r.warnings if "outside every state" in w).startswith("1 of 1 parcels")
+
+
 def test_the_library_default_checks_florida_land_as_before():
     r = check(parcels(square()), markers([(0, 0)]))
     assert r.profile.name == "florida" and r.states is None
