@@ -8,7 +8,7 @@ import zipfile
 import pyogrio
 import pytest
 import shapely
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from posting.errors import InputError
@@ -219,3 +219,38 @@ def test_with_a_layer_only_its_placemarks_are_checked_and_rows_are_its_own(tmp_p
     with pytest.raises(InputError, match=r"row 1 \('lot 2', line 1\).*'-81.2'") as err:
         read_parcels(str(path), layer="Outlines")
     assert err.value.row == 1
+
+
+@st.composite
+def coordinates_text(draw) -> str:
+    """Tuples as writers write them, sometimes with a mistake spliced in (a comma, a space,
+    an exponent, a letter) anywhere."""
+    number = st.sampled_from(["1", "-81.5", "+27.1", ".5", "5.", "0", "123.456789"])
+    space = st.sampled_from(["", " ", "  ", "\t", "\n"])
+    tuples = draw(st.lists(st.lists(number, min_size=1, max_size=4), min_size=1, max_size=4))
+    parts = []
+    for t in tuples:
+        parts.append(
+            "".join(
+                n + (draw(space) + "," + draw(space) if k < len(t) - 1 else "")
+                for k, n in enumerate(t)
+            )
+        )
+    text = draw(space) + " ".join(parts) + draw(space)
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from([",", " ", "e5", "x", ".", "-"])) + text[at:]
+    return text
+
+
+@settings(max_examples=400, deadline=None)
+@given(coordinates_text(), st.booleans())
+def test_the_quick_check_accepts_only_what_the_tuple_by_tuple_check_accepts(text, point):
+    """Oracle: where the one-regex check of plain coordinates accepts a text, the slow check,
+    tuple by tuple, accepts it too (the quick check is a shortcut, never a wider rule)."""
+    from posting.kmlcoords import _PLAIN, _PLAIN_ONE, _tuple_problem
+
+    quick = (_PLAIN_ONE if point else _PLAIN).fullmatch(text)
+    event(f"quick check accepts: {bool(quick)}")
+    if quick:
+        assert _tuple_problem(text, point) is None, text
