@@ -131,3 +131,18 @@ def profile_file(
     )
     path.write_text(head + "\n" + tables)
     return str(path)
+
+
+def gpkg_sql(path: Path | str, *statements: str) -> None:
+    """Run SQL ``statements`` on a GeoPackage written by GDAL, its triggers dropped first
+    (they call SpatiaLite's functions, which Python's sqlite3 lacks): to damage a geometry
+    as a broken tool would (``UPDATE t SET geom = X'00112233' ...``)."""
+    import contextlib
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'"):
+            db.execute(f'DROP TRIGGER "{name}"')
+        for sql in statements:
+            db.execute(sql)
+        db.commit()

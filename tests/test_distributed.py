@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import shapely
-from helpers import ROOT, SAMPLE, SHARED_DATA, require_real_data
+from helpers import ROOT, SAMPLE, SHARED_DATA, gpkg_sql, require_real_data
 from test_corrupt_files import CASES as UNUSABLE
 
 from posting import dataset
@@ -917,16 +917,12 @@ def test_why_a_parcel_has_no_geometry_reaches_the_partitions(tmp_path, scheduler
     """A reason the reader gives for a row without geometry (a GeoPackage geometry GDAL cannot
     decode) travels with its parcel to its partition: the report says it, not "no geometry",
     as one run does. The sample's parcels in slices of 4, two damaged, one in a later slice."""
-    import sqlite3
 
     import geopandas as gpd
 
     parcels = tmp_path / "parcels.gpkg"
     gpd.read_file(SAMPLE / "parcels.geojson").to_file(parcels, layer="parcels")
-    with sqlite3.connect(parcels) as db:
-        for (name,) in db.execute("select name from sqlite_master where type='trigger'"):
-            db.execute(f'drop trigger "{name}"')  # (they need SpatiaLite's functions)
-        db.execute("update parcels set geom = X'00112233' where fid in (2, 17)")
+    gpkg_sql(parcels, "UPDATE parcels SET geom = X'00112233' WHERE fid IN (2, 17)")
     monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
     report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", parcels))
     why = [p.get("invalid_reason") for p in report["parcels"] if p["row"] in (1, 16)]

@@ -7,6 +7,7 @@ import warnings
 
 import geopandas as gpd
 import shapely
+from helpers import gpkg_sql
 
 from posting.io import read_parcels
 
@@ -45,16 +46,12 @@ def test_a_file_read_in_another_thread_has_gdal_print_nothing(tmp_path, capfd):
 def test_an_unreadable_geometry_in_another_thread_is_a_row_without_one(tmp_path, capfd):
     """A GeoPackage geometry that is not a GeoPackage blob: GDAL printed "ERROR 1: Unable to
     read geometry"; the row is read without its geometry (and reported invalid)."""
-    import sqlite3
 
     path = tmp_path / "lots.gpkg"
     gpd.GeoDataFrame(
         {"pid": ["a", "b"]}, geometry=[shapely.box(0, 0, 0.01, 0.01)] * 2, crs=4326
     ).to_file(path, layer="lots")
-    with sqlite3.connect(path) as db:
-        for (name,) in db.execute("select name from sqlite_master where type='trigger'"):
-            db.execute(f'drop trigger "{name}"')  # (they need SpatiaLite's functions)
-        db.execute("update lots set geom = X'00112233' where pid = 'b'")
+    gpkg_sql(path, "UPDATE lots SET geom = X'00112233' WHERE pid = 'b'")
     read = {}
     t = threading.Thread(target=lambda: read.update(p=read_parcels(str(path), id_field="pid")))
     t.start()

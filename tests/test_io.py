@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
+from helpers import gpkg_sql
 from pyproj import Geod
 
 from posting import check, read_markers, read_parcels
@@ -510,19 +511,18 @@ def test_a_damaged_geopackage_geometry_is_said_to_be_unreadable_not_missing(tmp_
     """GDAL reads a GeoPackage geometry it cannot decode (a blob that is not a GeoPackage
     geometry) as none, saying so only on stderr: such a row is named as unreadable, in a slice
     too, and a row whose geometry is NULL in the file keeps "no geometry"."""
-    import sqlite3
 
     from posting.io import _read_ogr_layer
 
     path = tmp_path / "lots.gpkg"
     boxes = [shapely.box(i * 0.01, 0, i * 0.01 + 0.01, 0.01) for i in range(5)]
     gpd.GeoDataFrame({"pid": list("abcde")}, geometry=boxes, crs=4326).to_file(path, layer="lots")
-    with sqlite3.connect(path) as db:
-        for (name,) in db.execute("select name from sqlite_master where type='trigger'"):
-            db.execute(f'drop trigger "{name}"')  # (they need SpatiaLite's functions)
-        db.execute("update lots set geom = X'00112233' where pid = 'b'")
-        db.execute("update lots set geom = NULL where pid = 'c'")
-        db.execute("update lots set geom = 'not a geometry' where pid = 'e'")
+    gpkg_sql(
+        path,
+        "UPDATE lots SET geom = X'00112233' WHERE pid = 'b'",
+        "UPDATE lots SET geom = NULL WHERE pid = 'c'",
+        "UPDATE lots SET geom = 'not a geometry' WHERE pid = 'e'",
+    )
     unreadable = "its geometry cannot be read: the GeoPackage's geometry is damaged"
     parcels = read_parcels(str(path), id_field="pid")
     assert parcels.problems == {1: unreadable, 4: unreadable}
