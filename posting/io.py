@@ -662,7 +662,7 @@ def _read_ogr_layer(
         else:
             expected, bounds = counted.result()
         _every_record_read(path, part, len(gdf), expected, suffix in SEQUENCE_SUFFIXES)
-    if checked and suffix in jsonslices.SUFFIXES and (part is not None or bounds is not None):
+    if checked and (part is not None or bounds is not None):
         missing = np.flatnonzero(shapely.is_missing(np.asarray(gdf.geometry, dtype=object)))
         missing = missing[~np.isin(missing, list(problems))]
         for i, why in _unreadable_geojson(path, part, bounds, missing):
@@ -681,17 +681,26 @@ def _unreadable_geojson(
     """Those of ``rows`` (read from the GeoJSON file, or ``part`` of it, without geometry)
     whose feature has a geometry GDAL left out, and why
     (:func:`posting.jsonslices.geometry_problem`); ``bounds``: where the file's features lie
-    (:func:`posting.jsonslices.member_bounds`), for the whole file."""
+    (:func:`posting.jsonslices.member_bounds`, :func:`~posting.jsonslices.record_bounds` for
+    a text sequence), for the whole file."""
     if not len(rows):
         return []
     import json
 
-    if part is not None:  # (a slice's text is a FeatureCollection of its own, of a piece's size)
+    sequence = Path(path).suffix.lower() in SEQUENCE_SUFFIXES
+    if part is not None and not sequence:  # (a FeatureCollection of its own, a piece's size)
         members = json.loads(slice_text(path, part))["features"]
         texts = {int(r): members[r] for r in rows}
     else:
+        if part is not None:  # a sequence's slice: its records, each led by RS
+            records = [t for t in slice_text(path, part).split(b"\x1e") if t.strip()]
+            found = {int(r): records[r] for r in rows if r < len(records)}
+        elif sequence:
+            found = jsonslices.record_texts(path, bounds, rows)
+        else:
+            found = jsonslices.member_texts(path, bounds, rows)
         texts = {}
-        for r, t in jsonslices.member_texts(path, bounds, rows).items():
+        for r, t in found.items():
             with contextlib.suppress(ValueError):  # (GDAL's parser is Python's in all but this)
                 texts[r] = json.loads(t)
     out = [(r, jsonslices.geometry_problem(f)) for r, f in texts.items()]
@@ -753,8 +762,11 @@ def _features_of_collection(path: str) -> tuple[int | None, np.ndarray | None]:
     return (None, None) if bounds is None else (len(bounds) - 1, bounds)
 
 
-def _records_of_sequence(path: str) -> tuple[int | None, None]:
-    return jsonslices.count_records(path), None
+def _records_of_sequence(path: str) -> tuple[int | None, np.ndarray | None]:
+    """How many records a GeoJSON text sequence holds, and where each begins
+    (:func:`posting.jsonslices.record_bounds`)."""
+    bounds = jsonslices.record_bounds(path)
+    return (None, None) if bounds is None else (len(bounds) - 1, bounds)
 
 
 _COUNTED = {

@@ -56,6 +56,8 @@ __all__ = [
     "geometry_problem",
     "member_bounds",
     "member_texts",
+    "record_bounds",
+    "record_texts",
     "slice_text",
     "unread_member",
     "unread_record",
@@ -409,9 +411,36 @@ def count_records(path: str | os.PathLike[str]) -> int | None:
     return None if scan is None else scan[1]
 
 
-def _scan_sequence(path: str, rows: int) -> tuple[bool, int, list[int], int] | None:
+def record_bounds(path: str | os.PathLike[str]) -> np.ndarray | None:
+    """Where each record of the GeoJSON text sequence ``path`` begins, and the file's size
+    (record ``k`` lies between the ``k``-th and the next), as :func:`cut_sequence` scans them
+    (8 bytes a record); None for a file it would not cut."""
+    starts: list[np.ndarray] = []
+    scan = _scan_sequence(os.fspath(path), 1 << 62, starts)
+    if scan is None:
+        return None
+    return np.concatenate([*starts, [scan[3]]]).astype(np.int64)
+
+
+def record_texts(
+    path: str | os.PathLike[str], bounds: np.ndarray, rows: np.ndarray
+) -> dict[int, bytes]:
+    """The text of records ``rows`` of the GeoJSON text sequence ``path`` whose records lie
+    within ``bounds`` (:func:`record_bounds`), without their RS."""
+    out: dict[int, bytes] = {}
+    with open(path, "rb") as fh:
+        for r in np.asarray(rows, dtype=np.int64).tolist():
+            fh.seek(int(bounds[r]))
+            out[r] = fh.read(int(bounds[r + 1] - bounds[r])).lstrip(b"\x1e")
+    return out
+
+
+def _scan_sequence(
+    path: str, rows: int, starts_to: list[np.ndarray] | None = None
+) -> tuple[bool, int, list[int], int] | None:
     """The scan of :func:`cut_sequence`: whether records begin with RS, how many there are,
-    where every ``rows``-th begins, and the file's size; None for a file not cut."""
+    where every ``rows``-th begins, and the file's size; None for a file not cut. Where every
+    record begins goes into ``starts_to`` if given, an array a chunk."""
     path = os.fspath(path)
     try:
         size = os.path.getsize(path)
@@ -442,6 +471,8 @@ def _scan_sequence(path: str, rows: int) -> tuple[bool, int, list[int], int] | N
             before = x[-2:].copy()
         number = count + np.arange(len(begin))  # the records before each
         starts += (begin[number % rows == 0] + a).tolist()
+        if starts_to is not None:
+            starts_to.append(begin + a)
         count += len(begin)
     if not rs and before[-1] != _NEWLINE:  # a last line without its newline
         if (before[0] if before[-1] == _CR else before[-1]) != _CLOSE_BRACE:

@@ -472,24 +472,49 @@ def test_each_member_s_text_is_the_member_as_python_parses_the_file(tmp_path, na
         ("POINT (-81.5 28)", 'is "POINT (-81.5 28)", not a geometry object'),
     ],
 )
-def test_why_gdal_gives_a_feature_no_geometry_is_said_per_row(tmp_path, geometry, why):
+@pytest.mark.parametrize("form", ["collection", "lines", "rs"])
+def test_why_gdal_gives_a_feature_no_geometry_is_said_per_row(tmp_path, geometry, why, form):
     """GDAL's reader gives a feature whose geometry it cannot read none, without a word; the
-    reader says why, read whole or in slices, and a null geometry stays "no geometry"."""
+    reader says why, read whole or in slices, and a null geometry stays "no geometry": in a
+    FeatureCollection, and in a text sequence of lines or of RS-led records."""
     from posting.io import read_layer
 
-    path = tmp_path / "signs.geojson"
     feats = [_feature(i) for i in range(12)]
     feats[7]["geometry"] = geometry
-    _write(path, {"type": "FeatureCollection", "features": feats})
+    if form == "collection":
+        path = tmp_path / "signs.geojson"
+        _write(path, {"type": "FeatureCollection", "features": feats})
+    else:
+        path = tmp_path / ("signs.geojsonl" if form == "lines" else "signs.geojsons")
+        lead = "" if form == "lines" else "\x1e"
+        path.write_text("".join(lead + json.dumps(f) + "\n" for f in feats), encoding="utf-8")
     problem = jsonslices.geometry_problem(feats[7])
     assert (problem is None) == (why is None) and (why is None or why in problem), problem
     sliced = {}
+    slices = cut(path, 4) if form == "collection" else jsonslices.cut_sequence(path, 4)
+    assert len(slices) == 3
     with warnings.catch_warnings():  # (GDAL's, on some: the command shows them)
         warnings.simplefilter("ignore")
         whole = read_layer(str(path), crs=None, kind="markers")
-        for s in cut(path, 4):
+        for s in slices:
             sliced.update(
                 {s.first + r: w for r, w in _read_ogr_layer(str(path), None, None, s)[1].items()}
             )
     expected = {} if why is None else {7: f"its geometry cannot be read: {problem}"}
     assert whole.problems == expected and sliced == expected
+
+
+@pytest.mark.parametrize("lead", ["", "\x1e"])
+def test_each_record_s_text_is_the_record_as_python_parses_its_line(tmp_path, lead):
+    """Oracle: the text :func:`record_texts` finds for each record of a text sequence (lines,
+    or RS-led, blank lines between) parses to the record Python parses from its line."""
+    feats = [_feature(i, name) for i, name in enumerate(["a", 'b "quoted"', "c,\\n", "d"])]
+    path = tmp_path / "f.geojsonl"
+    path.write_text(
+        "".join(lead + json.dumps(f) + ("\n\n" if i == 1 else "\n") for i, f in enumerate(feats)),
+        encoding="utf-8",
+    )
+    bounds = jsonslices.record_bounds(path)
+    assert len(bounds) == len(feats) + 1
+    texts = jsonslices.record_texts(path, bounds, range(len(feats)))
+    assert [json.loads(texts[r]) for r in range(len(feats))] == feats
