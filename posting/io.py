@@ -784,7 +784,7 @@ def _every_record_read(
     features, if it holds a feature GDAL's reader left out: GDAL leaves out without a word a
     member of a ``features`` array that is not a Feature, and a record of a sequence that is not
     JSON, so the features after it would lose their rows. ``expected``: the features counted by
-    the scan (:func:`posting.jsonslices.member_bounds`, :func:`~posting.jsonslices.count_records`;
+    the scan (:func:`posting.jsonslices.member_bounds`, :func:`~posting.jsonslices.record_bounds`;
     a slice's own count); a sequence that cannot be counted so (a record over several lines) is
     parsed record by record, another file not checked."""
     if expected == n or (expected is None and not sequence):

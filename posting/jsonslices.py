@@ -49,8 +49,6 @@ __all__ = [
     "agree",
     "columns",
     "conform",
-    "count_features",
-    "count_records",
     "cut",
     "cut_sequence",
     "geometry_problem",
@@ -196,14 +194,6 @@ def _sizes(k: int, count: int, rows: int) -> list[int]:
     if k > 1 and 2 * sizes[-1] < rows:
         sizes[-2:] = [sizes[-2] + sizes[-1]]
     return sizes
-
-
-def count_features(path: str | os.PathLike[str]) -> int | None:
-    """How many members the ``features`` array of the GeoJSON file ``path`` holds, as
-    :func:`cut` counts them; None for a file it would not cut (text that is not UTF-8, no
-    ``features`` array, an empty one)."""
-    scan = _scan_collection(os.fspath(path), 1 << 62)
-    return None if scan is None else scan[3]
 
 
 def member_bounds(path: str | os.PathLike[str]) -> np.ndarray | None:
@@ -403,14 +393,6 @@ def cut_sequence(path: str | os.PathLike[str], rows: int) -> list[FeatureSlice] 
     ]
 
 
-def count_records(path: str | os.PathLike[str]) -> int | None:
-    """How many records (features) the GeoJSON text sequence ``path`` holds, as
-    :func:`cut_sequence` counts them; None for a file it would not cut (a record over several
-    lines, text that is not UTF-8)."""
-    scan = _scan_sequence(os.fspath(path), 1 << 62)
-    return None if scan is None else scan[1]
-
-
 def record_bounds(path: str | os.PathLike[str]) -> np.ndarray | None:
     """Where each record of the GeoJSON text sequence ``path`` begins, and the file's size
     (record ``k`` lies between the ``k``-th and the next), as :func:`cut_sequence` scans them
@@ -488,7 +470,7 @@ def unread_member(
     FeatureCollection, an object that is not a Feature), and that one's row (from the slice's
     first, or 0) and why; None for that if it has none, or if Python's parser cannot read the
     text (GDAL's error says why). Slow: for a read whose count of features is not the array's
-    (:func:`count_features`)."""
+    (:func:`member_bounds`)."""
     if part is not None:
         text, first = slice_text(path, part), part.first
     else:
@@ -517,7 +499,7 @@ def unread_record(
     objects, counted by Python's parser, and the first that is not one (its number, from the
     slice's first or 0, the line it begins on, and why), which GDAL's GeoJSONSeq driver leaves
     out without a word; None for that if every record is one. Slow (Python's parser, record by
-    record): for a read whose count of features is not the records' (:func:`count_records`), or
+    record): for a read whose count of features is not the records' (:func:`record_bounds`), or
     a file that cannot be counted so (:func:`posting.io._read_ogr_layer`)."""
     if part is not None:
         with open(path, "rb") as fh:
