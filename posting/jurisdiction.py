@@ -245,6 +245,8 @@ class StateFacts:
         The first :data:`_SHOWN` of them: key, id and why.
     near
         The states those parcels touch.
+    outside
+        How many of them lie outside every state.
     """
 
     known: dict[str, tuple[int, int, Any]]
@@ -252,6 +254,7 @@ class StateFacts:
     unsure: int = 0
     unsure_first: tuple[tuple[int, Any, str], ...] = ()
     near: frozenset[str] = frozenset()
+    outside: int = 0
 
     @classmethod
     def of(cls, table: pd.DataFrame, ids: np.ndarray, keys: np.ndarray) -> StateFacts:
@@ -279,6 +282,7 @@ class StateFacts:
                 (int(keys[i]), ids[i], str(reason[i])) for i in unsure[:_SHOWN].tolist()
             ),
             near=frozenset(s for i in unsure.tolist() for s in touched[i]),
+            outside=int((status == "outside").sum()),
         )
 
     @classmethod
@@ -304,6 +308,7 @@ class StateFacts:
             unsure=sum(p.unsure for p in parts),
             unsure_first=tuple(first[:_SHOWN]),
             near=frozenset().union(*(p.near for p in parts)),
+            outside=sum(p.outside for p in parts),
         )
 
     def numbered(self, rank: Callable[[np.ndarray], np.ndarray]) -> StateFacts:
@@ -319,6 +324,7 @@ class StateFacts:
             unsure=self.unsure,
             unsure_first=tuple((r(k), i, why) for k, i, why in self.unsure_first),
             near=self.near,
+            outside=self.outside,
         )
 
 
@@ -497,9 +503,16 @@ def _refuse_unsure(facts: StateFacts) -> None:
     more = f"; and {facts.unsure - _SHOWN:,} more" if facts.unsure > _SHOWN else ""
     near = sorted(facts.near)
     hint = f" (here {' or '.join(near)})" if near else ""
+    crs = (
+        " If they are in the United States, their layer's CRS is not theirs (State Plane feet "
+        "labelled as UTM metres, say): fix the file's CRS; if not,"
+        if facts.outside == facts.unsure and not facts.known  # (the whole layer moved)
+        else ""
+    )
+    give = "give" if crs else "Give"
     raise InputError(
         f"the state of {facts.unsure:,} parcel(s) is not certain, so {AUTO} cannot choose their "
-        f"rules: {shown}{more}. Give the profile of the state whose law applies with "
+        f"rules: {shown}{more}.{crs} {give} the profile of the state whose law applies with "
         f"{{option}}{hint}, or check those parcels on their own",
         parameter="rules",
     )

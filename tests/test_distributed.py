@@ -693,6 +693,18 @@ def _no_geometry(tmp: Path) -> tuple[Path, int]:
     return path, 0
 
 
+def _at_sea(tmp: Path) -> tuple[Path, int]:
+    """Twenty lots at sea, the whole layer (as State Plane feet read as UTM metres put it)."""
+    import geopandas as gpd
+
+    path = tmp / "sea.geojson"
+    lots = [_box(-87.0 + 0.001 * k, 16.5) for k in range(20)]
+    gpd.GeoDataFrame({"pid": [f"s{k}" for k in range(20)]}, geometry=lots, crs=4326).to_file(
+        path, driver="GeoJSON"
+    )
+    return path, 0
+
+
 @pytest.mark.parametrize(
     ("layer", "words"),
     [
@@ -704,8 +716,9 @@ def _no_geometry(tmp: Path) -> tuple[Path, int]:
             "parcel(s), e.g. 'atl-0'; ",
         ),
         (_no_geometry, "no parcel has a geometry to find its state by: give the rule profile "),
+        (_at_sea, "at sea); and 15 more. If they are in the United States, their layer's CRS"),
     ],
-    ids=["near-a-line", "no-default-profile", "no-geometry"],
+    ids=["near-a-line", "no-default-profile", "no-geometry", "at-sea"],
 )
 def test_auto_refuses_as_one_run_does(tmp_path, scheduler, layer, words):
     """The same message (exit 2) and no output, the parcels named by their one-run rows."""

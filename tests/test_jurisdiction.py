@@ -126,6 +126,21 @@ def test_land_outside_every_state_under_a_state_s_profile_is_said_with_the_likel
     assert next(w for w in r.warnings if "outside every state" in w).startswith("1 of 1 parcels")
 
 
+def test_auto_names_the_crs_when_every_unsure_parcel_lies_outside_every_state():
+    """Lots at sea only (a whole layer moved, as a wrong CRS moves it): the CRS is the likely
+    cause, and said first. A lot across a state line among them, or one placed in a state, is
+    not a CRS's doing: the hint is left out."""
+    at_sea = lonlat_box(-87.0, 16.5)
+    with pytest.raises(InputError, match=r"If they are in the United States, their layer's CRS"):
+        check(parcels(at_sea, crs=WGS84), None, "auto")
+    across = lonlat_box(-79.50, 36.5413)  # (the North Carolina/Virginia line)
+    tallahassee = lonlat_box(-84.2807, 30.4383)
+    for other in (across, tallahassee):
+        with pytest.raises(InputError) as err:
+            check(parcels(at_sea, other, crs=WGS84), None, "auto")
+        assert "is not certain" in str(err.value) and "CRS" not in str(err.value)
+
+
 def test_the_library_default_checks_florida_land_as_before():
     r = check(parcels(square()), markers([(0, 0)]))
     assert r.profile.name == "florida" and r.states is None
