@@ -660,7 +660,8 @@ def _read_ogr_layer(
         if part is not None:
             expected = part.rows
         else:
-            expected, bounds = counted.result()
+            bounds = counted.result()
+            expected = None if bounds is None else len(bounds) - 1
         _every_record_read(path, part, len(gdf), expected, suffix in SEQUENCE_SUFFIXES)
     if checked and (part is not None or bounds is not None):
         missing = np.flatnonzero(shapely.is_missing(np.asarray(gdf.geometry, dtype=object)))
@@ -755,26 +756,12 @@ def _unreadable_gpkg_rows(
     return rows[np.isin(ids, list(found))]
 
 
-def _features_of_collection(path: str) -> tuple[int | None, np.ndarray | None]:
-    """How many features a GeoJSON file holds, and where each lies
-    (:func:`posting.jsonslices.member_bounds`)."""
-    bounds = jsonslices.member_bounds(path)
-    return (None, None) if bounds is None else (len(bounds) - 1, bounds)
-
-
-def _records_of_sequence(path: str) -> tuple[int | None, np.ndarray | None]:
-    """How many records a GeoJSON text sequence holds, and where each begins
-    (:func:`posting.jsonslices.record_bounds`)."""
-    bounds = jsonslices.record_bounds(path)
-    return (None, None) if bounds is None else (len(bounds) - 1, bounds)
-
-
 _COUNTED = {
-    **dict.fromkeys(jsonslices.SUFFIXES, _features_of_collection),
-    **dict.fromkeys(SEQUENCE_SUFFIXES, _records_of_sequence),
+    **dict.fromkeys(jsonslices.SUFFIXES, jsonslices.member_bounds),
+    **dict.fromkeys(SEQUENCE_SUFFIXES, jsonslices.record_bounds),
 }
-"""How the features of a GeoJSON file or text sequence are counted, to compare with GDAL's
-(and where a GeoJSON file's lie, to tell why GDAL gave one no geometry)."""
+"""Where the features of a GeoJSON file or text sequence lie (one more bound than features):
+counted to compare with GDAL's, and looked up to tell why GDAL gave one no geometry."""
 
 
 def _every_record_read(

@@ -213,12 +213,8 @@ def member_texts(
 ) -> dict[int, bytes]:
     """The text of members ``rows`` of the ``features`` array of the GeoJSON file ``path``
     whose members lie within ``bounds`` (:func:`member_bounds`)."""
-    out: dict[int, bytes] = {}
-    with open(path, "rb") as fh:
-        for r in np.asarray(rows, dtype=np.int64).tolist():
-            fh.seek(int(bounds[r]) + 1)
-            out[r] = fh.read(int(bounds[r + 1] - bounds[r]) - 1)
-    return out
+    rows = np.asarray(rows, dtype=np.int64)
+    return _texts(path, rows, bounds[rows] + 1, bounds[rows + 1])
 
 
 _DEPTH = {"Point": 0, "MultiPoint": 1, "LineString": 1, "MultiLineString": 2, "Polygon": 2}
@@ -409,11 +405,18 @@ def record_texts(
 ) -> dict[int, bytes]:
     """The text of records ``rows`` of the GeoJSON text sequence ``path`` whose records lie
     within ``bounds`` (:func:`record_bounds`), without their RS."""
+    rows = np.asarray(rows, dtype=np.int64)
+    texts = _texts(path, rows, bounds[rows], bounds[rows + 1])
+    return {r: t.lstrip(b"\x1e") for r, t in texts.items()}
+
+
+def _texts(path: str | os.PathLike[str], rows: np.ndarray, starts, ends) -> dict[int, bytes]:
+    """The bytes ``[starts[i], ends[i])`` of ``path`` for each of ``rows``."""
     out: dict[int, bytes] = {}
     with open(path, "rb") as fh:
-        for r in np.asarray(rows, dtype=np.int64).tolist():
-            fh.seek(int(bounds[r]))
-            out[r] = fh.read(int(bounds[r + 1] - bounds[r])).lstrip(b"\x1e")
+        for r, a, b in zip(rows.tolist(), starts.tolist(), ends.tolist(), strict=True):
+            fh.seek(a)
+            out[r] = fh.read(b - a)
     return out
 
 

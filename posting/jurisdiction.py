@@ -437,8 +437,9 @@ def named_applied(profiles: Sequence[Profile], status: np.ndarray, state: np.nda
     ``status`` and ``state`` are given: each parcel's state where known, and the warning when
     some lie in another state than the profiles'."""
     profiles = list(profiles)
-    counts = elsewhere_counts(placed(status, state), profiles)
-    state = np.where(np.asarray(status, dtype=object) == "ok", np.asarray(state, object), None)
+    where = placed(status, state)
+    counts = elsewhere_counts(where, profiles)
+    state = np.where(where == OUTSIDE, None, where)
     warnings = [elsewhere_warning(counts, len(state), profiles)] if counts else []
     return Applied(profiles, None, state, None, warnings)
 
