@@ -211,6 +211,20 @@ def check(
         },
         outputs.inputs_of(_inputs(job)),
     )
+    if scale.parquet:
+        from posting.stream import earlier_parquet
+
+        outputs.resolve_folder(
+            scale.parquet,
+            "parquet",
+            outputs.inputs_of(_inputs(job)),
+            [
+                *out,
+                *([outputs.Output("scratch", scale.scratch, "folder")] if scale.scratch else []),
+            ],
+            earlier=earlier_parquet,
+            what="GeoParquet results",
+        )
     if scale.partitioned:  # on a dask cluster (posting.scale_cli, docs/scale.md)
         from posting.scale_cli import check_partitioned
 

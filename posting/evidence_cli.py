@@ -420,18 +420,19 @@ def write_record(directory: str | os.PathLike[str], record: Record) -> None:
         (tmp / MANIFEST).write_text(text, encoding="utf-8")
 
 
-def _writable_target(target: Path) -> None:
-    from posting.errors import InputError
+def _writable_target(target: Path, options: dict[str, Any] | None = None) -> None:
+    """Refuse a record's folder that would lose something when replaced whole
+    (:func:`posting.outputs.resolve_folder`): a file, a folder holding an input or anything
+    but an earlier record (its ``manifest.json``)."""
+    from posting import outputs
 
-    if target.exists():
-        if not target.is_dir():
-            raise InputError("is a file, not a folder for the record", path=str(target))
-        if any(target.iterdir()) and not (target / MANIFEST).exists():
-            raise InputError(
-                "the folder is not empty and holds no earlier record (manifest.json); "
-                "name a new or empty folder",
-                path=str(target),
-            )
+    outputs.resolve_folder(
+        target,
+        "output",
+        outputs.inputs_of(options or {}),
+        earlier=lambda folder, names: MANIFEST in names,
+        what="an evidence record",
+    )
 
 
 @click.command("evidence")
@@ -483,7 +484,7 @@ def evidence_cmd(output: str, quiet: bool, all_: bool, **options: Any) -> None:
     from posting.cli import flag
 
     options["all"] = all_
-    _writable_target(Path(output))
+    _writable_target(Path(output), options)
     record = make_record(options)
     write_record(output, record)
     if not quiet:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +40,7 @@ __all__ = [
     "folder_in_place",
     "inputs_of",
     "resolve",
+    "resolve_folder",
     "stdout_gone",
     "write_all",
 ]
@@ -75,6 +76,7 @@ INPUTS: dict[str, str] = {
     "easements": "the easements layer",
     "places": "the places layer",
     "registry": "the registry layer",
+    "photos": "the photos",
 }
 """The settings of a command that name input files, and how a message calls each."""
 
@@ -127,16 +129,21 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def _check_folder(out: Output) -> None:
+    if Path(out.path).is_dir():
+        raise InputError(
+            "{option}: is a folder; give a file name", path=out.path, parameter=out.parameter
+        )
+    _check_parent(out)
+
+
+def _check_parent(out: Output) -> None:
+    """Refuse an output whose folder does not exist or cannot be written."""
     target = Path(out.path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         what = "is not a folder" if folder.exists() else "does not exist"
         raise InputError(
             f"{{option}}: folder {folder} {what}", path=out.path, parameter=out.parameter
-        )
-    if target.is_dir():
-        raise InputError(
-            "{option}: is a folder; give a file name", path=out.path, parameter=out.parameter
         )
     try:  # the only sure test of a folder's permissions (ACLs, read-only disks, root)
         fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
@@ -214,6 +221,119 @@ def resolve(
     for o in files:
         _check_folder(o)
     return asked
+
+
+IGNORED = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+"""Files a file browser leaves in a folder it showed: a folder holding only these is empty."""
+
+
+def _inside(inner: str, outer: str) -> bool:
+    """Whether ``inner`` is ``outer`` or lies within it (real paths: links followed)."""
+    a, b = os.path.realpath(inner), os.path.realpath(outer)
+    return a == b or a.startswith(b.rstrip(os.sep) + os.sep)
+
+
+def resolve_folder(
+    path: str | os.PathLike[str],
+    parameter: str,
+    inputs: Mapping[str, Iterable[str]],
+    files: Iterable[Output] = (),
+    *,
+    earlier: Callable[[Path, list[str]], bool],
+    what: str,
+) -> Output:
+    """Check a folder output before anything is read.
+
+    A folder output is written beside its target and then takes its place whole
+    (:func:`folder_in_place`): whatever the folder held is gone. So it is refused when it is
+    ``-`` or a file; when it holds an input (or a file output of the same command), or lies
+    inside an input folder (a dataset, whose next reading would take the outputs for input);
+    when it is not empty and is not an earlier output of its kind; and when its parent does
+    not exist or cannot be written.
+
+    Parameters
+    ----------
+    path
+        The folder as given.
+    parameter
+        The setting that gave it, for messages (``{option}``).
+    inputs
+        The command's input files and folders, by setting (:func:`inputs_of`).
+    files
+        The command's file outputs (:func:`resolve`).
+    earlier
+        Whether a folder (its path and the names of its entries, :data:`IGNORED` left out) is
+        an earlier output of this kind, which may be replaced.
+    what
+        What the folder holds, for messages ("GeoParquet results", "evidence record").
+
+    Raises
+    ------
+    InputError
+        Naming the folder, the setting and what to do.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "notes.txt").write_text("mine")
+    ...     resolve_folder(d, "parquet", {}, earlier=lambda p, names: False, what="results")
+    Traceback (most recent call last):
+    ...
+    posting.errors.InputError: ...: parquet= replaces its folder whole, and this one holds ...
+    """
+    path = os.fspath(path)
+    out = Output(parameter, path, "folder")
+    if path == "-":
+        raise InputError(
+            f"{{option}} writes a folder ({what}), not to stdout; give the folder's path",
+            parameter=parameter,
+        )
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise InputError(
+            f"{{option}}: is a file; {{option}} writes a folder ({what}): give a new folder's path",
+            path=path,
+            parameter=parameter,
+        )
+    for role, given in inputs.items():
+        for p in given:
+            if _inside(p, path):
+                raise InputError(
+                    f"{{option}} would replace the folder holding {INPUTS.get(role, 'an input')} "
+                    f"({p}): an output never replaces an input; choose another folder",
+                    path=path,
+                    parameter=parameter,
+                )
+            if os.path.isdir(p) and _inside(path, p):
+                raise InputError(
+                    f"{{option}} is inside {INPUTS.get(role, 'an input')} ({p}), a folder read "
+                    "as input: choose a folder outside it",
+                    path=path,
+                    parameter=parameter,
+                )
+    for o in files:
+        if not o.stdout and _inside(o.path, path):
+            raise InputError(
+                f"{{option:{o.parameter}}} ({o.path}) is inside the folder {{option}} replaces "
+                "whole; write it elsewhere",
+                path=path,
+                parameter=parameter,
+            )
+    if target.is_dir():
+        names = sorted(n for n in os.listdir(target) if n not in IGNORED)
+        if names and not earlier(target, names):
+            shown = ", ".join(names[:3]) + (
+                f" and {len(names) - 3:,} more" if len(names) > 3 else ""
+            )
+            raise InputError(
+                f"{{option}} replaces its folder whole, and this one holds {shown}, not {what} "
+                "written earlier: name a new or empty folder",
+                path=path,
+                parameter=parameter,
+            )
+    _check_parent(out)
+    return out
 
 
 def _pieces(content: Any) -> Iterable[bytes | memoryview]:

@@ -66,12 +66,13 @@ def scale_options(f: Callable[..., Any]) -> Callable[..., Any]:
             metavar="DIR",
             help="Write the results as GeoParquet datasets: DIR/parcels/, DIR/gaps/, "
             "DIR/corners/, DIR/markers/ and DIR/summary.json (for a state, instead of "
-            "--json, --geojson and --csv, which get as large as the state).",
+            "--json, --geojson and --csv, which get as large as the state). DIR is replaced "
+            "whole: a new or empty folder, or an earlier --parquet output.",
         ),
         click.option(
             "--scratch",
             metavar="DIR",
-            type=click.Path(file_okay=False),
+            type=click.Path(file_okay=False, exists=True),
             help="Where a partitioned check keeps its intermediate files (default: a "
             "temporary folder; a cluster of several machines needs one they all reach).",
         ),

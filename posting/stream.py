@@ -789,6 +789,17 @@ def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+PARQUET_PARTS = ("parcels", "gaps", "corners", "markers")
+"""The datasets of ``--parquet``, each a folder beside ``summary.json``."""
+
+
+def earlier_parquet(folder: os.PathLike[str] | str, names: list[str]) -> bool:
+    """Whether a folder's entries (``names``) are those of an earlier ``--parquet`` output,
+    which a new one may replace whole: ``summary.json`` and the datasets' folders, nothing
+    else."""
+    return "summary.json" in names and set(names) <= {"summary.json", *PARQUET_PARTS}
+
+
 def _publish(
     scratch: str, folder: str, summary: dict[str, Any], extra: Callable[[str], None] | None
 ) -> None:
@@ -802,7 +813,7 @@ def _publish(
 
         raise InputError(f"folder {parent} does not exist", path=folder, parameter="parquet")
     with folder_in_place(folder) as tmp:
-        for sub in ("parcels", "gaps", "corners", "markers"):
+        for sub in PARQUET_PARTS:
             src = f"{scratch}/parquet/{sub}"
             dst = os.path.join(tmp, sub)
             if os.path.isdir(src):

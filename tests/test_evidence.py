@@ -216,7 +216,7 @@ def test_record_folder_replaced_whole_only_when_it_is_a_record(runner, sample, t
     out.mkdir()
     (out / "mine.txt").write_text("keep me")
     res = runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out)])
-    assert res.exit_code == 2 and "holds no earlier record" in res.stderr
+    assert res.exit_code == 2 and "not an evidence record written earlier" in res.stderr
     assert [p.name for p in out.iterdir()] == ["mine.txt"]
     (out / "mine.txt").unlink()
     args = [*_sample_args(sample), "-o", str(out)]

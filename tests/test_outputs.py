@@ -1,0 +1,188 @@
+"""Folder outputs (``check --parquet DIR``, ``evidence -o DIR``): each takes the place of its
+folder whole, so a folder that holds anything else, an input above all, is refused before
+anything is read, and the folder is left as it was."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import SAMPLE
+from test_cli import Runner
+
+from posting.cli import main
+from posting.errors import InputError
+from posting.outputs import Output, resolve_folder
+from posting.stream import earlier_parquet
+
+
+@pytest.fixture
+def runner() -> Runner:
+    return Runner()
+
+
+@pytest.fixture
+def data(tmp_path) -> Path:
+    """A copy of the sample's parcels and signs."""
+    d = tmp_path / "data"
+    d.mkdir()
+    for name in ("parcels.geojson", "signs.csv"):
+        shutil.copy(SAMPLE / name, d / name)
+    return d
+
+
+def _args(d: Path, parcels: str = "parcels.geojson") -> list[str]:
+    return [
+        "check",
+        str(d / parcels),
+        "--signs",
+        str(d / "signs.csv"),
+        "--id-field",
+        "parcel_id",
+        "--owner-field",
+        "owner",
+        "-q",
+    ]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def _refused(res, *needles: str) -> str:
+    assert res.exit_code == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("posting: error: "), res.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def test_parquet_into_the_folder_of_the_parcels_is_refused_and_they_are_kept(runner, data):
+    """`--parquet DIR` replaces DIR whole: given the folder of its own parcels, it used to
+    delete them (and everything else there) and write its results in their place."""
+    before = _files(data)
+    res = runner.invoke(main, [*_args(data), "--parquet", str(data)])
+    _refused(res, "--parquet would replace the folder holding the parcels", "parcels.geojson")
+    assert _files(data) == before
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_parquet_into_a_folder_of_other_files_is_refused(runner, data, tmp_path, workers):
+    out = tmp_path / "results"
+    (out / "notes").mkdir(parents=True)
+    (out / "notes" / "todo.txt").write_text("keep me")
+    (out / "summary.json").write_text("{}")  # (as if an earlier output, but with more)
+    res = runner.invoke(main, [*_args(data), *workers, "--parquet", str(out)])
+    _refused(res, "holds notes, summary.json, not GeoParquet results written earlier")
+    assert _files(out) == {"notes/todo.txt": b"keep me", "summary.json": b"{}"}
+
+
+def test_the_folder_is_checked_before_the_parcels_are_read(runner, data, tmp_path):
+    """The parcels file is garbage: the refusal is the output's, so nothing was read (a
+    state's check would otherwise run for an hour first)."""
+    (data / "bad.geojson").write_text("not a geojson file")
+    (tmp_path / "results").write_text("a file")
+    res = runner.invoke(main, [*_args(data, "bad.geojson"), "--parquet", str(tmp_path / "results")])
+    _refused(res, "results: --parquet: is a file; --parquet writes a folder (GeoParquet")
+    res = runner.invoke(main, [*_args(data, "bad.geojson"), "--parquet", "-"])
+    _refused(res, "--parquet writes a folder (GeoParquet results), not to stdout")
+    res = runner.invoke(main, [*_args(data, "bad.geojson"), "--parquet", str(tmp_path / "a/b")])
+    _refused(res, "--parquet: folder", "does not exist")
+
+
+def test_an_earlier_parquet_output_is_replaced(runner, data, tmp_path):
+    """A folder of an earlier run (and a file browser's .DS_Store) is replaced whole."""
+    out = tmp_path / "results"
+    assert runner.invoke(main, [*_args(data), "--parquet", str(out)]).exit_code == 1
+    first = json.loads((out / "summary.json").read_text())
+    assert first["summary"]["parcels"] == 29
+    (out / ".DS_Store").write_bytes(b"\0")
+    res = runner.invoke(main, [*_args(data), "--parquet", str(out), "--accuracy-ft", "16"])
+    assert res.exit_code == 1, res.stderr
+    second = json.loads((out / "summary.json").read_text())
+    assert second["settings"]["accuracy_ft"] == 16 != first["settings"]["accuracy_ft"]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "corners",
+        "gaps",
+        "markers",
+        "parcels",
+        "summary.json",
+    ]
+
+
+def test_a_file_output_inside_the_parquet_folder_is_refused(runner, data, tmp_path):
+    """`--json DIR/r.json --parquet DIR`: the JSON report, written first, would have gone
+    with the folder it was in."""
+    out = tmp_path / "results"
+    out.mkdir()
+    res = runner.invoke(main, [*_args(data), "--parquet", str(out), "--json", str(out / "r.json")])
+    _refused(res, "--json (", "is inside the folder --parquet replaces whole")
+    scratch = ["--workers", "1", "--scratch", str(out)]
+    res = runner.invoke(main, [*_args(data), "--parquet", str(out), *scratch])
+    _refused(res, "--scratch (", "is inside the folder --parquet replaces whole")
+    assert list(out.iterdir()) == []
+
+
+def test_a_parquet_folder_inside_a_dataset_read_as_input_is_refused(runner, data, tmp_path):
+    """Results written into a dataset folder would be read as its parcels by the next run."""
+    dataset = tmp_path / "parcels"
+    (dataset / "county=A").mkdir(parents=True)
+    import geopandas as gpd
+
+    gpd.read_file(data / "parcels.geojson").to_parquet(dataset / "county=A" / "part.parquet")
+    args = [*_args(data), "--water", str(dataset), "--parquet", str(dataset / "out")]
+    _refused(runner.invoke(main, args), "--parquet is inside the water layer", "outside it")
+    assert not (dataset / "out").exists()
+
+
+def test_resolve_folder_itself(tmp_path):
+    def never(folder, names):
+        return False
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "Thumbs.db").write_bytes(b"")
+    assert resolve_folder(empty, "parquet", {}, earlier=never, what="x") == Output(
+        "parquet", str(empty), "folder"
+    )
+    assert resolve_folder(tmp_path / "new", "parquet", {}, earlier=never, what="x").path == str(
+        tmp_path / "new"
+    )
+    many = tmp_path / "many"
+    many.mkdir()
+    for k in range(5):
+        (many / f"f{k}").write_text("")
+    with pytest.raises(InputError, match=r"holds f0, f1, f2 and 2 more, not x written earlier"):
+        resolve_folder(many, "parquet", {}, earlier=never, what="x")
+    link = tmp_path / "link"
+    link.symlink_to(many, target_is_directory=True)
+    with pytest.raises(InputError, match="would replace the folder holding the parcels"):
+        resolve_folder(link, "parquet", {"parcels": [str(many / "f1")]}, earlier=never, what="x")
+    # a sibling whose name starts alike is not inside
+    (tmp_path / "results-old").mkdir()
+    given = {"parcels": [str(tmp_path / "results-old")]}
+    assert resolve_folder(tmp_path / "results", "parquet", given, earlier=never, what="x")
+
+
+def test_earlier_parquet():
+    assert earlier_parquet("d", ["summary.json", "parcels", "gaps"])
+    assert not earlier_parquet("d", ["parcels", "gaps"])  # no summary: not surely ours
+    assert not earlier_parquet("d", ["summary.json", "parcels", "mine.txt"])
+
+
+def test_an_evidence_record_over_its_photos_is_refused(runner, data, tmp_path):
+    """`evidence --photos rec/photos -o rec`, rec an earlier record: replacing it whole
+    would have deleted the photos it was to attach."""
+    rec = tmp_path / "rec"
+    photos = rec / "photos"
+    photos.mkdir(parents=True)
+    (photos / "sign.jpg").write_bytes(b"\xff\xd8 a photo")
+    (rec / "manifest.json").write_text("{}")
+    res = runner.invoke(
+        main, ["evidence", *_args(data)[1:], "--photos", str(photos), "-o", str(rec)]
+    )
+    _refused(res, "--output would replace the folder holding the photos")
+    assert (photos / "sign.jpg").read_bytes() == b"\xff\xd8 a photo"
