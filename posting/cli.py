@@ -485,6 +485,39 @@ main.add_command(verify_cmd)
 INTERNAL_ERROR = 3
 """The exit status of an error that is not the user's (0 and 1 are verdicts, 2 bad input)."""
 
+STOPPING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+"""Signals that stop the command cleanly (:func:`run`): Ctrl-C, a batch system's or
+``timeout``'s stop, a terminal closed."""
+
+
+class Stopped(BaseException):
+    """Raised in the main thread by a signal of :data:`STOPPING_SIGNALS`, so that the command
+    unwinds: a partitioned check stops its cluster and removes its scratch folder, outputs half
+    written are dropped. A ``BaseException``, as ``KeyboardInterrupt`` is, so that no handler
+    of errors takes it for one (nor click, which would say "Aborted!" and exit 1, the verdict
+    "a parcel is not compliant")."""
+
+    def __init__(self, signum: int) -> None:
+        import signal
+
+        super().__init__(signum)
+        self.signum = signum
+        self.name = signal.Signals(signum).name
+
+
+def _stop_on_signals() -> None:
+    """Raise :class:`Stopped` on each of :data:`STOPPING_SIGNALS` not ignored (a command run in
+    the background of a script, or under ``nohup``, keeps ignoring what it was told to)."""
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise Stopped(signum)
+
+    for name in STOPPING_SIGNALS:
+        signum = getattr(signal, name, None)
+        if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, stop)
+
 
 def run() -> None:
     """The ``posting`` command: :func:`main`, then a quick exit.
@@ -495,6 +528,8 @@ def run() -> None:
     once with its exit status (mypy does the same). An error that is not the user's (a bug,
     a cluster that cannot start) ends with its traceback and a line saying so, and exit status
     :data:`INTERNAL_ERROR`, not Python's 1, which is the verdict "a parcel is not compliant".
+    Ctrl-C and the other :data:`STOPPING_SIGNALS` stop it cleanly (:class:`Stopped`), with a
+    line and the shell's status for the signal (130 for Ctrl-C, 143 for SIGTERM).
     """
     from posting.memory import arrow_allocator, share_allocator, small_pages
 
@@ -503,9 +538,17 @@ def run() -> None:
     share_allocator()  # before any thread starts (see its docstring)
     arrow_allocator()
     small_pages()
+    _stop_on_signals()
     try:
         main()
         code: int = 0
+    except Stopped as exc:
+        print(
+            f"posting: stopped by {exc.name}; outputs not yet written in full were left as "
+            "they were",
+            file=sys.stderr,
+        )
+        code = 128 + exc.signum
     except SystemExit as exc:
         if isinstance(exc.code, int) or exc.code is None:
             code = exc.code or 0

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
+from typing import Any
 
 __all__ = ["WORKER_MODULES", "start_fork_server"]
 
@@ -45,11 +48,25 @@ def start_fork_server() -> bool:
     multiprocessing.get_context("forkserver").set_forkserver_preload(list(WORKER_MODULES))
     safe = os.environ.get("PYTHONSAFEPATH")
     os.environ["PYTHONSAFEPATH"] = "1"
+    sigint = _ignoring_sigint()
     try:
         forkserver.ensure_running()
     finally:
+        if sigint is not None:
+            signal.signal(signal.SIGINT, sigint)
         if safe is None:
             del os.environ["PYTHONSAFEPATH"]
         else:
             os.environ["PYTHONSAFEPATH"] = safe
     return True
+
+
+def _ignoring_sigint() -> Any:
+    """Ignore SIGINT while the server starts (from the main thread; else do nothing): the
+    server, and so every worker forked from it, then ignores it too. Ctrl-C reaches every
+    process of the terminal's foreground group, and a worker would print its
+    ``KeyboardInterrupt`` traceback; the command stops its workers itself
+    (:class:`posting.cli.Stopped`). Returns the handler to put back, or None."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -332,3 +332,28 @@ def test_plan_writes_the_map_with_the_planned_layer(runner, tmp_path):
     assert len(rows) == 1 + 60  # the header and the sample's 60 planned markers
     page = html.read_text()
     assert '"planned"' in page  # the layer of planned markers
+
+
+def test_a_stopping_signal_unwinds_the_command():
+    """SIGTERM (a batch system's stop) raises Stopped in the main thread, so that `finally`
+    blocks run: the scratch folder removed, half-written outputs dropped. A signal the command
+    was started ignoring (nohup, a script's background job) stays ignored."""
+    import os
+    import signal
+    import time
+
+    from posting import cli
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    try:
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        cli._stop_on_signals()
+        assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+        with pytest.raises(cli.Stopped) as info:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        assert (info.value.signum, info.value.name) == (signal.SIGTERM, "SIGTERM")
+        assert not isinstance(info.value, Exception)  # no `except Exception` takes it
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)

@@ -1868,3 +1868,53 @@ def test_geojson_slices_with_no_value_in_a_column_keep_their_slices(
     assert {str(c["ele_ft"].dtype) for c in run.plan.marker_columns} == {"float64"}
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
+
+
+def test_ctrl_c_stops_the_workers_and_leaves_nothing_behind(tmp_path):
+    """Ctrl-C reaches every process of the terminal's group: the command stops its cluster,
+    removes its scratch folder, writes no output, says so in one line and exits 130 (it said
+    "Aborted!" and exited 1, the verdict "a parcel is not compliant"); its workers, forked
+    from a server that ignores SIGINT, print no traceback of their own."""
+    import os
+    import signal
+    import time
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    out = [
+        *("--json", str(tmp_path / "r.json")),
+        *("--parquet", str(tmp_path / "pq")),
+    ]
+    default_sigint = (  # (as a terminal's shell starts it: a test runner may ignore SIGINT)
+        "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+        "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+    )
+    args = ["--rules", "florida", "--workers", "1", "--partition-parcels", "1"]
+    args += ["--scratch", str(scratch)]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", default_sigint, *POSTING[1:], *SAMPLE_ARGS, *args, *out],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while not any(p.is_file() for p in scratch.rglob("*")):  # the workers' tasks have begun
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    lines = err.decode().strip().splitlines()
+    assert proc.returncode == 130, err.decode()[-3000:]
+    assert lines == [
+        "posting: stopped by SIGINT; outputs not yet written in full were left as they were"
+    ]
+    assert list(scratch.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scratch"]
+    while True:  # every process of the group gone: the workers and their server too
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "a process of the command outlived it"
+        time.sleep(0.1)
