@@ -2259,6 +2259,56 @@ def _facts(job, plan, info, preps, mres, client) -> tuple[list[Facts], Any]:
     return facts, totals
 
 
+@contextlib.contextmanager
+def _scratch_room(job: Job, scratch: str | None) -> Iterator[None]:
+    """Say which folder ran out of room, and how much a run needs there, when the scratch
+    folder's disk fills up (in the command or in a worker's task)."""
+    from posting.outputs import FULL, error_number, reason
+
+    try:
+        yield
+    except OSError as exc:
+        if error_number(exc) not in FULL:
+            raise
+        where = (
+            f"the scratch folder {scratch}"
+            if scratch
+            else f"the temporary folder {tempfile.gettempdir()}, the default scratch folder"
+        )
+        context = [getattr(job.context, name) for name in _CONTEXT_LAYERS]
+        size = sum(_size(p) for p in [job.parcels, *job.signs, *context] if p)
+        raise InputError(
+            f"{reason(exc)} in {where}: a partitioned check keeps about twice its inputs "
+            f"there while it runs (these inputs: {_bytes_text(size)}); free space there or "
+            "name a folder with room with {option}",
+            parameter="scratch",
+        ) from None
+
+
+def _bytes_text(n: int) -> str:
+    """A size for people to read.
+
+    >>> _bytes_text(1_234_567_890), _bytes_text(52_133)
+    ('1.2 GB', '52 KB')
+    """
+    for unit, size in (("GB", 1e9), ("MB", 1e6)):
+        if n >= size:
+            return f"{n / size:,.1f} {unit}" if n < 10 * size else f"{n / size:,.0f} {unit}"
+    return f"{max(n, 1) / 1e3:,.0f} KB"
+
+
+def _size(path: str) -> int:
+    """Bytes of a file, or of the files in a folder (a dataset); 0 when it cannot be read."""
+    if os.path.isdir(path):
+        return sum(
+            os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files
+        )
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
 def run_and_write(
     job: Job,
     *,
@@ -2281,7 +2331,7 @@ def run_and_write(
     dropping: list[Any] = []
     try:
         _tick(started, "start")  # the cluster's start: its processes, until the first step
-        with cluster(workers, scheduler) as client:
+        with cluster(workers, scheduler) as client, _scratch_room(job, scratch):
             _tick(started, "")
             run = run_partitioned(
                 job,

@@ -22,7 +22,10 @@ posting.errors.InputError: out.gpkg: geojson= writes GeoJSON, not .gpkg; name th
 
 from __future__ import annotations
 
+import errno
 import os
+import re
+import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -34,14 +37,18 @@ from typing import Any
 from posting.errors import InputError
 
 __all__ = [
+    "FULL",
     "INPUTS",
     "SUFFIXES",
     "Output",
+    "error_number",
     "folder_in_place",
     "inputs_of",
+    "reason",
     "resolve",
     "resolve_folder",
     "stdout_gone",
+    "unwritable",
     "write_all",
 ]
 
@@ -336,6 +343,64 @@ def resolve_folder(
     return out
 
 
+def reason(exc: OSError) -> str:
+    """What an error of the system says, without its paths: ``No space left on device``;
+    for :class:`shutil.Error` (a folder copied), its first file's; for Arrow's, the system's
+    words in its message.
+
+    >>> reason(OSError(28, "No space left on device", "/tmp/x"))
+    'No space left on device'
+    >>> import shutil
+    >>> reason(shutil.Error([("a", "b", "[Errno 28] No space left on device: 'a' -> 'b'")]))
+    'No space left on device'
+    >>> reason(OSError(28, "Error writing bytes. Detail: [errno 28] No space left on device"))
+    'No space left on device'
+    """
+    found = _ERRNO.search(_text(exc))
+    if found:
+        return found.group(2).strip()
+    return exc.strerror or _text(exc)
+
+
+def error_number(exc: OSError) -> int | None:
+    """The system's error number of ``exc``, also when only its message says it (Arrow's
+    errors, a folder copied by :mod:`shutil`).
+
+    >>> error_number(OSError("Error writing bytes to file. Detail: [errno 28] No space left"))
+    28
+    """
+    if exc.errno is not None:
+        return exc.errno
+    found = _ERRNO.search(_text(exc))
+    return int(found.group(1)) if found else None
+
+
+_ERRNO = re.compile(r"\[errno (\d+)\] ([^:\]'\"]+)", re.IGNORECASE)
+
+
+def _text(exc: OSError) -> str:
+    if exc.args and isinstance(exc.args[0], list) and exc.args[0]:  # shutil.Error's
+        return str(exc.args[0][0][-1])
+    return str(exc.strerror or exc)
+
+
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+"""Errors of a disk that has no room left for a file: full, over its quota, or at its largest
+file."""
+
+
+def unwritable(exc: OSError, path: str, parameter: str) -> Exception:
+    """The error of an output that could not be written for want of room (:data:`FULL`) or on
+    a read-only disk, naming it; any other error as it is (a bug's traceback)."""
+    if error_number(exc) not in FULL | {errno.EROFS, errno.EIO}:
+        return exc
+    return InputError(
+        f"{{option}}: cannot be written ({reason(exc)}); free space there or write it elsewhere",
+        path=path,
+        parameter=parameter,
+    )
+
+
 def _pieces(content: Any) -> Iterable[bytes | memoryview]:
     """A string, bytes, or the pieces of either, as bytes (text is UTF-8)."""
     pieces = [content] if isinstance(content, str | bytes) else content
@@ -392,8 +457,11 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
             done.append((tmp, out.path))
             os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes it private; outputs are ordinary
-            with os.fdopen(fd, "wb") as fh:
-                fh.writelines(_pieces(content))
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.writelines(_pieces(content))
+            except OSError as exc:
+                raise unwritable(exc, out.path, out.parameter) from None
         for tmp, path in done:
             os.replace(tmp, path)
     except BaseException:
@@ -419,8 +487,6 @@ def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
     ...     sorted(p.name for p in Path(d).iterdir()), (Path(d) / "out" / "a.txt").read_text()
     (['out'], 'a')
     """
-    import shutil
-
     target = Path(target)
     parent = target.parent if str(target.parent) else Path(".")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))

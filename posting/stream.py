@@ -781,9 +781,15 @@ def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]
     """The GeoParquet datasets of a single-process check's report (one part each)."""
     from posting.records import header
 
-    scratch = tempfile.mkdtemp(prefix="posting-parquet-")
+    parent = os.path.dirname(os.path.abspath(folder))
+    scratch = tempfile.mkdtemp(prefix=".posting-parquet-", dir=parent)  # (moved by renames)
     try:
-        _parquet_parts(scratch, 0, report)
+        try:
+            _parquet_parts(scratch, 0, report)
+        except OSError as exc:
+            from posting.outputs import unwritable
+
+            raise unwritable(exc, folder, "parquet") from None
         _publish(scratch, folder, header(report, name), None)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -812,19 +818,24 @@ def _publish(
         from posting.errors import InputError
 
         raise InputError(f"folder {parent} does not exist", path=folder, parameter="parquet")
-    with folder_in_place(folder) as tmp:
-        for sub in PARQUET_PARTS:
-            src = f"{scratch}/parquet/{sub}"
-            dst = os.path.join(tmp, sub)
-            if os.path.isdir(src):
-                shutil.move(src, dst)
-            else:
-                os.makedirs(dst)
-        if extra is not None:
-            extra(str(tmp))
-        with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as fh:
-            json.dump(summary, fh, indent=1, ensure_ascii=False)
-            fh.write("\n")
+    from posting.outputs import unwritable
+
+    try:
+        with folder_in_place(folder) as tmp:
+            for sub in PARQUET_PARTS:
+                src = f"{scratch}/parquet/{sub}"
+                dst = os.path.join(tmp, sub)
+                if os.path.isdir(src):
+                    shutil.move(src, dst)  # (copied when the scratch is on another disk)
+                else:
+                    os.makedirs(dst)
+            if extra is not None:
+                extra(str(tmp))
+            with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as fh:
+                json.dump(summary, fh, indent=1, ensure_ascii=False)
+                fh.write("\n")
+    except OSError as exc:
+        raise unwritable(exc, folder, "parquet") from None
 
 
 def write_outputs(
@@ -833,6 +844,7 @@ def write_outputs(
     """Write every output asked for: each file beside its target first, all renamed into place
     at the end (none is written when one fails)."""
     from posting.io import write_text
+    from posting.outputs import unwritable
 
     name = name or python_name
     makers = {
@@ -853,8 +865,11 @@ def write_outputs(
                 dir=os.path.dirname(target),
             )
             os.close(fd)
-            write_text(tmp, makers[key]())
             staged.append((tmp, target))
+            try:
+                write_text(tmp, makers[key]())
+            except OSError as exc:
+                raise unwritable(exc, path, key) from None
         if outputs.get("parquet"):
             _parquet(run, outputs["parquet"], name)
         for tmp, target in staged:

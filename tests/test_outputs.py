@@ -186,3 +186,65 @@ def test_an_evidence_record_over_its_photos_is_refused(runner, data, tmp_path):
     )
     _refused(res, "--output would replace the folder holding the photos")
     assert (photos / "sign.jpg").read_bytes() == b"\xff\xd8 a photo"
+
+
+# -- a full disk ---------------------------------------------------------------------------------
+
+_LIMITED = (  # the command with its files limited in size: a disk that fills up, in a test
+    "import os, resource, sys; limit = int(sys.argv[1]); "
+    "resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)); "
+    "os.execv(sys.executable, [sys.executable, '-c', 'from posting.cli import run; run()', "
+    "*sys.argv[2:]])"
+)
+
+
+def _limited(limit: int, *args: str):
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    return subprocess.run(
+        [sys.executable, "-c", _LIMITED, str(limit), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_an_output_the_disk_has_no_room_for_is_named_and_nothing_is_left(data, tmp_path, workers):
+    """The GeoJSON report (149 KB) does not fit; the JSON report (27 KB) does: neither is
+    written, the message names the one that failed ("No space left on device", without a
+    path, it was), and no temporary file is left beside them (the partitioned run left
+    `.r.geojson.*.tmp`)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    args = [*_args(data), "--rules", "florida", *workers]
+    args += ["--json", str(out / "r.json"), "--geojson", str(out / "r.geojson")]
+    res = _limited(100_000, *args)
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        f"posting: error: {out / 'r.geojson'}: --geojson: cannot be written (File too large); "
+        "free space there or write it elsewhere"
+    ]
+    assert list(out.iterdir()) == []
+    assert _limited(200_000, *args).returncode == 1  # (room enough: the same run writes both)
+    assert sorted(p.name for p in out.iterdir()) == ["r.geojson", "r.json"]
+
+
+def test_a_scratch_folder_without_room_is_named_with_what_it_needs(data, tmp_path):
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    res = _limited(
+        2_000, *_args(data), "--rules", "florida", "--workers", "1", "--scratch", str(scratch)
+    )
+    assert res.returncode == 2, res.stderr
+    size = sum(p.stat().st_size for p in data.iterdir())
+    assert res.stderr.strip().splitlines() == [
+        f"posting: error: File too large in the scratch folder {scratch}: a partitioned check "
+        f"keeps about twice its inputs there while it runs (these inputs: {size / 1e3:,.0f} "
+        "KB); free space there or name a folder with room with --scratch"
+    ]
+    assert list(scratch.iterdir()) == []
