@@ -1536,6 +1536,10 @@ def cluster(
         return
     import dask
 
+    # the scheduler runs here: a task given up on is the command's to report, once
+    # (_workers_that_died), not the scheduler's to log on the terminal first
+    logging.getLogger("distributed.scheduler").setLevel(logging.CRITICAL)
+
     with (
         # dask's nanny starts its workers with MALLOC_TRIM_THRESHOLD_=65536, which turns off
         # glibc's adaptive thresholds: every array over 128 KiB is then mapped and unmapped
@@ -2285,6 +2289,50 @@ def _scratch_room(job: Job, scratch: str | None) -> Iterator[None]:
         ) from None
 
 
+_TASK_WORDS = {
+    "_scan": "reading the parcels",
+    "_distribute_parcels": "sending the parcels to their partitions",
+    "_distribute_markers": "sending the markers to their partitions",
+    "_distribute_context": "sending the context layers to their partitions",
+    "_prepare": "preparing a partition's parcels",
+    "_check_partition": "checking a partition",
+    "_lost": "gathering the unassigned markers",
+    "_reasons_in": "explaining the unassigned markers",
+}
+"""What a task of each function does, for a message about it."""
+
+
+@contextlib.contextmanager
+def _workers_that_died(workers: int | None) -> Iterator[None]:
+    """Say what to do when one task killed every worker that ran it (dask gives up after a
+    few): the system stops a process that takes more memory than there is (a partition too
+    large for the workers' share of it); a worker that crashed says the same."""
+    from distributed import KilledWorker
+
+    try:
+        yield
+    except KilledWorker as exc:
+        key = exc.task[0] if isinstance(exc.task, tuple) else exc.task
+        name = str(key).split("-", 1)[0]  # (dask's keys: the function's name, a token)
+        doing = _TASK_WORDS.get(name, name.strip("_").replace("_", " "))
+        here = ""
+        if workers:
+            import psutil
+
+            memory = psutil.virtual_memory().total
+            many = f"{workers:,} workers" if workers > 1 else "1 worker"
+            here = f" (this machine has {_bytes_text(memory)} for {many})"
+        n = exc.allowed_failures + 1
+        times = {1: "once", 2: "twice"}.get(n, f"{n} times")
+        raise PostingError(
+            f"a worker process died {times} {doing}: the system "
+            f"most likely stopped it for want of memory{here}. A worker needs about 0.6 GB and "
+            "50 MB for each 1,000 parcels of its partition, with their markers: give "
+            "{option} a smaller number, or run fewer workers",
+            parameter="partition_parcels",
+        ) from None
+
+
 def _bytes_text(n: int) -> str:
     """A size for people to read.
 
@@ -2331,7 +2379,11 @@ def run_and_write(
     dropping: list[Any] = []
     try:
         _tick(started, "start")  # the cluster's start: its processes, until the first step
-        with cluster(workers, scheduler) as client, _scratch_room(job, scratch):
+        with (
+            cluster(workers, scheduler) as client,
+            _scratch_room(job, scratch),
+            _workers_that_died(workers),
+        ):
             _tick(started, "")
             run = run_partitioned(
                 job,

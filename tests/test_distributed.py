@@ -1918,3 +1918,58 @@ def test_ctrl_c_stops_the_workers_and_leaves_nothing_behind(tmp_path):
             break
         assert time.monotonic() < deadline, "a process of the command outlived it"
         time.sleep(0.1)
+
+
+class _DieAlways(WorkerPlugin):
+    """A worker plugin that ends its worker's process whenever a partition's check starts on
+    it (a partition too large for the machine's memory: the system stops the worker)."""
+
+    def transition(self, key, start, finish, **kwargs) -> None:  # pragma: no cover - worker
+        import os
+
+        name = key[0] if isinstance(key, tuple) else str(key)
+        if finish == "executing" and "_check_partition" in str(name):
+            os._exit(1)
+
+
+def test_a_task_that_kills_every_worker_says_what_to_do(tmp_path):
+    """dask gives up on a task once it has killed a few workers: the command said so with
+    dask's traceback and "internal error" (exit 3), after the scheduler's log lines; it now
+    names the step, the likely cause and the setting that mends it, and writes nothing."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    from posting import distributed
+    from posting.errors import PostingError
+    from posting.job import Job
+
+    job = Job(
+        parcels=str(SAMPLE / "parcels.geojson"),
+        signs=(str(SAMPLE / "signs.csv"),),
+        id_field="parcel_id",
+        rules=("florida",),
+    )
+    out = tmp_path / "r.json"
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 1}),
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, dashboard_address=":0", memory_limit=0
+        ) as local,
+        Client(local) as client,
+    ):
+        client.register_plugin(_DieAlways())
+        with pytest.raises(PostingError) as info:
+            distributed.run_and_write(
+                job,
+                scheduler=local.scheduler_address,
+                partition_parcels=10,
+                outputs={"json": str(out)},
+                scratch=str(tmp_path),
+            )
+    assert str(info.value) == (
+        "a worker process died twice checking a partition: the system most likely stopped it "
+        "for want of memory. A worker needs about 0.6 GB and 50 MB for each 1,000 parcels of "
+        "its partition, with their markers: give partition_parcels= a smaller number, or run "
+        "fewer workers"
+    )
+    assert list(tmp_path.iterdir()) == []
