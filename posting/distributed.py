@@ -2289,6 +2289,72 @@ def _scratch_room(job: Job, scratch: str | None) -> Iterator[None]:
         ) from None
 
 
+def _workers_reach(client: Client, job: Job, scratch: str) -> None:
+    """Refuse a cluster whose workers would not find the inputs or the scratch folder by the
+    paths the command has: a relative path where the workers run in another folder, a file
+    or a scratch folder on a disk they do not share. Said before anything is read, with what
+    to do; the workers would only say "no such file" of a file the user can see."""
+    from importlib.metadata import version
+
+    ours = version("posting")
+    # (what the command cannot see either is said as one run says it, by the reading)
+    inputs = [p for p in [*job.files(), *job.rules] if os.path.exists(p)]
+    try:
+        seen = client.run(_where_am_i, [os.path.abspath(p) for p in inputs], scratch)
+    except Exception as exc:  # (a worker without this function: another posting)
+        said = " ".join(str(exc).split())
+        raise InputError(
+            f"the cluster's workers cannot run this command's code ({said}): they "
+            f"must run the same posting as the command ({ours}); install it on every worker "
+            "and start them again",
+            parameter="scheduler",
+        ) from None
+    here = os.path.realpath(os.getcwd())
+    relative = [p for p in inputs if not os.path.isabs(p)]
+    for address, (theirs, cwd, found, has_scratch) in sorted(seen.items()):
+        if theirs != ours:
+            raise InputError(
+                f"the cluster's worker {address} runs posting {theirs}, this command {ours}: "
+                "install the same version on every worker",
+                parameter="scheduler",
+            )
+        if relative and cwd != here:
+            raise InputError(
+                f"the cluster's workers run in {cwd} ({address}), not in this folder ({here}), "
+                f"and {relative[0]} is a relative path: give the inputs by absolute paths, or "
+                "start the workers in this folder",
+                parameter="scheduler",
+            )
+        missing = [p for p, ok in zip(inputs, found, strict=True) if not ok]
+        if missing:
+            raise InputError(
+                f"the cluster's worker {address} cannot reach {missing[0]}: every worker "
+                "must read the inputs by the same path (a shared file system, or the same copy "
+                "at the same path on every machine)",
+                parameter="scheduler",
+            )
+        if not has_scratch:
+            raise InputError(
+                f"the cluster's worker {address} cannot reach the scratch folder {scratch}: "
+                "give {option} a folder every worker reaches by the same path (a shared file "
+                "system)",
+                parameter="scratch",
+            )
+
+
+def _where_am_i(paths: list[str], scratch: str) -> tuple[str, str, list[bool], bool]:
+    """On a worker: its posting's version, its working folder, which of ``paths`` it finds,
+    and whether it finds the scratch folder."""
+    from importlib.metadata import version
+
+    return (
+        version("posting"),
+        os.path.realpath(os.getcwd()),
+        [os.path.exists(p) for p in paths],
+        os.path.isdir(scratch),
+    )
+
+
 _TASK_WORDS = {
     "_scan": "reading the parcels",
     "_distribute_parcels": "sending the parcels to their partitions",
@@ -2374,7 +2440,7 @@ def run_and_write(
 
     wanted = tuple(k for k, v in outputs.items() if v)
     base = scratch or None
-    work = tempfile.mkdtemp(prefix="posting-run-", dir=base)
+    work = os.path.abspath(tempfile.mkdtemp(prefix="posting-run-", dir=base))
     started: dict[str, Any] = {}
     dropping: list[Any] = []
     try:
@@ -2384,6 +2450,8 @@ def run_and_write(
             _scratch_room(job, scratch),
             _workers_that_died(workers),
         ):
+            if scheduler:  # (a cluster of the command's own runs where it runs)
+                _workers_reach(client, job, work)
             _tick(started, "")
             run = run_partitioned(
                 job,

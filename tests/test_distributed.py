@@ -1973,3 +1973,89 @@ def test_a_task_that_kills_every_worker_says_what_to_do(tmp_path):
         "fewer workers"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_workers_elsewhere_are_refused_before_anything_is_read(tmp_path):
+    """A worker started in another folder (dask's own `dask worker`, as on a cluster): the
+    command's relative paths would not reach the files there, and the worker said only
+    "data/parcels.geojson: no such file" of a file the user can see."""
+    import time
+
+    from distributed import Client, LocalCluster
+
+    with (
+        LocalCluster(n_workers=0, dashboard_address=":0") as local,
+        Client(local) as client,
+    ):
+        dask_worker = [sys.executable, "-m", "distributed.cli.dask_worker"]
+        worker = subprocess.Popen(
+            [*dask_worker, local.scheduler_address, "--nthreads", "1", "--no-dashboard"],
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            client.wait_for_workers(1, timeout=60)
+            args = ["check", "data/parcels.geojson", "--signs", "data/signs.csv"]
+            res = _run([*args, "--scheduler", local.scheduler_address, "-q"], cwd=ROOT)
+            assert res.returncode == 2, res.stderr.decode()[-3000:]
+            message = res.stderr.decode().strip()
+            assert message.startswith(
+                f"posting: error: the cluster's workers run in {tmp_path.resolve()} ("
+            ), message
+            assert message.endswith(
+                f"not in this folder ({ROOT.resolve()}), and data/parcels.geojson is a relative "
+                "path: give the inputs by absolute paths, or start the workers in this folder"
+            ), message
+            absolute = [str(ROOT / "data/parcels.geojson"), "--signs", str(ROOT / "data/signs.csv")]
+            res = _run(["check", *absolute, "--scheduler", local.scheduler_address, "-q"], ROOT)
+            assert res.returncode == 1, res.stderr.decode()[-3000:]
+        finally:
+            worker.terminate()
+            worker.wait(30)
+            time.sleep(0.1)
+
+
+class _FakeClient:
+    """What ``client.run`` of a cluster would answer, for :func:`distributed._workers_reach`."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+
+    def run(self, func, *args):
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer(*args)
+
+
+def test_what_the_workers_cannot_reach_is_named(tmp_path):
+    from importlib.metadata import version
+
+    from posting import distributed
+    from posting.errors import InputError
+    from posting.job import Job
+
+    for name in ("p.geojson", "s.csv"):
+        (tmp_path / name).write_text("")  # (a file the command cannot see is not asked about)
+    job = Job(parcels=str(tmp_path / "p.geojson"), signs=(str(tmp_path / "s.csv"),))
+    ours = version("posting")
+    scratch = str(tmp_path / "scratch")
+
+    def answer(found, has_scratch=True, theirs=ours):
+        return _FakeClient(
+            lambda paths, s: {
+                "tcp://a:1": (ours, "/w", [True] * len(paths), True),
+                "tcp://b:1": (theirs, "/w", found, has_scratch),
+            }
+        )
+
+    with pytest.raises(InputError, match=r"worker tcp://b:1 cannot reach .*s\.csv: every worker"):
+        distributed._workers_reach(answer([True, False]), job, scratch)
+    with pytest.raises(InputError, match=r"tcp://b:1 cannot reach the scratch folder .*scratch: "):
+        distributed._workers_reach(answer([True, True], has_scratch=False), job, scratch)
+    with pytest.raises(InputError, match=rf"tcp://b:1 runs posting 0\.0\.9, this command {ours}"):
+        distributed._workers_reach(answer([True, True], theirs="0.0.9"), job, scratch)
+    stale = _FakeClient(AttributeError("Can't get attribute '_where_am_i'"))
+    with pytest.raises(InputError, match=r"cannot run this command's code .*_where_am_i"):
+        distributed._workers_reach(stale, job, scratch)
+    distributed._workers_reach(answer([True, True]), job, scratch)  # every one reaches all
