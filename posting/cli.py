@@ -237,11 +237,16 @@ def check(
         "csv": lambda: render(report, "csv"),
         "map": lambda: render(report, "map", tiles=not no_tiles, name=flag),
     }
-    outputs.write_all((o, made[o.parameter]()) for o in out)
-    if scale.parquet:
+
+    def files() -> None:
+        outputs.write_all((o, made[o.parameter]()) for o in out)
+
+    if scale.parquet:  # its folder takes its place once the files are written
         from posting.scale_cli import write_parquet
 
-        write_parquet(report, scale.parquet, flag)
+        write_parquet(report, scale.parquet, flag, then=files)
+    else:
+        files()
     if not quiet:
         click.echo(render(report, "summary", name=flag), err=True, nl=False)
     sys.exit(report.exit_code)

@@ -144,8 +144,11 @@ def check_partitioned(
     return totals.exit_code
 
 
-def write_parquet(report: Any, folder: str, name: Callable[[str], str]) -> None:
-    """The GeoParquet datasets of a single-process check (one part each)."""
+def write_parquet(
+    report: Any, folder: str, name: Callable[[str], str], then: Callable[[], None] | None = None
+) -> None:
+    """The GeoParquet datasets of a single-process check (one part each), and ``then`` the
+    other outputs before the folder takes its place (none written when one fails)."""
     from posting import stream
 
-    stream.write_parquet_report(report, folder, name)
+    stream.write_parquet_report(report, folder, name, then)

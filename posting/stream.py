@@ -777,8 +777,15 @@ def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
     _publish(run.plan.scratch, folder, header(run.totals, name), unassigned)
 
 
-def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]) -> None:
-    """The GeoParquet datasets of a single-process check's report (one part each)."""
+def write_parquet_report(
+    report: Report,
+    folder: str,
+    name: Callable[[str], str],
+    then: Callable[[], None] | None = None,
+) -> None:
+    """The GeoParquet datasets of a single-process check's report (one part each); ``then``
+    (the run's other outputs) is written before the folder takes its place, and when it fails
+    the folder is left as it was."""
     from posting.records import header
 
     parent = os.path.dirname(os.path.abspath(folder))
@@ -790,7 +797,7 @@ def write_parquet_report(report: Report, folder: str, name: Callable[[str], str]
             from posting.outputs import unwritable
 
             raise unwritable(exc, folder, "parquet") from None
-        _publish(scratch, folder, header(report, name), None)
+        _publish(scratch, folder, header(report, name), None, then)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -807,10 +814,16 @@ def earlier_parquet(folder: os.PathLike[str] | str, names: list[str]) -> bool:
 
 
 def _publish(
-    scratch: str, folder: str, summary: dict[str, Any], extra: Callable[[str], None] | None
+    scratch: str,
+    folder: str,
+    summary: dict[str, Any],
+    extra: Callable[[str], None] | None,
+    then: Callable[[], None] | None = None,
 ) -> None:
     """Move the parts in ``scratch/parquet`` into ``folder`` with ``summary.json``: built
-    beside it, then renamed into place (an existing folder is replaced whole)."""
+    beside it, then renamed into place (an existing folder is replaced whole). ``then`` runs
+    once the folder is complete, before it takes its place: when it fails, the folder is not
+    replaced (the other outputs of a run, written whole or not at all with it)."""
     from posting.outputs import folder_in_place
 
     parent = os.path.dirname(os.path.abspath(folder))
@@ -820,8 +833,8 @@ def _publish(
         raise InputError(f"folder {parent} does not exist", path=folder, parameter="parquet")
     from posting.outputs import unwritable
 
-    try:
-        with folder_in_place(folder) as tmp:
+    with folder_in_place(folder) as tmp:
+        try:
             for sub in PARQUET_PARTS:
                 src = f"{scratch}/parquet/{sub}"
                 dst = os.path.join(tmp, sub)
@@ -834,8 +847,10 @@ def _publish(
             with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as fh:
                 json.dump(summary, fh, indent=1, ensure_ascii=False)
                 fh.write("\n")
-    except OSError as exc:
-        raise unwritable(exc, folder, "parquet") from None
+        except OSError as exc:
+            raise unwritable(exc, folder, "parquet") from None
+        if then is not None:
+            then()
 
 
 def write_outputs(

@@ -248,3 +248,20 @@ def test_a_scratch_folder_without_room_is_named_with_what_it_needs(data, tmp_pat
         "KB); free space there or name a folder with room with --scratch"
     ]
     assert list(scratch.iterdir()) == []
+
+
+def test_no_output_is_written_when_the_parquet_folder_fails(runner, data, tmp_path):
+    """One process wrote --json/--geojson/--csv first and the --parquet folder after, each
+    whole: a --parquet folder the disk had no room for came after the CSV report was in
+    place. Now the folder's parts are written first, the files next, and the folder takes its
+    place last: the CSV report (4.6 KB) fits, the parcels' part (14 KB) does not, and neither
+    the report nor the new folder is written."""
+    out = tmp_path / "results"
+    args = [*_args(data), "--rules", "florida", "--parquet", str(out)]
+    assert runner.invoke(main, args).exit_code == 1
+    before = _files(out)
+    res = _limited(8_000, *args, "--accuracy-ft", "16", "--csv", str(tmp_path / "r.csv"))
+    assert res.returncode == 2, res.stderr
+    assert "--parquet: cannot be written (File too large)" in res.stderr
+    assert _files(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "results"]
