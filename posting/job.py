@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -139,6 +140,20 @@ class Job:
     merge_owner: str | None = None
     settings: Settings = field(default_factory=Settings)
     context: ContextFiles = field(default_factory=ContextFiles)
+
+    def __post_init__(self) -> None:
+        seen: dict[str, str] = {}
+        for path in self.signs:
+            key = os.path.realpath(path)  # (./a.csv, an absolute path, a link: one file)
+            if key in seen:
+                also = "" if seen[key] == path else f" (also as {seen[key]})"
+                raise InputError(
+                    f"{{option}} names this file twice{also}: its markers would count twice; "
+                    "give each marker file once",
+                    path=path,
+                    parameter="signs",
+                )
+            seen[key] = path
 
     def files(self) -> list[str]:
         """Every input file the job reads (parcels, markers, context layers)."""

@@ -357,3 +357,21 @@ def test_a_stopping_signal_unwinds_the_command():
     finally:
         for s, handler in saved.items():
             signal.signal(s, handler)
+
+
+@pytest.mark.parametrize("command", ["check", "map", "plan", "evidence"])
+def test_a_marker_file_given_twice_is_refused(runner, tmp_path, command):
+    """`--signs signs.csv --signs ./signs.csv` (a shell's glob and a name, say) read every
+    marker twice: 456 markers of the sample's 228, each counted twice."""
+    (tmp_path / "link.csv").symlink_to(SAMPLE / "signs.csv")
+    signs = str(SAMPLE / "signs.csv")
+    out = {"map": ["-o", str(tmp_path / "m.html")], "plan": ["-o", str(tmp_path / "p.gpx")]}
+    out["evidence"] = ["-o", str(tmp_path / "rec")]
+    args = [command, str(SAMPLE / "parcels.geojson"), "--signs", signs]
+    res = runner.invoke(main, [*args, "--signs", str(tmp_path / "link.csv"), *out.get(command, [])])
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"posting: error: {tmp_path / 'link.csv'}: --signs names this file twice (also as "
+        f"{signs}): its markers would count twice; give each marker file once\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.csv"]
