@@ -1111,6 +1111,12 @@ def _read_ogr(
             "Shapefile, FlatGeobuf, KML or GeoParquet",
             path=path,
         )
+    misread = links = None
+    if suffix in {".kml", ".kmz"}:  # scanned while GDAL reads
+        from posting.parallel import aside
+
+        misread = aside(kmlcoords.misreads, path)
+        links = aside(kmlcoords.network_links, path)
     try:
         if suffix == ".gpx":
             names: list[str | None] = [layer or "waypoints"]
@@ -1118,11 +1124,6 @@ def _read_ogr(
             names = [str(n) for n, _ in pyogrio.list_layers(path)]
         else:
             names = [layer]
-        misread = None
-        if suffix in {".kml", ".kmz"}:  # scanned while GDAL reads
-            from posting.parallel import aside
-
-            misread = aside(kmlcoords.misreads, path)
         read = [_read_ogr_layer(path, n, features, part) for n in names]
         if misread is not None:
             _every_position_read(path, misread.result(), read, layer)
@@ -1141,6 +1142,8 @@ def _read_ogr(
             parameter="layer",
         ) from None
     except (pyogrio.errors.DataSourceError, pyogrio.errors.GeometryError) as exc:
+        if links is not None:
+            _only_network_links(path, links.result())
         if "not recognized as being in a supported file format" in str(exc):
             raise InputError(
                 f"not a readable geospatial file: its content is none of {FORMATS}", path=path
@@ -1155,8 +1158,18 @@ def _read_ogr(
             raise hint
     if suffix == ".gpx" and names == ["waypoints"]:
         _every_waypoint_read(path, len(read[0][0]))
+    linked = links.result() if links is not None else []
+    if linked and not any(len(r[0]) for r in read):
+        _only_network_links(path, linked)
     read = [r for r in read if len(r[0])] or read[:1]
     notes = [note for r in read for note in r[2]]
+    if linked:
+        more = f" and {len(linked) - 1:,} more" if len(linked) > 1 else ""
+        notes.append(
+            f"{path}: also links to {linked[0]}{more} (a network link, which Google Earth "
+            "follows and this reader does not): the places there were not read; download "
+            "them, or save them from Google Earth as KML, and give that file too"
+        )
     problems: dict[int, str] = {}
     offset = 0
     for gdf, rows, _ in read:
@@ -1180,6 +1193,21 @@ def _read_ogr(
     out.problems.update(problems)
     out.notes.extend(notes)
     return out
+
+
+def _only_network_links(path: str, links: list[str]) -> None:
+    """Refuse a KML or KMZ file without a placemark GDAL could read that links to others
+    (``links``: its ``<NetworkLink>`` elements', as Google Earth saves a layer it loads from a
+    server): its places are elsewhere, and GDAL does not follow the links."""
+    if links:
+        more = f" and {len(links) - 1:,} more" if len(links) > 1 else ""
+        raise InputError(
+            f"has no placemarks of its own, only a network link to {links[0]}{more}, which "
+            "Google Earth follows and this reader does not: download what it links to, or "
+            "save the places Google Earth loaded from it as KML (Save Place As), and give "
+            "that file",
+            path=path,
+        )
 
 
 def _check_crs_plausible(layer: Layer) -> None:

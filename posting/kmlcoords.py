@@ -18,8 +18,10 @@ from __future__ import annotations
 import math
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from xml.parsers import expat
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -100,6 +102,61 @@ def misreads(path: str, limit: int = 1000) -> list[Misread]:
     would misread (:func:`tuple_problem`), in the file's order, at most ``limit`` of them. A
     file the XML parser refuses, or a KMZ without a KML, is not checked (GDAL said what it
     could read)."""
+    return _on_main_kml(path, lambda f: _scan(f, limit))
+
+
+def network_links(path: str) -> list[str]:
+    """Where the ``<NetworkLink>`` elements of a KML file (or a KMZ file's main KML) point
+    (their ``<href>``, in the file's order): places Google Earth loads from elsewhere, which
+    GDAL does not follow. [] for a file the XML parser refuses.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".kml", delete=False) as f:
+    ...     _ = f.write('<kml><Document><NetworkLink><Link><href>https://a/b.kmz</href>'
+    ...                 '</Link></NetworkLink></Document></kml>')
+    >>> network_links(f.name)
+    ['https://a/b.kmz']
+    >>> os.unlink(f.name)
+    """
+
+    def scan(f) -> list[str]:
+        p = expat.ParserCreate()
+        p.buffer_text = True
+        path: list[str] = []
+        hrefs: list[str] = []
+        text: list[str] | None = None
+
+        def start(tag: str, attrs: dict) -> None:
+            nonlocal text
+            path.append(tag.rpartition(":")[2])
+            if path[-1] == "href" and "NetworkLink" in path:
+                text = []
+
+        def end(tag: str) -> None:
+            nonlocal text
+            if text is not None and path[-1] == "href":
+                hrefs.append("".join(text).strip())
+                text = None
+            path.pop()
+
+        def chars(data: str) -> None:
+            if text is not None:
+                text.append(data)
+
+        p.StartElementHandler, p.EndElementHandler = start, end
+        p.CharacterDataHandler = chars
+        try:
+            p.ParseFile(f)
+        except expat.ExpatError:
+            return []
+        return hrefs
+
+    return _on_main_kml(path, scan)
+
+
+def _on_main_kml(path: str, read: Callable[[Any], list]) -> list:
+    """``read`` of a KML file's bytes, or of a KMZ file's main KML (as libkml chooses it);
+    [] for a KMZ without a KML or that cannot be opened."""
     if Path(path).suffix.lower() == ".kmz":
         try:
             with zipfile.ZipFile(path) as z:
@@ -108,11 +165,11 @@ def misreads(path: str, limit: int = 1000) -> list[Misread]:
                     return []
                 main = "doc.kml" if "doc.kml" in names else names[0]  # as libkml chooses
                 with z.open(main) as f:
-                    return _scan(f, limit)
+                    return read(f)
         except (zipfile.BadZipFile, OSError):
             return []
     with open(path, "rb") as f:
-        return _scan(f, limit)
+        return read(f)
 
 
 def _scan(f, limit: int) -> list[Misread]:

@@ -254,3 +254,61 @@ def test_the_quick_check_accepts_only_what_the_tuple_by_tuple_check_accepts(text
     event(f"quick check accepts: {bool(quick)}")
     if quick:
         assert _tuple_problem(text, point) is None, text
+
+
+# -- network links: places Google Earth loads from elsewhere -----------------------------------
+
+LINK = "<NetworkLink><name>live</name><Link><href>{}</href></Link></NetworkLink>"
+
+
+@pytest.mark.parametrize("root", [True, False], ids=["link-at-root", "link-in-document"])
+@pytest.mark.parametrize("kind", ["parcels", "markers"])
+def test_a_kml_of_network_links_only_is_refused_naming_the_link(tmp_path, root, kind):
+    """GDAL refused the first ("does not fit the OGR model, there is no container element at
+    the root") and read no row of the second ("no markers", "no parcels"): a Google Earth
+    layer that loads its places from a server."""
+    from posting.kmlcoords import network_links
+
+    links = LINK.format("https://example.com/a.kmz") + LINK.format("b.kml")
+    text = (
+        '<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2">'
+        f"{links}</kml>"
+        if root
+        else kml(f"<name>mine</name>{links}")
+    )
+    path = tmp_path / "linked.kml"
+    path.write_text(text)
+    kmz = tmp_path / "linked.kmz"
+    with zipfile.ZipFile(kmz, "w") as z:
+        z.writestr("doc.kml", text)
+    assert (
+        network_links(str(path))
+        == network_links(str(kmz))
+        == ["https://example.com/a.kmz", "b.kml"]
+    )
+    reader = read_parcels if kind == "parcels" else read_markers
+    for p in (path, kmz):
+        with pytest.raises(InputError) as info:
+            reader(str(p))
+        assert str(info.value) == (
+            f"{p}: has no placemarks of its own, only a network link to "
+            "https://example.com/a.kmz and 1 more, which Google Earth follows and this reader "
+            "does not: download what it links to, or save the places Google Earth loaded from "
+            "it as KML (Save Place As), and give that file"
+        )
+
+
+def test_a_network_link_beside_placemarks_is_said_in_a_note(tmp_path):
+    path = tmp_path / "signs.kml"
+    body = placemark("s1", "-81.1,28.7") + LINK.format("more.kml")
+    path.write_text(kml(body))
+    layer = read_markers(str(path))
+    assert len(layer) == 1
+    assert layer.notes == [
+        f"{path}: also links to more.kml (a network link, which Google Earth follows and this "
+        "reader does not): the places there were not read; download them, or save them from "
+        "Google Earth as KML, and give that file too"
+    ]
+    plain = tmp_path / "plain.kml"
+    plain.write_text(kml(placemark("s1", "-81.1,28.7")))
+    assert read_markers(str(plain)).notes == []
