@@ -41,6 +41,7 @@ partitions, whatever the size of the state. The steps, each a set of tasks that 
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import copyreg
 import functools
@@ -68,7 +69,7 @@ from posting import dataset, io, jsonslices, parallel
 from posting.crs import crs_of
 from posting.errors import InputError, PostingError
 from posting.index import unique_ints
-from posting.io import MarkerLayer, ParcelLayer
+from posting.io import MarkerLayer, ParcelLayer, no_markers, no_parcel_field, require_polygons
 from posting.job import ContextFiles, Job
 from posting.jurisdiction import Choice, StateFacts
 from posting.partition import (
@@ -422,7 +423,9 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
         return layer, np.arange(len(layer), dtype=np.int64)
     layer = _read_slice(
         piece,
-        lambda prefetch: read_parcels(piece.source, **given, layer=job.layer, prefetch=prefetch),
+        lambda prefetch: read_parcels(
+            piece.source, **given, layer=job.layer, prefetch=prefetch, piece=True
+        ),
         lambda: read_parcels(job.parcels, **given, layer=job.layer),
     )
     n = len(layer)
@@ -446,7 +449,7 @@ def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer
     def read(prefetch: Any = None) -> MarkerLayer:
         paths = [job.signs[entry]]  # (a piece's source: its file or dataset, as given)
         return read_markers(
-            paths, crs=job.crs, parcel_field=job.sign_parcel_field, prefetch=prefetch
+            paths, crs=job.crs, parcel_field=job.sign_parcel_field, prefetch=prefetch, piece=True
         )
 
     if piece.row_groups is None and not piece.sliced:
@@ -523,7 +526,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     import shapely
 
     from posting.crs import to_lonlat
-    from posting.io import _as_id_strings, _require_column, parcel_values
+    from posting.io import _as_id_strings, _require_column, geometry_kinds, parcel_values
 
     layer, rows = read_parcel_piece(job, piece)
     geometry = np.asarray(layer.geometry, dtype=object)
@@ -586,6 +589,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         if n
         else [np.nan] * 4,
         "any_owner": layer.owners is not None and bool(pd.notna(layer.owners).any()),
+        "kinds": geometry_kinds(geometry),
     }
     return frame, info
 
@@ -752,6 +756,8 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         "unusable": int((~pd.isna(m.reason)).sum()),
         "other": (other_count, other_first),
         "json_columns": seen[-1] if seen else None,
+        "has_parcel_field": bool(plan.job.sign_parcel_field)
+        and plan.job.sign_parcel_field.strip().lower() in m.attributes.columns,
     }
 
 
@@ -1886,6 +1892,10 @@ class _Steps:
             frames, info = scan(pieces)
         elif casts:  # columns with no value in some slices: read as the others' type
             pieces = [_cast(p, casts) for p in pieces]
+        kinds: collections.Counter[int] = collections.Counter()
+        for x in info:
+            kinds.update(x["kinds"])
+        require_polygons(job.parcels, sum(x["rows"] for x in info), dict(kinds))
         crs = info[0]["crs"]
         if any(x["crs"] != crs for x in info[1:]):
             raise InputError("its files are not all in one CRS", path=job.parcels)
@@ -1990,6 +2000,14 @@ class _Steps:
             _progress(
                 self._distribute_context(plan_f, again), "distributing context", self.progress
             )
+        # what one run says of all the marker files read together (each piece is read alone)
+        count = collections.Counter()
+        for r in mres:
+            count[r["entry"]] += r["markers"]
+        no_markers([p for e, p in enumerate(job.signs) if not count[e]], len(job.signs))
+        field = job.sign_parcel_field
+        if field and not any(r["has_parcel_field"] for r in mres):
+            raise no_parcel_field(field, list(job.signs))
         files: list[tuple[str, Any]] = []
         for e, path in enumerate(job.signs):
             first = next((r for r in mres if r["entry"] == e), None)

@@ -1496,17 +1496,21 @@ def read_parcels(
     crs: str | CRS | None = None,
     layer: str | None = None,
     prefetch: Prefetch | None = None,
+    piece: bool = False,
 ) -> ParcelLayer:
     """Read a parcel layer.
 
     Parcel ids come from ``id_field``, kept verbatim as strings; without it the id is the
     0-based row number. A row with no id gets ``#<row>`` and a note; duplicated ids are kept
-    (the report flags them).
+    (the report flags them). A layer without a polygon is refused, unless it is a ``piece``
+    of one (an empty file of a dataset, say: the whole layer is judged by
+    :func:`require_polygons`).
     """
     lay = read_layer(path, crs=crs, layer=layer, kind="parcels", prefetch=prefetch)
     notes: list[str] = list(lay.notes)
     n = len(lay)
-    _require_polygons(lay)
+    if not piece:
+        _require_polygons(lay)
     if id_field:
         col = _require_column(lay.frame, id_field, lay.path, "id_field")
         ids = _as_id_strings(lay.frame[col])
@@ -1541,23 +1545,35 @@ def read_parcels(
 def _require_polygons(lay: Layer) -> None:
     """Refuse a layer that has no parcel at all: no feature, or points or lines only (a sign
     file given as the parcels), with one error instead of one invalid parcel per row."""
-    if not len(lay):
-        raise InputError("has no features: there are no parcels to check", path=lay.path)
-    types = shapely.get_type_id(lay.geometry)
-    if np.isin(types, (3, 6)).any() or not (types >= 0).any():
+    require_polygons(lay.path, len(lay), geometry_kinds(lay.geometry))
+
+
+def geometry_kinds(geometry: Any) -> dict[int, int]:
+    """How many geometries of each shapely type id (``-1``: none) an array holds."""
+    kinds, counts = np.unique(shapely.get_type_id(geometry), return_counts=True)
+    return {int(k): int(c) for k, c in zip(kinds, counts, strict=True)}
+
+
+def require_polygons(path: str, n: int, kinds: dict[int, int]) -> None:
+    """Refuse a parcel layer of ``n`` features with these :func:`geometry_kinds` (added up over
+    a dataset's pieces, or of one file) that has no parcel at all: no feature, or points or
+    lines only."""
+    if not n:
+        raise InputError("has no features: there are no parcels to check", path=path)
+    held_kinds = {k: c for k, c in kinds.items() if k >= 0 and c}
+    if not held_kinds or any(k in (3, 6) for k in held_kinds):
         return
     names = shapely.geometry.base.GEOMETRY_TYPES
-    kinds, counts = np.unique(types[types >= 0], return_counts=True)
-    held = ", ".join(f"{c:,} {names[k]}" for k, c in zip(kinds, counts, strict=True))
-    if np.isin(kinds, (0, 4)).any():
+    held = ", ".join(f"{c:,} {names[k]}" for k, c in sorted(held_kinds.items()))
+    if any(k in (0, 4) for k in held_kinds):
         hint = "; if these are the markers, give them with {option}"
-    elif np.isin(kinds, (1, 2, 5)).any():
+    elif any(k in (1, 2, 5) for k in held_kinds):
         hint = "; if the lines are the parcels' boundaries, make polygons of them first"
     else:
         hint = ""
     raise InputError(
         f"holds {held} feature(s) and no polygon: parcels are polygons{hint}",
-        path=lay.path,
+        path=path,
         parameter="signs",
     )
 
@@ -1696,12 +1712,34 @@ def _marker_points(geometry: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     return x, y, reason
 
 
+def no_markers(empty: list[str], files: int) -> None:
+    """Refuse marker files of which none has a row (``empty``: those without, of ``files``)."""
+    if empty and len(empty) == files:
+        raise InputError(
+            "no markers: the file has no rows"
+            + (f" (nor {', '.join(empty[1:])})" if len(empty) > 1 else "")
+            + ". To check the parcels as they are, without markers, leave out {option}",
+            path=empty[0],
+            parameter="signs",
+        )
+
+
+def no_parcel_field(parcel_field: str, paths: list[str]) -> InputError:
+    """The error of a sign parcel field that no marker file has."""
+    return InputError(
+        f"{{option}} {parcel_field!r} is not a column of any sign file ({', '.join(paths)})",
+        column=parcel_field,
+        parameter="parcel_field",
+    )
+
+
 def read_markers(
     paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     crs: str | CRS | None = None,
     parcel_field: str | None = None,
     prefetch: Prefetch | None = None,
+    piece: bool = False,
 ) -> MarkerLayer:
     """Read marker files (signs, paint marks, painted posts) and concatenate them.
 
@@ -1711,6 +1749,10 @@ def read_markers(
     Rows whose geometry cannot be used are kept with the reason; the report lists them among
     the unassigned markers, so nothing is lost. Columns whose names a Shapefile shortened
     (``letter_hei``) are read as the full column (``letter_height_in``), with a note.
+
+    ``piece``: ``paths`` is a piece of a run's marker files (one file, or a part of one):
+    whether any file has a row, or the ``parcel_field`` column, is the run's to say of all of
+    them (:mod:`posting.distributed`), not the piece's.
 
     Raises
     ------
@@ -1773,22 +1815,11 @@ def read_markers(
                 ref = _as_id_strings(lay.frame[col])
         refs.append(ref)
         parts.append((lay.path, np.arange(len(lay)), x, y, lon, lat, k, reason, attrs))
-    if len(empty) == len(paths):
-        raise InputError(
-            "no markers: the file has no rows"
-            + (f" (nor {', '.join(empty[1:])})" if len(empty) > 1 else "")
-            + ". To check the parcels as they are, without markers, leave out {option}",
-            path=empty[0],
-            parameter="signs",
-        )
-    notes.extend(f"{p}: has no rows (no markers)" for p in empty)
-    if parcel_field and not have_ref:
-        raise InputError(
-            f"{{option}} {parcel_field!r} is not a column of any sign file "
-            f"({', '.join(str(p) for p in paths)})",
-            column=parcel_field,
-            parameter="parcel_field",
-        )
+    if not piece:
+        no_markers(empty, len(paths))
+        notes.extend(f"{p}: has no rows (no markers)" for p in empty)
+        if parcel_field and not have_ref:
+            raise no_parcel_field(parcel_field, [str(p) for p in paths])
     n = sum(len(p[1]) for p in parts)
     source = np.empty(n, dtype=object)
     start = 0

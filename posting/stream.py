@@ -424,6 +424,12 @@ def _warnings(job, info, preps, mres, dups, rank) -> tuple[list[str], int]:
         if r["entry"] not in seen:
             warnings += r["notes"]
             seen.add(r["entry"])
+    count: dict[int, int] = {}
+    for r in mres:
+        count[r["entry"]] = count.get(r["entry"], 0) + r["markers"]
+    warnings += [
+        f"{p}: has no rows (no markers)" for e, p in enumerate(job.signs) if not count.get(e)
+    ]
     other = sum(r["other"][0] for r in mres)
     if other:
         first50 = [v for r in mres for v in r["other"][1]][:50]

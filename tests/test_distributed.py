@@ -2059,3 +2059,52 @@ def test_what_the_workers_cannot_reach_is_named(tmp_path):
     with pytest.raises(InputError, match=r"cannot run this command's code .*_where_am_i"):
         distributed._workers_reach(stale, job, scratch)
     distributed._workers_reach(answer([True, True]), job, scratch)  # every one reaches all
+
+
+def _empty_kml(path: Path) -> Path:
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2">'
+        "<Document><name>plan</name></Document></kml>"
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    "case", ["empty-parcel-file", "empty-marker-file", "empty-marker-dataset-file", "field"]
+)
+def test_empty_files_and_a_parcel_field_of_one_file_as_one_run_reads_them(
+    tmp_path, scheduler, case
+):
+    """Each piece was judged as if it were the whole input: a dataset with an empty file
+    ("has no features: there are no parcels to check"), an empty marker file beside others
+    ("no markers"; one run notes it), a sign parcel field that one marker file has and another
+    not ("is not a column of any sign file"; one run notes it) were refused partitioned where
+    one run checks them."""
+    import geopandas as gpd
+
+    parcels, signs = str(SAMPLE / "parcels.geojson"), [str(SAMPLE / "signs.csv")]
+    extra: list[str] = []
+    if case == "empty-parcel-file":
+        lots = gpd.read_file(SAMPLE / "parcels.geojson")
+        for k, part in enumerate((lots, lots.iloc[:0], lots.iloc[:0])):
+            (tmp_path / "lots" / f"c={k}").mkdir(parents=True)
+            part.to_parquet(tmp_path / "lots" / f"c={k}" / "p.parquet")
+        parcels = str(tmp_path / "lots")
+    elif case == "empty-marker-file":
+        signs.append(str(_empty_kml(tmp_path / "plan.kml")))
+    elif case == "empty-marker-dataset-file":
+        table = pd.read_csv(SAMPLE / "signs.csv")
+        points = gpd.points_from_xy(table["lon"], table["lat"])
+        marks = gpd.GeoDataFrame(table, geometry=points, crs=4326)
+        for k, part in enumerate((marks.iloc[:0], marks, marks.iloc[:0])):
+            (tmp_path / "marks" / f"d={k}").mkdir(parents=True)
+            part.to_parquet(tmp_path / "marks" / f"d={k}" / "m.parquet")
+        signs = [str(tmp_path / "marks")]
+    else:
+        signs.append(str(SAMPLE / "signs-added.gpx"))
+        extra = ["--sign-parcel-field", "sign_id"]
+    args = ["check", parcels, *(x for s in signs for x in ("--signs", s)), *extra]
+    report = _same([*args, "--id-field", "parcel_id"], tmp_path, scheduler, 4)
+    assert report["summary"]["parcels"] == 29
+    noted = [w for w in report["warnings"] if "has no rows" in w or "has no column" in w]
+    assert len(noted) == (case in ("empty-marker-file", "field")), report["warnings"]
