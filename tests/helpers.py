@@ -146,3 +146,14 @@ def gpkg_sql(path: Path | str, *statements: str) -> None:
         for sql in statements:
             db.execute(sql)
         db.commit()
+
+
+def one_line_error(res, *needles: str) -> str:
+    """The one line a command refusing its input printed (exit status 2, ``posting: error:``,
+    no traceback), checked to hold each of ``needles``."""
+    assert res.exit_code == 2, res.stderr
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("posting: error: "), res.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]

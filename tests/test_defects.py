@@ -10,7 +10,15 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, SAMPLE, markers, parcels, square
+from helpers import (
+    CORNERS_AND_MIDPOINTS,
+    LOCAL_FT,
+    SAMPLE,
+    markers,
+    one_line_error,
+    parcels,
+    square,
+)
 from pyproj import CRS, Transformer
 from test_cli import Runner
 
@@ -43,15 +51,6 @@ def inputs(tmp_path):
     os.chdir(cwd)
 
 
-def _one_line_exit_2(res, *needles: str) -> str:
-    assert res.exit_code == 2, res.stderr
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("posting: error: "), res.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
-
-
 # -- an output path equal to an input path (data loss) -----------------------------------------
 
 
@@ -82,7 +81,7 @@ def test_an_output_equal_to_an_input_is_refused(
         args += ["-o", "plan.gpx"]
     res = runner.invoke(main, args)
     flag = "--output" if option == "-o" else option
-    _one_line_exit_2(res, f"{flag} would overwrite {role}", "an output never replaces an input")
+    one_line_error(res, f"{flag} would overwrite {role}", "an output never replaces an input")
     assert {p.name: p.read_bytes() for p in inputs.iterdir()} == before
 
 
@@ -91,7 +90,7 @@ def test_an_output_that_is_a_symbolic_link_to_an_input_is_refused(runner, inputs
     res = runner.invoke(
         main, ["check", "p.geojson", "--signs", "s.csv", "--geojson", "link.geojson"]
     )
-    _one_line_exit_2(res, "would overwrite the parcels")
+    one_line_error(res, "would overwrite the parcels")
 
 
 # -- outputs written whole or none --------------------------------------------------------------
@@ -104,7 +103,7 @@ def test_a_missing_output_folder_leaves_the_other_outputs_untouched(runner, inpu
         main,
         ["check", "p.geojson", "--signs", "s.csv", "--json", "ok.json", "--csv", "missing/x.csv"],
     )
-    _one_line_exit_2(res, "missing/x.csv: --csv: folder missing does not exist")
+    one_line_error(res, "missing/x.csv: --csv: folder missing does not exist")
     assert (inputs / "ok.json").read_text() == "{}"
 
 
@@ -117,7 +116,7 @@ def test_two_outputs_to_one_file_are_refused(runner, inputs, first, second):
     res = runner.invoke(
         main, ["check", "p.geojson", "--signs", "s.csv", "--json", first, "--geojson", second]
     )
-    _one_line_exit_2(res, "--json and --geojson name the same file")
+    one_line_error(res, "--json and --geojson name the same file")
     assert not (inputs / "a.json").exists() and not (inputs / "out.json").exists()
 
 
@@ -261,9 +260,9 @@ def test_a_kml_without_placemarks(runner, tmp_path):
         "<Document><name>plan</name></Document></kml>"
     )
     res = runner.invoke(main, ["check", PARCELS, "--signs", str(kml)])
-    _one_line_exit_2(res, f"{kml}: no markers: the file has no rows")
+    one_line_error(res, f"{kml}: no markers: the file has no rows")
     res = runner.invoke(main, ["check", str(kml), "--signs", SIGNS])
-    _one_line_exit_2(res, f"{kml}: has no features: there are no parcels to check")
+    one_line_error(res, f"{kml}: has no features: there are no parcels to check")
     res = runner.invoke(main, ["check", PARCELS, "--signs", SIGNS, "--signs", str(kml), "-q"])
     assert res.exit_code == 1
 

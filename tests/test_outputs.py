@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import SAMPLE
+from helpers import SAMPLE, one_line_error
 from test_cli import Runner
 
 from posting.cli import main
@@ -51,32 +51,23 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def _refused(res, *needles: str) -> str:
-    assert res.exit_code == 2, res.stderr
-    lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("posting: error: "), res.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
-
-
-def test_parquet_into_the_folder_of_the_parcels_is_refused_and_they_are_kept(runner, data):
+def test_parquet_into_the_folder_of_the_parcels_isone_line_error_and_they_are_kept(runner, data):
     """`--parquet DIR` replaces DIR whole: given the folder of its own parcels, it used to
     delete them (and everything else there) and write its results in their place."""
     before = _files(data)
     res = runner.invoke(main, [*_args(data), "--parquet", str(data)])
-    _refused(res, "--parquet would replace the folder holding the parcels", "parcels.geojson")
+    one_line_error(res, "--parquet would replace the folder holding the parcels", "parcels.geojson")
     assert _files(data) == before
 
 
 @pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
-def test_parquet_into_a_folder_of_other_files_is_refused(runner, data, tmp_path, workers):
+def test_parquet_into_a_folder_of_other_files_isone_line_error(runner, data, tmp_path, workers):
     out = tmp_path / "results"
     (out / "notes").mkdir(parents=True)
     (out / "notes" / "todo.txt").write_text("keep me")
     (out / "summary.json").write_text("{}")  # (as if an earlier output, but with more)
     res = runner.invoke(main, [*_args(data), *workers, "--parquet", str(out)])
-    _refused(res, "holds notes, summary.json, not GeoParquet results written earlier")
+    one_line_error(res, "holds notes, summary.json, not GeoParquet results written earlier")
     assert _files(out) == {"notes/todo.txt": b"keep me", "summary.json": b"{}"}
 
 
@@ -86,11 +77,11 @@ def test_the_folder_is_checked_before_the_parcels_are_read(runner, data, tmp_pat
     (data / "bad.geojson").write_text("not a geojson file")
     (tmp_path / "results").write_text("a file")
     res = runner.invoke(main, [*_args(data, "bad.geojson"), "--parquet", str(tmp_path / "results")])
-    _refused(res, "results: --parquet: is a file; --parquet writes a folder (GeoParquet")
+    one_line_error(res, "results: --parquet: is a file; --parquet writes a folder (GeoParquet")
     res = runner.invoke(main, [*_args(data, "bad.geojson"), "--parquet", "-"])
-    _refused(res, "--parquet writes a folder (GeoParquet results), not to stdout")
+    one_line_error(res, "--parquet writes a folder (GeoParquet results), not to stdout")
     res = runner.invoke(main, [*_args(data, "bad.geojson"), "--parquet", str(tmp_path / "a/b")])
-    _refused(res, "--parquet: folder", "does not exist")
+    one_line_error(res, "--parquet: folder", "does not exist")
 
 
 def test_an_earlier_parquet_output_is_replaced(runner, data, tmp_path):
@@ -113,20 +104,20 @@ def test_an_earlier_parquet_output_is_replaced(runner, data, tmp_path):
     ]
 
 
-def test_a_file_output_inside_the_parquet_folder_is_refused(runner, data, tmp_path):
+def test_a_file_output_inside_the_parquet_folder_isone_line_error(runner, data, tmp_path):
     """`--json DIR/r.json --parquet DIR`: the JSON report, written first, would have gone
     with the folder it was in."""
     out = tmp_path / "results"
     out.mkdir()
     res = runner.invoke(main, [*_args(data), "--parquet", str(out), "--json", str(out / "r.json")])
-    _refused(res, "--json (", "is inside the folder --parquet replaces whole")
+    one_line_error(res, "--json (", "is inside the folder --parquet replaces whole")
     scratch = ["--workers", "1", "--scratch", str(out)]
     res = runner.invoke(main, [*_args(data), "--parquet", str(out), *scratch])
-    _refused(res, "--scratch (", "is inside the folder --parquet replaces whole")
+    one_line_error(res, "--scratch (", "is inside the folder --parquet replaces whole")
     assert list(out.iterdir()) == []
 
 
-def test_a_parquet_folder_inside_a_dataset_read_as_input_is_refused(runner, data, tmp_path):
+def test_a_parquet_folder_inside_a_dataset_read_as_input_isone_line_error(runner, data, tmp_path):
     """Results written into a dataset folder would be read as its parcels by the next run."""
     dataset = tmp_path / "parcels"
     (dataset / "county=A").mkdir(parents=True)
@@ -134,7 +125,7 @@ def test_a_parquet_folder_inside_a_dataset_read_as_input_is_refused(runner, data
 
     gpd.read_file(data / "parcels.geojson").to_parquet(dataset / "county=A" / "part.parquet")
     args = [*_args(data), "--water", str(dataset), "--parquet", str(dataset / "out")]
-    _refused(runner.invoke(main, args), "--parquet is inside the water layer", "outside it")
+    one_line_error(runner.invoke(main, args), "--parquet is inside the water layer", "outside it")
     assert not (dataset / "out").exists()
 
 
@@ -173,7 +164,7 @@ def test_earlier_parquet():
     assert not earlier_parquet("d", ["summary.json", "parcels", "mine.txt"])
 
 
-def test_an_evidence_record_over_its_photos_is_refused(runner, data, tmp_path):
+def test_an_evidence_record_over_its_photos_isone_line_error(runner, data, tmp_path):
     """`evidence --photos rec/photos -o rec`, rec an earlier record: replacing it whole
     would have deleted the photos it was to attach."""
     rec = tmp_path / "rec"
@@ -184,7 +175,7 @@ def test_an_evidence_record_over_its_photos_is_refused(runner, data, tmp_path):
     res = runner.invoke(
         main, ["evidence", *_args(data)[1:], "--photos", str(photos), "-o", str(rec)]
     )
-    _refused(res, "--output would replace the folder holding the photos")
+    one_line_error(res, "--output would replace the folder holding the photos")
     assert (photos / "sign.jpg").read_bytes() == b"\xff\xd8 a photo"
 
 
