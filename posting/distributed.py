@@ -2297,8 +2297,7 @@ def _scratch_room(job: Job, scratch: str | None) -> Iterator[None]:
             if scratch
             else f"the temporary folder {tempfile.gettempdir()}, the default scratch folder"
         )
-        context = [getattr(job.context, name) for name in _CONTEXT_LAYERS]
-        size = sum(_size(p) for p in [job.parcels, *job.signs, *context] if p)
+        size = sum(_size(p) for p in job.files())
         raise InputError(
             f"{reason(exc)} in {where}: a partitioned check keeps about twice its inputs "
             f"there while it runs (these inputs: {_bytes_text(size)}); free space there or "
