@@ -2001,10 +2001,9 @@ class _Steps:
                 self._distribute_context(plan_f, again), "distributing context", self.progress
             )
         # what one run says of all the marker files read together (each piece is read alone)
-        count = collections.Counter()
-        for r in mres:
-            count[r["entry"]] += r["markers"]
-        no_markers([p for e, p in enumerate(job.signs) if not count[e]], len(job.signs))
+        from posting.stream import empty_marker_files
+
+        no_markers(empty_marker_files(job.signs, mres), len(job.signs))
         field = job.sign_parcel_field
         if field and not any(r["has_parcel_field"] for r in mres):
             raise no_parcel_field(field, list(job.signs))

@@ -400,6 +400,13 @@ def _marker_part(path: str, m: pd.DataFrame, parcel_id: Any, parcel_row: Any) ->
     _geoparquet(path, cols, types, pts, ["Point"])
 
 
+def empty_marker_files(signs: tuple[str, ...], mres: list[dict[str, Any]]) -> list[str]:
+    """The marker files of which no piece has a row (``mres``: what each piece's distribution
+    found), in the order given."""
+    has = {r["entry"] for r in mres if r["markers"]}
+    return [p for e, p in enumerate(signs) if e not in has]
+
+
 def _warnings(job, info, preps, mres, dups, rank) -> tuple[list[str], int]:
     """The whole run's warnings, in the order one run gives them: the parcel layer's notes
     (ids missing: counted over every piece), the marker files' notes, markers of an unknown
@@ -424,12 +431,7 @@ def _warnings(job, info, preps, mres, dups, rank) -> tuple[list[str], int]:
         if r["entry"] not in seen:
             warnings += r["notes"]
             seen.add(r["entry"])
-    count: dict[int, int] = {}
-    for r in mres:
-        count[r["entry"]] = count.get(r["entry"], 0) + r["markers"]
-    warnings += [
-        f"{p}: has no rows (no markers)" for e, p in enumerate(job.signs) if not count.get(e)
-    ]
+    warnings += [f"{p}: has no rows (no markers)" for p in empty_marker_files(job.signs, mres)]
     other = sum(r["other"][0] for r in mres)
     if other:
         first50 = [v for r in mres for v in r["other"][1]][:50]
