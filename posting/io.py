@@ -1791,6 +1791,9 @@ def read_markers(
             reason = np.full(len(x), None, dtype=object)
             bad = ~(np.isfinite(x) & np.isfinite(y))
             reason[bad] = "coordinates are not finite"
+            # a WKB point of two NaNs is how an empty point is written: shapely reads it as
+            # one, and so does the other path (the same file with a missing row)
+            reason[np.isnan(x) & np.isnan(y)] = "empty geometry"
         else:
             x, y, reason = _marker_points(lay.geometry)
         for r, why in lay.problems.items():

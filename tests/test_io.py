@@ -303,6 +303,20 @@ def test_marker_geometry_that_is_not_a_point_is_kept_with_the_reason(tmp_path):
     ]
 
 
+@pytest.mark.parametrize("missing_row", [False, True])
+def test_an_empty_geoparquet_point_is_empty_however_the_file_is_read(tmp_path, missing_row):
+    """An empty point is written to WKB as two NaNs: "empty geometry", whether the file's points
+    are read straight from their WKB or (a file with a missing geometry) by shapely; a point
+    with one NaN coordinate is not empty."""
+    points = [shapely.Point(-81.3, 28.6), shapely.Point(), shapely.Point(-81.3, float("nan"))]
+    if missing_row:
+        points.append(None)
+    path = tmp_path / "m.parquet"
+    gpd.GeoDataFrame(geometry=points, crs=4326).to_parquet(path)
+    m = read_markers([path])
+    assert m.reason.tolist()[:3] == [None, "empty geometry", "coordinates are not finite"]
+
+
 def test_several_sign_files_keep_their_rows(tmp_path, signs):
     a = tmp_path / "a.geojson"
     signs.to_file(a, engine="pyogrio")
