@@ -369,6 +369,28 @@ def test_new_mexico_500_ft_only_on_unfenced_land(fenced, step, status):
     assert one(r)["status"] == status
 
 
+def test_access_that_meets_no_boundary_needs_no_marker():
+    """A driveway inside the lot, touching no boundary, and a gate far from it are no way of
+    access across the boundary: nothing to mark (it crashed the check where no access feature
+    met a ring)."""
+    from posting.checks.access import boundary_crossings
+
+    lot = square(1000)
+    pts = along(lot, 500.0)
+    a = att(len(pts), width_in=12, length_in=12, name_on_sign="A. Owner", address_on_sign="1 Road")
+    drive = features(
+        [shapely.LineString([(400, 400), (600, 400)]), shapely.Point(500, 500)],
+        ["driveway", "gate"],
+        None,
+    )
+    r = check(parcels(lot), markers(pts, attributes=a), "new-mexico", context=Context(access=drive))
+    p = one(r)
+    assert p["status"] == "compliant" and p.get("missing_access", []) == []
+    ring = shapely.get_exterior_ring(lot)
+    c = boundary_crossings(np.array([ring]), drive.geometry, gate_snap_ft=30.0)
+    assert len(c) == 0 and c.x.dtype == float
+
+
 # -- South Carolina: four conspicuous places ---------------------------------------------------
 
 

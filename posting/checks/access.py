@@ -76,6 +76,8 @@ def boundary_crossings(
     if not out_ring:
         return empty
     ring = np.concatenate(out_ring).astype(np.int64)
+    if not len(ring):  # features near the rings, none meeting one (a driveway inside a lot)
+        return empty
     feat = np.concatenate(out_feat).astype(np.int64)
     pts = np.concatenate(out_pts)
     pos = shapely.line_locate_point(rings[ring], pts)
