@@ -19,11 +19,15 @@ from posting.crs import lonlat_margin_deg
 from posting.io import FeatureLayer
 from posting.prepare import PreparedParcels
 
-__all__ = ["LandFacts", "land_facts", "layer_in_group"]
+__all__ = ["LandFacts", "land_facts", "layer_in_group", "usable"]
 
 
 def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft: float):
-    """Indices and working-frame geometry of the features near group ``g``'s parcels."""
+    """Indices and working-frame geometry of the features near group ``g``'s parcels.
+
+    The geometries are those GEOS can measure (:func:`usable`); a geometry collection comes as
+    its parts, each with its feature's index (which then appears once per part).
+    """
     sel = np.flatnonzero(prep.group == g)
     if not len(sel):  # none of these parcels in this frame (a partition of a wider layer)
         none = np.empty(0, dtype=np.int64)
@@ -39,7 +43,45 @@ def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft
         & (fb[:, 3] >= south - pad)
         & (fb[:, 1] <= north + pad)
     )
-    return near, prep.crss[g].geoms_to_ft(layer.geometry[near], layer.crs)
+    geoms = usable(prep.crss[g].geoms_to_ft(layer.geometry[near], layer.crs))
+    while (collections := shapely.get_type_id(geoms) == 7).any():
+        parts, owner = shapely.get_parts(geoms[collections], return_index=True)
+        at = np.r_[np.flatnonzero(~collections), np.flatnonzero(collections)[owner]]
+        order = np.argsort(at, kind="stable")  # in the layer's order, parts in theirs
+        near = near[at[order]]
+        geoms = np.concatenate([geoms[~collections], parts])[order]
+    return near, geoms
+
+
+FARTHEST_FT = 1e9
+"""No coordinate of a working frame is farther than this from its origin (the Earth is 1.3e8
+ft round): a context feature's coordinate beyond it is a mistake of the file."""
+
+
+def usable(geoms: np.ndarray) -> np.ndarray:
+    """Context geometries GEOS can measure against the parcels: an invalid one (a bowtie, a
+    ring crossing itself) made valid, one with a coordinate that is not finite or is farther
+    than :data:`FARTHEST_FT` from the working frame's origin left out as None.
+
+    Examples
+    --------
+    >>> bowtie = shapely.Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])
+    >>> absurd = shapely.LineString([(0, 0), (-1e300, 0)])
+    >>> fixed = usable(np.array([bowtie, absurd, None], dtype=object))
+    >>> fixed[0].geom_type, fixed[0].area, fixed[1:].tolist()
+    ('MultiPolygon', 2.0, [None, None])
+    """
+    xy, which = shapely.get_coordinates(geoms, return_index=True)
+    with np.errstate(invalid="ignore"):
+        far = np.unique(which[~(np.abs(xy) <= FARTHEST_FT).all(axis=1)])
+    bad = shapely.is_geometry(geoms) & ~shapely.is_valid(geoms)
+    bad[far] = False
+    if not len(far) and not bad.any():
+        return geoms
+    geoms = geoms.copy()
+    geoms[far] = None
+    geoms[bad] = shapely.make_valid(geoms[bad])
+    return geoms
 
 
 @dataclass

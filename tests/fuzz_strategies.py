@@ -409,3 +409,124 @@ def thousands(g: Any, n: int, seed: int, noise: float, same: int) -> np.ndarray:
     xy += rng.normal(0, noise, xy.shape)
     xy[:same] = xy[0]
     return xy
+
+
+# -- context layers ---------------------------------------------------------------------------
+
+CONTEXT_LAYERS = ("access", "water", "fences", "dwellings", "easements", "landcover", "places")
+"""The context layers :func:`context_case` draws (the registry's features are read as the
+places' are: polygons with a text value)."""
+
+_VALUES = {
+    "access": ("road", "driveway", "trail", "gate", "", None),
+    "water": ("lake", None),
+    "fences": ("4", "4.5", "0", "-1", "tall", "nan", "1e400", None),
+    "dwellings": (None, "house"),
+    "easements": ("Utility Co", "", None),
+    "landcover": ("forest", "cultivated", "grass", "", None),
+    "places": ("Chicago", "Springfield", "", None),
+}
+
+
+@st.composite
+def context_feature(draw: Any, rings: list[Any], box: tuple[float, ...], tags: list[str]) -> Any:
+    """One feature of a context layer, placed by the parcels: anywhere in their box or near it,
+    on a vertex or along a stretch of a boundary, inside a lot touching nothing, across the
+    lots; lines, points, polygons, multi-part and empty geometries, None, a bowtie, NaN."""
+    x0, y0, x1, y1 = box
+    w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
+    fx, fy = st.floats(-0.2, 1.2), st.floats(-0.2, 1.2)
+
+    def at(u: float, v: float) -> tuple[float, float]:
+        return (x0 + u * w, y0 + v * h)
+
+    kind = draw(
+        st.sampled_from(
+            [
+                "point", "vertex", "short line", "line across", "along a boundary", "polygon",
+                "bowtie", "multi line", "collection", "empty", "none", "non-finite",
+            ]
+        )
+    )  # fmt: skip
+    _tag(tags, f"context: {kind}")
+    if kind == "none":
+        return None
+    if kind == "empty":
+        return draw(
+            st.sampled_from(
+                [shapely.Point(), shapely.LineString(), shapely.Polygon(), shapely.MultiPoint()]
+            )
+        )
+    if kind in ("vertex", "along a boundary") and rings:
+        ring = rings[draw(st.integers(0, len(rings) - 1))]
+        xy = shapely.get_coordinates(ring)
+        i = draw(st.integers(0, max(len(xy) - 2, 0)))
+        if kind == "vertex":
+            return shapely.Point(xy[i])
+        return shapely.LineString(xy[i : i + 2]) if len(xy) > 1 else shapely.Point(xy[0])
+    if kind == "point" or kind in ("vertex", "along a boundary"):
+        return shapely.Point(at(draw(fx), draw(fy)))
+    if kind == "short line":
+        u, v = draw(fx), draw(fy)
+        return shapely.LineString([at(u, v), at(u + 0.01, v)])
+    if kind == "line across":
+        v = draw(fy)
+        return shapely.LineString([at(-0.5, v), at(1.5, v)])
+    if kind in ("polygon", "bowtie"):
+        u0, u1 = sorted((draw(fx), draw(fx)))
+        v0, v1 = sorted((draw(fy), draw(fy)))
+        a, b, c, d = at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)
+        return shapely.Polygon([a, b, c, d] if kind == "polygon" else [a, c, b, d])
+    if kind == "multi line":
+        v = draw(fy)
+        return shapely.MultiLineString([[at(-0.5, v), at(0.5, v)], [at(0.5, 1 - v), at(1.5, v)]])
+    if kind == "collection":
+        return shapely.GeometryCollection(
+            [shapely.Point(at(draw(fx), draw(fy))), shapely.LineString([at(0, 0), at(1, 1)])]
+        )
+    with np.errstate(invalid="ignore"):  # a NaN vertex between finite ones
+        return shapely.linestrings([at(0, 0), (draw(st.sampled_from(NASTY)), y0), at(1, 1)])
+
+
+@st.composite
+def context_case(draw: Any) -> tuple[Case, dict[str, tuple[list[Any], list[Any]]]]:
+    """A :func:`case` and context layers around its parcels: each layer's geometries and values
+    (feature types, fence heights as the text of a column, holders, place names)."""
+    c = draw(case())
+    polys = [
+        g
+        for g in c.geoms
+        if g is not None
+        and shapely.get_type_id(g) in (3, 6)
+        and not g.is_empty
+        and np.isfinite(shapely.get_coordinates(g)).all()
+    ]
+    rings = [r for g in polys for r in shapely.get_rings(shapely.get_parts(g))]
+    box = tuple(shapely.total_bounds(polys)) if polys else (0.0, 0.0, 1000.0, 1000.0)
+    layers = {}
+    for name in draw(st.lists(st.sampled_from(CONTEXT_LAYERS), min_size=1, unique=True)):
+        geoms = draw(st.lists(context_feature(rings, box, c.tags), max_size=4))
+        values = draw(
+            st.lists(st.sampled_from(_VALUES[name]), min_size=len(geoms), max_size=len(geoms))
+        )
+        layers[name] = (geoms, values)
+    c.rules = draw(st.lists(st.sampled_from(CONTEXT_PROFILES), min_size=1, max_size=3, unique=True))
+    return c, layers
+
+
+CONTEXT_PROFILES = (
+    "florida",
+    "new-mexico",
+    "north-dakota-fenced",
+    "illinois",
+    "maine",
+    "montana",
+    "texas",
+    "new-york",
+    "virginia",
+    "vermont",
+    "oregon",
+    "minnesota",
+)
+"""Profiles that read the context layers: access points, water, fences, dwellings, forest,
+places (with their other rules)."""

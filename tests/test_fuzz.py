@@ -21,13 +21,15 @@ import json
 import numpy as np
 import pandas as pd
 import shapely
-from fuzz_strategies import Case, case, crowded_case, geographic_case
+from fuzz_strategies import Case, case, context_case, crowded_case, geographic_case
 from helpers import combine_markers, planned_markers
 from hypothesis import HealthCheck, event, example, given, settings
+from pyproj import CRS
 
 import posting
 from posting.errors import PostingError
-from posting.io import MarkerLayer, ParcelLayer
+from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
+from posting.measure import Context
 from posting.prepare import prepare_parcels
 from posting.sanity import check_inputs
 from posting.settings import Settings
@@ -190,6 +192,66 @@ def test_fuzz_thousands_of_markers_on_one_parcel(c: Case):
     valid = p["status"][0] != "invalid" and pd.isna(p["repaired"][0])
     if valid and p["perimeter_ft"][0] < 100_000:
         assert (report.markers["parcel"] == 0).mean() > 0.5
+
+
+_LOT = Case(
+    geoms=[shapely.box(0, 0, 50, 50)],
+    crs=_TM,
+    ids=["0"],
+    owners=[None],
+    mx=np.array([0.0]),
+    my=np.array([0.0]),
+    marker_crs=_TM,
+    rules=["florida", "new-mexico"],
+)
+_BOWTIE = shapely.Polygon([(0, 0), (50, 50), (50, 0), (0, 50)])
+_CROSSING = shapely.LineString([(-10, 25), (60, 25)])
+
+
+@FUZZ
+@given(context_case())
+@example((_LOT, {"access": ([shapely.LineString([(20, 20), (30, 20)])], ["driveway"])}))
+@example((_LOT, {"access": ([_BOWTIE], ["road"]), "water": ([_BOWTIE], ["lake"])}))
+@example(  # a collection, a coordinate no frame holds
+    (
+        _LOT,
+        {
+            "access": ([shapely.GeometryCollection([_CROSSING, shapely.Point(0, 25)])], [None]),
+            "fences": ([shapely.LineString([(0, 0), (-1e300, 0), (50, 50)])], ["4"]),
+        },
+    )
+)
+def test_fuzz_context_layers(cl: tuple[Case, dict]):
+    """Access features, water, fences, dwellings, easements, land cover and places beside the
+    lots, on their vertices and boundaries, inside a lot touching nothing, across them; empty,
+    missing, multi-part, invalid and non-finite geometries; fence heights that are not heights.
+    The profiles that read each layer judge the lots: no exception but the project's own
+    errors, and the invariants of every check."""
+    c, layers = cl
+    context = Context(
+        **{
+            name: FeatureLayer(
+                f"<{name}>",
+                np.asarray(geoms, dtype=object),
+                CRS.from_user_input(c.crs),
+                np.asarray(values, dtype=object),
+            )
+            for name, (geoms, values) in layers.items()
+        }
+    )
+    parcels, markers = _layers(c)
+    try:
+        report = posting.check(
+            parcels,
+            markers,
+            c.rules,
+            settings=Settings(accuracy_ft=c.accuracy_ft),
+            context=context,
+        )
+    except PostingError as exc:
+        event(f"refused: {type(exc).__name__}")
+        return
+    _assert_invariants(c, report)
 
 
 @settings(FUZZ, max_examples=25)
