@@ -594,6 +594,18 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     return frame, info
 
 
+def _require_parcel_columns(job: Job, info: list[dict[str, Any]]) -> None:
+    """Refuse, once the parcels are scanned, a column that a setting names (``--public-where``,
+    ``--acres-field``, ...) and that no piece has, with one run's message: not only once the
+    partitions are checked, after most of a state's run."""
+    from posting.io import _require_column
+
+    names = list(dict.fromkeys(c for x in info for c, _, _ in x["columns"]))
+    frame = pd.DataFrame(columns=names)
+    for column, parameter in job.context.parcel_columns():
+        _require_column(frame, column, info[0]["source"], parameter)
+
+
 # -- step 2: plan ----------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Plan:
@@ -1899,6 +1911,7 @@ class _Steps:
         crs = info[0]["crs"]
         if any(x["crs"] != crs for x in info[1:]):
             raise InputError("its files are not all in one CRS", path=job.parcels)
+        _require_parcel_columns(job, info)
         working = WorkingPlan.of(
             np.concatenate([x["extreme_lon"] for x in info]),
             np.concatenate([x["extreme_lat"] for x in info]),

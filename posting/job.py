@@ -84,6 +84,32 @@ class ContextFiles:
                 "marks forest land)",
                 parameter="landcover",
             )
+        from posting.io import parse_where
+
+        for name in ("public_where", "water_where", "dwelling_where", "cultivated_where"):
+            if getattr(self, name):  # an expression that does not parse: before any reading
+                parse_where(getattr(self, name), name)
+        if self.registry_where:
+            parse_where(self.registry_where, "registry_where")
+
+    def parcel_columns(self) -> list[tuple[str, str]]:
+        """The parcel columns these settings read, each with the setting that names it, in
+        the order :func:`read_context` reads them (the first missing one is the one named)."""
+        from posting.io import parse_where
+
+        out = []
+        if self.landcover_field and not self.landcover:
+            out.append((self.landcover_field, "landcover_field"))
+        for name in ("public_where", "dwelling_where", "cultivated_where"):
+            if getattr(self, name):
+                out.append((parse_where(getattr(self, name), name)[0], name))
+        if self.place_field and not self.places:
+            out.append((self.place_field, "place_field"))
+        if self.registry_where:
+            out.append((parse_where(self.registry_where, "registry_where")[0], "registry_where"))
+        if self.acres_field:
+            out.append((self.acres_field, "acres_field"))
+        return out
 
     def files(self) -> list[str]:
         """The files named (the inputs a manifest records)."""

@@ -1093,6 +1093,50 @@ def test_an_unusable_file_is_named_as_one_run_names_it(tmp_path, scheduler, name
     assert (part.returncode, part.stderr) == (one.returncode, one.stderr) == (2, one.stderr)
 
 
+def test_a_parcel_column_no_file_has_is_refused_once_the_parcels_are_scanned(tmp_path, scheduler):
+    """A column a setting names that no file of the dataset has is refused as one run refuses
+    it (the columns of every file listed), on the command, once the parcels are scanned: not
+    after the partitions are prepared, most of a state's run. A column some files have is
+    the dataset's (hive_column_in_some_files: the same report as one run)."""
+    import traceback
+
+    import geopandas as gpd
+
+    from posting import distributed
+    from posting.cli import flag
+    from posting.errors import PostingError
+    from posting.job import ContextFiles, Job
+
+    parcels = gpd.read_file(SAMPLE / "parcels.geojson")
+    folder = tmp_path / "parcels"
+    for k, part in parcels.groupby(np.arange(len(parcels)) % 3):
+        (folder / f"county={k}").mkdir(parents=True)
+        if k == 1:
+            part = part.drop(columns=["landuse"]).assign(zoning="x")
+        part.to_parquet(folder / f"county={k}" / "part.0.parquet")
+    args = ["check", str(folder), "--signs", str(SAMPLE / "signs.csv"), "--acres-field", "acres"]
+    one = _run([*args, "--json", str(tmp_path / "one.json")], ROOT)
+    words = "--acres-field 'acres' is not a column; the columns are: "
+    assert one.returncode == 2
+    assert one.stderr.decode().strip() == (
+        f"posting: error: {folder}: {words}parcel_id, owner, landuse, county, zoning"
+    )
+    part = _run([*args, "--scheduler", scheduler, "--json", str(tmp_path / "p.json")], ROOT)
+    assert (part.returncode, part.stderr) == (2, one.stderr)
+    job = Job(
+        parcels=str(folder),
+        signs=(str(SAMPLE / "signs.csv"),),
+        rules=("florida",),
+        context=ContextFiles(acres_field="acres"),
+    )
+    with pytest.raises(PostingError) as info:
+        distributed.run_and_write(
+            job, scheduler=scheduler, outputs={"json": str(tmp_path / "q.json")}, name=flag
+        )
+    assert info.value.worded(flag).endswith(words + "parcel_id, owner, landuse, county, zoning")
+    assert "_require_parcel_columns" in [f.name for f in traceback.extract_tb(info.tb)]
+
+
 def test_a_gdal_warning_in_a_worker_is_shown_as_one_run_shows_it(tmp_path):
     """A GeoPackage of two layers given as signs: GDAL warns that it reads the first. The
     workers of ``--workers`` showed it as Python's two lines of source, and the command's

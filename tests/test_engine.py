@@ -183,6 +183,22 @@ def test_a_job_round_trips_and_runs_like_the_library_calls(sample_inputs):
     assert "water_frontage_ft" in r.parcels
 
 
+@pytest.mark.parametrize(
+    "option",
+    ["public_where", "water_where", "dwelling_where", "cultivated_where", "registry_where"],
+)
+def test_a_selection_that_does_not_parse_is_refused_before_any_reading(option):
+    from posting.cli import flag
+    from posting.errors import InputError
+
+    extra = {"water": "w.geojson"} if option == "water_where" else {}
+    with pytest.raises(InputError) as info:
+        ContextFiles(**{option: "landuse"}, **extra)
+    assert info.value.worded(flag) == (
+        f"--{option.replace('_', '-')}: expected COL=V1,V2,... or COL in ('V1','V2'), not 'landuse'"
+    )
+
+
 def test_options_that_need_another_are_refused_by_name():
     from posting.cli import flag
     from posting.errors import InputError
