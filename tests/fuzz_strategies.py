@@ -530,3 +530,49 @@ CONTEXT_PROFILES = (
 )
 """Profiles that read the context layers: access points, water, fences, dwellings, forest,
 places (with their other rules)."""
+
+
+# -- marker attributes ------------------------------------------------------------------------
+
+_TEXTS = (
+    None, "", "  ", "NO TRESPASSING", "no trespassing", "POSTED", "purple", "PURPLE", "orange",
+    "sign", "paint", "post", "tree", "none", "-", "A. Owner", "3", "3 in", "2.5", "-1", "0",
+    "abc", "1e400", "nan", "2026-10-14", "2026-13-45", "14/10/2026", "10:30", "1899", "3000",
+    "Ωmega ☃", "x" * 300,
+)  # fmt: skip
+_NUMBERS = (float("nan"), float("inf"), -1.0, 0.0, 2.0, 3.0, 12.0, 400.0, 1e300, -0.0)
+
+
+@st.composite
+def attributes_for(draw: Any, n: int, tags: list[str]) -> Any:
+    """Marker attributes as a careless survey gives them: any of the columns the rules read
+    (by their canonical names or an alias), as text or as numbers, with blank, absurd and
+    malformed values."""
+    import pandas as pd
+
+    from posting.attributes import COLUMNS
+
+    names = draw(st.lists(st.sampled_from(sorted(COLUMNS)), max_size=8, unique=True))
+    frame = {}
+    for canonical in names:
+        column = draw(st.sampled_from(COLUMNS[canonical]))
+        if draw(st.booleans()):
+            values = draw(st.lists(st.sampled_from(_TEXTS), min_size=n, max_size=n))
+            _tag(tags, "attribute: text")
+        else:
+            values = draw(st.lists(st.sampled_from(_NUMBERS), min_size=n, max_size=n))
+            _tag(tags, "attribute: numbers")
+        frame[column] = values
+    return pd.DataFrame(frame, index=range(n))
+
+
+ALL_PROFILES = (
+    "alabama", "alaska", "arizona", "arkansas-paint", "california", "connecticut", "florida",
+    "florida-paint", "idaho", "illinois", "illinois-posts", "indiana", "kansas", "kentucky",
+    "maine", "maryland-paint", "michigan", "minnesota", "missouri-mixed", "montana", "nebraska",
+    "nevada", "new-hampshire", "new-jersey", "new-mexico", "new-york", "north-carolina",
+    "north-dakota", "ohio", "oregon", "pennsylvania-paint", "south-carolina", "south-dakota",
+    "tennessee-paint", "texas", "texas-signs", "town-code", "utah", "vermont", "virginia-paint",
+    "washington", "west-virginia-paint", "wyoming",
+)  # fmt: skip
+"""Profiles of every kind of marker rule: content, sizes, heights, colours, facing, dates."""

@@ -21,9 +21,18 @@ import json
 import numpy as np
 import pandas as pd
 import shapely
-from fuzz_strategies import Case, case, context_case, crowded_case, geographic_case
+from fuzz_strategies import (
+    ALL_PROFILES,
+    Case,
+    attributes_for,
+    case,
+    context_case,
+    crowded_case,
+    geographic_case,
+)
 from helpers import combine_markers, planned_markers
 from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import strategies as st
 from pyproj import CRS
 
 import posting
@@ -247,6 +256,29 @@ def test_fuzz_context_layers(cl: tuple[Case, dict]):
             c.rules,
             settings=Settings(accuracy_ft=c.accuracy_ft),
             context=context,
+        )
+    except PostingError as exc:
+        event(f"refused: {type(exc).__name__}")
+        return
+    _assert_invariants(c, report)
+
+
+@FUZZ
+@given(case(), st.data())
+def test_fuzz_marker_attributes(c: Case, data: st.DataObject):
+    """Marker attributes as a careless survey gives them (letter heights of "3 in", "abc" or
+    1e300, dates of the 13th month, colours, kinds and words of any case, numbers where words
+    go and words where numbers go) under profiles of every kind of marker rule: no exception
+    but the project's own errors, and the invariants of every check."""
+    attrs = data.draw(attributes_for(len(c.mx), c.tags))
+    c.rules = data.draw(
+        st.lists(st.sampled_from(ALL_PROFILES), min_size=1, max_size=3, unique=True)
+    )
+    parcels = ParcelLayer.from_geometries(c.geoms, c.crs, ids=c.ids, owners=c.owners)
+    markers = MarkerLayer.from_points(c.mx, c.my, c.marker_crs, attributes=attrs)
+    try:
+        report = posting.check(
+            parcels, markers, c.rules, settings=Settings(accuracy_ft=c.accuracy_ft)
         )
     except PostingError as exc:
         event(f"refused: {type(exc).__name__}")

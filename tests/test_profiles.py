@@ -367,6 +367,26 @@ def test_old_surveys_are_noted_for_renewal(own):
     ]
 
 
+def test_survey_dates_that_are_numbers_are_not_recorded_not_old(own):
+    """A date column of numbers (a spreadsheet's day numbers, read from a GeoPackage or
+    Parquet file as numbers) is no date: pandas read 45000 as 45,000 ns after 1970, which made
+    every marker an old survey. Not recorded, never a note or a violation."""
+    pts = [(0, 0), (500, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000), (0, 500)]
+    days = pd.DataFrame({"surveyed": [46000.0] * 7 + [float("inf")]})
+    r = check(
+        parcels(square()),
+        markers(pts, attributes=days),
+        own,
+        context=Context(today=pd.Timestamp("2026-11-30").date()),
+    )
+    p = one(r)
+    assert p["status"] == "compliant"
+    assert not [n for n in p["notes"] if n["rule"] == "renewal"]
+    assert [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"] == [
+        "not recorded for 8 of 8 markers"
+    ]
+
+
 def test_public_property_notice_states_the_hours(own):
     lots = [square(), square(x0=2000)]
     pts = along(lots[0], 500).tolist() + (along(lots[1], 500)).tolist()

@@ -204,10 +204,20 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
     >>> age_status(pd.Series(["2026-10-14", "2024-01-01", "soon"]),
     ...            pd.Timestamp("2026-11-30"), 365).tolist()
     [0, 2, -1]
+
+    A number is not a date (pandas would read 45000, a spreadsheet's day, as 45,000 ns after
+    1970): not recorded.
+
+    >>> age_status(pd.Series([45000.0, 2026.0]), pd.Timestamp("2026-11-30"), 365).tolist()
+    [-1, -1]
     """
-    d = pd.to_datetime(
-        pd.Series(dates).reset_index(drop=True), errors="coerce", utc=True, format="mixed"
-    )
+    s = pd.Series(dates).reset_index(drop=True)
+    kind = pd.api.types.infer_dtype(s, skipna=True)
+    if kind in ("integer", "floating", "decimal", "mixed-integer-float", "boolean", "complex"):
+        s = pd.Series(None, index=s.index, dtype=object)
+    elif kind.startswith("mixed"):  # numbers among texts or dates: the numbers left out
+        s = s.where(~s.map(lambda v: isinstance(v, (int, float, complex, np.number))), None)
+    d = pd.to_datetime(s, errors="coerce", utc=True, format="mixed")
     age = (pd.Timestamp(today).tz_localize("UTC") - d).dt.total_seconds() / 86400.0
     age = age.to_numpy(dtype=float)
     return _status(age <= days, np.isfinite(age))
