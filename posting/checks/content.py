@@ -60,10 +60,18 @@ def normalise_text(values: pd.Series) -> pd.Series:
 
 
 def numbers(values: pd.Series) -> np.ndarray:
-    """Numbers from a column that may hold text (``"3"``, ``"2.5"``); NaN where not a number."""
-    return pd.to_numeric(pd.Series(values).reset_index(drop=True), errors="coerce").to_numpy(
+    """Numbers from a column that may hold text (``"3"``, ``"2.5"``); NaN where not a finite
+    number (``"1e400"`` is no letter height or bearing).
+
+    Examples
+    --------
+    >>> numbers(pd.Series(["3", "2.5", "3 in", "1e400", None])).tolist()
+    [3.0, 2.5, nan, nan, nan]
+    """
+    v = pd.to_numeric(pd.Series(values).reset_index(drop=True), errors="coerce").to_numpy(
         dtype=float
     )
+    return np.where(np.isinf(v), np.nan, v)
 
 
 def at_least(values: pd.Series, minimum: float) -> np.ndarray:
@@ -189,6 +197,8 @@ def facing_status(
     --------
     >>> facing_status(pd.Series([10, 350, 180, None]), np.array([0.0, 0.0, 0.0, 0.0]), 90).tolist()
     [0, 0, 2, -1]
+    >>> facing_status(pd.Series(["1e400"]), np.array([0.0]), 90).tolist()  # no bearing
+    [-1]
     """
     f = numbers(facing_deg)
     diff = np.abs((f - np.asarray(outward_deg, dtype=float) + 180.0) % 360.0 - 180.0)
