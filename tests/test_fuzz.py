@@ -261,6 +261,14 @@ def test_fuzz_context_layers(cl: tuple[Case, dict]):
         event(f"refused: {type(exc).__name__}")
         return
     _assert_invariants(c, report)
+    if np.nansum(report.parcels["perimeter_ft"]) > 100_000:  # a plan of thousands of markers
+        return
+    try:  # the plan reads the same layers (water and access stretches, fenced land)
+        planned = posting.plan(report)
+    except PostingError as exc:
+        event(f"plan refused: {type(exc).__name__}")
+        return
+    assert planned.exit_code in (0, 1)
 
 
 @FUZZ
