@@ -59,22 +59,26 @@ ft round): a context feature's coordinate beyond it is a mistake of the file."""
 
 
 def usable(geoms: np.ndarray) -> np.ndarray:
-    """Context geometries GEOS can measure against the parcels: an invalid one (a bowtie, a
-    ring crossing itself) made valid, one with a coordinate that is not finite or is farther
-    than :data:`FARTHEST_FT` from the working frame's origin left out as None.
+    """Context geometries GEOS can measure against the parcels: an invalid polygon (a bowtie,
+    a ring crossing itself) made valid, one with a coordinate that is not finite or is farther
+    than :data:`FARTHEST_FT` from the working frame's origin left out as None. A line of one
+    point repeated, which GEOS calls invalid and measures, stays a line (made valid, it would
+    be a point: a road taken for a gate).
 
     Examples
     --------
     >>> bowtie = shapely.Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])
     >>> absurd = shapely.LineString([(0, 0), (-1e300, 0)])
-    >>> fixed = usable(np.array([bowtie, absurd, None], dtype=object))
-    >>> fixed[0].geom_type, fixed[0].area, fixed[1:].tolist()
-    ('MultiPolygon', 2.0, [None, None])
+    >>> stub = shapely.LineString([(1, 1), (1, 1)])
+    >>> fixed = usable(np.array([bowtie, absurd, None, stub], dtype=object))
+    >>> fixed[0].geom_type, fixed[0].area, fixed[1:3].tolist(), fixed[3].geom_type
+    ('MultiPolygon', 2.0, [None, None], 'LineString')
     """
     xy, which = shapely.get_coordinates(geoms, return_index=True)
     with np.errstate(invalid="ignore"):
         far = np.unique(which[~(np.abs(xy) <= FARTHEST_FT).all(axis=1)])
-    bad = shapely.is_geometry(geoms) & ~shapely.is_valid(geoms)
+    polygonal = np.isin(shapely.get_type_id(geoms), (3, 6, 7))  # and collections
+    bad = polygonal & ~shapely.is_valid(geoms)
     bad[far] = False
     if not len(far) and not bad.any():
         return geoms
