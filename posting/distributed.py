@@ -598,12 +598,10 @@ def _require_parcel_columns(job: Job, info: list[dict[str, Any]]) -> None:
     """Refuse, once the parcels are scanned, a column that a setting names (``--public-where``,
     ``--acres-field``, ...) and that no piece has, with one run's message: not only once the
     partitions are checked, after most of a state's run."""
-    from posting.io import _require_column
+    from posting.job import require_parcel_columns
 
     names = list(dict.fromkeys(c for x in info for c, _, _ in x["columns"]))
-    frame = pd.DataFrame(columns=names)
-    for column, parameter in job.context.parcel_columns():
-        _require_column(frame, column, info[0]["source"], parameter)
+    require_parcel_columns(job.context, pd.DataFrame(columns=names), info[0]["source"])
 
 
 # -- step 2: plan ----------------------------------------------------------------------------

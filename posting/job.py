@@ -93,8 +93,8 @@ class ContextFiles:
             parse_where(self.registry_where, "registry_where")
 
     def parcel_columns(self) -> list[tuple[str, str]]:
-        """The parcel columns these settings read, each with the setting that names it, in
-        the order :func:`read_context` reads them (the first missing one is the one named)."""
+        """The parcel columns these settings read, each with the setting that names it (the
+        first missing one is the one named: :func:`require_parcel_columns`)."""
         from posting.io import parse_where
 
         out = []
@@ -258,6 +258,16 @@ def read_inputs(job: Job, prefetch: Prefetch | None = None) -> Inputs:
     )
 
 
+def require_parcel_columns(files: ContextFiles, attributes: Any, source: str) -> None:
+    """Refuse the first parcel column that ``files`` names (:meth:`ContextFiles.parcel_columns`)
+    and ``attributes`` (a frame of the parcels' columns) lacks, naming ``source`` and listing
+    the columns there are."""
+    from posting.io import _require_column
+
+    for column, parameter in files.parcel_columns():
+        _require_column(attributes, column, source, parameter)
+
+
 def read_context(
     files: ContextFiles, parcels: ParcelLayer, crs: str | None, prefetch: Any = None
 ) -> Context:
@@ -269,6 +279,7 @@ def read_context(
     from posting.measure import Context
 
     f = files
+    require_parcel_columns(f, parcels.attributes, parcels.source)
     ctx: dict[str, Any] = {}
     if f.access:
         ctx["access"] = read_features(
