@@ -72,7 +72,7 @@ def assemble(
     choice = _Choice(results, m.n, applies)
     ids = prep.layer.ids
     dup = text(ids).duplicated(keep=False).to_numpy()
-    warnings = list(prep.layer.notes) + list(markers.notes) + m.warnings
+    warnings = list(prep.layer.notes) + list(markers.notes) + m.context.warnings() + m.warnings
     if applied is not None:
         warnings += applied.warnings
     _input_warnings(prep, markers, ids, dup, warnings)

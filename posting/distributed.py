@@ -178,7 +178,8 @@ def _geometries(wkb: np.ndarray, rings: np.ndarray) -> np.ndarray:
     ring type)."""
     import shapely
 
-    out = shapely.from_wkb(wkb)
+    with np.errstate(invalid="ignore"):  # a coordinate not a number: its row's problem
+        out = shapely.from_wkb(wkb)
     if len(rings):
         xy, idx = shapely.get_coordinates(out[rings], return_index=True)
         out[rings] = shapely.linearrings(xy, indices=idx)
@@ -301,7 +302,8 @@ def _save(path: str, obj: Any) -> None:
 
 
 def _load(path: str) -> Any:
-    with open(path, "rb") as fh:
+    # (shapely unpickles from WKB: a coordinate that is not a number is its row's problem)
+    with open(path, "rb") as fh, np.errstate(invalid="ignore"):
         return pickle.load(fh)
 
 
@@ -335,9 +337,11 @@ def _bad_wkb_row(table: Any, piece: dataset.Piece) -> None:
         return
     values = table.column(col).to_numpy(zero_copy_only=False)
     try:
-        shapely.from_wkb(values)
+        with np.errstate(invalid="ignore"):  # (a coordinate not a number is a row's problem)
+            shapely.from_wkb(values)
     except (shapely.errors.ShapelyError, TypeError):
-        parsed = shapely.from_wkb(values, on_invalid="ignore")
+        with np.errstate(invalid="ignore"):
+            parsed = shapely.from_wkb(values, on_invalid="ignore")
         bad = np.flatnonzero(pd.isna(parsed) & ~pd.isna(values))
         row = int(bad[0]) if len(bad) else 0
         raise InputError(
@@ -628,6 +632,7 @@ class Plan:
     group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
     states: bool = False
     choice: Choice | None = None
+    context_warnings: tuple[str, ...] = ()  # what one run says of the context layers
 
 
 def _hilbert(frame: pd.DataFrame, curve: tuple[float, float, float, float]) -> np.ndarray:
@@ -774,10 +779,11 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
 @_task
 def _distribute_context(
     plan: Plan, name: str, i: int, piece: dataset.Piece
-) -> tuple[int, tuple[Any, ...] | None]:
+) -> tuple[int, tuple[Any, ...] | None, list[str], dict[int, str]]:
     """Read piece ``i`` of one context layer (the layer, when it is one piece) and write each
-    partition the features within its reach; how many it has, and, for a slice of a GeoJSON
-    file, its columns as GDAL typed them (:func:`_json_settled`)."""
+    partition the features within its reach; how many it has; for a slice of a GeoJSON file,
+    its columns as GDAL typed them (:func:`_json_settled`); its notes, and the features it
+    leaves out by row of the layer (:func:`_context_warnings`)."""
     from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
     from posting.job import read_context
 
@@ -802,12 +808,35 @@ def _distribute_context(
     for k in unique_ints(part):
         sel = item[part == k]
         _save(f"{folder}/{k}/{i}.pkl", (_features_take(layer, sel), boxes[sel]))
-    return len(layer), (seen[-1] if seen else None)
+    left_out = {piece.offset + r: why for r, why in layer.left_out.items()}
+    return len(layer), (seen[-1] if seen else None), list(layer.notes), left_out
 
 
 def _features_take(layer: Any, idx: np.ndarray) -> Any:
-    """Features ``idx`` of a :class:`posting.io.FeatureLayer`."""
-    return replace(layer, geometry=layer.geometry[idx], values=layer.values[idx])
+    """Features ``idx`` of a :class:`posting.io.FeatureLayer` (without the layer's notes:
+    :func:`_context_warnings` gathers them)."""
+    return replace(
+        layer, geometry=layer.geometry[idx], values=layer.values[idx], notes=[], left_out={}
+    )
+
+
+def _context_warnings(
+    job: Job, context: dict[str, list[dataset.Piece]], read: dict[tuple[str, int], Any]
+) -> tuple[str, ...]:
+    """What one run says of the context layers (:meth:`posting.measure.Context.warnings`),
+    from what the distribution of each piece found (``read``, :func:`_distribute_context`):
+    each layer's notes (once each, in the pieces' order) and the features it leaves out."""
+    from posting.io import feature_warnings
+
+    out: list[str] = []
+    for name in _CONTEXT_LAYERS:
+        if name not in context:
+            continue
+        found = [read[name, i] for i in range(len(context[name]))]
+        notes = list(dict.fromkeys(n for r in found for n in r[2]))
+        left_out = {row: why for r in found for row, why in r[3].items()}
+        out += feature_warnings(getattr(job.context, name), notes, left_out)
+    return tuple(out)
 
 
 def _context_of(plan: Plan, name: str, k: int) -> tuple[Any, np.ndarray]:
@@ -2002,15 +2031,23 @@ class _Steps:
         done = _progress(dist_c, "distributing context", self.progress)
         read = dict(zip(_enumerated(context), done, strict=True))
         again: dict[str, list[dataset.Piece]] = {}
-        for name, mine in context.items():  # a GeoJSON layer's slices typed apart: again
-            settled = _json_settled(mine, [read[name, i][1] for i in range(len(mine))])
+        for name, mine in context.items():
+            # a GeoJSON layer's slices typed apart, or a file's slices read with other notes
+            # (text that is not UTF-8 in some, rings closed, named by row): again, settled
+            notes = [read[name, i][2] for i in range(len(mine))]
+            settled = _json_settled(mine, [read[name, i][1] for i in range(len(mine))], notes)
+            if settled is None and mine[0].of_one_file and any(n != notes[0] for n in notes):
+                first = mine[0]
+                settled = [dataset.Piece(first.source, first.path, None, 0, -1, first.hive)]
             if settled is not None:
                 shutil.rmtree(os.path.join(plan.scratch, "context", name), ignore_errors=True)
                 again[name] = settled
         if again:
-            _progress(
+            done = _progress(
                 self._distribute_context(plan_f, again), "distributing context", self.progress
             )
+            read.update(dict(zip(_enumerated(again), done, strict=True)))
+            context.update(again)
         # what one run says of all the marker files read together (each piece is read alone)
         from posting.stream import empty_marker_files
 
@@ -2032,7 +2069,12 @@ class _Steps:
                     path=path,
                 )
         columns = tuple(r["columns"] for r in mres if len(r["columns"].columns))
-        plan = replace(plan, marker_files=tuple(files), marker_columns=columns)
+        plan = replace(
+            plan,
+            marker_files=tuple(files),
+            marker_columns=columns,
+            context_warnings=_context_warnings(job, context, read),
+        )
         return plan, mres, marker_pieces
 
     def _distribute_context(

@@ -12,6 +12,7 @@ waypoints (markers only), GeoParquet, and CSV of points (``lon``/``lat``,
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import re
@@ -439,7 +440,8 @@ def _read_geoparquet(
         if xy is not None:
             return Layer(path, frame, np.empty(0, dtype=object), layer_crs, xy=xy)
     try:
-        geometry = shapely.from_wkb(values.to_numpy(zero_copy_only=False))
+        with np.errstate(invalid="ignore"):  # a coordinate not a number: the row's problem
+            geometry = shapely.from_wkb(values.to_numpy(zero_copy_only=False))
     except shapely.errors.ShapelyError as exc:
         raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
     types = info.get("geometry_types") or []
@@ -827,9 +829,15 @@ def _read_ogr_layer_as_read(
     source: str | bytes = path
     if part is not None:
         source, first = slice_text(path, part), part.first
+
+    # a coordinate that is not a number is a row's problem (found below), not numpy's warning
+    def quiet() -> Any:
+        return np.errstate(invalid="ignore")
+
     try:
         try:
-            gdf = _read_spans(pyogrio.read_dataframe, spans, source, layer=layer, **kwargs)
+            with quiet():
+                gdf = _read_spans(pyogrio.read_dataframe, spans, source, layer=layer, **kwargs)
             if not kwargs["use_arrow"]:
                 return _with_exact_ints(gdf, source, layer, spans), {}, notes
             for col in gdf.columns:  # pandas 3 keeps invalid UTF-8 in Arrow until it is used
@@ -842,7 +850,8 @@ def _read_ogr_layer_as_read(
                 f"{path}: has text that is not UTF-8; read as Latin-1: if names look wrong, "
                 "save the file as UTF-8"
             )
-            gdf = _read_spans(pyogrio.read_dataframe, spans, source, layer=layer, **kwargs)
+            with quiet():
+                gdf = _read_spans(pyogrio.read_dataframe, spans, source, layer=layer, **kwargs)
             return _with_exact_ints(gdf, source, layer, spans), {}, notes
     except shapely.errors.GEOSException:
         pass
@@ -1926,9 +1935,18 @@ class FeatureLayer:
     crs: CRS
     values: np.ndarray
     field: str | None = None
+    notes: list[str] = dataclasses.field(default_factory=list)
+    """Warnings about the file as a whole (read as Latin-1, rings closed), each with its path."""
+    left_out: dict[int, str] = dataclasses.field(default_factory=dict)
+    """Row of the file (from 0) of each feature whose geometry cannot be used, and why; its
+    ``geometry`` is None (:func:`unusable_features`)."""
 
     def __len__(self) -> int:
         return len(self.geometry)
+
+    def warnings(self) -> list[str]:
+        """What the report says of this layer (:func:`feature_warnings`)."""
+        return feature_warnings(self.source, self.notes, self.left_out)
 
     def lonlat_bounds(self) -> np.ndarray:
         """(west, south, east, north) of each feature in WGS 84 (NaN where empty)."""
@@ -1969,12 +1987,15 @@ def read_features(
     ``prefetch``: as for :func:`read_layer` (a piece of the layer, on the partitioned path).
     """
     lay = read_layer(path, crs=crs, kind="features", prefetch=prefetch)
+    rows = np.arange(len(lay), dtype=np.int64)
     if where:
         column, wanted = parse_where(where, where_parameter)
         col = _require_column(lay.frame, column, lay.path, where_parameter)
         text = pd.Series(lay.frame[col], dtype="string").str.strip().str.casefold()
         keep = text.isin(wanted).fillna(False).to_numpy(dtype=bool)
-        lay = Layer(lay.path, lay.frame[keep].reset_index(drop=True), lay.geometry[keep], lay.crs)
+        frame = lay.frame[keep].reset_index(drop=True)
+        lay = Layer(lay.path, frame, lay.geometry[keep], lay.crs, lay.problems, notes=lay.notes)
+        rows = rows[keep]
     col = None
     if field:
         col = _require_column(lay.frame, field, lay.path, field_parameter)
@@ -1988,7 +2009,99 @@ def read_features(
         ok = text.notna() & (text != "")
         values[ok.to_numpy()] = text[ok].to_numpy(dtype=object)
     geometry = np.asarray(lay.geometry, dtype=object)
-    return FeatureLayer(lay.path, geometry, lay.crs, values, None if col is None else str(col))
+    why = unusable_features(geometry, lay.crs)
+    if lay.problems:  # rows whose geometry cannot be read (None), if kept
+        read = np.fromiter(lay.problems, dtype=np.int64, count=len(lay.problems))
+        at = np.minimum(np.searchsorted(rows, read), max(len(rows) - 1, 0))
+        kept = rows[at] == read if len(rows) else np.zeros(len(read), dtype=bool)
+        why[at[kept]] = [lay.problems[int(r)] for r in read[kept]]
+    bad = np.flatnonzero(why != None)  # noqa: E711  (elementwise)
+    if len(bad):
+        geometry = geometry.copy()
+        geometry[bad] = None
+    return FeatureLayer(
+        lay.path,
+        geometry,
+        lay.crs,
+        values,
+        None if col is None else str(col),
+        notes=list(lay.notes),
+        left_out=dict(zip(rows[bad].tolist(), why[bad].tolist(), strict=True)),
+    )
+
+
+FARTHEST_M = 3.048e8
+"""No coordinate of a projected CRS is farther than this from its origin (a billion feet; the
+Earth is 4e7 m round): one beyond it is a mistake of the file."""
+
+
+def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:
+    """Why each context feature's geometry cannot be used (None where it can): it has none,
+    a coordinate is not a number or not finite, or it is not on the Earth (a latitude beyond
+    90 degrees or a longitude beyond 360, or in a projected CRS a coordinate beyond
+    :data:`FARTHEST_M`, or one its CRS cannot place).
+
+    Examples
+    --------
+    >>> from shapely import LineString, Point
+    >>> g = np.array([Point(1, 2), None, LineString([(0, 0), (np.inf, 1)]), Point(10, 95)])
+    >>> unusable_features(g, WGS84).tolist()  # doctest: +NORMALIZE_WHITESPACE
+    [None, 'no geometry', 'a coordinate is not a number or not finite',
+     'not on the Earth: a latitude beyond 90 degrees or a longitude beyond 360']
+    """
+    why = np.full(len(geometry), None, dtype=object)
+    if not len(geometry):
+        return why
+    why[shapely.is_missing(geometry) | shapely.is_empty(geometry)] = "no geometry"
+    xy, which = shapely.get_coordinates(geometry, return_index=True)
+    finite = np.isfinite(xy).all(axis=1)
+    if crs.is_geographic:
+        beyond = (np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90)
+        off = "not on the Earth: a latitude beyond 90 degrees or a longitude beyond 360"
+    else:
+        from posting.crs import _feet_per_unit
+
+        limit = FARTHEST_M / (_feet_per_unit(crs) * 0.3048)
+        beyond = (np.abs(xy) > limit).any(axis=1)
+        off = f"not on the Earth: a coordinate beyond {FARTHEST_M:,.0f} m in {crs.name}"
+    why[np.unique(which[finite & beyond])] = off
+    why[np.unique(which[~finite])] = "a coordinate is not a number or not finite"
+    rest = np.flatnonzero(why == None)  # noqa: E711  (elementwise)
+    if len(rest) and crs != WGS84:  # where the CRS's own projection gives up
+        from posting.crs import to_lonlat
+
+        b = shapely.bounds(geometry[rest])
+        lon, lat = to_lonlat(np.r_[b[:, 0], b[:, 2]], np.r_[b[:, 1], b[:, 3]], crs)
+        lost = ~(np.isfinite(lon) & np.isfinite(lat)).reshape(2, -1).all(axis=0)
+        why[rest[lost]] = f"not on the Earth: beyond where {crs.name} can place it"
+    return why
+
+
+def feature_warnings(source: str, notes: Sequence[str], left_out: dict[int, str]) -> list[str]:
+    """A context layer's warnings: its ``notes``, then the features left out (``left_out``:
+    row and why), one line per reason, each with its first rows.
+
+    Examples
+    --------
+    >>> for w in feature_warnings("w.gpkg", ["w.gpkg: note"], {7: "none", 3: "none", 5: "odd"}):
+    ...     print(w)
+    w.gpkg: note
+    w.gpkg: 2 feature(s) left out (rows 3, 7): none
+    w.gpkg: 1 feature(s) left out (row 5): odd
+    """
+    out = list(notes)
+    by_why: dict[str, list[int]] = {}
+    for row in sorted(left_out):
+        by_why.setdefault(left_out[row], []).append(row)
+    for k, (why, rows) in enumerate(by_why.items()):
+        if k == 5:
+            more = sum(len(r) for r in list(by_why.values())[5:])
+            out.append(f"{source}: {more:,} more feature(s) left out for other reasons")
+            break
+        shown = ", ".join(str(r) for r in rows[:10]) + (", ..." if len(rows) > 10 else "")
+        word = "row" if len(rows) == 1 else "rows"
+        out.append(f"{source}: {len(rows):,} feature(s) left out ({word} {shown}): {why}")
+    return out
 
 
 def write_text(

@@ -101,6 +101,23 @@ class Context:
     registry: FeatureLayer | None = None
     registered: np.ndarray | None = None
 
+    LAYERS = (
+        "access",
+        "landcover",
+        "water",
+        "dwellings",
+        "fences",
+        "easements",
+        "places",
+        "registry",
+    )
+    """The context layers (:class:`~posting.io.FeatureLayer`), in the order their warnings go."""
+
+    def warnings(self) -> list[str]:
+        """What the report says of the context layers: each one's notes and the features it
+        leaves out (:meth:`posting.io.FeatureLayer.warnings`)."""
+        return [w for k in self.LAYERS if (x := getattr(self, k)) is not None for w in x.warnings()]
+
 
 @dataclass
 class Measurements:

@@ -407,9 +407,10 @@ def empty_marker_files(signs: tuple[str, ...], mres: list[dict[str, Any]]) -> li
     return [p for e, p in enumerate(signs) if e not in has]
 
 
-def _warnings(job, info, preps, mres, dups, rank) -> tuple[list[str], int]:
+def _warnings(job, info, preps, mres, dups, rank, context_warnings=()) -> tuple[list[str], int]:
     """The whole run's warnings, in the order one run gives them: the parcel layer's notes
-    (ids missing: counted over every piece), the marker files' notes, markers of an unknown
+    (ids missing: counted over every piece), the marker files' notes, the context layers'
+    (``context_warnings``: :func:`posting.distributed._context_warnings`), markers of an unknown
     kind, ids found more than once, repairs and invalid parcels by row, unusable markers; and
     where the warning of parcels in another state than the rules' goes (known once checked)."""
     source = info[0]["source"]
@@ -432,6 +433,7 @@ def _warnings(job, info, preps, mres, dups, rank) -> tuple[list[str], int]:
             warnings += r["notes"]
             seen.add(r["entry"])
     warnings += [f"{p}: has no rows (no markers)" for p in empty_marker_files(job.signs, mres)]
+    warnings += context_warnings
     other = sum(r["other"][0] for r in mres)
     if other:
         first50 = [v for r in mres for v in r["other"][1]][:50]
@@ -549,7 +551,7 @@ class Totals:
             crss=crss, group=np.repeat(np.arange(len(crss), dtype=np.int16), counts)
         )
         n = sum(p["properties"] for p in preps)
-        warnings, rules_at = _warnings(job, info, preps, mres, dups, rank)
+        warnings, rules_at = _warnings(job, info, preps, mres, dups, rank, plan.context_warnings)
         entries: dict[int, list[Any]] = {}
         for r in mres:
             e = entries.setdefault(r["entry"], [r["file"][0], 0, r["file"][1]])

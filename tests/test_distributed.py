@@ -1578,6 +1578,84 @@ def test_context_geojson_slices_typed_apart_are_sent_again_whole(tmp_path, sched
     assert holders == {"7.0"}
 
 
+def test_context_features_left_out_are_named_as_one_run_names_them(
+    tmp_path, scheduler, monkeypatch
+):
+    """Context layers read in pieces of two features, with features that cannot be used in
+    later pieces: a GeoJSON water layer with features without geometry in its second and third
+    slices and rings that are not closed in them too (notes each slice has of its own ring: the
+    file is read again whole, to say it once as one run does); dwellings as a GeoPackage in UTM
+    metres (slices of two) with a point without geometry, one at a northing of 1e300 and one at
+    an easting of 1e300; a registry CSV file with a latitude in degrees and minutes in its first
+    and third slices (each slice's note names its own first: the file is read again whole). The
+    report names each by its row of the file, once, in one run's words and order: one run's
+    bytes."""
+    import geopandas as gpd
+    import shapely
+
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import ContextFiles, Job
+
+    collection = json.loads((SAMPLE / "water.geojson").read_text(encoding="utf-8"))
+    lake, pond = collection["features"]
+    ring = [list(p) for p in pond["geometry"]["coordinates"][0][:-1]]  # not closed
+    collection["features"] = [
+        lake,
+        pond,
+        dict(pond, geometry={"type": "Polygon", "coordinates": [ring]}),
+        dict(pond, geometry=None),
+        dict(pond, geometry={"type": "Polygon", "coordinates": [ring]}),
+        dict(pond, geometry=None),
+    ]
+    water = tmp_path / "water.geojson"
+    water.write_text(json.dumps(collection), encoding="utf-8")
+    houses = gpd.read_file(SAMPLE / "dwellings.geojson").to_crs(32617)
+    n = len(houses)
+    far = [None, shapely.Point(500_000, 1e300), shapely.Point(1e300, 3_000_000)]
+    houses = gpd.GeoDataFrame(
+        pd.concat([houses, houses.iloc[:3].set_geometry(far)], ignore_index=True), crs=32617
+    )
+    dwellings = tmp_path / "dwellings.gpkg"
+    houses.to_file(dwellings)
+    dms = "28\u00b044.721444'N"
+    registry = tmp_path / "registry.csv"
+    registry.write_text(
+        "lon,lat,year\n-81.1095388,28.7453581,2026\n"
+        f"-81.1092271,{dms},2026\n-81.108915,28.7453574,2025\n-81.108915,28.7453,2025\n"
+        f"-81.108915,{dms},2026\n-81.1095388,28.7453,2026\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 2)
+    assert len(dataset.pieces(water)) == 3 and len(dataset.pieces(dwellings)) > 3
+    assert len(dataset.pieces(registry)) == 3
+    parcels, signs = str(SAMPLE / "parcels.geojson"), str(SAMPLE / "signs.csv")
+    args = ["--id-field", "parcel_id", "--rules", "florida", "--water", str(water)]
+    args += ["--dwellings", str(dwellings), "--registry", str(registry)]
+    args += ["--json", str(tmp_path / "one.json"), "-q"]
+    res = _run(["check", parcels, "--signs", signs, *args], ROOT)
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    context = ContextFiles(water=str(water), dwellings=str(dwellings), registry=str(registry))
+    job = Job(
+        parcels=parcels, signs=(signs,), id_field="parcel_id", rules=("florida",), context=context
+    )
+    out = {"json": str(tmp_path / "part.json")}
+    distributed.run_and_write(job, scheduler=scheduler, partition_parcels=4, outputs=out, name=flag)
+    one, part = ((tmp_path / f"{m}.json").read_bytes() for m in ("one", "part"))
+    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
+    said = [w for w in json.loads(one)["warnings"] if str(tmp_path) in w]
+    off = "not on the Earth: a coordinate beyond 304,800,000 m in WGS 84 / UTM zone 17N"
+    assert said == [
+        f"{water}: 2 row(s) have a ring that is not closed; each was closed by joining its last "
+        "vertex to its first (rows 2, 4)",
+        f"{water}: 2 feature(s) left out (rows 3, 5): no geometry",
+        f"{dwellings}: 1 feature(s) left out (row {n}): no geometry",
+        f"{dwellings}: 2 feature(s) left out (rows {n + 1}, {n + 2}): {off}",
+        f"{registry}: 2 row(s) give lat in degrees and minutes, read as decimal degrees "
+        f"(row 1: {dms!r} as 28.7453574)",
+    ]
+
+
 def test_a_parquet_piece_refused_alone_is_read_as_part_of_its_file(
     tmp_path, scheduler, monkeypatch
 ):

@@ -597,3 +597,79 @@ def test_coordinates_far_outside_their_projected_crs_s_area_are_refused(tmp_path
     assert len(read_parcels(str(tmp_path / "right.gpkg"))) == len(lots)
     lots.to_crs(2236).to_file(tmp_path / "feet.gpkg")
     assert len(read_parcels(str(tmp_path / "feet.gpkg"))) == len(lots)
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".parquet"])
+def test_context_features_that_cannot_be_used_are_left_out_and_named(tmp_path, suffix):
+    """A water layer in UTM metres with a feature without geometry, one with a coordinate of
+    1e300 m (a line) and one with a northing of 1e300 (which PROJ turns into a latitude of
+    0.3 degrees: only the CRS's own coordinates show it), one with a coordinate that is not a
+    number (read without numpy's warning): each is left out (its geometry None), by its row in
+    the file and why; the others are kept as they are. With ``where``, the rows named are still
+    the file's."""
+    import warnings
+
+    from posting.io import read_features
+
+    lake = shapely.box(400_000, 3_100_000, 410_000, 3_110_000)
+    geoms = [
+        lake,
+        None,
+        shapely.LineString([(400_000, 3_100_000), (1e300, 3_100_000)]),
+        shapely.Point(400_000, 3_100_000),
+        shapely.Point(500_000, 1e300),
+        shapely.LineString([(400_000, 3_100_000), (400_000, 3_100_000)]),
+    ]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        geoms[5] = shapely.LineString([(400_000, 3_100_000), (np.nan, 3_100_000)])
+    kind = ["lake", "lake", "lake", "pond", "lake", "lake"]
+    path = tmp_path / f"water{suffix}"
+    frame = gpd.GeoDataFrame({"kind": kind}, geometry=geoms, crs="EPSG:32617")
+    frame.to_file(path) if suffix == ".gpkg" else frame.to_parquet(path)
+    far = "not on the Earth: a coordinate beyond 304,800,000 m in WGS 84 / UTM zone 17N"
+    nan = "a coordinate is not a number or not finite"
+    want = {1: "no geometry", 2: far, 4: far, 5: nan}
+    layer = read_features(path)
+    assert layer.left_out == want
+    assert [g is None for g in layer.geometry] == [False, True, True, False, True, True]
+    assert shapely.equals(layer.geometry[0], lake)
+    assert layer.warnings() == [
+        f"{path}: 1 feature(s) left out (row 1): no geometry",
+        f"{path}: 2 feature(s) left out (rows 2, 4): {far}",
+        f"{path}: 1 feature(s) left out (row 5): {nan}",
+    ]
+    lakes = read_features(path, where="kind=lake")
+    assert len(lakes) == 5 and lakes.left_out == want
+
+
+def test_context_points_of_a_table_left_out_with_the_reason_of_their_row(tmp_path):
+    """A CSV layer's rows whose position cannot be read keep the reader's reason, by the file's
+    row, with a ``where`` that skips one of them too; a file's own notes come first."""
+    from posting.io import read_features
+
+    path = tmp_path / "dwellings.csv"
+    path.write_bytes(
+        "kind,lon,lat,name\nhouse,-81.0,28.0,\xe9\nhouse,-81.0,abc,a\nbarn,-81.0,xyz,b\n"
+        "house,,28.1,c\nhouse,-81.0,28.2,d\n".encode("latin-1")
+    )
+    layer = read_features(path, where="kind=house")
+    assert len(layer) == 4
+    assert layer.left_out == {1: "lat 'abc' is not a number", 3: "no value in column 'lon'"}
+    said = layer.warnings()
+    assert len(said) == 3 and "read as Latin-1" in said[0]
+    assert said[1:] == [
+        f"{path}: 1 feature(s) left out (row 1): lat 'abc' is not a number",
+        f"{path}: 1 feature(s) left out (row 3): no value in column 'lon'",
+    ]
+
+
+def test_feature_warnings_name_five_reasons_then_count_the_rest():
+    from posting.io import feature_warnings
+
+    left = {r: f"reason {r % 7}" for r in range(30)}
+    said = feature_warnings("x.gpkg", [], left)
+    assert said[0] == "x.gpkg: 5 feature(s) left out (rows 0, 7, 14, 21, 28): reason 0"
+    assert said[4] == "x.gpkg: 4 feature(s) left out (rows 4, 11, 18, 25): reason 4"
+    assert said[5] == "x.gpkg: 8 more feature(s) left out for other reasons"
+    assert len(said) == 6
