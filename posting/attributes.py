@@ -35,6 +35,10 @@ canonical column        aliases                                      meaning
                         ``center_height_ft``                         above the ground, feet
 ======================  ===========================================  ==============================
 
+A measure's column names its unit (``_in`` inches, ``_ft`` feet, ``_deg`` degrees); a value
+may still say its own (``3 in``, ``3"``, ``5 cm``, ``4' 6"``, ``45°``): :func:`measured` reads it
+in the column's unit.
+
 A Shapefile keeps at most 10 characters of a column name (``letter_height_in`` is saved as
 ``letter_hei``): the first 10 characters of each name above are accepted too (``letter_hei``,
 ``name_on_si``, ``address_on``, ``phone_on_s``, ``survey_dat`` ...), after the full names, and
@@ -42,6 +46,8 @@ A Shapefile keeps at most 10 characters of a column name (``letter_height_in`` i
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pandas as pd
@@ -52,6 +58,7 @@ __all__ = [
     "find_column",
     "first_recorded",
     "marker_kinds",
+    "measured",
     "shortened_columns",
 ]
 
@@ -199,3 +206,67 @@ def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     kinds[text.str.contains(r"sign|placard|poster", regex=True).to_numpy(dtype=bool)] = "sign"
     kinds[(text == "").to_numpy(dtype=bool)] = "sign"
     return np.append(kinds, "sign")[codes]  # code -1 (blank): a sign
+
+
+_LENGTH_IN = {
+    "in": 1.0,
+    "inch": 1.0,
+    "inches": 1.0,
+    '"': 1.0,
+    "''": 1.0,
+    "ft": 12.0,
+    "foot": 12.0,
+    "feet": 12.0,
+    "'": 12.0,
+    "cm": 1 / 2.54,
+    "mm": 1 / 25.4,
+    "m": 100 / 2.54,
+}
+"""Inches per unit of length (the inch is 2.54 cm exactly)."""
+_ANGLE_DEG = {"deg": 1.0, "degree": 1.0, "degrees": 1.0, "\u00b0": 1.0}
+_UNITS = "|".join(sorted(map(re.escape, [*_LENGTH_IN, *_ANGLE_DEG]), key=len, reverse=True))
+_MEASURE = re.compile(
+    rf"^\s*(?P<a>[+-]?(?:\d+\.?\d*|\.\d+))\s*(?P<ua>{_UNITS})\.?"
+    rf"(?:\s*(?P<b>\d+\.?\d*|\.\d+)\s*(?P<ub>{_UNITS})\.?)?\s*$"
+)
+_PER_UNIT = {"in": _LENGTH_IN, "ft": {k: v / 12.0 for k, v in _LENGTH_IN.items()}}
+_PER_UNIT["deg"] = _ANGLE_DEG
+
+
+def measured(values: pd.Series, canonical: str) -> pd.Series:
+    r"""A measure's values (column ``canonical``, whose name ends with its unit: ``_in``,
+    ``_ft`` or ``_deg``) in that unit: a number as it is, and text that gives its own unit
+    (``3 in``, ``3"``, ``5 cm``, ``0.25 ft``, ``4' 6"``, ``4 ft 6 in``, ``45°``) converted; the
+    rest as given (a later check reads it as a number or not at all). Another kind of unit (an
+    angle in inches) is no measure: NaN. Columns of other names are returned as they are.
+
+    Examples
+    --------
+    >>> v = pd.Series(["3", '3"', "3 in.", "5 cm", "1 ft", "4' 6\"", "three", None, "45°"])
+    >>> [round(x, 3) if isinstance(x, float) else x for x in measured(v, "letter_height_in")]
+    ['3', 3.0, 3.0, 1.969, 12.0, 54.0, 'three', nan, nan]
+    >>> measured(pd.Series(["4 ft 6 in", "30 in", 4.5]), "height_ft").tolist()
+    [4.5, 2.5, 4.5]
+    """
+    unit = canonical.rsplit("_", 1)[-1]
+    per = _PER_UNIT.get(unit)
+    textual = pd.api.types.is_object_dtype(values.dtype) or pd.api.types.is_string_dtype(
+        values.dtype
+    )
+    if per is None or not len(values) or not textual:
+        return values
+    parts = values.astype("string").str.casefold().str.extract(_MEASURE)
+    found = parts["a"].notna().to_numpy(dtype=bool)
+    if not found.any():
+        return values
+    p = parts[found]
+    factor_a = p["ua"].map(per).astype(float)
+    factor_b = p["ub"].map(per).astype(float)
+    second = p["b"].notna()
+    value = p["a"].astype(float) * factor_a
+    value[second] += p["b"][second].astype(float) * factor_b[second]
+    # a second part smaller in unit than the first (4 ft 6 in), else no measure (6 in 4 ft)
+    value[second & ~(factor_b < factor_a)] = np.nan
+    out = values.astype(object).copy()
+    out[found] = value.to_numpy(dtype=float)
+    return out

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pandas as pd
+import pytest
 from helpers import CORNERS_AND_MIDPOINTS, markers, parcels, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from posting import check
+from posting.checks import FAIL, OK
+from posting.checks.content import NOT_RECORDED, age_status
 
 
 def run(attrs, owners=None):
@@ -51,9 +58,73 @@ def test_letter_height_words_and_name():
     assert p["notes"] == []  # "J. Smith" agrees with the owner of record "SMITH JOHN"
 
 
+def test_letter_heights_that_give_their_unit_are_read_in_inches():
+    """A survey that writes the unit: '3 in', '2"', '0.2 ft' (2.4 in) pass the 2-inch letter;
+    '5 cm' (1.97 in, 5 / 2.54) and '40 mm' (1.57 in) fail, and the smaller is the one reported;
+    '2 deg' (no length) and 'big' are not recorded, never a violation."""
+    heights = ["3 in", '2"', "0.2 ft", "5 cm", "40 mm", "2 deg", "big", "2.5 inches"]
+    _, p = run(pd.DataFrame({"letter_height_in": heights}))
+    [v] = [x for x in p["violations"] if x["rule"] == "letter_height"]
+    assert v["count"] == 2 and v["measured"] == pytest.approx(40 / 25.4, abs=0.01)
+    assert [x["message"] for x in p["not_checked"] if x["rule"] == "letter_height"] == [
+        "not recorded for 2 of 8 signs"
+    ]
+
+
 def test_a_lessees_name_is_noted_not_failed():
     attrs = pd.DataFrame({"name_on_sign": ["Hunt Club (lessee)"] * 8})
     _, p = run(attrs, owners=["SMITH JOHN"])
     assert p["status"] == "compliant"
     [note] = p["notes"]
     assert note["count"] == 8 and "lessee or occupant" in note["message"]
+
+
+_MONTH_NAMES = ["January", "Feb", "Mar.", "april", "MAY", "June", "Jul", "Aug", "Sept", "Oct"]
+_MONTH_NAMES += ["Nov", "December"]
+
+
+@st.composite
+def _period(draw) -> tuple[object, pd.Timestamp, pd.Timestamp]:
+    """A year or a month alone, as a survey may write it, with its first day and the first day
+    after it, worked out with the calendar."""
+    year = draw(st.integers(1990, 2040))
+    month = draw(st.none() | st.integers(1, 12))
+    if month is None:
+        value = draw(st.sampled_from([str(year), f" {year} ", year, float(year)]))
+        return value, pd.Timestamp(year, 1, 1), pd.Timestamp(year + 1, 1, 1)
+    value = draw(
+        st.sampled_from(
+            [
+                f"{year}-{month:02d}",
+                f"{year}/{month}",
+                f"{month}/{year}",
+                f"{month:02d}.{year}",
+                f"{_MONTH_NAMES[month - 1]} {year}",
+            ]
+        )
+    )
+    after = pd.Timestamp(year + month // 12, month % 12 + 1, 1)
+    return value, pd.Timestamp(year, month, 1), after
+
+
+@settings(max_examples=120, deadline=None)
+@given(_period(), st.dates(dt.date(1995, 1, 1), dt.date(2045, 1, 1)), st.integers(1, 800))
+def test_a_year_or_a_month_alone_is_judged_over_every_day_of_it(period, today, days):
+    """The oracle: every day of the period judged as a full date (and its last moment); the
+    period is OK where all are, a failure where all are, not recorded (not known) otherwise."""
+    value, first, after = period
+    day = pd.date_range(first, after - pd.Timedelta(days=1), freq="D")
+    moments = pd.Series([*day.strftime("%Y-%m-%d"), str(after - pd.Timedelta(microseconds=1))])
+    each = age_status(moments, pd.Timestamp(today), days)
+    want = OK if (each == OK).all() else FAIL if (each == FAIL).all() else NOT_RECORDED
+    assert age_status(pd.Series([value], dtype=object), pd.Timestamp(today), days)[0] == want
+
+
+def test_not_a_period_nor_a_date_is_not_recorded():
+    today = pd.Timestamp("2026-11-30")
+    values = ["Foo 2025", "13/2025", "2025-13", "2025-00", "soon", "", None, 1850, 45000.0]
+    values += [2025.5, float("inf")]
+    got = age_status(pd.Series(values, dtype=object), today, 365)
+    assert got.tolist() == [NOT_RECORDED] * len(values)
+    full = ["2026-11-29", "2025-11-30", "2025-11-29", "11/29/2025", "2026-01-01T10:00:00+02:00"]
+    assert age_status(pd.Series(full), today, 365).tolist() == [OK, OK, FAIL, FAIL, OK]

@@ -387,6 +387,29 @@ def test_survey_dates_that_are_numbers_are_not_recorded_not_old(own):
     ]
 
 
+def test_a_survey_dated_by_its_year_alone_is_noted_only_when_all_of_the_year_is_old(own):
+    """Checked on 2026-11-30 with renewal every 365 days (the limit: 2025-11-30): a survey of
+    "2024" (all of it more than a year ago) is noted, "2025" might be December 2025 or
+    January: not known, so not recorded, never a false note; "Dec 2025" and 2026 (a number)
+    are recent whichever day they were."""
+    pts = [(0, 0), (500, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000), (0, 500)]
+    years = pd.DataFrame(
+        {"surveyed": ["2024", "2025", "Dec 2025", 2026, "2026-10", "2025", "2024-12", "2026"]}
+    )
+    r = check(
+        parcels(square()),
+        markers(pts, attributes=years),
+        own,
+        context=Context(today=pd.Timestamp("2026-11-30").date()),
+    )
+    p = one(r)
+    [note] = [n for n in p["notes"] if n["rule"] == "renewal"]
+    assert note["count"] == 2  # 2024 and December 2024
+    assert [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"] == [
+        "not recorded for 2 of 8 markers"
+    ]
+
+
 def test_public_property_notice_states_the_hours(own):
     lots = [square(), square(x0=2000)]
     pts = along(lots[0], 500).tolist() + (along(lots[1], 500)).tolist()

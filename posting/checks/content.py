@@ -216,21 +216,86 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
     [0, 2, -1]
 
     A number is not a date (pandas would read 45000, a spreadsheet's day, as 45,000 ns after
-    1970): not recorded.
+    1970): not recorded, unless it is a year (a whole number from 1900 to 2200).
 
-    >>> age_status(pd.Series([45000.0, 2026.0]), pd.Timestamp("2026-11-30"), 365).tolist()
+    >>> age_status(pd.Series([45000.0, 2026.5]), pd.Timestamp("2026-11-30"), 365).tolist()
     [-1, -1]
+
+    A year or a month alone (``2025``, ``2025-10``, ``10/2025``, ``Oct 2025``) is a period, not
+    its first day: OK where even its first day is recent enough, a failure where even its last
+    is too old, and not known (not recorded) where it straddles the limit.
+
+    >>> age_status(pd.Series(["2026", "2025", "2024", "2025-12", "Nov 2025", 2023]),
+    ...            pd.Timestamp("2026-11-30"), 365).tolist()
+    [0, -1, 2, 0, -1, 2]
     """
     s = pd.Series(dates).reset_index(drop=True)
+    start, end = _periods(s)
     kind = pd.api.types.infer_dtype(s, skipna=True)
     if kind in ("integer", "floating", "decimal", "mixed-integer-float", "boolean", "complex"):
         s = pd.Series(None, index=s.index, dtype=object)
     elif kind.startswith("mixed"):  # numbers among texts or dates: the numbers left out
         s = s.where(~s.map(lambda v: isinstance(v, (int, float, complex, np.number))), None)
-    d = pd.to_datetime(s, errors="coerce", utc=True, format="mixed")
-    age = (pd.Timestamp(today).tz_localize("UTC") - d).dt.total_seconds() / 86400.0
-    age = age.to_numpy(dtype=float)
-    return _status(age <= days, np.isfinite(age))
+    d = pd.to_datetime(s.where(start.isna(), None), errors="coerce", utc=True, format="mixed")
+    now = pd.Timestamp(today).tz_localize("UTC")
+    oldest = (now - d.fillna(start)).dt.total_seconds().to_numpy(dtype=float) / 86400.0
+    youngest = (now - d.fillna(end)).dt.total_seconds().to_numpy(dtype=float) / 86400.0
+    period = start.notna().to_numpy(dtype=bool)
+    ok = oldest <= days
+    fail = np.where(period, youngest >= days, ~ok)  # (a period's last moment is before its end)
+    return _status(ok, np.isfinite(oldest) & (ok | fail))
+
+
+_PERIOD = re.compile(
+    r"^\s*(?:(?P<y1>\d{4})(?:\s*[-/.]\s*(?P<m1>\d{1,2}))?"
+    r"|(?P<m2>\d{1,2})\s*[-/.]\s*(?P<y2>\d{4})"
+    r"|(?P<mn>[^\W\d_]{3,9})\.?,?\s*(?P<y3>\d{4}))\s*$"
+)
+_MONTHS = {
+    m: i + 1
+    for i, m in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+    )
+}
+
+
+def _periods(values: pd.Series) -> tuple[pd.Series, pd.Series]:
+    """Where a value is a year or a month alone (text, or a whole number from 1900 to 2200 for
+    a year), the period's first moment and the first moment after it (UTC); NaT elsewhere."""
+    none = pd.Series(pd.NaT, index=values.index, dtype="datetime64[ns, UTC]")
+    kind = pd.api.types.infer_dtype(values, skipna=True)
+    if kind in ("string", "empty"):
+        text = values.astype("string")
+    elif kind in ("integer", "floating", "decimal", "mixed-integer-float") or kind.startswith(
+        "mixed"
+    ):
+        is_text = values.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
+        num = pd.to_numeric(values.where(~is_text, None), errors="coerce").astype(float)
+        whole = ((num == np.floor(num)) & num.between(1900, 2200)).to_numpy(dtype=bool)
+        text = pd.Series(pd.NA, index=values.index, dtype="string")
+        text[is_text] = values[is_text].astype("string")
+        text[whole] = num[whole].map("{:.0f}".format).astype("string")
+    else:  # dates, times, booleans ...
+        return none, none
+    parts = text.str.extract(_PERIOD)
+    year = parts["y1"].fillna(parts["y2"]).fillna(parts["y3"])
+    month = parts["m1"].fillna(parts["m2"])
+    name = parts["mn"].str.casefold().str[:3].map(_MONTHS, na_action="ignore")
+    month = pd.to_numeric(month, errors="coerce").fillna(pd.to_numeric(name, errors="coerce"))
+    named = parts["mn"].notna() & name.isna()  # "Soon 2025" is no month
+    y = pd.to_numeric(year, errors="coerce").where(~named)
+    whole_year = month.isna() & parts["mn"].isna()
+    m = month.fillna(1).where(month.between(1, 12) | whole_year)
+    index = ((y - 1970) * 12 + m - 1).to_numpy(dtype=float, na_value=np.nan)  # months since 1970
+    ok = np.isfinite(index)
+    if not ok.any():
+        return none, none
+    months = np.where(whole_year.to_numpy(dtype=bool), 12, 1)
+    first, after = none.copy(), none.copy()
+    at = index[ok].astype(np.int64)
+    first[ok] = pd.to_datetime(at.astype("datetime64[M]"), utc=True)
+    after[ok] = pd.to_datetime((at + months[ok]).astype("datetime64[M]"), utc=True)
+    return first, after
 
 
 _TIME = re.compile(

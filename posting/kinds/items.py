@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from posting.attributes import find_column
+from posting.attributes import find_column, measured
 from posting.checks import FAIL
 from posting.checks import content as ct
 from posting.checks.content import NOT_RECORDED
@@ -150,10 +150,14 @@ def run_items(items: list[Item], m: Measurements, part: Part) -> None:
                 missing_reported.add((item.rule, miss))
                 part.skip(item.rule, item.clause, f"the marker data has no {miss} column")
             continue
-        values = [attrs[c].iloc[sel].reset_index(drop=True) for c in cols]
+        # a measure in its column's unit, where a value gives its own ("3 in", "5 cm")
+        values = [
+            measured(attrs[c].iloc[sel].reset_index(drop=True), canonical)
+            for c, canonical in zip(cols, item.columns, strict=True)
+        ]
         status = item.fn(*values, sel) if item.with_selection else item.fn(*values)
         shown = (
-            attrs[find_column(attrs.columns, item.value)].iloc[sel].to_numpy()
+            measured(attrs[find_column(attrs.columns, item.value)].iloc[sel], item.value).to_numpy()
             if item.value
             else None
         )
