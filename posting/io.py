@@ -1219,6 +1219,15 @@ def _only_network_links(path: str, links: list[str]) -> None:
         )
 
 
+def _shown(v: float) -> str:
+    """A coordinate in a message: one decimal, or three digits where it is absurdly large.
+
+    >>> _shown(512345.04), _shown(-1e300)
+    ('512345.0', '-1e+300')
+    """
+    return f"{v:.1f}" if abs(v) < 1e12 else f"{v:.3g}"
+
+
 def _check_crs_plausible(layer: Layer) -> None:
     """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse."""
     if layer.xy is not None:  # a million points: no (n, 4) table of bounds
@@ -1235,10 +1244,16 @@ def _check_crs_plausible(layer: Layer) -> None:
     if layer.crs.is_geographic and (
         max(abs(xmin), abs(xmax)) > 360 or max(abs(ymin), abs(ymax)) > 90
     ):
+        beyond = (np.maximum(abs(x0), abs(x1)) > 360) | (np.maximum(abs(y0), abs(y1)) > 90)
+        i = int(np.flatnonzero(beyond)[0])
+        x, y = x0[i], y0[i]
+        if layer.xy is None:  # the first vertex of that feature that is beyond
+            xy = shapely.get_coordinates(layer.geometry[np.flatnonzero(ok)[i]])
+            x, y = xy[((np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90)).argmax()]
         raise CRSError(
-            f"coordinates such as ({xmax:.1f}, {ymax:.1f}) are not degrees, "
-            f"but the layer says it is in {layer.crs.name}; give the right CRS with {{option}} "
-            "or fix the file's CRS",
+            f"coordinates such as ({_shown(x)}, {_shown(y)}) are not degrees, but the layer "
+            f"says it is in {layer.crs.name}; give the right CRS with {{option}} or fix the "
+            "file's CRS",
             path=layer.path,
             parameter="crs",
         )

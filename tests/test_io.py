@@ -241,8 +241,19 @@ def test_projected_coordinates_labelled_as_degrees_are_caught(tmp_path):
     gpd.GeoDataFrame(
         geometry=[shapely.box(540000, 1520000, 541000, 1521000)], crs="EPSG:4326"
     ).to_file(path, engine="pyogrio")
-    with pytest.raises(CRSError, match="not degrees"):
+    with pytest.raises(CRSError, match=r"such as \(541000\.0, 1520000\.0\) are not degrees"):
         read_parcels(path)
+
+
+def test_one_absurd_coordinate_is_shown_as_a_number_of_its_feature(tmp_path):
+    """A lot with a vertex at longitude -1e300 among lots in degrees: the message shows that
+    vertex's coordinates (not 300 digits, nor the corner of the extent of all the lots)."""
+    path = tmp_path / "lots.geojson"
+    stray = shapely.Polygon([(-81.3, 28.6), (-1e300, 28.6), (-81.3, 28.7)])
+    gpd.GeoDataFrame(geometry=[*LOTS, stray], crs="EPSG:4326").to_file(path, engine="pyogrio")
+    with pytest.raises(CRSError) as err:
+        read_parcels(path)
+    assert "coordinates such as (-1e+300, 28.6) are not degrees" in str(err.value)
 
 
 def test_ids_verbatim_and_missing_ids(tmp_path):
