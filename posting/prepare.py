@@ -793,6 +793,10 @@ def prepare_parcels(
     geometry_ft, finite = _flush_tiny(geometry_ft)
     bad = (group >= 0) & ~finite
     invalid[bad] = f"some coordinates cannot be projected from {layer.crs.name}"
+    if bad.any():  # a coordinate of the file that is not a number: said so
+        xy, which = shapely.get_coordinates(geometry[bad], return_index=True)
+        nan = np.flatnonzero(bad)[np.unique(which[~np.isfinite(xy).all(axis=1)])]
+        invalid[nan] = "a coordinate is not a number or not finite"
     with np.errstate(invalid="ignore"):
         far = (group >= 0) & ~bad & (np.abs(shapely.bounds(geometry_ft)) > MAX_COORD_FT).any(1)
     invalid[far] = (

@@ -538,16 +538,19 @@ _TEXTS = (
     None, "", "  ", "NO TRESPASSING", "no trespassing", "POSTED", "purple", "PURPLE", "orange",
     "sign", "paint", "post", "tree", "none", "-", "A. Owner", "3", "3 in", "2.5", "-1", "0",
     "abc", "1e400", "nan", "2026-10-14", "2026-13-45", "14/10/2026", "10:30", "1899", "3000",
-    "Ωmega ☃", "x" * 300,
+    "Ωmega ☃", "x" * 300, "2025", "Oct 2025", "Foo 2025", "13/2025", "2025-00", "4' 6\"",
+    "5 cm", "1e300 in", "45°", "3 in 4 ft", ".5 ft", "9" * 400 + " in", "-2 mm", "2 deg",
 )  # fmt: skip
-_NUMBERS = (float("nan"), float("inf"), -1.0, 0.0, 2.0, 3.0, 12.0, 400.0, 1e300, -0.0)
+_NUMBERS = (
+    float("nan"), float("inf"), -1.0, 0.0, 2.0, 3.0, 12.0, 400.0, 1e300, -0.0, 2025.0, 1900.0,
+)  # fmt: skip
 
 
 @st.composite
 def attributes_for(draw: Any, n: int, tags: list[str]) -> Any:
     """Marker attributes as a careless survey gives them: any of the columns the rules read
     (by their canonical names or an alias), as text or as numbers, with blank, absurd and
-    malformed values."""
+    malformed values, units written out and dates of a year or a month alone."""
     import pandas as pd
 
     from posting.attributes import COLUMNS

@@ -210,6 +210,30 @@ def test_rings_geos_refuses_are_invalid_parcels_with_a_reason(runner, tmp_path, 
     assert d["parcels"][1]["status"] != "invalid"
 
 
+@pytest.mark.parametrize("suffix", [".gpkg", ".parquet"])
+def test_a_nan_vertex_inside_a_ring_is_said_to_be_not_a_number(tmp_path, suffix):
+    """A GeoPackage or GeoParquet lot with a vertex of NaN inside its ring (WKB that GEOS
+    reads, where GeoJSON's reader refuses the first): invalid as "a coordinate is not a
+    number", not as a projection that failed; read without numpy's RuntimeWarning."""
+    import warnings
+
+    import geopandas as gpd
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        nan = shapely.Polygon([RING[0], RING[1], [float("nan"), 28.7455], RING[2], RING[3]])
+    frame = gpd.GeoDataFrame(
+        {"pid": ["A", "B"]}, geometry=[nan, shapely.Polygon(RING)], crs="EPSG:4326"
+    )
+    path = tmp_path / f"lots{suffix}"
+    frame.to_file(path) if suffix == ".gpkg" else frame.to_parquet(path)
+    lots = posting.read_parcels(path, id_field="pid")
+    report = posting.check(lots, posting.read_markers([SIGNS]), "florida")
+    p = report.parcels
+    assert p["status"].tolist()[0] == "invalid" and p["status"].tolist()[1] != "invalid"
+    assert p["invalid_reason"][0] == "a coordinate is not a number or not finite"
+
+
 @pytest.mark.parametrize("big", [1e300, 1e200, 1e100, 1e12])
 def test_absurd_coordinates_do_not_spoil_the_next_parcels(big):
     """A row reaching 1e300 ft used to raise IndexError in boundary._first_min, or make the
