@@ -231,12 +231,56 @@ _MEASURE = re.compile(
 )
 _PER_UNIT = {"in": _LENGTH_IN, "ft": {k: v / 12.0 for k, v in _LENGTH_IN.items()}}
 _PER_UNIT["deg"] = _ANGLE_DEG
+_POINTS = ("n", "nne", "ne", "ene", "e", "ese", "se", "sse")
+_POINTS += ("s", "ssw", "sw", "wsw", "w", "wnw", "nw", "nnw")
+_WORDS = {"north": "n", "east": "e", "south": "s", "west": "w"}
+_COMPASS = {p: 22.5 * i for i, p in enumerate(_POINTS)}
+_COMPASS.update({w: _COMPASS[p] for w, p in _WORDS.items()})
+_COMPASS.update(
+    {
+        a + b: _COMPASS[_WORDS[a][0] + _WORDS[b][0]]
+        for a in ("north", "south")
+        for b in ("east", "west")
+    }
+)
+_BEARING = re.compile(
+    r"^\s*(?P<q1>[ns])?\s*(?P<d>\d+(?:\.\d+)?)\s*(?:\u00b0|deg(?:rees?)?)?\s*"
+    r"(?:(?P<m>\d+(?:\.\d+)?)\s*['\u2032]\s*)?(?:(?P<s>\d+(?:\.\d+)?)\s*(?:\"|''|\u2033)\s*)?"
+    r"(?P<q2>[ew])?\s*$"
+)
+
+
+def _degrees(text: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Where ``text`` (case-folded) is an angle a surveyor writes: a compass point (``NE``,
+    ``south``), a quadrant bearing (``N 45 E``, ``S30°15'W``) or degrees, minutes and seconds
+    (``45° 30'``); and its azimuth in degrees clockwise from north (NaN where it reads as one
+    but is none: minutes of 60, a quadrant angle over 90, one quadrant letter alone)."""
+    words = text.str.replace(r"[\s.-]", "", regex=True)
+    point = words.map(_COMPASS, na_action="ignore").astype(float).to_numpy()
+    parts = text.str.extract(_BEARING)
+    found = parts["d"].notna().to_numpy(dtype=bool) | np.isfinite(point)
+    d = pd.to_numeric(parts["d"], errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    m = pd.to_numeric(parts["m"], errors="coerce").fillna(0).to_numpy(dtype=float)
+    sec = pd.to_numeric(parts["s"], errors="coerce").fillna(0).to_numpy(dtype=float)
+    angle = d + m / 60 + sec / 3600
+    angle[(m >= 60) | (sec >= 60)] = np.nan
+    q1, q2 = parts["q1"].fillna("").to_numpy(dtype=str), parts["q2"].fillna("").to_numpy(dtype=str)
+    quadrant = (q1 != "") & (q2 != "")
+    angle[(q1 != "") != (q2 != "")] = np.nan  # N 45 alone: no bearing
+    angle[quadrant & (angle > 90)] = np.nan
+    turn = np.select(
+        [q1 + q2 == "ne", q1 + q2 == "se", q1 + q2 == "sw", q1 + q2 == "nw"],
+        [angle, 180 - angle, 180 + angle, 360 - angle],
+        angle,
+    )
+    return found, np.where(np.isfinite(point), point, turn)
 
 
 def measured(values: pd.Series, canonical: str) -> pd.Series:
     r"""A measure's values (column ``canonical``, whose name ends with its unit: ``_in``,
     ``_ft`` or ``_deg``) in that unit: a number as it is, and text that gives its own unit
-    (``3 in``, ``3"``, ``5 cm``, ``0.25 ft``, ``4' 6"``, ``4 ft 6 in``, ``45°``) converted; the
+    (``3 in``, ``3"``, ``5 cm``, ``0.25 ft``, ``4' 6"``, ``4 ft 6 in``; an angle as
+    :func:`_degrees` reads it) converted; the
     rest as given (a later check reads it as a number or not at all). Another kind of unit (an
     angle in inches) is no measure: NaN. Columns of other names are returned as they are.
 
@@ -247,6 +291,12 @@ def measured(values: pd.Series, canonical: str) -> pd.Series:
     ['3', 3.0, 3.0, 1.969, 12.0, 54.0, 'three', nan, nan]
     >>> measured(pd.Series(["4 ft 6 in", "30 in", 4.5]), "height_ft").tolist()
     [4.5, 2.5, 4.5]
+
+    An angle may be a compass point, a quadrant bearing or degrees and minutes:
+
+    >>> measured(pd.Series(["NE", "South", "N 45 E", "S30°30'W", "45° 30'", "N 95 E", "N 45"]),
+    ...          "facing_deg").tolist()
+    [45.0, 180.0, 45.0, 210.5, 45.5, nan, nan]
     """
     unit = canonical.rsplit("_", 1)[-1]
     per = _PER_UNIT.get(unit)
@@ -255,7 +305,15 @@ def measured(values: pd.Series, canonical: str) -> pd.Series:
     )
     if per is None or not len(values) or not textual:
         return values
-    parts = values.astype("string").str.casefold().str.extract(_MEASURE)
+    text = values.astype("string").str.casefold()
+    if unit == "deg":
+        found, value = _degrees(text)
+        if not found.any():
+            return values
+        out = values.astype(object).copy()
+        out[found] = value[found]
+        return out
+    parts = text.str.extract(_MEASURE)
     found = parts["a"].notna().to_numpy(dtype=bool)
     if not found.any():
         return values

@@ -338,11 +338,17 @@ def own(tmp_path) -> str:
     return str(path)
 
 
-def test_a_sign_facing_inward_is_flagged(own):
-    # Signs along the south side of a square (outward = south, 180 degrees).
+@pytest.mark.parametrize(
+    "bearings",
+    [[180, 150, 215, 0, 90], ["S", "S 30 E", "S35°W", "north", "East"]],
+    ids=["azimuths", "as surveyors write them"],
+)
+def test_a_sign_facing_inward_is_flagged(own, bearings):
+    # Signs along the south side of a square (outward = south, 180 degrees); a compass point
+    # or a quadrant bearing is the same azimuth (S 30 E = 150, S 35 W = 215).
     pts = [(100, 0), (300, 0), (500, 0), (700, 0), (900, 0)]
     lot = shapely.box(0, 0, 1000, 10)
-    facing = pd.DataFrame({"facing_deg": [180, 150, 215, 0, 90]})
+    facing = pd.DataFrame({"facing_deg": bearings})
     p = one(check(parcels(lot), markers(pts, attributes=facing), own))
     [v] = [v for v in p["violations"] if v["rule"] == "facing"]
     assert v["count"] == 2  # 0 (north, into the parcel) and 90 (east, along the line)

@@ -1,0 +1,80 @@
+"""Marker attribute values as surveyors write them: measures with their units, bearings."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting.attributes import measured
+
+# Inches per unit, from the definitions (1 in = 2.54 cm exactly, 1 ft = 12 in).
+PER_INCH = {"in": 1, '"': 1, "inches": 1, "ft": 12, "'": 12, "feet": 12, "cm": 1 / 2.54}
+PER_INCH |= {"mm": 1 / 25.4, "m": 1 / 0.0254}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.decimals(0, 10_000, places=3, allow_nan=False),
+    st.sampled_from(sorted(PER_INCH)),
+    st.sampled_from(["", " ", "  "]),
+    st.sampled_from(["letter_height_in", "height_ft"]),
+)
+def test_a_length_with_its_unit_is_read_in_the_columns_unit(number, unit, space, column):
+    text = f"{number}{space}{unit}"
+    inches = float(number) * PER_INCH[unit]
+    want = inches if column.endswith("_in") else inches / 12
+    [got] = measured(pd.Series([text], dtype=object), column).tolist()
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 359), st.integers(0, 59))
+def test_a_quadrant_bearing_is_its_azimuth(degrees, minutes):
+    """The bearing written the surveyor's way, worked out quadrant by quadrant: N 0-90 E, S
+    90-0 E, S 0-90 W, N 90-0 W."""
+    az = degrees + minutes / 60
+    if az <= 90:
+        q, angle = ("N", "E"), az
+    elif az <= 180:
+        q, angle = ("S", "E"), 180 - az
+    elif az <= 270:
+        q, angle = ("S", "W"), az - 180
+    else:
+        q, angle = ("N", "W"), 360 - az
+    d = math.floor(angle)
+    m = round((angle - d) * 60)
+    if m == 60:
+        d, m = d + 1, 0
+    text = f"{q[0]} {d}\u00b0{m:02d}' {q[1]}"
+    [got] = measured(pd.Series([text], dtype=object), "facing_deg").tolist()
+    assert got == pytest.approx(az, abs=1e-9)
+
+
+def test_compass_points_and_what_is_no_bearing():
+    values = ["N", "nne", "E", "SE", "s s w", "North-West", "northeast", "NNW"]
+    assert measured(pd.Series(values), "facing_deg").tolist() == [
+        0.0,
+        22.5,
+        90.0,
+        135.0,
+        202.5,
+        315.0,
+        45.0,
+        337.5,
+    ]
+    nothing = ["N 91 E", "S 45", "45 W", "45° 60'", "10 in"]
+    got = measured(pd.Series(nothing), "facing_deg")
+    assert [x for x in got if isinstance(x, str)] == ["10 in"]  # (read as no number later)
+    assert all(math.isnan(x) for x in got if not isinstance(x, str))
+
+
+def test_other_columns_and_numbers_are_left_as_they_are():
+    numbers = pd.Series([3.0, float("nan"), 2.5])
+    assert measured(numbers, "letter_height_in") is numbers
+    text = pd.Series(["3 in", "Smith"])
+    assert measured(text, "name_on_sign") is text
+    assert measured(pd.Series(["6 in 4 ft"]), "height_ft").isna().all()  # smaller unit first
