@@ -70,7 +70,7 @@ from posting.crs import crs_of
 from posting.errors import InputError, PostingError
 from posting.index import unique_ints
 from posting.io import MarkerLayer, ParcelLayer, no_markers, no_parcel_field, require_polygons
-from posting.job import ContextFiles, Job
+from posting.job import CONTEXT_LAYERS, ContextFiles, Job
 from posting.jurisdiction import Choice, StateFacts
 from posting.partition import (
     Halo,
@@ -829,7 +829,7 @@ def _context_warnings(
     from posting.io import feature_warnings
 
     out: list[str] = []
-    for name in _CONTEXT_LAYERS:
+    for name in CONTEXT_LAYERS:  # (one run's order)
         if name not in context:
             continue
         found = [read[name, i] for i in range(len(context[name]))]

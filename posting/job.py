@@ -25,7 +25,19 @@ if TYPE_CHECKING:
     from posting.measure import Context
     from posting.prefetch import Prefetch
 
-__all__ = ["ContextFiles", "Inputs", "Job", "read_context", "read_inputs"]
+__all__ = ["CONTEXT_LAYERS", "ContextFiles", "Inputs", "Job", "read_context", "read_inputs"]
+
+CONTEXT_LAYERS = (
+    "access",
+    "landcover",
+    "water",
+    "dwellings",
+    "fences",
+    "easements",
+    "places",
+    "registry",
+)
+"""The context layers a job may name, in the order they are read and their warnings go."""
 
 
 @dataclass(frozen=True)
@@ -113,17 +125,7 @@ class ContextFiles:
 
     def files(self) -> list[str]:
         """The files named (the inputs a manifest records)."""
-        names = (
-            "access",
-            "landcover",
-            "water",
-            "dwellings",
-            "fences",
-            "easements",
-            "places",
-            "registry",
-        )
-        return [getattr(self, n) for n in names if getattr(self, n)]
+        return [getattr(self, n) for n in CONTEXT_LAYERS if getattr(self, n)]
 
 
 @dataclass(frozen=True)

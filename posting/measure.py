@@ -20,6 +20,7 @@ from posting.boundary import interpolate, outward_normals
 from posting.checks.access import boundary_crossings
 from posting.crs import azimuth_deg
 from posting.io import FeatureLayer, MarkerLayer
+from posting.job import CONTEXT_LAYERS
 from posting.land import LandFacts, land_facts, layer_in_group
 from posting.prepare import PreparedParcels
 from posting.settings import Settings
@@ -101,22 +102,12 @@ class Context:
     registry: FeatureLayer | None = None
     registered: np.ndarray | None = None
 
-    LAYERS = (
-        "access",
-        "landcover",
-        "water",
-        "dwellings",
-        "fences",
-        "easements",
-        "places",
-        "registry",
-    )
-    """The context layers (:class:`~posting.io.FeatureLayer`), in the order their warnings go."""
-
     def warnings(self) -> list[str]:
-        """What the report says of the context layers: each one's notes and the features it
-        leaves out (:meth:`posting.io.FeatureLayer.warnings`)."""
-        return [w for k in self.LAYERS if (x := getattr(self, k)) is not None for w in x.warnings()]
+        """What the report says of the context layers (:data:`posting.job.CONTEXT_LAYERS`, in
+        order): each one's notes and the features it leaves out
+        (:meth:`posting.io.FeatureLayer.warnings`)."""
+        layers = [getattr(self, k) for k in CONTEXT_LAYERS]
+        return [w for x in layers if x is not None for w in x.warnings()]
 
 
 @dataclass

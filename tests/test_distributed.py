@@ -1541,14 +1541,37 @@ def test_context_layers_read_in_pieces_as_one_run(tmp_path, scheduler, monkeypat
     assert any(p["easements"] for p in report["parcels"])
 
 
+def _sample_with_context(tmp_path: Path, scheduler: str, options: list[str], **context) -> dict:
+    """The sample's parcels and signs.csv (florida) with the context layers ``context`` (the
+    settings of :class:`posting.job.ContextFiles`; ``options``, the same as the command's),
+    checked by the command and partitioned in-process in partitions of 4 (where the pieces are
+    cut): the same JSON, their stamps aside; the report."""
+    from posting import distributed
+    from posting.cli import flag
+    from posting.job import ContextFiles, Job
+
+    parcels, signs = str(SAMPLE / "parcels.geojson"), str(SAMPLE / "signs.csv")
+    args = ["--id-field", "parcel_id", "--rules", "florida", *options]
+    res = _run(
+        ["check", parcels, "--signs", signs, *args, "--json", str(tmp_path / "one.json")], ROOT
+    )
+    assert res.returncode == 1, res.stderr.decode()[-3000:]
+    files = ContextFiles(**{k: str(v) for k, v in context.items()})
+    job = Job(
+        parcels=parcels, signs=(signs,), id_field="parcel_id", rules=("florida",), context=files
+    )
+    out = {"json": str(tmp_path / "part.json")}
+    distributed.run_and_write(job, scheduler=scheduler, partition_parcels=4, outputs=out, name=flag)
+    one, part = ((tmp_path / f"{m}.json").read_bytes() for m in ("one", "part"))
+    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
+    return json.loads(one)
+
+
 def test_context_geojson_slices_typed_apart_are_sent_again_whole(tmp_path, scheduler, monkeypatch):
     """An easements GeoJSON file whose holders are whole numbers in its first slice and decimals
     in the others: GDAL reads the file whole with decimals (holder '7.0'), its first slice with
     whole numbers ('7'). The slices, sent to the partitions as they are read, are found typed
     apart and the file is sent again whole: the holder each parcel names is one run's."""
-    from posting import distributed
-    from posting.cli import flag
-    from posting.job import ContextFiles, Job
 
     collection = json.loads((SAMPLE / "easements.geojson").read_text(encoding="utf-8"))
     feature = collection["features"][0]
@@ -1561,20 +1584,11 @@ def test_context_geojson_slices_typed_apart_are_sent_again_whole(tmp_path, sched
     monkeypatch.setattr(dataset, "PIECE_ROWS", 2)
     assert [p.rows for p in dataset.pieces(easements)] == [2, 2, 2]
     assert len(_probed(dataset.pieces(easements))) == 1
-    parcels, signs = str(SAMPLE / "parcels.geojson"), str(SAMPLE / "signs.csv")
-    args = ["--id-field", "parcel_id", "--rules", "florida", "--easements", str(easements)]
-    args += ["--easement-holder-field", "holder", "--json", str(tmp_path / "one.json"), "-q"]
-    res = _run(["check", parcels, "--signs", signs, *args], ROOT)
-    assert res.returncode == 1, res.stderr.decode()[-3000:]
-    context = ContextFiles(easements=str(easements), easement_holder_field="holder")
-    job = Job(
-        parcels=parcels, signs=(signs,), id_field="parcel_id", rules=("florida",), context=context
+    options = ["--easements", str(easements), "--easement-holder-field", "holder", "-q"]
+    report = _sample_with_context(
+        tmp_path, scheduler, options, easements=easements, easement_holder_field="holder"
     )
-    out = {"json": str(tmp_path / "part.json")}
-    distributed.run_and_write(job, scheduler=scheduler, partition_parcels=4, outputs=out, name=flag)
-    one, part = ((tmp_path / f"{m}.json").read_bytes() for m in ("one", "part"))
-    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
-    holders = {e["holder"] for p in json.loads(one)["parcels"] for e in p["easements"]}
+    holders = {e["holder"] for p in report["parcels"] for e in p["easements"]}
     assert holders == {"7.0"}
 
 
@@ -1592,10 +1606,6 @@ def test_context_features_left_out_are_named_as_one_run_names_them(
     bytes."""
     import geopandas as gpd
     import shapely
-
-    from posting import distributed
-    from posting.cli import flag
-    from posting.job import ContextFiles, Job
 
     collection = json.loads((SAMPLE / "water.geojson").read_text(encoding="utf-8"))
     lake, pond = collection["features"]
@@ -1629,21 +1639,10 @@ def test_context_features_left_out_are_named_as_one_run_names_them(
     monkeypatch.setattr(dataset, "PIECE_ROWS", 2)
     assert len(dataset.pieces(water)) == 3 and len(dataset.pieces(dwellings)) > 3
     assert len(dataset.pieces(registry)) == 3
-    parcels, signs = str(SAMPLE / "parcels.geojson"), str(SAMPLE / "signs.csv")
-    args = ["--id-field", "parcel_id", "--rules", "florida", "--water", str(water)]
-    args += ["--dwellings", str(dwellings), "--registry", str(registry)]
-    args += ["--json", str(tmp_path / "one.json"), "-q"]
-    res = _run(["check", parcels, "--signs", signs, *args], ROOT)
-    assert res.returncode == 1, res.stderr.decode()[-3000:]
-    context = ContextFiles(water=str(water), dwellings=str(dwellings), registry=str(registry))
-    job = Job(
-        parcels=parcels, signs=(signs,), id_field="parcel_id", rules=("florida",), context=context
-    )
-    out = {"json": str(tmp_path / "part.json")}
-    distributed.run_and_write(job, scheduler=scheduler, partition_parcels=4, outputs=out, name=flag)
-    one, part = ((tmp_path / f"{m}.json").read_bytes() for m in ("one", "part"))
-    assert _STAMP.sub(b"", one) == _STAMP.sub(b"", part)
-    said = [w for w in json.loads(one)["warnings"] if str(tmp_path) in w]
+    options = ["--water", str(water), "--dwellings", str(dwellings), "--registry", str(registry)]
+    layers = {"water": water, "dwellings": dwellings, "registry": registry}
+    report = _sample_with_context(tmp_path, scheduler, [*options, "-q"], **layers)
+    said = [w for w in report["warnings"] if str(tmp_path) in w]
     off = "not on the Earth: a coordinate beyond 304,800,000 m in WGS 84 / UTM zone 17N"
     assert said == [
         f"{water}: 2 row(s) have a ring that is not closed; each was closed by joining its last "

@@ -355,42 +355,38 @@ def test_a_sign_facing_inward_is_flagged(own, bearings):
     assert v["clause"] == "Test Code 1-1(b)" and v["basis"] == "statute (unverified)"
 
 
-def test_old_surveys_are_noted_for_renewal(own):
+def _surveyed(own: str, surveyed: list) -> dict:
+    """The square with a marker at each corner and midpoint, surveyed on ``surveyed`` (one
+    value each), checked on 2026-11-30 with renewal every 365 days: the parcel's record."""
     pts = [(0, 0), (500, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000), (0, 500)]
-    dates = pd.DataFrame({"surveyed": ["2026-10-01"] * 6 + ["2024-05-01", "not recorded"]})
     r = check(
         parcels(square()),
-        markers(pts, attributes=dates),
+        markers(pts, attributes=pd.DataFrame({"surveyed": surveyed})),
         own,
         context=Context(today=pd.Timestamp("2026-11-30").date()),
     )
-    p = one(r)
+    return one(r)
+
+
+def _renewal(p: dict) -> tuple[list[int], list[str]]:
+    """The renewal notes' counts and what was not checked."""
+    notes = [n["count"] for n in p["notes"] if n["rule"] == "renewal"]
+    return notes, [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"]
+
+
+def test_old_surveys_are_noted_for_renewal(own):
+    p = _surveyed(own, ["2026-10-01"] * 6 + ["2024-05-01", "not recorded"])
     assert p["status"] == "compliant"  # an old survey is a note, not a violation
-    [note] = [n for n in p["notes"] if n["rule"] == "renewal"]
-    assert note["count"] == 1
-    assert [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"] == [
-        "not recorded for 1 of 8 markers"
-    ]
+    assert _renewal(p) == ([1], ["not recorded for 1 of 8 markers"])
 
 
 def test_survey_dates_that_are_numbers_are_not_recorded_not_old(own):
     """A date column of numbers (a spreadsheet's day numbers, read from a GeoPackage or
     Parquet file as numbers) is no date: pandas read 45000 as 45,000 ns after 1970, which made
     every marker an old survey. Not recorded, never a note or a violation."""
-    pts = [(0, 0), (500, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000), (0, 500)]
-    days = pd.DataFrame({"surveyed": [46000.0] * 7 + [float("inf")]})
-    r = check(
-        parcels(square()),
-        markers(pts, attributes=days),
-        own,
-        context=Context(today=pd.Timestamp("2026-11-30").date()),
-    )
-    p = one(r)
+    p = _surveyed(own, [46000.0] * 7 + [float("inf")])
     assert p["status"] == "compliant"
-    assert not [n for n in p["notes"] if n["rule"] == "renewal"]
-    assert [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"] == [
-        "not recorded for 8 of 8 markers"
-    ]
+    assert _renewal(p) == ([], ["not recorded for 8 of 8 markers"])
 
 
 def test_a_survey_dated_by_its_year_alone_is_noted_only_when_all_of_the_year_is_old(own):
@@ -398,22 +394,10 @@ def test_a_survey_dated_by_its_year_alone_is_noted_only_when_all_of_the_year_is_
     "2024" (all of it more than a year ago) is noted, "2025" might be December 2025 or
     January: not known, so not recorded, never a false note; "Dec 2025" and 2026 (a number)
     are recent whichever day they were."""
-    pts = [(0, 0), (500, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000), (0, 500)]
-    years = pd.DataFrame(
-        {"surveyed": ["2024", "2025", "Dec 2025", 2026, "2026-10", "2025", "2024-12", "2026"]}
-    )
-    r = check(
-        parcels(square()),
-        markers(pts, attributes=years),
-        own,
-        context=Context(today=pd.Timestamp("2026-11-30").date()),
-    )
-    p = one(r)
-    [note] = [n for n in p["notes"] if n["rule"] == "renewal"]
-    assert note["count"] == 2  # 2024 and December 2024
-    assert [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"] == [
-        "not recorded for 2 of 8 markers"
-    ]
+    years = ["2024", "2025", "Dec 2025", 2026, "2026-10", "2025", "2024-12", "2026"]
+    p = _surveyed(own, years)
+    # 2024 and December 2024 noted; the two 2025s not known
+    assert _renewal(p) == ([2], ["not recorded for 2 of 8 markers"])
 
 
 def test_public_property_notice_states_the_hours(own):
