@@ -779,12 +779,13 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
 @_task
 def _distribute_context(
     plan: Plan, name: str, i: int, piece: dataset.Piece
-) -> tuple[int, tuple[Any, ...] | None, list[str], dict[int, str]]:
+) -> tuple[int, tuple[Any, ...] | None, list[str], dict[str, tuple[int, list[int]]]]:
     """Read piece ``i`` of one context layer (the layer, when it is one piece) and write each
     partition the features within its reach; how many it has; for a slice of a GeoJSON file,
     its columns as GDAL typed them (:func:`_json_settled`); its notes, and the features it
-    leaves out by row of the layer (:func:`_context_warnings`)."""
-    from posting.io import FeatureLayer  # noqa: F401  (what is pickled)
+    leaves out (:func:`posting.io.left_out_summary`, by row of the layer) for
+    :func:`_context_warnings`."""
+    from posting.io import left_out_summary  # (posting.io: FeatureLayer is what is pickled)
     from posting.job import read_context
 
     job = plan.job
@@ -808,7 +809,7 @@ def _distribute_context(
     for k in unique_ints(part):
         sel = item[part == k]
         _save(f"{folder}/{k}/{i}.pkl", (_features_take(layer, sel), boxes[sel]))
-    left_out = {piece.offset + r: why for r, why in layer.left_out.items()}
+    left_out = left_out_summary(layer.left_out, offset=piece.offset)  # (a few rows by why)
     return len(layer), (seen[-1] if seen else None), list(layer.notes), left_out
 
 
@@ -826,7 +827,7 @@ def _context_warnings(
     """What one run says of the context layers (:meth:`posting.measure.Context.warnings`),
     from what the distribution of each piece found (``read``, :func:`_distribute_context`):
     each layer's notes (once each, in the pieces' order) and the features it leaves out."""
-    from posting.io import feature_warnings
+    from posting.io import feature_warnings, merged_left_out
 
     out: list[str] = []
     for name in CONTEXT_LAYERS:  # (one run's order)
@@ -834,7 +835,7 @@ def _context_warnings(
             continue
         found = [read[name, i] for i in range(len(context[name]))]
         notes = list(dict.fromkeys(n for r in found for n in r[2]))
-        left_out = {row: why for r in found for row, why in r[3].items()}
+        left_out = merged_left_out(r[3] for r in found)
         out += feature_warnings(getattr(job.context, name), notes, left_out)
     return tuple(out)
 

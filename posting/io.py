@@ -1961,7 +1961,7 @@ class FeatureLayer:
 
     def warnings(self) -> list[str]:
         """What the report says of this layer (:func:`feature_warnings`)."""
-        return feature_warnings(self.source, self.notes, self.left_out)
+        return feature_warnings(self.source, self.notes, left_out_summary(self.left_out))
 
     def lonlat_bounds(self) -> np.ndarray:
         """(west, south, east, north) of each feature in WGS 84 (NaN where empty)."""
@@ -2092,30 +2092,64 @@ def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:
     return why
 
 
-def feature_warnings(source: str, notes: Sequence[str], left_out: dict[int, str]) -> list[str]:
-    """A context layer's warnings: its ``notes``, then the features left out (``left_out``:
-    row and why), one line per reason, each with its first rows.
+LeftOut = dict[str, tuple[int, list[int]]]
+"""Features left out of a layer, by why: how many, and the first ten rows (in order)."""
+
+
+def left_out_summary(left_out: dict[int, str], *, offset: int = 0) -> LeftOut:
+    """``left_out`` (row and why; each row plus ``offset``) by why, in the order of each
+    reason's first row: how many, and the first ten rows.
+
+    >>> left_out_summary({7: "none", 3: "none", 5: "odd"}, offset=100)
+    {'none': (2, [103, 107]), 'odd': (1, [105])}
+    """
+    if not left_out:
+        return {}
+    why = pd.Series(list(left_out.values()), index=list(left_out), dtype=object).sort_index()
+    return {
+        w: (len(rows), (rows.index[:10] + offset).tolist())
+        for w, rows in why.groupby(why, sort=False)
+    }
+
+
+def merged_left_out(parts: Iterable[LeftOut]) -> LeftOut:
+    """Summaries of the pieces of one layer (:func:`left_out_summary`, with their offsets) as
+    the summary of the whole.
+
+    >>> merged_left_out([{"none": (3, [1, 2, 9])}, {"odd": (1, [4]), "none": (1, [5])}])
+    {'none': (4, [1, 2, 5, 9]), 'odd': (1, [4])}
+    """
+    out: LeftOut = {}
+    for part in parts:
+        for why, (n, rows) in part.items():
+            count, first = out.get(why, (0, []))
+            out[why] = (count + n, sorted(first + rows)[:10])
+    return dict(sorted(out.items(), key=lambda item: item[1][1][0]))
+
+
+def feature_warnings(source: str, notes: Sequence[str], left_out: LeftOut) -> list[str]:
+    """A context layer's warnings: its ``notes``, then the features left out (by why:
+    :func:`left_out_summary`), one line for each of the first five reasons, each with its first
+    rows.
 
     Examples
     --------
-    >>> for w in feature_warnings("w.gpkg", ["w.gpkg: note"], {7: "none", 3: "none", 5: "odd"}):
+    >>> left = left_out_summary({7: "none", 3: "none", 5: "odd"})
+    >>> for w in feature_warnings("w.gpkg", ["w.gpkg: note"], left):
     ...     print(w)
     w.gpkg: note
     w.gpkg: 2 feature(s) left out (rows 3, 7): none
     w.gpkg: 1 feature(s) left out (row 5): odd
     """
     out = list(notes)
-    by_why: dict[str, list[int]] = {}
-    for row in sorted(left_out):
-        by_why.setdefault(left_out[row], []).append(row)
-    for k, (why, rows) in enumerate(by_why.items()):
+    for k, (why, (n, rows)) in enumerate(left_out.items()):
         if k == 5:
-            more = sum(len(r) for r in list(by_why.values())[5:])
+            more = sum(c for c, _ in list(left_out.values())[5:])
             out.append(f"{source}: {more:,} more feature(s) left out for other reasons")
             break
-        shown = ", ".join(str(r) for r in rows[:10]) + (", ..." if len(rows) > 10 else "")
-        word = "row" if len(rows) == 1 else "rows"
-        out.append(f"{source}: {len(rows):,} feature(s) left out ({word} {shown}): {why}")
+        shown = ", ".join(str(r) for r in rows) + (", ..." if n > len(rows) else "")
+        word = "row" if n == 1 else "rows"
+        out.append(f"{source}: {n:,} feature(s) left out ({word} {shown}): {why}")
     return out
 
 

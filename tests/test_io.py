@@ -676,10 +676,10 @@ def test_context_points_of_a_table_left_out_with_the_reason_of_their_row(tmp_pat
 
 
 def test_feature_warnings_name_five_reasons_then_count_the_rest():
-    from posting.io import feature_warnings
+    from posting.io import feature_warnings, left_out_summary
 
     left = {r: f"reason {r % 7}" for r in range(30)}
-    said = feature_warnings("x.gpkg", [], left)
+    said = feature_warnings("x.gpkg", [], left_out_summary(left))
     assert said[0] == "x.gpkg: 5 feature(s) left out (rows 0, 7, 14, 21, 28): reason 0"
     assert said[4] == "x.gpkg: 4 feature(s) left out (rows 4, 11, 18, 25): reason 4"
     assert said[5] == "x.gpkg: 8 more feature(s) left out for other reasons"
