@@ -7,7 +7,7 @@ import datetime as dt
 import pandas as pd
 import pytest
 from helpers import CORNERS_AND_MIDPOINTS, markers, parcels, square
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from posting import check
@@ -109,14 +109,24 @@ def _period(draw) -> tuple[object, pd.Timestamp, pd.Timestamp]:
 
 @settings(max_examples=120, deadline=None)
 @given(_period(), st.dates(dt.date(1995, 1, 1), dt.date(2045, 1, 1)), st.integers(1, 800))
+@example(("2026", pd.Timestamp(2026, 1, 1), pd.Timestamp(2027, 1, 1)), dt.date(2026, 6, 15), 365)
+@example(
+    ("Dec 2026", pd.Timestamp(2026, 12, 1), pd.Timestamp(2027, 1, 1)), dt.date(2026, 11, 30), 9
+)
+@example(("2027-01", pd.Timestamp(2027, 1, 1), pd.Timestamp(2027, 2, 1)), dt.date(2026, 11, 30), 9)
 def test_a_year_or_a_month_alone_is_judged_over_every_day_of_it(period, today, days):
-    """The oracle: every day of the period judged as a full date (and its last moment); the
-    period is OK where all are, a failure where all are, not recorded (not known) otherwise."""
+    """The oracle: every day of the period that can have been (up to a day after ``today``)
+    judged as a full date, and its last such moment; the period is OK where all are, a
+    failure where all are, not recorded (not known) otherwise or where none can have been."""
     value, first, after = period
-    day = pd.date_range(first, after - pd.Timedelta(days=1), freq="D")
-    moments = pd.Series([*day.strftime("%Y-%m-%d"), str(after - pd.Timedelta(microseconds=1))])
+    limit = pd.Timestamp(today) + pd.Timedelta(days=1)
+    last = min(after - pd.Timedelta(microseconds=1), limit)
+    day = pd.date_range(first, last, freq="D")
+    moments = pd.Series([*day.strftime("%Y-%m-%d"), str(last)] if first <= limit else [])
     each = age_status(moments, pd.Timestamp(today), days)
     want = OK if (each == OK).all() else FAIL if (each == FAIL).all() else NOT_RECORDED
+    if not len(moments):
+        want = NOT_RECORDED
     assert age_status(pd.Series([value], dtype=object), pd.Timestamp(today), days)[0] == want
 
 

@@ -223,11 +223,15 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
 
     A year or a month alone (``2025``, ``2025-10``, ``10/2025``, ``Oct 2025``) is a period, not
     its first day: OK where even its first day is recent enough, a failure where even its last
-    is too old, and not known (not recorded) where it straddles the limit.
+    is too old, and not known (not recorded) where it straddles the limit. A date after
+    ``today`` (by more than a day) tells nothing of the posting on that day: not recorded.
 
     >>> age_status(pd.Series(["2026", "2025", "2024", "2025-12", "Nov 2025", 2023]),
     ...            pd.Timestamp("2026-11-30"), 365).tolist()
     [0, -1, 2, 0, -1, 2]
+    >>> age_status(pd.Series(["2026-12-01", "2026-12-02", "2027", "3000", "3000-01-01"]),
+    ...            pd.Timestamp("2026-11-30"), 365).tolist()
+    [0, -1, -1, -1, -1]
     """
     s = pd.Series(dates).reset_index(drop=True)
     start, end = _periods(s)
@@ -243,7 +247,8 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
     period = start.notna().to_numpy(dtype=bool)
     ok = oldest <= days
     fail = np.where(period, youngest >= days, ~ok)  # (a period's last moment is before its end)
-    return _status(ok, np.isfinite(oldest) & (ok | fail))
+    future = oldest < -1.0  # after the check date (a day's grace for time zones): a mistake
+    return _status(ok, np.isfinite(oldest) & (ok | fail) & ~future)
 
 
 _PERIOD = re.compile(
@@ -284,6 +289,7 @@ def _periods(values: pd.Series) -> tuple[pd.Series, pd.Series]:
     month = pd.to_numeric(month, errors="coerce").fillna(pd.to_numeric(name, errors="coerce"))
     named = parts["mn"].notna() & name.isna()  # "Soon 2025" is no month
     y = pd.to_numeric(year, errors="coerce").where(~named)
+    y = y.where(y.between(1700, 2200))  # (pandas' times end in 2262: "3000" is no survey)
     whole_year = month.isna() & parts["mn"].isna()
     m = month.fillna(1).where(month.between(1, 12) | whole_year)
     index = ((y - 1970) * 12 + m - 1).to_numpy(dtype=float, na_value=np.nan)  # months since 1970
