@@ -2045,16 +2045,17 @@ def read_features(
     )
 
 
-FARTHEST_M = 3.048e8
-"""No coordinate of a projected CRS is farther than this from its origin (a billion feet; the
-Earth is 4e7 m round): one beyond it is a mistake of the file."""
+FARTHEST_FT = 1e9
+"""No coordinate of a projected CRS or of a working frame is farther than this from its origin
+(the Earth is 1.3e8 ft round): a context feature's coordinate beyond it is a mistake of the
+file (:func:`unusable_features` as it is read, :func:`posting.land.usable` in a frame)."""
 
 
 def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:
     """Why each context feature's geometry cannot be used (None where it can): it has none,
     a coordinate is not a number or not finite, or it is not on the Earth (a latitude beyond
     90 degrees or a longitude beyond 360, or in a projected CRS a coordinate beyond
-    :data:`FARTHEST_M`, or one its CRS cannot place).
+    :data:`FARTHEST_FT`, or one its CRS cannot place).
 
     Examples
     --------
@@ -2074,11 +2075,10 @@ def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:
         beyond = (np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90)
         off = "not on the Earth: a latitude beyond 90 degrees or a longitude beyond 360"
     else:
-        from posting.crs import _feet_per_unit
+        from posting.crs import FT_M, _feet_per_unit
 
-        limit = FARTHEST_M / (_feet_per_unit(crs) * 0.3048)
-        beyond = (np.abs(xy) > limit).any(axis=1)
-        off = f"not on the Earth: a coordinate beyond {FARTHEST_M:,.0f} m in {crs.name}"
+        beyond = (np.abs(xy) > FARTHEST_FT / _feet_per_unit(crs)).any(axis=1)
+        off = f"not on the Earth: a coordinate beyond {FARTHEST_FT * FT_M:,.0f} m in {crs.name}"
     why[np.unique(which[finite & beyond])] = off
     why[np.unique(which[~finite])] = "a coordinate is not a number or not finite"
     rest = np.flatnonzero(why == None)  # noqa: E711  (elementwise)

@@ -16,7 +16,7 @@ import shapely
 
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import lonlat_margin_deg
-from posting.io import FeatureLayer
+from posting.io import FARTHEST_FT, FeatureLayer
 from posting.prepare import PreparedParcels
 
 __all__ = ["LandFacts", "land_facts", "layer_in_group", "usable"]
@@ -53,17 +53,12 @@ def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft
     return near, geoms
 
 
-FARTHEST_FT = 1e9
-"""No coordinate of a working frame is farther than this from its origin (the Earth is 1.3e8
-ft round): a context feature's coordinate beyond it is a mistake of the file."""
-
-
 def usable(geoms: np.ndarray) -> np.ndarray:
     """Context geometries GEOS can measure against the parcels: an invalid polygon (a bowtie,
     a ring crossing itself) made valid, one with a coordinate that is not finite or is farther
-    than :data:`FARTHEST_FT` from the working frame's origin left out as None. A line of one
-    point repeated, which GEOS calls invalid and measures, stays a line (made valid, it would
-    be a point: a road taken for a gate).
+    than :data:`posting.io.FARTHEST_FT` from the working frame's origin left out as None. A
+    line of one point repeated, which GEOS calls invalid and measures, stays a line (made
+    valid, it would be a point: a road taken for a gate).
 
     Examples
     --------
