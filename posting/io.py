@@ -1228,8 +1228,15 @@ def _shown(v: float) -> str:
     return f"{v:.1f}" if abs(v) < 1e12 else f"{v:.3g}"
 
 
-def _check_crs_plausible(layer: Layer) -> None:
-    """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse."""
+def _check_crs_plausible(layer: Layer, *, whole: bool = True) -> Layer:
+    """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse.
+
+    In a geographic layer, features with a coordinate beyond any angle are a mistake of the
+    layer's CRS where they are most of its features (refused), of their own where they are a
+    few (a typing error in one lot of thousands): those lose their geometry, each with why
+    (:func:`_not_degrees`), and the rest is checked. ``whole=False`` (a slice of a file that
+    passed as a whole) leaves the refusals, which only the whole layer settles, to it.
+    """
     if layer.xy is not None:  # a million points: no (n, 4) table of bounds
         x0, y0 = layer.xy
         x1, y1 = x0, y0
@@ -1237,7 +1244,7 @@ def _check_crs_plausible(layer: Layer) -> None:
         x0, y0, x1, y1 = shapely.bounds(layer.geometry).T
     ok = np.isfinite(x0) & np.isfinite(y0) & np.isfinite(x1) & np.isfinite(y1)
     if not ok.any():
-        return
+        return layer
     if not ok.all():
         x0, y0, x1, y1 = x0[ok], y0[ok], x1[ok], y1[ok]
     xmin, ymin, xmax, ymax = x0.min(), y0.min(), x1.max(), y1.max()
@@ -1245,18 +1252,21 @@ def _check_crs_plausible(layer: Layer) -> None:
         max(abs(xmin), abs(xmax)) > 360 or max(abs(ymin), abs(ymax)) > 90
     ):
         beyond = (np.maximum(abs(x0), abs(x1)) > 360) | (np.maximum(abs(y0), abs(y1)) > 90)
-        i = int(np.flatnonzero(beyond)[0])
-        x, y = x0[i], y0[i]
-        if layer.xy is None:  # the first vertex of that feature that is beyond
-            xy = shapely.get_coordinates(layer.geometry[np.flatnonzero(ok)[i]])
-            x, y = xy[((np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90)).argmax()]
-        raise CRSError(
-            f"coordinates such as ({_shown(x)}, {_shown(y)}) are not degrees, but the layer "
-            f"says it is in {layer.crs.name}; give the right CRS with {{option}} or fix the "
-            "file's CRS",
-            path=layer.path,
-            parameter="crs",
-        )
+        if whole and beyond.sum() * 2 > len(beyond):
+            i = int(np.flatnonzero(beyond)[0])
+            x, y = x0[i], y0[i]
+            if layer.xy is None:  # the first vertex of that feature that is beyond
+                x, y = _first_beyond(layer.geometry[np.flatnonzero(ok)[i : i + 1]])[0]
+            raise CRSError(
+                f"coordinates such as ({_shown(x)}, {_shown(y)}) are not degrees, but the "
+                f"layer says it is in {layer.crs.name}; give the right CRS with {{option}} or "
+                "fix the file's CRS",
+                path=layer.path,
+                parameter="crs",
+            )
+        return _not_degrees(layer, np.flatnonzero(ok)[beyond])
+    if not whole:
+        return layer
     if (
         layer.crs.is_projected
         and max(abs(xmin), abs(xmax)) <= 180
@@ -1311,6 +1321,51 @@ def _check_crs_plausible(layer: Layer) -> None:
                 path=layer.path,
                 parameter="crs" if given else None,
             )
+    return layer
+
+
+def _first_beyond(geometry: np.ndarray) -> np.ndarray:
+    """The first vertex of each geometry whose longitude is beyond 360 degrees or latitude
+    beyond 90 (each has one), as rows of x and y."""
+    xy, which = shapely.get_coordinates(geometry, return_index=True)
+    far = np.flatnonzero((np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90))
+    _, first = np.unique(which[far], return_index=True)
+    return xy[far[first]]
+
+
+def _not_degrees(layer: Layer, rows: np.ndarray) -> Layer:
+    """``layer`` with the features at ``rows`` (a few of a geographic layer, each with a
+    coordinate beyond any angle) left without geometry, each with why: the vertex, and that it
+    is the feature's mistake rather than the layer's.
+
+    Examples
+    --------
+    >>> from shapely import Point, Polygon
+    >>> g = np.array([Point(-81.3, 28.6), Polygon([(-81, 28), (-811170.6, 28), (-81, 29)])])
+    >>> out = _not_degrees(Layer("lots.geojson", pd.DataFrame(index=range(2)), g, WGS84), [1])
+    >>> out.geometry[1] is None, out.problems[1]  # doctest: +NORMALIZE_WHITESPACE
+    (True, "a coordinate, (-811170.6, 28.0), is not degrees, as most of the layer's (WGS 84)
+    are: a typing error? Fix this feature in the file")
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    if layer.xy is not None:
+        x, y = layer.xy[0].copy(), layer.xy[1].copy()
+        at = np.column_stack([x[rows], y[rows]])
+        x[rows] = y[rows] = np.nan
+        geometry, xy = layer.geometry, (x, y)
+    else:
+        at = _first_beyond(layer.geometry[rows])
+        geometry = np.array(layer.geometry, dtype=object, copy=True)
+        geometry[rows] = None
+        xy = None
+    problems = dict(layer.problems)
+    for r, (x, y) in zip(rows.tolist(), at.tolist(), strict=True):
+        problems.setdefault(
+            r,
+            f"a coordinate, ({_shown(x)}, {_shown(y)}), is not degrees, as most of the layer's "
+            f"({layer.crs.name}) are: a typing error? Fix this feature in the file",
+        )
+    return dataclasses.replace(layer, geometry=geometry, problems=problems, xy=xy)
 
 
 _UNIT_ABBREVIATIONS = {"metre": "m", "foot": "ft", "US survey foot": "US survey ft"}
@@ -1442,9 +1497,7 @@ def read_layer(
         features = prefetch.features(path) if prefetch is not None else None
         part = prefetch.feature_text(path) if prefetch is not None else None
         out = _read_ogr(path, given, layer, kind, features, part)
-    if not _PART_OF_FILE.get():
-        _check_crs_plausible(out)
-    return out
+    return _check_crs_plausible(out, whole=not _PART_OF_FILE.get())
 
 
 def _as_id_strings(values: pd.Series) -> np.ndarray:

@@ -1676,6 +1676,34 @@ def test_a_parquet_piece_refused_alone_is_read_as_part_of_its_file(
     assert far == [9, 10, 11]
 
 
+def test_features_beyond_any_angle_in_one_slice_are_theirs_as_in_one_run(
+    tmp_path, scheduler, monkeypatch
+):
+    """Three lots of the sample (rows 8-10, three of the slice of rows 8-11) and three signs
+    (rows 9-11, of the GeoJSON slice of rows 8-11) with a longitude typed 10,000 times too
+    large: alone, each slice looks like a layer in the wrong CRS; in the file they are a few
+    features' mistakes, which one run names by row. The workers read both files whole, which
+    pass, and the slices again as parts of them: one run's bytes."""
+    lots = json.loads((SAMPLE / "parcels.geojson").read_text(encoding="utf-8"))
+    for f in lots["features"][8:11]:
+        ring = f["geometry"]["coordinates"][0]
+        ring = ring[0] if f["geometry"]["type"] == "MultiPolygon" else ring
+        ring[1][0] *= 1e4
+    parcels = tmp_path / "parcels.geojson"
+    parcels.write_text(json.dumps(lots), encoding="utf-8")
+    signs = _signs_geojson(tmp_path / "signs.geojson")
+    marks = json.loads(signs.read_text(encoding="utf-8"))
+    for f in marks["features"][9:12]:
+        f["geometry"]["coordinates"][0] *= 1e4
+    signs.write_text(json.dumps(marks), encoding="utf-8")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
+    typed = "is not degrees, as most of the layer's (WGS 84) are: a typing error?"
+    invalid = [p["row"] for p in report["parcels"] if typed in (p.get("invalid_reason") or "")]
+    assert invalid == [8, 9, 10]
+    assert [s["row"] for s in report["unassigned_signs"] if typed in s["reason"]] == [9, 10, 11]
+
+
 def test_a_folder_of_photos_as_signs_as_in_one_run(tmp_path, scheduler):
     """Geotagged photos of signs (one without a position) beside the CSV: one run's bytes."""
     from photo_files import write_photo

@@ -246,14 +246,65 @@ def test_projected_coordinates_labelled_as_degrees_are_caught(tmp_path):
 
 
 def test_one_absurd_coordinate_is_shown_as_a_number_of_its_feature(tmp_path):
-    """A lot with a vertex at longitude -1e300 among lots in degrees: the message shows that
+    """Lots with a vertex at longitude -1e300, most of the layer: the message shows such a
     vertex's coordinates (not 300 digits, nor the corner of the extent of all the lots)."""
     path = tmp_path / "lots.geojson"
-    stray = shapely.Polygon([(-81.3, 28.6), (-1e300, 28.6), (-81.3, 28.7)])
-    gpd.GeoDataFrame(geometry=[*LOTS, stray], crs="EPSG:4326").to_file(path, engine="pyogrio")
+    stray = [
+        shapely.Polygon([(-81.3, 28.6), (-1e300, 28.6), (-81.3, 28.7)]),
+        shapely.Polygon([(-81.3, 28.6), (-81.2, 28.6), (-81.3, 1e5)]),
+    ]
+    gpd.GeoDataFrame(geometry=[LOTS[0], *stray], crs="EPSG:4326").to_file(path, engine="pyogrio")
     with pytest.raises(CRSError) as err:
         read_parcels(path)
     assert "coordinates such as (-1e+300, 28.6) are not degrees" in str(err.value)
+
+
+def _stray(x: float, y: float) -> str:
+    return (
+        f"a coordinate, ({x}, {y}), is not degrees, as most of the layer's (WGS 84) are: a "
+        "typing error? Fix this feature in the file"
+    )
+
+
+def test_a_few_features_beyond_any_angle_are_theirs_not_the_layer_s(tmp_path):
+    """A lot typed with a longitude of -811170.6 among lots in degrees (one of three; two of
+    five) is that lot's mistake, not the layer's CRS: it is invalid, its row and vertex named,
+    and the others are read; so is a sign in a GeoParquet file and a water feature. Where most
+    features are beyond (three of five), the CRS is wrong and the layer refused, as before."""
+    from posting.io import read_features
+
+    typo = shapely.Polygon([(-81.3, 28.6), (-811170.6, 28.6), (-81.3, 28.7)])
+    tall = shapely.Polygon([(-81.3, 28.6), (-81.2, 28.6), (-81.3, 286.0)])
+    path = tmp_path / "lots.geojson"
+    gpd.GeoDataFrame(geometry=[LOTS[0], typo, LOTS[1]], crs="EPSG:4326").to_file(path)
+    layer = read_parcels(path)
+    assert layer.problems == {1: _stray(-811170.6, 28.6)}
+    assert [g is None for g in layer.geometry] == [False, True, False]
+    rows = check(layer, read_markers([]), rules="florida").to_dict()["parcels"]
+    assert [r["status"] for r in rows] == ["unposted", "invalid", "unposted"]
+    assert rows[1]["invalid_reason"] == _stray(-811170.6, 28.6)
+
+    five = [LOTS[0], typo, LOTS[1], tall, LOTS[0]]
+    gpd.GeoDataFrame(geometry=five, crs="EPSG:4326").to_file(path)
+    assert read_parcels(path).problems == {1: _stray(-811170.6, 28.6), 3: _stray(-81.3, 286.0)}
+    gpd.GeoDataFrame(geometry=[typo, typo, LOTS[1], tall, LOTS[0]], crs="EPSG:4326").to_file(path)
+    with pytest.raises(CRSError, match=r"such as \(-811170\.6, 28\.6\) are not degrees"):
+        read_parcels(path)
+
+    signs = tmp_path / "signs.parquet"
+    points = [shapely.Point(p) for p in [*SIGNS[:2], (512345.5, 1523456.5), SIGNS[2]]]
+    gpd.GeoDataFrame(geometry=points, crs="EPSG:4326").to_parquet(signs)
+    markers = read_markers([signs])
+    assert markers.reason.tolist() == [None, None, _stray(512345.5, 1523456.5), None]
+    assert np.isnan(markers.x[2]) and np.isfinite(markers.x[[0, 1, 3]]).all()
+
+    water = tmp_path / "water.geojson"
+    gpd.GeoDataFrame(geometry=[LOTS[0], typo, LOTS[1]], crs="EPSG:4326").to_file(water)
+    features = read_features(water)
+    assert features.left_out == {1: _stray(-811170.6, 28.6)}
+    assert features.warnings() == [
+        f"{water}: 1 feature(s) left out (row 1): {_stray(-811170.6, 28.6)}"
+    ]
 
 
 def test_ids_verbatim_and_missing_ids(tmp_path):
