@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from posting import check
 from posting.checks import FAIL, OK
-from posting.checks.content import NOT_RECORDED, age_status
+from posting.checks.content import NOT_KNOWN, NOT_RECORDED, age_status
 
 
 def run(attrs, owners=None):
@@ -117,16 +117,17 @@ def _period(draw) -> tuple[object, pd.Timestamp, pd.Timestamp]:
 def test_a_year_or_a_month_alone_is_judged_over_every_day_of_it(period, today, days):
     """The oracle: every day of the period that can have been (up to a day after ``today``)
     judged as a full date, and its last such moment; the period is OK where all are, a
-    failure where all are, not recorded (not known) otherwise or where none can have been."""
+    failure where all are, not known otherwise or where none can have been (after the check
+    date)."""
     value, first, after = period
     limit = pd.Timestamp(today) + pd.Timedelta(days=1)
     last = min(after - pd.Timedelta(microseconds=1), limit)
     day = pd.date_range(first, last, freq="D")
     moments = pd.Series([*day.strftime("%Y-%m-%d"), str(last)] if first <= limit else [])
     each = age_status(moments, pd.Timestamp(today), days)
-    want = OK if (each == OK).all() else FAIL if (each == FAIL).all() else NOT_RECORDED
+    want = OK if (each == OK).all() else FAIL if (each == FAIL).all() else NOT_KNOWN
     if not len(moments):
-        want = NOT_RECORDED
+        want = NOT_KNOWN
     assert age_status(pd.Series([value], dtype=object), pd.Timestamp(today), days)[0] == want
 
 

@@ -392,12 +392,19 @@ def test_survey_dates_that_are_numbers_are_not_recorded_not_old(own):
 def test_a_survey_dated_by_its_year_alone_is_noted_only_when_all_of_the_year_is_old(own):
     """Checked on 2026-11-30 with renewal every 365 days (the limit: 2025-11-30): a survey of
     "2024" (all of it more than a year ago) is noted, "2025" might be December 2025 or
-    January: not known, so not recorded, never a false note; "Dec 2025" and 2026 (a number)
-    are recent whichever day they were."""
+    January: not known, never a false note; "Dec 2025" and 2026 (a number) are recent
+    whichever day they were. A survey dated after the check date is not known either, and
+    one without a date not recorded."""
     years = ["2024", "2025", "Dec 2025", 2026, "2026-10", "2025", "2024-12", "2026"]
     p = _surveyed(own, years)
     # 2024 and December 2024 noted; the two 2025s not known
-    assert _renewal(p) == ([2], ["not recorded for 2 of 8 markers"])
+    spans = "dated by a month or a year that spans the limit, or after the check date"
+    assert _renewal(p) == ([2], [f"not known for 2 of 8 markers: {spans}"])
+    p = _surveyed(own, ["2026-10-01"] * 5 + ["2027-03-01", "", "2025"])
+    assert _renewal(p) == (
+        [],
+        ["not recorded for 1 of 8 markers", f"not known for 2 of 8 markers: {spans}"],
+    )
 
 
 def test_public_property_notice_states_the_hours(own):

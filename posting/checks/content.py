@@ -1,8 +1,9 @@
 """Marker content and build: letters, words, names, size, paint, height, facing, age.
 
 Each function takes one value per marker and returns one status per marker: ``OK``, ``FAIL``,
-or ``NOT_RECORDED`` when the survey did not record what the rule needs (reported as not
-checked, never as a violation). All are vectorised over pandas/numpy arrays.
+``NOT_RECORDED`` when the survey did not record what the rule needs, or ``NOT_KNOWN`` when what
+it records cannot settle it (both reported as not checked, never as a violation). All are
+vectorised over pandas/numpy arrays.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import pandas as pd
 from posting.checks import FAIL, OK
 
 __all__ = [
+    "NOT_KNOWN",
     "NOT_RECORDED",
     "NO_NAME",
+    "UNKNOWN_AGE",
     "age_status",
     "any_words_status",
     "at_least",
@@ -34,6 +37,12 @@ __all__ = [
 ]
 
 NOT_RECORDED = -1
+NOT_KNOWN = -2
+"""Recorded, but not enough to judge: a survey dated by a month or a year alone that spans the
+limit (some of its days recent enough, some too old), or dated after the check date."""
+
+UNKNOWN_AGE = "dated by a month or a year that spans the limit, or after the check date"
+"""Why a survey's age can be :data:`NOT_KNOWN` (:func:`age_status`), said in its finding."""
 
 NO_NAME = ("none", "no name", "n a", "na", "blank", "unreadable", "illegible", "no")
 """Values that record a sign showing no (readable) name, address or phone, after
@@ -223,15 +232,16 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
 
     A year or a month alone (``2025``, ``2025-10``, ``10/2025``, ``Oct 2025``) is a period, not
     its first day: OK where even its first day is recent enough, a failure where even its last
-    is too old, and not known (not recorded) where it straddles the limit. A date after
-    ``today`` (by more than a day) tells nothing of the posting on that day: not recorded.
+    is too old, and :data:`NOT_KNOWN` where it straddles the limit. A date after ``today`` (by
+    more than a day, the year 3000 too) tells nothing of the posting on that day: not known
+    either.
 
     >>> age_status(pd.Series(["2026", "2025", "2024", "2025-12", "Nov 2025", 2023]),
     ...            pd.Timestamp("2026-11-30"), 365).tolist()
-    [0, -1, 2, 0, -1, 2]
+    [0, -2, 2, 0, -2, 2]
     >>> age_status(pd.Series(["2026-12-01", "2026-12-02", "2027", "3000", "3000-01-01"]),
     ...            pd.Timestamp("2026-11-30"), 365).tolist()
-    [0, -1, -1, -1, -1]
+    [0, -2, -2, -2, -2]
     """
     s = pd.Series(dates).reset_index(drop=True)
     start, end = _periods(s)
@@ -248,7 +258,10 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
     ok = oldest <= days
     fail = np.where(period, youngest >= days, ~ok)  # (a period's last moment is before its end)
     future = oldest < -1.0  # after the check date (a day's grace for time zones): a mistake
-    return _status(ok, np.isfinite(oldest) & (ok | fail) & ~future)
+    dated = np.isfinite(oldest)
+    out = _status(ok, dated & (ok | fail) & ~future)
+    out[dated & (future | ~(ok | fail))] = NOT_KNOWN
+    return out
 
 
 _PERIOD = re.compile(

@@ -117,6 +117,7 @@ def items(rule: CurrentYearRule, profile, m: Measurements, part: Part) -> list[I
             f"were surveyed before the current posting year began ({first}): the posting "
             "must be renewed each year; survey them again",
             level="note",
+            unknown=ct.UNKNOWN_AGE,
         )
     )
     return out

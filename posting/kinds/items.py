@@ -19,7 +19,7 @@ import pandas as pd
 from posting.attributes import find_column, measured
 from posting.checks import FAIL
 from posting.checks import content as ct
-from posting.checks.content import NOT_RECORDED
+from posting.checks.content import NOT_KNOWN, NOT_RECORDED
 from posting.kinds import Part
 from posting.measure import Measurements
 from posting.verdict import empty_findings, findings_frame
@@ -52,8 +52,9 @@ class Item:
     columns
         The canonical marker columns it reads (:mod:`posting.attributes`).
     fn
-        ``fn(*values)`` (``fn(*values, sel)`` with ``with_selection``): OK, FAIL or
-        NOT_RECORDED per marker; ``sel`` are the markers' positions among the assigned ones.
+        ``fn(*values)`` (``fn(*values, sel)`` with ``with_selection``): OK, FAIL,
+        NOT_RECORDED or NOT_KNOWN per marker; ``sel`` are the markers' positions among the
+        assigned ones.
     what
         What a failing marker does ("have letters under 2 in").
     limit, unit, level, value
@@ -64,6 +65,8 @@ class Item:
     after
         ``after(values, status, parcel)``: further findings (the name on a sign compared with
         the owner of record).
+    unknown
+        Why a marker's value can be NOT_KNOWN (said with the count of such markers).
     """
 
     rule: str
@@ -78,6 +81,7 @@ class Item:
     level: str = "violation"
     value: str | None = None
     with_selection: bool = False
+    unknown: str = ""
     where: np.ndarray | None = None
     after: Callable[[list[pd.Series], np.ndarray, np.ndarray], pd.DataFrame | None] | None = None
 
@@ -174,6 +178,7 @@ def run_items(items: list[Item], m: Measurements, part: Part) -> None:
                 unit=item.unit,
                 level=item.level,
                 noun=noun,
+                unknown=item.unknown,
             )
         )
         if item.after is not None:
@@ -195,12 +200,14 @@ def item_findings(
     worst: str = "min",
     level: str = "violation",
     noun: str = "signs",
+    unknown: str = "",
 ) -> pd.DataFrame:
     """Findings from a per-marker check (letter height, words, paint colour, facing, ...).
 
-    ``status`` is OK / FAIL / NOT_RECORDED per marker; ``what`` describes a failing marker
-    ("have letters under 2 in"). Markers that did not record the attribute make a
-    ``not_checked`` finding, never a violation. For a numeric attribute, the measured value is
+    ``status`` is OK / FAIL / NOT_RECORDED / NOT_KNOWN per marker; ``what`` describes a failing
+    marker ("have letters under 2 in"). Markers that did not record the attribute, or whose
+    value cannot settle it (``unknown`` says why), make a ``not_checked`` finding each, never a
+    violation. For a numeric attribute, the measured value is
     the smallest (``worst="min"``) or largest recorded among the failing markers.
     """
     numeric = value is not None and limit is not None
@@ -226,11 +233,15 @@ def item_findings(
         out.append(
             findings_frame(agg.index, rule, level, clause, msgs, measured, limit, unit, agg["n"])
         )
-    miss = df[df["status"] == NOT_RECORDED]
-    if len(miss):
+    why = f": {unknown}" if unknown else ""
+    for code, said in ((NOT_RECORDED, "not recorded"), (NOT_KNOWN, "not known")):
+        miss = df[df["status"] == code]
+        if not len(miss):
+            continue
         agg = miss.groupby("parcel").size()
         of = counts.loc[agg.index].to_numpy()
-        msgs = [f"not recorded for {n} of {k} {noun}" for n, k in zip(agg, of, strict=True)]
+        tail = why if code == NOT_KNOWN else ""
+        msgs = [f"{said} for {n} of {k} {noun}{tail}" for n, k in zip(agg, of, strict=True)]
         out.append(
             findings_frame(
                 agg.index, rule, "not_checked", clause, msgs, np.nan, limit, unit, agg.to_numpy()

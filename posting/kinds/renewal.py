@@ -37,6 +37,7 @@ def items(rn: RenewalRule, profile, m: Measurements, part: Part) -> list[Item]:
             f"were surveyed more than {rn.days:g} days ago (posting is renewed "
             "yearly): survey them again",
             level="note",
+            unknown=ct.UNKNOWN_AGE,
         )
     ]
 
