@@ -69,7 +69,14 @@ from posting import dataset, io, jsonslices, parallel
 from posting.crs import crs_of
 from posting.errors import InputError, PostingError
 from posting.index import unique_ints
-from posting.io import MarkerLayer, ParcelLayer, no_markers, no_parcel_field, require_polygons
+from posting.io import (
+    LeftOut,
+    MarkerLayer,
+    ParcelLayer,
+    no_markers,
+    no_parcel_field,
+    require_polygons,
+)
 from posting.job import CONTEXT_LAYERS, ContextFiles, Job
 from posting.jurisdiction import Choice, StateFacts
 from posting.partition import (
@@ -779,12 +786,12 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
 @_task
 def _distribute_context(
     plan: Plan, name: str, i: int, piece: dataset.Piece
-) -> tuple[int, tuple[Any, ...] | None, list[str], dict[str, tuple[int, list[int]]]]:
+) -> tuple[int, tuple[Any, ...] | None, list[str], LeftOut, LeftOut]:
     """Read piece ``i`` of one context layer (the layer, when it is one piece) and write each
     partition the features within its reach; how many it has; for a slice of a GeoJSON file,
-    its columns as GDAL typed them (:func:`_json_settled`); its notes, and the features it
-    leaves out (:func:`posting.io.left_out_summary`, by row of the layer) for
-    :func:`_context_warnings`."""
+    its columns as GDAL typed them (:func:`_json_settled`); its notes, the features it
+    leaves out and the polygons it finds not valid (:func:`posting.io.left_out_summary`, by row
+    of the layer) for :func:`_context_warnings`."""
     from posting.io import left_out_summary  # (posting.io: FeatureLayer is what is pickled)
     from posting.job import read_context
 
@@ -810,14 +817,20 @@ def _distribute_context(
         sel = item[part == k]
         _save(f"{folder}/{k}/{i}.pkl", (_features_take(layer, sel), boxes[sel]))
     left_out = left_out_summary(layer.left_out, offset=piece.offset)  # (a few rows by why)
-    return len(layer), (seen[-1] if seen else None), list(layer.notes), left_out
+    repaired = left_out_summary(layer.repaired, offset=piece.offset)
+    return len(layer), (seen[-1] if seen else None), list(layer.notes), left_out, repaired
 
 
 def _features_take(layer: Any, idx: np.ndarray) -> Any:
     """Features ``idx`` of a :class:`posting.io.FeatureLayer` (without the layer's notes:
     :func:`_context_warnings` gathers them)."""
     return replace(
-        layer, geometry=layer.geometry[idx], values=layer.values[idx], notes=[], left_out={}
+        layer,
+        geometry=layer.geometry[idx],
+        values=layer.values[idx],
+        notes=[],
+        left_out={},
+        repaired={},
     )
 
 
@@ -836,7 +849,8 @@ def _context_warnings(
         found = [read[name, i] for i in range(len(context[name]))]
         notes = list(dict.fromkeys(n for r in found for n in r[2]))
         left_out = merged_left_out(r[3] for r in found)
-        out += feature_warnings(getattr(job.context, name), notes, left_out)
+        repaired = merged_left_out(r[4] for r in found)
+        out += feature_warnings(getattr(job.context, name), notes, left_out, repaired)
     return tuple(out)
 
 

@@ -2008,13 +2008,21 @@ class FeatureLayer:
     left_out: dict[int, str] = dataclasses.field(default_factory=dict)
     """Row of the file (from 0) of each feature whose geometry cannot be used, and why; its
     ``geometry`` is None (:func:`unusable_features`)."""
+    repaired: dict[int, str] = dataclasses.field(default_factory=dict)
+    """Row of the file of each polygon that is not valid, and why (:func:`invalid_polygons`);
+    it is made valid where it is measured (:func:`posting.land.usable`)."""
 
     def __len__(self) -> int:
         return len(self.geometry)
 
     def warnings(self) -> list[str]:
         """What the report says of this layer (:func:`feature_warnings`)."""
-        return feature_warnings(self.source, self.notes, left_out_summary(self.left_out))
+        return feature_warnings(
+            self.source,
+            self.notes,
+            left_out_summary(self.left_out),
+            left_out_summary(self.repaired),
+        )
 
     def lonlat_bounds(self) -> np.ndarray:
         """(west, south, east, north) of each feature in WGS 84 (NaN where empty)."""
@@ -2087,6 +2095,8 @@ def read_features(
     if len(bad):
         geometry = geometry.copy()
         geometry[bad] = None
+    invalid = invalid_polygons(geometry)
+    fixed = np.flatnonzero(invalid != None)  # noqa: E711  (elementwise)
     return FeatureLayer(
         lay.path,
         geometry,
@@ -2095,7 +2105,28 @@ def read_features(
         None if col is None else str(col),
         notes=list(lay.notes),
         left_out=dict(zip(rows[bad].tolist(), why[bad].tolist(), strict=True)),
+        repaired=dict(zip(rows[fixed].tolist(), invalid[fixed].tolist(), strict=True)),
     )
+
+
+def invalid_polygons(geometry: np.ndarray) -> np.ndarray:
+    """Why each polygon (or collection) that is not valid is not, in GEOS's words without the
+    place (None for every other geometry).
+
+    Examples
+    --------
+    >>> from shapely import LineString, Polygon, box
+    >>> bowtie = Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])
+    >>> invalid_polygons(np.array([box(0, 0, 1, 1), bowtie, None, LineString([(1, 1), (1, 1)])]))
+    array([None, 'Self-intersection', None, None], dtype=object)
+    """
+    why = np.full(len(geometry), None, dtype=object)
+    polygonal = np.flatnonzero(np.isin(shapely.get_type_id(geometry), (3, 6, 7)))
+    bad = polygonal[~shapely.is_valid(geometry[polygonal])]
+    if len(bad):
+        said = shapely.is_valid_reason(geometry[bad])
+        why[bad] = [r.split("[", 1)[0].strip() for r in said]
+    return why
 
 
 FARTHEST_FT = 1e9
@@ -2180,29 +2211,37 @@ def merged_left_out(parts: Iterable[LeftOut]) -> LeftOut:
     return dict(sorted(out.items(), key=lambda item: item[1][1][0]))
 
 
-def feature_warnings(source: str, notes: Sequence[str], left_out: LeftOut) -> list[str]:
+def feature_warnings(
+    source: str, notes: Sequence[str], left_out: LeftOut, repaired: LeftOut | None = None
+) -> list[str]:
     """A context layer's warnings: its ``notes``, then the features left out (by why:
-    :func:`left_out_summary`), one line for each of the first five reasons, each with its first
-    rows.
+    :func:`left_out_summary`), then the polygons made valid to be measured (``repaired``, the
+    same way), one line for each of the first five reasons, each with its first rows.
 
     Examples
     --------
     >>> left = left_out_summary({7: "none", 3: "none", 5: "odd"})
-    >>> for w in feature_warnings("w.gpkg", ["w.gpkg: note"], left):
+    >>> fixed = left_out_summary({4: "Self-intersection"})
+    >>> for w in feature_warnings("w.gpkg", ["w.gpkg: note"], left, fixed):
     ...     print(w)
     w.gpkg: note
     w.gpkg: 2 feature(s) left out (rows 3, 7): none
     w.gpkg: 1 feature(s) left out (row 5): odd
+    w.gpkg: 1 polygon(s) not valid, made valid to be measured (row 4): Self-intersection
     """
     out = list(notes)
-    for k, (why, (n, rows)) in enumerate(left_out.items()):
-        if k == 5:
-            more = sum(c for c, _ in list(left_out.values())[5:])
-            out.append(f"{source}: {more:,} more feature(s) left out for other reasons")
-            break
-        shown = ", ".join(str(r) for r in rows) + (", ..." if n > len(rows) else "")
-        word = "row" if n == 1 else "rows"
-        out.append(f"{source}: {n:,} feature(s) left out ({word} {shown}): {why}")
+    for summary, said in (
+        (left_out, "feature(s) left out"),
+        (repaired or {}, "polygon(s) not valid, made valid to be measured"),
+    ):
+        for k, (why, (n, rows)) in enumerate(summary.items()):
+            if k == 5:
+                more = sum(c for c, _ in list(summary.values())[5:])
+                out.append(f"{source}: {more:,} more {said} for other reasons")
+                break
+            shown = ", ".join(str(r) for r in rows) + (", ..." if n > len(rows) else "")
+            word = "row" if n == 1 else "rows"
+            out.append(f"{source}: {n:,} {said} ({word} {shown}): {why}")
     return out
 
 

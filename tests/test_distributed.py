@@ -1598,7 +1598,8 @@ def test_context_features_left_out_are_named_as_one_run_names_them(
     """Context layers read in pieces of two features, with features that cannot be used in
     later pieces: a GeoJSON water layer with features without geometry in its second and third
     slices and rings that are not closed in them too (notes each slice has of its own ring: the
-    file is read again whole, to say it once as one run does); dwellings as a GeoPackage in UTM
+    file is read again whole, to say it once as one run does), and a bowtie in its first and
+    last (made valid to be measured, said once with both rows); dwellings as a GeoPackage in UTM
     metres (slices of two) with a point without geometry, one at a northing of 1e300 and one at
     an easting of 1e300; a registry CSV file with a latitude in degrees and minutes in its first
     and third slices (each slice's note names its own first: the file is read again whole). The
@@ -1610,13 +1611,20 @@ def test_context_features_left_out_are_named_as_one_run_names_them(
     collection = json.loads((SAMPLE / "water.geojson").read_text(encoding="utf-8"))
     lake, pond = collection["features"]
     ring = [list(p) for p in pond["geometry"]["coordinates"][0][:-1]]  # not closed
+    x0, y0, x1, y1 = shapely.bounds(shapely.geometry.shape(pond["geometry"]))
+    bowtie = {
+        "type": "Polygon",
+        "coordinates": [[[x0, y0], [x1, y1], [x1, y0], [x0, y1], [x0, y0]]],
+    }
     collection["features"] = [
         lake,
+        dict(pond, geometry=bowtie),
+        dict(pond, geometry={"type": "Polygon", "coordinates": [ring]}),
+        dict(pond, geometry=None),
+        dict(pond, geometry={"type": "Polygon", "coordinates": [ring]}),
+        dict(pond, geometry=None),
         pond,
-        dict(pond, geometry={"type": "Polygon", "coordinates": [ring]}),
-        dict(pond, geometry=None),
-        dict(pond, geometry={"type": "Polygon", "coordinates": [ring]}),
-        dict(pond, geometry=None),
+        dict(pond, geometry=bowtie),
     ]
     water = tmp_path / "water.geojson"
     water.write_text(json.dumps(collection), encoding="utf-8")
@@ -1637,7 +1645,7 @@ def test_context_features_left_out_are_named_as_one_run_names_them(
         encoding="utf-8",
     )
     monkeypatch.setattr(dataset, "PIECE_ROWS", 2)
-    assert len(dataset.pieces(water)) == 3 and len(dataset.pieces(dwellings)) > 3
+    assert len(dataset.pieces(water)) == 4 and len(dataset.pieces(dwellings)) > 3
     assert len(dataset.pieces(registry)) == 3
     options = ["--water", str(water), "--dwellings", str(dwellings), "--registry", str(registry)]
     layers = {"water": water, "dwellings": dwellings, "registry": registry}
@@ -1648,6 +1656,8 @@ def test_context_features_left_out_are_named_as_one_run_names_them(
         f"{water}: 2 row(s) have a ring that is not closed; each was closed by joining its last "
         "vertex to its first (rows 2, 4)",
         f"{water}: 2 feature(s) left out (rows 3, 5): no geometry",
+        f"{water}: 2 polygon(s) not valid, made valid to be measured (rows 1, 7): "
+        "Self-intersection",
         f"{dwellings}: 1 feature(s) left out (row {n}): no geometry",
         f"{dwellings}: 2 feature(s) left out (rows {n + 1}, {n + 2}): {off}",
         f"{registry}: 2 row(s) give lat in degrees and minutes, read as decimal degrees "

@@ -705,6 +705,32 @@ def test_context_features_that_cannot_be_used_are_left_out_and_named(tmp_path, s
     assert len(lakes) == 5 and lakes.left_out == want
 
 
+def test_context_polygons_not_valid_are_named_as_made_valid(tmp_path):
+    """A water layer's bowtie and a hole outside its shell are measured made valid (as the
+    parcels' are repaired), and the report says so, by the file's row and GEOS's reason; a
+    ``where`` that leaves one out keeps the other's row."""
+    from posting.io import read_features
+
+    lake = shapely.box(-81.30, 28.60, -81.29, 28.61)
+    bowtie = shapely.Polygon([(-81.3, 28.6), (-81.2, 28.7), (-81.2, 28.6), (-81.3, 28.7)])
+    holed = shapely.Polygon(
+        lake.exterior.coords, [shapely.box(-81.2, 28.6, -81.1, 28.7).exterior.coords]
+    )
+    path = tmp_path / "water.gpkg"
+    kind = ["lake", "pond", "lake", "lake"]
+    geoms = [lake, bowtie, lake, holed]
+    gpd.GeoDataFrame({"kind": kind}, geometry=geoms, crs="EPSG:4326").to_file(path)
+    layer = read_features(path)
+    assert layer.repaired == {1: "Self-intersection", 3: "Hole lies outside shell"}
+    assert layer.left_out == {}
+    assert layer.warnings() == [
+        f"{path}: 1 polygon(s) not valid, made valid to be measured (row 1): Self-intersection",
+        f"{path}: 1 polygon(s) not valid, made valid to be measured (row 3): Hole lies outside "
+        "shell",
+    ]
+    assert read_features(path, where="kind=lake").repaired == {3: "Hole lies outside shell"}
+
+
 def test_context_points_of_a_table_left_out_with_the_reason_of_their_row(tmp_path):
     """A CSV layer's rows whose position cannot be read keep the reader's reason, by the file's
     row, with a ``where`` that skips one of them too; a file's own notes come first."""
