@@ -10,11 +10,13 @@ import pandas as pd
 import pytest
 import shapely
 from helpers import gpkg_sql
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pyproj import Geod
 
 from posting import check, read_markers, read_parcels
 from posting.errors import CRSError, InputError
-from posting.io import write_text
+from posting.io import _shown, write_text
 
 LOTS = [
     shapely.box(-81.3000, 28.6000, -81.2990, 28.6010),
@@ -703,6 +705,63 @@ def test_context_features_that_cannot_be_used_are_left_out_and_named(tmp_path, s
     ]
     lakes = read_features(path, where="kind=lake")
     assert len(lakes) == 5 and lakes.left_out == want
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.tuples(
+                st.integers(0, 3),
+                st.sampled_from(["x", "y"]),
+                st.one_of(
+                    st.floats(360.001, 1e300), st.floats(-1e300, -360.001), st.just(-811170.6)
+                ),
+            ),
+        ),
+        min_size=1,
+        max_size=7,
+    ),
+    st.sampled_from([".geojson", ".parquet", ".gpkg"]),
+)
+def test_features_beyond_any_angle_are_theirs_or_the_layer_s_by_majority(tmp_path, lots, suffix):
+    """Property: lots in degrees, some (``(vertex, axis, value)``) with one coordinate beyond
+    any angle (a latitude is beyond from 90). Where they are at most half the layer, exactly
+    they are problems, each naming its first vertex beyond; the others are read unchanged.
+    Where they are most of it, the layer is refused, naming the first such lot's vertex."""
+    geoms, stray = [], {}
+    for k, lot in enumerate(lots):
+        xy = [
+            list(p)
+            for p in shapely.box(-81.3 + k * 0.01, 28.6, -81.29 + k * 0.01, 28.61).exterior.coords
+        ]
+        if lot is not None:
+            v, axis, value = lot
+            xy[v]["xy".index(axis)] = value
+            if v == 0:
+                xy[-1] = list(xy[0])
+            stray[k] = (xy[v][0], xy[v][1])
+        geoms.append(shapely.Polygon(xy))
+    path = tmp_path / f"lots{suffix}"
+    path.unlink(missing_ok=True)
+    frame = gpd.GeoDataFrame(geometry=geoms, crs="EPSG:4326")
+    frame.to_parquet(path) if suffix == ".parquet" else frame.to_file(path)
+    if len(stray) * 2 > len(lots):
+        first = min(stray)
+        with pytest.raises(CRSError, match="are not degrees") as err:
+            read_parcels(path)
+        x, y = stray[first]
+        assert f"such as ({_shown(x)}, {_shown(y)})" in str(err.value)
+        return
+    layer = read_parcels(path)
+    assert layer.problems == {k: _stray(_shown(x), _shown(y)) for k, (x, y) in stray.items()}
+    kept = [k for k in range(len(lots)) if k not in stray]
+    assert [g is None for g in layer.geometry] == [k in stray for k in range(len(lots))]
+    read, written = layer.geometry[kept], np.asarray(geoms, dtype=object)[kept]
+    assert shapely.equals_exact(read, written, tolerance=1e-9).all()  # (GeoJSON's digits)
 
 
 def test_context_polygons_not_valid_are_named_as_made_valid(tmp_path):
