@@ -9,24 +9,117 @@ it is near (see :func:`layer_in_group`), and measured with the pure functions of
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import shapely
 
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
-from posting.crs import lonlat_margin_deg
+from posting.crs import WGS84, WorkingCRS, lonlat_margin_deg
 from posting.io import FARTHEST_FT, FeatureLayer
 from posting.prepare import PreparedParcels
 
-__all__ = ["LandFacts", "land_facts", "layer_in_group", "usable"]
+if TYPE_CHECKING:
+    from pyproj import CRS
+
+__all__ = [
+    "REACH_DEG",
+    "LandFacts",
+    "frame_reach",
+    "in_frame",
+    "land_facts",
+    "layer_in_group",
+    "usable",
+]
+
+
+REACH_DEG = 10.0
+"""How far beyond its area (a State Plane or UTM zone's area of use; a local transverse
+Mercator's meridian) a working frame holds a context feature as it is: the part of a feature
+reaching farther (an ocean, a coastline, a river as one polygon across a continent) is cut off
+first (:func:`in_frame`)."""
+
+
+@lru_cache(maxsize=64)
+def frame_reach(frame: WorkingCRS) -> tuple[float, float, float, float] | None:
+    """The (west, south, east, north) in degrees within which ``frame`` holds a feature's
+    vertices as they are: its area of use, or its central meridian, and :data:`REACH_DEG`
+    either side; None where that crosses the antimeridian (features are then left whole).
+
+    >>> from posting.crs import local_tm
+    >>> frame_reach(local_tm(-81.1149))
+    (-91.115, -90.0, -71.115, 90.0)
+    """
+    area = frame.crs.area_of_use
+    if area is not None and area.west <= area.east:
+        w, s, e, n = area.west, area.south, area.east, area.north
+    else:
+        op = frame.crs.coordinate_operation
+        params = {p.name: p.value for p in op.params} if op is not None else {}
+        lon0 = params.get("Longitude of natural origin", params.get("Longitude of origin"))
+        if lon0 is None:
+            return None
+        w = e = float(lon0)
+        s, n = -90.0, 90.0
+    w, e = w - REACH_DEG, e + REACH_DEG
+    if w < -180 or e > 180:
+        return None
+    return (round(w, 9), max(s - REACH_DEG, -90.0), round(e, 9), min(n + REACH_DEG, 90.0))
+
+
+def in_frame(
+    geoms: np.ndarray, lonlat_bounds: np.ndarray, crs: CRS, frame: WorkingCRS
+) -> np.ndarray:
+    """``geoms`` (in ``crs``, their boxes in degrees ``lonlat_bounds``) in ``frame``, in feet,
+    each cut first at the frame's reach (:func:`frame_reach`) where it reaches beyond.
+
+    A transverse Mercator frame projects a vertex a quarter of the globe away to infinity (the
+    feature was then left out, an ocean's shore with it) and one a few tens of degrees away
+    where its series no longer holds; a feature cut at the reach keeps, within it, its
+    vertices and edges as they are. The cut is made in degrees (a projected layer's features
+    that reach beyond taken to WGS 84 first), the same in every partition of a run (the reach
+    is the frame's, not its parcels'); the other features are projected as they are.
+
+    Examples
+    --------
+    >>> from posting.crs import local_tm
+    >>> river = shapely.box(-81.2, 28.7, 60.0, 28.71)
+    >>> frame = local_tm(-81.1)
+    >>> cut = in_frame(np.array([river]), np.array([river.bounds]), WGS84, frame)
+    >>> lon, lat = frame.ft_to_lonlat(*shapely.get_coordinates(cut[0]).T)
+    >>> round(float(lon.min()), 6), round(float(lon.max()), 6)
+    (-81.2, -71.1)
+    """
+    out = frame.geoms_to_ft(geoms, crs)
+    reach = frame_reach(frame)
+    if reach is None or not len(geoms):
+        return out
+    w, s, e, n = reach
+    b = lonlat_bounds
+    beyond = np.flatnonzero((b[:, 0] < w) | (b[:, 1] < s) | (b[:, 2] > e) | (b[:, 3] > n))
+    if not len(beyond):
+        return out
+    far = geoms[beyond]
+    if not crs.is_geographic:
+        from posting.crs import to_lonlat
+
+        def fn(xy: np.ndarray) -> np.ndarray:
+            return np.column_stack(to_lonlat(xy[:, 0], xy[:, 1], crs))
+
+        far, crs = shapely.transform(far, fn), WGS84
+    out = np.array(out, dtype=object, copy=True)
+    out[beyond] = frame.geoms_to_ft(shapely.clip_by_rect(far, w, s, e, n), crs)
+    return out
 
 
 def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft: float):
     """Indices and working-frame geometry of the features near group ``g``'s parcels.
 
-    The geometries are those GEOS can measure (:func:`usable`); a geometry collection comes as
-    its parts, each with its feature's index (which then appears once per part).
+    The geometries are those GEOS can measure (:func:`usable`), cut at the frame's reach
+    (:func:`in_frame`); a geometry collection comes as its parts, each with its feature's
+    index (which then appears once per part).
     """
     sel = np.flatnonzero(prep.group == g)
     if not len(sel):  # none of these parcels in this frame (a partition of a wider layer)
@@ -43,7 +136,7 @@ def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft
         & (fb[:, 3] >= south - pad)
         & (fb[:, 1] <= north + pad)
     )
-    geoms = usable(prep.crss[g].geoms_to_ft(layer.geometry[near], layer.crs))
+    geoms = usable(in_frame(layer.geometry[near], fb[near], layer.crs, prep.crss[g]))
     while (collections := shapely.get_type_id(geoms) == 7).any():
         parts, owner = shapely.get_parts(geoms[collections], return_index=True)
         at = np.r_[np.flatnonzero(~collections), np.flatnonzero(collections)[owner]]

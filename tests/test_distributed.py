@@ -1665,6 +1665,27 @@ def test_context_features_left_out_are_named_as_one_run_names_them(
     ]
 
 
+def test_a_river_across_a_continent_is_cut_alike_in_every_partition(tmp_path, scheduler):
+    """The sample's river as one polygon reaching 140 degrees east (its far end beyond what
+    the working frame holds, cut at the frame's reach): one run's bytes in partitions of 4,
+    and the river's bank frontage as without its far reach."""
+    import shapely
+    from shapely.geometry import mapping, shape
+
+    collection = json.loads((SAMPLE / "water.geojson").read_text(encoding="utf-8"))
+    river = shape(collection["features"][0]["geometry"])
+    _, y0, x1, _ = river.bounds
+    spike = shapely.Polygon(
+        [(x1 - 0.001, y0), (60, y0 - 5e-4), (60, y0 - 2e-4), (x1 - 0.001, y0 + 3e-4)]
+    )
+    collection["features"][0]["geometry"] = mapping(shapely.union(river, spike))
+    water = tmp_path / "water.geojson"
+    water.write_text(json.dumps(collection), encoding="utf-8")
+    report = _sample_with_context(tmp_path, scheduler, ["--water", str(water), "-q"], water=water)
+    frontage = {p["id"]: p["water_frontage_ft"] for p in report["parcels"]}
+    assert frontage["N01"] == 422.16 and frontage["N10"] == 408.62  # (as the sample's river)
+
+
 def test_a_parquet_piece_refused_alone_is_read_as_part_of_its_file(
     tmp_path, scheduler, monkeypatch
 ):

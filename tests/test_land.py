@@ -394,3 +394,33 @@ def test_cli_land_options(tmp_path):
     assert [p["recorded_acres"] for p in d["parcels"]] == [1.0, 0.9]
     res = CliRunner().invoke(main, ["check", str(tmp_path / "lots.gpkg"), "--water-where", "a=b"])
     assert res.exit_code == 2 and "--water-where needs --water" in res.stderr
+
+
+@pytest.mark.parametrize(
+    ("east", "crs"), [(60.0, "EPSG:4326"), (-41.0, "EPSG:4326"), (60.0, "EPSG:3857")]
+)
+def test_a_river_reaching_across_a_continent_is_measured_where_it_meets_the_lot(east, crs):
+    """A river as one polygon whose far end lies 40 or 140 degrees east of the lot (a
+    continent's water as one feature): the working frame, a transverse Mercator on the lot's
+    meridian, cannot hold its far vertices (it sent the whole river to infinity, and left it
+    out without a word, the lot's bank with it), so it is cut at the frame's reach first. The
+    lot's water frontage is the river's alone: its 1,000 ft bank and the last 30 ft of the two
+    sides that end at it (measured in feet against the same river without its far reach)."""
+    import geopandas as gpd
+
+    ft = 1 / 364_000  # about a degree of latitude per 364,000 ft
+    lot = shapely.box(-81.1, 28.7, -81.1 + 1000 * ft / np.cos(np.radians(28.7)), 28.7 + 1000 * ft)
+    x0, _, x1, y1 = lot.bounds
+    river = shapely.box(x0 - 0.001, y1, x1 + 0.001, y1 + 0.0005)
+    far = shapely.union(river, shapely.box(x1, y1 + 0.0001, east, y1 + 0.0004))
+
+    def frontage(water):
+        layer = gpd.GeoSeries([water], crs="EPSG:4326").to_crs(crs)
+        geoms = np.asarray(layer.values, dtype=object)
+        ctx = Context(water=FeatureLayer("<memory>", geoms, layer.crs, np.array([None])))
+        lots = parcels(lot, crs="EPSG:4326")
+        return one(check(lots, markers([], crs="EPSG:4326"), context=ctx))["water_frontage_ft"]
+
+    alone = frontage(river)
+    assert 1000 < alone < 1070  # (the lot's sides are about 1,000 ft)
+    assert frontage(far) == pytest.approx(alone, abs=0.01)
