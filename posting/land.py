@@ -98,7 +98,9 @@ def in_frame(
         return out
     w, s, e, n = reach
     b = lonlat_bounds
-    beyond = np.flatnonzero((b[:, 0] < w) | (b[:, 1] < s) | (b[:, 2] > e) | (b[:, 3] > n))
+    placed = np.isfinite(b).all(axis=1)  # (a feature off the Earth: :func:`usable` drops it)
+    out_of_reach = (b[:, 0] < w) | (b[:, 1] < s) | (b[:, 2] > e) | (b[:, 3] > n)
+    beyond = np.flatnonzero(placed & out_of_reach)
     if not len(beyond):
         return out
     far = geoms[beyond]
@@ -108,9 +110,11 @@ def in_frame(
         def fn(xy: np.ndarray) -> np.ndarray:
             return np.column_stack(to_lonlat(xy[:, 0], xy[:, 1], crs))
 
-        far, crs = shapely.transform(far, fn), WGS84
+        with np.errstate(invalid="ignore"):  # (a vertex its CRS cannot place: NaN, dropped)
+            far, crs = shapely.transform(far, fn), WGS84
     out = np.array(out, dtype=object, copy=True)
-    out[beyond] = frame.geoms_to_ft(shapely.clip_by_rect(far, w, s, e, n), crs)
+    with np.errstate(invalid="ignore"):
+        out[beyond] = frame.geoms_to_ft(shapely.clip_by_rect(far, w, s, e, n), crs)
     return out
 
 
