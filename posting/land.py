@@ -114,6 +114,10 @@ def in_frame(
             far, crs = shapely.transform(far, fn), WGS84
     out = np.array(out, dtype=object, copy=True)
     with np.errstate(invalid="ignore"):
+        # a polygon GEOS calls invalid (a ring collapsed to a line) made valid first: GEOS's
+        # cut takes valid geometries only
+        bad = np.isin(shapely.get_type_id(far), (3, 6, 7)) & ~shapely.is_valid(far)
+        far[bad] = shapely.make_valid(far[bad])
         out[beyond] = frame.geoms_to_ft(shapely.clip_by_rect(far, w, s, e, n), crs)
     return out
 

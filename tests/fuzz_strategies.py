@@ -432,7 +432,8 @@ _VALUES = {
 def context_feature(draw: Any, rings: list[Any], box: tuple[float, ...], tags: list[str]) -> Any:
     """One feature of a context layer, placed by the parcels: anywhere in their box or near it,
     on a vertex or along a stretch of a boundary, inside a lot touching nothing, across the
-    lots; lines, points, polygons, multi-part and empty geometries, None, a bowtie, NaN."""
+    lots, reaching from them across a continent (thousands of miles in the layer's unit);
+    lines, points, polygons, multi-part and empty geometries, None, a bowtie, NaN."""
     x0, y0, x1, y1 = box
     w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
     fx, fy = st.floats(-0.2, 1.2), st.floats(-0.2, 1.2)
@@ -445,6 +446,7 @@ def context_feature(draw: Any, rings: list[Any], box: tuple[float, ...], tags: l
             [
                 "point", "vertex", "short line", "line across", "along a boundary", "polygon",
                 "bowtie", "multi line", "collection", "empty", "none", "non-finite",
+                "across a continent",
             ]
         )
     )  # fmt: skip
@@ -477,6 +479,11 @@ def context_feature(draw: Any, rings: list[Any], box: tuple[float, ...], tags: l
         v0, v1 = sorted((draw(fy), draw(fy)))
         a, b, c, d = at(u0, v0), at(u1, v0), at(u1, v1), at(u0, v1)
         return shapely.Polygon([a, b, c, d] if kind == "polygon" else [a, c, b, d])
+    if kind == "across a continent":  # reaching beyond what the parcels' frame holds
+        u0, v0 = draw(fx), draw(fy)
+        far = draw(st.sampled_from([3e6, 1e7, 2e7, -1e7]))
+        a, b = at(u0, v0), at(u0 + 0.1, v0 + 0.1)
+        return shapely.Polygon([a, (a[0] + far, a[1]), (b[0] + far, b[1]), b])
     if kind == "multi line":
         v = draw(fy)
         return shapely.MultiLineString([[at(-0.5, v), at(0.5, v)], [at(0.5, 1 - v), at(1.5, v)]])

@@ -424,3 +424,19 @@ def test_a_river_reaching_across_a_continent_is_measured_where_it_meets_the_lot(
     alone = frontage(river)
     assert 1000 < alone < 1070  # (the lot's sides are about 1,000 ft)
     assert frontage(far) == pytest.approx(alone, abs=0.01)
+
+
+def test_a_collapsed_polygon_reaching_across_a_continent_is_cut_as_a_line():
+    """A polygon whose ring collapsed to a line (GEOS calls it invalid, and its cut refuses
+    it) reaching 14 degrees east of the frame's meridian: made valid (a line) and cut at the
+    frame's reach, 10 degrees east, without an error (found by the context layers' fuzz test)."""
+    from posting.crs import WGS84, local_tm
+    from posting.land import in_frame
+
+    ring = [(-81.145, 28.645), (-66.772, 27.886), (-66.772, 27.886), (-81.145, 28.645)]
+    frame = local_tm(-81.1)
+    flat = shapely.Polygon(ring)
+    cut = in_frame(np.array([flat]), np.array([flat.bounds]), WGS84, frame)[0]
+    assert cut.geom_type == "LineString"
+    lon, _ = frame.ft_to_lonlat(*shapely.get_coordinates(cut).T)
+    assert sorted(np.round(lon, 6)) == [-81.145, -71.1]
