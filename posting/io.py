@@ -1324,11 +1324,18 @@ def _check_crs_plausible(layer: Layer, *, whole: bool = True) -> Layer:
     return layer
 
 
+def _beyond_any_angle(xy: np.ndarray) -> np.ndarray:
+    """True for each (x, y) row that is not degrees: a longitude beyond 360 or a latitude
+    beyond 90 (NaN is not beyond)."""
+    with np.errstate(invalid="ignore"):
+        return (np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90)
+
+
 def _first_beyond(geometry: np.ndarray) -> np.ndarray:
     """The first vertex of each geometry whose longitude is beyond 360 degrees or latitude
     beyond 90 (each has one), as rows of x and y."""
     xy, which = shapely.get_coordinates(geometry, return_index=True)
-    far = np.flatnonzero((np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90))
+    far = np.flatnonzero(_beyond_any_angle(xy))
     _, first = np.unique(which[far], return_index=True)
     return xy[far[first]]
 
@@ -2109,6 +2116,20 @@ def read_features(
     )
 
 
+def polygons_not_valid(geometry: np.ndarray) -> np.ndarray:
+    """True for each polygon, multipolygon or collection GEOS calls not valid (a bowtie, a
+    ring collapsed to a line), which GEOS's operations may refuse until made valid.
+
+    >>> from shapely import LineString, Polygon, box
+    >>> bowtie = Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])
+    >>> polygons_not_valid(np.array([box(0, 0, 1, 1), bowtie, None, LineString([(1, 1), (1, 1)])]))
+    array([False,  True, False, False])
+    """
+    polygonal = np.isin(shapely.get_type_id(geometry), (3, 6, 7))
+    polygonal[polygonal] = ~shapely.is_valid(geometry[polygonal])
+    return polygonal
+
+
 def invalid_polygons(geometry: np.ndarray) -> np.ndarray:
     """Why each polygon (or collection) that is not valid is not, in GEOS's words without the
     place (None for every other geometry).
@@ -2121,8 +2142,7 @@ def invalid_polygons(geometry: np.ndarray) -> np.ndarray:
     array([None, 'Self-intersection', None, None], dtype=object)
     """
     why = np.full(len(geometry), None, dtype=object)
-    polygonal = np.flatnonzero(np.isin(shapely.get_type_id(geometry), (3, 6, 7)))
-    bad = polygonal[~shapely.is_valid(geometry[polygonal])]
+    bad = np.flatnonzero(polygons_not_valid(geometry))
     if len(bad):
         said = shapely.is_valid_reason(geometry[bad])
         why[bad] = [r.split("[", 1)[0].strip() for r in said]
@@ -2156,7 +2176,7 @@ def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:
     xy, which = shapely.get_coordinates(geometry, return_index=True)
     finite = np.isfinite(xy).all(axis=1)
     if crs.is_geographic:
-        beyond = (np.abs(xy[:, 0]) > 360) | (np.abs(xy[:, 1]) > 90)
+        beyond = _beyond_any_angle(xy)
         off = "not on the Earth: a latitude beyond 90 degrees or a longitude beyond 360"
     else:
         from posting.crs import FT_M, _feet_per_unit

@@ -18,7 +18,7 @@ import shapely
 
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import WGS84, WorkingCRS, lonlat_margin_deg
-from posting.io import FARTHEST_FT, FeatureLayer
+from posting.io import FARTHEST_FT, FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def in_frame(
     with np.errstate(invalid="ignore"):
         # a polygon GEOS calls invalid (a ring collapsed to a line) made valid first: GEOS's
         # cut takes valid geometries only
-        bad = np.isin(shapely.get_type_id(far), (3, 6, 7)) & ~shapely.is_valid(far)
+        bad = polygons_not_valid(far)
         far[bad] = shapely.make_valid(far[bad])
         out[beyond] = frame.geoms_to_ft(shapely.clip_by_rect(far, w, s, e, n), crs)
     return out
@@ -173,8 +173,7 @@ def usable(geoms: np.ndarray) -> np.ndarray:
     xy, which = shapely.get_coordinates(geoms, return_index=True)
     with np.errstate(invalid="ignore"):
         far = np.unique(which[~(np.abs(xy) <= FARTHEST_FT).all(axis=1)])
-    polygonal = np.isin(shapely.get_type_id(geoms), (3, 6, 7))  # and collections
-    bad = polygonal & ~shapely.is_valid(geoms)
+    bad = polygons_not_valid(geoms)  # (and collections)
     bad[far] = False
     if not len(far) and not bad.any():
         return geoms
