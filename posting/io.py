@@ -40,6 +40,7 @@ from posting.jsonslices import (
     conform,
     slice_text,
 )
+from posting.strays import find_strays, stray_problem
 
 if TYPE_CHECKING:
     from posting.csvslices import TextSlice
@@ -1590,7 +1591,7 @@ def read_parcels(
     of one (an empty file of a dataset, say: the whole layer is judged by
     :func:`require_polygons`).
     """
-    lay = read_layer(path, crs=crs, layer=layer, kind="parcels", prefetch=prefetch)
+    lay = _without_strays(read_layer(path, crs=crs, layer=layer, kind="parcels", prefetch=prefetch))
     notes: list[str] = list(lay.notes)
     n = len(lay)
     if not piece:
@@ -1624,6 +1625,27 @@ def read_parcels(
         notes,
         dict(lay.problems),
     )
+
+
+def _without_strays(lay: Layer) -> Layer:
+    """``lay`` (parcels) with each lot that has a stray vertex (a coordinate typed or digitised
+    wrong, :func:`posting.strays.find_strays`) left without geometry, each with why: such a lot
+    would be measured as a triangle hundreds of miles long."""
+    found = find_strays(lay.geometry, lay.crs)
+    if not len(found):
+        return lay
+    geometry = np.array(lay.geometry, dtype=object, copy=True)
+    geometry[found.rows] = None
+    problems = dict(lay.problems)
+    for r, (x, y), d, w in zip(
+        found.rows.tolist(),
+        found.xy.tolist(),
+        found.distance_ft.tolist(),
+        found.within_ft.tolist(),
+        strict=True,
+    ):
+        problems.setdefault(r, stray_problem(_shown(x), _shown(y), d, w))
+    return dataclasses.replace(lay, geometry=geometry, problems=problems)
 
 
 def _require_polygons(lay: Layer) -> None:

@@ -1735,6 +1735,25 @@ def test_features_beyond_any_angle_in_one_slice_are_theirs_as_in_one_run(
     assert [s["row"] for s in report["unassigned_signs"] if typed in s["reason"]] == [9, 10, 11]
 
 
+def test_lots_with_a_stray_vertex_are_theirs_as_in_one_run(tmp_path, scheduler, monkeypatch):
+    """Three lots of the sample (rows 8-10) with a longitude typed 5 degrees off (a vertex
+    300 miles away in the Gulf): each is `invalid` with its vertex, in slices of 4 as in one
+    run, and none pulls a working frame of its own into the plan: one run's bytes."""
+    lots = json.loads((SAMPLE / "parcels.geojson").read_text(encoding="utf-8"))
+    for f in lots["features"][8:11]:
+        ring = f["geometry"]["coordinates"][0]
+        ring = ring[0] if f["geometry"]["type"] == "MultiPolygon" else ring
+        ring[1][0] -= 5
+    parcels = tmp_path / "parcels.geojson"
+    parcels.write_text(json.dumps(lots), encoding="utf-8")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", parcels))
+    typed = "a coordinate typed or digitised wrong?"
+    invalid = [p["row"] for p in report["parcels"] if typed in (p.get("invalid_reason") or "")]
+    assert invalid == [8, 9, 10]
+    assert len(report["crs_detail"]) == 1
+
+
 def test_a_folder_of_photos_as_signs_as_in_one_run(tmp_path, scheduler):
     """Geotagged photos of signs (one without a position) beside the CSV: one run's bytes."""
     from photo_files import write_photo

@@ -1,0 +1,169 @@
+"""A vertex far from the rest of its ring: a coordinate typed or digitised wrong.
+
+One coordinate with a digit too many (5,430,000 for 543,000 State Plane feet), a sign dropped
+(81.3 for -81.3), or a vertex left at (0, 0) turns a lot of a few acres into a thin triangle
+hundreds of miles long. Nothing else in the file is wrong: it reads, it projects, and the check
+would report the lot ``unposted`` with a boundary of millions of feet (and choose a working
+frame for the middle of that triangle). Such a lot has no verdict to give; the reader leaves it
+without geometry and says which vertex, how far it lies, and what to do.
+
+A vertex is a *stray* when it lies more than :data:`STRAY_FT` from the middle of its ring (the
+median of the ring's vertices) and more than :data:`STRAY_RATIO` times as far as the ring's
+median vertex does. Each ring is judged alone: a tax lot of two parts miles apart (a ranch and
+its distant well site) is not a stray, and a long railroad strip, whose vertices are spread
+along it, is not either. (A hole's vertices are not looked at: a lot's box is its shell's, and
+a hole reaching out of its shell is repaired with the lot.) The median is taken without the ring's closing vertex, so a stray first
+vertex (written twice) is still one vertex of the ring's.
+
+Distances are geodesic, on WGS 84 (:class:`pyproj.Geod`), from the layer's CRS; only lots whose
+box spans more than :data:`STRAY_FT` are looked at, which on a county's layer is none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import shapely
+from pyproj import CRS, Geod
+
+from posting.crs import FT_M, to_lonlat
+
+__all__ = ["STRAY_FT", "STRAY_RATIO", "Stray", "find_strays", "stray_problem"]
+
+STRAY_FT = 264_000.0
+"""How far (ft; 50 miles) a vertex must lie from the middle of its ring to be a stray: no
+parcel's ring reaches that far from its own middle (the three real layers' largest lot spans
+2 miles; a Texas ranch's pasture a few tens)."""
+
+STRAY_RATIO = 100.0
+"""How many times as far from the ring's middle as its median vertex a stray lies: a lot
+1,000 ft across has its vertices within about 500 ft of its middle; a stray 50 miles away is
+500 times as far."""
+
+_MILE_FT = 5280.0
+_GEOD = Geod(ellps="WGS84")
+
+
+@dataclass(frozen=True)
+class Stray:
+    """The stray vertices of a layer: per row that has one, the first such vertex (x, y in the
+    layer's CRS), its distance (ft) from the middle of its ring, and how far (ft) the ring's
+    other vertices reach from that middle."""
+
+    rows: np.ndarray
+    xy: np.ndarray
+    distance_ft: np.ndarray
+    within_ft: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def _box_span_ft(geometry: np.ndarray, crs: CRS) -> np.ndarray:
+    """An upper bound (roughly) of each geometry's box diagonal, in feet: its CRS units scaled
+    for a projected CRS, degrees of latitude and of longitude (up to 360: a box astride the
+    antimeridian) at the equator's length for a geographic one. NaN where there is none."""
+    b = shapely.bounds(geometry)
+    w, h = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+    if crs.is_geographic:
+        ft = 111_320.0 / FT_M  # a degree at the equator
+        return np.hypot(w, h) * ft
+    unit = crs.axis_info[0].unit_conversion_factor if crs.axis_info else 1.0
+    return np.hypot(w, h) * unit / FT_M
+
+
+def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
+    """The rows of ``geometry`` (polygons in ``crs``) with a ring that has a stray vertex.
+
+    Examples
+    --------
+    A lot of 500 ft by 500 ft in Florida East (US survey feet) with one x typed with a digit
+    too many (5,430,000 for 543,000): its vertex lies 918 miles from the lot on the ground
+    (926 in the plane, whose scale grows that far from its meridian), and the lot's other
+    vertices within 354 ft (half the diagonal) of its middle.
+
+    >>> from shapely import Polygon
+    >>> good = Polygon([(543000, 1500000), (543500, 1500000), (543500, 1500500),
+    ...                 (543000, 1500500)])
+    >>> typo = Polygon([(543000, 1500000), (5430000, 1500000), (543500, 1500500),
+    ...                 (543000, 1500500)])
+    >>> s = find_strays(np.array([good, typo, None]), CRS.from_epsg(2236))
+    >>> s.rows.tolist(), s.xy.tolist()
+    ([1], [[5430000.0, 1500000.0]])
+    >>> round(s.distance_ft[0] / 5280), round(s.within_ft[0])
+    (918, 354)
+    """
+    geometry = np.asarray(geometry, dtype=object)
+    none = Stray(np.empty(0, np.int64), np.empty((0, 2)), np.empty(0), np.empty(0))
+    if not (crs.is_geographic or crs.is_projected) or not len(geometry):
+        return none
+    with np.errstate(invalid="ignore"):
+        look = np.flatnonzero(_box_span_ft(geometry, crs) > STRAY_FT)
+    if not len(look):
+        return none
+    parts, part_row = shapely.get_parts(geometry[look], return_index=True)
+    rings, ring_part = shapely.get_rings(parts, return_index=True)
+    ring_row = part_row[ring_part]
+    xy, ring = shapely.get_coordinates(rings, return_index=True)
+    if not len(xy):
+        return none
+    # without each ring's closing vertex (the last of each run of one ring)
+    last = np.r_[ring[1:] != ring[:-1], True]
+    xy, ring = xy[~last], ring[~last]
+    lon, lat = to_lonlat(xy[:, 0], xy[:, 1], crs)
+    first = np.r_[0, np.flatnonzero(ring[1:] != ring[:-1]) + 1]
+    lon0 = np.repeat(lon[first], np.diff(np.r_[first, len(lon)]))
+    east = (lon - lon0 + 180.0) % 360.0 - 180.0  # degrees east of the ring's first vertex
+    t = pd.DataFrame({"ring": ring, "east": east, "lat": lat})
+    middle = t.groupby("ring", sort=True)[["east", "lat"]].median()
+    at = middle.index.get_indexer(ring)
+    mlon = lon0 + middle["east"].to_numpy()[at]
+    mlat = middle["lat"].to_numpy()[at]
+    with np.errstate(invalid="ignore"):
+        _, _, metres = _GEOD.inv(mlon, mlat, lon, lat)
+    dist = np.asarray(metres, dtype=float) / FT_M
+    typical = pd.Series(dist).groupby(ring).median()
+    typical_ft = typical.to_numpy()[typical.index.get_indexer(ring)]
+    with np.errstate(invalid="ignore"):
+        far = dist > np.maximum(STRAY_FT, STRAY_RATIO * typical_ft)
+    if not far.any():
+        return none
+    near = pd.Series(np.where(far, np.nan, dist)).groupby(ring).max()
+    hit = np.flatnonzero(far)
+    row = look[ring_row[ring[hit]]]
+    _, once = np.unique(row, return_index=True)  # the first stray of each row
+    hit = hit[once]
+    return Stray(
+        look[ring_row[ring[hit]]],
+        xy[hit],
+        dist[hit],
+        near.to_numpy()[near.index.get_indexer(ring[hit])],
+    )
+
+
+def _distance(ft: float) -> str:
+    """A distance in a message: feet under a mile, else miles.
+
+    >>> _distance(354.2), _distance(26_400.0), _distance(4_847_000.0)
+    ('354 ft', '5.0 miles', '918 miles')
+    """
+    if ft < _MILE_FT:
+        return f"{ft:,.0f} ft"
+    miles = ft / _MILE_FT
+    return f"{miles:,.0f} miles" if miles >= 10 else f"{miles:,.1f} miles"
+
+
+def stray_problem(x: str, y: str, distance_ft: float, within_ft: float) -> str:
+    """Why a lot with a stray vertex has no geometry: the vertex as the file gives it (``x``
+    and ``y`` as shown), how far it lies, and what to do.
+
+    >>> stray_problem("5430000.0", "1500000.0", 4_847_000.0, 354.0)  # doctest: +ELLIPSIS
+    'a vertex, (5430000.0, 1500000.0), lies 918 miles from the middle of its ring, whose ...'
+    """
+    return (
+        f"a vertex, ({x}, {y}), lies {_distance(distance_ft)} from the middle of "
+        f"its ring, whose other vertices lie within {_distance(within_ft)} of it: a coordinate "
+        "typed or digitised wrong? Fix this vertex in the file"
+    )
