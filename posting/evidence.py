@@ -67,7 +67,7 @@ STATUS_WORDS = {
 LEVEL_TITLES = {
     "violation": "Violations",
     "uncertain": "Within the survey's accuracy of a limit (uncertain)",
-    "not_checked": "Not checked (the data does not record it)",
+    "not_checked": "Not checked (the data does not record it, or not closely enough)",
     "note": "Notes",
 }
 _RULE_TABLE = {
