@@ -18,6 +18,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -2054,20 +2055,40 @@ class FeatureLayer:
         )
 
     def lonlat_bounds(self) -> np.ndarray:
-        """(west, south, east, north) of each feature in WGS 84 (NaN where empty)."""
+        """(west, south, east, north) of each feature in WGS 84 (NaN where empty).
+
+        From the corners and the middles of the sides of its box: in a projected CRS grid
+        east is not true east (a Lambert zone's, 1.1 degrees off at 82.2 W in Florida North),
+        so the two corners of a lake 10 miles wide put its far end 1,100 ft north of where it
+        lies. A point its CRS cannot place (NaN, infinite) is left out of the box.
+        """
         from posting.crs import to_lonlat
 
-        b = shapely.bounds(self.geometry)
-        lon, lat = to_lonlat(np.r_[b[:, 0], b[:, 2]], np.r_[b[:, 1], b[:, 3]], self.crs)
-        n = len(b)
-        return np.column_stack(
-            [
-                np.fmin(lon[:n], lon[n:]),
-                np.fmin(lat[:n], lat[n:]),
-                np.fmax(lon[:n], lon[n:]),
-                np.fmax(lat[:n], lat[n:]),
-            ]
+        x0, y0, x1, y1 = shapely.bounds(self.geometry).T
+        xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
+        n = len(x0)
+        lon, lat = to_lonlat(
+            np.concatenate([x0, x1, x0, x1, xm, xm, x0, x1]),
+            np.concatenate([y0, y0, y1, y1, y0, y1, ym, ym]),
+            self.crs,
         )
+        lon, lat = lon.reshape(8, n), lat.reshape(8, n)
+        lost = ~(np.isfinite(lon) & np.isfinite(lat))
+        lon, lat = np.where(lost, np.nan, lon), np.where(lost, np.nan, lat)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all NaN: an empty geometry
+            return (
+                np.column_stack(
+                    [
+                        np.nanmin(lon, axis=0),
+                        np.nanmin(lat, axis=0),
+                        np.nanmax(lon, axis=0),
+                        np.nanmax(lat, axis=0),
+                    ]
+                )
+                if n
+                else np.empty((0, 4))
+            )
 
 
 def read_features(

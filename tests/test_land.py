@@ -440,3 +440,29 @@ def test_a_collapsed_polygon_reaching_across_a_continent_is_cut_as_a_line():
     assert cut.geom_type == "LineString"
     lon, _ = frame.ft_to_lonlat(*shapely.get_coordinates(cut).T)
     assert sorted(np.round(lon, 6)) == [-81.145, -71.1]
+
+
+def test_a_wide_lake_in_a_lambert_zone_reaches_the_lot_at_its_far_end():
+    """A lake 10 miles wide and 2,000 ft across in Florida North (a Lambert zone, US survey
+    feet), east of the zone's central meridian, and a lot whose north side is the lake's shore
+    at its east end: grid east there runs 1.1 degrees off true east, so the shore's far end lies
+    about 1,100 ft south of its west end. The lake's box in degrees from two of its corners
+    missed its far end, and with it the lot (0 ft of frontage); the lot's frontage is the one it
+    has on a piece of the same lake by the lot (whose box is right to a foot)."""
+    from pyproj import CRS, Transformer
+
+    crs = CRS.from_epsg(2238)
+    x0, y0 = Transformer.from_crs(4326, crs, always_xy=True).transform(-82.2, 29.6)
+    w = 52_800.0  # 10 miles
+    lake = shapely.box(x0, y0, x0 + w, y0 + 2000)
+    piece = shapely.box(x0 + w - 2000, y0, x0 + w, y0 + 2000)
+    lot = shapely.box(x0 + w - 600, y0 - 500, x0 + w - 100, y0)
+
+    def frontage(water):
+        ctx = Context(water=FeatureLayer("<memory>", np.array([water]), crs, np.array([None])))
+        lots = parcels(lot, crs=crs)
+        return one(check(lots, markers([], crs=crs), context=ctx))["water_frontage_ft"]
+
+    by_the_lot = frontage(piece)
+    assert 500 <= by_the_lot < 570  # the lot's north side, 500 US survey ft, and a little more
+    assert frontage(lake) == pytest.approx(by_the_lot, abs=0.01)
