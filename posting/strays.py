@@ -9,11 +9,13 @@ without geometry and says which vertex, how far it lies, and what to do.
 
 A vertex is a *stray* when it lies more than :data:`STRAY_FT` from the middle of its ring (the
 median of the ring's vertices) and more than :data:`STRAY_RATIO` times as far as the ring's
-median vertex does. Each ring is judged alone: a tax lot of two parts miles apart (a ranch and
-its distant well site) is not a stray, and a long railroad strip, whose vertices are spread
-along it, is not either. (A hole's vertices are not looked at: a lot's box is its shell's, and
-a hole reaching out of its shell is repaired with the lot.) The median is taken without the ring's closing vertex, so a stray first
-vertex (written twice) is still one vertex of the ring's.
+median vertex does, and the vertices either side of it along the ring do not. Each ring is
+judged alone: a tax lot of two parts miles apart (a ranch and its distant well site) is not a
+stray, and a long railroad strip is not either (its far end's vertices are each other's
+neighbours, however few they are). The median is taken without the ring's closing vertex, so a
+stray first vertex (written twice) is still one vertex of the ring's; a vertex written twice in
+a row counts once. A hole is looked at only in a lot whose box (its shell's) is looked at: a
+hole reaching out of its shell makes the lot not valid, and it is repaired as such.
 
 Distances are geodesic, on WGS 84 (:class:`pyproj.Geod`), from the layer's CRS; only lots whose
 box spans more than :data:`STRAY_FT` are looked at, which on a county's layer is none.
@@ -109,9 +111,11 @@ def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
     xy, ring = shapely.get_coordinates(rings, return_index=True)
     if not len(xy):
         return none
-    # without each ring's closing vertex (the last of each run of one ring)
+    # without each ring's closing vertex (the last of each run of one ring), nor a vertex
+    # that repeats the one before it
     last = np.r_[ring[1:] != ring[:-1], True]
-    xy, ring = xy[~last], ring[~last]
+    again = np.r_[False, (ring[1:] == ring[:-1]) & (xy[1:] == xy[:-1]).all(axis=1)]
+    xy, ring = xy[~last & ~again], ring[~last & ~again]
     lon, lat = to_lonlat(xy[:, 0], xy[:, 1], crs)
     first = np.r_[0, np.flatnonzero(ring[1:] != ring[:-1]) + 1]
     lon0 = np.repeat(lon[first], np.diff(np.r_[first, len(lon)]))
@@ -130,8 +134,19 @@ def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
         far = dist > np.maximum(STRAY_FT, STRAY_RATIO * typical_ft)
     if not far.any():
         return none
+    # a stray's neighbours along its ring are not far: the far end of a long strip is
+    # (its vertices there are each other's neighbours)
+    end = np.r_[first[1:], len(ring)] - 1
+    start_of = np.repeat(first, end - first + 1)
+    end_of = np.repeat(end, end - first + 1)
+    i = np.arange(len(ring))
+    before = np.where(i == start_of, end_of, i - 1)
+    after = np.where(i == end_of, start_of, i + 1)
+    stray = far & ~far[before] & ~far[after]
+    if not stray.any():
+        return none
     near = pd.Series(np.where(far, np.nan, dist)).groupby(ring).max()
-    hit = np.flatnonzero(far)
+    hit = np.flatnonzero(stray)
     row = look[ring_row[ring[hit]]]
     _, once = np.unique(row, return_index=True)  # the first stray of each row
     hit = hit[once]

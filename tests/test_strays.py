@@ -75,6 +75,8 @@ def test_long_lots_remote_parts_and_lots_on_the_antimeridian_and_a_pole_are_not_
     mile = 5280 * 0.3048  # metres (UTM 17N)
     geoms = [
         box(0, 0, 100 * mile, 30),  # a railroad strip 100 miles long, 100 ft wide
+        # and one with three vertices at its west end, two at its east end
+        Polygon([(0, 0), (100 * mile, 0), (100 * mile, 30), (0, 30), (0, 15)]),
         Polygon([(0, 0), (60 * mile, 0), (60 * mile, 5), (30 * mile, 1000), (0, 5)]),
         MultiPolygon([box(0, 0, 300, 300), box(80 * mile, 0, 80 * mile + 300, 300)]),
     ]
@@ -118,20 +120,23 @@ def _strays_slowly(geometry, crs) -> list[int]:
         polys = list(g.geoms) if isinstance(g, MultiPolygon) else [g]
         rings = [r for p in polys for r in (p.exterior, *p.interiors)]
         for ring in rings:
-            pts = [t.transform(x, y) for x, y in list(ring.coords)[:-1]]
+            coords = list(ring.coords)[:-1]
+            coords = [c for i, c in enumerate(coords) if i == 0 or c != coords[i - 1]]
+            pts = [t.transform(x, y) for x, y in coords]
             lon0 = pts[0][0]
             east = [((lon - lon0 + 180) % 360) - 180 for lon, _ in pts]
             mlon, mlat = lon0 + float(np.median(east)), float(np.median([p[1] for p in pts]))
             d = [geod.inv(mlon, mlat, lon, lat)[2] / 0.3048 for lon, lat in pts]
             limit = max(STRAY_FT, STRAY_RATIO * float(np.median(d)))
-            if any(v > limit for v in d):
+            far = [v > limit for v in d]
+            if any(far[i] and not far[i - 1] and not far[(i + 1) % len(d)] for i in range(len(d))):
                 rows.append(row)
                 break
     return rows
 
 
 _lot = st.builds(
-    lambda x, y, w, h, k, dx, dy, stray: (x, y, w, h, k, dx, dy, stray),
+    lambda *a: a,
     st.floats(300_000, 800_000),
     st.floats(200_000, 2_000_000),
     st.floats(1, 5_000),
@@ -140,14 +145,23 @@ _lot = st.builds(
     st.floats(-6e6, 6e6),
     st.floats(-6e6, 6e6),
     st.booleans(),
+    st.integers(0, 3),
 )
 
 
 def _polygon(lot) -> Polygon:
-    x, y, w, h, k, dx, dy, stray = lot
+    """A lot of w by h ft; with a stray, vertex k moved by (dx, dy) and, one time in four,
+    vertex k + 1 too (two far vertices side by side: no stray) or vertex k written twice (one
+    stray)."""
+    x, y, w, h, k, dx, dy, stray, extra = lot
     ring = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
     if stray:
         ring[k] = (ring[k][0] + dx, ring[k][1] + dy)
+        if extra == 1:
+            j = (k + 1) % 4
+            ring[j] = (ring[j][0] + dx, ring[j][1] + dy)
+        elif extra == 2:
+            ring.insert(k, ring[k])
     return Polygon(ring)
 
 
