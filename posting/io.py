@@ -1230,6 +1230,15 @@ def _shown(v: float) -> str:
     return f"{v:.1f}" if abs(v) < 1e12 else f"{v:.3g}"
 
 
+def _shown_degrees(v: float) -> str:
+    """An angle in a message: six decimals (a tenth of a metre), as files give them.
+
+    >>> _shown_degrees(-86.1138472), _shown_degrees(28.7)
+    ('-86.113847', '28.700000')
+    """
+    return f"{v:.6f}"
+
+
 def _check_crs_plausible(layer: Layer, *, whole: bool = True) -> Layer:
     """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse.
 
@@ -1638,6 +1647,7 @@ def _without_strays(lay: Layer) -> Layer:
     geometry = np.array(lay.geometry, dtype=object, copy=True)
     geometry[found.rows] = None
     problems = dict(lay.problems)
+    shown = _shown_degrees if lay.crs.is_geographic else _shown  # (to find it in the file)
     for r, (x, y), d, w in zip(
         found.rows.tolist(),
         found.xy.tolist(),
@@ -1645,7 +1655,7 @@ def _without_strays(lay: Layer) -> Layer:
         found.within_ft.tolist(),
         strict=True,
     ):
-        problems.setdefault(r, stray_problem(_shown(x), _shown(y), d, w))
+        problems.setdefault(r, stray_problem(shown(x), shown(y), d, w))
     return dataclasses.replace(lay, geometry=geometry, problems=problems)
 
 

@@ -197,7 +197,7 @@ def test_read_parcels_leaves_a_stray_lot_without_geometry_and_says_why(tmp_path)
     assert layer.geometry[8] is None and base.geometry[8] is not None
     assert {**base.problems, 8: layer.problems[8]} == layer.problems
     why = layer.problems[8]
-    assert why.startswith(f"a vertex, ({x:.1f}, {y:.1f}), lies 3")
+    assert why.startswith(f"a vertex, ({x:.6f}, {y:.6f}), lies 30")
     assert why.endswith("a coordinate typed or digitised wrong? Fix this vertex in the file")
     unplaced = sum(g is None for g in base.geometry)
     assert sum(g is None for g in layer.geometry) == unplaced + 1
