@@ -40,6 +40,11 @@ __all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
 REASON_SEARCH_FT = 5_000.0
 """How far the nearest boundary is looked for, only to word why a marker is unassigned."""
 
+FAR_OUTSIDE_FT = 264_000.0
+"""How far (ft; 50 miles) outside the parcels' extent a marker with no boundary near it stands
+before its reason says so, and that a coordinate may be typed wrong (a sign in the right
+county is never that far: a digit or a sign of its longitude is)."""
+
 _NEAR_FT = 150.0
 """First reach of the search for the nearest boundary of an unassigned marker."""
 
@@ -380,6 +385,7 @@ def assign_markers(
         prep,
         markers,
         tolerance_ft,
+        parcels_extent(prep),
     )
     return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason)
 
@@ -540,13 +546,21 @@ def _explain(
     prep: PreparedParcels | ParcelGeometry,
     markers: MarkerLayer,
     tolerance_ft: float,
+    extent: tuple[float, ...] | None = None,
 ) -> None:
-    """Fill ``reason`` for usable markers that were not assigned (few, so a loop is fine)."""
+    """Fill ``reason`` for usable markers that were not assigned (few, so a loop is fine); one
+    with no boundary near it and more than :data:`FAR_OUTSIDE_FT` outside the parcels'
+    ``extent`` (:func:`parcels_extent`) is said to be."""
     ids = prep.ids
     tol = _fmt_ft(tolerance_ft)
     has_pair = np.zeros(len(reason), dtype=bool)
     if named_pairs.size:
         has_pair[named_pairs[0]] = True
+    lost = usable & (parcel < 0) & ~named & (inside_parcel < 0) & (nearest_ring < 0)
+    far_outside = None
+    if lost.any() and extent is not None:
+        far_outside = np.full(len(reason), np.nan)
+        far_outside[lost] = outside_ft(markers.lon[lost], markers.lat[lost], extent)
     for i in np.flatnonzero(usable & (parcel < 0)):
         if named[i]:
             ref = markers.parcel_ref[i]
@@ -572,3 +586,48 @@ def _explain(
             )
         else:
             reason[i] = f"no parcel boundary within {REASON_SEARCH_FT:,.0f} ft"
+            far = far_outside[i] if far_outside is not None else np.nan
+            if far > FAR_OUTSIDE_FT:
+                reason[i] += (
+                    f"; it stands {far / 5280:,.0f} miles outside the parcels' extent: a "
+                    "coordinate typed wrong?"
+                )
+
+
+def parcels_extent(prep: PreparedParcels | ParcelGeometry) -> tuple[float, ...] | None:
+    """(west, south, east, north) in degrees around the parcels with usable geometry (the
+    boxes of ``prep.bounds_lonlat``), or None when none has one."""
+    b = prep.bounds_lonlat[prep.group >= 0]
+    b = b[np.isfinite(b).all(axis=1)] if len(b) else b
+    if not len(b):
+        return None
+    return (
+        float(b[:, 0].min()),
+        float(b[:, 1].min()),
+        float(b[:, 2].max()),
+        float(b[:, 3].max()),
+    )
+
+
+def outside_ft(lon: np.ndarray, lat: np.ndarray, extent: tuple[float, ...] | None) -> np.ndarray:
+    """How far (ft, geodesic on WGS 84) each point lies from the nearest point of ``extent``
+    (west, south, east, north) in degrees: 0 inside it, NaN without an extent or a position,
+    or where the extent spans more than half the globe's longitudes (astride the antimeridian,
+    its box says nothing).
+
+    A degree of the equator east of the box (the equator is a circle of 6,378,137 m), and a
+    point inside it:
+
+    >>> outside_ft(np.array([1.0, -0.5]), np.array([0.0, 0.5]), (-1.0, 0.0, 0.0, 1.0)).round()
+    array([365221.,      0.])
+    """
+    from posting.crs import _GEOD, FT_M
+
+    lon = np.asarray(lon, dtype=float)
+    lat = np.asarray(lat, dtype=float)
+    if extent is None or not (extent[2] - extent[0] <= 180):
+        return np.full(len(lon), np.nan)
+    west, south, east, north = extent
+    with np.errstate(invalid="ignore"):
+        _, _, metres = _GEOD.inv(np.clip(lon, west, east), np.clip(lat, south, north), lon, lat)
+    return np.asarray(metres, dtype=float) / FT_M

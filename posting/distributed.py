@@ -1478,7 +1478,11 @@ def _named_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> di
 
 
 def _combine_reasons(
-    lost: MarkerLayer, found: list[dict], named: list[dict], tolerance_ft: float
+    lost: MarkerLayer,
+    found: list[dict],
+    named: list[dict],
+    tolerance_ft: float,
+    extent: tuple[float, ...] | None = None,
 ) -> np.ndarray:
     """Why each lost marker is unassigned, worded as :func:`posting.assign._explain` words it
     from the facts of every partition near it (the first parcel it stands in; else the
@@ -1548,6 +1552,7 @@ def _combine_reasons(
         fake,
         lost,
         tolerance_ft,
+        extent,
     )
     return reason
 
@@ -2256,8 +2261,10 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
             sub = markers_take(light, idx)
             jobs.append(client.submit(_reasons_in, plan_f, p["k"], sub, idx, pure=False))
     found = _progress(jobs + asked, "unassigned markers' reasons", progress)
+    boxes = np.asarray([p["extent"] for p in preps if p["extent"] is not None], dtype=float)
+    extent = tuple(_extent(boxes)) if len(boxes) else None  # as assign.parcels_extent
     reason = _combine_reasons(
-        lost, found[: len(jobs)], found[len(jobs) :], plan.job.settings.tolerance_ft
+        lost, found[: len(jobs)], found[len(jobs) :], plan.job.settings.tolerance_ft, extent
     )
     from posting.attributes import first_recorded, marker_kinds
 

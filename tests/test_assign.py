@@ -296,3 +296,28 @@ def test_side_at_nearest_matches_the_lexsort_oracle(seed, n, pairs, repeat_ring)
     want_side, want_head = _side_at_nearest_by_lexsort(who, ring, dist, side, rings_of)
     np.testing.assert_array_equal(got_side, want_side)
     np.testing.assert_array_equal(got_head, want_head)
+
+
+def test_a_marker_far_outside_the_parcels_says_so_and_that_a_coordinate_may_be_wrong():
+    """Two lots in degrees near 28.7 N, 81.1 W; one sign typed 5 degrees west (a longitude
+    -86.1 for -81.1), one 10 miles north (near enough to be a neighbour's: no hint), and one
+    on a line. The distance is the geodesic from the sign to the lots' box, measured here with
+    the box from geopandas."""
+    import geopandas as gpd
+    from pyproj import Geod
+
+    lots = [shapely.box(-81.11, 28.70, -81.10, 28.71), shapely.box(-81.10, 28.70, -81.09, 28.71)]
+    signs = [(-86.105, 28.705), (-81.105, 28.85), (-81.105, 28.70)]
+    r = check(parcels(*lots, crs="EPSG:4326"), markers(signs, crs="EPSG:4326"))
+    reasons = plain(r.markers["reason"])
+    west, south, east, north = gpd.GeoSeries(lots, crs=4326).total_bounds
+    assert south < 28.705 < north and -86.105 < west < east  # the box's nearest point: west
+    _, _, metres = Geod(ellps="WGS84").inv(west, 28.705, -86.105, 28.705)
+    miles = metres / 0.3048 / 5280
+    assert 300 < miles < 305
+    assert reasons == [
+        f"no parcel boundary within 5,000 ft; it stands {miles:,.0f} miles outside the parcels' "
+        "extent: a coordinate typed wrong?",
+        "no parcel boundary within 5,000 ft",
+        None,
+    ]

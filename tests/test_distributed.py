@@ -1754,6 +1754,20 @@ def test_lots_with_a_stray_vertex_are_theirs_as_in_one_run(tmp_path, scheduler, 
     assert len(report["crs_detail"]) == 1
 
 
+def test_a_sign_far_outside_the_parcels_is_said_to_be_as_in_one_run(tmp_path, scheduler):
+    """A sign typed 5 degrees west of the sample (300 miles into the Gulf): no partition is
+    near it, and its reason says how far outside the parcels' extent it stands, from the
+    partitions' extents as one run's from its own: one run's bytes."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table.loc[10, "lon"] = str(float(table.loc[10, "lon"]) - 5)
+    signs = tmp_path / "signs.csv"
+    table.to_csv(signs, index=False)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    far = [s for s in report["unassigned_signs"] if "typed wrong" in s["reason"]]
+    assert [s["row"] for s in far] == [10]
+    assert "; it stands 303 miles outside the parcels' extent" in far[0]["reason"]
+
+
 def test_a_folder_of_photos_as_signs_as_in_one_run(tmp_path, scheduler):
     """Geotagged photos of signs (one without a position) beside the CSV: one run's bytes."""
     from photo_files import write_photo
