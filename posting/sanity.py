@@ -22,6 +22,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
+from posting.assign import parcels_extent as usable_extent
 from posting.crs import to_lonlat
 from posting.errors import InputError, python_name
 from posting.io import MarkerLayer
@@ -47,13 +48,11 @@ extent itself) a marker still counts as near them: signs stand within a few feet
 
 
 def parcels_extent(prepared: PreparedParcels) -> tuple[float, float, float, float] | None:
-    """(west, south, east, north) in degrees of the parcels with usable geometry, grown by the
-    margin (:func:`padded`); None when no parcel has any."""
-    b = prepared.bounds_lonlat[pd.isna(prepared.invalid)]
-    b = b[np.isfinite(b).all(axis=1)] if len(b) else b
-    if not len(b):
-        return None
-    return padded((b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()))
+    """(west, south, east, north) in degrees of the parcels with usable geometry
+    (:func:`posting.assign.parcels_extent`), grown by the margin (:func:`padded`); None when no
+    parcel has any."""
+    box = usable_extent(prepared)
+    return None if box is None else padded(box)
 
 
 def padded(extent: Sequence[float]) -> tuple[float, float, float, float]:
