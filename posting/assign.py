@@ -29,7 +29,7 @@ import pandas as pd
 import shapely
 
 from posting.boundary import RingIndex, project
-from posting.crs import lonlat_margin_deg
+from posting.crs import geodesic_ft, lonlat_margin_deg
 from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import background, pmap, soon
@@ -621,13 +621,9 @@ def outside_ft(lon: np.ndarray, lat: np.ndarray, extent: tuple[float, ...] | Non
     >>> outside_ft(np.array([1.0, -0.5]), np.array([0.0, 0.5]), (-1.0, 0.0, 0.0, 1.0)).round()
     array([365221.,      0.])
     """
-    from posting.crs import _GEOD, FT_M
-
     lon = np.asarray(lon, dtype=float)
     lat = np.asarray(lat, dtype=float)
     if extent is None or not (extent[2] - extent[0] <= 180):
         return np.full(len(lon), np.nan)
     west, south, east, north = extent
-    with np.errstate(invalid="ignore"):
-        _, _, metres = _GEOD.inv(np.clip(lon, west, east), np.clip(lat, south, north), lon, lat)
-    return np.asarray(metres, dtype=float) / FT_M
+    return geodesic_ft(np.clip(lon, west, east), np.clip(lat, south, north), lon, lat)

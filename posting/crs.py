@@ -42,6 +42,7 @@ __all__ = [
     "WorkingCRS",
     "azimuth_deg",
     "crs_of",
+    "geodesic_ft",
     "local_tm",
     "lonlat_margin_deg",
     "parse_crs",
@@ -260,6 +261,20 @@ def azimuth_deg(
     """
     fwd, _, _ = _GEOD.inv(lon0, lat0, lon1, lat1)
     return np.mod(np.asarray(fwd, dtype=float), 360.0)
+
+
+def geodesic_ft(
+    lon0: np.ndarray, lat0: np.ndarray, lon1: np.ndarray, lat1: np.ndarray
+) -> np.ndarray:
+    """Geodesic distance (ft, on WGS 84) from each first point to each second (NaN where a
+    point is NaN).
+
+    >>> geodesic_ft(np.array([0.0]), np.array([0.0]), np.array([1.0]), np.array([0.0])).round()
+    array([365221.])
+    """
+    with np.errstate(invalid="ignore"):
+        _, _, metres = _GEOD.inv(lon0, lat0, lon1, lat1)
+    return np.asarray(metres, dtype=float) / FT_M
 
 
 def lonlat_margin_deg(distance_ft: float, south: float, north: float) -> float:

@@ -17,8 +17,9 @@ stray first vertex (written twice) is still one vertex of the ring's; a vertex w
 a row counts once. A hole is looked at only in a lot whose box (its shell's) is looked at: a
 hole reaching out of its shell makes the lot not valid, and it is repaired as such.
 
-Distances are geodesic, on WGS 84 (:class:`pyproj.Geod`), from the layer's CRS; only lots whose
-box spans more than :data:`STRAY_FT` are looked at, which on a county's layer is none.
+Distances are geodesic, on WGS 84 (:func:`posting.crs.geodesic_ft`), from the layer's CRS;
+only lots whose box spans more than :data:`STRAY_FT` are looked at, which on a county's layer
+is none.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import shapely
-from pyproj import CRS, Geod
+from pyproj import CRS
 
-from posting.crs import FT_M, to_lonlat
+from posting.crs import FT_M, geodesic_ft, to_lonlat
 
 __all__ = ["STRAY_FT", "STRAY_RATIO", "Stray", "find_strays", "stray_problem"]
 
@@ -45,7 +46,6 @@ STRAY_RATIO = 100.0
 500 times as far."""
 
 _MILE_FT = 5280.0
-_GEOD = Geod(ellps="WGS84")
 
 
 @dataclass(frozen=True)
@@ -125,9 +125,7 @@ def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
     at = middle.index.get_indexer(ring)
     mlon = lon0 + middle["east"].to_numpy()[at]
     mlat = middle["lat"].to_numpy()[at]
-    with np.errstate(invalid="ignore"):
-        _, _, metres = _GEOD.inv(mlon, mlat, lon, lat)
-    dist = np.asarray(metres, dtype=float) / FT_M
+    dist = geodesic_ft(mlon, mlat, lon, lat)
     typical = pd.Series(dist).groupby(ring).median()
     typical_ft = typical.to_numpy()[typical.index.get_indexer(ring)]
     with np.errstate(invalid="ignore"):
