@@ -410,17 +410,39 @@ def _read_slice(piece: dataset.Piece, read: Callable[..., Any], whole: Callable[
     """``read(prefetch)``: ``piece`` read as a part of its file. A piece of one file that is
     refused may only look wrong on its own (most of its rows swapped, or in another CRS, where
     the file's are not): the file read whole (``whole()``) gives one run's error, if it has
-    one, and the piece is read again without the checks that the whole file passed. (A piece of
-    a dataset is not: the dataset would be read whole in one process.)"""
+    one, and the piece is read again without the checks that the whole file passed. A piece of
+    a dataset (which no process reads whole) is read as a part at once: what only the whole
+    dataset settles is judged on the client from every piece's tallies (:func:`_tallies_of`,
+    :func:`posting.io.refuse_as_whole`)."""
+    if not piece.of_one_file:
+        with _given(piece) as prefetch, io.part_of_file():
+            return read(prefetch)
     try:
         with _given(piece) as prefetch:
             return read(prefetch)
     except PostingError:
-        if not piece.of_one_file:  # a dataset's piece: the dataset is not read whole
-            raise
+        pass
     whole()
     with _given(piece) as prefetch, io.part_of_file():
         return read(prefetch)
+
+
+@contextlib.contextmanager
+def _tallies_of(piece: dataset.Piece) -> Iterator[list[io.WholeTally]]:
+    """The tallies of the reading in the block (:func:`posting.io.tallies`) that the client
+    judges the whole layer by: a dataset's piece's (a piece of one file is judged where it is
+    read, against its file read whole: :func:`_read_slice`)."""
+    with io.tallies() as seen:
+        mine: list[io.WholeTally] = []
+        yield mine
+    if not piece.of_one_file:
+        mine.extend(seen)
+
+
+def _refuse_as_whole(pieces: Sequence[dataset.Piece], tallies: Sequence[Any]) -> None:
+    """Refuse a layer read in ``pieces`` (in order) as one run reading it whole would, from
+    each piece's tallies (:func:`_tallies_of`)."""
+    io.refuse_as_whole([(p.offset, t) for p, t in zip(pieces, tallies, strict=True)])
 
 
 def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.ndarray]:
@@ -539,7 +561,8 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     from posting.crs import to_lonlat
     from posting.io import _as_id_strings, _require_column, geometry_kinds, parcel_values
 
-    layer, rows = read_parcel_piece(job, piece)
+    with _tallies_of(piece) as tallies:
+        layer, rows = read_parcel_piece(job, piece)
     geometry = np.asarray(layer.geometry, dtype=object)
     n = len(geometry)
     types = shapely.get_type_id(geometry)
@@ -601,6 +624,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         else [np.nan] * 4,
         "any_owner": layer.owners is not None and bool(pd.notna(layer.owners).any()),
         "kinds": geometry_kinds(geometry),
+        "tallies": tallies,
     }
     return frame, info
 
@@ -754,8 +778,8 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
     from posting.attributes import find_column, marker_kinds
 
-    with io.columns_read() as seen:  # a GeoJSON slice's columns as GDAL typed them
-        m = read_marker_piece(plan.job, entry, piece)
+    with io.columns_read() as seen, _tallies_of(piece) as tallies:
+        m = read_marker_piece(plan.job, entry, piece)  # (seen: a GeoJSON slice's columns)
     _save(f"{plan.scratch}/markers-all/{i}.pkl", m)
     item, part = plan.reach.parts_of(_marker_boxes(m))
     for k in unique_ints(part):
@@ -778,6 +802,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         "unusable": int((~pd.isna(m.reason)).sum()),
         "other": (other_count, other_first),
         "json_columns": seen[-1] if seen else None,
+        "tallies": tallies,
         "has_parcel_field": bool(plan.job.sign_parcel_field)
         and plan.job.sign_parcel_field.strip().lower() in m.attributes.columns,
     }
@@ -786,12 +811,13 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
 @_task
 def _distribute_context(
     plan: Plan, name: str, i: int, piece: dataset.Piece
-) -> tuple[int, tuple[Any, ...] | None, list[str], LeftOut, LeftOut]:
+) -> tuple[int, tuple[Any, ...] | None, list[str], LeftOut, LeftOut, list[io.WholeTally]]:
     """Read piece ``i`` of one context layer (the layer, when it is one piece) and write each
     partition the features within its reach; how many it has; for a slice of a GeoJSON file,
     its columns as GDAL typed them (:func:`_json_settled`); its notes, the features it
     leaves out and the polygons it finds not valid (:func:`posting.io.left_out_summary`, by row
-    of the layer) for :func:`_context_warnings`."""
+    of the layer) for :func:`_context_warnings`; and, of a dataset's piece, its tallies
+    (:func:`_tallies_of`)."""
     from posting.io import left_out_summary  # (posting.io: FeatureLayer is what is pickled)
     from posting.job import read_context
 
@@ -806,7 +832,7 @@ def _distribute_context(
         return getattr(read_context(files, empty, job.crs, prefetch), name)
 
     whole = piece.row_groups is None and not piece.sliced
-    with io.columns_read() as seen:
+    with io.columns_read() as seen, _tallies_of(piece) as tallies:
         layer = read() if whole else _read_slice(piece, read, read)
     boxes = layer.lonlat_bounds()
     item, part = plan.reach.parts_of(boxes)
@@ -818,7 +844,7 @@ def _distribute_context(
         _save(f"{folder}/{k}/{i}.pkl", (_features_take(layer, sel), boxes[sel]))
     left_out = left_out_summary(layer.left_out, offset=piece.offset)  # (a few rows by why)
     repaired = left_out_summary(layer.repaired, offset=piece.offset)
-    return len(layer), (seen[-1] if seen else None), list(layer.notes), left_out, repaired
+    return len(layer), (seen[-1] if seen else None), list(layer.notes), left_out, repaired, tallies
 
 
 def _features_take(layer: Any, idx: np.ndarray) -> Any:
@@ -1951,6 +1977,7 @@ class _Steps:
             frames, info = scan(pieces)
         elif casts:  # columns with no value in some slices: read as the others' type
             pieces = [_cast(p, casts) for p in pieces]
+        _refuse_as_whole(pieces, [x["tallies"] for x in info])  # (a dataset's)
         kinds: collections.Counter[int] = collections.Counter()
         for x in info:
             kinds.update(x["kinds"])
@@ -2068,6 +2095,13 @@ class _Steps:
             )
             read.update(dict(zip(_enumerated(again), done, strict=True)))
             context.update(again)
+        # a dataset refused as one run reading it whole refuses it: the context layers' (which
+        # one run reads before the markers are read), then each marker file's
+        for name, mine in context.items():
+            _refuse_as_whole(mine, [read[name, i][5] for i in range(len(mine))])
+        for e in range(len(job.signs)):
+            idx = [k for k, (f, _) in enumerate(marker_pieces) if f == e]
+            _refuse_as_whole([marker_pieces[k][1] for k in idx], [mres[k]["tallies"] for k in idx])
         # what one run says of all the marker files read together (each piece is read alone)
         from posting.stream import empty_marker_files
 

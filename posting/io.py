@@ -154,6 +154,103 @@ def columns_read() -> Iterator[list[Any]]:
         _COLUMNS_READ.reset(token)
 
 
+@dataclass(frozen=True)
+class LonLatTally:
+    """What :func:`_check_lonlat_range`'s refusals need of longitude/latitude columns, all or
+    some of a layer's rows: the parts of a dataset read apart are judged as the dataset read
+    whole (:func:`refuse_as_whole`).
+
+    Attributes
+    ----------
+    columns
+        The longitude and latitude columns' names.
+    finite
+        Rows with both numbers finite.
+    far, first_far
+        Rows with a number beyond 360 (not an angle), and the first one's (lon, lat).
+    swapped, first_swapped
+        Rows whose latitude is beyond 90 and longitude within it, and the first one's row
+        (within the part) and latitude.
+    """
+
+    columns: tuple[str, str]
+    finite: int
+    far: int
+    first_far: tuple[float, float] | None
+    swapped: int
+    first_swapped: tuple[int, float] | None
+
+    @classmethod
+    def of(cls, lon: np.ndarray, lat: np.ndarray, columns: tuple[str, str]) -> LonLatTally:
+        """The tally of the rows ``lon``, ``lat``."""
+        finite = np.isfinite(lon) & np.isfinite(lat)
+        far = np.zeros(len(lon), dtype=bool)
+        far[finite] = (np.abs(lon[finite]) > 360) | (np.abs(lat[finite]) > 360)
+        swap = np.zeros(len(lon), dtype=bool)
+        swap[finite] = (np.abs(lat[finite]) > 90) & (np.abs(lon[finite]) <= 90)
+        i = int(np.argmax(far)) if far.any() else None
+        j = int(np.argmax(swap)) if swap.any() else None
+        return cls(
+            columns=columns,
+            finite=int(finite.sum()),
+            far=int(far.sum()),
+            first_far=None if i is None else (float(lon[i]), float(lat[i])),
+            swapped=int(swap.sum()),
+            first_swapped=None if j is None else (j, float(lat[j])),
+        )
+
+    @staticmethod
+    def added(parts: Sequence[tuple[int, LonLatTally]]) -> LonLatTally:
+        """The tally of parts (each with the number of its first row) taken in order."""
+        far = next((t.first_far for _, t in parts if t.first_far is not None), None)
+        swapped = next(
+            ((o + t.first_swapped[0], t.first_swapped[1]) for o, t in parts if t.first_swapped),
+            None,
+        )
+        return LonLatTally(
+            columns=parts[0][1].columns,
+            finite=sum(t.finite for _, t in parts),
+            far=sum(t.far for _, t in parts),
+            first_far=far,
+            swapped=sum(t.swapped for _, t in parts),
+            first_swapped=swapped,
+        )
+
+    def refuse(self, path: str, crs: CRS) -> None:
+        """Refuse the layer where most rows are not angles (the wrong CRS, named) or have
+        longitude and latitude swapped.
+
+        Raises
+        ------
+        CRSError, InputError
+        """
+        if self.far and self.far * 2 > self.finite:
+            lon, lat = self.first_far
+            named_lonlat = str(self.columns[0]).strip().lower() in LON_NAMES
+            mend = (
+                "name the columns x/y and give their CRS with {option}"
+                if named_lonlat
+                else "give their CRS with {option}, not a geographic one"
+            )
+            raise CRSError(
+                f"columns {self.columns[0]}/{self.columns[1]} hold numbers such as ({lon:,.1f}, "
+                f"{lat:,.1f}), which are not degrees of longitude/latitude ({crs.name}): "
+                f"they look like projected coordinates (feet or metres); {mend} (for example "
+                "{option} EPSG:2236 for Florida East, US survey feet)",
+                path=path,
+                parameter="crs",
+            )
+        if self.swapped and self.swapped * 2 > self.finite:
+            i, lat = self.first_swapped
+            raise InputError(
+                f"longitude and latitude are swapped: in {self.swapped:,} of {self.finite:,} "
+                f"rows the latitude ({self.columns[1]}) is beyond 90 degrees, as {lat:g} in row "
+                f"{i}, while the longitude ({self.columns[0]}) would be a latitude. Swap the "
+                "columns, or name them for what they hold (lon, lat)",
+                path=path,
+            )
+
+
 def _check_lonlat_range(
     lon: np.ndarray, lat: np.ndarray, path: str, columns: tuple[str, str], crs: CRS
 ) -> dict[int, str]:
@@ -161,40 +258,11 @@ def _check_lonlat_range(
 
     Numbers far beyond any angle (State Plane feet, UTM metres) in most rows are not a few bad
     rows but the wrong CRS: that is refused at once, naming the cause. A latitude beyond 90
-    whose longitude would be a latitude is a swap, and is said so.
+    whose longitude would be a latitude is a swap, and is said so. Read as a part of a layer
+    (:func:`part_of_file`), the refusals are left to the whole layer (:func:`tallies`).
     """
     problems: dict[int, str] = {}
-    finite = np.isfinite(lon) & np.isfinite(lat)
-    far = np.zeros(len(lon), dtype=bool)
-    far[finite] = (np.abs(lon[finite]) > 360) | (np.abs(lat[finite]) > 360)
-    whole = not _PART_OF_FILE.get()
-    if whole and far.any() and far.sum() * 2 > finite.sum():
-        i = int(np.flatnonzero(far)[0])
-        named_lonlat = str(columns[0]).strip().lower() in LON_NAMES
-        mend = (
-            "name the columns x/y and give their CRS with {option}"
-            if named_lonlat
-            else "give their CRS with {option}, not a geographic one"
-        )
-        raise CRSError(
-            f"columns {columns[0]}/{columns[1]} hold numbers such as ({lon[i]:,.1f}, "
-            f"{lat[i]:,.1f}), which are not degrees of longitude/latitude ({crs.name}): "
-            f"they look like projected coordinates (feet or metres); {mend} (for example "
-            "{option} EPSG:2236 for Florida East, US survey feet)",
-            path=path,
-            parameter="crs",
-        )
-    swap = np.zeros(len(lon), dtype=bool)
-    swap[finite] = (np.abs(lat[finite]) > 90) & (np.abs(lon[finite]) <= 90)
-    if whole and swap.any() and swap.sum() * 2 > finite.sum():
-        i = int(np.flatnonzero(swap)[0])
-        raise InputError(
-            f"longitude and latitude are swapped: in {int(swap.sum()):,} of {int(finite.sum()):,} "
-            f"rows the latitude ({columns[1]}) is beyond 90 degrees, as {lat[i]:g} in row {i}, "
-            f"while the longitude ({columns[0]}) would be a latitude. Swap the columns, or name "
-            "them for what they hold (lon, lat)",
-            path=path,
-        )
+    _judge(WholeTally(path, crs, lonlat=LonLatTally.of(lon, lat, columns)))
     for i in np.flatnonzero(np.isfinite(lat) & (np.abs(lat) > 90)):
         if abs(lat[i]) > 360:
             why = f"latitude {lat[i]:g} is not an angle (a projected coordinate?)"
@@ -1239,14 +1307,130 @@ def _shown_degrees(v: float) -> str:
     return f"{v:.6f}"
 
 
+@dataclass(frozen=True)
+class ExtentTally:
+    """What :func:`_check_crs_plausible`'s refusals need of a layer's features, all or some of
+    them: the parts of a dataset read apart are judged as the dataset read whole
+    (:func:`refuse_as_whole`).
+
+    Attributes
+    ----------
+    usable
+        Features with a finite box.
+    beyond, first_beyond
+        Of those, in a geographic layer, the features with a coordinate beyond any angle, and
+        the first one's first such vertex.
+    bounds
+        The usable features' box (xmin, ymin, xmax, ymax; NaN where there is none).
+    """
+
+    usable: int
+    beyond: int
+    first_beyond: tuple[float, float] | None
+    bounds: tuple[float, float, float, float]
+
+    @staticmethod
+    def added(parts: Sequence[tuple[int, ExtentTally]]) -> ExtentTally:
+        """The tally of parts (each with the number of its first row) taken in order."""
+        boxes = np.array([t.bounds for _, t in parts if t.usable], dtype=float).reshape(-1, 4)
+        bounds = (
+            (*boxes[:, :2].min(axis=0), *boxes[:, 2:].max(axis=0)) if len(boxes) else (np.nan,) * 4
+        )
+        return ExtentTally(
+            usable=sum(t.usable for _, t in parts),
+            beyond=sum(t.beyond for _, t in parts),
+            first_beyond=next((t.first_beyond for _, t in parts if t.first_beyond), None),
+            bounds=tuple(float(v) for v in bounds),
+        )
+
+    def refuse(self, path: str, crs: CRS) -> None:
+        """Refuse the layer where its coordinates cannot be in ``crs``: most features beyond
+        any angle in a geographic CRS; degrees, or a place far off its area of use, in a
+        projected one.
+
+        Raises
+        ------
+        CRSError
+        """
+        if not self.usable:
+            return
+        xmin, ymin, xmax, ymax = self.bounds
+        if crs.is_geographic:
+            if self.beyond * 2 > self.usable:
+                x, y = self.first_beyond
+                raise CRSError(
+                    f"coordinates such as ({_shown(x)}, {_shown(y)}) are not degrees, but the "
+                    f"layer says it is in {crs.name}; give the right CRS with {{option}} or "
+                    "fix the file's CRS",
+                    path=path,
+                    parameter="crs",
+                )
+            return
+        if (
+            crs.is_projected
+            and max(abs(xmin), abs(xmax)) <= 180
+            and max(abs(ymin), abs(ymax)) <= 90
+        ):
+            span = max(xmax - xmin, ymax - ymin)
+            # off the CRS's area of use first: the message says how far, for a county as for a state
+            away = _degrees_off_area_of_use(crs, xmin, ymin, xmax, ymax)
+            if away is not None:
+                unit = crs.axis_info[0].unit_name if crs.axis_info else ""
+                unit = _UNIT_ABBREVIATIONS.get(unit, unit)
+                raise CRSError(
+                    f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, but the "
+                    f"layer says it is in {crs.name}: as its coordinates they lie {away:,.0f} "
+                    f"{unit} outside the area that CRS is made for, and they span {span:,.1f} "
+                    f"{unit}. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
+                    path=path,
+                )
+            if span < 5:
+                raise CRSError(
+                    f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, "
+                    f"but the layer says it is in {crs.name}; they would be measured as a few "
+                    "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
+                    path=path,
+                )
+        elif crs.is_projected:
+            far = _far_off_area_of_use(crs, xmin, ymin, xmax, ymax)
+            if far is not None:
+                km, side, guess = far
+                parts = crs.area_of_use.name.split(" - ")
+                made_for = parts[1] if len(parts) > 2 else parts[-1][:60]
+                name = Path(path).name
+                code = guess[1] if guess else "<its code>"
+                given = Path(name).suffix.lower() in (".csv", ".txt", ".tsv")  # (by --crs)
+                fix = (
+                    f"{{option}} EPSG:{code}"
+                    if given
+                    else f"ogr2ogr -a_srs EPSG:{code} fixed{Path(name).suffix} {name}"
+                )
+                likely = (
+                    f" They fall inside that area as {guess[0]}: if that is theirs, give the file "
+                    f"that CRS ({fix})"
+                    if guess
+                    else f" Give the file its right CRS ({fix})"
+                )
+                raise CRSError(
+                    f"coordinates such as ({xmax:,.0f}, {ymax:,.0f}) lie {km:,.0f} km {side} of "
+                    f"the area its CRS, {crs.name}, is made for ({made_for}), so that CRS is "
+                    f"likely not theirs, and every length would be measured wrong.{likely}; if "
+                    f"they truly are in {crs.name}, reproject them to a CRS made for where "
+                    "they lie",
+                    path=path,
+                    parameter="crs" if given else None,
+                )
+
+
 def _check_crs_plausible(layer: Layer, *, whole: bool = True) -> Layer:
     """Catch the classic mistake: degrees labelled as a projected CRS, or the reverse.
 
     In a geographic layer, features with a coordinate beyond any angle are a mistake of the
     layer's CRS where they are most of its features (refused), of their own where they are a
     few (a typing error in one lot of thousands): those lose their geometry, each with why
-    (:func:`_not_degrees`), and the rest is checked. ``whole=False`` (a slice of a file that
-    passed as a whole) leaves the refusals, which only the whole layer settles, to it.
+    (:func:`_not_degrees`), and the rest is checked (:meth:`ExtentTally.refuse`).
+    ``whole=False`` (a part of a layer) leaves the refusals, which only the whole layer
+    settles, to it (:func:`tallies`).
     """
     if layer.xy is not None:  # a million points: no (n, 4) table of bounds
         x0, y0 = layer.xy
@@ -1254,85 +1438,100 @@ def _check_crs_plausible(layer: Layer, *, whole: bool = True) -> Layer:
     else:
         x0, y0, x1, y1 = shapely.bounds(layer.geometry).T
     ok = np.isfinite(x0) & np.isfinite(y0) & np.isfinite(x1) & np.isfinite(y1)
-    if not ok.any():
-        return layer
     if not ok.all():
         x0, y0, x1, y1 = x0[ok], y0[ok], x1[ok], y1[ok]
-    xmin, ymin, xmax, ymax = x0.min(), y0.min(), x1.max(), y1.max()
+    bounds = (x0.min(), y0.min(), x1.max(), y1.max()) if len(x0) else (np.nan,) * 4
+    xmin, ymin, xmax, ymax = bounds
+    beyond = np.zeros(len(x0), dtype=bool)
     if layer.crs.is_geographic and (
         max(abs(xmin), abs(xmax)) > 360 or max(abs(ymin), abs(ymax)) > 90
     ):
         beyond = (np.maximum(abs(x0), abs(x1)) > 360) | (np.maximum(abs(y0), abs(y1)) > 90)
-        if whole and beyond.sum() * 2 > len(beyond):
-            i = int(np.flatnonzero(beyond)[0])
-            x, y = x0[i], y0[i]
-            if layer.xy is None:  # the first vertex of that feature that is beyond
-                x, y = _first_beyond(layer.geometry[np.flatnonzero(ok)[i : i + 1]])[0]
-            raise CRSError(
-                f"coordinates such as ({_shown(x)}, {_shown(y)}) are not degrees, but the "
-                f"layer says it is in {layer.crs.name}; give the right CRS with {{option}} or "
-                "fix the file's CRS",
-                path=layer.path,
-                parameter="crs",
-            )
+    first = None
+    if beyond.any():
+        i = int(np.argmax(beyond))
+        x, y = x0[i], y0[i]
+        if layer.xy is None:  # the first vertex of that feature that is beyond
+            x, y = _first_beyond(layer.geometry[np.flatnonzero(ok)[i : i + 1]])[0]
+        first = (float(x), float(y))
+    tally = ExtentTally(
+        usable=int(ok.sum()),
+        beyond=int(beyond.sum()),
+        first_beyond=first,
+        bounds=bounds,
+    )
+    _judge(WholeTally(layer.path, layer.crs, extent=tally), whole)
+    if beyond.any():
         return _not_degrees(layer, np.flatnonzero(ok)[beyond])
-    if not whole:
-        return layer
-    if (
-        layer.crs.is_projected
-        and max(abs(xmin), abs(xmax)) <= 180
-        and max(abs(ymin), abs(ymax)) <= 90
-    ):
-        span = max(xmax - xmin, ymax - ymin)
-        # off the CRS's area of use first: the message says how far, for a county as for a state
-        away = _degrees_off_area_of_use(layer.crs, xmin, ymin, xmax, ymax)
-        if away is not None:
-            unit = layer.crs.axis_info[0].unit_name if layer.crs.axis_info else ""
-            unit = _UNIT_ABBREVIATIONS.get(unit, unit)
-            raise CRSError(
-                f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, but the layer "
-                f"says it is in {layer.crs.name}: as its coordinates they lie {away:,.0f} {unit} "
-                f"outside the area that CRS is made for, and they span {span:,.1f} {unit}. Fix "
-                "the file's CRS (EPSG:4326 for longitude/latitude)",
-                path=layer.path,
-            )
-        if span < 5:
-            raise CRSError(
-                f"coordinates such as ({xmax:.5f}, {ymax:.5f}) look like degrees, "
-                f"but the layer says it is in {layer.crs.name}; they would be measured as a few "
-                "feet. Fix the file's CRS (EPSG:4326 for longitude/latitude)",
-                path=layer.path,
-            )
-    elif layer.crs.is_projected:
-        far = _far_off_area_of_use(layer.crs, xmin, ymin, xmax, ymax)
-        if far is not None:
-            km, side, guess = far
-            parts = layer.crs.area_of_use.name.split(" - ")
-            made_for = parts[1] if len(parts) > 2 else parts[-1][:60]
-            name = Path(layer.path).name
-            code = guess[1] if guess else "<its code>"
-            given = Path(name).suffix.lower() in (".csv", ".txt", ".tsv")  # (by --crs)
-            fix = (
-                f"{{option}} EPSG:{code}"
-                if given
-                else f"ogr2ogr -a_srs EPSG:{code} fixed{Path(name).suffix} {name}"
-            )
-            likely = (
-                f" They fall inside that area as {guess[0]}: if that is theirs, give the file "
-                f"that CRS ({fix})"
-                if guess
-                else f" Give the file its right CRS ({fix})"
-            )
-            raise CRSError(
-                f"coordinates such as ({xmax:,.0f}, {ymax:,.0f}) lie {km:,.0f} km {side} of the "
-                f"area its CRS, {layer.crs.name}, is made for ({made_for}), so that CRS is "
-                f"likely not theirs, and every length would be measured wrong.{likely}; if "
-                f"they truly are in {layer.crs.name}, reproject them to a CRS made for where "
-                "they lie",
-                path=layer.path,
-                parameter="crs" if given else None,
-            )
     return layer
+
+
+@dataclass(frozen=True)
+class WholeTally:
+    """What the refusals that only a whole layer settles need of a layer, or of a part of it
+    read alone (:func:`part_of_file`): its path and CRS, and one tally."""
+
+    path: str
+    crs: CRS
+    lonlat: LonLatTally | None = None
+    extent: ExtentTally | None = None
+
+
+_TALLIES: ContextVar[list[WholeTally] | None] = ContextVar("posting_tallies", default=None)
+
+
+@contextlib.contextmanager
+def tallies() -> Iterator[list[WholeTally]]:
+    """The tallies of the layers (or parts) read in the block, in the order read: what a part
+    of a dataset, read alone, gives the client to judge the whole dataset by
+    (:func:`refuse_as_whole`)."""
+    seen: list[WholeTally] = []
+    token = _TALLIES.set(seen)
+    try:
+        yield seen
+    finally:
+        _TALLIES.reset(token)
+
+
+def _judge(tally: WholeTally, whole: bool | None = None) -> None:
+    """Refuse the layer as ``tally`` says it must be, where it is read whole (``whole``; by
+    default, outside :func:`part_of_file`); else keep the tally for whoever reads the rest."""
+    if whole is None:
+        whole = not _PART_OF_FILE.get()
+    if whole:
+        if tally.lonlat is not None:
+            tally.lonlat.refuse(tally.path, tally.crs)
+        if tally.extent is not None:
+            tally.extent.refuse(tally.path, tally.crs)
+    elif (seen := _TALLIES.get()) is not None:
+        seen.append(tally)
+
+
+def refuse_as_whole(parts: Sequence[tuple[int, Sequence[WholeTally]]]) -> None:
+    """Refuse a layer read in parts as it would be refused read whole: ``parts`` are the
+    tallies of each part (:func:`tallies`), with the number of its first row, in order.
+
+    Raises
+    ------
+    CRSError, InputError
+        Most of the layer's rows are not angles, have longitude and latitude swapped, or are
+        not in its CRS.
+    """
+    every = [(o, t) for o, ts in parts for t in ts]
+    if not every:
+        return
+    lonlat = [(o, t.lonlat) for o, t in every if t.lonlat is not None]
+    extent = [(o, t.extent) for o, t in every if t.extent is not None]
+    first = every[0][1]
+    _judge(
+        WholeTally(
+            first.path,
+            first.crs,
+            lonlat=LonLatTally.added(lonlat) if lonlat else None,
+            extent=ExtentTally.added(extent) if extent else None,
+        ),
+        whole=True,
+    )
 
 
 def _beyond_any_angle(xy: np.ndarray) -> np.ndarray:

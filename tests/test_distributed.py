@@ -2324,3 +2324,92 @@ def test_empty_files_and_a_parcel_field_of_one_file_as_one_run_reads_them(
     assert report["summary"]["parcels"] == 29
     noted = [w for w in report["warnings"] if "has no rows" in w or "has no column" in w]
     assert len(noted) == (case in ("empty-marker-file", "field")), report["warnings"]
+
+
+def _in_feet_as_degrees(gdf):
+    """``gdf`` (in degrees) in Florida East's US survey feet, labelled as degrees: a county's
+    file whose CRS was lost."""
+    return gdf.to_crs("EPSG:2236").set_crs("EPSG:4326", allow_override=True)
+
+
+def _dataset_of(root: Path, frames: list) -> Path:
+    """A dataset of one file per frame (``part.0``, ``part.1``, ...), in order."""
+    root.mkdir()
+    for i, f in enumerate(frames):
+        f.to_parquet(root / f"part.{i}.parquet", index=False)
+    return root
+
+
+def test_a_dataset_s_file_of_projected_numbers_is_a_few_features_mistake_as_in_one_run(
+    tmp_path, scheduler
+):
+    """A dataset of lots, of signs (plain Parquet, lon/lat) and of dwellings, each with one
+    file (a piece of its own) whose every feature is in feet where the dataset says degrees:
+    alone, that piece would be refused as in the wrong CRS; in its dataset its features are a
+    few, which one run leaves without geometry, each with why. One run's bytes."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    parcels = _dataset_of(
+        tmp_path / "parcels",
+        [lots.iloc[:10], _in_feet_as_degrees(lots.iloc[10:13]), lots.iloc[13:]],
+    )
+    table = pd.read_csv(SAMPLE / "signs.csv")
+    typed = table.iloc[100:110].copy()
+    typed[["lon", "lat"]] = [[512345.5 + i, 1523456.5] for i in range(len(typed))]
+    signs = _dataset_of(tmp_path / "signs", [table.iloc[:100], typed, table.iloc[110:]])
+    homes = gpd.read_file(SAMPLE / "dwellings.geojson")
+    dwellings = _dataset_of(
+        tmp_path / "dwellings",
+        [homes.iloc[:5], _in_feet_as_degrees(homes.iloc[5:8]), homes.iloc[8:]],
+    )
+    report = _same(
+        [
+            "check",
+            str(parcels),
+            "--signs",
+            str(signs),
+            "--id-field",
+            "parcel_id",
+            "--dwellings",
+            str(dwellings),
+        ],
+        tmp_path,
+        scheduler,
+        7,
+    )
+    not_degrees = "is not degrees, as most of the layer's (WGS 84) are"
+    invalid = [
+        p["row"] for p in report["parcels"] if not_degrees in (p.get("invalid_reason") or "")
+    ]
+    assert invalid == [10, 11, 12]
+    far = [s["row"] for s in report["unassigned_signs"] if "not an angle" in s["reason"]]
+    assert far == list(range(100, 110))
+    left_out = [w for w in report["warnings"] if w.startswith(f"{dwellings}: ")]
+    assert [w.split("(row ")[1].split(")")[0] for w in left_out] == ["5", "6", "7"], left_out
+    assert all(not_degrees in w for w in left_out)
+
+
+def test_a_dataset_mostly_in_projected_numbers_is_refused_in_one_run_s_words(tmp_path, scheduler):
+    """Lots in two files: the first's row 5 in feet where it says degrees (1 of 10: the file
+    would pass alone), the second's 19 lots all so. Most of the dataset is not degrees: refused
+    naming the first such coordinate of the dataset (row 5's), as one run names it; exit 2."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    first = pd.concat([lots.iloc[:5], _in_feet_as_degrees(lots.iloc[5:6]), lots.iloc[6:10]])
+    parcels = _dataset_of(tmp_path / "parcels", [first, _in_feet_as_degrees(lots.iloc[10:])])
+    base = ["check", str(parcels), "--signs", str(SAMPLE / "signs.csv"), "-q"]
+    lines = {}
+    for mode, extra in (
+        ("one", []),
+        ("part", ["--scheduler", scheduler, "--partition-parcels", "4"]),
+    ):
+        out = tmp_path / f"{mode}.json"
+        res = _run([*base, "--json", str(out), *extra], cwd=ROOT)
+        assert res.returncode == 2, res.stderr.decode()[-2000:]
+        assert not out.exists()
+        lines[mode] = res.stderr.decode().strip().splitlines()[-1]
+    x, y = shapely.get_coordinates(_in_feet_as_degrees(lots.iloc[5:6]).geometry.iloc[0])[0]
+    assert f"coordinates such as ({x:.1f}, {y:.1f}) are not degrees" in lines["one"], lines
+    assert lines["one"] == lines["part"]

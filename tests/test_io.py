@@ -12,7 +12,7 @@ import shapely
 from helpers import gpkg_sql
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pyproj import Geod
+from pyproj import CRS, Geod
 
 from posting import check, read_markers, read_parcels
 from posting.errors import CRSError, InputError
@@ -820,3 +820,121 @@ def test_feature_warnings_name_five_reasons_then_count_the_rest():
     assert said[4] == "x.gpkg: 4 feature(s) left out (rows 4, 11, 18, 25): reason 4"
     assert said[5] == "x.gpkg: 8 more feature(s) left out for other reasons"
     assert len(said) == 6
+
+
+_ROWS = {  # (lon or x, lat or y) ranges of each kind of row
+    "degrees": ((-82.0, -80.0), (25.0, 30.0)),
+    "feet": ((500_000.0, 700_000.0), (1_400_000.0, 1_600_000.0)),  # Florida East, US survey ft
+    "swapped": ((25.0, 30.0), (100.0, 170.0)),  # a latitude beyond 90 whose longitude would be one
+    "far off": ((5_000_000.0, 6_000_000.0), (9_000_000.0, 9_500_000.0)),  # far off its area
+}
+
+
+def _read_rows(frame: pd.DataFrame, crs: str | None, kind: str, polygons: bool):
+    """``frame`` read as :func:`posting.dataset.read_layer` reads a table, with its refusals
+    (``_points_from_table``, then ``_check_crs_plausible``): as points (``kind``), or each row
+    as a small box around its point."""
+    from posting import io as pio
+
+    if crs == "geometry":  # a geometry column in WGS 84 (GeoParquet): no columns to check
+        x, y = (pd.to_numeric(frame[c]).to_numpy(dtype=float) for c in ("x", "y"))
+        points = shapely.points(x, y)
+        points[np.isnan(x)] = None
+        layer = pio.Layer("rows.parquet", frame.drop(columns=["x", "y"]), points, pio.WGS84)
+        if kind == "markers":
+            layer = pio.Layer(
+                layer.path, layer.frame, np.empty(0, dtype=object), layer.crs, xy=(x, y)
+            )
+    else:
+        layer = pio._points_from_table(
+            frame, "rows.parquet", None if crs is None else CRS(crs), kind=kind
+        )
+    if polygons and layer.xy is None:
+        x, y = shapely.get_x(layer.geometry), shapely.get_y(layer.geometry)
+        boxes = shapely.box(x - 1e-4, y - 1e-4, x + 1e-4, y + 1e-4)
+        boxes[pd.isna(x)] = None
+        layer = pio.Layer(layer.path, layer.frame, boxes, layer.crs, layer.problems)
+    return pio._check_crs_plausible(layer, whole=not pio._PART_OF_FILE.get())
+
+
+def _outcome(read):
+    """The layer ``read()`` gives (its problems, and its points or geometry's WKT), or the
+    refusal's kind and words."""
+    try:
+        layer = read()
+    except (CRSError, InputError) as exc:
+        return type(exc).__name__, str(exc)
+    if layer.xy is not None:
+        where = [repr(tuple(v)) for v in np.column_stack(layer.xy).round(9).tolist()]
+    else:
+        where = [None if g is None else g.wkt for g in layer.geometry]
+    return layer.problems, where
+
+
+_KINDS = [*sorted(_ROWS), "blank"]
+
+
+@st.composite
+def _table_rows(draw) -> list[tuple[str, float]]:
+    """Rows of one kind mostly (so that a refusal, which needs most rows, is often due), a few
+    of others anywhere among them; each with where in its kind's range it lies."""
+    main = draw(st.sampled_from(_KINDS))
+    n = draw(st.integers(1, 12))
+    kinds = [main] * n
+    for i in draw(st.lists(st.integers(0, n - 1), max_size=n)):
+        kinds[i] = draw(st.sampled_from(_KINDS))
+    return [(k, draw(st.floats(0, 1))) for k in kinds]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["lonlat", "projected", "geometry"]),
+    _table_rows(),
+    st.lists(st.integers(1, 11), max_size=4),
+    st.sampled_from(["markers", "points", "polygons"]),
+)
+def test_a_layer_read_in_parts_is_refused_as_read_whole(layout, rows, cuts, kind):
+    """Property: the rows of a table cut into parts, each read alone as a part of the layer
+    (a dataset's pieces on the workers), then judged together (:func:`refuse_as_whole`, from
+    each part's tallies), give what the table read whole gives: the same refusal, word for word
+    (the first such row named by its place in the whole), or the same features and the same
+    problems, each at its row."""
+    from posting import io as pio
+
+    columns = ("lon", "lat") if layout == "lonlat" else ("x", "y")
+    crs = {"lonlat": None, "projected": "EPSG:2236", "geometry": "geometry"}[layout]
+    values = []
+    for what, t in rows:
+        if what == "blank":
+            values.append(("", ""))
+            continue
+        (x0, x1), (y0, y1) = _ROWS[what]
+        values.append((repr(x0 + t * (x1 - x0)), repr(y0 + (1 - t) * (y1 - y0))))
+    frame = pd.DataFrame(values, columns=list(columns), dtype=object)
+    frame["name"] = [f"r{i}" for i in range(len(frame))]
+    point_kind = "markers" if kind == "markers" else ""
+    polygons = kind == "polygons"
+    whole = _outcome(lambda: _read_rows(frame, crs, point_kind, polygons))
+
+    edges = sorted({c for c in cuts if c < len(frame)})
+    starts = [0, *edges]
+    ends = [*edges, len(frame)]
+    read_parts, parts = [], []
+    with pio.part_of_file():
+        for a, b in zip(starts, ends, strict=True):
+            with pio.tallies() as seen:
+                part = frame.iloc[a:b].reset_index(drop=True)
+                read_parts.append(
+                    _outcome(lambda part=part: _read_rows(part, crs, point_kind, polygons))
+                )
+            parts.append((a, list(seen)))
+    assert all(isinstance(p[0], dict) for p in read_parts)  # no part is refused alone
+    try:
+        pio.refuse_as_whole(parts)
+    except (CRSError, InputError) as exc:
+        assert whole == (type(exc).__name__, str(exc))
+        return
+    problems = {
+        a + r: why for a, (p, _) in zip(starts, read_parts, strict=True) for r, why in p.items()
+    }
+    assert whole == (problems, [w for _, ws in read_parts for w in ws])
