@@ -2250,6 +2250,11 @@ class FeatureLayer:
     repaired: dict[int, str] = dataclasses.field(default_factory=dict)
     """Row of the file of each polygon that is not valid, and why (:func:`invalid_polygons`);
     it is made valid where it is measured (:func:`posting.land.usable`)."""
+    _lonlat: np.ndarray | None = dataclasses.field(
+        default=None, init=False, repr=False, compare=False
+    )
+    """:meth:`lonlat_bounds`, once found (a layer made anew, as by ``dataclasses.replace``,
+    finds its own)."""
 
     def __len__(self) -> int:
         return len(self.geometry)
@@ -2269,8 +2274,15 @@ class FeatureLayer:
         From the corners and the middles of the sides of its box: in a projected CRS grid
         east is not true east (a Lambert zone's, 1.1 degrees off at 82.2 W in Florida North),
         so the two corners of a lake 10 miles wide put its far end 1,100 ft north of where it
-        lies. A point its CRS cannot place (NaN, infinite) is left out of the box.
+        lies. A point its CRS cannot place (NaN, infinite) is left out of the box. Found once
+        (each working frame of a run asks for it: :func:`posting.land.layer_in_group`).
         """
+        if self._lonlat is None:
+            self._lonlat = self._find_lonlat_bounds()
+            self._lonlat.flags.writeable = False
+        return self._lonlat
+
+    def _find_lonlat_bounds(self) -> np.ndarray:
         from posting.crs import to_lonlat
 
         x0, y0, x1, y1 = shapely.bounds(self.geometry).T

@@ -466,3 +466,24 @@ def test_a_wide_lake_in_a_lambert_zone_reaches_the_lot_at_its_far_end():
     by_the_lot = frontage(piece)
     assert 500 <= by_the_lot < 570  # the lot's north side, 500 US survey ft, and a little more
     assert frontage(lake) == pytest.approx(by_the_lot, abs=0.01)
+
+
+def test_a_context_layer_s_boxes_in_degrees_are_found_once_and_are_its_own():
+    """The boxes in degrees are kept for the working frames that ask again; a layer made anew
+    (``dataclasses.replace``, as a partition's share of a layer is made) finds its own: the
+    box of a 1 x 1 km square in UTM 17N, 0.009 degrees of latitude high (1 km / 111.1 km)."""
+    import dataclasses
+
+    from pyproj import CRS
+
+    crs = CRS.from_epsg(32617)
+    square = shapely.box(500_000, 3_000_000, 501_000, 3_001_000)
+    layer = FeatureLayer("<memory>", np.array([square]), crs, np.array([None]))
+    first = layer.lonlat_bounds()
+    assert layer.lonlat_bounds() is first
+    moved = dataclasses.replace(
+        layer, geometry=np.array([shapely.affinity.translate(square, 0, 111_000)])
+    )
+    _, south, _, north = moved.lonlat_bounds()[0]
+    assert south == pytest.approx(first[0, 1] + 1.0, abs=0.01)  # 111 km north: a degree
+    assert north - south == pytest.approx(1000 / 110_850, rel=0.01)  # a degree: 110.85 km at 28 N
