@@ -141,17 +141,22 @@ _COLUMNS_READ: ContextVar[list[Any] | None] = ContextVar("posting_columns_read",
 
 
 @contextlib.contextmanager
-def columns_read() -> Iterator[list[Any]]:
+def _collected(var: ContextVar[list[Any] | None]) -> Iterator[list[Any]]:
+    """A list that ``var`` holds in the block, for what the reading in it adds."""
+    seen: list[Any] = []
+    token = var.set(seen)
+    try:
+        yield seen
+    finally:
+        var.reset(token)
+
+
+def columns_read() -> contextlib.AbstractContextManager[list[Any]]:
     """The columns of each slice of a GeoJSON file read in the block, as GDAL typed them
     (:func:`posting.jsonslices.columns_of`, before any cast), in the order read: what
     :func:`posting.jsonslices.agree` compares, known without reading the slice again
     (:func:`posting.distributed._distribute_markers`)."""
-    seen: list[Any] = []
-    token = _COLUMNS_READ.set(seen)
-    try:
-        yield seen
-    finally:
-        _COLUMNS_READ.reset(token)
+    return _collected(_COLUMNS_READ)
 
 
 @dataclass(frozen=True)
@@ -1480,17 +1485,11 @@ class WholeTally:
 _TALLIES: ContextVar[list[WholeTally] | None] = ContextVar("posting_tallies", default=None)
 
 
-@contextlib.contextmanager
-def tallies() -> Iterator[list[WholeTally]]:
+def tallies() -> contextlib.AbstractContextManager[list[WholeTally]]:
     """The tallies of the layers (or parts) read in the block, in the order read: what a part
     of a dataset, read alone, gives the client to judge the whole dataset by
     (:func:`refuse_as_whole`)."""
-    seen: list[WholeTally] = []
-    token = _TALLIES.set(seen)
-    try:
-        yield seen
-    finally:
-        _TALLIES.reset(token)
+    return _collected(_TALLIES)
 
 
 def _judge(tally: WholeTally, whole: bool | None = None) -> None:

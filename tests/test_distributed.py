@@ -82,6 +82,22 @@ def _same(
     return json.loads(got["one"][1]["json"]) if "json" in outputs else None
 
 
+def _refused(args: list[str], tmp: Path, scheduler: str) -> dict[str, str]:
+    """``posting check args`` in one process and partitioned (partitions of 4), each refused
+    (exit 2, no output): the last line each says."""
+    lines = {}
+    for mode, extra in (
+        ("one", []),
+        ("part", ["--scheduler", scheduler, "--partition-parcels", "4"]),
+    ):
+        out = tmp / f"{mode}.json"
+        res = _run([*args, "--json", str(out), *extra], cwd=ROOT)
+        assert res.returncode == 2, res.stderr.decode()[-2000:]
+        assert not out.exists()
+        lines[mode] = res.stderr.decode().strip().splitlines()[-1]
+    return lines
+
+
 SAMPLE_ARGS = [
     "check",
     str(SAMPLE / "parcels.geojson"),
@@ -774,16 +790,7 @@ def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(tmp
     swapped = tmp_path / "swapped.csv"
     table.to_csv(swapped, index=False)
     base = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(swapped), "-q"]
-    lines = {}
-    for mode, extra in (
-        ("one", []),
-        ("part", ["--scheduler", scheduler, "--partition-parcels", "4"]),
-    ):
-        out = tmp_path / f"{mode}.json"
-        res = _run([*base, "--json", str(out), *extra], cwd=ROOT)
-        assert res.returncode == 2, res.stderr.decode()[-2000:]
-        assert not out.exists()
-        lines[mode] = res.stderr.decode().strip().splitlines()[-1]
+    lines = _refused(base, tmp_path, scheduler)
     assert "would with x and y swapped" in lines["one"]
     assert lines["one"] == lines["part"]
 
@@ -2400,16 +2407,7 @@ def test_a_dataset_mostly_in_projected_numbers_is_refused_in_one_run_s_words(tmp
     first = pd.concat([lots.iloc[:5], _in_feet_as_degrees(lots.iloc[5:6]), lots.iloc[6:10]])
     parcels = _dataset_of(tmp_path / "parcels", [first, _in_feet_as_degrees(lots.iloc[10:])])
     base = ["check", str(parcels), "--signs", str(SAMPLE / "signs.csv"), "-q"]
-    lines = {}
-    for mode, extra in (
-        ("one", []),
-        ("part", ["--scheduler", scheduler, "--partition-parcels", "4"]),
-    ):
-        out = tmp_path / f"{mode}.json"
-        res = _run([*base, "--json", str(out), *extra], cwd=ROOT)
-        assert res.returncode == 2, res.stderr.decode()[-2000:]
-        assert not out.exists()
-        lines[mode] = res.stderr.decode().strip().splitlines()[-1]
+    lines = _refused(base, tmp_path, scheduler)
     x, y = shapely.get_coordinates(_in_feet_as_degrees(lots.iloc[5:6]).geometry.iloc[0])[0]
     assert f"coordinates such as ({x:.1f}, {y:.1f}) are not degrees" in lines["one"], lines
     assert lines["one"] == lines["part"]
