@@ -52,10 +52,12 @@ def measure(rule: WaterRule, profile, m: Measurements) -> Part:
         return part
     prep = m.prep
     rings = prep.rings
-    ends = np.concatenate(
+    # each stretch's two banks, its first then its second, stretch by stretch (in order along
+    # each ring): a parcel's banks together, as a partition of the parcels lists them
+    ends = np.column_stack(
         [shapely.get_point(water.geometry, 0), shapely.get_point(water.geometry, -1)]
-    )
-    ring = np.r_[water.ring, water.ring]
+    ).ravel()
+    ring = np.repeat(water.ring, 2)
     pos = shapely.line_locate_point(rings.geometry[ring], ends)
     parcel = rings.parcel[ring]
     x, y = shapely.get_x(ends), shapely.get_y(ends)
