@@ -63,10 +63,16 @@ class _Choice:
 
 
 def assemble(
-    m: Measurements, profiles: list[Profile], results: list[Result], applied: Applied | None = None
+    m: Measurements,
+    profiles: list[Profile],
+    results: list[Result],
+    applied: Applied | None = None,
+    *,
+    partial: bool = False,
 ) -> Report:
     """The Report: each parcel judged by the first profile that gives it its best status, among
-    the profiles that apply to it (``applied.applies``; every profile when None)."""
+    the profiles that apply to it (``applied.applies``; every profile when None); ``partial``:
+    of part of a larger check's parcels (:func:`landcover_counted`)."""
     prep, markers = m.prep, m.markers
     applies = None if applied is None else applied.applies
     choice = _Choice(results, m.n, applies)
@@ -84,6 +90,12 @@ def assemble(
     not_checked = []
     for r in results:
         not_checked += [{**x, "profile": r.profile.name} for x in r.not_checked]
+    gaps = _gap_markers(choice.rows("gaps"), m.origin)
+    known = m.context.landcover is not None or m.context.parcel_landcover is not None
+    judged = parcels_df["rules"].to_numpy(dtype=object)
+    not_checked = landcover_counted(
+        not_checked, gaps, judged, landcover_known=known and not partial
+    )
     return Report(
         profiles=profiles,
         settings=m.settings,
@@ -94,7 +106,7 @@ def assemble(
         record_columns=record_columns,
         parcels=parcels_df,
         findings=choice.rows("findings"),
-        gaps=_gap_markers(choice.rows("gaps"), m.origin),
+        gaps=gaps,
         corners=choice.rows("corners"),
         access=choice.rows("access"),
         markers=_marker_table(m, ids),
@@ -317,3 +329,41 @@ def _marker_table(m: Measurements, ids: np.ndarray) -> pd.DataFrame:
         },
         copy=False,
     )
+
+
+def landcover_counted(
+    not_checked: list[dict[str, str]],
+    gaps: pd.DataFrame,
+    judged: np.ndarray,
+    keep: np.ndarray | None = None,
+    *,
+    landcover_known: bool = False,
+) -> list[dict[str, str]]:
+    """``not_checked`` (each with its ``profile``), the land-cover note of each profile counting
+    the gaps of the parcels it judges (``judged``: each parcel's profile), of those in ``keep``
+    only where given (a partition's own parcels: the run's note sums the partitions'). With
+    ``landcover_known`` (a land-cover layer or attribute was given), a note that then counts
+    no gap of unknown land cover is left out (the spacing rule notes its counts always).
+
+    Where several profiles are alternatives, each measures every parcel; the note of one that
+    judges few says how many of *their* gaps were spaced by the stricter limit.
+    """
+    from posting.kinds.spacing import LANDCOVER_COUNTS, landcover_counts
+
+    if "forest" not in gaps:
+        return not_checked
+    parcel = gaps["parcel"].to_numpy(dtype=np.int64)
+    forest = gaps["forest"].to_numpy(dtype=float)
+    out = []
+    for x in not_checked:
+        if x["rule"] == "landcover" and LANDCOVER_COUNTS.search(x["reason"]):
+            sel = judged[parcel] == x["profile"]
+            if keep is not None:
+                sel &= keep[parcel]
+            unknown = int(np.isnan(forest[sel]).sum())
+            if unknown == 0 and landcover_known:
+                continue
+            counts = landcover_counts(unknown, int(sel.sum()))
+            x = {**x, "reason": LANDCOVER_COUNTS.sub(counts, x["reason"])}
+        out.append(x)
+    return out

@@ -51,7 +51,6 @@ import math
 import operator
 import os
 import pickle
-import re
 import shutil
 import sys
 import tempfile
@@ -1178,6 +1177,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         threads=1,
         applied=_applied(plan, local),
         explain=False,  # which markers no partition assigns, and why: _lost and _reasons
+        partial=True,  # its notes' counts, which the run sums (stream.Totals)
     )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub, kept = core_report(report, prep, core_at, facts, core.first_row, drawn)
@@ -1269,29 +1269,17 @@ def _same_owner(plan: Plan, local: Block, core_at: np.ndarray) -> tuple[int, lis
     return len(a), first
 
 
-_LANDCOVER = re.compile(r"^land cover unknown for \d+ of \d+ gaps")
-
-
 def _core_not_checked(report: Report, core: np.ndarray, n: int) -> list[tuple[str, dict]]:
     """Each profile's rules not checked, with the counts of the land-cover note made those of
     the partition's own parcels judged by that profile (the whole run's note sums them:
     :class:`stream.Totals`)."""
+    from posting.assemble import landcover_counted
+
     is_core = np.zeros(n, dtype=bool)
     is_core[core] = True
-    g = report.gaps
     judged = report.parcels["rules"].to_numpy(dtype=object)
-    out = []
-    for x in report.not_checked:
-        x = dict(x)
-        prof = x.pop("profile")
-        if x["rule"] == "landcover" and _LANDCOVER.match(x["reason"]) and "forest" in g:
-            p = g["parcel"].to_numpy(dtype=np.int64)
-            keep = is_core[p] & (judged[p] == prof)
-            unknown = int(np.isnan(g["forest"].to_numpy(dtype=float)[keep]).sum())
-            counts = f"land cover unknown for {unknown} of {int(keep.sum())} gaps"
-            x["reason"] = _LANDCOVER.sub(counts, x["reason"])
-        out.append((prof, x))
-    return out
+    counted = landcover_counted(report.not_checked, report.gaps, judged, is_core)
+    return [(x["profile"], {k: v for k, v in x.items() if k != "profile"}) for x in counted]
 
 
 def core_report(

@@ -64,6 +64,7 @@ def check(
     threads: int | None = None,
     applied: Applied | None = None,
     explain: bool = True,
+    partial: bool = False,
 ) -> Report:
     """Check parcels and their markers against one rule profile or several alternatives.
 
@@ -93,10 +94,21 @@ def check(
         Say why each unassigned marker is unassigned (:func:`posting.assign.assign_markers`);
         False where a larger check explains them (a partition's: its unassigned markers may be
         its neighbours').
+    partial
+        The parcels are part of a larger check, which sums the counts of each profile's notes
+        (a partition's): a land-cover note is kept with its counts though none of these gaps'
+        land cover is unknown (:func:`posting.assemble.landcover_counted`).
     """
     with parallel.threads(threads):
         return _check(
-            parcels, markers, rules_spec(rules), settings, context, applied=applied, explain=explain
+            parcels,
+            markers,
+            rules_spec(rules),
+            settings,
+            context,
+            applied=applied,
+            explain=explain,
+            partial=partial,
         )
 
 
@@ -109,6 +121,7 @@ def _check(
     cornering=None,
     applied=None,
     explain: bool = True,
+    partial: bool = False,
 ) -> Report:
     """The stages, in order; the corners (``cornering``, when they are already being found) and
     each parcel's profiles (unless ``applied`` gives them) are found beside the assignment,
@@ -156,7 +169,7 @@ def _check(
             combine(r, evaluate(p, worst), evaluate(p, best), doubt, m)
             for p, r in zip(profiles, results, strict=True)
         ]
-    return assemble(m, profiles, results, applied)
+    return assemble(m, profiles, results, applied, partial=partial)
 
 
 def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = None) -> Report:

@@ -18,7 +18,6 @@ import heapq
 import io
 import json
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -632,21 +631,20 @@ class Totals:
             self.warnings.insert(0, text)
 
 
-_COUNTS = re.compile(r"land cover unknown for (\d+) of (\d+) gaps")
-
-
 def _not_checked(
     checks: list[dict[str, Any]], profiles: list[Any], landcover_known: bool
 ) -> list[dict[str, str]]:
     """The partitions' rules not checked as one run lists them: each once, by profile, in the
     order first met; the land-cover note's counts summed (and the note left out where no gap's
     land cover is unknown but a land-cover layer or attribute was given, as one run does)."""
+    from posting.kinds.spacing import LANDCOVER_COUNTS, landcover_counts
+
     order = {p.name: i for i, p in enumerate(profiles)}
     seen: dict[tuple[str, str], dict[str, Any]] = {}
     for c in checks:
         for prof, x in c["not_checked"]:
-            m = _COUNTS.search(x["reason"])
-            text = _COUNTS.sub("{counts}", x["reason"]) if m else x["reason"]
+            m = LANDCOVER_COUNTS.search(x["reason"])
+            text = LANDCOVER_COUNTS.sub("{counts}", x["reason"]) if m else x["reason"]
             key = (prof, json.dumps({**x, "reason": text}, sort_keys=True))
             item = seen.setdefault(key, {**x, "profile": prof, "_n": [0, 0], "_t": text})
             if m:
@@ -658,9 +656,7 @@ def _not_checked(
         if "{counts}" in text:
             if unknown == 0 and landcover_known:
                 continue
-            item["reason"] = text.replace(
-                "{counts}", f"land cover unknown for {unknown} of {total} gaps"
-            )
+            item["reason"] = text.replace("{counts}", landcover_counts(unknown, total))
         out.append(item)
         del i
     return out

@@ -1470,6 +1470,54 @@ def test_context_settings_in_partitions_as_in_one_run(tmp_path, scheduler, case)
     _same([*base, *extra], tmp_path, scheduler, 4)
 
 
+@pytest.mark.parametrize("attribute", [False, True], ids=["unknown", "attribute"])
+def test_the_land_cover_note_counts_the_gaps_each_profile_judges(tmp_path, scheduler, attribute):
+    """Texas's two ways to post, both with spacing by land cover, as alternatives: each
+    profile measures every parcel, and its note counts the gaps of the parcels it judges, in
+    one run as in partitions of 3 (whose notes the run sums; one run once counted every
+    parcel's gaps under each profile, the partitions their own judged parcels': other JSON).
+    The counts are those of each profile checked alone (the library: every gap of the parcels
+    the alternatives run gave it). Without land cover, every gap's is unknown; with a parcel
+    attribute (forest, field, or blank by turns), the blank parcels' gaps are."""
+    import geopandas as gpd
+
+    from posting import check, read_markers, read_parcels
+    from posting.measure import Context
+
+    parcels = SAMPLE / "parcels.geojson"
+    covers = None
+    if attribute:
+        lots = gpd.read_file(parcels)
+        covers = [("forest", "field", None)[i % 3] for i in range(len(lots))]
+        lots["cover"] = covers
+        parcels = tmp_path / "parcels.geojson"
+        lots.to_file(parcels, engine="pyogrio")
+    args = ["check", str(parcels), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "parcel_id"]
+    args += ["--rules", "texas", "--rules", "texas-signs"]
+    if attribute:
+        args += ["--landcover-field", "cover"]
+    report = _same(args, tmp_path, scheduler, 3)
+    judged = {p["id"]: p["rules"] for p in report["parcels"]}
+    lots = read_parcels(parcels, id_field="parcel_id")
+    signs = read_markers([SAMPLE / "signs.csv"])
+    ctx = None
+    if attribute:
+        ctx = Context(parcel_landcover=[None if v is None else v == "forest" for v in covers])
+    for name in ("texas", "texas-signs"):
+        alone = check(lots, signs, name, context=ctx)
+        ids = alone.parcels["id"].to_numpy()[alone.gaps["parcel"].to_numpy()]
+        mine = alone.gaps[[judged[i] == name for i in ids]]
+        assert 0 < len(mine) < len(alone.gaps)  # some parcels judged by each
+        unknown = int(np.isnan(mine["forest"].to_numpy(dtype=float)).sum())
+        assert 0 < unknown <= len(mine)
+        notes = [
+            x["reason"]
+            for x in report["not_checked"]
+            if x["profile"] == name and x["rule"] == "landcover"
+        ]
+        assert notes[0].startswith(f"land cover unknown for {unknown} of {len(mine)} gaps")
+
+
 def test_a_dataset_whose_files_lack_a_column_reads_as_one_run(tmp_path, scheduler):
     """A parcel dataset whose second file has no owner column: one run reads the column null
     there; each piece has the dataset's columns too (a piece of that file was refused: no

@@ -8,6 +8,7 @@ consecutive markers of a ring is measured; a ring without a marker is one unmark
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -148,6 +149,20 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     return part
 
 
+LANDCOVER_COUNTS = re.compile(r"land cover unknown for (\d+) of (\d+) gaps")
+"""The counts of the land-cover note (:func:`_limits`), which the report makes those of the
+parcels each profile judges (:func:`posting.assemble.landcover_counted`)."""
+
+
+def landcover_counts(unknown: int, gaps: int) -> str:
+    """The land-cover note's counts: ``unknown`` of ``gaps`` gaps spaced by the stricter limit.
+
+    >>> landcover_counts(1, 3)
+    'land cover unknown for 1 of 3 gaps'
+    """
+    return f"land cover unknown for {unknown:d} of {gaps:d} gaps"
+
+
 def empty(m: Measurements) -> Part:
     """No spacing rule: no gaps, and no largest gap."""
     return Part(tables={"gaps": _empty_gaps()}, columns={"max_gap": np.full(m.n, np.nan)})
@@ -206,14 +221,16 @@ def _limits(
     unknown = np.isnan(forest)
     limit = np.where(forest == 1.0, rule.forest_ft, rule.other_ft)
     limit[unknown] = rule.strictest_ft
-    if unknown.any() or (ctx.landcover is None and ctx.parcel_landcover is None):
-        part.skip(
-            "landcover",
-            rule.clause,
-            f"land cover unknown for {int(unknown.sum())} of {n} gaps (no "
-            "{option:landcover} layer or parcel attribute): the stricter spacing, "
-            f"{rule.strictest_ft:,.0f} ft, applied there",
-        )
+    # noted always, with its counts: the report keeps the note where a gap of the parcels
+    # this profile judges has land cover unknown, or none was given (a partition of the
+    # parcels notes its counts though none of its gaps is unknown: the run sums them)
+    part.skip(
+        "landcover",
+        rule.clause,
+        f"{landcover_counts(int(unknown.sum()), n)} (no "
+        "{option:landcover} layer or parcel attribute): the stricter spacing, "
+        f"{rule.strictest_ft:,.0f} ft, applied there",
+    )
     return forest, limit
 
 
