@@ -102,7 +102,10 @@ def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
     if not (crs.is_geographic or crs.is_projected) or not len(geometry):
         return none
     with np.errstate(invalid="ignore"):
-        look = np.flatnonzero(_box_span_ft(geometry, crs) > STRAY_FT)
+        span = _box_span_ft(geometry, crs)
+        # (a coordinate that is not finite is not a stray: the lot is left out where it is
+        # prepared, with why)
+        look = np.flatnonzero(np.isfinite(span) & (span > STRAY_FT))
     if not len(look):
         return none
     parts, part_row = shapely.get_parts(geometry[look], return_index=True)
@@ -119,7 +122,8 @@ def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
     lon, lat = to_lonlat(xy[:, 0], xy[:, 1], crs)
     first = np.r_[0, np.flatnonzero(ring[1:] != ring[:-1]) + 1]
     lon0 = np.repeat(lon[first], np.diff(np.r_[first, len(lon)]))
-    east = (lon - lon0 + 180.0) % 360.0 - 180.0  # degrees east of the ring's first vertex
+    with np.errstate(invalid="ignore"):  # a point its CRS cannot place (inf): not far
+        east = (lon - lon0 + 180.0) % 360.0 - 180.0  # degrees east of the ring's first vertex
     t = pd.DataFrame({"ring": ring, "east": east, "lat": lat})
     middle = t.groupby("ring", sort=True)[["east", "lat"]].median()
     at = middle.index.get_indexer(ring)

@@ -105,6 +105,24 @@ def test_nothing_to_look_at():
     assert len(find_strays(np.array([box(0, 0, 1, 1)]), CRS.from_epsg(4978))) == 0  # geocentric
 
 
+def test_a_coordinate_that_is_not_finite_is_not_a_stray_and_warns_of_nothing():
+    """A lot with an infinite x, and one whose far vertex its CRS cannot place (beyond what a
+    transverse Mercator reaches), are left to the preparation, which says why (tests run
+    with warnings as errors: the stray search once warned of an invalid value); beside them a
+    stray 938 miles east of a lot 10 ft high is found (947 on the plane)."""
+    crs = CRS("+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft")
+    lots = shapely.from_wkt(
+        [
+            "POLYGON ((50 0, Infinity 50, 0 50, 0 0, 50 0))",
+            "POLYGON ((0 0, 1e12 5, 0 10, 0 5, 0 0))",
+            "POLYGON ((0 0, 5000000 0, 0 10, 0 5, 0 0))",
+        ]
+    )
+    found = find_strays(lots, crs)
+    assert found.rows.tolist() == [2]
+    assert found.distance_ft[0] / 5280 == pytest.approx(938, abs=15)  # 5,000,000 ft on the plane
+
+
 # -- the oracle: one vertex at a time, by the definition --------------------------------------
 
 
