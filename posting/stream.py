@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import csv
 import glob
+import graphlib
 import heapq
 import io
+import itertools
 import json
 import os
 import shutil
@@ -635,30 +637,65 @@ def _not_checked(
     checks: list[dict[str, Any]], profiles: list[Any], landcover_known: bool
 ) -> list[dict[str, str]]:
     """The partitions' rules not checked as one run lists them: each once, by profile, in the
-    order first met; the land-cover note's counts summed (and the note left out where no gap's
-    land cover is unknown but a land-cover layer or attribute was given, as one run does)."""
+    order each partition lists them (a partition lists one run's notes but those its parcels
+    and markers give no cause for: the notes of a marker column missing, where it has no
+    marker), notes no partition orders otherwise in the order first met; the land-cover
+    note's counts summed (and the note left out where no gap's land cover is unknown but a
+    land-cover layer or attribute was given, as one run does)."""
     from posting.kinds.spacing import LANDCOVER_COUNTS, landcover_counts
 
     order = {p.name: i for i, p in enumerate(profiles)}
     seen: dict[tuple[str, str], dict[str, Any]] = {}
+    listed: list[list[tuple[str, str]]] = []
     for c in checks:
+        keys = []
         for prof, x in c["not_checked"]:
             m = LANDCOVER_COUNTS.search(x["reason"])
             text = LANDCOVER_COUNTS.sub("{counts}", x["reason"]) if m else x["reason"]
             key = (prof, json.dumps({**x, "reason": text}, sort_keys=True))
             item = seen.setdefault(key, {**x, "profile": prof, "_n": [0, 0], "_t": text})
+            keys.append(key)
             if m:
                 item["_n"][0] += int(m[1])
                 item["_n"][1] += int(m[2])
+        listed.append(keys)
     out = []
-    for i, item in sorted(enumerate(seen.values()), key=lambda t: (order[t[1]["profile"]], t[0])):
+    for key in sorted(_in_every_order(listed, list(seen)), key=lambda k: order[k[0]]):
+        item = seen[key]
         (unknown, total), text = item.pop("_n"), item.pop("_t")
         if "{counts}" in text:
             if unknown == 0 and landcover_known:
                 continue
             item["reason"] = text.replace("{counts}", landcover_counts(unknown, total))
         out.append(item)
-        del i
+    return out
+
+
+def _in_every_order(sequences: list[list[Any]], first_met: list[Any]) -> list[Any]:
+    """The keys ``first_met`` in an order that keeps each of ``sequences`` (lists of some of
+    them, each in one order all agree with); keys that no sequence orders against each other
+    in the order of ``first_met``, which is also the order where the sequences disagree.
+
+    >>> _in_every_order([["c"], ["a", "b", "c"], ["d", "b"]], ["c", "a", "b", "d"])
+    ['a', 'd', 'b', 'c']
+    """
+    rank = {k: i for i, k in enumerate(first_met)}
+    graph = graphlib.TopologicalSorter(dict.fromkeys(first_met, ()))
+    for seq in sequences:
+        for a, b in itertools.pairwise(seq):
+            graph.add(b, a)
+    try:
+        graph.prepare()
+    except graphlib.CycleError:
+        return list(first_met)
+    out: list[Any] = []
+    ready: list[tuple[int, Any]] = []
+    while graph.is_active():
+        for k in graph.get_ready():
+            heapq.heappush(ready, (rank[k], k))
+        _, k = heapq.heappop(ready)
+        out.append(k)
+        graph.done(k)
     return out
 
 

@@ -23,7 +23,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import shapely
+from fuzz_strategies import case, geographic_case
 from helpers import ROOT, SAMPLE, SHARED_DATA, gpkg_sql, require_real_data
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 from test_corrupt_files import CASES as UNUSABLE
 
 from posting import dataset
@@ -1391,8 +1394,8 @@ def test_every_context_setting_reaches_the_partitions():
     from posting.distributed import _LAYER_SETTINGS, _PER_ROW
     from posting.job import ContextFiles
 
-    given = {f for settings in _LAYER_SETTINGS.values() for f in settings} | set(_PER_ROW)
-    assert given == set(ContextFiles.__dataclass_fields__)
+    sent = {f for names in _LAYER_SETTINGS.values() for f in names} | set(_PER_ROW)
+    assert sent == set(ContextFiles.__dataclass_fields__)
 
 
 def _context_layers(tmp_path: Path) -> dict[str, Path]:
@@ -2473,3 +2476,82 @@ def test_a_dataset_mostly_in_projected_numbers_is_refused_in_one_run_s_words(tmp
     x, y = shapely.get_coordinates(_in_feet_as_degrees(lots.iloc[5:6]).geometry.iloc[0])[0]
     assert f"coordinates such as ({x:.1f}, {y:.1f}) are not degrees" in lines["one"], lines
     assert lines["one"] == lines["part"]
+
+
+def _case_files(c, folder: Path, merge: bool):
+    """A fuzz case (``tests/fuzz_strategies.py``) as the files a user gives: its lots and its
+    markers as GeoParquet files in their CRSs; and the job that checks them."""
+    import geopandas as gpd
+
+    from posting.job import Job
+
+    lots = gpd.GeoDataFrame(
+        {"pid": list(c.ids), "owner": list(c.owners)}, geometry=list(c.geoms), crs=c.crs
+    )
+    lots.to_parquet(folder / "lots.parquet")
+    signs = gpd.GeoDataFrame(
+        {"n": np.arange(len(c.mx))}, geometry=shapely.points(c.mx, c.my), crs=c.marker_crs
+    )
+    signs.to_parquet(folder / "signs.parquet")
+    return Job(
+        parcels=str(folder / "lots.parquet"),
+        signs=(str(folder / "signs.parquet"),),
+        rules=tuple(c.rules),
+        id_field="pid",
+        owner_field="owner",
+        merge_owner="owner" if merge else None,
+        settings=Settings(accuracy_ft=c.accuracy_ft),
+    )
+
+
+def _json_or_refusal(write) -> tuple[str, str]:
+    """The JSON report ``write()`` gives, its stamp aside, or the refusal's kind and words."""
+    from posting.errors import PostingError
+
+    try:
+        return "report", _STAMP.sub(b"", write()).decode()
+    except PostingError as exc:
+        return type(exc).__name__, str(exc)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(
+    st.one_of(case(), geographic_case()),
+    st.integers(1, 4),
+    st.booleans(),
+)
+def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
+    """Oracle: the fuzz campaign's cases (lots from the ordinary to the absurd, lots across
+    the antimeridian and at the poles, their markers), read from files and checked in one
+    process and in partitions of 1 to 4 parcels (with and without merging by owner): the same
+    JSON report, byte for byte, or the same refusal in the same words."""
+    import tempfile
+
+    from posting import distributed
+    from posting.cli import flag
+    from posting.engine import run
+    from posting.render import render
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        job = _case_files(c, folder, merge)
+
+        def one() -> bytes:
+            out = render(run(job), "json", name=flag)  # text, or its pieces
+            pieces = [out] if isinstance(out, str | bytes) else list(out)
+            return b"".join(p.encode() if isinstance(p, str) else p for p in pieces)
+
+        def part() -> bytes:
+            out = folder / "part.json"
+            distributed.run_and_write(
+                job, scheduler=scheduler, partition_parcels=k, outputs={"json": str(out)}, name=flag
+            )
+            return out.read_bytes()
+
+        expected = _json_or_refusal(one)
+        event(f"one run: {expected[0]}")
+        assert _json_or_refusal(part) == expected
