@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import shapely
-from fuzz_strategies import case, geographic_case
+from fuzz_strategies import case, context_case, geographic_case
 from helpers import ROOT, SAMPLE, SHARED_DATA, gpkg_sql, require_real_data
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -2478,12 +2478,33 @@ def test_a_dataset_mostly_in_projected_numbers_is_refused_in_one_run_s_words(tmp
     assert lines["one"] == lines["part"]
 
 
-def _case_files(c, folder: Path, merge: bool):
-    """A fuzz case (``tests/fuzz_strategies.py``) as the files a user gives: its lots and its
-    markers as GeoParquet files in their CRSs; and the job that checks them."""
+_CONTEXT_FIELDS = {  # each context layer's setting of the column of its values, if any
+    "access": "access_type_field",
+    "water": None,
+    "fences": "fence_height_field",
+    "dwellings": None,
+    "easements": "easement_holder_field",
+    "landcover": "landcover_field",
+    "places": "place_field",
+}
+
+
+def _case_files(c, folder: Path, merge: bool, layers=None):
+    """A fuzz case (``tests/fuzz_strategies.py``) as the files a user gives: its lots, its
+    markers and its context ``layers`` (name: geometries and values, in the lots' CRS) as
+    GeoParquet files in their CRSs; and the job that checks them."""
     import geopandas as gpd
 
-    from posting.job import Job
+    from posting.job import ContextFiles, Job
+
+    given = {}
+    for name, (geoms, values) in (layers or {}).items():
+        path = folder / f"{name}.parquet"
+        frame = {"value": pd.Series(list(values), dtype=object)}
+        gpd.GeoDataFrame(frame, geometry=list(geoms), crs=c.crs).to_parquet(path)
+        given[name] = str(path)
+        if _CONTEXT_FIELDS[name]:
+            given[_CONTEXT_FIELDS[name]] = "value"
 
     lots = gpd.GeoDataFrame(
         {"pid": list(c.ids), "owner": list(c.owners)}, geometry=list(c.geoms), crs=c.crs
@@ -2501,6 +2522,7 @@ def _case_files(c, folder: Path, merge: bool):
         owner_field="owner",
         merge_owner="owner" if merge else None,
         settings=Settings(accuracy_ft=c.accuracy_ft),
+        context=ContextFiles(**given),
     )
 
 
@@ -2529,6 +2551,12 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
     the antimeridian and at the poles, their markers), read from files and checked in one
     process and in partitions of 1 to 4 parcels (with and without merging by owner): the same
     JSON report, byte for byte, or the same refusal in the same words."""
+    _one_run_and_partitions_alike(scheduler, c, k, merge)
+
+
+def _one_run_and_partitions_alike(scheduler: str, c, k: int, merge: bool, layers=None) -> None:
+    """Fuzz case ``c`` (with context ``layers``) as files, checked in one process and in
+    partitions of ``k`` parcels: the same JSON report or the same refusal."""
     import tempfile
 
     from posting import distributed
@@ -2538,7 +2566,7 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        job = _case_files(c, folder, merge)
+        job = _case_files(c, folder, merge, layers)
 
         def one() -> bytes:
             out = render(run(job), "json", name=flag)  # text, or its pieces
@@ -2555,3 +2583,19 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
         expected = _json_or_refusal(one)
         event(f"one run: {expected[0]}")
         assert _json_or_refusal(part) == expected
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(context_case(), st.integers(1, 4), st.booleans())
+def test_fuzz_partitioned_context_as_one_run(scheduler, cl, k, merge):
+    """Oracle: the fuzz campaign's context layers (access ways, water, fences, dwellings,
+    easements, land cover, places: beside the lots, on their vertices, across them, empty,
+    invalid and absurd) as GeoParquet files beside its lots and markers, under the profiles
+    that read them: one process and partitions of 1 to 4 parcels give the same JSON report or
+    the same refusal."""
+    c, layers = cl
+    _one_run_and_partitions_alike(scheduler, c, k, merge, layers)
