@@ -474,7 +474,8 @@ def _far(
     is, else the nearest boundary within :data:`REASON_SEARCH_FT` (for the reason only).
 
     ``boxed``: (position in ``lost``, parcel) for every parcel whose box holds a lost marker.
-    Standing in several (overlapping) parcels, a marker is said to stand in the first.
+    Standing in several (overlapping) parcels, a marker is said to stand in the first (in the
+    input), and how far that parcel's boundary is.
     """
     inside_parcel, inside_dist, nearest_ring, nearest_dist = out
     rings, ring_start, ring_count = prep.rings, prep.ring_start, prep.ring_count
@@ -486,11 +487,16 @@ def _far(
     inside = shapely.intersects_xy(prep.geometry_ft[pb], x[qi], y[qi])
     mm, pp = lost[qi[inside]], pb[inside]
     first = np.r_[True, mm[1:] != mm[:-1]] if len(mm) else np.empty(0, dtype=bool)
-    inside_parcel[mm[first]] = np.where(
-        inside_parcel[mm[first]] < 0, pp[first], inside_parcel[mm[first]]
-    )
-    mr, rr = _expand_to_rings(mm, pp, ring_start, ring_count)
-    np.minimum.at(inside_dist, mr, shapely.distance(pts[local[mr]], rings.geometry[rr]))
+    mm, pp = mm[first], pp[first]  # each marker's first parcel (in the input) it stands in
+    pair, k = expand_counts(ring_count[pp])
+    d = shapely.distance(pts[local[mm[pair]]], rings.geometry[ring_start[pp][pair] + k])
+    dist = np.full(len(mm), np.inf)
+    np.minimum.at(dist, pair, d)  # to that parcel's boundary
+    # a marker in parcels of another working CRS too: the first of all (the groups' order is
+    # not the input's)
+    better = (inside_parcel[mm] < 0) | (pp < inside_parcel[mm])
+    inside_parcel[mm[better]] = pp[better]
+    inside_dist[mm[better]] = dist[better]
     out_ = lost[inside_parcel[lost] < 0]
     if len(out_):
         tree = shapely.STRtree(rings.geometry[rings_g])

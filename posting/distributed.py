@@ -1393,8 +1393,8 @@ def _lost(plan: Plan, i: int) -> MarkerLayer:
 @_task
 def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> dict:
     """For markers near partition ``k``: the first of its properties each stands in (and the
-    distance to the boundaries of all it stands in), or its nearest boundary within the
-    search distance: what :func:`posting.assign._far` finds, for this partition's part."""
+    distance to its boundary), or its nearest boundary within the search distance: what
+    :func:`posting.assign._far` finds, for this partition's part."""
     import shapely
 
     from posting import assign
@@ -1437,9 +1437,9 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
         )
         assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), sub_out)
         ip, idist, nr, nd = sub_out
-        first_ip = inside_parcel[sel] < 0
-        inside_parcel[sel] = np.where(first_ip & (ip >= 0), ip, inside_parcel[sel])
-        inside_dist[sel] = np.minimum(inside_dist[sel], idist)
+        first_ip = (ip >= 0) & ((inside_parcel[sel] < 0) | (ip < inside_parcel[sel]))
+        inside_parcel[sel] = np.where(first_ip, ip, inside_parcel[sel])
+        inside_dist[sel] = np.where(first_ip, idist, inside_dist[sel])
         better = nd < nearest_dist[sel]
         nearest_dist[sel] = np.where(better, nd, nearest_dist[sel])
         nearest_ring[sel] = np.where(better, nr, nearest_ring[sel])
@@ -1521,7 +1521,7 @@ def _combine_reasons(
         better = hit & (f["inside_first"] < in_first[i])
         in_first[i[better]] = f["inside_first"][better]
         in_id[i[better]] = f["inside_id"][better]
-        np.minimum.at(in_dist, i, f["inside_dist"])
+        in_dist[i[better]] = f["inside_dist"][better]
         has = f["near_first"] >= 0
         d = f["near_dist"]
         better = has & (

@@ -60,6 +60,22 @@ def test_marker_far_inside_a_parcel_is_unassigned_with_the_reason():
     assert [u["row"] for u in d["unassigned_signs"]] == [0, 1, 2]
 
 
+def test_a_marker_in_overlapping_parcels_stands_in_the_first_and_is_as_far_as_its_boundary():
+    """A lot of 1,000 ft (first in the input) and one of 200 ft lying on it: a marker 40 ft
+    inside the small one's north side is in both, beyond the tolerance of every boundary. It
+    stands in the first, 440 ft from that one's boundary (not 40 ft: the other's, which the
+    reason once gave beside the first's name)."""
+    small = shapely.box(400, 400, 600, 600)
+    r = check(parcels(square(1000), small, ids=["big", "small"]), markers([(500, 560)]))
+    assert r.markers["reason"][0] == (
+        "stands inside parcel 'big', 440.0 ft from its boundary (tolerance 30.0 ft)"
+    )
+    r = check(parcels(small, square(1000), ids=["small", "big"]), markers([(500, 560)]))
+    assert r.markers["reason"][0] == (
+        "stands inside parcel 'small', 40.0 ft from its boundary (tolerance 30.0 ft)"
+    )
+
+
 def test_reason_search_looks_past_the_empty_corner_of_the_extent():
     # two parcels far apart: their joint extent (0..6,000 ft) has an empty corner, so a marker
     # near the extent is not always near a boundary (the shortcut for markers far out of it
