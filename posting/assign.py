@@ -201,12 +201,9 @@ def assign_markers(
         )
 
     cand: list[tuple[np.ndarray, ...]] = []  # (prio, marker, ring, dist, x, y)
-    inside_parcel = np.full(n, -1, dtype=np.int64)
-    inside_dist = np.full(n, np.inf)
+    inside_parcel, inside_dist, nearest_ring, nearest_dist = far_found(n)
     named_dist = np.full(n, np.inf)
-    nearest_ring = np.full(n, -1, dtype=np.int64)
-    nearest_dist = np.full(n, np.inf)
-    reasons: list[Future[None]] = []  # the search for why far markers are unassigned
+    reasons: list[tuple[np.ndarray, FarFound, Future[None]]] = []  # why far markers are lost
 
     for g, wcrs in enumerate(prep.crss):
         parcels_g = np.flatnonzero(prep.group == g)
@@ -326,18 +323,11 @@ def assign_markers(
             # the parcels whose box holds a lost marker: (lost, parcel)
             lx, ly = xs[local[lost]], ys[local[lost]]
             li, lb = BoxGrid(parcel_box.T[parcels_g]).query(lx, ly)
-            reasons.append(
-                background(
-                    _far,
-                    prep,
-                    rings_g,
-                    lost,
-                    lx,
-                    ly,
-                    (li, parcels_g[lb]),
-                    (inside_parcel, inside_dist, nearest_ring, nearest_dist),
-                )
+            found = far_found(len(lost))  # this frame's, put with the others' once all are in
+            job = background(
+                _far, prep, rings_g, np.arange(len(lost)), lx, ly, (li, parcels_g[lb]), found
             )
+            reasons.append((lost, found, job))
 
     parcel = np.full(n, -1, dtype=np.int64)
     ring = np.full(n, -1, dtype=np.int64)
@@ -365,8 +355,9 @@ def assign_markers(
             prep.vertices, rings.geometry, rr[first][todo], cx[first][todo], cy[first][todo]
         )[0]
 
-    for job in reasons:
+    for lost, found, job in reasons:  # in the frames' order (the result does not depend on it)
         job.result()
+        merge_far((inside_parcel, inside_dist, nearest_ring, nearest_dist), lost, found)
     reason = np.asarray(markers.reason, dtype=object).copy()
     reason[parcel >= 0] = None
     if not explain:
@@ -459,6 +450,36 @@ def _best(n: int, m: np.ndarray, *keys: np.ndarray) -> np.ndarray:
         np.minimum.at(low, m[rows], key[rows])
         rows = rows[key[rows] == low[m[rows]]]
     return np.r_[np.flatnonzero(alone), rows]
+
+
+FarFound = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""Per marker: the parcel it stands in and how far its boundary is, the nearest ring and how
+far it is (-1 and infinite where none): what :func:`_far` finds."""
+
+
+def far_found(n: int) -> FarFound:
+    """Nothing found yet, for ``n`` markers."""
+    return (
+        np.full(n, -1, dtype=np.int64),
+        np.full(n, np.inf),
+        np.full(n, -1, dtype=np.int64),
+        np.full(n, np.inf),
+    )
+
+
+def merge_far(out: FarFound, at: np.ndarray, found: FarFound) -> None:
+    """Put ``found`` (of the markers ``at`` of ``out``, in another working frame's parcels)
+    with ``out``: the first parcel in the input a marker stands in, with its distance; the
+    nearest ring, equidistant ones to the first in the input."""
+    inside_parcel, inside_dist, nearest_ring, nearest_dist = out
+    ip, idist, nr, nd = found
+    first = (ip >= 0) & ((inside_parcel[at] < 0) | (ip < inside_parcel[at]))
+    inside_parcel[at[first]] = ip[first]
+    inside_dist[at[first]] = idist[first]
+    was_d, was_r = nearest_dist[at], nearest_ring[at]
+    nearer = (nr >= 0) & ((nd < was_d) | ((nd == was_d) & ((was_r < 0) | (nr < was_r))))
+    nearest_ring[at[nearer]] = nr[nearer]
+    nearest_dist[at[nearer]] = nd[nearer]
 
 
 def _far(

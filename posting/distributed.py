@@ -1403,10 +1403,7 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
     block: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
     prep = block.prep
     n = len(markers)
-    inside_parcel = np.full(n, -1, dtype=np.int64)
-    inside_dist = np.full(n, np.inf)
-    nearest_ring = np.full(n, -1, dtype=np.int64)
-    nearest_dist = np.full(n, np.inf)
+    inside_parcel, inside_dist, nearest_ring, nearest_dist = assign.far_found(n)
     ring_group = prep.group[prep.rings.parcel]
     for g, wcrs in enumerate(prep.crss):
         parcels_g = np.flatnonzero(prep.group == g)
@@ -1429,20 +1426,9 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
         x, y = assign._group_xy(markers, sel, wcrs)
         pt, pb = BoxGrid(shapely.bounds(prep.geometry_ft[parcels_g])).query(x, y)
         rings_g = np.flatnonzero(ring_group == g)
-        sub_out = (
-            np.full(len(sel), -1, np.int64),
-            np.full(len(sel), np.inf),
-            np.full(len(sel), -1, np.int64),
-            np.full(len(sel), np.inf),
-        )
-        assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), sub_out)
-        ip, idist, nr, nd = sub_out
-        first_ip = (ip >= 0) & ((inside_parcel[sel] < 0) | (ip < inside_parcel[sel]))
-        inside_parcel[sel] = np.where(first_ip, ip, inside_parcel[sel])
-        inside_dist[sel] = np.where(first_ip, idist, inside_dist[sel])
-        better = nd < nearest_dist[sel]
-        nearest_dist[sel] = np.where(better, nd, nearest_dist[sel])
-        nearest_ring[sel] = np.where(better, nr, nearest_ring[sel])
+        found = assign.far_found(len(sel))
+        assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), found)
+        assign.merge_far((inside_parcel, inside_dist, nearest_ring, nearest_dist), sel, found)
     rp = prep.rings.parcel
     ring_start = prep.geometry.ring_start
     has_ring = nearest_ring >= 0
