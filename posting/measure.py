@@ -102,6 +102,18 @@ class Context:
     registry: FeatureLayer | None = None
     registered: np.ndarray | None = None
 
+    def forest_by_parcel(self) -> np.ndarray | None:
+        """Per parcel, from the parcel attribute: 1.0 for forest land, 0.0 for other land,
+        NaN where the attribute is blank; None without the attribute.
+
+        >>> Context(parcel_landcover=[True, None, False]).forest_by_parcel()
+        array([ 1., nan,  0.])
+        """
+        if self.parcel_landcover is None:
+            return None
+        values = pd.Series(self.parcel_landcover, dtype=object)
+        return values.map({True: 1.0, False: 0.0}).to_numpy(dtype=float)
+
     def warnings(self) -> list[str]:
         """What the report says of the context layers (:data:`posting.job.CONTEXT_LAYERS`, in
         order): each one's notes and the features it leaves out

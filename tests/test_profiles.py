@@ -993,3 +993,21 @@ def test_no_figure_states_get_the_guidance_layout(profile, side, status):
     rules = load_rules(profile)
     assert rules.standard == "guidance"
     assert not rules.spacing.verified and rules.visibility.verified
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_texas_land_cover_note_counts_the_blank_attributes_and_says_why(given):
+    a, b = square(1980), square(1980, x0=3000)  # each 8 gaps of 990 ft
+    pts = np.vstack([along(a, 990.0), along(b, 990.0)])
+    ctx = Context(parcel_landcover=[True, None]) if given else Context()
+    r = check(parcels(a, b), markers(pts, attributes=kinds(len(pts))), "texas", context=ctx)
+    [note] = [x["reason"] for x in r.not_checked if x["rule"] == "landcover"]
+    if given:  # the second lot's 8 gaps, its attribute blank
+        assert note.startswith(
+            "land cover unknown for 8 of 16 gaps (blank in the parcels' "
+            "{option:landcover_field} column)"
+        )
+    else:
+        assert note.startswith(
+            "land cover unknown for 16 of 16 gaps (no {option:landcover} layer or parcel attribute)"
+        )

@@ -204,9 +204,7 @@ def _forest(m: Measurements, lines, group, parcel, part: Part, rule: InSightRule
             near, polys = layer_in_group(ctx.landcover, m.prep, g, 0.0)
             forest[at] = (forest_share(lines[at], polys[is_forest[near]]) >= 0.5).astype(float)
     elif ctx.parcel_landcover is not None:
-        per = np.array(
-            [np.nan if v is None else float(bool(v)) for v in ctx.parcel_landcover], dtype=float
-        )
+        per = ctx.forest_by_parcel()
         forest = per[parcel] if len(parcel) else forest
     if np.isnan(forest).any():
         part.skip(

@@ -214,9 +214,7 @@ def _limits(
             share = forest_share(lines[at], polys[is_forest[near]])
             forest[at] = (share >= 0.5).astype(float)
     elif ctx.parcel_landcover is not None:
-        per_parcel = np.array(
-            [np.nan if v is None else float(bool(v)) for v in ctx.parcel_landcover], dtype=float
-        )
+        per_parcel = ctx.forest_by_parcel()
         forest = per_parcel[df["parcel"].to_numpy(dtype=np.int64)] if n else forest
     unknown = np.isnan(forest)
     limit = np.where(forest == 1.0, rule.forest_ft, rule.other_ft)
@@ -224,11 +222,15 @@ def _limits(
     # noted always, with its counts: the report keeps the note where a gap of the parcels
     # this profile judges has land cover unknown, or none was given (a partition of the
     # parcels notes its counts though none of its gaps is unknown: the run sums them)
+    why = (
+        "blank in the parcels' {option:landcover_field} column"
+        if ctx.landcover is None and ctx.parcel_landcover is not None
+        else "no {option:landcover} layer or parcel attribute"
+    )
     part.skip(
         "landcover",
         rule.clause,
-        f"{landcover_counts(int(unknown.sum()), n)} (no "
-        "{option:landcover} layer or parcel attribute): the stricter spacing, "
+        f"{landcover_counts(int(unknown.sum()), n)} ({why}): the stricter spacing, "
         f"{rule.strictest_ft:,.0f} ft, applied there",
     )
     return forest, limit

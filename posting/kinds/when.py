@@ -219,9 +219,7 @@ def land_classes(m: Measurements) -> dict[str, np.ndarray]:
             out["forest"][sel] = share_of_area(geoms, polys[forest_v[near]]) >= 0.5
             out["agricultural"][sel] = share_of_area(geoms, polys[farm_v[near]]) >= 0.5
     elif ctx.parcel_landcover is not None:
-        out["forest"] = np.array(
-            [np.nan if v is None else float(bool(v)) for v in ctx.parcel_landcover], dtype=float
-        )
+        out["forest"] = ctx.forest_by_parcel()
     cult = m.land.cultivated
     if cult is not None and ctx.cultivated is not None:  # an attribute: known per parcel
         known = pd.notna(pd.Series(cult, dtype=object)).to_numpy()
