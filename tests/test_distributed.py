@@ -2526,14 +2526,18 @@ def _case_files(c, folder: Path, merge: bool, layers=None):
     )
 
 
-def _json_or_refusal(write) -> tuple[str, str]:
-    """The JSON report ``write()`` gives, its stamp aside, or the refusal's kind and words."""
+def _reports_or_refusal(write) -> tuple[str, ...]:
+    """The reports ``write()`` gives (their stamps aside), or the refusal's kind and words."""
     from posting.errors import PostingError
 
     try:
-        return "report", _STAMP.sub(b"", write()).decode()
+        return ("reports", *(_STAMP.sub(b"", r).decode() for r in write()))
     except PostingError as exc:
         return type(exc).__name__, str(exc)
+
+
+_FUZZ_OUTPUTS = ("json", "geojson", "csv")
+"""What the partitioned oracles compare, byte for byte."""
 
 
 @settings(
@@ -2550,13 +2554,13 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
     """Oracle: the fuzz campaign's cases (lots from the ordinary to the absurd, lots across
     the antimeridian and at the poles, their markers), read from files and checked in one
     process and in partitions of 1 to 4 parcels (with and without merging by owner): the same
-    JSON report, byte for byte, or the same refusal in the same words."""
+    JSON, GeoJSON and CSV reports, byte for byte, or the same refusal in the same words."""
     _one_run_and_partitions_alike(scheduler, c, k, merge)
 
 
 def _one_run_and_partitions_alike(scheduler: str, c, k: int, merge: bool, layers=None) -> None:
     """Fuzz case ``c`` (with context ``layers``) as files, checked in one process and in
-    partitions of ``k`` parcels: the same JSON report or the same refusal."""
+    partitions of ``k`` parcels: the same JSON, GeoJSON and CSV reports or the same refusal."""
     import tempfile
 
     from posting import distributed
@@ -2568,21 +2572,30 @@ def _one_run_and_partitions_alike(scheduler: str, c, k: int, merge: bool, layers
         folder = Path(tmp)
         job = _case_files(c, folder, merge, layers)
 
-        def one() -> bytes:
-            out = render(run(job), "json", name=flag)  # text, or its pieces
-            pieces = [out] if isinstance(out, str | bytes) else list(out)
-            return b"".join(p.encode() if isinstance(p, str) else p for p in pieces)
+        def one() -> list[bytes]:
+            report = run(job)
+            texts = []
+            for fmt in _FUZZ_OUTPUTS:
+                options = {"name": flag} if fmt == "json" else {}  # as the command does
+                out = render(report, fmt, **options)  # text, or its pieces
+                pieces = [out] if isinstance(out, str | bytes) else list(out)
+                texts.append(b"".join(p.encode() if isinstance(p, str) else p for p in pieces))
+            return texts
 
-        def part() -> bytes:
-            out = folder / "part.json"
+        def part() -> list[bytes]:
+            outs = {fmt: str(folder / f"part.{fmt}") for fmt in _FUZZ_OUTPUTS}
             distributed.run_and_write(
-                job, scheduler=scheduler, partition_parcels=k, outputs={"json": str(out)}, name=flag
+                job, scheduler=scheduler, partition_parcels=k, outputs=outs, name=flag
             )
-            return out.read_bytes()
+            return [Path(outs[fmt]).read_bytes() for fmt in _FUZZ_OUTPUTS]
 
-        expected = _json_or_refusal(one)
+        expected = _reports_or_refusal(one)
         event(f"one run: {expected[0]}")
-        assert _json_or_refusal(part) == expected
+        got = _reports_or_refusal(part)
+        if got[0] == expected[0] == "reports":
+            for fmt, a, b in zip(_FUZZ_OUTPUTS, expected[1:], got[1:], strict=True):
+                assert b == a, f"{fmt} differs"
+        assert got == expected
 
 
 @settings(
@@ -2595,7 +2608,7 @@ def test_fuzz_partitioned_context_as_one_run(scheduler, cl, k, merge):
     """Oracle: the fuzz campaign's context layers (access ways, water, fences, dwellings,
     easements, land cover, places: beside the lots, on their vertices, across them, empty,
     invalid and absurd) as GeoParquet files beside its lots and markers, under the profiles
-    that read them: one process and partitions of 1 to 4 parcels give the same JSON report or
-    the same refusal."""
+    that read them: one process and partitions of 1 to 4 parcels give the same JSON, GeoJSON
+    and CSV reports or the same refusal."""
     c, layers = cl
     _one_run_and_partitions_alike(scheduler, c, k, merge, layers)
