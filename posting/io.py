@@ -41,7 +41,7 @@ from posting.jsonslices import (
     conform,
     slice_text,
 )
-from posting.strays import find_strays, stray_problem
+from posting.strays import STRAY_FEATURE, find_strays, stray_problem
 
 if TYPE_CHECKING:
     from posting.csvslices import TextSlice
@@ -2420,9 +2420,10 @@ file (:func:`unusable_features` as it is read, :func:`posting.land.usable` in a 
 
 def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:
     """Why each context feature's geometry cannot be used (None where it can): it has none,
-    a coordinate is not a number or not finite, or it is not on the Earth (a latitude beyond
+    a coordinate is not a number or not finite, it is not on the Earth (a latitude beyond
     90 degrees or a longitude beyond 360, or in a projected CRS a coordinate beyond
-    :data:`FARTHEST_FT`, or one its CRS cannot place).
+    :data:`FARTHEST_FT`, or one its CRS cannot place), or a vertex of it is a stray (a
+    coordinate typed wrong: :func:`posting.strays.find_strays`).
 
     Examples
     --------
@@ -2456,6 +2457,9 @@ def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:
         lon, lat = to_lonlat(np.r_[b[:, 0], b[:, 2]], np.r_[b[:, 1], b[:, 3]], crs)
         lost = ~(np.isfinite(lon) & np.isfinite(lat)).reshape(2, -1).all(axis=0)
         why[rest[lost]] = f"not on the Earth: beyond where {crs.name} can place it"
+        rest = rest[~lost]
+    if len(rest):
+        why[rest[find_strays(geometry[rest], crs).rows]] = STRAY_FEATURE
     return why
 
 

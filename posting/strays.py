@@ -1,4 +1,4 @@
-"""A vertex far from the rest of its ring: a coordinate typed or digitised wrong.
+"""A vertex far from the rest of its ring or line: a coordinate typed or digitised wrong.
 
 One coordinate with a digit too many (5,430,000 for 543,000 State Plane feet), a sign dropped
 (81.3 for -81.3), or a vertex left at (0, 0) turns a lot of a few acres into a thin triangle
@@ -17,6 +17,12 @@ stray first vertex (written twice) is still one vertex of the ring's; a vertex w
 a row counts once. A hole is looked at only in a lot whose box (its shell's) is looked at: a
 hole reaching out of its shell makes the lot not valid, and it is repaired as such.
 
+A context layer's lines (a fence, a road, a stream's centre line) are judged the same way, but
+along a line, not around it: a vertex at either end has one neighbour only, which must not be
+far. A water polygon or a fence with such a vertex would lay a wedge of water or a fence
+hundreds of miles long across the parcels; the reader leaves the feature out, with why
+(:data:`STRAY_FEATURE`).
+
 Distances are geodesic, on WGS 84 (:func:`posting.crs.geodesic_ft`), from the layer's CRS;
 only lots whose box spans more than :data:`STRAY_FT` are looked at, which on a county's layer
 is none.
@@ -33,7 +39,14 @@ from pyproj import CRS
 
 from posting.crs import FT_M, geodesic_ft, to_lonlat
 
-__all__ = ["STRAY_FT", "STRAY_RATIO", "Stray", "find_strays", "stray_problem"]
+__all__ = [
+    "STRAY_FEATURE",
+    "STRAY_FT",
+    "STRAY_RATIO",
+    "Stray",
+    "find_strays",
+    "stray_problem",
+]
 
 STRAY_FT = 264_000.0
 """How far (ft; 50 miles) a vertex must lie from the middle of its ring to be a stray: no
@@ -46,6 +59,13 @@ STRAY_RATIO = 100.0
 500 times as far."""
 
 _MILE_FT = 5280.0
+
+STRAY_FEATURE = (
+    "a vertex lies 50 miles or more from the rest of its ring or line, whose vertices either "
+    "side of it do not: a coordinate typed or digitised wrong? Fix it in the file"
+)
+"""Why a context feature with a stray vertex is left out (one reason for all: the layer's
+warning counts them and lists their rows)."""
 
 
 @dataclass(frozen=True)
@@ -77,7 +97,8 @@ def _box_span_ft(geometry: np.ndarray, crs: CRS) -> np.ndarray:
 
 
 def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
-    """The rows of ``geometry`` (polygons in ``crs``) with a ring that has a stray vertex.
+    """The rows of ``geometry`` (polygons and lines in ``crs``) with a ring or a line that has
+    a stray vertex (points are not looked at).
 
     Examples
     --------
@@ -109,14 +130,20 @@ def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
     if not len(look):
         return none
     parts, part_row = shapely.get_parts(geometry[look], return_index=True)
-    rings, ring_part = shapely.get_rings(parts, return_index=True)
-    ring_row = part_row[ring_part]
-    xy, ring = shapely.get_coordinates(rings, return_index=True)
+    kind = shapely.get_type_id(parts)
+    polygon = kind == 3
+    rings, ring_part = shapely.get_rings(parts[polygon], return_index=True)
+    line = np.flatnonzero(np.isin(kind, (1, 2)))  # a line, or a ring of its own
+    # the rings, then the lines (each a "ring" below: its vertices in order)
+    seqs = np.concatenate([rings, parts[line]])
+    ring_row = np.r_[part_row[np.flatnonzero(polygon)[ring_part]], part_row[line]]
+    open_ = np.r_[np.zeros(len(rings), dtype=bool), np.ones(len(line), dtype=bool)]
+    xy, ring = shapely.get_coordinates(seqs, return_index=True)
     if not len(xy):
         return none
-    # without each ring's closing vertex (the last of each run of one ring), nor a vertex
-    # that repeats the one before it
-    last = np.r_[ring[1:] != ring[:-1], True]
+    # without each ring's closing vertex (the last of each run of one ring; a line's last is
+    # its own), nor a vertex that repeats the one before it
+    last = np.r_[ring[1:] != ring[:-1], True] & ~open_[ring]
     again = np.r_[False, (ring[1:] == ring[:-1]) & (xy[1:] == xy[:-1]).all(axis=1)]
     xy, ring = xy[~last & ~again], ring[~last & ~again]
     lon, lat = to_lonlat(xy[:, 0], xy[:, 1], crs)
@@ -137,13 +164,17 @@ def find_strays(geometry: np.ndarray, crs: CRS) -> Stray:
     if not far.any():
         return none
     # a stray's neighbours along its ring are not far: the far end of a long strip is
-    # (its vertices there are each other's neighbours)
+    # (its vertices there are each other's neighbours); a line's end has one neighbour
     end = np.r_[first[1:], len(ring)] - 1
     start_of = np.repeat(first, end - first + 1)
     end_of = np.repeat(end, end - first + 1)
     i = np.arange(len(ring))
-    before = np.where(i == start_of, end_of, i - 1)
-    after = np.where(i == end_of, start_of, i + 1)
+    is_open = open_[ring]
+    before = np.where(i == start_of, np.where(is_open, i + 1, end_of), i - 1)
+    after = np.where(i == end_of, np.where(is_open, i - 1, start_of), i + 1)
+    if is_open.any():  # a line of one vertex (repeated): no neighbour, nothing to judge by
+        alone = start_of == end_of
+        before[alone] = after[alone] = i[alone]
     stray = far & ~far[before] & ~far[after]
     if not stray.any():
         return none

@@ -432,8 +432,9 @@ _VALUES = {
 def context_feature(draw: Any, rings: list[Any], box: tuple[float, ...], tags: list[str]) -> Any:
     """One feature of a context layer, placed by the parcels: anywhere in their box or near it,
     on a vertex or along a stretch of a boundary, inside a lot touching nothing, across the
-    lots, reaching from them across a continent (thousands of miles in the layer's unit);
-    lines, points, polygons, multi-part and empty geometries, None, a bowtie, NaN."""
+    lots, reaching from them across a continent (thousands of miles in the layer's unit), with
+    one vertex typed wrong (a stray, in a ring or at a line's end); lines, points, polygons,
+    multi-part and empty geometries, None, a bowtie, NaN."""
     x0, y0, x1, y1 = box
     w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
     fx, fy = st.floats(-0.2, 1.2), st.floats(-0.2, 1.2)
@@ -446,7 +447,7 @@ def context_feature(draw: Any, rings: list[Any], box: tuple[float, ...], tags: l
             [
                 "point", "vertex", "short line", "line across", "along a boundary", "polygon",
                 "bowtie", "multi line", "collection", "empty", "none", "non-finite",
-                "across a continent",
+                "across a continent", "stray vertex",
             ]
         )
     )  # fmt: skip
@@ -484,6 +485,13 @@ def context_feature(draw: Any, rings: list[Any], box: tuple[float, ...], tags: l
         far = draw(st.sampled_from([3e6, 1e7, 2e7, -1e7]))
         a, b = at(u0, v0), at(u0 + 0.1, v0 + 0.1)
         return shapely.Polygon([a, (a[0] + far, a[1]), (b[0] + far, b[1]), b])
+    if kind == "stray vertex":  # a polygon or a line by the lots, one vertex far off
+        u0, v0 = draw(fx), draw(fy)
+        far = draw(st.sampled_from([3e6, 1e7, -1e7]))
+        a, b, c = at(u0, v0), at(u0 + 0.1, v0), at(u0 + 0.1, v0 + 0.1)
+        if draw(st.booleans()):
+            return shapely.Polygon([a, b, (c[0] + far, c[1]), at(u0, v0 + 0.1)])
+        return shapely.LineString([a, b, c, (c[0], c[1] + far)])
     if kind == "multi line":
         v = draw(fy)
         return shapely.MultiLineString([[at(-0.5, v), at(0.5, v)], [at(0.5, 1 - v), at(1.5, v)]])

@@ -1,4 +1,4 @@
-"""A vertex far from the rest of its ring (posting.strays): a coordinate typed wrong."""
+"""A vertex far from the rest of its ring or line (posting.strays): a coordinate typed wrong."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from helpers import SAMPLE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyproj import CRS, Geod
-from shapely import MultiPolygon, Polygon, box
+from shapely import LineString, MultiLineString, MultiPolygon, Polygon, box
 
 from posting.cli import main
 from posting.io import read_parcels
-from posting.strays import STRAY_FT, STRAY_RATIO, find_strays
+from posting.strays import STRAY_FEATURE, STRAY_FT, STRAY_RATIO, find_strays
 
 WGS84 = CRS.from_epsg(4326)
 FLORIDA_EAST = CRS.from_epsg(2236)  # US survey feet
@@ -99,6 +99,48 @@ def test_a_sign_dropped_from_a_longitude_is_a_stray_in_degrees():
     assert found.distance_ft[0] == pytest.approx(metres / 0.3048, rel=1e-4)
 
 
+def test_lines_a_stray_at_an_end_or_inside_but_not_a_long_road():
+    """A fence of 4 vertices 300 ft apart in Florida East: its last vertex typed 5,430,000 for
+    543,900 (an end's one neighbour is near), or its second (both near); a road whose last two
+    vertices lie 60 miles off (each the other's neighbour), a line of two vertices (each as far
+    from their middle as the other), a point, and a fence 60 miles long are not."""
+    x, y = 543_000.0, 1_500_000.0
+    fence = [(x, y), (x + 300, y), (x + 600, y), (x + 900, y)]
+    at_end = LineString([*fence[:3], (5_430_000.0, y)])
+    inside = MultiLineString([[(x, y + 9), (x + 9, y + 9)], [fence[0], (x, 5e6), *fence[2:]]])
+    road = LineString([*fence, (x + 316_800, y), (x + 316_800, y + 300)])
+    two = LineString([(x, y), (x + 316_800, y)])
+    lone = LineString([(x, y), (x, y)])
+    g = np.array([at_end, inside, road, two, lone, shapely.Point(x, y), None], dtype=object)
+    found = find_strays(g, FLORIDA_EAST)
+    assert found.rows.tolist() == [0, 1]
+    assert found.xy.tolist() == [[5_430_000.0, y], [x, 5e6]]
+    assert found.rows.tolist() == _strays_slowly(g[:6], FLORIDA_EAST)
+
+
+def test_a_context_feature_with_a_stray_is_left_out_and_said(tmp_path):
+    """The sample's water with its first feature's third vertex moved 5 degrees west (a
+    longitude typed -86 for -81): left out with why, its row listed; the other features are
+    kept as read."""
+    from posting.io import read_features
+
+    layer = json.loads((SAMPLE / "water.geojson").read_text(encoding="utf-8"))
+    geom = layer["features"][0]["geometry"]
+    assert geom["type"] == "Polygon"
+    geom["coordinates"][0][2][0] -= 5.0
+    path = tmp_path / "water.geojson"
+    path.write_text(json.dumps(layer), encoding="utf-8")
+    base = read_features(SAMPLE / "water.geojson")
+    typed = read_features(path)
+    assert typed.left_out == {**base.left_out, 0: STRAY_FEATURE}
+    assert typed.geometry[0] is None and base.geometry[0] is not None
+    assert all(
+        shapely.equals(a, b) for a, b in zip(typed.geometry[1:], base.geometry[1:], strict=True)
+    )
+    [said] = [w for w in typed.warnings() if "50 miles" in w]
+    assert "1 feature" in said and STRAY_FEATURE in said
+
+
 def test_nothing_to_look_at():
     assert len(find_strays(np.array([], dtype=object), WGS84)) == 0
     assert len(find_strays(np.array([None, shapely.Polygon()]), WGS84)) == 0
@@ -127,18 +169,22 @@ def test_a_coordinate_that_is_not_finite_is_not_a_stray_and_warns_of_nothing():
 
 
 def _strays_slowly(geometry, crs) -> list[int]:
-    """Each ring's vertices but the closing one, their middle (median east of the first vertex
-    and median latitude), each vertex's geodesic distance from it, one at a time."""
+    """Each ring's vertices but the closing one (each line's, all), their middle (median east
+    of the first vertex and median latitude), each vertex's geodesic distance from it, one at a
+    time; a vertex at a line's end has its one neighbour only."""
     from pyproj import Transformer
 
     t = Transformer.from_crs(crs, WGS84, always_xy=True)
     geod = Geod(ellps="WGS84")
     rows = []
     for row, g in enumerate(geometry):
-        polys = list(g.geoms) if isinstance(g, MultiPolygon) else [g]
-        rings = [r for p in polys for r in (p.exterior, *p.interiors)]
-        for ring in rings:
-            coords = list(ring.coords)[:-1]
+        parts = list(g.geoms) if isinstance(g, MultiPolygon | MultiLineString) else [g]
+        rings = [
+            (r, False) for p in parts if isinstance(p, Polygon) for r in (p.exterior, *p.interiors)
+        ]
+        rings += [(p, True) for p in parts if isinstance(p, LineString)]
+        for ring, is_line in rings:
+            coords = list(ring.coords)[: None if is_line else -1]
             coords = [c for i, c in enumerate(coords) if i == 0 or c != coords[i - 1]]
             pts = [t.transform(x, y) for x, y in coords]
             lon0 = pts[0][0]
@@ -147,9 +193,18 @@ def _strays_slowly(geometry, crs) -> list[int]:
             d = [geod.inv(mlon, mlat, lon, lat)[2] / 0.3048 for lon, lat in pts]
             limit = max(STRAY_FT, STRAY_RATIO * float(np.median(d)))
             far = [v > limit for v in d]
-            if any(far[i] and not far[i - 1] and not far[(i + 1) % len(d)] for i in range(len(d))):
-                rows.append(row)
-                break
+            n = len(d)
+            for i in range(n):
+                if is_line:  # an end has one neighbour; a lone vertex none (it is its own)
+                    sides = [j for j in (i - 1, i + 1) if 0 <= j < n] or [i]
+                else:
+                    sides = [(i - 1) % n, (i + 1) % n]
+                if far[i] and not any(far[j] for j in sides):
+                    break
+            else:
+                continue  # no stray in this ring: the next
+            rows.append(row)
+            break
     return rows
 
 
@@ -167,7 +222,7 @@ _lot = st.builds(
 )
 
 
-def _polygon(lot) -> Polygon:
+def _polygon(lot, line: bool = False) -> Polygon | LineString:
     """A lot of w by h ft; with a stray, vertex k moved by (dx, dy) and, one time in four,
     vertex k + 1 too (two far vertices side by side: no stray) or vertex k written twice (one
     stray)."""
@@ -180,13 +235,14 @@ def _polygon(lot) -> Polygon:
             ring[j] = (ring[j][0] + dx, ring[j][1] + dy)
         elif extra == 2:
             ring.insert(k, ring[k])
-    return Polygon(ring)
+    return LineString(ring) if line else Polygon(ring)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(_lot, min_size=1, max_size=6))
+@given(st.lists(st.tuples(_lot, st.booleans()), min_size=1, max_size=6))
 def test_oracle_one_vertex_at_a_time(lots):
-    g = np.array([_polygon(lot) for lot in lots], dtype=object)
+    """Lots, and lines of their vertices (a context layer's: a stray at either end too)."""
+    g = np.array([_polygon(lot, line) for lot, line in lots], dtype=object)
     assert find_strays(g, FLORIDA_EAST).rows.tolist() == _strays_slowly(g, FLORIDA_EAST)
 
 
