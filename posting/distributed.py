@@ -1168,6 +1168,8 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     markers = _with_columns(markers, plan.marker_columns)
     context = _local_context(plan, k, local.rows, core_boxes)
     prep = local.prep  # its corners are found by the engine, on its own vertex table
+    own = np.zeros(len(local), dtype=bool)
+    own[core_at] = True
     report = check(
         prep,
         markers,
@@ -1178,6 +1180,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         applied=_applied(plan, local),
         explain=False,  # which markers no partition assigns, and why: _lost and _reasons
         partial=True,  # its notes' counts, which the run sums (stream.Totals)
+        own=own,  # (its own parcels' counts)
     )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub, kept = core_report(report, prep, core_at, facts, core.first_row, drawn)

@@ -65,6 +65,7 @@ def check(
     applied: Applied | None = None,
     explain: bool = True,
     partial: bool = False,
+    own: np.ndarray | None = None,
 ) -> Report:
     """Check parcels and their markers against one rule profile or several alternatives.
 
@@ -98,6 +99,9 @@ def check(
         The parcels are part of a larger check, which sums the counts of each profile's notes
         (a partition's): a land-cover note is kept with its counts though none of these gaps'
         land cover is unknown (:func:`posting.assemble.landcover_counted`).
+    own
+        With ``partial``, per parcel: True for those whose figures the notes count (the
+        partition's own; :attr:`posting.measure.Measurements.own`).
     """
     with parallel.threads(threads):
         return _check(
@@ -109,6 +113,7 @@ def check(
             applied=applied,
             explain=explain,
             partial=partial,
+            own=own,
         )
 
 
@@ -122,6 +127,7 @@ def _check(
     applied=None,
     explain: bool = True,
     partial: bool = False,
+    own: np.ndarray | None = None,
 ) -> Report:
     """The stages, in order; the corners (``cornering``, when they are already being found) and
     each parcel's profiles (unless ``applied`` gives them) are found beside the assignment,
@@ -156,6 +162,8 @@ def _check(
     profiles = applied.profiles
     facing = any(p.facing is not None for p in profiles)
     m = measure(prep, asg, markers, settings, context, facing=facing)
+    if partial:
+        m.own = np.ones(m.n, dtype=bool) if own is None else own
     if doubt is not None and len(doubt):
         one_owner = shared_by_one_owner(prep, asg, doubt)
         if one_owner.any():  # it posts the owner's shared line: it counts for both parcels

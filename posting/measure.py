@@ -152,6 +152,10 @@ class Measurements:
         of another (or an unknown) owner, and nothing settles which (None: no doubt).
     warnings
         Problems found while measuring (markers of an unknown kind).
+    own
+        Per parcel, True where its figures count in the notes' counts (a partition's own
+        parcels, not its halo's: the run sums the partitions'); None: every parcel, and a note
+        is made only where its counts give cause.
     """
 
     prep: PreparedParcels
@@ -169,6 +173,7 @@ class Measurements:
     origin: np.ndarray | None = None
     doubtful: np.ndarray | None = None
     warnings: list[str] = field(default_factory=list)
+    own: np.ndarray | None = None
     _masks: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict, repr=False)
 
     @property

@@ -639,34 +639,49 @@ def _not_checked(
     """The partitions' rules not checked as one run lists them: each once, by profile, in the
     order each partition lists them (a partition lists one run's notes but those its parcels
     and markers give no cause for: the notes of a marker column missing, where it has no
-    marker), notes no partition orders otherwise in the order first met; the land-cover
-    note's counts summed (and the note left out where no gap's land cover is unknown but a
-    land-cover layer or attribute was given, as one run does)."""
+    marker), notes no partition orders otherwise in the order first met; the counts of the
+    land-cover notes (of the spacing and of the lines of sight) summed. As one
+    run does, a line-of-sight note whose sum counts no line of unknown land cover is left out,
+    and so is a spacing one where a land-cover layer or attribute was given."""
+    from posting.kinds.in_sight import SIGHT_COUNTS, sight_counts
     from posting.kinds.spacing import LANDCOVER_COUNTS, landcover_counts
 
+    # (rule, the pattern of its note's counts, their wording)
+    counted = [
+        ("landcover", LANDCOVER_COUNTS, landcover_counts),
+        ("in_sight", SIGHT_COUNTS, sight_counts),
+    ]
     order = {p.name: i for i, p in enumerate(profiles)}
     seen: dict[tuple[str, str], dict[str, Any]] = {}
     listed: list[list[tuple[str, str]]] = []
     for c in checks:
         keys = []
         for prof, x in c["not_checked"]:
-            m = LANDCOVER_COUNTS.search(x["reason"])
-            text = LANDCOVER_COUNTS.sub("{counts}", x["reason"]) if m else x["reason"]
+            text, found = x["reason"], None
+            for k, (rule, pattern, _) in enumerate(counted):
+                m = pattern.search(text) if x["rule"] == rule else None
+                if m:
+                    text, found = pattern.sub("{counts}", text), (k, m)
+                    break
             key = (prof, json.dumps({**x, "reason": text}, sort_keys=True))
-            item = seen.setdefault(key, {**x, "profile": prof, "_n": [0, 0], "_t": text})
+            item = seen.setdefault(
+                key, {**x, "profile": prof, "_n": [0, 0], "_t": text, "_k": None}
+            )
             keys.append(key)
-            if m:
-                item["_n"][0] += int(m[1])
-                item["_n"][1] += int(m[2])
+            if found:
+                item["_k"] = found[0]
+                item["_n"][0] += int(found[1][1])
+                item["_n"][1] += int(found[1][2])
         listed.append(keys)
     out = []
     for key in sorted(_in_every_order(listed, list(seen)), key=lambda k: order[k[0]]):
         item = seen[key]
-        (unknown, total), text = item.pop("_n"), item.pop("_t")
-        if "{counts}" in text:
-            if unknown == 0 and landcover_known:
+        (unknown, total), text, k = item.pop("_n"), item.pop("_t"), item.pop("_k")
+        if k is not None:
+            rule, _, words = counted[k]
+            if unknown == 0 and (landcover_known or rule != "landcover"):
                 continue
-            item["reason"] = text.replace("{counts}", landcover_counts(unknown, total))
+            item["reason"] = text.replace("{counts}", words(unknown, total))
         out.append(item)
     return out
 

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import shapely
-from fuzz_strategies import case, context_case, geographic_case
+from fuzz_strategies import ALL_PROFILES, attributes_for, case, context_case, geographic_case
 from helpers import ROOT, SAMPLE, SHARED_DATA, gpkg_sql, require_real_data
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -2489,10 +2489,11 @@ _CONTEXT_FIELDS = {  # each context layer's setting of the column of its values,
 }
 
 
-def _case_files(c, folder: Path, merge: bool, layers=None):
+def _case_files(c, folder: Path, merge: bool, layers=None, attributes=None):
     """A fuzz case (``tests/fuzz_strategies.py``) as the files a user gives: its lots, its
-    markers and its context ``layers`` (name: geometries and values, in the lots' CRS) as
-    GeoParquet files in their CRSs; and the job that checks them."""
+    markers (with their ``attributes``, a frame) and its context ``layers`` (name: geometries
+    and values, in the lots' CRS) as GeoParquet files in their CRSs; and the job that checks
+    them."""
     import geopandas as gpd
 
     from posting.job import ContextFiles, Job
@@ -2510,9 +2511,10 @@ def _case_files(c, folder: Path, merge: bool, layers=None):
         {"pid": list(c.ids), "owner": list(c.owners)}, geometry=list(c.geoms), crs=c.crs
     )
     lots.to_parquet(folder / "lots.parquet")
-    signs = gpd.GeoDataFrame(
-        {"n": np.arange(len(c.mx))}, geometry=shapely.points(c.mx, c.my), crs=c.marker_crs
-    )
+    columns = {"n": np.arange(len(c.mx))}
+    if attributes is not None:
+        columns.update({k: attributes[k].to_numpy() for k in attributes.columns})
+    signs = gpd.GeoDataFrame(columns, geometry=shapely.points(c.mx, c.my), crs=c.marker_crs)
     signs.to_parquet(folder / "signs.parquet")
     return Job(
         parcels=str(folder / "lots.parquet"),
@@ -2558,9 +2560,12 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
     _one_run_and_partitions_alike(scheduler, c, k, merge)
 
 
-def _one_run_and_partitions_alike(scheduler: str, c, k: int, merge: bool, layers=None) -> None:
-    """Fuzz case ``c`` (with context ``layers``) as files, checked in one process and in
-    partitions of ``k`` parcels: the same JSON, GeoJSON and CSV reports or the same refusal."""
+def _one_run_and_partitions_alike(
+    scheduler: str, c, k: int, merge: bool, layers=None, attributes=None
+) -> None:
+    """Fuzz case ``c`` (with context ``layers`` and marker ``attributes``) as files, checked in
+    one process and in partitions of ``k`` parcels: the same JSON, GeoJSON and CSV reports or
+    the same refusal."""
     import tempfile
 
     from posting import distributed
@@ -2570,7 +2575,7 @@ def _one_run_and_partitions_alike(scheduler: str, c, k: int, merge: bool, layers
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        job = _case_files(c, folder, merge, layers)
+        job = _case_files(c, folder, merge, layers, attributes)
 
         def one() -> list[bytes]:
             report = run(job)
@@ -2612,3 +2617,21 @@ def test_fuzz_partitioned_context_as_one_run(scheduler, cl, k, merge):
     and CSV reports or the same refusal."""
     c, layers = cl
     _one_run_and_partitions_alike(scheduler, c, k, merge, layers)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(case(), st.data(), st.integers(1, 4), st.booleans())
+def test_fuzz_partitioned_marker_attributes_as_one_run(scheduler, c, data, k, merge):
+    """Oracle: the fuzz campaign's marker attributes (every column the rules read, by any of
+    its names, as text or numbers, blank, absurd and malformed) under one to three profiles of
+    every kind of marker rule: one process and partitions of 1 to 4 parcels give the same
+    JSON, GeoJSON and CSV reports or the same refusal."""
+    attributes = data.draw(attributes_for(len(c.mx), c.tags))
+    c.rules = data.draw(
+        st.lists(st.sampled_from(ALL_PROFILES), min_size=1, max_size=3, unique=True)
+    )
+    _one_run_and_partitions_alike(scheduler, c, k, merge, attributes=attributes)

@@ -21,6 +21,7 @@ not: it is ``uncertain``, and the report says how to settle it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,8 +41,10 @@ from posting.verdict import empty_findings, findings_frame, ft, marker_words, pl
 __all__ = [
     "DEFAULT_FOREST_SIGHT_FT",
     "DEFAULT_SIGHT_FT",
+    "SIGHT_COUNTS",
     "InSightRule",
     "blocked_by",
+    "sight_counts",
     "sight_pairs",
 ]
 
@@ -53,6 +56,20 @@ other than forest."""
 DEFAULT_FOREST_SIGHT_FT = 100.0
 """Sight distance on forest land: the 100 ft those statutes allow between such marks on forest
 land."""
+
+
+SIGHT_COUNTS = re.compile(r"land cover unknown along (\d+) of (\d+) lines of sight")
+"""The counts of this rule's land-cover note, which a partitioned run sums (each partition
+counts its own parcels' lines: :attr:`posting.measure.Measurements.own`)."""
+
+
+def sight_counts(unknown: int, lines: int) -> str:
+    """The land-cover note's counts: ``unknown`` of ``lines`` lines of sight.
+
+    >>> sight_counts(2, 17)
+    'land cover unknown along 2 of 17 lines of sight'
+    """
+    return f"land cover unknown along {unknown:d} of {lines:d} lines of sight"
 
 
 @dataclass(frozen=True)
@@ -206,14 +223,17 @@ def _forest(m: Measurements, lines, group, parcel, part: Part, rule: InSightRule
     elif ctx.parcel_landcover is not None:
         per = ctx.forest_by_parcel()
         forest = per[parcel] if len(parcel) else forest
-    if np.isnan(forest).any():
+    unknown = np.isnan(forest)
+    counts = unknown if m.own is None else unknown[m.own[parcel]]
+    # a part of a larger check's parcels notes its own counts always: the run sums them
+    if counts.any() or m.own is not None:
         part.skip(
             "in_sight",
             rule.clause,
-            f"land cover unknown along {int(np.isnan(forest).sum())} of {len(forest)} lines of "
-            f"sight: markers {ft(rule.forest_sight_ft)} to {ft(rule.sight_ft)} apart are in "
-            "sight on open land but perhaps not in woods (uncertain); give {option:landcover}, "
-            "or the sight distance on this land with {option:sight_ft}",
+            f"{sight_counts(int(counts.sum()), len(counts))}: markers "
+            f"{ft(rule.forest_sight_ft)} to {ft(rule.sight_ft)} apart are in sight on open land "
+            "but perhaps not in woods (uncertain); give {option:landcover}, or the sight "
+            "distance on this land with {option:sight_ft}",
         )
     return forest
 
