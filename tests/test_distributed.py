@@ -1521,6 +1521,36 @@ def test_the_land_cover_note_counts_the_gaps_each_profile_judges(tmp_path, sched
         assert notes[0].startswith(f"land cover unknown for {unknown} of {len(mine)} gaps")
 
 
+@pytest.mark.parametrize("attribute", [False, True], ids=["unknown", "attribute"])
+def test_the_line_of_sight_note_counts_every_line_once(tmp_path, scheduler, attribute):
+    """Michigan's markers in sight of each other, land cover unknown (or blank on every third
+    parcel): the note counts each line of sight once, in one run as in partitions of 3 (each
+    counts its own parcels' lines, the run sums them; a partition's own note once stood for
+    the run's). On the sample every ring with signs has two or more, so a parcel's lines are
+    its signs (each sign and the next along its ring)."""
+    import geopandas as gpd
+
+    parcels = SAMPLE / "parcels.geojson"
+    lots = gpd.read_file(parcels)
+    covers = [None] * len(lots)
+    if attribute:
+        covers = [("forest", "field", None)[i % 3] for i in range(len(lots))]
+        lots["cover"] = covers
+        parcels = tmp_path / "parcels.geojson"
+        lots.to_file(parcels, engine="pyogrio")
+    args = ["check", str(parcels), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "parcel_id"]
+    args += ["--rules", "michigan"] + (["--landcover-field", "cover"] if attribute else [])
+    report = _same(args, tmp_path, scheduler, 3)
+    cover = dict(zip(lots["parcel_id"], covers, strict=True))
+    lines = {p["id"]: p["signs"] if p["signs"] >= 2 else 0 for p in report["parcels"]}
+    unknown = sum(n for i, n in lines.items() if cover[i] is None)
+    [note] = [x["reason"] for x in report["not_checked"] if x["rule"] == "in_sight"]
+    assert note.startswith(
+        f"land cover unknown along {unknown} of {sum(lines.values())} lines of sight"
+    )
+    assert 0 < unknown < sum(lines.values()) if attribute else unknown == 226
+
+
 def test_a_dataset_whose_files_lack_a_column_reads_as_one_run(tmp_path, scheduler):
     """A parcel dataset whose second file has no owner column: one run reads the column null
     there; each piece has the dataset's columns too (a piece of that file was refused: no
