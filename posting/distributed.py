@@ -1433,20 +1433,32 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
         assign.merge_far((inside_parcel, inside_dist, nearest_ring, nearest_dist), sel, found)
     rp = prep.rings.parcel
     ring_start = prep.geometry.ring_start
-    has_ring = nearest_ring >= 0
-    nparcel = np.where(has_ring, rp[np.maximum(nearest_ring, 0)], -1)
+    nparcel = _take(rp, nearest_ring, -1)
     return {
         "marker": index,
-        "inside_first": np.where(
-            inside_parcel >= 0, block.first_row[np.maximum(inside_parcel, 0)], -1
-        ),
-        "inside_id": np.where(inside_parcel >= 0, prep.ids[np.maximum(inside_parcel, 0)], None),
+        "inside_first": _take(block.first_row, inside_parcel, -1),
+        "inside_id": _take(prep.ids, inside_parcel, None),
         "inside_dist": inside_dist,
-        "near_first": np.where(has_ring, block.first_row[np.maximum(nparcel, 0)], -1),
-        "near_ring": np.where(has_ring, nearest_ring - ring_start[np.maximum(nparcel, 0)], -1),
-        "near_id": np.where(has_ring, prep.ids[np.maximum(nparcel, 0)], None),
+        "near_first": _take(block.first_row, nparcel, -1),
+        "near_ring": np.where(nparcel >= 0, nearest_ring - _take(ring_start, nparcel, 0), -1),
+        "near_id": _take(prep.ids, nparcel, None),
         "near_dist": nearest_dist,
     }
+
+
+def _take(values: np.ndarray, at: np.ndarray, fill: Any) -> np.ndarray:
+    """``values[at]`` where ``at`` is not negative, else ``fill`` (``values`` may be empty: a
+    partition whose properties have no usable ring, where no marker found one).
+
+    >>> _take(np.array([], dtype=np.int64), np.array([-1, -1]), -1).tolist()
+    [-1, -1]
+    >>> _take(np.array(["a", "b"], dtype=object), np.array([1, -1]), None).tolist()
+    ['b', None]
+    """
+    ok = at >= 0
+    out = np.full(len(at), fill, dtype=object if fill is None else np.asarray(values).dtype)
+    out[ok] = np.asarray(values)[at[ok]]
+    return out
 
 
 def _names_parcel(m: MarkerLayer) -> np.ndarray:
