@@ -203,7 +203,7 @@ def assign_markers(
     cand: list[tuple[np.ndarray, ...]] = []  # (prio, marker, ring, dist, x, y)
     inside_parcel, inside_dist, nearest_ring, nearest_dist = far_found(n)
     named_dist = np.full(n, np.inf)
-    reasons: list[tuple[np.ndarray, Future[FarFound]]] = []  # why far markers are lost
+    reasons: list[tuple[np.ndarray, FarFound, Future[None]]] = []  # why far markers are lost
 
     for g, wcrs in enumerate(prep.crss):
         parcels_g = np.flatnonzero(prep.group == g)
@@ -323,8 +323,11 @@ def assign_markers(
             # the parcels whose box holds a lost marker: (lost, parcel)
             lx, ly = xs[local[lost]], ys[local[lost]]
             li, lb = BoxGrid(parcel_box.T[parcels_g]).query(lx, ly)
-            # this frame's, put with the others' once all are in
-            reasons.append((lost, background(_far, prep, rings_g, lx, ly, (li, parcels_g[lb]))))
+            found = far_found(len(lost))  # this frame's, put with the others' once all are in
+            job = background(
+                _far, prep, rings_g, np.arange(len(lost)), lx, ly, (li, parcels_g[lb]), found
+            )
+            reasons.append((lost, found, job))
 
     parcel = np.full(n, -1, dtype=np.int64)
     ring = np.full(n, -1, dtype=np.int64)
@@ -352,8 +355,9 @@ def assign_markers(
             prep.vertices, rings.geometry, rr[first][todo], cx[first][todo], cy[first][todo]
         )[0]
 
-    for lost, job in reasons:  # in the frames' order (the result does not depend on it)
-        merge_far((inside_parcel, inside_dist, nearest_ring, nearest_dist), lost, job.result())
+    for lost, found, job in reasons:  # in the frames' order (the result does not depend on it)
+        job.result()
+        merge_far((inside_parcel, inside_dist, nearest_ring, nearest_dist), lost, found)
     reason = np.asarray(markers.reason, dtype=object).copy()
     reason[parcel >= 0] = None
     if not explain:
@@ -481,56 +485,63 @@ def merge_far(out: FarFound, at: np.ndarray, found: FarFound) -> None:
 def _far(
     prep: PreparedParcels | ParcelGeometry,
     rings_g: np.ndarray,
+    lost: np.ndarray,
     x: np.ndarray,
     y: np.ndarray,
     boxed: tuple[np.ndarray, np.ndarray],
-) -> FarFound:
-    """For markers far from every boundary (at ``x``, ``y`` in the working CRS of the rings
-    ``rings_g``): the parcel each stands in and how far its boundary is, else the nearest
-    boundary within :data:`REASON_SEARCH_FT` (for the reason only).
+    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+) -> None:
+    """For markers far from every boundary: the parcel they stand in and how far its boundary
+    is, else the nearest boundary within :data:`REASON_SEARCH_FT` (for the reason only).
 
-    ``boxed``: (marker, parcel) for every parcel whose box holds a marker. Standing in several
-    (overlapping) parcels, a marker is said to stand in the first (in the input), and how far
-    that parcel's boundary is. Put with another working frame's with :func:`merge_far`.
+    ``boxed``: (position in ``lost``, parcel) for every parcel whose box holds a lost marker.
+    Standing in several (overlapping) parcels, a marker is said to stand in the first (in the
+    input), and how far that parcel's boundary is.
     """
-    out = far_found(len(x))
     inside_parcel, inside_dist, nearest_ring, nearest_dist = out
     rings, ring_start, ring_count = prep.rings, prep.ring_start, prep.ring_count
     pts = shapely.points(x, y)
+    local = np.full(len(inside_parcel), -1, dtype=np.int64)
+    local[lost] = np.arange(len(lost))
     order = np.lexsort((boxed[1], boxed[0]))
     qi, pb = boxed[0][order], boxed[1][order]
     inside = shapely.intersects_xy(prep.geometry_ft[pb], x[qi], y[qi])
-    mm, pp = qi[inside], pb[inside]
+    mm, pp = lost[qi[inside]], pb[inside]
     first = np.r_[True, mm[1:] != mm[:-1]] if len(mm) else np.empty(0, dtype=bool)
     mm, pp = mm[first], pp[first]  # each marker's first parcel (in the input) it stands in
     pair, k = expand_counts(ring_count[pp])
-    d = shapely.distance(pts[mm[pair]], rings.geometry[ring_start[pp][pair] + k])
+    d = shapely.distance(pts[local[mm[pair]]], rings.geometry[ring_start[pp][pair] + k])
     dist = np.full(len(mm), np.inf)
     np.minimum.at(dist, pair, d)  # to that parcel's boundary
-    inside_parcel[mm] = pp
-    inside_dist[mm] = dist
-    out_ = np.flatnonzero(inside_parcel < 0)
-    if not len(out_) or not len(rings_g):  # no usable ring in this working CRS: none near
-        return out
-    tree = shapely.STRtree(rings.geometry[rings_g])
-    # most are in a road or across a ditch: a short search finds their nearest boundary (the
-    # nearest within _NEAR_FT is the nearest of all); GEOS's nearest-neighbour search, slower,
-    # for the rest
-    qi, ti = tree.query(pts[out_], predicate="dwithin", distance=_NEAR_FT)
-    d = shapely.distance(pts[out_][qi], tree.geometries[ti])
-    order = np.lexsort((ti, d, qi))  # equidistant rings: the first in the input
-    first = order[np.r_[True, np.diff(qi[order]) != 0]] if len(order) else order
-    hit = out_[qi[first]]
-    nearest_dist[hit] = d[first]
-    nearest_ring[hit] = rings_g[ti[first]]
-    found = np.zeros(len(out_), dtype=bool)
-    found[qi] = True
-    out_ = out_[~found]
+    # a marker in parcels of another working CRS too: the first of all (the groups' order is
+    # not the input's)
+    better = (inside_parcel[mm] < 0) | (pp < inside_parcel[mm])
+    inside_parcel[mm[better]] = pp[better]
+    inside_dist[mm[better]] = dist[better]
+    out_ = lost[inside_parcel[lost] < 0]
+    if len(out_):
+        tree = shapely.STRtree(rings.geometry[rings_g])
+        # most are in a road or across a ditch: a short search finds their nearest boundary
+        # (the nearest within _NEAR_FT is the nearest of all); GEOS's nearest-neighbour
+        # search, slower, for the rest
+        qi, ti = tree.query(pts[local[out_]], predicate="dwithin", distance=_NEAR_FT)
+        d = shapely.distance(pts[local[out_]][qi], tree.geometries[ti])
+        order = np.lexsort((ti, d, qi))  # equidistant rings: the first in the input
+        first = order[np.r_[True, np.diff(qi[order]) != 0]] if len(order) else order
+        hit, d, r = out_[qi[first]], d[first], rings_g[ti[first]]
+        better = d < nearest_dist[hit]  # than another working CRS's rings (markers near two)
+        nearest_dist[hit[better]] = d[better]
+        nearest_ring[hit[better]] = r[better]
+        found = np.zeros(len(out_), dtype=bool)
+        found[qi] = True
+        out_ = out_[~found]
+    if len(out_) and not len(tree.geometries):  # no usable ring in this working CRS: none near
+        out_ = out_[:0]
     if len(out_):
         # beyond the search from the rings' joint extent: no boundary near enough (exactly),
         # without asking the tree (miles out of the county, its costliest question)
         x0, y0, x1, y1 = shapely.total_bounds(tree.geometries)
-        ox, oy = x[out_], y[out_]
+        ox, oy = x[local[out_]], y[local[out_]]
         off = np.hypot(
             np.maximum(np.maximum(x0 - ox, ox - x1), 0.0),
             np.maximum(np.maximum(y0 - oy, oy - y1), 0.0),
@@ -538,13 +549,14 @@ def _far(
         out_ = out_[off <= REASON_SEARCH_FT]
     if len(out_):
         (fi, ri), dist = tree.query_nearest(
-            pts[out_], return_distance=True, all_matches=True, max_distance=REASON_SEARCH_FT
+            pts[local[out_]], return_distance=True, all_matches=True, max_distance=REASON_SEARCH_FT
         )
         first = np.lexsort((ri, fi))  # equidistant rings: the first in the input
         first = first[np.r_[True, np.diff(fi[first]) != 0]] if len(first) else first
-        nearest_dist[out_[fi[first]]] = dist[first]
-        nearest_ring[out_[fi[first]]] = rings_g[ri[first]]
-    return out
+        fi, ri, dist = fi[first], ri[first], dist[first]
+        better = dist < nearest_dist[out_[fi]]
+        nearest_dist[out_[fi][better]] = dist[better]
+        nearest_ring[out_[fi][better]] = rings_g[ri][better]
 
 
 def _explain(

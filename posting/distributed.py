@@ -1429,7 +1429,8 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
         x, y = assign._group_xy(markers, sel, wcrs)
         pt, pb = BoxGrid(shapely.bounds(prep.geometry_ft[parcels_g])).query(x, y)
         rings_g = np.flatnonzero(ring_group == g)
-        found = assign._far(prep, rings_g, x, y, (pt, parcels_g[pb]))
+        found = assign.far_found(len(sel))
+        assign._far(prep, rings_g, np.arange(len(sel)), x, y, (pt, parcels_g[pb]), found)
         assign.merge_far((inside_parcel, inside_dist, nearest_ring, nearest_dist), sel, found)
     rp = prep.rings.parcel
     ring_start = prep.geometry.ring_start
