@@ -1179,8 +1179,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         threads=1,
         applied=_applied(plan, local),
         explain=False,  # which markers no partition assigns, and why: _lost and _reasons
-        partial=True,  # its notes' counts, which the run sums (stream.Totals)
-        own=own,  # (its own parcels' counts)
+        own=own,  # its own parcels' counts in its notes, which the run sums (stream.Totals)
     )
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub, kept = core_report(report, prep, core_at, facts, core.first_row, drawn)

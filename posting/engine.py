@@ -64,7 +64,6 @@ def check(
     threads: int | None = None,
     applied: Applied | None = None,
     explain: bool = True,
-    partial: bool = False,
     own: np.ndarray | None = None,
 ) -> Report:
     """Check parcels and their markers against one rule profile or several alternatives.
@@ -95,13 +94,12 @@ def check(
         Say why each unassigned marker is unassigned (:func:`posting.assign.assign_markers`);
         False where a larger check explains them (a partition's: its unassigned markers may be
         its neighbours').
-    partial
-        The parcels are part of a larger check, which sums the counts of each profile's notes
-        (a partition's): a land-cover note is kept with its counts though none of these gaps'
-        land cover is unknown (:func:`posting.assemble.landcover_counted`).
     own
-        With ``partial``, per parcel: True for those whose figures the notes count (the
-        partition's own; :attr:`posting.measure.Measurements.own`).
+        Given where the parcels are part of a larger check, which sums the counts of each
+        profile's notes (a partition's): per parcel, True for those whose figures the notes
+        count (the partition's own, not its halo's: :attr:`posting.measure.Measurements.own`).
+        A land-cover note is then kept with its counts though none of these gaps' land cover
+        is unknown (:func:`posting.assemble.landcover_counted`).
     """
     with parallel.threads(threads):
         return _check(
@@ -112,7 +110,6 @@ def check(
             context,
             applied=applied,
             explain=explain,
-            partial=partial,
             own=own,
         )
 
@@ -126,7 +123,6 @@ def _check(
     cornering=None,
     applied=None,
     explain: bool = True,
-    partial: bool = False,
     own: np.ndarray | None = None,
 ) -> Report:
     """The stages, in order; the corners (``cornering``, when they are already being found) and
@@ -162,8 +158,7 @@ def _check(
     profiles = applied.profiles
     facing = any(p.facing is not None for p in profiles)
     m = measure(prep, asg, markers, settings, context, facing=facing)
-    if partial:
-        m.own = np.ones(m.n, dtype=bool) if own is None else own
+    m.own = own
     if doubt is not None and len(doubt):
         one_owner = shared_by_one_owner(prep, asg, doubt)
         if one_owner.any():  # it posts the owner's shared line: it counts for both parcels
@@ -177,7 +172,7 @@ def _check(
             combine(r, evaluate(p, worst), evaluate(p, best), doubt, m)
             for p, r in zip(profiles, results, strict=True)
         ]
-    return assemble(m, profiles, results, applied, partial=partial)
+    return assemble(m, profiles, results, applied, partial=own is not None)
 
 
 def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = None) -> Report:
