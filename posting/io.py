@@ -1719,7 +1719,14 @@ def read_layer(
 def _as_id_strings(values: pd.Series) -> np.ndarray:
     """Ids as strings, verbatim: ``'007'`` stays ``'007'``, an integer 12 (or 12.0) is ``'12'``.
 
+    A whole number stored as a decimal is written as the integer the decimal holds, however
+    large: a Shapefile's numeric field of 19 digits or more is read as decimals (GDAL), and a
+    20-digit parcel number there is 1.2345678901234567e19, whose integer is
+    ``'12345678901234567168'`` (its last digits lost in the file, not here).
     Missing values come back as None.
+
+    >>> _as_id_strings(pd.Series([12.0, 2.5, None, 1.2345678901234567e19])).tolist()
+    ['12', '2.5', None, '12345678901234567168']
     """
     s = pd.Series(values).reset_index(drop=True)
     out = np.full(len(s), None, dtype=object)
@@ -1727,7 +1734,10 @@ def _as_id_strings(values: pd.Series) -> np.ndarray:
     if pd.api.types.is_float_dtype(s.dtype):
         v = s.to_numpy(dtype=float)
         integral = ~na & np.isfinite(v) & (v == np.floor(v))
-        out[integral] = v[integral].astype(np.int64).astype(str).astype(object)
+        large = integral & (np.abs(v) >= 2.0**63)  # beyond int64: Python's integers
+        small = integral & ~large
+        out[small] = v[small].astype(np.int64).astype(str).astype(object)
+        out[large] = [str(int(x)) for x in v[large]]
         other = ~na & ~integral
         out[other] = v[other].astype(str).astype(object)
     else:

@@ -325,6 +325,34 @@ def test_ids_verbatim_and_missing_ids(tmp_path):
     assert [p["duplicate_id"] for p in d["parcels"]] == [False, True, True]
 
 
+def test_ids_of_twenty_digits_in_a_shapefile(tmp_path):
+    """A Shapefile's numeric field of 19 digits or more is read as decimals (GDAL): 20-digit
+    parcel numbers are then ids of the integer each decimal holds, not int64's overflow (all
+    once '-9223372036854775808', with a warning on stderr). Between 2**63 and 2**64 decimals
+    are 2**11 = 2,048 apart: 12345678901234567890 is stored as 6,028,163,525,993,441 times
+    2,048 = 12345678901234567168, and 12345678901234567891 too (the file lost the difference:
+    the report flags them as one id); 98765432109876543210 (between 2**66 and 2**67, decimals
+    16,384 apart: 6,028,163,580,925,081 of them and 16,106 more, which rounds up) as
+    6,028,163,580,925,082 times 16,384 = 98765432109876543488."""
+    import warnings
+
+    path = tmp_path / "lots.shp"
+    pins = [12345678901234567890, 12345678901234567891, 98765432109876543210]
+    gpd.GeoDataFrame(
+        {"PIN": [float(x) for x in pins]}, geometry=[*LOTS, LOTS[0]], crs="EPSG:4326"
+    ).to_file(path, engine="pyogrio")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        layer = read_parcels(path, id_field="PIN")
+    assert layer.ids.tolist() == [
+        "12345678901234567168",
+        "12345678901234567168",
+        "98765432109876543488",
+    ]
+    d = check(layer).to_dict()
+    assert d["duplicate_ids"] == {"12345678901234567168": [0, 1]}
+
+
 def test_missing_column_names_the_columns(tmp_path, lots):
     path = tmp_path / "lots.geojson"
     lots.to_file(path, engine="pyogrio")
