@@ -301,12 +301,37 @@ def finite_geometry(geoms: np.ndarray) -> np.ndarray:
     return out
 
 
+FARTHEST_FT = 1e9
+"""No coordinate of a projected CRS or of a working frame is farther than this from its origin
+(the Earth is 1.3e8 ft round; false eastings and northings are a few million feet): one beyond
+it is a mistake of the file (:func:`to_lonlat` places it nowhere; a context feature with one is
+left out as it is read, :func:`posting.io.unusable_features`, and in a frame,
+:func:`posting.land.usable`)."""
+
+
 def to_lonlat(x: np.ndarray, y: np.ndarray, src: CRS) -> tuple[np.ndarray, np.ndarray]:
-    """Coordinates in ``src`` to WGS 84 longitude and latitude (always x = longitude)."""
+    """Coordinates in ``src`` to WGS 84 longitude and latitude (always x = longitude); NaN
+    where a projected coordinate is beyond :data:`FARTHEST_FT` (PROJ gives some such points a
+    place: a transverse Mercator northing of 1e10 ft at latitude 84.8).
+
+    >>> lon, lat = to_lonlat(np.array([0.0, 0.0]), np.array([1e6, 1e10]), CRS(
+    ...     "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"))
+    >>> np.round(lat, 2).tolist(), np.isnan(lon).tolist()  # 1e6 ft = 304.8 km: 2.75 deg
+    ([31.45, nan], [False, True])
+    """
     if src == WGS84:
         return np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     lon, lat = _transformer(src, WGS84).transform(x, y, errcheck=False)
-    return np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)
+    lon, lat = np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)
+    unit = src.axis_info[0].unit_conversion_factor if src.is_projected and src.axis_info else 0
+    if unit:
+        reach = FARTHEST_FT * FT_M / unit
+        with np.errstate(invalid="ignore"):
+            beyond = (np.abs(x) > reach) | (np.abs(y) > reach)
+        if beyond.any():
+            lon = np.where(beyond, np.nan, lon)
+            lat = np.where(beyond, np.nan, lat)
+    return lon, lat
 
 
 def utm_zone(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:

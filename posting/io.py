@@ -31,7 +31,7 @@ import shapely
 from pyproj import CRS
 
 from posting import jsonslices, kmlcoords, photos
-from posting.crs import WGS84, crs_of, parse_crs, projected_area_of_use
+from posting.crs import FARTHEST_FT, WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
 from posting.jsonslices import (
@@ -1745,6 +1745,13 @@ def _as_id_strings(values: pd.Series) -> np.ndarray:
     return out
 
 
+def _not_on_earth(reason: np.ndarray, lon: np.ndarray, lat: np.ndarray, crs: CRS) -> None:
+    """Give each marker without a reason whose position has no longitude and latitude (a
+    coordinate beyond the CRS's reach: 1e300 ft) the reason, in place."""
+    bad = pd.isna(reason) & ~(np.isfinite(lon) & np.isfinite(lat))
+    reason[bad] = f"cannot be placed on Earth from {crs.name}"
+
+
 @dataclass
 class ParcelLayer:
     """Parcels as read: ids, owners, geometry in the source CRS, and the raw attributes."""
@@ -1968,6 +1975,7 @@ class MarkerLayer:
         reason = np.full(n, None, dtype=object)
         reason[~(np.isfinite(x) & np.isfinite(y))] = "no coordinates"
         lon, lat = to_lonlat(x, y, crs)
+        _not_on_earth(reason, lon, lat, crs)  # as a file's markers are
         attrs = (
             attributes.reset_index(drop=True)
             if attributes is not None
@@ -2124,8 +2132,7 @@ def read_markers(
         for r, why in lay.problems.items():
             reason[r] = why
         lon, lat = to_lonlat(x, y, lay.crs)
-        bad = pd.isna(reason) & ~(np.isfinite(lon) & np.isfinite(lat))
-        reason[bad] = f"cannot be placed on Earth from {lay.crs.name}"
+        _not_on_earth(reason, lon, lat, lay.crs)
         attrs = lay.frame.copy()
         short = shortened_columns(attrs.columns)
         if short:
@@ -2420,12 +2427,6 @@ def invalid_polygons(geometry: np.ndarray) -> np.ndarray:
         said = shapely.is_valid_reason(geometry[bad])
         why[bad] = [r.split("[", 1)[0].strip() for r in said]
     return why
-
-
-FARTHEST_FT = 1e9
-"""No coordinate of a projected CRS or of a working frame is farther than this from its origin
-(the Earth is 1.3e8 ft round): a context feature's coordinate beyond it is a mistake of the
-file (:func:`unusable_features` as it is read, :func:`posting.land.usable` in a frame)."""
 
 
 def unusable_features(geometry: np.ndarray, crs: CRS) -> np.ndarray:

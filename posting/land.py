@@ -17,8 +17,8 @@ import pandas as pd
 import shapely
 
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
-from posting.crs import WGS84, WorkingCRS, lonlat_margin_deg
-from posting.io import FARTHEST_FT, FeatureLayer, polygons_not_valid
+from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, finite_geometry, lonlat_margin_deg
+from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
 
 if TYPE_CHECKING:
@@ -110,8 +110,9 @@ def in_frame(
         def fn(xy: np.ndarray) -> np.ndarray:
             return np.column_stack(to_lonlat(xy[:, 0], xy[:, 1], crs))
 
-        with np.errstate(invalid="ignore"):  # (a vertex its CRS cannot place: NaN, dropped)
+        with np.errstate(invalid="ignore"):
             far, crs = shapely.transform(far, fn), WGS84
+        far[~finite_geometry(far)] = None  # a vertex its CRS cannot place: the feature left out
     out = np.array(out, dtype=object, copy=True)
     with np.errstate(invalid="ignore"):
         # a polygon GEOS calls invalid (a ring collapsed to a line) made valid first: GEOS's
@@ -157,7 +158,7 @@ def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft
 def usable(geoms: np.ndarray) -> np.ndarray:
     """Context geometries GEOS can measure against the parcels: an invalid polygon (a bowtie,
     a ring crossing itself) made valid, one with a coordinate that is not finite or is farther
-    than :data:`posting.io.FARTHEST_FT` from the working frame's origin left out as None. A
+    than :data:`posting.crs.FARTHEST_FT` from the working frame's origin left out as None. A
     line of one point repeated, which GEOS calls invalid and measures, stays a line (made
     valid, it would be a point: a road taken for a gate).
 
@@ -356,11 +357,11 @@ def fence_cover(
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
         rg = np.flatnonzero(ring_group == g)
-        if len(pieces):
-            cover = shapely.union_all(pieces)
-            rest = shapely.difference(rings.geometry[rg], cover)
-        else:
-            rest = rings.geometry[rg]
+        rest = rings.geometry[rg]
+        dims = shapely.get_dimensions(pieces)
+        for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length
+            if (dims == dim).any():  # (GEOS's overlay takes no collection of mixed dimensions)
+                rest = shapely.difference(rest, shapely.union_all(pieces[dims == dim]))
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
         keep = length >= gate_ft

@@ -118,3 +118,20 @@ def test_local_tm_scale_error_is_negligible_near_its_meridian():
 
 def test_utm_zone_numbers():
     assert utm_zone(np.array([-84.01, -83.99]), np.array([30.0, 30.0])).tolist() == [32616, 32617]
+
+
+def test_a_coordinate_beyond_the_earth_is_placed_nowhere():
+    """PROJ places some absurd coordinates: in Washington South's Lambert zone (US survey
+    feet) an easting of 1e10 at (3.3, -89.9), in a transverse Mercator a northing of 1e300 at
+    (98.9, -73.1). Beyond 1e9 ft (``FARTHEST_FT``; in US survey feet 1e9 x 0.3048 / (1200 /
+    3937) = 999,998,000) a position has no longitude or latitude; within it, the transform's."""
+    from posting.crs import to_lonlat
+
+    wa = CRS("EPSG:2927")
+    lon, lat = to_lonlat(np.array([1e10, 999_999_000.0, 999_997_000.0]), np.zeros(3), wa)
+    assert np.isnan(lon[:2]).all() and np.isnan(lat[:2]).all()
+    assert np.isfinite([lon[2], lat[2]]).all()
+    tm = CRS("+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft")
+    lon, lat = to_lonlat(np.array([1e-300, 0.0]), np.array([1e300, 0.0]), tm)
+    assert np.isnan(lon[0]) and np.isnan(lat[0])
+    assert lon[1] == pytest.approx(-81.1) and lat[1] == pytest.approx(28.7)

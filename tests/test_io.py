@@ -16,7 +16,7 @@ from pyproj import CRS, Geod
 
 from posting import check, read_markers, read_parcels
 from posting.errors import CRSError, InputError
-from posting.io import _shown, write_text
+from posting.io import MarkerLayer, ParcelLayer, _shown, write_text
 
 LOTS = [
     shapely.box(-81.3000, 28.6000, -81.2990, 28.6010),
@@ -351,6 +351,26 @@ def test_ids_of_twenty_digits_in_a_shapefile(tmp_path):
     ]
     d = check(layer).to_dict()
     assert d["duplicate_ids"] == {"12345678901234567168": [0, 1]}
+
+
+def test_markers_built_in_code_beyond_the_earth_cannot_be_placed():
+    """Markers from coordinates (the Python API) are placed as a file's are: one 1e300 ft
+    north is "cannot be placed on Earth" (it was placed in Antarctica, and one that named its
+    parcel was said to stand 1e300 ft from it, with an overflow warning on stderr)."""
+    import warnings
+
+    from helpers import LOCAL_FT
+
+    markers = MarkerLayer.from_points(
+        [1e-300, 1e-300, 50.0], [1e300, 1e300, 0.0], LOCAL_FT, parcel_ref=["0", None, "0"]
+    )
+    assert markers.reason.tolist()[:2] == ["cannot be placed on Earth from unknown"] * 2
+    lots = ParcelLayer.from_geometries([shapely.box(0, 0, 100, 100)], LOCAL_FT, ids=["0"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = check(lots, markers, ["florida"]).markers
+    assert m["reason"].tolist()[:2] == ["cannot be placed on Earth from unknown"] * 2
+    assert m["assigned_by"].tolist()[2] == "named"
 
 
 def test_missing_column_names_the_columns(tmp_path, lots):

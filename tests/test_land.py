@@ -216,6 +216,42 @@ def test_a_gate_in_the_fence_and_a_water_side_need_no_fence():
     assert p["posted_by"] == "fence"  # the river bank needs no fence
 
 
+def test_a_stream_line_on_the_open_side_within_0_ft_needs_no_fence():
+    """``water_tolerance_ft=0``: water is where it is drawn, and a stream line drawn on the
+    open side forms it (its 1,000 ft; 3 x 0 the least). The fences' reach (areas) and the
+    stream (a line) once went to GEOS's overlay as one collection of mixed dimensions, which it
+    refuses ("cannot process unexpected collection")."""
+    three_sides = shapely.LineString([(-5, 1005), (-5, -5), (1005, -5), (1005, 1005)])
+    stream = shapely.LineString([(-200, 1000), (1200, 1000)])
+    ctx = Context(fences=features([three_sides], ["4"]), water=features([stream]))
+    p = one(
+        check(
+            parcels(square()), markers([]), settings=Settings(water_tolerance_ft=0.0), context=ctx
+        )
+    )
+    assert p["posted_by"] == "fence"
+    open_side = Context(fences=features([three_sides], ["4"]))
+    p = one(check(parcels(square()), markers([]), context=open_side))
+    assert p["status"] == "unposted"
+
+
+def test_a_feature_reaching_beyond_the_earth_is_left_out_where_it_is_cut():
+    """A road whose far vertex is 1e300 ft north: the frame cuts what reaches beyond it in
+    degrees, and that vertex has none (``posting.crs.to_lonlat``: NaN). The road is left out,
+    as reading its file leaves it out (``posting.io.unusable_features``), and the lot is judged
+    as without the layer. PROJ once put that vertex in Antarctica: the cut kept the road's
+    crossing, and the lot wanted a marker there; with a NaN vertex GEOS raised."""
+    road = shapely.LineString([(500, -100), (500, 500), (3_000_000, 1e300)])
+    ctx = Context(access=features([road], ["road"]))
+    got = one(check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), ["new-mexico"], context=ctx))
+    none = Context(access=features([], []))
+    bare = one(
+        check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), ["new-mexico"], context=none)
+    )
+    assert got["status"] == bare["status"]
+    assert got["missing_access"] == bare["missing_access"] == []
+
+
 def test_fences_not_checked_without_a_layer():
     r = check(parcels(square()), markers(CORNERS_AND_MIDPOINTS))
     assert any(x["rule"] == "fence" for x in r.not_checked)
