@@ -595,3 +595,51 @@ ALL_PROFILES = (
     "washington", "west-virginia-paint", "wyoming",
 )  # fmt: skip
 """Profiles of every kind of marker rule: content, sizes, heights, colours, facing, dates."""
+
+
+# -- the measuring settings and markers that name their parcel ---------------------------------
+
+_SETTINGS = {  # each setting's values: its default first, then small, large and absurd ones
+    "tolerance_ft": (30.0, 1e-6, 0.5, 5.0, 100.0, 2_000.0, 1e9),
+    "corner_tolerance_ft": (30.0, 0.0, 1.0, 100.0, 2_000.0, 1e9),
+    "corner_angle_deg": (30.0, 1e-6, 1.0, 89.9, 90.0, 170.0, 179.999),
+    "corner_noise_ft": (1.0, 0.0, 10.0, 500.0, 1e9),
+    "corner_merge_ft": (20.0, 0.0, 3.0, 300.0, 1e9),
+    "access_tolerance_ft": (50.0, 0.0, 5.0, 1_000.0, 1e9),
+    "water_tolerance_ft": (30.0, 0.0, 1.0, 300.0, 1e9),
+    "merge_snap_ft": (1.0, 0.0, 10.0, 300.0, 1e9),
+    "accuracy_ft": (0.0, 1.0, 16.0, 100.0, 1e9),
+}
+
+
+@st.composite
+def settings_for(draw: Any, tags: list[str]) -> Any:
+    """The measuring settings as a user may set them: each at its default, or small, large or
+    absurd (a billion feet), some at zero where zero is allowed."""
+    from posting.settings import Settings
+
+    values = {}
+    for name, choices in _SETTINGS.items():
+        values[name] = draw(st.sampled_from(choices))
+        if values[name] != choices[0]:
+            _tag(tags, f"setting: {name} {'absurd' if values[name] >= 1e9 else 'other'}")
+    return Settings(**values)
+
+
+@st.composite
+def parcel_names_for(draw: Any, n: int, ids: list[str], tags: list[str]) -> Any:
+    """A column of ``n`` markers naming their parcel (``--sign-parcel-field``), as text: the
+    ids of the layer, ids that are not in it, near misses (another case, a space), blank and
+    missing names; or as numbers (whole and not, where the ids are row numbers)."""
+    import pandas as pd
+
+    if draw(st.booleans()):
+        near = [f"{i} " for i in ids] + [i.lower() for i in ids if i != i.lower()]
+        names = [*ids, *near, "nope", "", " ", None]
+        values = draw(st.lists(st.sampled_from(names), min_size=n, max_size=n))
+        _tag(tags, "names: text")
+        return pd.Series(values, dtype=object)
+    numbers = [float(i) for i in range(len(ids))] + [0.5, -1.0, 1e19, float("nan")]
+    values = draw(st.lists(st.sampled_from(numbers), min_size=n, max_size=n))
+    _tag(tags, "names: numbers")
+    return pd.Series(values, dtype=float)

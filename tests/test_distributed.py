@@ -30,6 +30,8 @@ from fuzz_strategies import (
     case,
     context_case,
     geographic_case,
+    parcel_names_for,
+    settings_for,
 )
 from helpers import ROOT, SAMPLE, SHARED_DATA, gpkg_sql, require_real_data
 from hypothesis import HealthCheck, event, given, settings
@@ -2527,12 +2529,15 @@ _CONTEXT_FIELDS = {  # each context layer's setting of the column of its values,
 }
 
 
-def _case_files(c, folder: Path, merge: bool, layers=None, attributes=None, split=None):
+def _case_files(
+    c, folder: Path, merge: bool, layers=None, attributes=None, split=None, chosen=None
+):
     """A fuzz case (``tests/fuzz_strategies.py``) as the files a user gives: its lots, its
     markers (with their ``attributes``, a frame) and its context ``layers`` (name: geometries
     and values, in the lots' CRS) as GeoParquet files in their CRSs; and the job that checks
-    them. With ``split``, the markers from that one on are a second file, which has only the
-    first half of the attribute columns."""
+    them (with the ``chosen`` settings, else the case's accuracy; a marker column ``parcel``
+    among the attributes is the sign parcel field). With ``split``, the markers from that one
+    on are a second file, which has only the first half of the attribute columns."""
     import geopandas as gpd
 
     from posting.job import ContextFiles, Job
@@ -2570,7 +2575,8 @@ def _case_files(c, folder: Path, merge: bool, layers=None, attributes=None, spli
         id_field="pid",
         owner_field="owner",
         merge_owner="owner" if merge else None,
-        settings=Settings(accuracy_ft=c.accuracy_ft),
+        sign_parcel_field="parcel" if "parcel" in columns else None,
+        settings=chosen or Settings(accuracy_ft=c.accuracy_ft),
         context=ContextFiles(**given),
     )
 
@@ -2608,11 +2614,11 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
 
 
 def _one_run_and_partitions_alike(
-    scheduler: str, c, k: int, merge: bool, layers=None, attributes=None, split=None
+    scheduler: str, c, k: int, merge: bool, layers=None, attributes=None, split=None, chosen=None
 ) -> None:
     """Fuzz case ``c`` (with context ``layers`` and marker ``attributes``, in two files from
-    marker ``split`` on) as files, checked in one process and in partitions of ``k`` parcels:
-    the same JSON, GeoJSON and CSV reports or the same refusal."""
+    marker ``split`` on, and the ``chosen`` settings) as files, checked in one process and in
+    partitions of ``k`` parcels: the same JSON, GeoJSON and CSV reports or the same refusal."""
     import tempfile
 
     from posting import distributed
@@ -2622,7 +2628,7 @@ def _one_run_and_partitions_alike(
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        job = _case_files(c, folder, merge, layers, attributes, split)
+        job = _case_files(c, folder, merge, layers, attributes, split, chosen)
 
         def one() -> list[bytes]:
             report = run(job)
@@ -2685,6 +2691,27 @@ def test_fuzz_partitioned_marker_attributes_as_one_run(scheduler, c, data, k, me
     )
     split = data.draw(st.one_of(st.none(), st.integers(0, len(c.mx))))
     _one_run_and_partitions_alike(scheduler, c, k, merge, attributes=attributes, split=split)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(context_case(), st.data(), st.integers(1, 4), st.booleans())
+def test_fuzz_partitioned_settings_and_named_parcels_as_one_run(scheduler, cl, data, k, merge):
+    """Oracle: every measuring setting at its default, small, large or absurd (the halo is
+    made of them: a tolerance of a billion feet reaches every partition), with the campaign's
+    context layers, and markers that name their parcel (ids, ids not in the layer, near
+    misses, blanks, numbers): one process and partitions of 1 to 4 parcels give the same
+    JSON, GeoJSON and CSV reports or the same refusal."""
+    c, layers = cl
+    chosen = data.draw(settings_for(c.tags))
+    names = data.draw(parcel_names_for(len(c.mx), [str(i) for i in c.ids], c.tags))
+    attributes = pd.DataFrame({"parcel": names}) if data.draw(st.booleans()) else None
+    _one_run_and_partitions_alike(
+        scheduler, c, k, merge, layers, attributes=attributes, chosen=chosen
+    )
 
 
 def test_an_unassigned_marker_by_a_property_without_a_ring_as_one_run(scheduler):

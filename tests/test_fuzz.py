@@ -29,6 +29,8 @@ from fuzz_strategies import (
     context_case,
     crowded_case,
     geographic_case,
+    parcel_names_for,
+    settings_for,
 )
 from helpers import combine_markers, planned_markers
 from hypothesis import HealthCheck, event, example, given, settings
@@ -292,6 +294,47 @@ def test_fuzz_marker_attributes(c: Case, data: st.DataObject):
         event(f"refused: {type(exc).__name__}")
         return
     _assert_invariants(c, report)
+
+
+@FUZZ
+@given(context_case(), st.data())
+def test_fuzz_settings_and_named_parcels(cl: tuple[Case, dict], data: st.DataObject):
+    """Every measuring setting at its default, small, large or absurd (a tolerance of a
+    billionth of a foot or a billion feet, corners of any angle, no merge snap), with the
+    context layers, and markers that name their parcel (ids, ids not in the layer, near
+    misses, blanks, numbers): no exception but the project's own errors, the invariants of
+    every check, and a marker that names a parcel posts that parcel or none."""
+    from posting.io import _as_id_strings
+
+    c, layers = cl
+    chosen = data.draw(settings_for(c.tags))
+    names = data.draw(parcel_names_for(len(c.mx), [str(i) for i in c.ids], c.tags))
+    refs = _as_id_strings(names)  # as a file's column is read
+    context = Context(
+        **{
+            name: FeatureLayer(
+                f"<{name}>",
+                np.asarray(geoms, dtype=object),
+                CRS.from_user_input(c.crs),
+                np.asarray(values, dtype=object),
+            )
+            for name, (geoms, values) in layers.items()
+        }
+    )
+    parcels = ParcelLayer.from_geometries(c.geoms, c.crs, ids=c.ids, owners=c.owners)
+    markers = MarkerLayer.from_points(c.mx, c.my, c.marker_crs, parcel_ref=refs)
+    try:
+        report = posting.check(parcels, markers, c.rules, settings=chosen, context=context)
+    except PostingError as exc:
+        event(f"refused: {type(exc).__name__}")
+        return
+    _assert_invariants(c, report)
+    m = report.markers
+    named = pd.notna(refs)
+    assigned = (m["parcel"] >= 0).to_numpy()
+    got = m["parcel_id"].to_numpy(dtype=object)
+    assert (got[named & assigned] == refs[named & assigned]).all()
+    assert (m["assigned_by"].to_numpy(dtype=object)[named & assigned] == "named").all()
 
 
 @settings(FUZZ, max_examples=25)
