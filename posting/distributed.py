@@ -1319,6 +1319,14 @@ def core_report(
     keep_m = np.flatnonzero((mp >= 0) & (new_of_old[np.maximum(mp, 0)] >= 0))
     marker_new = np.full(len(mk) + 1, -1, dtype=np.int64)
     marker_new[keep_m] = np.arange(len(keep_m))
+    # the markers of halo parcels that the own parcels' gaps end at (counted for both within
+    # the stated accuracy): after the kept ones, as the report's signs_beyond
+    g = report.gaps
+    own_gap = new_of_old[g["parcel"].to_numpy(dtype=np.int64)] >= 0
+    ends = np.r_[g["start_marker"].to_numpy()[own_gap], g["end_marker"].to_numpy()[own_gap]]
+    ends = ends[ends >= 0].astype(np.int64)
+    beyond = unique_ints(ends[marker_new[ends] < 0])
+    marker_new[beyond] = len(keep_m) + np.arange(len(beyond))
     markers = mk.iloc[keep_m].reset_index(drop=True)
     markers["parcel"] = new_of_old[markers["parcel"].to_numpy(dtype=np.int64)]
     markers["ring"] = ring_new[markers["ring"].to_numpy(dtype=np.int64)]
@@ -1358,6 +1366,7 @@ def core_report(
         fence_gaps=sub(report.fence_gaps),
         tables={name: sub(t) for name, t in report.tables.items()},
         record_keys=facts.record_keys,
+        signs_beyond=mk.iloc[beyond].reset_index(drop=True),
     )
     return sub, keep_m
 

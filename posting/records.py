@@ -237,9 +237,11 @@ def _label_column(m: pd.DataFrame) -> np.ndarray:
 
 
 def _sign_objects(report: Report, at: np.ndarray) -> Any:
-    """``{"source", "row"}`` of the markers ``at`` as JSON text, with ``name`` where the survey
-    named the marker."""
+    """``{"source", "row"}`` of the markers ``at`` (places in ``report.markers``, then in its
+    ``signs_beyond``) as JSON text, with ``name`` where the survey named the marker."""
     m = report.markers
+    if len(report.signs_beyond):
+        m = pd.concat([m, report.signs_beyond], ignore_index=True)
     label = _label_column(m)[at]
     named = np.not_equal(label, None)
     name = jsontext.join(',"name":', jsontext.texts(label))

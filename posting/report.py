@@ -99,6 +99,12 @@ class Report:
         Optional keys every record carries even where this report's own rows would leave them
         out (``owner``, ``access``, ``unfenced``): set on a partition of a larger run
         (:mod:`posting.distributed`), so that its records read as the whole run's.
+    signs_beyond
+        Markers a gap ends at that are not in ``markers`` (as ``markers``' rows): a partition
+        of a larger run keeps only its own parcels' markers, but a gap of its parcel may end at
+        a marker of a parcel in its halo, counted for both within the stated accuracy. A gap's
+        ``start_marker`` or ``end_marker`` of ``len(markers) + i`` is its row ``i``. Empty in
+        one run.
     not_checked
         Rules not checked for any parcel, with the reason (and the profile).
     warnings
@@ -132,6 +138,7 @@ class Report:
     record_columns: tuple[str, ...] = ()
     states: dict[str, list[str]] | None = None
     record_keys: frozenset[str] = frozenset()
+    signs_beyond: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def profile(self) -> Profile:

@@ -2714,6 +2714,39 @@ def test_fuzz_partitioned_settings_and_named_parcels_as_one_run(scheduler, cl, d
     )
 
 
+def test_a_gap_ending_at_a_marker_of_the_neighbour_names_it_as_one_run(scheduler):
+    """Two lots of one owner (not merged) sharing a line, one marker 0.5 ft inside the first:
+    within the stated accuracy (16 ft) of a line between lots of one owner it is counted for
+    both, and the second lot's one gap (its whole 1,600 ft) starts and ends at it. In a partition of the second lot the
+    marker is its halo's; its gap once named no sign (the marker not kept), or the partition's
+    last marker where only one end was not kept (the settings oracle's long run)."""
+    tm = "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"
+    c = Case(
+        geoms=[shapely.box(0, 0, 600, 200), shapely.box(600, 0, 1200, 200)],
+        crs=tm,
+        ids=["A", "B"],
+        owners=["Doe", "Doe"],
+        mx=np.array([5000.0, 599.5]),  # the first far from both: assigned to none
+        my=np.array([5000.0, 100.0]),
+        marker_crs=tm,
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False, chosen=Settings(accuracy_ft=16.0))
+    from posting import check
+    from posting.io import MarkerLayer, ParcelLayer
+
+    report = check(
+        ParcelLayer.from_geometries(c.geoms, tm, ids=c.ids, owners=c.owners),
+        MarkerLayer.from_points(c.mx, c.my, tm),
+        ["florida"],
+        settings=Settings(accuracy_ft=16.0),
+    )
+    gaps = report.to_dict()["parcels"][1]["gaps"]
+    assert [(g["length_ft"], g["start_sign"]["row"], g["end_sign"]["row"]) for g in gaps] == [
+        (1600.0, 1, 1)
+    ]
+
+
 def test_an_unassigned_marker_by_a_property_without_a_ring_as_one_run(scheduler):
     """Two identical lots of no area, of one owner, merged: the property has no ring to
     measure. A marker on its vertex is assigned to none, and why is found in its partition
