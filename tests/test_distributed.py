@@ -2717,9 +2717,10 @@ def test_fuzz_partitioned_settings_and_named_parcels_as_one_run(scheduler, cl, d
 def test_a_gap_ending_at_a_marker_of_the_neighbour_names_it_as_one_run(scheduler):
     """Two lots of one owner (not merged) sharing a line, one marker 0.5 ft inside the first:
     within the stated accuracy (16 ft) of a line between lots of one owner it is counted for
-    both, and the second lot's one gap (its whole 1,600 ft) starts and ends at it. In a partition of the second lot the
-    marker is its halo's; its gap once named no sign (the marker not kept), or the partition's
-    last marker where only one end was not kept (the settings oracle's long run)."""
+    both, and the second lot's one gap (its whole 1,600 ft) starts and ends at it. In a
+    partition of the second lot the marker is its halo's; its gap once named no sign (the
+    marker not kept), or the partition's last marker where only one end was not kept (the
+    settings oracle's long run)."""
     tm = "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"
     c = Case(
         geoms=[shapely.box(0, 0, 600, 200), shapely.box(600, 0, 1200, 200)],
@@ -2745,6 +2746,42 @@ def test_a_gap_ending_at_a_marker_of_the_neighbour_names_it_as_one_run(scheduler
     assert [(g["length_ft"], g["start_sign"]["row"], g["end_sign"]["row"]) for g in gaps] == [
         (1600.0, 1, 1)
     ]
+
+
+def test_access_points_of_lots_in_two_frames_in_the_lots_order_as_one_run(scheduler):
+    """Two lots 11 degrees of longitude apart (two working frames, the western one first), the
+    first in the input the eastern, each crossed by a road: one run listed the access points
+    frame by frame (the second lot's first), a partition merge lists them lot by lot, so their
+    GeoJSON differed (the settings oracle's long run). Both now list them in the lots' order."""
+    lots = [shapely.box(-70.0, 28.0, -69.99, 28.01), shapely.box(-81.0, 28.0, -80.99, 28.01)]
+    roads = [shapely.LineString([(x + 0.005, 27.99), (x + 0.005, 28.02)]) for x in (-70, -81)]
+    c = Case(
+        geoms=lots,
+        crs="EPSG:4326",
+        ids=["east", "west"],
+        owners=[None, None],
+        mx=np.array([-69.995]),
+        my=np.array([28.0]),
+        marker_crs="EPSG:4326",
+        rules=["new-mexico"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False, {"access": (roads, ["road"] * 2)})
+    from posting import check
+    from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
+    from posting.measure import Context
+
+    report = check(
+        ParcelLayer.from_geometries(lots, "EPSG:4326", ids=c.ids),
+        MarkerLayer.from_points(c.mx, c.my, "EPSG:4326"),
+        ["new-mexico"],
+        context=Context(
+            access=FeatureLayer(
+                "<access>", np.asarray(roads, dtype=object), WGS84, np.array(["road"] * 2)
+            )
+        ),
+    )
+    assert len(report.geometry.crss) == 2
+    assert report.access["parcel"].tolist() == [0, 0, 1, 1]  # each road crosses two sides
 
 
 def test_an_unassigned_marker_by_a_property_without_a_ring_as_one_run(scheduler):
