@@ -324,13 +324,15 @@ def to_lonlat(x: np.ndarray, y: np.ndarray, src: CRS) -> tuple[np.ndarray, np.nd
     lon, lat = _transformer(src, WGS84).transform(x, y, errcheck=False)
     lon, lat = np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)
     unit = src.axis_info[0].unit_conversion_factor if src.is_projected and src.axis_info else 0
-    if unit:
-        reach = FARTHEST_FT * FT_M / unit
+    if not unit or not np.size(x):
+        return lon, lat
+    reach = FARTHEST_FT * FT_M / unit
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if not (-reach <= min(x.min(), y.min()) and max(x.max(), y.max()) <= reach):  # (or NaN)
         with np.errstate(invalid="ignore"):
             beyond = (np.abs(x) > reach) | (np.abs(y) > reach)
-        if beyond.any():
-            lon = np.where(beyond, np.nan, lon)
-            lat = np.where(beyond, np.nan, lat)
+        lon = np.where(beyond, np.nan, lon)
+        lat = np.where(beyond, np.nan, lat)
     return lon, lat
 
 
