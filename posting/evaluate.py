@@ -117,10 +117,22 @@ def evaluate(
         land.posted_by,
         land.exemption,
         part.columns,
-        part.tables,
+        {name: _by_parcel(t) for name, t in part.tables.items()},
         f,
         part.not_checked,
     )
+
+
+def _by_parcel(table: pd.DataFrame) -> pd.DataFrame:
+    """A per-place table in its parcels' order, each parcel's rows as they came: a table two
+    kinds add to (the access points, then Montana's banks where water crosses) comes kind by
+    kind, and a partition of the parcels lists its rows parcel by parcel."""
+    if "parcel" not in table or len(table) < 2:
+        return table
+    parcel = table["parcel"].to_numpy(dtype=np.int64)
+    if (parcel[1:] >= parcel[:-1]).all():
+        return table
+    return table.iloc[np.argsort(parcel, kind="stable")].reset_index(drop=True)
 
 
 def _basis(profile: Profile, rule_names: np.ndarray) -> np.ndarray:

@@ -2784,6 +2784,44 @@ def test_access_points_of_lots_in_two_frames_in_the_lots_order_as_one_run(schedu
     assert report.access["parcel"].tolist() == [0, 0, 1, 1]  # each road crosses two sides
 
 
+def test_banks_and_access_points_in_the_lots_order_as_one_run(scheduler):
+    """Montana: the first lot crossed by a river (a marker on each bank), the second by a road
+    (its access point). One run listed the access points, then the banks (kind by kind: the
+    second lot's point before the first lot's banks), a partitioned run lot by lot, so their
+    GeoJSON differed (the context oracle's long run). Both now list them in the lots' order."""
+    tm = "+proj=tmerc +lat_0=46.6 +lon_0=-110.0 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"
+    c = Case(
+        geoms=[shapely.box(0, 0, 1000, 1000), shapely.box(2000, 0, 3000, 1000)],
+        crs=tm,
+        ids=["river", "road"],
+        owners=[None, None],
+        mx=np.array([1000.0]),  # (a marker at (0, 0) would look like degrees: refused)
+        my=np.array([500.0]),
+        marker_crs=tm,
+        rules=["montana"],
+    )
+    river = shapely.box(400, -100, 450, 1100)
+    road = shapely.LineString([(2500, -100), (2500, 500)])
+    layers = {"water": ([river], ["river"]), "access": ([road], ["road"])}
+    _one_run_and_partitions_alike(scheduler, c, 1, False, layers)
+    from posting import check
+    from posting.io import FeatureLayer, MarkerLayer, ParcelLayer, parse_crs
+    from posting.measure import Context
+
+    def layer(g, v):
+        return FeatureLayer("<x>", np.asarray([g], dtype=object), parse_crs(tm), np.array([v]))
+
+    report = check(
+        ParcelLayer.from_geometries(c.geoms, tm, ids=c.ids),
+        MarkerLayer.from_points(c.mx, c.my, tm),
+        ["montana"],
+        context=Context(water=layer(river, "river"), access=layer(road, "road")),
+    )
+    a = report.access
+    assert a["type"].tolist() == ["bank"] * 4 + ["road"]  # the river crosses two sides
+    assert a["parcel"].tolist() == [0, 0, 0, 0, 1]
+
+
 def test_an_unassigned_marker_by_a_property_without_a_ring_as_one_run(scheduler):
     """Two identical lots of no area, of one owner, merged: the property has no ring to
     measure. A marker on its vertex is assigned to none, and why is found in its partition
