@@ -63,6 +63,22 @@ def _layers(c: Case) -> tuple[ParcelLayer, MarkerLayer]:
     return parcels, markers
 
 
+def _context(c: Case, layers: dict) -> Context:
+    """The context layers of a :func:`context_case` (name: geometries and values), in the
+    lots' CRS."""
+    return Context(
+        **{
+            name: FeatureLayer(
+                f"<{name}>",
+                np.asarray(geoms, dtype=object),
+                CRS.from_user_input(c.crs),
+                np.asarray(values, dtype=object),
+            )
+            for name, (geoms, values) in layers.items()
+        }
+    )
+
+
 def _check(c: Case) -> posting.Report | None:
     """The check, or None when it refuses the input with the project's own error."""
     parcels, markers = _layers(c)
@@ -239,17 +255,7 @@ def test_fuzz_context_layers(cl: tuple[Case, dict]):
     The profiles that read each layer judge the lots: no exception but the project's own
     errors, and the invariants of every check."""
     c, layers = cl
-    context = Context(
-        **{
-            name: FeatureLayer(
-                f"<{name}>",
-                np.asarray(geoms, dtype=object),
-                CRS.from_user_input(c.crs),
-                np.asarray(values, dtype=object),
-            )
-            for name, (geoms, values) in layers.items()
-        }
-    )
+    context = _context(c, layers)
     parcels, markers = _layers(c)
     try:
         report = posting.check(
@@ -310,17 +316,7 @@ def test_fuzz_settings_and_named_parcels(cl: tuple[Case, dict], data: st.DataObj
     chosen = data.draw(settings_for(c.tags))
     names = data.draw(parcel_names_for(len(c.mx), [str(i) for i in c.ids], c.tags))
     refs = _as_id_strings(names)  # as a file's column is read
-    context = Context(
-        **{
-            name: FeatureLayer(
-                f"<{name}>",
-                np.asarray(geoms, dtype=object),
-                CRS.from_user_input(c.crs),
-                np.asarray(values, dtype=object),
-            )
-            for name, (geoms, values) in layers.items()
-        }
-    )
+    context = _context(c, layers)
     parcels = ParcelLayer.from_geometries(c.geoms, c.crs, ids=c.ids, owners=c.owners)
     markers = MarkerLayer.from_points(c.mx, c.my, c.marker_crs, parcel_ref=refs)
     try:
