@@ -2063,7 +2063,14 @@ class _Steps:
             if getattr(job.context, name)
         }
         dist_c = self._distribute_context(plan_f, context)
-        mres = self._distribute_markers(plan, marker_pieces)
+        try:
+            mres = self._distribute_markers(plan, marker_pieces)
+        except PostingError:
+            # one run reads the context layers while the markers are read aside, and refuses
+            # a context layer before it takes the markers: that refusal is the one shown
+            for f in dist_c:
+                f.result()
+            raise
         settled = _marker_slices_settled(marker_pieces, mres)
         if settled is not None:  # a file's slices read apart: distributed again
             marker_pieces = settled

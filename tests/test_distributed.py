@@ -2822,6 +2822,28 @@ def test_banks_and_access_points_in_the_lots_order_as_one_run(scheduler):
     assert a["parcel"].tolist() == [0, 0, 0, 0, 1]
 
 
+def test_a_context_layer_s_refusal_before_the_markers_as_one_run(scheduler):
+    """A 50 ft lot, a marker at (50, 0) and an access point at (0, 0), in feet: both files'
+    coordinates look like degrees. One run reads the context layers while the markers are
+    read aside, and names the access file; the partitioned run named the signs file (the
+    markers' distribution raised before the context's was looked at; the settings oracle's
+    long run). Both now name the access file."""
+    tm = "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"
+    c = Case(
+        geoms=[shapely.box(0, 0, 50, 50)],
+        crs=tm,
+        ids=["0"],
+        owners=[None],
+        mx=np.array([50.0]),
+        my=np.array([0.0]),
+        marker_crs=tm,
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(
+        scheduler, c, 1, False, {"access": ([shapely.Point(0, 0)], ["road"])}
+    )
+
+
 def test_an_unassigned_marker_by_a_property_without_a_ring_as_one_run(scheduler):
     """Two identical lots of no area, of one owner, merged: the property has no ring to
     measure. A marker on its vertex is assigned to none, and why is found in its partition
