@@ -278,7 +278,4 @@ def _crossings(prep: PreparedParcels, layer: FeatureLayer, settings: Settings) -
         )
     if not frames:
         return pd.DataFrame(columns=CROSSING_COLUMNS)
-    out = pd.concat(frames, ignore_index=True)
-    if len(frames) > 1:  # in the rings' order (the parcels' input order), not the frames'
-        out = out.iloc[np.argsort(out["ring"].to_numpy(), kind="stable")].reset_index(drop=True)
-    return out
+    return pd.concat(frames, ignore_index=True)
