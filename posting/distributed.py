@@ -450,9 +450,11 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
     from posting.io import _as_id_strings, _require_column, read_parcels
 
     given = {"id_field": job.id_field, "owner_field": job.owner_field, "crs": job.crs}
+    whole_layer = "parcel(s) have no"  # the note of ids missing: made for the whole layer
     if piece.row_groups is None and not piece.sliced:  # another file: read whole
         layer = read_parcels(job.parcels, **given, layer=job.layer)
-        return layer, np.arange(len(layer), dtype=np.int64)
+        notes = [x for x in layer.notes if whole_layer not in x]
+        return replace(layer, notes=notes), np.arange(len(layer), dtype=np.int64)
     layer = _read_slice(
         piece,
         lambda prefetch: read_parcels(
@@ -469,7 +471,7 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
         ids[missing] = [f"#{r}" for r in rows[missing]]
     else:
         ids = rows.astype(str).astype(object)
-    notes = [x for x in layer.notes if "parcel(s) have no" not in x]  # made for the whole layer
+    notes = [x for x in layer.notes if whole_layer not in x]
     return replace(layer, ids=ids, notes=notes), rows
 
 

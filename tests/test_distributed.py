@@ -33,7 +33,7 @@ from fuzz_strategies import (
     parcel_names_for,
     settings_for,
 )
-from helpers import ROOT, SAMPLE, SHARED_DATA, gpkg_sql, require_real_data
+from helpers import LOCAL_FT, ROOT, SAMPLE, SHARED_DATA, gpkg_sql, require_real_data
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
@@ -2529,51 +2529,119 @@ _CONTEXT_FIELDS = {  # each context layer's setting of the column of its values,
 }
 
 
+FILE_FORMATS = {  # the formats the oracles write a layer in, and the file's suffix
+    "parquet": ".parquet",
+    "dataset": "",  # a hive-partitioned folder of GeoParquet files
+    "geojson": ".geojson",
+    "geojsonl": ".geojsonl",
+    "gpkg": ".gpkg",
+    "fgb": ".fgb",
+    "shp": ".shp",
+    "csv": ".csv",  # points only: x/y (or lon/lat) columns
+}
+
+
+def _write_layer(frame, folder: Path, name: str, fmt: str) -> str | None:
+    """GeoDataFrame ``frame`` as file (or folder) ``name`` in format ``fmt`` of
+    :data:`FILE_FORMATS`; None where the format cannot hold it (GDAL refuses to write it: a
+    Shapefile of mixed geometry types, a GeoJSON file of a CRS it cannot name, ...)."""
+    import pyogrio
+
+    path = folder / f"{name}{FILE_FORMATS[fmt]}"
+    try:
+        if fmt == "parquet":
+            frame.to_parquet(path)
+        elif fmt == "dataset":  # rows in order: zone=a's first, then zone=b's
+            half = len(frame) // 2
+            for zone, rows in (("a", frame.iloc[:half]), ("b", frame.iloc[half:])):
+                (path / f"zone={zone}").mkdir(parents=True)
+                rows.to_parquet(path / f"zone={zone}" / "part.0.parquet")
+        elif fmt == "csv":
+            xy = ("lon", "lat") if frame.crs.is_geographic else ("x", "y")
+            table = pd.DataFrame(frame.drop(columns="geometry"))
+            table[xy[0]] = shapely.get_x(frame.geometry.to_numpy())
+            table[xy[1]] = shapely.get_y(frame.geometry.to_numpy())
+            table.to_csv(path, index=False)
+        else:
+            driver = {"geojson": "GeoJSON", "geojsonl": "GeoJSONSeq", "gpkg": "GPKG"}
+            driver |= {"fgb": "FlatGeobuf", "shp": "ESRI Shapefile"}
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                pyogrio.write_dataframe(frame, path, driver=driver[fmt])
+    except Exception:  # any writer's refusal: the case is written otherwise
+        return None
+    return str(path)
+
+
+def _srs(crs) -> str:
+    """A CRS as the text a user gives."""
+    return crs if isinstance(crs, str) else crs.to_wkt()
+
+
 def _case_files(
-    c, folder: Path, merge: bool, layers=None, attributes=None, split=None, chosen=None
+    c,
+    folder: Path,
+    merge: bool,
+    layers=None,
+    attributes=None,
+    split=None,
+    chosen=None,
+    formats=None,
 ):
     """A fuzz case (``tests/fuzz_strategies.py``) as the files a user gives: its lots, its
     markers (with their ``attributes``, a frame) and its context ``layers`` (name: geometries
-    and values, in the lots' CRS) as GeoParquet files in their CRSs; and the job that checks
-    them (with the ``chosen`` settings, else the case's accuracy; a marker column ``parcel``
-    among the attributes is the sign parcel field). With ``split``, the markers from that one
-    on are a second file, which has only the first half of the attribute columns."""
+    and values, in the lots' CRS) in their CRSs, as GeoParquet files or in the ``formats``
+    (``lots``, ``signs`` or a layer's name: a format of :data:`FILE_FORMATS`; GeoParquet where
+    that format cannot hold the layer); and the job that checks them (with the ``chosen``
+    settings, else the case's accuracy; a marker column ``parcel`` among the attributes is the
+    sign parcel field; the markers' CRS for x/y columns). With ``split``, the markers from that
+    one on are a second file, which has only the first half of the attribute columns."""
     import geopandas as gpd
 
     from posting.job import ContextFiles, Job
 
+    formats = formats or {}
+
+    def write(frame, name: str, kind: str) -> str:
+        fmt = formats.get(kind, "parquet")
+        path = _write_layer(frame, folder, name, fmt) if fmt != "parquet" else None
+        if path is None:
+            path = _write_layer(frame, folder, name, "parquet")
+        if currently_in_test_context():
+            event(f"{kind}: {Path(path).suffix or 'dataset'}")
+        return path
+
     given = {}
     for name, (geoms, values) in (layers or {}).items():
-        path = folder / f"{name}.parquet"
         frame = {"value": pd.Series(list(values), dtype=object)}
-        gpd.GeoDataFrame(frame, geometry=list(geoms), crs=c.crs).to_parquet(path)
-        given[name] = str(path)
+        given[name] = write(gpd.GeoDataFrame(frame, geometry=list(geoms), crs=c.crs), name, name)
         if _CONTEXT_FIELDS[name]:
             given[_CONTEXT_FIELDS[name]] = "value"
 
     lots = gpd.GeoDataFrame(
         {"pid": list(c.ids), "owner": list(c.owners)}, geometry=list(c.geoms), crs=c.crs
     )
-    lots.to_parquet(folder / "lots.parquet")
+    parcels = write(lots, "lots", "lots")
     columns = {"n": np.arange(len(c.mx))}
     if attributes is not None:
         columns.update({k: attributes[k].to_numpy() for k in attributes.columns})
     signs = gpd.GeoDataFrame(columns, geometry=shapely.points(c.mx, c.my), crs=c.marker_crs)
-    files = [folder / "signs.parquet"]
     if split is None:
-        signs.to_parquet(files[0])
+        files = [write(signs, "signs", "signs")]
     else:
-        signs.iloc[:split].to_parquet(files[0])
-        files.append(folder / "more-signs.parquet")
         attrs = [k for k in signs.columns if k not in ("n", "geometry")]
         kept = ["n", *attrs[: len(attrs) // 2], "geometry"]
-        signs.iloc[split:][kept].to_parquet(files[1])
+        files = [
+            write(signs.iloc[:split], "signs", "signs"),
+            write(signs.iloc[split:][kept], "more-signs", "signs"),
+        ]
     return Job(
-        parcels=str(folder / "lots.parquet"),
-        signs=tuple(str(f) for f in files),
+        parcels=parcels,
+        signs=tuple(files),
         rules=tuple(c.rules),
         id_field="pid",
         owner_field="owner",
+        crs=_srs(c.marker_crs) if any(f.endswith(".csv") for f in files) else None,
         merge_owner="owner" if merge else None,
         sign_parcel_field="parcel" if "parcel" in columns else None,
         settings=chosen or Settings(accuracy_ft=c.accuracy_ft),
@@ -2614,21 +2682,36 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
 
 
 def _one_run_and_partitions_alike(
-    scheduler: str, c, k: int, merge: bool, layers=None, attributes=None, split=None, chosen=None
+    scheduler: str,
+    c,
+    k: int,
+    merge: bool,
+    layers=None,
+    attributes=None,
+    split=None,
+    chosen=None,
+    formats=None,
+    rows=None,
 ) -> None:
     """Fuzz case ``c`` (with context ``layers`` and marker ``attributes``, in two files from
-    marker ``split`` on, and the ``chosen`` settings) as files, checked in one process and in
-    partitions of ``k`` parcels: the same JSON, GeoJSON and CSV reports or the same refusal."""
+    marker ``split`` on, and the ``chosen`` settings) as files (in their ``formats``), checked
+    in one process and in partitions of ``k`` parcels (files cut into pieces of ``rows`` rows,
+    :data:`posting.dataset.PIECE_ROWS`): the same JSON, GeoJSON and CSV reports or the same
+    refusal."""
     import tempfile
+    from unittest import mock
 
     from posting import distributed
     from posting.cli import flag
     from posting.engine import run
     from posting.render import render
 
-    with tempfile.TemporaryDirectory() as tmp:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        mock.patch.object(dataset, "PIECE_ROWS", rows or dataset.PIECE_ROWS),
+    ):
         folder = Path(tmp)
-        job = _case_files(c, folder, merge, layers, attributes, split, chosen)
+        job = _case_files(c, folder, merge, layers, attributes, split, chosen, formats)
 
         def one() -> list[bytes]:
             report = run(job)
@@ -2712,6 +2795,64 @@ def test_fuzz_partitioned_settings_and_named_parcels_as_one_run(scheduler, cl, d
     _one_run_and_partitions_alike(
         scheduler, c, k, merge, layers, attributes=attributes, chosen=chosen
     )
+
+
+@st.composite
+def formats_for(draw, layers) -> dict[str, str]:
+    """A file format (:data:`FILE_FORMATS`) for the lots, the markers and each context layer:
+    CSV for markers only (points)."""
+    shapes = [f for f in FILE_FORMATS if f != "csv"]
+    out = {
+        "lots": draw(st.sampled_from(shapes)),
+        "signs": draw(st.sampled_from(list(FILE_FORMATS))),
+    }
+    for name in layers:
+        out[name] = draw(st.sampled_from(shapes))
+    return out
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.one_of(context_case(), case().map(lambda c: (c, {}))), st.data(), st.integers(1, 4))
+def test_fuzz_partitioned_file_formats_as_one_run(scheduler, cl, data, k):
+    """Oracle: the campaign's lots, markers (with their attributes, in one file or two) and
+    context layers written as GeoParquet, a hive-partitioned dataset, GeoJSON, a GeoJSON text
+    sequence, GeoPackage, FlatGeobuf, a Shapefile or (markers) CSV, each file cut into pieces
+    of 1 to 3 rows (the slices of a CSV or GeoJSON file's text, of a GDAL file's features, of
+    Parquet row groups): one process and partitions of 1 to 4 parcels give the same JSON,
+    GeoJSON and CSV reports or the same refusal."""
+    c, layers = cl
+    formats = data.draw(formats_for(layers))
+    attributes = None
+    if data.draw(st.booleans()):
+        attributes = data.draw(attributes_for(len(c.mx), c.tags))
+    split = data.draw(st.one_of(st.none(), st.integers(0, len(c.mx))))
+    rows = data.draw(st.integers(1, 3))
+    merge = data.draw(st.booleans())
+    _one_run_and_partitions_alike(
+        scheduler, c, k, merge, layers, attributes, split, formats=formats, rows=rows
+    )
+
+
+def test_a_whole_file_of_lots_without_ids_notes_them_once_as_one_run(scheduler):
+    """Lots in a GeoPackage small enough to be one piece, read whole, the second without an
+    id: its reading's note of ids missing was kept beside the one the run makes from every
+    piece's count, so the partitioned report said it twice (the formats oracle: a Shapefile,
+    whose blank texts GDAL reads as nulls)."""
+    c = Case(
+        geoms=[shapely.box(5000, 5000, 5100, 5100), shapely.box(5100, 5000, 5200, 5100)],
+        crs=LOCAL_FT,
+        ids=["A", None],
+        owners=[None, None],
+        mx=np.array([5000.0]),
+        my=np.array([5000.0]),
+        marker_crs=LOCAL_FT,
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False, formats={"lots": "gpkg"})
 
 
 def test_a_gap_ending_at_a_marker_of_the_neighbour_names_it_as_one_run(scheduler):
