@@ -2660,7 +2660,35 @@ def _reports_or_refusal(write) -> tuple[str, ...]:
 
 
 _FUZZ_OUTPUTS = ("json", "geojson", "csv")
-"""What the partitioned oracles compare, byte for byte."""
+"""What the partitioned oracles compare, byte for byte (and ``--parquet``'s datasets, table
+by table: :func:`_parquet_in_input_order`)."""
+
+_PARQUET_ORDER = {  # each dataset of --parquet: the columns of its input order
+    "parcels": ["row"],
+    "gaps": ["parcel_row"],
+    "corners": ["parcel_row"],
+    "markers": ["source", "row"],
+}
+
+
+def _parquet_in_input_order(folder: Path) -> bytes:
+    """The datasets of a ``--parquet`` folder as text: each one's schemas (its files', their
+    ``geo`` metadata included) and its rows in input order (a partitioned run writes them
+    partition by partition; Arrow's sort is stable, so a parcel's gaps keep their order), each
+    column's values as Python reprs (a NaN is not a None); then ``summary.json``, its stamp
+    aside."""
+    import pyarrow.compute as pc
+
+    out = []
+    for name, keys in _PARQUET_ORDER.items():
+        files = sorted((folder / name).glob("*.parquet"))
+        table = pa.concat_tables([pq.read_table(f) for f in files]).combine_chunks()
+        table = table.take(pc.sort_indices(table, [(k, "ascending") for k in keys]))
+        schemas = {pq.read_schema(f).to_string(show_schema_metadata=True) for f in files}
+        out += [f"== {name}", *sorted(schemas)]  # (one: a dataset's files alike)
+        out += [f"{c}: {table[c].to_pylist()!r}" for c in table.column_names]
+    out.append(_STAMP.sub(b"", (folder / "summary.json").read_bytes()).decode())
+    return "\n".join(out).encode()
 
 
 @settings(
@@ -2705,6 +2733,7 @@ def _one_run_and_partitions_alike(
     from posting.cli import flag
     from posting.engine import run
     from posting.render import render
+    from posting.stream import write_parquet_report
 
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -2721,21 +2750,24 @@ def _one_run_and_partitions_alike(
                 out = render(report, fmt, **options)  # text, or its pieces
                 pieces = [out] if isinstance(out, str | bytes) else list(out)
                 texts.append(b"".join(p.encode() if isinstance(p, str) else p for p in pieces))
-            return texts
+            write_parquet_report(report, str(folder / "one-parquet"), flag)
+            return [*texts, _parquet_in_input_order(folder / "one-parquet")]
 
         def part() -> list[bytes]:
             outs = {fmt: str(folder / f"part.{fmt}") for fmt in _FUZZ_OUTPUTS}
+            outs["parquet"] = str(folder / "part-parquet")
             distributed.run_and_write(
                 job, scheduler=scheduler, partition_parcels=k, outputs=outs, name=flag
             )
-            return [Path(outs[fmt]).read_bytes() for fmt in _FUZZ_OUTPUTS]
+            texts = [Path(outs[fmt]).read_bytes() for fmt in _FUZZ_OUTPUTS]
+            return [*texts, _parquet_in_input_order(folder / "part-parquet")]
 
         expected = _reports_or_refusal(one)
         if currently_in_test_context():  # (a hypothesis test's, not a case given)
             event(f"one run: {expected[0]}")
         got = _reports_or_refusal(part)
         if got[0] == expected[0] == "reports":
-            for fmt, a, b in zip(_FUZZ_OUTPUTS, expected[1:], got[1:], strict=True):
+            for fmt, a, b in zip((*_FUZZ_OUTPUTS, "parquet"), expected[1:], got[1:], strict=True):
                 assert b == a, f"{fmt} differs"
         assert got == expected
 
