@@ -450,17 +450,14 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
     from posting.io import _as_id_strings, _require_column, read_parcels
 
     given = {"id_field": job.id_field, "owner_field": job.owner_field, "crs": job.crs}
-    whole_layer = "parcel(s) have no"  # the note of ids missing: made for the whole layer
+    given |= {"layer": job.layer, "id_notes_of_layer": False}  # (worded from every piece's)
     if piece.row_groups is None and not piece.sliced:  # another file: read whole
-        layer = read_parcels(job.parcels, **given, layer=job.layer)
-        notes = [x for x in layer.notes if whole_layer not in x]
-        return replace(layer, notes=notes), np.arange(len(layer), dtype=np.int64)
+        layer = read_parcels(job.parcels, **given)
+        return layer, np.arange(len(layer), dtype=np.int64)
     layer = _read_slice(
         piece,
-        lambda prefetch: read_parcels(
-            piece.source, **given, layer=job.layer, prefetch=prefetch, piece=True
-        ),
-        lambda: read_parcels(job.parcels, **given, layer=job.layer),
+        lambda prefetch: read_parcels(piece.source, **given, prefetch=prefetch, piece=True),
+        lambda: read_parcels(job.parcels, **given),
     )
     n = len(layer)
     rows = piece.offset + np.arange(n, dtype=np.int64)
@@ -471,8 +468,7 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
         ids[missing] = [f"#{r}" for r in rows[missing]]
     else:
         ids = rows.astype(str).astype(object)
-    notes = [x for x in layer.notes if whole_layer not in x]
-    return replace(layer, ids=ids, notes=notes), rows
+    return replace(layer, ids=ids), rows
 
 
 def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer:
@@ -560,7 +556,13 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     import shapely
 
     from posting.crs import to_lonlat
-    from posting.io import _as_id_strings, _require_column, geometry_kinds, parcel_values
+    from posting.io import (
+        _as_id_strings,
+        _require_column,
+        geometry_kinds,
+        inexact_ids,
+        parcel_values,
+    )
 
     with _tallies_of(piece) as tallies:
         layer, rows = read_parcel_piece(job, piece)
@@ -604,10 +606,12 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         else pd.Series(np.full(n, None, dtype=object), dtype=object)
     )
     missing: np.ndarray = np.empty(0, dtype=np.int64)
+    inexact: np.ndarray = np.empty(0, dtype=np.int64)
     id_col = None
     if job.id_field:
         id_col = _require_column(layer.attributes, job.id_field, layer.source, "id_field")
         missing = rows[pd.isna(_as_id_strings(layer.attributes[id_col]))]
+        inexact = rows[inexact_ids(layer.attributes[id_col])]
     ext = extremes(lon, lat)
     info = {
         "rows": n,
@@ -618,6 +622,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         "notes": list(layer.notes),
         "columns": jsonslices.columns_of(layer.attributes),
         "missing_ids": (len(missing), missing[:10]),
+        "inexact_ids": (len(inexact), inexact[:10]),
         "extreme_lon": lon[ext],
         "extreme_lat": lat[ext],
         "box": _extent(frame[["west", "south", "east", "north"]].to_numpy(dtype=float))

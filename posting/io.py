@@ -1745,6 +1745,56 @@ def _as_id_strings(values: pd.Series) -> np.ndarray:
     return out
 
 
+INEXACT_ID = 2.0**53
+"""From this magnitude on a decimal (a float64) does not hold every whole number: a Shapefile's
+or GeoJSON's 20-digit parcel number read as one has lost its last digits."""
+
+
+def inexact_ids(values: pd.Series) -> np.ndarray:
+    """Whether each id is a whole number stored as a decimal at or beyond :data:`INEXACT_ID`,
+    whose last digits the file may have lost.
+
+    >>> inexact_ids(pd.Series([12.0, 2.0**53, 1.2345678901234567e19, None])).tolist()
+    [False, True, True, False]
+    >>> inexact_ids(pd.Series(["12345678901234567890"])).tolist()
+    [False]
+    """
+    s = pd.Series(values)
+    if not pd.api.types.is_float_dtype(s.dtype):
+        return np.zeros(len(s), dtype=bool)
+    v = s.to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.isfinite(v) & (np.abs(v) >= INEXACT_ID) & (v == np.floor(v))
+
+
+def _tally(rows: np.ndarray) -> tuple[int, np.ndarray]:
+    """How many rows, and the first ten of them (what a note names)."""
+    return len(rows), rows[:10]
+
+
+def id_notes(
+    path: str, col: str, missing: tuple[int, np.ndarray], inexact: tuple[int, np.ndarray]
+) -> list[str]:
+    """The parcel layer's notes on its ids: how many rows have none (and so are named by row)
+    and how many are numbers the file may not hold whole (:func:`inexact_ids`), each with its
+    first rows; ``missing`` and ``inexact`` are counts with the first ten rows (summed over the
+    pieces of a partitioned run)."""
+    out = []
+    for (n, first), what in (
+        (missing, f"parcel(s) have no {col!r}; they are named by row as '#<row>'"),
+        (
+            inexact,
+            f"parcel id(s) in {col!r} are whole numbers stored as decimals of 2**53 or more, "
+            "which hold only about 16 digits: the file may have lost their last digits, and "
+            "they are read as the integers the decimals hold; store the ids as text",
+        ),
+    ):
+        if n:
+            rows = ", ".join(str(i) for i in first)
+            out.append(f"{path}: {n} {what} (rows {rows}{', ...' if n > 10 else ''})")
+    return out
+
+
 def _not_on_earth(reason: np.ndarray, lon: np.ndarray, lat: np.ndarray, crs: CRS) -> None:
     """Give each marker without a reason whose position has no longitude and latitude (a
     coordinate beyond the CRS's reach: 1e300 ft) the reason, in place."""
@@ -1807,14 +1857,17 @@ def read_parcels(
     layer: str | None = None,
     prefetch: Prefetch | None = None,
     piece: bool = False,
+    id_notes_of_layer: bool = True,
 ) -> ParcelLayer:
     """Read a parcel layer.
 
     Parcel ids come from ``id_field``, kept verbatim as strings; without it the id is the
-    0-based row number. A row with no id gets ``#<row>`` and a note; duplicated ids are kept
-    (the report flags them). A layer without a polygon is refused, unless it is a ``piece``
-    of one (an empty file of a dataset, say: the whole layer is judged by
-    :func:`require_polygons`).
+    0-based row number. A row with no id gets ``#<row>`` and a note; so does an id that the
+    file may not hold whole (:func:`inexact_ids`); duplicated ids are kept (the report flags
+    them). A layer without a polygon is refused, unless it is a ``piece`` of one (an empty file
+    of a dataset, say: the whole layer is judged by :func:`require_polygons`). Without
+    ``id_notes_of_layer`` the notes on the ids are left out: a partitioned run words them from
+    every piece's counts (:func:`id_notes`).
     """
     lay = _without_strays(read_layer(path, crs=crs, layer=layer, kind="parcels", prefetch=prefetch))
     notes: list[str] = list(lay.notes)
@@ -1827,12 +1880,9 @@ def read_parcels(
         missing = np.flatnonzero(pd.isna(ids))
         for i in missing:
             ids[i] = f"#{i}"
-        if len(missing):
-            rows = ", ".join(str(i) for i in missing[:10])
-            notes.append(
-                f"{lay.path}: {len(missing)} parcel(s) have no {col!r}; they are named by row "
-                f"as '#<row>' (rows {rows}{', ...' if len(missing) > 10 else ''})"
-            )
+        if id_notes_of_layer:
+            inexact = np.flatnonzero(inexact_ids(lay.frame[col]))
+            notes += id_notes(lay.path, col, _tally(missing), _tally(inexact))
     else:
         ids = np.array([str(i) for i in range(n)], dtype=object)
     owners = None

@@ -410,22 +410,21 @@ def empty_marker_files(signs: tuple[str, ...], mres: list[dict[str, Any]]) -> li
 
 def _warnings(job, info, preps, mres, dups, rank, context_warnings=()) -> tuple[list[str], int]:
     """The whole run's warnings, in the order one run gives them: the parcel layer's notes
-    (ids missing: counted over every piece), the marker files' notes, the context layers'
+    (ids missing or inexact: counted over every piece), the marker files' notes, the context layers'
     (``context_warnings``: :func:`posting.distributed._context_warnings`), markers of an unknown
     kind, ids found more than once, repairs and invalid parcels by row, unusable markers; and
     where the warning of parcels in another state than the rules' goes (known once checked)."""
+    from posting.io import id_notes
+
     source = info[0]["source"]
     notes = list(info[0]["notes"])
     if job.id_field:
-        missing = sum(x["missing_ids"][0] for x in info)
-        first = np.concatenate([x["missing_ids"][1] for x in info])[:10]
-        if missing:
-            col = info[0]["id_col"]
-            rows = ", ".join(str(i) for i in first)
-            notes.append(
-                f"{source}: {missing} parcel(s) have no {col!r}; they are named by row "
-                f"as '#<row>' (rows {rows}{', ...' if missing > 10 else ''})"
-            )
+
+        def summed(key: str) -> tuple[int, np.ndarray]:
+            n = sum(x[key][0] for x in info)
+            return n, np.concatenate([x[key][1] for x in info])[:10]
+
+        notes += id_notes(source, info[0]["id_col"], summed("missing_ids"), summed("inexact_ids"))
     warnings = notes
     by_entry = sorted(mres, key=lambda r: r["entry"])
     seen = set()

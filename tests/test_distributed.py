@@ -2886,6 +2886,31 @@ def test_a_whole_file_of_lots_without_ids_notes_them_once_as_one_run(scheduler):
     _one_run_and_partitions_alike(scheduler, c, 1, False, formats={"lots": "gpkg"})
 
 
+def test_ids_read_as_decimals_beyond_2_to_the_53_noted_once_over_the_pieces(scheduler, tmp_path):
+    """Five lots whose ids are decimals (as GDAL reads a Shapefile's 20-digit numbers), three
+    of them 2**53 or more, in pieces of one lot: the note names the three rows (1, 2 and 4),
+    counted over every piece, as one run does."""
+    ids = [12.0, 1.2345678901234567e19, 2.0**53, 7.0, -(2.0**60)]
+    c = Case(
+        geoms=[shapely.box(5000 + 100 * i, 5000, 5100 + 100 * i, 5100) for i in range(5)],
+        crs=LOCAL_FT,
+        ids=ids,
+        owners=[None] * 5,
+        mx=np.array([5000.0]),
+        my=np.array([5000.0]),
+        marker_crs=LOCAL_FT,
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 2, False, rows=1)
+    from posting.engine import run
+
+    report = run(_case_files(c, tmp_path, False)).to_dict()
+    notes = [w for w in report["warnings"] if "stored as decimals" in w]
+    assert len(notes) == 1 and notes[0].endswith("(rows 1, 2, 4)"), notes
+    expected = ["12", "12345678901234567168", "9007199254740992", "7", "-1152921504606846976"]
+    assert [p["id"] for p in report["parcels"]] == expected
+
+
 def test_a_gap_ending_at_a_marker_of_the_neighbour_names_it_as_one_run(scheduler):
     """Two lots of one owner (not merged) sharing a line, one marker 0.5 ft inside the first:
     within the stated accuracy (16 ft) of a line between lots of one owner it is counted for

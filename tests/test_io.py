@@ -351,6 +351,25 @@ def test_ids_of_twenty_digits_in_a_shapefile(tmp_path):
     ]
     d = check(layer).to_dict()
     assert d["duplicate_ids"] == {"12345678901234567168": [0, 1]}
+    assert layer.notes == [
+        f"{path}: 3 parcel id(s) in 'PIN' are whole numbers stored as decimals of 2**53 or "
+        "more, which hold only about 16 digits: the file may have lost their last digits, and "
+        "they are read as the integers the decimals hold; store the ids as text (rows 0, 1, 2)"
+    ]
+
+
+def test_ids_read_as_decimals_are_noted_only_from_2_to_the_53():
+    """2**53 = 9,007,199,254,740,992 is the first whole number after which decimals skip some
+    (2**53 + 1 is stored as 2**53): a 16-digit id below it is exact and not noted, 2**53
+    itself and beyond are; a fraction, a missing id and text ids are not."""
+    from posting.io import inexact_ids
+
+    values = [9007199254740991.0, 2.0**53, -(2.0**53), 2.0**53 + 2, 2.0**60 + 0.0, 2.5, np.nan]
+    expected = [False, True, True, True, True, False, False]
+    assert inexact_ids(pd.Series(values)).tolist() == expected
+    assert float(2**53 + 1) == 2.0**53  # (the reason)
+    assert not inexact_ids(pd.Series(["9007199254740993"], dtype=object)).any()
+    assert not inexact_ids(pd.Series([9007199254740993], dtype="int64")).any()
 
 
 def test_markers_built_in_code_beyond_the_earth_cannot_be_placed():
