@@ -2849,14 +2849,19 @@ def formats_for(draw, layers) -> dict[str, str]:
 )
 @given(st.one_of(context_case(), case().map(lambda c: (c, {}))), st.data(), st.integers(1, 4))
 def test_fuzz_partitioned_file_formats_as_one_run(scheduler, cl, data, k):
-    """Oracle: the campaign's lots, markers (with their attributes, in one file or two) and
-    context layers written as GeoParquet, a hive-partitioned dataset, GeoJSON, a GeoJSON text
-    sequence, GeoPackage, FlatGeobuf, a Shapefile or (markers) CSV, each file cut into pieces
-    of 1 to 3 rows (the slices of a CSV or GeoJSON file's text, of a GDAL file's features, of
-    Parquet row groups): one process and partitions of 1 to 4 parcels give the same JSON,
-    GeoJSON and CSV reports or the same refusal."""
+    """Oracle: the campaign's lots (their ids text or decimals), markers (with their
+    attributes, in one file or two) and context layers written as GeoParquet, a
+    hive-partitioned dataset, GeoJSON, a GeoJSON text sequence, GeoPackage, FlatGeobuf, a
+    Shapefile or (markers) CSV, each file cut into pieces of 1 to 3 rows (the slices of a CSV
+    or GeoJSON file's text, of a GDAL file's features, of Parquet row groups): one process and
+    partitions of 1 to 4 parcels give the same JSON, GeoJSON, CSV and GeoParquet reports or the
+    same refusal."""
     c, layers = cl
     formats = data.draw(formats_for(layers))
+    if data.draw(st.booleans()):  # ids as decimals (a Shapefile's long numbers), some inexact
+        numbers = [1.0, 7.0, 2.5, float("nan"), 2.0**53, 1.2345678901234567e19, -(2.0**60)]
+        n = len(c.geoms)
+        c.ids = data.draw(st.lists(st.sampled_from(numbers), min_size=n, max_size=n))
     attributes = None
     if data.draw(st.booleans()):
         attributes = data.draw(attributes_for(len(c.mx), c.tags))
