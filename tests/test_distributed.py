@@ -2538,6 +2538,8 @@ FILE_FORMATS = {  # the formats the oracles write a layer in, and the file's suf
     "fgb": ".fgb",
     "shp": ".shp",
     "csv": ".csv",  # points only: x/y (or lon/lat) columns
+    "gpx": ".gpx",  # points in WGS 84 only: waypoints, their columns as GDAL's extensions
+    "kml": ".kml",  # (the same)
 }
 
 
@@ -2562,12 +2564,17 @@ def _write_layer(frame, folder: Path, name: str, fmt: str) -> str | None:
             table[xy[0]] = shapely.get_x(frame.geometry.to_numpy())
             table[xy[1]] = shapely.get_y(frame.geometry.to_numpy())
             table.to_csv(path, index=False)
+        elif fmt in ("gpx", "kml") and not frame.crs.equals("EPSG:4326"):
+            return None
         else:
             driver = {"geojson": "GeoJSON", "geojsonl": "GeoJSONSeq", "gpkg": "GPKG"}
-            driver |= {"fgb": "FlatGeobuf", "shp": "ESRI Shapefile"}
+            driver |= {"fgb": "FlatGeobuf", "shp": "ESRI Shapefile", "gpx": "GPX", "kml": "KML"}
+            options = {}
+            if fmt == "gpx":
+                options = {"layer": "waypoints", "dataset_options": {"GPX_USE_EXTENSIONS": "YES"}}
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                pyogrio.write_dataframe(frame, path, driver=driver[fmt])
+                pyogrio.write_dataframe(frame, path, driver=driver[fmt], **options)
     except Exception:  # any writer's refusal: the case is written otherwise
         return None
     return str(path)
@@ -2832,11 +2839,11 @@ def test_fuzz_partitioned_settings_and_named_parcels_as_one_run(scheduler, cl, d
 @st.composite
 def formats_for(draw, layers) -> dict[str, str]:
     """A file format (:data:`FILE_FORMATS`) for the lots, the markers and each context layer:
-    any but GeoParquet (the other oracles' format, and the one a layer falls back to), CSV for
-    markers only (points); chosen evenly (``sampled_from`` favours its first)."""
+    any but GeoParquet (the other oracles' format, and the one a layer falls back to), CSV, GPX
+    and KML for markers only (points); chosen evenly (``sampled_from`` favours its first)."""
     pick = draw(st.randoms(use_true_random=False)).choice
-    shapes = [f for f in FILE_FORMATS if f not in ("parquet", "csv")]
-    out = {"lots": pick(shapes), "signs": pick([*shapes, "csv"])}
+    shapes = [f for f in FILE_FORMATS if f not in ("parquet", "csv", "gpx", "kml")]
+    out = {"lots": pick(shapes), "signs": pick([*shapes, "csv", "gpx", "kml"])}
     for name in layers:
         out[name] = pick(shapes)
     return out
@@ -2847,15 +2854,19 @@ def formats_for(draw, layers) -> dict[str, str]:
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-@given(st.one_of(context_case(), case().map(lambda c: (c, {}))), st.data(), st.integers(1, 4))
+@given(
+    st.one_of(context_case(), st.one_of(case(), geographic_case()).map(lambda c: (c, {}))),
+    st.data(),
+    st.integers(1, 4),
+)
 def test_fuzz_partitioned_file_formats_as_one_run(scheduler, cl, data, k):
     """Oracle: the campaign's lots (their ids text or decimals), markers (with their
     attributes, in one file or two) and context layers written as GeoParquet, a
     hive-partitioned dataset, GeoJSON, a GeoJSON text sequence, GeoPackage, FlatGeobuf, a
-    Shapefile or (markers) CSV, each file cut into pieces of 1 to 3 rows (the slices of a CSV
-    or GeoJSON file's text, of a GDAL file's features, of Parquet row groups): one process and
-    partitions of 1 to 4 parcels give the same JSON, GeoJSON, CSV and GeoParquet reports or the
-    same refusal."""
+    Shapefile or (markers) CSV, GPX or KML, each file cut into pieces of 1 to 3 rows (the
+    slices of a CSV or GeoJSON file's text, of a GDAL file's features, of Parquet row groups):
+    one process and partitions of 1 to 4 parcels give the same JSON, GeoJSON, CSV and
+    GeoParquet reports or the same refusal."""
     c, layers = cl
     formats = data.draw(formats_for(layers))
     if data.draw(st.booleans()):  # ids as decimals (a Shapefile's long numbers), some inexact
