@@ -556,6 +556,7 @@ _TEXTS = (
     "Ωmega ☃", "x" * 300, "2025", "Oct 2025", "Foo 2025", "13/2025", "2025-00", "4' 6\"",
     "5 cm", "1e300 in", "45°", "3 in 4 ft", ".5 ft", "9" * 400 + " in", "-2 mm", "2 deg",
     "NE", "north-west", "N 45 E", "S 95 W", "S 45", "45° 61'", "9" * 400 + "°",
+    "Doe, John\nNO TRESPASSING", 'say "no"', "a;b", "tab\there", "\r\n",
 )  # fmt: skip
 _NUMBERS = (
     float("nan"), float("inf"), -1.0, 0.0, 2.0, 3.0, 12.0, 400.0, 1e300, -0.0, 2025.0, 1900.0,
