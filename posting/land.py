@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -31,6 +31,7 @@ __all__ = [
     "in_frame",
     "land_facts",
     "layer_in_group",
+    "properties_context",
     "usable",
 ]
 
@@ -241,21 +242,67 @@ def _concat(parts) -> Stretches:
     return Stretches(*(np.concatenate([p[i] for p in parts]) for i in range(4)))
 
 
-def _per_property(prep: PreparedParcels, per_row: np.ndarray, how: str) -> np.ndarray:
-    """A per-input-row value for each merged property: any, or sum."""
-    values = np.asarray(per_row)
+def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
+    """A per-input-row value for each property: the row's own where parcels are not merged;
+    for a property merged of several rows, with ``how``: ``sum`` (NaN where none is known),
+    ``any`` (True where any row is, None where no row is known), ``all`` (True where every row
+    is), ``same`` (the rows' one value, None where they differ or none is known).
+
+    >>> from types import SimpleNamespace as P
+    >>> prep = P(source_rows=[[0, 2], [1], [3, 4]])
+    >>> _per_property(prep, [1.5, None, 2.0, None, None], "sum").tolist()
+    [3.5, nan, nan]
+    >>> _per_property(prep, [False, None, True, False, None], "any").tolist()
+    [True, None, False]
+    >>> _per_property(prep, [True, True, False, True, True], "all").tolist()
+    [False, True, True]
+    >>> _per_property(prep, ["a", "b", "a", "a", None], "same").tolist()
+    ['a', 'b', None]
+    """
+    values = np.asarray(per_row, dtype=float if how == "sum" else object)
     if prep.source_rows is None:  # not merged: one row each
         return values
     owner = np.repeat(np.arange(len(prep.source_rows)), [len(r) for r in prep.source_rows])
     rows = np.concatenate(prep.source_rows) if prep.source_rows else np.empty(0, np.int64)
-    s = pd.Series(values[rows])
+    s = pd.Series(values[rows], dtype=float if how == "sum" else object)
     if how == "sum":
         return s.groupby(owner).sum(min_count=1).to_numpy(dtype=float)
-    known = s.notna().groupby(owner).any().to_numpy()
-    anyv = s.fillna(False).astype(bool).groupby(owner).any().to_numpy()
+    if how == "all":
+        return s.fillna(False).astype(bool).groupby(owner).all().to_numpy()
     out = np.full(len(prep.source_rows), None, dtype=object)
-    out[known] = anyv[known]
+    known = s.notna().groupby(owner).any().to_numpy()
+    if how == "any":
+        anyv = s.fillna(False).astype(bool).groupby(owner).any().to_numpy()
+        out[known] = anyv[known]
+        return out
+    one = (s.groupby(owner).nunique(dropna=False) == 1).to_numpy()
+    first = s.groupby(owner).first().reindex(range(len(out))).to_numpy(dtype=object)
+    out[known & one] = first[known & one]
     return out
+
+
+_PER_ROW = {  # the context's per-row attributes (from parcel columns), and how a merged
+    "dwelling": "any",  # property takes them: a dwelling on any of its lots
+    "cultivated": "any",
+    "recorded_acres": "sum",
+    "public": "any",  # the public invited onto any part of it
+    "registered": "all",  # recorded as posted where every lot is
+    "parcel_landcover": "same",  # forest or not where its lots agree, else unknown
+    "parcel_place": "same",  # in one place where its lots say so, else not known to be
+}
+
+
+def properties_context(prep: PreparedParcels, context: Any) -> Any:
+    """``context`` (a :class:`posting.measure.Context`) with its per-row parcel attributes
+    (:data:`_PER_ROW`: read from the parcels' columns, one value per input row) as one value
+    per property of ``prep`` (:func:`_per_property`): where parcels are merged by owner, or a
+    partition's rows are not in its properties' order, property ``i`` is not row ``i``."""
+    from dataclasses import replace
+
+    given = {k: getattr(context, k) for k in _PER_ROW if getattr(context, k) is not None}
+    if prep.source_rows is None or not given:
+        return context
+    return replace(context, **{k: _per_property(prep, v, _PER_ROW[k]) for k, v in given.items()})
 
 
 def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, np.ndarray]:
@@ -305,14 +352,12 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
                 have[sel] |= points_in_polygons(prep.geometry_ft[sel], pts) > 0
             sources.append(context.dwellings.source)
         if context.dwelling is not None:
-            have |= _per_property(prep, np.asarray(context.dwelling, dtype=bool), "any").astype(
-                bool
-            )
+            have |= pd.Series(context.dwelling, dtype=object).fillna(False).to_numpy(bool)
             sources.append("the parcel attribute")
         facts.dwelling = have
         facts.dwelling_source = " and ".join(sources)
     if context.cultivated is not None:
-        facts.cultivated = _per_property(prep, np.asarray(context.cultivated, dtype=object), "any")
+        facts.cultivated = np.asarray(context.cultivated, dtype=object)
     elif context.landcover is not None:
         cult = np.zeros(n, dtype=bool)
         is_cult = context.landcover.values == "cultivated"
@@ -328,7 +373,7 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
             near, geoms = layer_in_group(context.fences, prep, g, settings.tolerance_ft)
             facts.fence_lines[g] = (geoms, heights[near])
     if context.recorded_acres is not None:
-        facts.recorded_acres = _per_property(prep, np.asarray(context.recorded_acres, float), "sum")
+        facts.recorded_acres = np.asarray(context.recorded_acres, dtype=float)
     return facts
 
 

@@ -21,7 +21,7 @@ from posting.checks.access import boundary_crossings
 from posting.crs import azimuth_deg
 from posting.io import FeatureLayer, MarkerLayer
 from posting.job import CONTEXT_LAYERS
-from posting.land import LandFacts, land_facts, layer_in_group
+from posting.land import LandFacts, land_facts, layer_in_group, properties_context
 from posting.prepare import PreparedParcels
 from posting.settings import Settings
 
@@ -210,7 +210,9 @@ def measure(
     *,
     facing: bool,
 ) -> Measurements:
-    """Gather the rule-independent measurements (``facing``: some profile checks facing)."""
+    """Gather the rule-independent measurements (``facing``: some profile checks facing);
+    the context's per-row parcel attributes taken per property (:func:`properties_context`)."""
+    context = properties_context(prep, context)
     am = np.flatnonzero(asg.assigned)
     attrs_all = markers.attributes
     if len(attrs_all.columns) and len(attrs_all) == len(markers):

@@ -644,3 +644,64 @@ def parcel_names_for(draw: Any, n: int, ids: list[str], tags: list[str]) -> Any:
     values = draw(st.lists(st.sampled_from(numbers), min_size=n, max_size=n))
     _tag(tags, "names: numbers")
     return pd.Series(values, dtype=float)
+
+
+# -- parcel attributes the context options read ------------------------------------------------
+
+_LOT_TEXTS = {  # each parcel column's text values, then its numbers (a column is one or other)
+    "use": (
+        (None, "", "RESIDENTIAL", "residential ", "AG", "PARK", "public", "Doe, John", "0"),
+        (float("nan"), 0.0, 1.0, 12.0),
+    ),
+    "acres": (
+        (None, "", "5", "4.99", "5.0 ac", "abc", "-1", "1e300", "nan", "9" * 400),
+        (float("nan"), float("inf"), 0.0, 4.999, 5.0, 10.0, 1e300, -3.0, -0.0),
+    ),
+    "place": ((None, "", "Chicago", "chicago", "Cook County", "Ωmega ☃"), (float("nan"), 1.0)),
+    "posted": ((None, "", "Y", "N", "yes", "Yes "), (float("nan"), 0.0, 1.0)),
+    "cover": ((None, "", "forest", "FOREST", "Forest ", "field"), (float("nan"), 1.0)),
+}
+_LOT_OPTIONS = {  # each context option's values over those columns (None first)
+    "public_where": (None, "use=PARK,public"),
+    "dwelling_where": (None, "use=RESIDENTIAL", "use in ('residential', 'AG')"),
+    "cultivated_where": (None, "use=AG", "use=0,12"),
+    "registry_where": (None, "posted=Y,yes", "posted=1"),
+    "acres_field": (None, "acres"),
+    "place_field": (None, "place"),
+    "landcover_field": (None, "cover"),
+    "sight_ft": (None, 40.0, 500.0, 1e9),
+    "check_date": (None, "2026-12-04", "1990-01-01", "2100-02-28"),
+}
+LOT_PROFILES = (
+    "florida", "town-code", "north-dakota-electronic", "vermont", "illinois-mixed", "michigan",
+    "new-jersey", "california", "minnesota", "new-york", "nevada-grazing", "hawaii-state-lands",
+    "texas", "idaho", "maryland-paint",
+)  # fmt: skip
+"""Profiles whose rules read parcel attributes: dwellings and acreage, cultivation, public
+land, registries, places, land cover and sight, densities, renewal dates."""
+
+
+@st.composite
+def lot_attributes_for(draw: Any, n: int, tags: list[str]) -> Any:
+    """Parcel columns (``use``, ``acres``, ``place``, ``posted``, ``cover``, each as text or as
+    numbers, blank, absurd and malformed) and the context options that read them, now and then
+    one of them naming a column that is not there, as ``(columns, options)``."""
+    import datetime as dt
+
+    columns = {}
+    for name, (texts, numbers) in _LOT_TEXTS.items():
+        pool = texts if draw(st.booleans()) else numbers
+        columns[name] = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+        _tag(tags, f"lot column: {name} {'text' if pool is texts else 'numbers'}")
+    options = {}
+    for name, values in _LOT_OPTIONS.items():
+        value = draw(st.sampled_from(values))
+        if value is not None:
+            options[name] = dt.date.fromisoformat(value) if name == "check_date" else value
+            _tag(tags, f"option: {name}")
+    named = sorted(k for k in options if k.endswith(("_where", "_field")))
+    if named and draw(st.integers(0, 7)) == 7:
+        name = draw(st.sampled_from(named))
+        options[name] = "nope" if name.endswith("_field") else "nope=1"
+        _tag(tags, f"option: {name} of no column")
+    return columns, options

@@ -523,3 +523,49 @@ def test_a_context_layer_s_boxes_in_degrees_are_found_once_and_are_its_own():
     _, south, _, north = moved.lonlat_bounds()[0]
     assert south == pytest.approx(first[0, 1] + 1.0, abs=0.01)  # 111 km north: a degree
     assert north - south == pytest.approx(1000 / 110_850, rel=0.01)  # a degree: 110.85 km at 28 N
+
+
+def test_parcel_attributes_of_merged_lots_are_taken_per_property():
+    """Lots A and B of one owner share a line and are merged into one property; lot C, another
+    owner's, stands alone as the second property. The parcel columns the context options read
+    are one value per row: property 1 is C, not row 1 (B), which it once was given. Merged,
+    A and B take: a dwelling or the public on any of them; recorded as posted only where both
+    are; forest or a place only where they agree (else unknown); recorded acres summed."""
+    import pandas as pd
+
+    from posting.io import ParcelLayer, parcel_values
+    from posting.job import ContextFiles, read_context
+    from posting.land import properties_context
+    from posting.prepare import prepare_parcels
+
+    geoms = [square(1000, 0, 0), square(1000, 1000, 0), square(1000, 5000, 0)]
+    layer = ParcelLayer.from_geometries(geoms, LOCAL_FT, owners=["Doe", "Doe", "Roe"])
+    layer.attributes = pd.DataFrame(
+        {
+            "owner": ["Doe", "Doe", "Roe"],
+            "use": ["RESIDENTIAL", "", "PARK"],
+            "cover": ["forest", "forest", None],
+            "place": ["Chicago", "Evanston", "Chicago"],
+            "posted": ["Y", "N", "Y"],
+            "acres": [22.9, 23.0, None],
+        }
+    )
+    files = ContextFiles(
+        dwelling_where="use=RESIDENTIAL",
+        public_where="use=PARK",
+        landcover_field="cover",
+        place_field="place",
+        registry_where="posted=Y",
+        acres_field="acres",
+    )
+    ctx = read_context(files, layer, None)
+    prep = prepare_parcels(layer, merge_key=parcel_values(layer, "owner", "merge_owner"))
+    assert prep.source_rows == [[0, 1], [2]]
+    got = properties_context(prep, ctx)
+    assert list(got.dwelling) == [True, False]
+    assert list(got.public) == [False, True]
+    assert list(got.registered) == [False, True]
+    assert list(got.parcel_landcover) == [True, None]
+    assert list(got.parcel_place) == [None, "chicago"]
+    np.testing.assert_array_equal(got.recorded_acres, [45.9, np.nan])
+    assert properties_context(prepare_parcels(layer), ctx) is ctx  # not merged: as read
