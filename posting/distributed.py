@@ -75,6 +75,7 @@ from posting.io import (
     no_markers,
     no_parcel_field,
     require_polygons,
+    unnamed_layers,
 )
 from posting.job import CONTEXT_LAYERS, ContextFiles, Job
 from posting.jurisdiction import Choice, StateFacts
@@ -1985,7 +1986,8 @@ class _Steps:
         kinds: collections.Counter[int] = collections.Counter()
         for x in info:
             kinds.update(x["kinds"])
-        require_polygons(job.parcels, sum(x["rows"] for x in info), dict(kinds))
+        layers = () if dataset.is_dataset(job.parcels) else unnamed_layers(job.parcels, job.layer)
+        require_polygons(job.parcels, sum(x["rows"] for x in info), dict(kinds), layers)
         crs = info[0]["crs"]
         if any(x["crs"] != crs for x in info[1:]):
             raise InputError("its files are not all in one CRS", path=job.parcels)

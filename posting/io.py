@@ -87,6 +87,7 @@ class Layer:
     problems: dict[int, str] = field(default_factory=dict)
     xy: tuple[np.ndarray, np.ndarray] | None = None  # points read without geometries
     notes: list[str] = field(default_factory=list)
+    layers: tuple[str, ...] = ()  # the file's layers where it has several and none was named
 
     def __len__(self) -> int:
         return len(self.xy[0]) if self.xy is not None else len(self.geometry)
@@ -1171,6 +1172,25 @@ def _check_shapefile(
         )
 
 
+def unnamed_layers(path: str, layer: str | None = None) -> tuple[str, ...]:
+    """The layers of a GDAL file that holds several (a GeoPackage, a File Geodatabase, a zip
+    of Shapefiles) where none is named (``layer``); () otherwise, and for KML and GPX, whose
+    layers are read together (their folders) or by kind (waypoints). GDAL reads the first."""
+    suffix = Path(path).suffix.lower()
+    if layer is not None or suffix in {".gpx", ".kml", ".kmz", *TABLE_SUFFIXES}:
+        return ()
+    if suffix in PARQUET_SUFFIXES or suffix in (".geojson", ".json", ".geojsonl", ".geojsons"):
+        return ()
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
+    try:
+        names = tuple(str(n) for n, _ in pyogrio.list_layers(path))
+    except (pyogrio.errors.DataSourceError, OSError):  # (its reading says what is wrong)
+        return ()
+    return names if len(names) > 1 else ()
+
+
 def _read_ogr(
     path: str,
     crs: CRS | None,
@@ -1181,12 +1201,16 @@ def _read_ogr(
 ) -> Layer:
     """A file of a GDAL format, or its ``features`` ``[a, b)`` (a file of
     :data:`posting.dataset.SLICED_SUFFIXES`, one layer), or ``part`` of a GeoJSON file
-    (:mod:`posting.jsonslices`)."""
+    (:mod:`posting.jsonslices`). Of a file of several layers none of which is named, the
+    first (as GDAL reads it), with a note (:func:`unnamed_layers`)."""
     from posting.gdal import pyogrio_here  # GeoParquet and CSV are read without it
 
     pyogrio = pyogrio_here()
 
     suffix = Path(path).suffix.lower()
+    layers = unnamed_layers(path, layer) if part is None else ()
+    if layers:
+        layer = layers[0]
     if suffix in (".shp", ".zip"):
         _check_shapefiles(path, layer)
     if suffix == ".gpx" and kind == "parcels":
@@ -1275,7 +1299,12 @@ def _read_ogr(
             raise InputError("its layers are in different CRSs", path=path)
     out = _from_geodataframe(gdf, path, crs)
     out.problems.update(problems)
+    if layers:
+        shown = ", ".join(repr(n) for n in layers)
+        choose = "; choose another with --layer" if kind == "parcels" else ""
+        notes.insert(0, f"{path}: holds {len(layers)} layers ({shown}); read the first{choose}")
     out.notes.extend(notes)
+    out.layers = layers
     return out
 
 
@@ -1927,7 +1956,7 @@ def _without_strays(lay: Layer) -> Layer:
 def _require_polygons(lay: Layer) -> None:
     """Refuse a layer that has no parcel at all: no feature, or points or lines only (a sign
     file given as the parcels), with one error instead of one invalid parcel per row."""
-    require_polygons(lay.path, len(lay), geometry_kinds(lay.geometry))
+    require_polygons(lay.path, len(lay), geometry_kinds(lay.geometry), lay.layers)
 
 
 def geometry_kinds(geometry: Any) -> dict[int, int]:
@@ -1940,25 +1969,35 @@ def geometry_kinds(geometry: Any) -> dict[int, int]:
     return {k - 1: int(c) for k, c in enumerate(counts) if c}
 
 
-def require_polygons(path: str, n: int, kinds: dict[int, int]) -> None:
+def require_polygons(
+    path: str, n: int, kinds: dict[int, int], layers: tuple[str, ...] = ()
+) -> None:
     """Refuse a parcel layer of ``n`` features with these :func:`geometry_kinds` (added up over
     a dataset's pieces, or of one file) that has no parcel at all: no feature, or points or
-    lines only."""
+    lines only; of a file of several ``layers`` none of which was named (the first read), the
+    error names them and the option that chooses one."""
+    what, choose = "", ""
+    if layers:
+        what = f"its first layer, {layers[0]!r} (of {len(layers)}: "
+        what += ", ".join(repr(n) for n in layers) + "), "
+        choose = "; choose the parcels' layer with {option:layer}"
     if not n:
-        raise InputError("has no features: there are no parcels to check", path=path)
+        raise InputError(f"{what}has no features: there are no parcels to check{choose}", path=path)
     held_kinds = {k: c for k, c in kinds.items() if k >= 0 and c}
     if not held_kinds or any(k in (3, 6) for k in held_kinds):
         return
     names = shapely.geometry.base.GEOMETRY_TYPES
     held = ", ".join(f"{c:,} {names[k]}" for k, c in sorted(held_kinds.items()))
-    if any(k in (0, 4) for k in held_kinds):
+    if layers:
+        hint = choose
+    elif any(k in (0, 4) for k in held_kinds):
         hint = "; if these are the markers, give them with {option}"
     elif any(k in (1, 2, 5) for k in held_kinds):
         hint = "; if the lines are the parcels' boundaries, make polygons of them first"
     else:
         hint = ""
     raise InputError(
-        f"holds {held} feature(s) and no polygon: parcels are polygons{hint}",
+        f"{what}holds {held} feature(s) and no polygon: parcels are polygons{hint}",
         path=path,
         parameter="signs",
     )

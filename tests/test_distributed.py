@@ -2602,7 +2602,8 @@ def _case_files(
     markers (with their ``attributes``, a frame) and its context ``layers`` (name: geometries
     and values, in the lots' CRS) in their CRSs, as GeoParquet files or in the ``formats``
     (``lots``, ``signs`` or a layer's name: a format of :data:`FILE_FORMATS`; GeoParquet where
-    that format cannot hold the layer); and the job that checks them (with the ``chosen``
+    that format cannot hold the layer; ``decoy``: a GeoPackage of lots has another layer too,
+    and the job names the lots' one); and the job that checks them (with the ``chosen``
     settings, else the case's accuracy; a marker column ``parcel`` among the attributes is the
     sign parcel field; the markers' CRS for x/y columns). With ``split``, the markers from that
     one on are a second file, which has only the first half of the attribute columns. With
@@ -2638,6 +2639,13 @@ def _case_files(
         crs=c.crs,
     )
     parcels = write(lots, "lots", "lots")
+    layer = None
+    if formats.get("decoy") and parcels.endswith(".gpkg"):  # another layer beside the lots
+        import pyogrio
+
+        decoy = gpd.GeoDataFrame({"x": [1]}, geometry=[shapely.box(0, 0, 1, 1)], crs=c.crs)
+        pyogrio.write_dataframe(decoy, parcels, layer="decoy", append=True)
+        layer = "lots"
     columns = {"n": np.arange(len(c.mx))}
     if attributes is not None:
         columns.update({k: attributes[k].to_numpy() for k in attributes.columns})
@@ -2653,6 +2661,7 @@ def _case_files(
         ]
     return Job(
         parcels=parcels,
+        layer=layer,
         signs=tuple(files),
         rules=tuple(c.rules),
         id_field="pid",
@@ -2855,6 +2864,7 @@ def formats_for(draw, layers) -> dict[str, str]:
     pick = draw(st.randoms(use_true_random=False)).choice
     shapes = [f for f in FILE_FORMATS if f not in ("parquet", "csv", "gpx", "kml")]
     out = {"lots": pick(shapes), "signs": pick([*shapes, "csv", "gpx", "kml"])}
+    out["decoy"] = pick([False, True])  # a GeoPackage's lots beside another layer (--layer)
     for name in layers:
         out[name] = pick(shapes)
     return out
@@ -2946,6 +2956,32 @@ def test_parcel_attributes_of_a_partition_s_halo_are_its_own_lots_as_one_run(sch
     report = run(_case_files(c, tmp_path, True, lots_with=lots_with)).to_dict()
     notes = [x["reason"] for x in report["not_checked"] if x["rule"] == "landcover"]
     assert len(notes) == 1 and notes[0].startswith("land cover unknown for 1 of 3 gaps"), notes
+
+
+def test_a_file_of_several_layers_is_read_and_refused_as_in_one_run(tmp_path, scheduler):
+    """A GeoPackage of two layers, none named: its first read with one run's note (the sample's
+    parcels, then another layer), or refused in one run's words where the first holds points
+    (the signs saved beside the parcels)."""
+    import geopandas as gpd
+    import pyogrio
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    signs = pd.read_csv(SAMPLE / "signs.csv")
+    points = gpd.GeoDataFrame(geometry=gpd.points_from_xy(signs["lon"], signs["lat"]), crs=4326)
+    first, second = tmp_path / "lots-first.gpkg", tmp_path / "signs-first.gpkg"
+    pyogrio.write_dataframe(lots, first, layer="parcels")
+    pyogrio.write_dataframe(points, first, layer="signs", append=False)
+    pyogrio.write_dataframe(points, second, layer="signs")
+    pyogrio.write_dataframe(lots, second, layer="parcels", append=False)
+    base = ["--signs", str(SAMPLE / "signs.csv"), "--id-field", "parcel_id"]
+    (tmp_path / "ok").mkdir()
+    report = _same(["check", str(first), *base], tmp_path / "ok", scheduler, 4)
+    assert report["warnings"][0] == (
+        f"{first}: holds 2 layers ('parcels', 'signs'); read the first; choose another with --layer"
+    )
+    lines = _refused(["check", str(second), *base], tmp_path, scheduler)
+    assert lines["one"] == lines["part"]
+    assert "its first layer, 'signs' (of 2: 'signs', 'parcels')" in lines["one"]
 
 
 def test_a_whole_file_of_lots_without_ids_notes_them_once_as_one_run(scheduler):

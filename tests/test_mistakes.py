@@ -353,6 +353,41 @@ def test_layer_nope_lists_the_layers_the_file_has(runner, tmp_path):
     assert "3 parcels checked" in ok.stderr
 
 
+def test_a_file_of_several_layers_reads_the_first_and_says_so_once(runner, tmp_path):
+    """A GeoPackage of two layers, none named: the first is read (as GDAL does), and one
+    warning says so and how to choose another; GDAL's own warning (once as a Python warning
+    with its line of source, twice more from GDAL) is no longer printed."""
+    gpkg = tmp_path / "county.gpkg"
+    lay = gpd.read_file(PARCELS)
+    pyogrio.write_dataframe(lay, gpkg, layer="parcels_2025")
+    pyogrio.write_dataframe(lay.iloc[:3], gpkg, layer="parcels_2024", append=False)
+    res = runner.invoke(main, ["check", str(gpkg), "--signs", SIGNS])
+    assert res.exit_code == 1, res.stderr
+    assert f"{len(lay)} parcels checked" in res.stderr
+    said = ("layers (", "GDAL", "Warning", "More than one layer")
+    noted = [line for line in res.stderr.splitlines() if any(x in line for x in said)]
+    assert noted == [
+        f"  warning: {gpkg}: holds 2 layers ('parcels_2025', 'parcels_2024'); read the first; "
+        "choose another with --layer"
+    ], res.stderr
+
+
+def test_a_first_layer_of_points_names_the_file_s_layers(runner, tmp_path):
+    """The signs saved as the first layer of the GeoPackage that holds the parcels: refused as
+    a layer of points, naming the layers and --layer (not "give the markers with --signs")."""
+    gpkg = tmp_path / "survey.gpkg"
+    signs = pd.read_csv(SIGNS)
+    points = gpd.GeoDataFrame(geometry=gpd.points_from_xy(signs["lon"], signs["lat"]), crs=4326)
+    pyogrio.write_dataframe(points, gpkg, layer="signs")
+    pyogrio.write_dataframe(gpd.read_file(PARCELS), gpkg, layer="parcels", append=False)
+    res = runner.invoke(main, ["check", str(gpkg), "--signs", SIGNS])
+    _fails_cleanly(
+        res,
+        f"{gpkg}: its first layer, 'signs' (of 2: 'signs', 'parcels'), holds {len(signs)} Point "
+        "feature(s) and no polygon: parcels are polygons; choose the parcels' layer with --layer",
+    )
+
+
 # -- adjoining parcels of one owner ------------------------------------------------------------
 
 
