@@ -2638,14 +2638,13 @@ def _case_files(
         geometry=list(c.geoms),
         crs=c.crs,
     )
-    parcels = write(lots, "lots", "lots")
-    layer = None
-    if formats.get("decoy") and parcels.endswith(".gpkg"):  # another layer beside the lots
+    if formats.get("decoy") and formats.get("lots") == "gpkg":  # another layer, first
         import pyogrio
 
         decoy = gpd.GeoDataFrame({"x": [1]}, geometry=[shapely.box(0, 0, 1, 1)], crs=c.crs)
-        pyogrio.write_dataframe(decoy, parcels, layer="decoy", append=True)
-        layer = "lots"
+        pyogrio.write_dataframe(decoy, folder / "lots.gpkg", layer="decoy")
+    parcels = write(lots, "lots", "lots")
+    layer = "lots" if formats.get("decoy") and parcels.endswith(".gpkg") else None
     columns = {"n": np.arange(len(c.mx))}
     if attributes is not None:
         columns.update({k: attributes[k].to_numpy() for k in attributes.columns})
