@@ -2914,11 +2914,16 @@ def test_fuzz_partitioned_lot_attributes_as_one_run(scheduler, cl, data, k):
     numbers, blank, absurd, malformed) and the options that read them (``--dwelling-where``,
     ``--cultivated-where``, ``--public-where``, ``--registry-where``, ``--acres-field``,
     ``--place-field``, ``--landcover-field``, ``--sight-ft``, ``--check-date``; a column that
-    is not there among them), under the profiles whose rules read them, with the campaign's
-    markers (their attributes too) and context layers: one process and partitions of 1 to 4
-    parcels give the same JSON, GeoJSON, CSV and GeoParquet reports or the same refusal."""
+    is not there among them; ``--water-where``), under the profiles whose rules read them,
+    with the campaign's markers (their attributes too) and context layers: one process and
+    partitions of 1 to 4 parcels give the same JSON, GeoJSON, CSV and GeoParquet reports or
+    the same refusal."""
     c, layers = cl
     lots_with = data.draw(lot_attributes_for(len(c.geoms), c.tags))
+    if "water" in layers:  # which of the water layer's features are open water
+        where = data.draw(st.sampled_from([None, "value=lake", "value in ('lake', 'river')"]))
+        if where is not None:
+            lots_with[1]["water_where"] = where
     c.rules = data.draw(
         st.lists(st.sampled_from(LOT_PROFILES), min_size=1, max_size=3, unique=True)
     )
