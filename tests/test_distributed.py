@@ -2605,7 +2605,8 @@ def _case_files(
     and values, in the lots' CRS) in their CRSs, as GeoParquet files or in the ``formats``
     (``lots``, ``signs`` or a layer's name: a format of :data:`FILE_FORMATS`; GeoParquet where
     that format cannot hold the layer; ``decoy``: a GeoPackage of lots has another layer too,
-    and the job names the lots' one); and the job that checks them (with the ``chosen``
+    and the job names the lots' one; ``no_prj``: a Shapefile of lots has no ``.prj``, and the
+    job gives the CRS); and the job that checks them (with the ``chosen``
     settings, else the case's accuracy; a marker column ``parcel`` among the attributes is the
     sign parcel field; the markers' CRS for x/y columns). With ``split``, the markers from that
     one on are a second file, which has only the first half of the attribute columns. With
@@ -2660,6 +2661,10 @@ def _case_files(
             write(signs.iloc[:split], "signs", "signs"),
             write(signs.iloc[split:][kept], "more-signs", "signs"),
         ]
+    crs = _srs(c.marker_crs) if any(f.endswith(".csv") for f in files) else None
+    if formats.get("no_prj") and parcels.endswith(".shp") and _srs(c.crs) == _srs(c.marker_crs):
+        Path(parcels).with_suffix(".prj").unlink()  # a Shapefile without its .prj: --crs
+        crs = _srs(c.crs)
     return Job(
         parcels=parcels,
         layer=layer,
@@ -2667,7 +2672,7 @@ def _case_files(
         rules=tuple(c.rules),
         id_field="pid",
         owner_field="owner",
-        crs=_srs(c.marker_crs) if any(f.endswith(".csv") for f in files) else None,
+        crs=crs,
         merge_owner="owner" if merge else None,
         sign_parcel_field="parcel" if "parcel" in columns else None,
         settings=chosen or Settings(accuracy_ft=c.accuracy_ft),
@@ -2855,6 +2860,7 @@ def formats_for(draw, layers) -> dict[str, str]:
     shapes = [f for f in FILE_FORMATS if f not in ("parquet", "csv", "gpx", "kml")]
     out = {"lots": pick(shapes), "signs": pick([*shapes, "csv", "gpx", "kml"])}
     out["decoy"] = pick([False, True])  # a GeoPackage's lots beside another layer (--layer)
+    out["no_prj"] = pick([False, True])  # a Shapefile of lots without its .prj (--crs)
     for name in layers:
         out[name] = pick(shapes)
     return out
