@@ -357,7 +357,12 @@ def read_context(
     if f.registry_where:
         ctx["registered"] = parcel_where(parcels, f.registry_where, "registry_where")
     if f.acres_field:
-        ctx["recorded_acres"] = pd.to_numeric(
-            pd.Series(parcel_values(parcels, f.acres_field, "acres_field")), errors="coerce"
-        ).to_numpy(dtype=float)
+        # (+ 0.0: a recorded "-0" is 0 acres, as a merged property's sum of lots gives it,
+        # or not, as pandas' sum happens to run: a -0.0 printed "-0.0" in one output only)
+        ctx["recorded_acres"] = (
+            pd.to_numeric(
+                pd.Series(parcel_values(parcels, f.acres_field, "acres_field")), errors="coerce"
+            ).to_numpy(dtype=float)
+            + 0.0
+        )
     return Context(**ctx)

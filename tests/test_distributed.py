@@ -2995,6 +2995,32 @@ def test_a_file_of_several_layers_is_read_and_refused_as_in_one_run(tmp_path, sc
     assert "its first layer, 'signs' (of 2: 'signs', 'parcels')" in lines["one"]
 
 
+@pytest.mark.parametrize("merge", [False, True])
+def test_a_recorded_acreage_of_minus_zero_is_zero_as_one_run(scheduler, tmp_path, merge):
+    """A lot whose recorded acreage is -0.0 (a number column), with another lot's NaN: merged
+    by owner, one run's sum of each property's lots gave 0.0 (pandas' sum, with a NaN in the
+    column), a partition's -0.0 (without), so the JSON said "recorded_acres":-0.0 in one only
+    (the lot attributes oracle's long run). A recorded -0 is 0, as read."""
+    lot = shapely.box(8000, 5000, 8100, 5100)
+    c = Case(
+        geoms=[lot, shapely.box(5000, 5000, 5100, 5100), shapely.box(8200, 5000, 8300, 5100)],
+        crs=LOCAL_FT,
+        ids=["0", "1", "2"],
+        owners=[None, None, None],
+        mx=np.array([8000.0]),
+        my=np.array([5000.0]),
+        marker_crs=LOCAL_FT,
+        rules=["florida"],
+    )
+    lots_with = ({"acres": [10.0, np.nan, -0.0]}, {"acres_field": "acres"})
+    _one_run_and_partitions_alike(scheduler, c, 1, merge, lots_with=lots_with)
+    from posting.engine import run
+
+    report = run(_case_files(c, tmp_path, merge, lots_with=lots_with))
+    acres = report.parcels["recorded_acres"].to_numpy()
+    assert np.signbit(acres[2]) == np.False_ and acres[2] == 0.0
+
+
 def test_a_whole_file_of_lots_without_ids_notes_them_once_as_one_run(scheduler):
     """Lots in a GeoPackage small enough to be one piece, read whole, the second without an
     id: its reading's note of ids missing was kept beside the one the run makes from every
