@@ -413,9 +413,11 @@ def thousands(g: Any, n: int, seed: int, noise: float, same: int) -> np.ndarray:
 
 # -- context layers ---------------------------------------------------------------------------
 
-CONTEXT_LAYERS = ("access", "water", "fences", "dwellings", "easements", "landcover", "places")
-"""The context layers :func:`context_case` draws (the registry's features are read as the
-places' are: polygons with a text value)."""
+CONTEXT_LAYERS = (
+    "access", "water", "fences", "dwellings", "easements", "landcover", "places", "registry",
+)  # fmt: skip
+"""The context layers :func:`context_case` draws (the registry: land recorded as posted, each
+record's year as text)."""
 
 _VALUES = {
     "access": ("road", "driveway", "trail", "gate", "", None),
@@ -425,6 +427,7 @@ _VALUES = {
     "easements": ("Utility Co", "", None),
     "landcover": ("forest", "cultivated", "grass", "", None),
     "places": ("Chicago", "Springfield", "", None),
+    "registry": ("2026", "2025", "1999", "", None, "abc"),
 }
 
 
@@ -542,9 +545,10 @@ CONTEXT_PROFILES = (
     "vermont",
     "oregon",
     "minnesota",
+    "north-dakota-electronic",
 )
 """Profiles that read the context layers: access points, water, fences, dwellings, forest,
-places (with their other rules)."""
+places, the registry (with their other rules)."""
 
 
 # -- marker attributes ------------------------------------------------------------------------

@@ -2530,6 +2530,7 @@ _CONTEXT_FIELDS = {  # each context layer's setting of the column of its values,
     "easements": "easement_holder_field",
     "landcover": "landcover_field",
     "places": "place_field",
+    "registry": None,
 }
 
 
@@ -2629,7 +2630,8 @@ def _case_files(
 
     given = {}
     for name, (geoms, values) in (layers or {}).items():
-        frame = {"value": pd.Series(list(values), dtype=object)}
+        column = "year" if name == "registry" else "value"  # (the registry's is read by name)
+        frame = {column: pd.Series(list(values), dtype=object)}
         given[name] = write(gpd.GeoDataFrame(frame, geometry=list(geoms), crs=c.crs), name, name)
         if _CONTEXT_FIELDS[name]:
             given[_CONTEXT_FIELDS[name]] = "value"
