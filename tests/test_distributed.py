@@ -2804,10 +2804,10 @@ def _one_run_and_partitions_alike(
 @given(context_case(), st.integers(1, 4), st.booleans())
 def test_fuzz_partitioned_context_as_one_run(scheduler, cl, k, merge):
     """Oracle: the fuzz campaign's context layers (access ways, water, fences, dwellings,
-    easements, land cover, places, the registry: beside the lots, on their vertices, across them, empty,
-    invalid and absurd) as GeoParquet files beside its lots and markers, under the profiles
-    that read them: one process and partitions of 1 to 4 parcels give the same JSON, GeoJSON
-    and CSV reports or the same refusal."""
+    easements, land cover, places, the registry: beside the lots, on their vertices, across
+    them, empty, invalid and absurd) as GeoParquet files beside its lots and markers, under
+    the profiles that read them: one process and partitions of 1 to 4 parcels give the same
+    JSON, GeoJSON, CSV and GeoParquet reports or the same refusal."""
     c, layers = cl
     _one_run_and_partitions_alike(scheduler, c, k, merge, layers)
 
