@@ -246,7 +246,8 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     """A per-input-row value for each property: the row's own where parcels are not merged;
     for a property merged of several rows, with ``how``: ``sum`` (NaN where none is known),
     ``any`` (True where any row is, None where no row is known), ``all`` (True where every row
-    is), ``same`` (the rows' one value, None where they differ or none is known).
+    is), ``same`` (the rows' one value, None where they differ or none is known), ``each``
+    (the rows' one value, or where they differ a tuple of their values, sorted, None last).
 
     >>> from types import SimpleNamespace as P
     >>> prep = P(source_rows=[[0, 2], [1], [3, 4]])
@@ -258,6 +259,8 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     [False, True, True]
     >>> _per_property(prep, ["a", "b", "a", "a", None], "same").tolist()
     ['a', 'b', None]
+    >>> _per_property(prep, ["b", "c", "a", None, "b"], "each").tolist()
+    [('a', 'b'), 'c', ('b', None)]
     """
     values = np.asarray(per_row, dtype=float if how == "sum" else object)
     if prep.source_rows is None:  # not merged: one row each
@@ -278,6 +281,10 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     one = (s.groupby(owner).nunique(dropna=False) == 1).to_numpy()
     first = s.groupby(owner).first().reindex(range(len(out))).to_numpy(dtype=object)
     out[known & one] = first[known & one]
+    if how == "each":  # a loop over the properties whose lots differ only
+        for p in np.flatnonzero(~one).tolist():
+            seen = set(values[prep.source_rows[p]].tolist())
+            out[p] = tuple(sorted(seen - {None}, key=str)) + ((None,) if None in seen else ())
     return out
 
 
@@ -288,7 +295,7 @@ _PER_ROW = {  # the context's per-row attributes (from parcel columns), and how 
     "public": "any",  # the public invited onto any part of it
     "registered": "all",  # recorded as posted where every lot is
     "parcel_landcover": "same",  # forest or not where its lots agree, else unknown
-    "parcel_place": "same",  # in one place where its lots say so, else not known to be
+    "parcel_place": "each",  # in one place where its lots say so, else the places they name
 }
 
 

@@ -54,3 +54,32 @@ def test_not_in_the_named_city_by_layer_and_by_attribute(tmp_path):
     r = check(parcels(*lots), markers(pts, attributes=att), rules)
     assert r.parcels["status"].tolist() == ["compliant", "compliant"]
     assert any(x["rule"] == "except_in" and "places" in x["reason"] for x in r.not_checked)
+
+
+def test_a_property_whose_lots_name_different_places_is_uncertain(tmp_path):
+    """Merged by owner, a property's lots may name different places. Where every lot names
+    the excluded place (``chicago``, ``chicago city``) it lies there; where none does
+    (``evanston`` and a blank) it does not; where some do (``chicago`` and ``evanston``) it
+    may lie partly there: uncertain, not the pass that a lot's place read as no place gave."""
+    import pandas as pd
+
+    from posting.prepare import prepare_parcels
+
+    lots = [square(500, x0=x) for x in (0, 500, 2000, 2500, 4000, 4500)]
+    owners = np.array(["doe", "doe", "roe", "roe", "poe", "poe"], dtype=object)
+    prep = prepare_parcels(parcels(*lots), merge_key=owners)
+    assert prep.source_rows == [[0, 1], [2, 3], [4, 5]]
+    whole = [shapely.box(x, 0, x + 1000, 500) for x in (0, 2000, 4000)]
+    pts = np.vstack([along(p, 95) for p in whole])
+    att = pd.DataFrame({"kind": ["paint"] * len(pts)})
+    rules = profile_file(tmp_path, RULE, kinds=("paint",))
+    place = ["chicago", "evanston", "chicago", "chicago city", "evanston", None]
+    ctx = Context(parcel_place=np.array(place, dtype=object))
+    r = check(prep, markers(pts, attributes=att), rules, context=ctx)
+    assert r.parcels["status"].tolist() == ["uncertain", "noncompliant", "compliant"]
+    d = r.to_dict()["parcels"]
+    [u] = d[0]["uncertain"]
+    assert u["rule"] == "except_in"
+    assert "partly in Chicago" in u["message"] and "Chicago and Evanston" in u["message"]
+    [v] = d[1]["violations"]
+    assert v["message"].endswith("the land lies in Chicago")

@@ -530,7 +530,8 @@ def test_parcel_attributes_of_merged_lots_are_taken_per_property():
     owner's, stands alone as the second property. The parcel columns the context options read
     are one value per row: property 1 is C, not row 1 (B), which it once was given. Merged,
     A and B take: a dwelling or the public on any of them; recorded as posted only where both
-    are; forest or a place only where they agree (else unknown); recorded acres summed."""
+    are; forest only where they agree (else unknown); a place where they agree, else the
+    places they name (:mod:`posting.kinds.except_in` judges them); recorded acres summed."""
     import pandas as pd
 
     from posting.io import ParcelLayer, parcel_values
@@ -566,6 +567,6 @@ def test_parcel_attributes_of_merged_lots_are_taken_per_property():
     assert list(got.public) == [False, True]
     assert list(got.registered) == [False, True]
     assert list(got.parcel_landcover) == [True, None]
-    assert list(got.parcel_place) == [None, "chicago"]
+    assert list(got.parcel_place) == [("chicago", "evanston"), "chicago"]
     np.testing.assert_array_equal(got.recorded_acres, [45.9, np.nan])
     assert properties_context(prepare_parcels(layer), ctx) is ctx  # not merged: as read

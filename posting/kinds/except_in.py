@@ -4,11 +4,14 @@ Allegheny County; Iowa's bills: incorporated areas).
 
 Where the land lies comes from a layer of places (municipalities, counties: ``places``, named
 by ``place_field``) or from a parcel attribute (``place_field`` alone). A parcel lies in a place
-when at least half its area does (a layer), or when its attribute names it. Names match without
-regard to case, and a place's name may go on with its kind ("Chicago city", "Philadelphia
-County" match ``Chicago`` and ``Philadelphia``); ``any_place = true`` excludes every place of
-the layer (an incorporated area's boundary). A parcel in an excluded place gets a violation that
-says so: the profile cannot post it, and an alternative profile, if given, judges it.
+when at least half its area does (a layer), or when its attribute names it; a property merged
+of lots (``merge_owner``) lies there when every lot's attribute names it, and is
+``uncertain`` when only some do (it may lie partly there: the attribute cannot say how much).
+Names match without regard to case, and a place's name may go on with its kind ("Chicago
+city", "Philadelphia County" match ``Chicago`` and ``Philadelphia``); ``any_place = true``
+excludes every place of the layer (an incorporated area's boundary). A parcel in an excluded
+place gets a violation that says so: the profile cannot post it, and an alternative profile,
+if given, judges it.
 """
 
 from __future__ import annotations
@@ -63,12 +66,17 @@ def named(values: np.ndarray, places: tuple[str, ...], any_place: bool) -> np.nd
     return hit
 
 
-def excluded(rule: ExceptInRule, m: Measurements) -> tuple[np.ndarray | None, np.ndarray]:
+def excluded(
+    rule: ExceptInRule, m: Measurements
+) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
     """Per parcel: True in an excluded place (None: where the land lies is unknown), and the
-    place's name."""
+    place's name; and the parcels that may lie partly in one (a property merged of lots whose
+    place attributes name an excluded place and another, or none: their names are
+    ``m.context.parcel_place``'s tuples)."""
     prep, ctx = m.prep, m.context
     n = m.n
     where = np.full(n, None, dtype=object)
+    partly = np.empty(0, dtype=np.int64)
     if ctx.places is not None:
         hit = named(ctx.places.values, rule.places, rule.any_place)
         out = np.zeros(n, dtype=bool)
@@ -80,19 +88,45 @@ def excluded(rule: ExceptInRule, m: Measurements) -> tuple[np.ndarray | None, np
                 inside = share_of_area(prep.geometry_ft[sel], polys[[k]]) >= 0.5
                 out[sel[inside]] = True
                 where[sel[inside]] = ctx.places.values[near[k]]
-        return out, where
+        return out, where, partly
     if ctx.parcel_place is not None:
-        values = np.asarray(ctx.parcel_place, dtype=object)
+        values = np.asarray(ctx.parcel_place, dtype=object).copy()
+        # a merged property whose lots name different places holds their names as a tuple
+        # (posting.land.properties_context); such properties are few
+        mixed = np.flatnonzero([isinstance(v, tuple) for v in values.tolist()])
+        names = values[mixed]
+        values[mixed] = None
         out = named(values, rule.places, rule.any_place)
         where[out] = values[out]
-        return out, where
-    return None, where
+        if len(mixed):  # each name of each mixed property: in an excluded place or not
+            sizes = np.array([len(t) for t in names.tolist()])
+            flat = np.array([v for t in names.tolist() for v in t], dtype=object)
+            of = np.repeat(np.arange(len(mixed)), sizes)
+            hit = named(flat, rule.places, rule.any_place)
+            some, at = np.unique(of[hit], return_index=True)  # its first excluded name
+            where[mixed[some]] = flat[np.flatnonzero(hit)[at]]
+            every = np.bincount(of[hit], minlength=len(mixed)) == sizes
+            out[mixed[every]] = True
+            partly = mixed[np.setdiff1d(some, np.flatnonzero(every))]
+        return out, where, partly
+    return None, where, partly
+
+
+def _lots_name(places: tuple) -> str:
+    """The places a property's lots name, in words.
+
+    >>> _lots_name(("chicago", "evanston", None))
+    'Chicago, Evanston and none'
+    """
+    words = ["none" if p is None else str(p).title() for p in places]
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def measure(rule: ExceptInRule, profile, m: Measurements) -> Part:
-    """A violation for each parcel in an excluded place."""
+    """A violation for each parcel in an excluded place; uncertain where it may lie partly in
+    one (its lots' place attributes differ)."""
     part = Part(findings=[empty_findings()])
-    out, where = excluded(rule, m)
+    out, where, partly = excluded(rule, m)
     which = "any incorporated place" if rule.any_place else " or ".join(rule.places)
     if out is None:
         part.skip(
@@ -102,7 +136,8 @@ def measure(rule: ExceptInRule, profile, m: Measurements) -> Part:
             "unknown: give {option:places} or {option:place_field}",
         )
         return part
-    hit = np.flatnonzero(out & (m.prep.group >= 0))
+    mine = m.prep.group >= 0
+    hit = np.flatnonzero(out & mine)
     if len(hit):
         msgs = [
             f"this way of posting does not apply here: the land lies in {str(w).title()}"
@@ -111,6 +146,21 @@ def measure(rule: ExceptInRule, profile, m: Measurements) -> Part:
         part.findings.append(
             findings_frame(
                 hit, "except_in", "violation", rule.clause, msgs, np.nan, np.nan, None, 1
+            )
+        )
+    partly = partly[mine[partly]]
+    if len(partly):
+        msgs = [
+            f"the land may lie partly in {str(w).title()}, where this way of posting does not "
+            f"apply: its lots' places are {_lots_name(t)} (a layer of places would measure "
+            "whether half of it lies there)"
+            for w, t in zip(
+                where[partly].tolist(), m.context.parcel_place[partly].tolist(), strict=True
+            )
+        ]
+        part.findings.append(
+            findings_frame(
+                partly, "except_in", "uncertain", rule.clause, msgs, np.nan, np.nan, None, 1
             )
         )
     return part
