@@ -563,6 +563,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         geometry_kinds,
         inexact_ids,
         parcel_values,
+        tally_rows,
     )
 
     with _tallies_of(piece) as tallies:
@@ -622,8 +623,8 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         "id_col": id_col,
         "notes": list(layer.notes),
         "columns": jsonslices.columns_of(layer.attributes),
-        "missing_ids": (len(missing), missing[:10]),
-        "inexact_ids": (len(inexact), inexact[:10]),
+        "missing_ids": tally_rows(missing),
+        "inexact_ids": tally_rows(inexact),
         "extreme_lon": lon[ext],
         "extreme_lat": lat[ext],
         "box": _extent(frame[["west", "south", "east", "north"]].to_numpy(dtype=float))

@@ -1796,7 +1796,7 @@ def inexact_ids(values: pd.Series) -> np.ndarray:
         return np.isfinite(v) & (np.abs(v) >= INEXACT_ID) & (v == np.floor(v))
 
 
-def _tally(rows: np.ndarray) -> tuple[int, np.ndarray]:
+def tally_rows(rows: np.ndarray) -> tuple[int, np.ndarray]:
     """How many rows, and the first ten of them (what a note names)."""
     return len(rows), rows[:10]
 
@@ -1911,7 +1911,7 @@ def read_parcels(
             ids[i] = f"#{i}"
         if id_notes_of_layer:
             inexact = np.flatnonzero(inexact_ids(lay.frame[col]))
-            notes += id_notes(lay.path, col, _tally(missing), _tally(inexact))
+            notes += id_notes(lay.path, col, tally_rows(missing), tally_rows(inexact))
     else:
         ids = np.array([str(i) for i in range(n)], dtype=object)
     owners = None
