@@ -66,7 +66,7 @@ STATUS_WORDS = {
 }
 LEVEL_TITLES = {
     "violation": "Violations",
-    "uncertain": "Within the survey's accuracy of a limit (uncertain)",
+    "uncertain": "Uncertain (within the survey's accuracy of a limit, or not shown by the data)",
     "not_checked": "Not checked (the data does not record it, or not closely enough)",
     "note": "Notes",
 }

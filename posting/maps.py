@@ -118,7 +118,8 @@ STATUS_WORDS = {
     "noncompliant": ("Noncompliant", "Noncompliant: posted, but not as the rule requires"),
     "uncertain": (
         "Uncertain",
-        "Uncertain: a figure is within the stated survey accuracy of its limit",
+        "Uncertain: a figure is within the stated survey accuracy of its limit, or the data "
+        "cannot show whether a rule applies",
     ),
     "unposted": ("Unposted", "Unposted: no marker at all"),
     "exempt": ("Exempt", "Exempt: the land needs no posting"),

@@ -7,7 +7,9 @@ A parcel's status under one rule profile follows from its findings:
 * ``invalid``: no usable geometry (the reason is in the report);
 * ``unposted``: no marker of a kind the profile counts (every corner is then missing);
 * ``noncompliant``: markers present and at least one violation;
-* ``uncertain``: no violation, but a finding within the stated survey accuracy of its limit;
+* ``uncertain``: no violation, but a finding the data cannot settle: a figure within the stated
+  survey accuracy of its limit, or a rule that applies only on land (forest, a place) that the
+  data does not show;
 * ``compliant``: none of these;
 * ``exempt``: reserved for exemptions.
 
