@@ -318,6 +318,9 @@ def to_lonlat(x: np.ndarray, y: np.ndarray, src: CRS) -> tuple[np.ndarray, np.nd
     ...     "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"))
     >>> np.round(lat, 2).tolist(), np.isnan(lon).tolist()  # 1e6 ft = 304.8 km: 2.75 deg
     ([31.45, nan], [False, True])
+    >>> np.isnan(to_lonlat(np.array([0.0, 0.0]), np.array([1e10, np.nan]), CRS(
+    ...     "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"))[1])
+    array([ True,  True])
     """
     if src == WGS84:
         return np.asarray(x, dtype=float), np.asarray(y, dtype=float)
@@ -328,9 +331,10 @@ def to_lonlat(x: np.ndarray, y: np.ndarray, src: CRS) -> tuple[np.ndarray, np.nd
         return lon, lat
     reach = FARTHEST_FT * FT_M / unit
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if not (-reach <= min(x.min(), y.min()) and max(x.max(), y.max()) <= reach):  # (or NaN)
-        with np.errstate(invalid="ignore"):
-            beyond = (np.abs(x) > reach) | (np.abs(y) > reach)
+    # every point: a first test of the extremes missed them where another coordinate was NaN
+    # (Python's min and max pass over a NaN that is not first)
+    beyond = (np.abs(x) > reach) | (np.abs(y) > reach)  # (NaN compares False: not beyond)
+    if beyond.any():
         lon = np.where(beyond, np.nan, lon)
         lat = np.where(beyond, np.nan, lat)
     return lon, lat

@@ -107,6 +107,21 @@ def test_named_parcel_overrides_position():
     )
 
 
+def test_a_marker_beyond_the_crs_reach_is_off_the_earth_beside_one_without_coordinates():
+    """A marker 1e300 ft off (a coordinate no file should hold) cannot be placed on Earth, even
+    where another marker has no coordinate: a NaN once hid the extremes from the test of
+    reach, PROJ gave the far marker a place (longitude 98.9, latitude -73.1), and, as it named
+    its parcel, GEOS's distance to it overflowed (the long fuzz run's find)."""
+    r = check(
+        parcels(square(500), ids=["A"]),
+        markers([(250, 3), (1e-300, 1e300), (0, np.nan)], parcel_ref=["A", "A", "A"]),
+    )
+    m = r.markers
+    assert plain(m["parcel_id"]) == ["A", None, None]
+    assert m["reason"][1].startswith("cannot be placed on Earth")
+    assert m["reason"][2] == "no coordinates"
+
+
 def test_a_marker_naming_a_lot_of_a_merged_property_posts_the_property():
     # lots A1 and A2 of one owner merge into property A1 (1,000 x 500 ft); a marker that names
     # A2 on the property's boundary posts it, one that names A2 on the old inner line (x = 500)
