@@ -18,6 +18,7 @@ import shapely
 
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, finite_geometry, lonlat_margin_deg
+from posting.dissolve import dissolve
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
 
@@ -413,7 +414,7 @@ def fence_cover(
         dims = shapely.get_dimensions(pieces)
         for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length
             if (dims == dim).any():  # (GEOS's overlay takes no collection of mixed dimensions)
-                rest = shapely.difference(rest, shapely.union_all(pieces[dims == dim]))
+                rest = shapely.difference(rest, dissolve(pieces[dims == dim]))
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
         keep = length >= gate_ft

@@ -19,6 +19,7 @@ from pyproj import Proj
 
 from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
 from posting.crs import WorkingCRS, finite_geometry, plan_working_crs, to_lonlat
+from posting.dissolve import dissolve
 from posting.index import unique_ints
 from posting.io import ParcelLayer
 from posting.parallel import pmap
@@ -665,7 +666,7 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
         # GEOS computes by dividing by ~0; the merged outline is right, quietly
         with np.errstate(divide="ignore", invalid="ignore"):
             grown = shapely.buffer(geometry_ft[rows], snap_ft, join_style="mitre")
-            merged = shapely.buffer(shapely.union_all(grown), -snap_ft, join_style="mitre")
+            merged = shapely.buffer(dissolve(grown), -snap_ft, join_style="mitre")
         merged = shapely.make_valid(merged, method="structure", keep_collapsed=False)
         polys = shapely.get_parts(merged)
         polys = polys[shapely.get_type_id(polys) == 3]

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from posting.dissolve import dissolve
+
 __all__ = [
     "Stretches",
     "boundary_in_zone",
@@ -50,7 +52,7 @@ def zone(geoms: np.ndarray, tolerance_ft: float) -> np.ndarray:
     if len(geoms) == 0:
         return np.empty(0, dtype=object)
     buffered = shapely.buffer(geoms, tolerance_ft, quad_segs=4) if tolerance_ft > 0 else geoms
-    return shapely.get_parts(shapely.union_all(buffered))
+    return shapely.get_parts(dissolve(buffered))
 
 
 def boundary_in_zone(
@@ -132,7 +134,7 @@ def share_of_area(polygons: np.ndarray, cover: np.ndarray) -> np.ndarray:
     cover = cover[~(shapely.is_missing(cover) | shapely.is_empty(cover))]
     if len(cover) == 0 or len(polygons) == 0:
         return out
-    pieces = shapely.get_parts(shapely.union_all(cover))
+    pieces = shapely.get_parts(dissolve(cover))
     tree = shapely.STRtree(pieces)
     gi, pi = tree.query(polygons, predicate="intersects")
     covered = np.bincount(

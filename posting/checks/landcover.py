@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
+from posting.dissolve import dissolve
+
 __all__ = ["forest_share"]
 
 
@@ -25,7 +27,7 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     forest = np.asarray(forest, dtype=object)
     if len(lines) == 0 or len(forest) == 0:
         return out
-    pieces = shapely.get_parts(shapely.union_all(forest))
+    pieces = shapely.get_parts(dissolve(forest))
     tree = shapely.STRtree(pieces)
     li, pi = tree.query(lines, predicate="intersects")
     inside = shapely.length(shapely.intersection(lines[li], pieces[pi]))
