@@ -1,0 +1,174 @@
+"""The land checks' vectorised measures (:mod:`posting.checks.land`,
+:mod:`posting.checks.landcover`, :mod:`posting.checks.access`) against the slow, obvious
+method: one parcel, line or ring at a time, with shapely's scalar operations, and what is not
+covered measured as a difference rather than what is covered as an intersection."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from posting.checks.access import boundary_crossings
+from posting.checks.land import boundary_in_zone, points_in_polygons, share_of_area, zone
+from posting.checks.landcover import forest_share
+
+coordinate = st.integers(-20, 120).map(float)
+
+
+@st.composite
+def polygon(draw) -> shapely.Polygon:
+    """A box, or the hull of three to six points: of any size, overlapping others or not."""
+    if draw(st.booleans()):
+        x, y = draw(coordinate), draw(coordinate)
+        w, h = draw(st.integers(1, 80)), draw(st.integers(1, 80))
+        return shapely.box(x, y, x + w, y + h)
+    pts = draw(st.lists(st.tuples(coordinate, coordinate), min_size=3, max_size=6))
+    hull = shapely.convex_hull(shapely.multipoints(pts))
+    return hull if hull.geom_type == "Polygon" else shapely.box(0, 0, 1, 1)
+
+
+line = (
+    st.lists(st.tuples(coordinate, coordinate), min_size=2, max_size=5, unique=True)
+    .map(shapely.LineString)
+    .filter(lambda ln: ln.is_simple)  # as a stretch of a valid ring is: it never runs back
+)
+
+
+GRID = 1e-6
+"""The slow methods' overlays are GEOS's fixed-precision ones (snap-rounded to a millionth of
+a foot), which never fail: the floating ones can, where edges coincide. GEOS 3.14.1 gave a
+triangle less another twice a result 80 sq ft short (the second difference dropped a piece
+that only shared an edge with it), and a triangle less a union whose parts touch at a corner
+a negative area. The checks themselves only intersect (and clip the shares to 0-1)."""
+
+
+def rest_of(geom, cover):
+    """What ``cover`` (polygons and lines, dissolved by dimension) leaves of ``geom``."""
+    rest = geom
+    for dim in (2, 1):
+        mine = [c for c in cover if shapely.get_dimensions(c) == dim]
+        if mine:
+            rest = shapely.difference(rest, shapely.union_all(mine, grid_size=GRID), grid_size=GRID)
+    return rest
+
+
+def slow_share_of_area(polygons, cover):
+    """One polygon at a time: what the cover leaves of it, taken from the whole."""
+    return [1.0 - rest_of(p, cover).area / p.area for p in polygons]
+
+
+def slow_forest_share(lines, forest):
+    """One line at a time: what the forest leaves of it, taken from the whole."""
+    return [1.0 - rest_of(ln, forest).length / ln.length for ln in lines]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(polygon(), min_size=1, max_size=6), st.lists(polygon(), max_size=6))
+def test_share_of_area_agrees_with_the_slow_obvious_measure(polygons, cover):
+    polygons = np.array(polygons, dtype=object)
+    fast = share_of_area(polygons, np.array(cover, dtype=object))
+    slow = np.array(slow_share_of_area(polygons, cover))
+    # the grid moves each edge by up to a millionth of a foot: shares of slivers move more
+    off = GRID * (1 + shapely.length(polygons) / shapely.area(polygons))
+    assert (np.abs(fast - slow) <= off).all(), (fast, slow)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(line, min_size=1, max_size=6), st.lists(polygon(), max_size=6))
+def test_forest_share_agrees_with_the_slow_obvious_measure(lines, forest):
+    lines = np.array(lines, dtype=object)
+    fast = forest_share(lines, np.array(forest, dtype=object))
+    slow = np.array(slow_forest_share(lines, forest))
+    off = GRID * (1 + 2 * shapely.get_num_coordinates(lines) / shapely.length(lines))
+    assert (np.abs(fast - slow) <= off).all(), (fast, slow)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(polygon(), min_size=1, max_size=6),
+    st.lists(st.tuples(coordinate, coordinate), max_size=20),
+)
+def test_points_in_polygons_agrees_with_the_slow_obvious_count(polygons, xy):
+    """A point on a polygon's boundary is not in it (a dwelling's point on the lot line)."""
+    pts = [shapely.Point(x, y) for x, y in xy]
+    fast = points_in_polygons(np.array(polygons, dtype=object), np.array(pts, dtype=object))
+    slow = [sum(p.contains(q) for q in pts) for p in polygons]
+    assert fast.tolist() == slow
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(polygon(), min_size=1, max_size=5),
+    st.lists(st.one_of(polygon(), line), min_size=1, max_size=6),
+    st.sampled_from([0.5, 3.0]),
+)
+def test_boundary_in_zone_agrees_with_the_slow_obvious_length(lots, features, tolerance):
+    """Each ring's stretches inside the zone add up to the ring's length less what lies
+    outside the features grown by the tolerance; none overlaps another, and each lies in
+    the zone piece it names. (Tolerances of 0.5 ft and more, as the land's zones have: with
+    none, a ring along the edge of a polygon that the union with a line crossing it has
+    noded is a hair off that edge, and the floating intersection misses it.)"""
+    rings = shapely.get_exterior_ring(np.array(lots, dtype=object))
+    pieces = zone(np.array(features, dtype=object), tolerance)
+    got = boundary_in_zone(rings, pieces)
+    grown = [shapely.buffer(f, tolerance, quad_segs=4) if tolerance else f for f in features]
+    slow = [r.length - rest_of(r, grown).length for r in rings]
+    fast = got.total_by(np.arange(len(rings)), len(rings))
+    assert fast.tolist() == pytest.approx(slow, abs=1e-4)
+    for r in range(len(rings)):  # no stretch counted twice: their union is their sum
+        mine = got.geometry[got.ring == r]
+        whole = shapely.union_all(mine).length if len(mine) else 0.0
+        assert whole == pytest.approx(got.length_ft[got.ring == r].sum(), abs=1e-6)
+    inside = shapely.covers(shapely.buffer(pieces[got.feature], 1e-6), got.geometry)
+    assert inside.all()
+
+
+def slow_crossings(rings, features, gate_snap_ft):
+    """One ring and one feature at a time: the points where a line meets the ring (not where
+    it runs along it), and each gate within reach projected onto the ring; one per place."""
+    out = set()
+    for r, ring in enumerate(rings):
+        for f in features:
+            if f.geom_type in ("Point", "MultiPoint"):
+                for g in shapely.get_parts(f):
+                    if ring.distance(g) <= gate_snap_ft:
+                        out.add((r, round(ring.project(g), 6)))
+                continue
+            for part in shapely.get_parts(ring.intersection(f)):
+                if part.geom_type == "Point":
+                    out.add((r, round(ring.project(part), 6)))
+    return sorted(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(polygon(), min_size=1, max_size=4),
+    st.lists(
+        st.one_of(line, st.tuples(coordinate, coordinate).map(shapely.Point)),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from([0.0, 2.0, 10.0]),
+)
+def test_boundary_crossings_agree_with_the_slow_obvious_points(lots, features, snap):
+    """With no merging (``merge_ft`` 0: only points at the same place along a ring are one),
+    the access points are the slow method's; with merging, points closer than ``merge_ft``
+    along a ring are one (the merges chain: 0, 0.8 and 1.6 ft are one place)."""
+    rings = shapely.get_exterior_ring(np.array(lots, dtype=object))
+    feats = np.array(features, dtype=object)
+    got = boundary_crossings(rings, feats, gate_snap_ft=snap, merge_ft=0.0)
+    fast = sorted(set(zip(got.ring.tolist(), np.round(got.position_ft, 6).tolist(), strict=True)))
+    slow = slow_crossings(rings, features, snap)
+    assert [r for r, _ in fast] == [r for r, _ in slow]
+    assert [p for _, p in fast] == pytest.approx([p for _, p in slow], abs=1e-5)
+    assert len(got) == len(fast)  # no place given twice
+    merged = boundary_crossings(rings, feats, gate_snap_ft=snap, merge_ft=1.0)
+    for r in range(len(rings)):
+        pos = merged.position_ft[merged.ring == r]
+        mine = np.array([p for rr, p in slow if rr == r])
+        places = 1 + int((np.diff(mine) > 1.0).sum()) if len(mine) else 0
+        assert len(pos) == places
+        assert (np.diff(pos) > 1.0).all()
