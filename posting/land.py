@@ -17,7 +17,7 @@ import pandas as pd
 import shapely
 
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
-from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, finite_geometry, lonlat_margin_deg
+from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, lonlat_margin_deg
 from posting.dissolve import dissolve
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
@@ -105,16 +105,19 @@ def in_frame(
     beyond = np.flatnonzero(placed & out_of_reach)
     if not len(beyond):
         return out
-    far = geoms[beyond]
+    far = np.array(geoms[beyond], dtype=object, copy=True)
     if not crs.is_geographic:
         from posting.crs import to_lonlat
 
-        def fn(xy: np.ndarray) -> np.ndarray:
-            return np.column_stack(to_lonlat(xy[:, 0], xy[:, 1], crs))
-
+        xy, which = shapely.get_coordinates(far, return_index=True)
         with np.errstate(invalid="ignore"):
-            far, crs = shapely.transform(far, fn), WGS84
-        far[~finite_geometry(far)] = None  # a vertex its CRS cannot place: the feature left out
+            lon, lat = to_lonlat(xy[:, 0], xy[:, 1], crs)
+        # a vertex its CRS cannot place: the feature left out (before its ring, its first and
+        # last vertex NaN, is rebuilt: GEOS refuses a ring whose ends differ)
+        lost = which[~(np.isfinite(lon) & np.isfinite(lat))]
+        far[lost] = None
+        kept = ~np.isin(which, lost)
+        far, crs = shapely.set_coordinates(far, np.column_stack([lon[kept], lat[kept]])), WGS84
     out = np.array(out, dtype=object, copy=True)
     with np.errstate(invalid="ignore"):
         # a polygon GEOS calls invalid (a ring collapsed to a line) made valid first: GEOS's

@@ -252,6 +252,19 @@ def test_a_feature_reaching_beyond_the_earth_is_left_out_where_it_is_cut():
     assert got["missing_access"] == bare["missing_access"] == []
 
 
+def test_a_polygon_whose_first_vertex_is_beyond_the_earth_is_left_out_where_it_is_cut():
+    """The same with a polygon whose first (and so last) vertex is 1.25e299 ft west, beyond
+    the reach of the frame of a lot 1,200 miles east: both ends of its ring have no degrees,
+    and GEOS refused to rebuild the ring with them ("Points of LinearRing do not form a closed
+    linestring"; the settings fuzz's long run). It is left out before it is rebuilt."""
+    lots = [square(50), shapely.box(100, 118, 6_452_697, 168)]
+    way = shapely.Polygon([(-1.25e299, 0), (0, 0), (0, 0), (-1.25e299, 0)])
+    got = check(parcels(*lots), None, ["new-mexico"], context=Context(access=features([way])))
+    bare = check(parcels(*lots), None, ["new-mexico"], context=Context(access=features([])))
+    assert got.parcels["status"].tolist() == bare.parcels["status"].tolist() == ["unposted"] * 2
+    assert [p["missing_access"] for p in got.to_dict()["parcels"]] == [[], []]
+
+
 def test_fences_not_checked_without_a_layer():
     r = check(parcels(square()), markers(CORNERS_AND_MIDPOINTS))
     assert any(x["rule"] == "fence" for x in r.not_checked)
