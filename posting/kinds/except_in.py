@@ -116,9 +116,9 @@ def _lots_name(places: tuple) -> str:
     """The places a property's lots name, in words.
 
     >>> _lots_name(("chicago", "evanston", None))
-    'Chicago, Evanston and none'
+    'Chicago, Evanston and (blank)'
     """
-    words = ["none" if p is None else str(p).title() for p in places]
+    words = ["(blank)" if p is None else str(p).title() for p in places]
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
