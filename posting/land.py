@@ -401,7 +401,9 @@ def fence_cover(
     A stretch of boundary is fenced when a fence at least ``min_height_ft`` high (any height
     when None; a fence of unknown height does not count when a height is required) runs within
     ``tolerance_ft`` of it. With ``except_water``, stretches formed by water need no fence.
-    Unfenced pieces shorter than ``gate_ft`` are gates and openings of the fence itself.
+    Unfenced pieces shorter than ``gate_ft`` are gates and openings of the fence itself; a
+    ring with no fence along it at all is no opening, however short (a sliver lot of a 15 ft
+    boundary, with no fence near, is not fenced land).
     """
     rings = prep.rings
     n = len(prep)
@@ -420,7 +422,7 @@ def fence_cover(
                 rest = shapely.difference(rest, dissolve(pieces[dims == dim]))
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
-        keep = length >= gate_ft
+        keep = (length >= gate_ft) | shapely.is_closed(parts)  # closed: the whole ring
         uncovered_parts.append(
             (rg[owner][keep], np.full(keep.sum(), -1), parts[keep], length[keep])
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import shapely
+import shapely.ops
 from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -233,6 +234,101 @@ def test_a_stream_line_on_the_open_side_within_0_ft_needs_no_fence():
     open_side = Context(fences=features([three_sides], ["4"]))
     p = one(check(parcels(square()), markers([]), context=open_side))
     assert p["status"] == "unposted"
+
+
+def test_a_sliver_lot_with_no_fence_near_is_not_fenced():
+    """A 4 ft square (Pacific County's tax lots have two with less than 20 ft of boundary): its
+    16 ft are no gate in a fence, for no fence runs along them. It was "posted by fence" with a
+    fence layer that has no fence within a mile. Fenced all round, it is fenced."""
+    far = shapely.LineString([(5000, 0), (6000, 0)])
+    p = one(check(parcels(square(4)), markers([]), context=Context(fences=features([far], ["4"]))))
+    assert p["status"] == "unposted" and p["posted_by"] is None
+    assert p["unfenced_ft"] == 16.0
+    around = shapely.get_exterior_ring(shapely.box(-2, -2, 6, 6))
+    p = one(
+        check(parcels(square(4)), markers([]), context=Context(fences=features([around], ["4"])))
+    )
+    assert p["posted_by"] == "fence" and p["unfenced_ft"] == 0.0
+
+
+GATE_FT = 20.0
+FENCE_HEIGHTS = ["4", "3", "2.5", None]  # Florida's fence: at least 3 ft; an unknown one is not
+
+
+def slow_unfenced_ft(lot, fences, heights, tolerance_ft):
+    """One ring at a time: what the reach of the high enough fences leaves of it (GEOS's
+    fixed-precision overlay), merged into pieces; a piece under 20 ft is a gate, unless it is
+    the whole ring (then no fence runs along it)."""
+    tall = [f for f, h in zip(fences, heights, strict=True) if h is not None and float(h) >= 3]
+    reach = [shapely.buffer(f, tolerance_ft, quad_segs=4) for f in tall]
+    cover = shapely.union_all(reach, grid_size=1e-6) if reach else None
+    total = 0.0
+    for ring in [lot.exterior, *lot.interiors]:
+        rest = ring if cover is None else shapely.difference(ring, cover, grid_size=1e-6)
+        for piece in shapely.get_parts(shapely.line_merge(rest)):
+            if piece.length >= GATE_FT or piece.is_closed:
+                total += piece.length
+    return total
+
+
+fence_coordinate = st.integers(-100, 700).map(float)
+fence_line = st.lists(
+    st.tuples(fence_coordinate, fence_coordinate), min_size=2, max_size=5, unique=True
+).map(shapely.LineString)
+
+
+@st.composite
+def fenced_lots(draw):
+    """Lots of 2 to 600 ft (boxes, or hulls of a few points), and fences: lines anywhere, and
+    rings drawn a few feet outside or inside a lot with a stretch cut out (a gate, or more)."""
+    lots = []
+    for _ in range(draw(st.integers(1, 4))):
+        x, y = draw(fence_coordinate), draw(fence_coordinate)
+        if draw(st.booleans()):
+            lots.append(
+                shapely.box(x, y, x + draw(st.integers(2, 600)), y + draw(st.integers(2, 600)))
+            )
+        else:
+            pts = draw(
+                st.lists(st.tuples(fence_coordinate, fence_coordinate), min_size=3, max_size=6)
+            )
+            hull = shapely.convex_hull(shapely.multipoints(pts))
+            lots.append(hull if hull.geom_type == "Polygon" else shapely.box(x, y, x + 5, y + 5))
+    fences = draw(st.lists(fence_line, max_size=4))
+    for lot in draw(st.lists(st.sampled_from(lots), max_size=3)):
+        ring = shapely.get_exterior_ring(lot.buffer(draw(st.integers(-3, 40)), join_style="mitre"))
+        if ring.is_empty:
+            continue
+        length = ring.length
+        a = draw(st.floats(0, 1)) * length
+        b = a + draw(st.sampled_from([0.0, 5.0, 19.0, 45.0, 120.0]))  # the stretch cut out
+        if b == a:
+            fences.append(ring)
+            continue
+        spans = [(b, length), (0.0, a)] if b <= length else [(b - length, a)]
+        parts = [shapely.ops.substring(ring, s, e) for s, e in spans if e > s]
+        parts = [q for q in parts if q.geom_type == "LineString" and q.length > 0]
+        if parts:
+            fences.append(shapely.MultiLineString(parts))
+    heights = draw(
+        st.lists(st.sampled_from(FENCE_HEIGHTS), min_size=len(fences), max_size=len(fences))
+    )
+    return lots, fences, heights
+
+
+@settings(max_examples=150, deadline=None)
+@given(fenced_lots())
+def test_fence_cover_agrees_with_the_slow_obvious_measure(case):
+    """Each lot's unfenced length and its fenced status against the slow method above."""
+    lots, fences, heights = case
+    tolerance_ft = Settings().tolerance_ft
+    got = check(
+        parcels(*lots), markers([]), context=Context(fences=features(fences, heights))
+    ).to_dict()["parcels"]
+    for lot, p in zip(lots, got, strict=True):
+        slow = slow_unfenced_ft(lot, fences, heights, tolerance_ft)
+        assert p["unfenced_ft"] == pytest.approx(slow, abs=0.01), (lot.wkt, slow)
+        assert (p["posted_by"] == "fence") == (round(slow, 2) == 0), (lot.wkt, slow)
 
 
 def test_a_feature_reaching_beyond_the_earth_is_left_out_where_it_is_cut():
