@@ -162,6 +162,68 @@ def test_corner_count_matches_the_slow_oracle(radii, seed):
     assert len(c) == slow_corners([tuple(p) for p in ring_xy])
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    radii=st.lists(st.floats(50, 1000), min_size=3, max_size=16),
+    hole=st.booleans(),
+    clockwise=st.booleans(),
+    seed=st.integers(0, 2**16),
+)
+def test_outward_normals_point_out_of_the_parcel(radii, hole, clockwise, seed):
+    """Slow obvious check of the facing rule's outward normal (:func:`frame`): a step of a
+    tenth of a foot along it from the boundary leaves the parcel, a step against it enters;
+    on a straight side it is square to the side, at a vertex it halves the angle. A hole's
+    outward is into the hole. Rings given either way round (``rings_of`` orients them)."""
+    from posting.boundary import outward_normals
+
+    rng = np.random.default_rng(seed)
+    ang = np.sort(rng.uniform(0, 2 * np.pi, len(radii)))
+    if np.min(np.diff(np.r_[ang, ang[0] + 2 * np.pi])) < 0.05:
+        return
+    xy = np.column_stack([np.cos(ang), np.sin(ang)]) * np.asarray(radii)[:, None]
+    shell = xy[::-1] if clockwise else xy
+    inner = [shapely.Point(0, 0).buffer(20, quad_segs=2).exterior.coords] if hole else []
+    poly = shapely.Polygon(shell, inner)
+    if not poly.is_valid:
+        return
+    r = rings_of(np.array([poly]))
+    ring = np.repeat(np.arange(len(r.geometry)), 40)
+    vertex_s = [  # where each ring's vertices are along it
+        shapely.line_locate_point(g, shapely.points(np.asarray(g.coords)[:-1])) for g in r.geometry
+    ]
+    at_vertex = rng.random(len(ring)) < 0.25
+    s = rng.uniform(0, 1, len(ring)) * r.length_ft[ring]
+    for i in np.flatnonzero(at_vertex):
+        s[i] = rng.choice(vertex_s[ring[i]])
+    nx, ny = outward_normals(r.geometry, ring, s)
+    assert np.allclose(np.hypot(nx, ny), 1.0)
+    p = shapely.line_interpolate_point(r.geometry[ring], s)
+    x, y = shapely.get_x(p), shapely.get_y(p)
+    eps = 0.1
+    for i in range(len(ring)):
+        g = r.geometry[ring[i]]
+        out, back = (
+            (x[i] + eps * nx[i], y[i] + eps * ny[i]),
+            (x[i] - eps * nx[i], y[i] - eps * ny[i]),
+        )
+        # a step that crosses the boundary again, or ends within a hair of it, says nothing
+        # (it crossed a thin wedge by a sharp vertex)
+        crossed = shapely.LineString([out, back]).intersection(g)
+        if (
+            crossed.geom_type != "Point"
+            or min(g.distance(shapely.Point(out)), g.distance(shapely.Point(back))) < eps / 10
+        ):
+            continue
+        assert not poly.contains(shapely.Point(out)), (poly.wkt, s[i])
+        assert poly.contains(shapely.Point(back)), (poly.wkt, s[i])
+        d = np.abs(vertex_s[ring[i]] - s[i])
+        if min(d.min(), r.length_ft[ring[i]] - d.max()) > 1.0:  # on a side: square to it
+            a = shapely.line_interpolate_point(g, s[i] - 0.25)
+            b = shapely.line_interpolate_point(g, s[i] + 0.25)
+            tx, ty = b.x - a.x, b.y - a.y
+            assert abs(tx * nx[i] + ty * ny[i]) < 1e-6 * max(1.0, math.hypot(tx, ty))
+
+
 def test_corner_check_finds_missing_corners():
     pts = [(500, 0), (1000, 500), (500, 1000), (0, 500), (0, 0), (1000, 1000)]
     r = check(parcels(square()), markers(pts))
