@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from posting.checks import EPSILON_FT, FOOT_SLACK
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, lonlat_margin_deg
 from posting.dissolve import dissolve
@@ -408,10 +409,14 @@ def fence_cover(
     rings = prep.rings
     n = len(prep)
     ring_group = prep.group[rings.parcel]
+    # "within" the tolerance, as every limit is (posting.checks.against_max): a side exactly
+    # the tolerance from a fence lies on the edge of its reach, where the floating overlay
+    # may leave it out or not
+    reach_ft = tolerance_ft + EPSILON_FT + FOOT_SLACK * tolerance_ft
     uncovered_parts = []
     for g, (lines, heights) in (facts.fence_lines or {}).items():
         ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
-        pieces = zone(lines[ok], tolerance_ft)
+        pieces = zone(lines[ok], reach_ft)
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
         rg = np.flatnonzero(ring_group == g)
