@@ -8,6 +8,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from posting import Settings
 from posting.checks.corners import ring_neighbours
 
 LENGTHS = np.array([400.0, 90.0, 1000.0])
@@ -213,3 +214,106 @@ def test_along_rings_mends_positions_the_key_rounds_together():
         0,
         2,
     ]
+
+
+# -- one marker serves one corner ----------------------------------------------------------
+
+
+def test_one_sign_cannot_stand_at_two_corners():
+    """A flag lot: a 25 ft pole from the road, 200 ft long, to a 300 by 300 ft body. One sign
+    in the middle of the road frontage is 12.5 ft from both road corners: one of them has a
+    sign (Florida: "at each corner"), the other has none of its own. It was compliant."""
+    from helpers import markers, parcels
+
+    from posting import check
+
+    lot = shapely.Polygon([(0, 0), (25, 0), (25, 200), (300, 200), (300, 500), (0, 500)])
+    rest = [(300, 200), (300, 500), (0, 500), (25, 200), (0, 250), (150, 500), (300, 350)]
+    rest += [(150, 200), (25, 100), (0, 100)]
+    p = check(parcels(lot), markers([(12.5, 0), *rest])).to_dict()["parcels"][0]
+    assert p["status"] == "noncompliant"
+    assert len(p["missing_corners"]) == 1
+    [v] = p["violations"]
+    assert v["message"] == (
+        "1 of 6 corners has no marker of its own within 30.0 ft (it shares a marker with"
+        " another corner: one marker serves one corner)"
+    )
+    assert v["measured"] is None  # its distance (12.5 ft) says nothing of it
+    both = check(parcels(lot), markers([(0, 0), (25, 0), *rest])).to_dict()["parcels"][0]
+    assert both["status"] == "compliant"
+    # a second sign 28 ft up the pole's east side: within 30 ft of the east road corner but
+    # not within 25 ft (30 less the survey's 5 ft): which corner lacks a sign of its own is
+    # uncertain; with a survey good to the foot it is not
+    up = markers([(12.5, 0), (25, 28), *rest])
+    p = check(parcels(lot), up, settings=Settings(accuracy_ft=5)).to_dict()["parcels"][0]
+    assert p["status"] == "uncertain"
+    assert len(p["uncertain_corners"]) == 1 and p["missing_corners"] == []
+    p = check(parcels(lot), up).to_dict()["parcels"][0]
+    assert p["status"] == "compliant"
+
+
+def max_matching(edges: list[tuple[int, int]], places: list[int]) -> int:
+    """The slow obvious maximum matching: every way of giving each place one marker or none."""
+    mine = {i: sorted({j for a, j in edges if a == i}) for i in places}
+
+    def best(k: int, used: frozenset) -> int:
+        if k == len(places):
+            return 0
+        top = best(k + 1, used)
+        for j in mine[places[k]]:
+            if j not in used:
+                top = max(top, 1 + best(k + 1, used | {j}))
+        return top
+
+    return best(0, frozenset())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_places=st.integers(1, 14),
+    n_markers=st.integers(0, 12),
+    accuracy=st.sampled_from([0.0, 5.0]),
+)
+def test_own_markers_fail_and_doubt_as_many_places_as_no_matching_serves(
+    seed, n_places, n_markers, accuracy
+):
+    """Per parcel, with the status by distance alone: as many places fail as the slow maximum
+    matching of the markers within 30 ft plus the accuracy leaves without, and as many are
+    not OK as that of the markers within 30 ft less it leaves without. The same status for
+    every place when each parcel is checked alone, and whatever order the markers come in."""
+    from posting.checks import FAIL, OK, against_max
+    from posting.kinds.points import own_markers
+
+    rng = np.random.default_rng(seed)
+    n_parcels, tol = 3, 30.0
+    x = rng.integers(0, 8, n_places) * 12.0  # corners 12 ft apart on a small grid
+    y = rng.integers(0, 3, n_places) * 12.0
+    parcel = np.sort(rng.integers(0, n_parcels, n_places))
+    mx = rng.integers(-2, 10, n_markers) * 7.0
+    my = rng.integers(-2, 5, n_markers) * 7.0
+    mparcel = rng.integers(0, n_parcels, n_markers)
+    rank = rng.permutation(n_markers) * 3  # input order, not the arrays' order
+    own = own_markers(x, y, parcel, mx, my, mparcel, rank, tol, accuracy, n_parcels)
+    d = np.hypot(x[:, None] - mx[None, :], y[:, None] - my[None, :])
+    d[parcel[:, None] != mparcel[None, :]] = np.inf
+    grade = against_max(d, tol, accuracy) if n_markers else np.zeros((n_places, 0), np.int8)
+    nearest = d.min(axis=1) if n_markers else np.full(n_places, np.inf)
+    status = np.maximum(against_max(nearest, tol, accuracy), own)
+    for p in range(n_parcels):
+        places = np.flatnonzero(parcel == p).tolist()
+        loose = [(i, j) for i in places for j in range(n_markers) if grade[i, j] != FAIL]
+        strict = [(i, j) for i in places for j in range(n_markers) if grade[i, j] == OK]
+        fails = int((status[places] == FAIL).sum())
+        assert fails == len(places) - max_matching(loose, places)
+        doubts = int((status[places] != OK).sum())
+        assert doubts == len(places) - max_matching(strict, places)
+        alone = own_markers(
+            x[places], y[places], parcel[places], mx, my, mparcel, rank, tol, accuracy, n_parcels
+        )
+        assert alone.tolist() == own[places].tolist()
+    shuffle = rng.permutation(n_markers)
+    again = own_markers(
+        x, y, parcel, mx[shuffle], my[shuffle], mparcel[shuffle], rank[shuffle], tol, accuracy, 3
+    )
+    assert again.tolist() == own.tolist()

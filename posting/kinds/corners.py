@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from posting.kinds import Kind, Part, register
-from posting.kinds.points import POINT_STATUS, point_findings, points_check
+from posting.kinds.points import POINT_STATUS, own_markers, point_findings, points_check
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
 from posting.verdict import categorical
@@ -59,12 +59,41 @@ def _places(m: Measurements) -> pd.DataFrame:
     )
 
 
+def _one_corner_each(m: Measurements, out: pd.DataFrame, kinds, tol: float) -> np.ndarray:
+    """A marker at each corner: one marker serves one corner (:func:`own_markers`). Worsens
+    ``out``'s status where corners share their markers; True for those corners."""
+    asg, markers = m.asg, m.markers
+    mk = m.am[m.mask(kinds)]
+    origin = mk if m.origin is None else m.origin[mk]
+    rank = (markers.file_index[origin].astype(np.int64) << 40) | markers.row[origin].astype(
+        np.int64
+    )
+    own = own_markers(
+        out["x_ft"].to_numpy(dtype=float),
+        out["y_ft"].to_numpy(dtype=float),
+        out["parcel"].to_numpy(dtype=np.int64),
+        asg.x_ft[mk],
+        asg.y_ft[mk],
+        asg.parcel[mk],
+        rank,
+        tol,
+        m.settings.accuracy_ft,
+        m.n,
+    )
+    before = out["status"].to_numpy()
+    out["status"] = np.maximum(before, own)
+    return own > before
+
+
 def measure(rule: CornerRule, profile, m: Measurements) -> Part:
     """Each corner's nearest marker and status, and the corner findings."""
     if rule.mode == "none":
         return empty(m)
     tol = m.settings.corner_tolerance_ft
     out = points_check(m, _places(m), rule.kinds, rule.mode, tol)
+    shared = None
+    if rule.mode == "at_corner":
+        shared = _one_corner_each(m, out, rule.kinds, tol)
     counted = m.counted(m.mask(rule.kinds))
     need = "marker" if rule.mode == "at_corner" else "marker on each side"
     found = point_findings(
@@ -76,6 +105,7 @@ def measure(rule: CornerRule, profile, m: Measurements) -> Part:
         need=need,
         tolerance_ft=tol,
         accuracy_ft=m.settings.accuracy_ft,
+        shared=shared,
     )
     out["status"] = categorical(out["status"].to_numpy(), POINT_STATUS)
     return Part(findings=[found], tables={"corners": out})

@@ -12,13 +12,20 @@ import math
 import numpy as np
 import pandas as pd
 
-from posting.checks import FAIL, UNCERTAIN, against_max
+from posting.checks import EPSILON_FT, FAIL, FOOT_SLACK, OK, UNCERTAIN, against_max
 from posting.checks.corners import ring_neighbours
 from posting.index import exclusive_cumsum, expand_counts
 from posting.measure import Measurements
 from posting.verdict import empty_findings, findings_frame, ft, plural
 
-__all__ = ["POINT_STATUS", "nearest_of_parcel", "point_findings", "points_check"]
+__all__ = [
+    "POINT_STATUS",
+    "nearest_of_parcel",
+    "own_markers",
+    "pairs_of_parcel",
+    "point_findings",
+    "points_check",
+]
 
 POINT_STATUS = ["ok", "uncertain", "missing", "not required"]
 """A place's status in the report, by code (OK, UNCERTAIN, FAIL, and 3: no rule asks for it)."""
@@ -95,15 +102,7 @@ def nearest_of_parcel(
     n_parcels: int,
 ) -> np.ndarray:
     """For each query place, the straight distance to the nearest marker of its own parcel
-    within ``reach`` (inf when none): among the markers whose box grown by ``reach`` holds the
-    place, the pairs :func:`posting.index.points_near` finds, of one parcel.
-
-    Each parcel has a grid of its own (square cells of twice the reach, from the lowest x and
-    y of its markers), numbered after the cells of the parcels before it: a marker's key is
-    its parcel's cell, and a place looks only in its own parcel's cells (at most four). The
-    markers of a file usually come parcel by parcel, so their keys are nearly sorted already;
-    the places come parcel by parcel too, so the look-ups stay in a small part of the keys.
-    Markers and places with a NaN coordinate match nothing.
+    within ``reach`` (inf when none): the least of :func:`pairs_of_parcel`.
 
     Examples
     --------
@@ -115,13 +114,49 @@ def nearest_of_parcel(
     [1.0, 1.0]
     """
     best = np.full(len(qx), np.inf)
+    qi, _, d = pairs_of_parcel(x, y, parcel, qx, qy, qparcel, reach, n_parcels)
+    np.minimum.at(best, qi, d)
+    return best
+
+
+def pairs_of_parcel(
+    x: np.ndarray,
+    y: np.ndarray,
+    parcel: np.ndarray,
+    qx: np.ndarray,
+    qy: np.ndarray,
+    qparcel: np.ndarray,
+    reach: float,
+    n_parcels: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (place, marker) pair of one parcel within ``reach`` of each other in a straight
+    line: among the markers whose box grown by ``reach`` holds the place, the pairs
+    :func:`posting.index.points_near` finds, of one parcel. Returns the places' and the
+    markers' indices and the distances, in no particular order.
+
+    Each parcel has a grid of its own (square cells of twice the reach, from the lowest x and
+    y of its markers), numbered after the cells of the parcels before it: a marker's key is
+    its parcel's cell, and a place looks only in its own parcel's cells (at most four). The
+    markers of a file usually come parcel by parcel, so their keys are nearly sorted already;
+    the places come parcel by parcel too, so the look-ups stay in a small part of the keys.
+    Markers and places with a NaN coordinate match nothing.
+
+    Examples
+    --------
+    >>> qi, mi, d = pairs_of_parcel(np.array([0.0, 3.0, 1.0]), np.array([0.0, 0.0, 0.0]),
+    ...                             np.array([0, 0, 1]), np.array([2.0]), np.array([0.0]),
+    ...                             np.array([0]), 2.5, 2)
+    >>> sorted(zip(qi.tolist(), mi.tolist(), d.tolist()))
+    [(0, 0, 2.0), (0, 1, 1.0)]
+    """
+    none = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
     r = float(reach)
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     qx, qy = np.asarray(qx, dtype=float), np.asarray(qy, dtype=float)
     with np.errstate(invalid="ignore"):
         pts = np.flatnonzero(np.isfinite(x) & np.isfinite(y))
     if not len(pts) or not len(qx) or not r >= 0:
-        return best
+        return none
     p = np.asarray(parcel, dtype=np.int64)[pts]
     px, py = x[pts], y[pts]
     x0, y0 = np.full(n_parcels, np.inf), np.full(n_parcels, np.inf)
@@ -166,8 +201,113 @@ def nearest_of_parcel(
     keep = (ax >= ox - r) & (ax <= ox + r) & (ay >= oy - r) & (ay <= oy + r)
     d = np.hypot(ox - ax, oy - ay)
     keep &= d <= r
-    np.minimum.at(best, qi[keep], d[keep])
-    return best
+    return qi[keep], pi[keep], d[keep]
+
+
+def own_markers(
+    x: np.ndarray,
+    y: np.ndarray,
+    parcel: np.ndarray,
+    mx: np.ndarray,
+    my: np.ndarray,
+    mparcel: np.ndarray,
+    mrank: np.ndarray,
+    tol: float,
+    accuracy: float,
+    n_parcels: int,
+) -> np.ndarray:
+    """Per place (a corner), its status when each place needs a marker of its own: one sign
+    cannot stand at two corners.
+
+    A marker within ``tol`` of two corners of its parcel (the two ends of a flag lot's 25 ft
+    frontage, a sign in the middle) serves one of them. The places and markers of a parcel
+    within reach of each other are matched, each marker to one place, as many as can be: a
+    maximum matching of the markers within ``tol`` less the survey's ``accuracy`` (scipy's
+    Hopcroft-Karp), then one of those within ``tol`` plus it that keeps every place the first
+    held (the least-cost full matching, with a dummy marker for each place). A place the second
+    leaves without a marker is ``FAIL``: however the survey is off, one of the places sharing
+    markers has none of its own. One only the first leaves without is ``UNCERTAIN``; the rest
+    ``OK`` (the status by distance alone may still be worse: take the larger). So as many
+    places fail as no matching can serve, and as many more are uncertain as only the accuracy
+    could serve.
+
+    Which of two places sharing one marker is left without is the matching's choice, made
+    the same way whatever else is checked: the places in their order (parcel, ring, along
+    it), the markers by ``mrank`` (their input order), and each parcel's places and markers
+    matched apart from the others'. Only places with another place of their parcel within
+    twice the reach can share a marker; the others are ``OK`` here without a look.
+
+    Examples
+    --------
+    Two corners 25 ft apart and one marker between them: one of them has no marker of its
+    own. With a second marker, both have.
+
+    >>> x, y, p = np.array([0.0, 25.0]), np.zeros(2), np.zeros(2, np.int64)
+    >>> own_markers(x, y, p, np.array([12.5]), np.zeros(1), np.zeros(1, np.int64),
+    ...             np.arange(1), 30.0, 0.0, 1).tolist()
+    [0, 2]
+    >>> own_markers(x, y, p, np.array([12.5, 20.0]), np.zeros(2), np.zeros(2, np.int64),
+    ...             np.arange(2), 30.0, 0.0, 1).tolist()
+    [0, 0]
+    """
+    own = np.full(len(x), OK, dtype=np.int8)
+    reach = (tol + accuracy) + EPSILON_FT + FOOT_SLACK * abs(tol)  # against_max's reach
+    parcel = np.asarray(parcel, dtype=np.int64)
+    qi, qj, _ = pairs_of_parcel(x, y, parcel, x, y, parcel, 2 * reach, n_parcels)
+    cand = np.unique(qi[qi != qj])  # places with another of their parcel near
+    if not len(cand) or not len(mx):
+        return own
+    ci, mj, d = pairs_of_parcel(
+        mx, my, mparcel, np.asarray(x)[cand], np.asarray(y)[cand], parcel[cand], reach, n_parcels
+    )
+    grade = against_max(d, tol, accuracy)
+    edge = grade != FAIL
+    ci, mj, grade = ci[edge], mj[edge], grade[edge]
+    if not len(ci):
+        return own
+    from scipy.sparse import csr_array  # only where places share markers
+    from scipy.sparse.csgraph import (
+        maximum_bipartite_matching,
+        min_weight_full_bipartite_matching,
+    )
+
+    # columns: the markers in input order (a marker counted for two parcels: one per parcel)
+    mparcel, mrank = np.asarray(mparcel, dtype=np.int64), np.asarray(mrank)
+    key = np.lexsort((mparcel[mj], mrank[mj]))
+    first = np.r_[True, (np.diff(mrank[mj][key]) != 0) | (np.diff(mparcel[mj][key]) != 0)]
+    col = np.empty(len(mj), dtype=np.int64)
+    col[key] = np.cumsum(first) - 1
+    n_cols = int(first.sum())
+
+    order = np.lexsort((col, ci))  # the edges by place, then marker: one canonical graph
+    ci, col, grade = ci[order], col[order], grade[order]
+    rows = len(cand)
+    strict = grade == OK
+    graph = csr_array(
+        (np.ones(int(strict.sum()), dtype=np.int8), (ci[strict], col[strict])),
+        shape=(rows, n_cols),
+    )
+    held = maximum_bipartite_matching(graph, perm_type="column") >= 0
+    # as many places as can be matched with the markers within the tolerance and the accuracy,
+    # those matched within the tolerance less it among them (one always is: the places a
+    # matching holds can be held by a larger one): the least cost, with a marker of one's own
+    # costing 1 and none 3, or 4 for a place the first matching held
+    graph = csr_array(
+        (
+            np.r_[np.ones(len(ci)), np.where(held, 4.0, 3.0)],
+            (np.r_[ci, np.arange(rows)], np.r_[col, n_cols + np.arange(rows)]),
+        ),
+        shape=(rows, n_cols + rows),
+    )
+    row, got = min_weight_full_bipartite_matching(graph)
+    without = np.zeros(rows, dtype=bool)
+    without[row[got >= n_cols]] = True
+    # a place with no marker near at all is failed by its distance already: not shared
+    has_strict = np.bincount(ci[strict], minlength=rows) > 0
+    has_loose = np.bincount(ci, minlength=rows) > 0
+    own[cand[~held & has_strict]] = UNCERTAIN
+    own[cand[without & has_loose]] = FAIL
+    return own
 
 
 def point_findings(
@@ -180,12 +320,15 @@ def point_findings(
     need: str,
     tolerance_ft: float,
     accuracy_ft: float,
+    shared: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """Findings for places that each need a marker (corners, access points).
 
     ``points`` has one row per place: ``parcel``, ``status``, ``nearest_ft`` (the figure
     compared with the tolerance) and ``neighbour_ft`` (how far the place is from posting, for
-    the message; inf when its ring has no marker).
+    the message; inf when its ring has no marker). ``shared``: True for the places whose
+    status comes of sharing their markers with other places (:func:`own_markers`): their
+    distances say nothing of it, and the message says so.
     """
     if len(points) == 0:
         return empty_findings()
@@ -204,30 +347,39 @@ def point_findings(
         with_some = np.flatnonzero(count)
         figure = points[key].to_numpy(dtype=float)[sel]
         figure[np.isinf(figure)] = np.nan
+        share = np.zeros(len(count), dtype=np.int64)
+        if shared is not None:
+            figure[shared[sel]] = np.nan
+            share = np.bincount(at[shared[sel]], minlength=len(count))
         worst = np.full(len(count), np.nan)
         np.fmax.at(worst, at, figure)
-        n_of, worst = count[with_some], worst[with_some]
+        n_of, worst, share = count[with_some], worst[with_some], share[with_some]
         of = total[with_some]
         bare = counted[with_some] == 0
         msgs = []
         within = ft(tolerance_ft)
         survey = f"{within} ± {ft(accuracy_ft)} (the stated survey accuracy)"
         # plain Python values: a county has tens of thousands of these messages
-        for n, k, far, none in zip(
-            n_of.tolist(), of.tolist(), worst.tolist(), bare.tolist(), strict=True
+        for n, k, far, none, sh in zip(
+            n_of.tolist(), of.tolist(), worst.tolist(), bare.tolist(), share.tolist(), strict=True
         ):
             word = noun if k == 1 else f"{noun}s"
+            own = f" of {plural(n, 'its', 'their')} own" if sh else ""
+            why = (
+                f" ({'it shares' if n == 1 else f'{sh} share'} a marker with another {noun}:"
+                f" one marker serves one {noun})"
+                if sh
+                else ""
+            )
             if none:
                 msgs.append(f"none of its {k} {word} has a marker")
             elif level == "violation":
                 tail = f"; the farthest is {ft(far)} from a marker" if math.isfinite(far) else ""
-                msgs.append(
-                    f"{n} of {k} {word} {plural(n, 'has', 'have')} no {need} within {within}{tail}"
-                )
+                has = plural(n, "has", "have")
+                msgs.append(f"{n} of {k} {word} {has} no {need}{own} within {within}{why}{tail}")
             else:
-                msgs.append(
-                    f"{n} of {k} {word} {plural(n, 'has', 'have')} {need} only within {survey}"
-                )
+                has = plural(n, "has", "have")
+                msgs.append(f"{n} of {k} {word} {has} {need}{own} only within {survey}{why}")
         measured = np.where(bare, np.nan, worst)
         out.append(
             findings_frame(
