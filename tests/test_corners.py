@@ -274,46 +274,77 @@ def max_matching(edges: list[tuple[int, int]], places: list[int]) -> int:
     n_places=st.integers(1, 14),
     n_markers=st.integers(0, 12),
     accuracy=st.sampled_from([0.0, 5.0]),
+    together=st.sampled_from([0.0, 12.0, 20.0]),
 )
 def test_own_markers_fail_and_doubt_as_many_places_as_no_matching_serves(
-    seed, n_places, n_markers, accuracy
+    seed, n_places, n_markers, accuracy, together
 ):
-    """Per parcel, with the status by distance alone: as many places fail as the slow maximum
-    matching of the markers within 30 ft plus the accuracy leaves without, and as many are
-    not OK as that of the markers within 30 ft less it leaves without. The same status for
-    every place when each parcel is checked alone, and whatever order the markers come in."""
+    """Per parcel, the places grouped one by one (those within ``together`` ft of another of
+    the group), a group's distance to a marker that of its nearest place: as many groups fail
+    as the slow maximum matching of the markers within 30 ft plus the accuracy leaves without,
+    and of the groups with a marker within 30 ft less it, as many are not OK as that matching
+    of those markers leaves without. The same status for every place when each parcel is
+    checked alone, and whatever order the markers come in."""
     from posting.checks import FAIL, OK, against_max
     from posting.kinds.points import own_markers
 
     rng = np.random.default_rng(seed)
     n_parcels, tol = 3, 30.0
-    x = rng.integers(0, 8, n_places) * 12.0  # corners 12 ft apart on a small grid
+    x = rng.integers(0, 8, n_places) * 12.0  # places 12 ft apart on a small grid (or at one)
     y = rng.integers(0, 3, n_places) * 12.0
     parcel = np.sort(rng.integers(0, n_parcels, n_places))
     mx = rng.integers(-2, 10, n_markers) * 7.0
     my = rng.integers(-2, 5, n_markers) * 7.0
     mparcel = rng.integers(0, n_parcels, n_markers)
     rank = rng.permutation(n_markers) * 3  # input order, not the arrays' order
-    own = own_markers(x, y, parcel, mx, my, mparcel, rank, tol, accuracy, n_parcels)
+    args = (tol, accuracy, n_parcels)
+    own = own_markers(x, y, parcel, mx, my, mparcel, rank, *args, together_ft=together)
     d = np.hypot(x[:, None] - mx[None, :], y[:, None] - my[None, :])
     d[parcel[:, None] != mparcel[None, :]] = np.inf
-    grade = against_max(d, tol, accuracy) if n_markers else np.zeros((n_places, 0), np.int8)
-    nearest = d.min(axis=1) if n_markers else np.full(n_places, np.inf)
-    status = np.maximum(against_max(nearest, tol, accuracy), own)
     for p in range(n_parcels):
         places = np.flatnonzero(parcel == p).tolist()
-        loose = [(i, j) for i in places for j in range(n_markers) if grade[i, j] != FAIL]
-        strict = [(i, j) for i in places for j in range(n_markers) if grade[i, j] == OK]
-        fails = int((status[places] == FAIL).sum())
-        assert fails == len(places) - max_matching(loose, places)
-        doubts = int((status[places] != OK).sum())
-        assert doubts == len(places) - max_matching(strict, places)
+        group = {i: i for i in places}  # one by one: each place joins the group of any near
+
+        def root(i, group=group):
+            while group[i] != i:
+                i = group[i]
+            return i
+
+        for i in places:
+            for j in places:
+                if np.hypot(x[i] - x[j], y[i] - y[j]) <= together:
+                    group[root(i)] = root(j)
+        groups = sorted({root(i) for i in places})
+        members = {g: [i for i in places if root(i) == g] for g in groups}
+        assert all(len({int(own[i]) for i in members[g]}) == 1 for g in groups)
+        loose, strict = [], []
+        for g in groups:
+            for j in range(n_markers):
+                near = against_max(np.array([d[members[g], j].min()]), tol, accuracy)[0]
+                if near != FAIL:
+                    loose.append((g, j))
+                if near == OK:
+                    strict.append((g, j))
+        with_loose = sorted({g for g, _ in loose})
+        with_strict = sorted({g for g, _ in strict})
+        fails = sum(own[g] == FAIL for g in groups)
+        assert fails == len(with_loose) - max_matching(loose, with_loose)
+        doubts = sum(own[g] != OK for g in with_strict)
+        assert doubts == len(with_strict) - max_matching(strict, with_strict)
         alone = own_markers(
-            x[places], y[places], parcel[places], mx, my, mparcel, rank, tol, accuracy, n_parcels
+            x[places], y[places], parcel[places], mx, my, mparcel, rank, *args, together_ft=together
         )
         assert alone.tolist() == own[places].tolist()
     shuffle = rng.permutation(n_markers)
     again = own_markers(
-        x, y, parcel, mx[shuffle], my[shuffle], mparcel[shuffle], rank[shuffle], tol, accuracy, 3
+        x,
+        y,
+        parcel,
+        mx[shuffle],
+        my[shuffle],
+        mparcel[shuffle],
+        rank[shuffle],
+        *args,
+        together_ft=together,
     )
     assert again.tolist() == own.tolist()

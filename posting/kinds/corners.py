@@ -79,6 +79,7 @@ def _one_corner_each(m: Measurements, out: pd.DataFrame, kinds, tol: float) -> n
         tol,
         m.settings.accuracy_ft,
         m.n,
+        together_ft=m.settings.corner_merge_ft,
     )
     before = out["status"].to_numpy()
     out["status"] = np.maximum(before, own)

@@ -215,21 +215,26 @@ def own_markers(
     tol: float,
     accuracy: float,
     n_parcels: int,
+    together_ft: float = 0.0,
 ) -> np.ndarray:
     """Per place (a corner), its status when each place needs a marker of its own: one sign
     cannot stand at two corners.
 
     A marker within ``tol`` of two corners of its parcel (the two ends of a flag lot's 25 ft
-    frontage, a sign in the middle) serves one of them. The places and markers of a parcel
-    within reach of each other are matched, each marker to one place, as many as can be: a
-    maximum matching of the markers within ``tol`` less the survey's ``accuracy`` (scipy's
-    Hopcroft-Karp), then one of those within ``tol`` plus it that keeps every place the first
-    held (the least-cost full matching, with a dummy marker for each place). A place the second
-    leaves without a marker is ``FAIL``: however the survey is off, one of the places sharing
-    markers has none of its own. One only the first leaves without is ``UNCERTAIN``; the rest
-    ``OK`` (the status by distance alone may still be worse: take the larger). So as many
-    places fail as no matching can serve, and as many more are uncertain as only the accuracy
-    could serve.
+    frontage, a sign in the middle) serves one of them. Places of a parcel within
+    ``together_ft`` of one another (in a straight line, and on from one to the next) are one
+    place for a marker: where two parts of a lot meet at a point, one sign there is at the
+    corner of both (corners within 20 ft along a boundary are one corner already). The places
+    and markers of a parcel within reach of each other are matched, each marker to one place,
+    as many as can be: a maximum matching of the markers within ``tol`` less the survey's
+    ``accuracy`` (scipy's Hopcroft-Karp), then one of those within ``tol`` plus it that keeps
+    every place the first held (the least-cost full matching, with a dummy marker for each
+    place). A place the second leaves without a marker is ``FAIL``: however the survey is off,
+    one of the places sharing markers has none of its own. One only the first leaves without
+    is ``UNCERTAIN``; the rest ``OK`` (the status by distance alone may still be worse: take the
+    larger). So as many places fail as no matching can serve, and as many more are uncertain
+    as only the accuracy could serve. A marker serves a group of places together when it is
+    within reach of one of them (each place's own distance is judged apart).
 
     Which of two places sharing one marker is left without is the matching's choice, made
     the same way whatever else is checked: the places in their order (parcel, ring, along
@@ -240,73 +245,89 @@ def own_markers(
     Examples
     --------
     Two corners 25 ft apart and one marker between them: one of them has no marker of its
-    own. With a second marker, both have.
+    own. With a second marker, both have; corners 25 ft apart taken together, one is enough.
 
     >>> x, y, p = np.array([0.0, 25.0]), np.zeros(2), np.zeros(2, np.int64)
-    >>> own_markers(x, y, p, np.array([12.5]), np.zeros(1), np.zeros(1, np.int64),
-    ...             np.arange(1), 30.0, 0.0, 1).tolist()
+    >>> one = (np.array([12.5]), np.zeros(1), np.zeros(1, np.int64), np.arange(1))
+    >>> own_markers(x, y, p, *one, 30.0, 0.0, 1).tolist()
     [0, 2]
     >>> own_markers(x, y, p, np.array([12.5, 20.0]), np.zeros(2), np.zeros(2, np.int64),
     ...             np.arange(2), 30.0, 0.0, 1).tolist()
     [0, 0]
+    >>> own_markers(x, y, p, *one, 30.0, 0.0, 1, together_ft=25.0).tolist()
+    [0, 0]
     """
     own = np.full(len(x), OK, dtype=np.int8)
     reach = (tol + accuracy) + EPSILON_FT + FOOT_SLACK * abs(tol)  # against_max's reach
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     parcel = np.asarray(parcel, dtype=np.int64)
     qi, qj, _ = pairs_of_parcel(x, y, parcel, x, y, parcel, 2 * reach, n_parcels)
     cand = np.unique(qi[qi != qj])  # places with another of their parcel near
     if not len(cand) or not len(mx):
         return own
-    ci, mj, d = pairs_of_parcel(
-        mx, my, mparcel, np.asarray(x)[cand], np.asarray(y)[cand], parcel[cand], reach, n_parcels
-    )
-    grade = against_max(d, tol, accuracy)
-    edge = grade != FAIL
-    ci, mj, grade = ci[edge], mj[edge], grade[edge]
+    ci, mj, d = pairs_of_parcel(mx, my, mparcel, x[cand], y[cand], parcel[cand], reach, n_parcels)
     if not len(ci):
         return own
     from scipy.sparse import csr_array  # only where places share markers
     from scipy.sparse.csgraph import (
+        connected_components,
         maximum_bipartite_matching,
         min_weight_full_bipartite_matching,
     )
 
+    # groups of places together, numbered in the order of their first place
+    k = len(cand)
+    gi, gj, _ = pairs_of_parcel(
+        x[cand], y[cand], parcel[cand], x[cand], y[cand], parcel[cand], together_ft, n_parcels
+    )
+    _, label = connected_components(
+        csr_array((np.ones(len(gi), dtype=np.int8), (gi, gj)), shape=(k, k)), directed=False
+    )
+    first = np.full(k, k)
+    np.minimum.at(first, label, np.arange(k))
+    group = np.unique(first[label], return_inverse=True)[1]
+    rows = int(group.max()) + 1
     # columns: the markers in input order (a marker counted for two parcels: one per parcel)
     mparcel, mrank = np.asarray(mparcel, dtype=np.int64), np.asarray(mrank)
     key = np.lexsort((mparcel[mj], mrank[mj]))
-    first = np.r_[True, (np.diff(mrank[mj][key]) != 0) | (np.diff(mparcel[mj][key]) != 0)]
+    new = np.r_[True, (np.diff(mrank[mj][key]) != 0) | (np.diff(mparcel[mj][key]) != 0)]
     col = np.empty(len(mj), dtype=np.int64)
-    col[key] = np.cumsum(first) - 1
-    n_cols = int(first.sum())
-
-    order = np.lexsort((col, ci))  # the edges by place, then marker: one canonical graph
-    ci, col, grade = ci[order], col[order], grade[order]
-    rows = len(cand)
+    col[key] = np.cumsum(new) - 1
+    n_cols = int(new.sum())
+    # a group's edge to a marker: the distance from its nearest place
+    edge, at = np.unique(group[ci] * n_cols + col, return_inverse=True)
+    dist = np.full(len(edge), np.inf)
+    np.minimum.at(dist, at, d)
+    grade = against_max(dist, tol, accuracy)
+    keep = grade != FAIL
+    g, c, grade = edge[keep] // n_cols, edge[keep] % n_cols, grade[keep]  # by group, marker
     strict = grade == OK
     graph = csr_array(
-        (np.ones(int(strict.sum()), dtype=np.int8), (ci[strict], col[strict])),
+        (np.ones(int(strict.sum()), dtype=np.int8), (g[strict], c[strict])),
         shape=(rows, n_cols),
     )
     held = maximum_bipartite_matching(graph, perm_type="column") >= 0
-    # as many places as can be matched with the markers within the tolerance and the accuracy,
-    # those matched within the tolerance less it among them (one always is: the places a
-    # matching holds can be held by a larger one): the least cost, with a marker of one's own
-    # costing 1 and none 3, or 4 for a place the first matching held
+    # as many groups as can be matched with the markers within the tolerance and the
+    # accuracy, those matched within the tolerance less it among them (one always is: the
+    # groups a matching holds can be held by a larger one): the least cost, with a marker of
+    # one's own costing 1 and none 3, or 4 for a group the first matching held
     graph = csr_array(
         (
-            np.r_[np.ones(len(ci)), np.where(held, 4.0, 3.0)],
-            (np.r_[ci, np.arange(rows)], np.r_[col, n_cols + np.arange(rows)]),
+            np.r_[np.ones(len(g)), np.where(held, 4.0, 3.0)],
+            (np.r_[g, np.arange(rows)], np.r_[c, n_cols + np.arange(rows)]),
         ),
         shape=(rows, n_cols + rows),
     )
     row, got = min_weight_full_bipartite_matching(graph)
     without = np.zeros(rows, dtype=bool)
     without[row[got >= n_cols]] = True
-    # a place with no marker near at all is failed by its distance already: not shared
-    has_strict = np.bincount(ci[strict], minlength=rows) > 0
-    has_loose = np.bincount(ci, minlength=rows) > 0
-    own[cand[~held & has_strict]] = UNCERTAIN
-    own[cand[without & has_loose]] = FAIL
+    # a group with no marker near at all is failed by its distances already: not shared
+    has_strict = np.bincount(g[strict], minlength=rows) > 0
+    has_loose = np.bincount(g, minlength=rows) > 0
+    mine = np.full(rows, OK, dtype=np.int8)
+    mine[~held & has_strict] = UNCERTAIN
+    mine[without & has_loose] = FAIL
+    own[cand] = mine[group]
     return own
 
 
