@@ -266,7 +266,9 @@ def own_markers(
     if not len(cand) or not len(mx):
         return own
     ci, mj, d = pairs_of_parcel(mx, my, mparcel, x[cand], y[cand], parcel[cand], reach, n_parcels)
-    if not len(ci):
+    near = against_max(d, tol, accuracy) != FAIL
+    ci, mj, d = ci[near], mj[near], d[near]
+    if not len(mj) or np.bincount(mj).max() < 2:  # no marker near two places: none shared
         return own
     from scipy.sparse import csr_array  # only where places share markers
     from scipy.sparse.csgraph import (
@@ -286,48 +288,62 @@ def own_markers(
     first = np.full(k, k)
     np.minimum.at(first, label, np.arange(k))
     group = np.unique(first[label], return_inverse=True)[1]
-    rows = int(group.max()) + 1
-    # columns: the markers in input order (a marker counted for two parcels: one per parcel)
-    mparcel, mrank = np.asarray(mparcel, dtype=np.int64), np.asarray(mrank)
-    key = np.lexsort((mparcel[mj], mrank[mj]))
-    new = np.r_[True, (np.diff(mrank[mj][key]) != 0) | (np.diff(mparcel[mj][key]) != 0)]
-    col = np.empty(len(mj), dtype=np.int64)
-    col[key] = np.cumsum(new) - 1
-    n_cols = int(new.sum())
     # a group's edge to a marker: the distance from its nearest place
-    edge, at = np.unique(group[ci] * n_cols + col, return_inverse=True)
+    edge, at = np.unique(group[ci] * len(mx) + mj, return_inverse=True)
     dist = np.full(len(edge), np.inf)
     np.minimum.at(dist, at, d)
-    grade = against_max(dist, tol, accuracy)
-    keep = grade != FAIL
-    g, c, grade = edge[keep] // n_cols, edge[keep] % n_cols, grade[keep]  # by group, marker
-    strict = grade == OK
+    eg, em = edge // len(mx), edge % len(mx)
+    # only the groups near a marker that is near another group compete: each of the others
+    # has its markers to itself
+    shared = np.bincount(em, minlength=len(mx)) >= 2
+    if not shared.any():
+        return own
+    rival = np.zeros(int(group.max()) + 1, dtype=bool)
+    rival[eg[shared[em]]] = True
+    keep = rival[eg]
+    eg, em, dist = eg[keep], em[keep], dist[keep]
+    rows_of, g = np.unique(eg, return_inverse=True)  # the groups in order
+    # columns: the markers in input order (a marker counted for two parcels: one per parcel)
+    mparcel, mrank = np.asarray(mparcel, dtype=np.int64), np.asarray(mrank)
+    cols_of = np.unique(em)
+    by = np.lexsort((mparcel[cols_of], mrank[cols_of]))
+    col_rank = np.empty(len(cols_of), dtype=np.int64)
+    col_rank[by] = np.arange(len(cols_of))
+    c = col_rank[np.searchsorted(cols_of, em)]
+    rows, n_cols = len(rows_of), len(cols_of)
+    order = np.lexsort((c, g))  # one canonical graph: by group, then marker
+    g, c, dist = g[order], c[order], dist[order]
+    strict = against_max(dist, tol, accuracy) == OK
     graph = csr_array(
         (np.ones(int(strict.sum()), dtype=np.int8), (g[strict], c[strict])),
         shape=(rows, n_cols),
     )
     held = maximum_bipartite_matching(graph, perm_type="column") >= 0
-    # as many groups as can be matched with the markers within the tolerance and the
-    # accuracy, those matched within the tolerance less it among them (one always is: the
-    # groups a matching holds can be held by a larger one): the least cost, with a marker of
-    # one's own costing 1 and none 3, or 4 for a group the first matching held
-    graph = csr_array(
-        (
-            np.r_[np.ones(len(g)), np.where(held, 4.0, 3.0)],
-            (np.r_[g, np.arange(rows)], np.r_[c, n_cols + np.arange(rows)]),
-        ),
-        shape=(rows, n_cols + rows),
-    )
-    row, got = min_weight_full_bipartite_matching(graph)
-    without = np.zeros(rows, dtype=bool)
-    without[row[got >= n_cols]] = True
+    if accuracy > 0 and not held.all():
+        # as many groups as can be matched with the markers within the tolerance and the
+        # accuracy, those matched within the tolerance less it among them (one always is: the
+        # groups a matching holds can be held by a larger one): the least cost, with a marker
+        # of one's own costing 1 and none 3, or 4 for a group the first matching held
+        graph = csr_array(
+            (
+                np.r_[np.ones(len(g)), np.where(held, 4.0, 3.0)],
+                (np.r_[g, np.arange(rows)], np.r_[c, n_cols + np.arange(rows)]),
+            ),
+            shape=(rows, n_cols + rows),
+        )
+        row, got = min_weight_full_bipartite_matching(graph)
+        without = np.zeros(rows, dtype=bool)
+        without[row[got >= n_cols]] = True
+    else:  # within the tolerance alone (no accuracy stated): one matching
+        without = ~held
     # a group with no marker near at all is failed by its distances already: not shared
     has_strict = np.bincount(g[strict], minlength=rows) > 0
-    has_loose = np.bincount(g, minlength=rows) > 0
     mine = np.full(rows, OK, dtype=np.int8)
     mine[~held & has_strict] = UNCERTAIN
-    mine[without & has_loose] = FAIL
-    own[cand] = mine[group]
+    mine[without] = FAIL  # every group here has a marker near
+    status = np.full(int(group.max()) + 1, OK, dtype=np.int8)
+    status[rows_of] = mine
+    own[cand] = status[group]
     return own
 
 
