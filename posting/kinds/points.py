@@ -239,8 +239,8 @@ def own_markers(
     Which of two places sharing one marker is left without is the matching's choice, made
     the same way whatever else is checked: the places in their order (parcel, ring, along
     it), the markers by ``mrank`` (their input order), and each parcel's places and markers
-    matched apart from the others'. Only places with another place of their parcel within
-    twice the reach can share a marker; the others are ``OK`` here without a look.
+    matched apart from the others'. Only the parcels with a marker near two of their places
+    are looked at further (and scipy imported); the other places are ``OK`` here.
 
     Examples
     --------
@@ -261,15 +261,22 @@ def own_markers(
     reach = (tol + accuracy) + EPSILON_FT + FOOT_SLACK * abs(tol)  # against_max's reach
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     parcel = np.asarray(parcel, dtype=np.int64)
-    qi, qj, _ = pairs_of_parcel(x, y, parcel, x, y, parcel, 2 * reach, n_parcels)
-    cand = np.unique(qi[qi != qj])  # places with another of their parcel near
-    if not len(cand) or not len(mx):
+    if not len(x) or not len(mx):
         return own
-    ci, mj, d = pairs_of_parcel(mx, my, mparcel, x[cand], y[cand], parcel[cand], reach, n_parcels)
+    ci, mj, d = pairs_of_parcel(mx, my, mparcel, x, y, parcel, reach, n_parcels)
     near = against_max(d, tol, accuracy) != FAIL
     ci, mj, d = ci[near], mj[near], d[near]
-    if not len(mj) or np.bincount(mj).max() < 2:  # no marker near two places: none shared
+    shared = np.bincount(mj, minlength=len(mx)) >= 2 if len(mj) else np.zeros(0, dtype=bool)
+    if not shared.any():  # no marker near two places
         return own
+    # the parcels where places may share markers: their places, and the pairs of those
+    doubt = np.zeros(n_parcels, dtype=bool)
+    doubt[parcel[ci[shared[mj]]]] = True
+    cand = np.flatnonzero(doubt[parcel])
+    index = np.full(len(x), -1, dtype=np.int64)
+    index[cand] = np.arange(len(cand))
+    keep = index[ci] >= 0
+    ci, mj, d = index[ci[keep]], mj[keep], d[keep]
     from scipy.sparse import csr_array  # only where places share markers
     from scipy.sparse.csgraph import (
         connected_components,
