@@ -877,6 +877,16 @@ def render_page(t: _Tables, i: int) -> str:
         )
     if len(c):
         near_ft = c["nearest_ft"].to_numpy(float)
+        shared = (
+            c["marker_shared"].to_numpy(dtype=bool)
+            if "marker_shared" in c
+            else np.zeros(len(c), dtype=bool)
+        )
+        # a marker near that serves another corner (one marker serves one corner) is not its own
+        near = [
+            (_ft(near_ft[k]) or "none") + (", serves another corner" if shared[k] else "")
+            for k in range(len(c))
+        ]
         out.append(
             '<h3>Corners without a marker</h3><table><colgroup><col style="width:10%">'
             '<col style="width:16%"><col style="width:40%"><col style="width:34%"></colgroup>'
@@ -885,7 +895,7 @@ def render_page(t: _Tables, i: int) -> str:
             + "".join(
                 f"<tr><td>C{k + 1}</td><td>{_e(c['status'].iat[k])}</td>"
                 f"<td>{c['lat'].iat[k]:.6f}, {c['lon'].iat[k]:.6f}</td>"
-                f"<td class=num>{_ft(near_ft[k]) or 'none'}</td></tr>"
+                f"<td class=num>{near[k]}</td></tr>"
                 for k in range(len(c))
             )
             + "</tbody></table>"

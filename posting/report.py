@@ -66,7 +66,9 @@ class Report:
     corners
         Every corner: ``parcel``, ``ring``, ``position_ft``, ``x_ft``, ``y_ft``, ``lon``,
         ``lat``, ``turn_deg``, ``nearest_ft``, ``status`` (``ok``, ``missing``, ``uncertain``,
-        ``not required``).
+        ``not required``), ``marker_shared`` (True where the markers near the corner serve
+        other corners of the parcel, each marker one corner, and so leave it without one of
+        its own: :func:`posting.kinds.points.own_markers`).
     access
         Every access point (a road, driveway or trail crossing a boundary; a gate): ``parcel``,
         ``ring``, ``position_ft``, ``lon``, ``lat``, ``type``, ``nearest_ft``, ``status``.

@@ -363,8 +363,21 @@ def _corners_part(path: str, sub: Report, ids: Any, rows: np.ndarray) -> None:
         "status": _text_array(c["status"].iloc[sel]),
         "turn_deg": c["turn_deg"].to_numpy(dtype=float)[sel],
         "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
+        # the markers near it serve other corners (one marker serves one corner)
+        "marker_shared": (
+            c["marker_shared"].to_numpy(dtype=bool)[sel]
+            if "marker_shared" in c
+            else np.zeros(len(sel), dtype=bool)
+        ),
     }
-    types = {"parcel_id": s, "parcel_row": i, "status": s, "turn_deg": f, "nearest_marker_ft": f}
+    types = {
+        "parcel_id": s,
+        "parcel_row": i,
+        "status": s,
+        "turn_deg": f,
+        "nearest_marker_ft": f,
+        "marker_shared": pa.bool_(),
+    }
     pts = _point_wkb(c["lon"].to_numpy(dtype=float)[sel], c["lat"].to_numpy(dtype=float)[sel])
     _geoparquet(path, cols, types, pts, ["Point"])
 

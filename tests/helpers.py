@@ -52,6 +52,16 @@ def square(side: float = 1000.0, x0: float = 0.0, y0: float = 0.0) -> shapely.Po
     return shapely.box(x0, y0, x0 + side, y0 + side)
 
 
+def flag_lot() -> tuple[shapely.Polygon, list[tuple[float, float]]]:
+    """A flag lot (a 25 ft pole from the road, 200 ft long, to a 300 by 300 ft body) and its
+    signs: one at each corner and along the sides, but one sign alone in the middle of the
+    road frontage, 12.5 ft from both road corners (it serves one of them)."""
+    lot = shapely.Polygon([(0, 0), (25, 0), (25, 200), (300, 200), (300, 500), (0, 500)])
+    rest = [(300, 200), (300, 500), (0, 500), (25, 200), (0, 250), (150, 500), (300, 350)]
+    rest += [(150, 200), (25, 100), (0, 100)]
+    return lot, [(12.5, 0.0), *rest]
+
+
 def require_real_data(path: Path) -> Path:
     """The path of a shared real layer; a failure in CI, a skip elsewhere, when it is missing."""
     if path.exists():

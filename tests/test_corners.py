@@ -223,14 +223,14 @@ def test_one_sign_cannot_stand_at_two_corners():
     """A flag lot: a 25 ft pole from the road, 200 ft long, to a 300 by 300 ft body. One sign
     in the middle of the road frontage is 12.5 ft from both road corners: one of them has a
     sign (Florida: "at each corner"), the other has none of its own. It was compliant."""
-    from helpers import markers, parcels
+    from helpers import flag_lot, markers, parcels
 
     from posting import check
 
-    lot = shapely.Polygon([(0, 0), (25, 0), (25, 200), (300, 200), (300, 500), (0, 500)])
-    rest = [(300, 200), (300, 500), (0, 500), (25, 200), (0, 250), (150, 500), (300, 350)]
-    rest += [(150, 200), (25, 100), (0, 100)]
-    p = check(parcels(lot), markers([(12.5, 0), *rest])).to_dict()["parcels"][0]
+    lot, signs = flag_lot()
+    rest = signs[1:]
+    r = check(parcels(lot), markers(signs))
+    p = r.to_dict()["parcels"][0]
     assert p["status"] == "noncompliant"
     assert len(p["missing_corners"]) == 1
     [v] = p["violations"]
@@ -239,6 +239,14 @@ def test_one_sign_cannot_stand_at_two_corners():
         " another corner: one marker serves one corner)"
     )
     assert v["measured"] is None  # its distance (12.5 ft) says nothing of it
+    # the corners table says which corner is left without, and why: the nearest marker, 12.5
+    # ft away, serves the other road corner
+    c = r.corners
+    left = c[c["marker_shared"]]
+    assert left["status"].tolist() == ["missing"]
+    assert left["nearest_ft"].tolist() == [12.5]
+    assert (left["y_ft"].to_numpy() == 0).all() and left["x_ft"].isin([0.0, 25.0]).all()
+    assert (c.loc[~c["marker_shared"], "status"] == "ok").all()
     both = check(parcels(lot), markers([(0, 0), (25, 0), *rest])).to_dict()["parcels"][0]
     assert both["status"] == "compliant"
     # a second sign 28 ft up the pole's east side: within 30 ft of the east road corner but
@@ -248,8 +256,14 @@ def test_one_sign_cannot_stand_at_two_corners():
     p = check(parcels(lot), up, settings=Settings(accuracy_ft=5)).to_dict()["parcels"][0]
     assert p["status"] == "uncertain"
     assert len(p["uncertain_corners"]) == 1 and p["missing_corners"] == []
-    p = check(parcels(lot), up).to_dict()["parcels"][0]
-    assert p["status"] == "compliant"
+    r = check(parcels(lot), up, settings=Settings(accuracy_ft=5))
+    assert r.corners.loc[r.corners["marker_shared"], "status"].tolist() == ["uncertain"]
+    r = check(parcels(lot), up)
+    assert r.to_dict()["parcels"][0]["status"] == "compliant"
+    assert not r.corners["marker_shared"].any()
+    # the corners of another corner rule, or none, share nothing
+    for rules in ("new-york", "texas"):
+        assert not check(parcels(lot), markers(signs), rules).corners["marker_shared"].any()
 
 
 def max_matching(edges: list[tuple[int, int]], places: list[int]) -> int:

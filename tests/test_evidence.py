@@ -275,6 +275,22 @@ def test_page_of_the_noncompliant_sample_parcel(runner, sample, tmp_path):
     assert "<script" not in html.lower()
 
 
+def test_a_corner_whose_marker_serves_another_says_so():
+    """The flag lot's road corner left without a sign: the page lists it with its nearest
+    sign's distance and says that sign serves another corner."""
+    from helpers import flag_lot, markers, parcels
+
+    from posting.evidence import RecordPage, render_record
+
+    lot, signs = flag_lot()
+    report = posting.check(parcels(lot, ids=["F1"]), markers(signs))
+    pages = render_record(report, np.array([0]), RecordPage(check_date="2026-12-05"))
+    [html] = [v for k, v in pages.items() if k != "index.html"]
+    rows = re.findall(r"<tr><td>C\d+</td>.*?</tr>", html)
+    assert len(rows) == 1
+    assert "<td>missing</td>" in rows[0] and "12.5 ft, serves another corner" in rows[0]
+
+
 def test_map_is_in_feet_north_up_with_a_true_scale_bar(runner, tmp_path):
     parcels, signs = _square_survey(tmp_path)
     out = tmp_path / "rec"

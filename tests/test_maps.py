@@ -404,6 +404,26 @@ def test_layers_for_water_access_exemptions_merged_properties_and_a_plan(report,
     assert ctx["target"] == "planned"  # "you are here" points to the planned markers
 
 
+def test_a_corner_whose_marker_serves_another_says_so():
+    """The flag lot's road corner left without a sign: the corners layer flags it (its nearest
+    sign, 12.5 ft away, serves the other road corner) and the popup says so."""
+    from helpers import flag_lot
+
+    lot, signs = flag_lot()
+    page = to_html(check(parcels(lot), markers(signs)))
+    [data] = [d for kind, d in layers_of(page) if kind == "corners"]
+    t = layer_table(data)
+    assert t[["status", "nearest_ft", "shared"]].values.tolist() == [["missing", 12.5, True]]
+    assert "the markers near it serve other corners" in page
+    # where no corner shares its marker, no flag is sent
+    [data] = [
+        d
+        for kind, d in layers_of(to_html(check(parcels(lot), markers(signs[1:]))))
+        if kind == "corners"
+    ]
+    assert "shared" not in data
+
+
 def test_empty_report_still_makes_a_map():
     r = check(parcels(shapely.Polygon()))
     page = to_html(r, tiles=False)

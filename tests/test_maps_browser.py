@@ -701,3 +701,31 @@ def test_pacific_county_with_its_signs_opens_and_pans(browser, tmp_path):
         assert loaded.errors == []
     finally:
         page.close()
+
+
+def test_a_corner_whose_marker_serves_another_says_so(browser, tmp_path):
+    """The flag lot's road corner left without a sign of its own, clicked: the popup gives its
+    nearest sign's distance and says that sign serves another corner."""
+    from helpers import flag_lot
+
+    lot, signs = flag_lot()
+    r = check(parcels(lot, ids=["F1"]), markers(signs))
+    [c] = r.corners[r.corners["marker_shared"]].itertuples()
+    path = tmp_path / "flag.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    loaded = browser.open(path)
+    page = loaded.page
+    try:
+        page.evaluate(
+            "([lat, lon]) => { postingMap.map.setView([lat, lon], 21, {animate: false}); }",
+            [c.lat, c.lon],
+        )
+        _click_lonlat(page, c.lon, c.lat)
+        text = _popup_text(page)
+        assert text.startswith("Corner without a marker, parcel F1")
+        assert "Nearest marker of the parcel\t12.5 ft" in text
+        assert "Its own marker\tnone: the markers near it serve other corners" in text
+        _close_popups(page)
+        assert loaded.errors == []
+    finally:
+        page.close()

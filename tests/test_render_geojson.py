@@ -107,6 +107,7 @@ def _slow_features(report) -> list[tuple[dict | None, bytes]]:
             "status": rec.status,
             "turn_deg": _num(rec.turn_deg, 1),
             "nearest_marker_ft": _num(rec.nearest_ft),
+            "marker_shared": bool(rec.marker_shared),
         }
         out.append(((rec.lon, rec.lat), orjson.dumps(props)))
     return out
@@ -143,6 +144,24 @@ def test_features_are_the_slow_ways_features(report):
             assert json.loads(g) == (json.loads(geom) if geom else None)
     assert points > 100
     assert json.loads(text)["type"] == "FeatureCollection"
+
+
+def test_a_corner_whose_marker_serves_another_says_so():
+    """The flag lot's road corner left without a sign: its nearest sign is 12.5 ft away, and
+    serves the other road corner; every other corner is ``ok`` and shares nothing."""
+    from helpers import flag_lot, markers, parcels
+
+    lot, signs = flag_lot()
+    text = b"".join(map(bytes, iter_geojson(check(parcels(lot), markers(signs)))))
+    corners = [
+        f["properties"]
+        for f in json.loads(text)["features"]
+        if f["properties"]["layer"] == "corner"
+    ]
+    assert len(corners) == 6
+    shared = [c for c in corners if c["marker_shared"]]
+    assert [(c["status"], c["nearest_marker_ft"]) for c in shared] == [("missing", 12.5)]
+    assert {c["status"] for c in corners if not c["marker_shared"]} == {"ok"}
 
 
 def test_unusable_points_have_null_geometry():

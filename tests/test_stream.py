@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import shapely
-from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
+from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, flag_lot, markers, parcels, square
 from pyproj import Transformer
 
 from posting import check
@@ -88,6 +88,7 @@ def test_the_schema_and_its_geo_metadata(written):
             ("status", s),
             ("turn_deg", f),
             ("nearest_marker_ft", f),
+            ("marker_shared", b),
             ("geometry", w),
         ],
         "markers": [
@@ -178,6 +179,16 @@ def test_gaps_and_corners_are_the_json_report_s(written):
     got = [shapely.get_coordinates(shapely.from_wkb(c["geometry"]))[0] for c in corners]
     assert np.round(got, 7) == pytest.approx(np.array([xy for _, xy in missing]), abs=1e-9)
     assert np.asarray(got) == pytest.approx(_lonlat([(2800, 0), (2800, 600), (2000, 600)]))
+    assert [c["marker_shared"] for c in corners] == [False] * 3  # none near a marker at all
+
+
+def test_a_corner_whose_marker_serves_another_says_so(tmp_path):
+    """The flag lot's road corner left without a sign: its nearest sign (12.5 ft) serves the
+    other road corner."""
+    lot, signs = flag_lot()
+    write_parquet_report(check(parcels(lot), markers(signs)), str(tmp_path / "o"), python_name)
+    [c] = pq.read_table(tmp_path / "o" / "corners").to_pylist()
+    assert (c["status"], c["nearest_marker_ft"], c["marker_shared"]) == ("missing", 12.5, True)
 
 
 def test_markers_name_their_parcels_and_the_unassigned_one_its_reason(written):

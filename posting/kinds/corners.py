@@ -95,6 +95,7 @@ def measure(rule: CornerRule, profile, m: Measurements) -> Part:
     shared = None
     if rule.mode == "at_corner":
         shared = _one_corner_each(m, out, rule.kinds, tol)
+    out["marker_shared"] = np.zeros(len(out), dtype=bool) if shared is None else shared
     counted = m.counted(m.mask(rule.kinds))
     need = "marker" if rule.mode == "at_corner" else "marker on each side"
     found = point_findings(
@@ -118,6 +119,7 @@ def empty(m: Measurements) -> Part:
     table = pts.assign(
         nearest_ft=np.nan,
         neighbour_ft=np.nan,
+        marker_shared=False,
         status=categorical(np.full(len(pts), 3), POINT_STATUS),
     )
     return Part(tables={"corners": table})

@@ -308,7 +308,20 @@ def _gaps(report: Report, ids: np.ndarray) -> Parts:
 
 
 def _corners(c: pd.DataFrame, ids: np.ndarray) -> Parts:
-    return _located(c, ids, "corner", lambda t: [',"turn_deg":', _numeric(t["turn_deg"], 1)])
+    return _located(
+        c,
+        ids,
+        "corner",
+        lambda t: [',"turn_deg":', _numeric(t["turn_deg"], 1)],
+        # the nearest marker serves another corner (one marker serves one corner)
+        lambda t: [',"marker_shared":', jsontext.booleans(_shared(t))],
+    )
+
+
+def _shared(c: pd.DataFrame) -> np.ndarray:
+    if "marker_shared" not in c:
+        return np.zeros(len(c), dtype=bool)
+    return c["marker_shared"].to_numpy(dtype=bool)
 
 
 def _access(a: pd.DataFrame, ids: np.ndarray) -> Parts:
@@ -317,10 +330,12 @@ def _access(a: pd.DataFrame, ids: np.ndarray) -> Parts:
     )
 
 
-def _located(table: pd.DataFrame, ids: np.ndarray, layer: str, middle: Any) -> Parts:
+def _located(
+    table: pd.DataFrame, ids: np.ndarray, layer: str, middle: Any, after: Any = None
+) -> Parts:
     """Point features of a table with ``parcel``, ``status``, ``nearest_ft``, ``lon`` and
     ``lat`` (corners, access points): ``middle(table)``, the parts of the properties between
-    the status and the nearest marker's distance."""
+    the status and the nearest marker's distance, and ``after(table)`` those after it."""
     if not len(table):
         return [], 0
     props = [
@@ -331,6 +346,7 @@ def _located(table: pd.DataFrame, ids: np.ndarray, layer: str, middle: Any) -> P
         *middle(table),
         ',"nearest_marker_ft":',
         _numeric(table["nearest_ft"]),
+        *(after(table) if after is not None else []),
         "}",
     ]
     return _feature(_points(table["lon"], table["lat"]), props), len(table)

@@ -328,6 +328,7 @@ var posting = (function () {
     fact(t, "Type", d.type(i));
     fact(t, "Limit", limit ? "a marker within " + ft(limit) : null);
     fact(t, "Nearest marker of the parcel", d.nearest_ft(i) === undefined ? "none within the limit" : ft(d.nearest_ft(i)));
+    fact(t, "Its own marker", d.shared(i) ? "none: the markers near it serve other corners (one marker serves one corner)" : null);
     fact(t, "Nearest marker along this boundary", ft(d.neighbour_ft(i)));
     fact(t, "Stated survey accuracy", ctx.accuracy_ft ? "± " + ft(ctx.accuracy_ft) : null);
     fact(t, "Turn of the boundary", d.turn_deg(i) === undefined ? null : num(d.turn_deg(i), 0) + "°");
@@ -871,7 +872,7 @@ var posting = (function () {
     g.cols = table(data, ["xy", "n", "rows", "at", "attrs", "clause"]);
     g.cols.parcel = g.cols.parcel || function () {};
     ["status", "length_ft", "straight_ft", "limit_ft", "from_source", "from_row", "to_source", "to_row", "hole", "part",
-      "type", "nearest_ft", "neighbour_ft", "turn_deg", "source", "row", "how", "distance_ft", "reason", "holder"].forEach(function (k) {
+      "type", "nearest_ft", "neighbour_ft", "shared", "turn_deg", "source", "row", "how", "distance_ft", "reason", "holder"].forEach(function (k) {
       g.cols[k] = g.cols[k] || function () {};
     });
     g.attrs = table(data.attrs || {});
