@@ -105,10 +105,17 @@ def evaluate(
         exemption=np.full(n, None, dtype=object),
         fenced=np.zeros(n, dtype=bool),
     )
+    found = len(part.findings)
     for kind in registry.settle_order():
         rule = profile.tables.get(kind.table)
         if rule is not None:
             kind.settle(rule, profile, m, land, part)
+    if len(part.findings) > found:  # what settling found (land only maybe fenced)
+        more = pd.concat(part.findings[found:], ignore_index=True)
+        more["profile"] = profile.name
+        more["basis"] = _basis(profile, more["rule"].to_numpy())
+        f = pd.concat([f, more], ignore_index=True).sort_values("parcel", kind="stable")
+        f = f.reset_index(drop=True)
     settle(f, status, land.posted_by, land.exemption)
     return Result(
         profile,

@@ -382,7 +382,9 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
         facts.fence_lines = {}
         heights = pd.to_numeric(pd.Series(context.fences.values), errors="coerce").to_numpy(float)
         for g in range(len(prep.crss)):
-            near, geoms = layer_in_group(context.fences, prep, g, settings.tolerance_ft)
+            # (a fence within the tolerance plus the accuracy may serve: fence_cover)
+            reach = settings.tolerance_ft + max(settings.accuracy_ft, 0.0)
+            near, geoms = layer_in_group(context.fences, prep, g, reach)
             facts.fence_lines[g] = (geoms, heights[near])
     if context.recorded_acres is not None:
         facts.recorded_acres = np.asarray(context.recorded_acres, dtype=float)
@@ -396,8 +398,10 @@ def fence_cover(
     tolerance_ft: float,
     except_water: bool,
     gate_ft: float = 20.0,
-) -> tuple[np.ndarray, np.ndarray, Stretches]:
-    """Per parcel: fenced all round?, and the unfenced length; and the unfenced stretches.
+    accuracy_ft: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray, Stretches, np.ndarray]:
+    """Per parcel: fenced all round?, and the unfenced length; the unfenced stretches; and
+    fenced all round only within the survey's accuracy?
 
     A stretch of boundary is fenced when a fence at least ``min_height_ft`` high (any height
     when None; a fence of unknown height does not count when a height is required) runs within
@@ -405,17 +409,51 @@ def fence_cover(
     Unfenced pieces shorter than ``gate_ft`` are gates and openings of the fence itself; a
     ring with no fence along it at all is no opening, however short (a sliver lot of a 15 ft
     boundary, with no fence near, is not fenced land).
+
+    The unfenced length and stretches are those beyond ``tolerance_ft`` of a fence. With an
+    ``accuracy_ft``, a parcel is fenced all round when it is so within the tolerance less the
+    accuracy, and only maybe (the last array) when it is so within the tolerance plus the
+    accuracy but not less it: how far a fence stands from the line is a figure like any
+    other (:func:`posting.checks.against_max`).
     """
+    acc = max(float(accuracy_ft), 0.0)
+
+    def cover(tol: float) -> tuple[np.ndarray, Stretches]:
+        return _unfenced(prep, facts, min_height_ft, tol, except_water, gate_ft, tolerance_ft)
+
+    unfenced, gaps = cover(tolerance_ft)
+    if acc > 0:
+        (sure, _), (loose, _) = cover(tolerance_ft - acc), cover(tolerance_ft + acc)
+    else:
+        sure = loose = unfenced
+    usable = (prep.group >= 0) & bool(facts.fence_lines)
+    fenced = (sure == 0) & usable
+    maybe = (loose == 0) & usable & ~fenced
+    return fenced, unfenced, gaps, maybe
+
+
+def _unfenced(
+    prep: PreparedParcels,
+    facts: LandFacts,
+    min_height_ft: float | None,
+    tolerance_ft: float,
+    except_water: bool,
+    gate_ft: float,
+    limit_ft: float,
+) -> tuple[np.ndarray, Stretches]:
+    """Per parcel, the length beyond ``tolerance_ft`` of a high enough fence (gates left out),
+    and those stretches (:func:`fence_cover`), with the slack of a limit of ``limit_ft``."""
     rings = prep.rings
     n = len(prep)
     ring_group = prep.group[rings.parcel]
     # "within" the tolerance, as every limit is (posting.checks.against_max): a side exactly
     # the tolerance from a fence lies on the edge of its reach, where the floating overlay
     # may leave it out or not
-    reach_ft = tolerance_ft + EPSILON_FT + FOOT_SLACK * tolerance_ft
+    reach_ft = tolerance_ft + EPSILON_FT + FOOT_SLACK * limit_ft
     uncovered_parts = []
     for g, (lines, heights) in (facts.fence_lines or {}).items():
         ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
+        ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
         pieces = zone(lines[ok], reach_ft)
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
@@ -432,6 +470,4 @@ def fence_cover(
             (rg[owner][keep], np.full(keep.sum(), -1), parts[keep], length[keep])
         )
     gaps = _concat(uncovered_parts)
-    unfenced = gaps.total_by(rings.parcel, n)
-    fenced = (unfenced == 0) & (prep.group >= 0) & bool(facts.fence_lines)
-    return fenced, unfenced, gaps
+    return gaps.total_by(rings.parcel, n), gaps

@@ -163,7 +163,7 @@ class Halo:
         context = max(
             settings.water_tolerance_ft,
             settings.access_tolerance_ft,
-            tol,  # fences
+            tol + max(settings.accuracy_ft, 0.0),  # fences (within the accuracy, maybe)
             1.0,  # easements
         )
         return cls(markers=tol, parcels=max(2 * tol, settings.merge_snap_ft), context=context)

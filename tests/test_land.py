@@ -180,6 +180,60 @@ def test_fenced_all_round_is_posted_by_fence():
     assert all(n["message"].startswith("(not needed: posted by fence)") for n in p["notes"])
 
 
+@pytest.mark.parametrize(
+    ("off_ft", "accuracy_ft", "status"),
+    [
+        (25, 0, "compliant"),  # within 30 ft
+        (35, 0, "unposted"),
+        (12, 16, "compliant"),  # within 30 ft less 16
+        (25, 16, "uncertain"),  # within 30 ft, not within 14 ft: the survey may be 16 ft off
+        (45, 16, "uncertain"),  # beyond 30 ft, within 46 ft
+        (47, 16, "unposted"),
+    ],
+)
+def test_a_fence_within_the_survey_s_accuracy_of_the_tolerance_is_uncertain(
+    off_ft, accuracy_ft, status
+):
+    """A 1,000 ft square fenced all round ``off_ft`` outside its boundary, no sign: how far the
+    fence stands from the line is a figure like any other, judged with the stated accuracy."""
+    fence = shapely.box(-off_ft, -off_ft, 1000 + off_ft, 1000 + off_ft).exterior
+    ctx = Context(fences=features([fence], ["4"]))
+    r = check(
+        parcels(square()), markers([]), context=ctx, settings=Settings(accuracy_ft=accuracy_ft)
+    )
+    p = one(r)
+    assert p["status"] == status
+    assert p["posted_by"] == ("fence" if status == "compliant" else None)
+    assert p["unfenced_ft"] == (4000.0 if off_ft > 30 else 0.0)
+    unsure = [u for u in p["uncertain"] if u["rule"] == "fence"]
+    if status != "uncertain":
+        assert unsure == []
+        return
+    [u] = unsure
+    assert u["message"] == (
+        "fenced all round only within the stated survey accuracy: a fence at least 3 ft high "
+        "runs within 46.0 ft "
+        "of all its boundary (the 30.0 ft limit plus 16.0 ft), not all within 14.0 ft"
+        + (" (4,000.0 ft is beyond 30.0 ft)" if off_ft > 30 else "")
+        + ": posted by fence or not, the data cannot tell"
+    )
+    assert (u["measured"], u["limit"]) == (p["unfenced_ft"], 0.0)
+    # signs that post it settle it (every 250 ft): compliant by its signs, whatever the fence
+    every = [
+        (x, y)
+        for x in range(0, 1001, 250)
+        for y in range(0, 1001, 250)
+        if x % 1000 == 0 or y % 1000 == 0
+    ]
+    signed = check(
+        parcels(square()),
+        markers(every),
+        context=ctx,
+        settings=Settings(accuracy_ft=accuracy_ft),
+    )
+    assert one(signed)["status"] == "compliant" and one(signed)["uncertain"] == []
+
+
 def test_a_low_fence_or_an_open_side_is_not_enough():
     ring = shapely.box(-5, -5, 1005, 1005).exterior
     low = Context(fences=features([ring], ["2.5"]))
@@ -256,13 +310,15 @@ GATE_FT = 20.0
 FENCE_HEIGHTS = ["4", "3", "2.5", None]  # Florida's fence: at least 3 ft; an unknown one is not
 
 
-def slow_unfenced_ft(lot, fences, heights, tolerance_ft):
+def slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft=0.0):
     """One ring at a time: what the reach of the high enough fences leaves of it (GEOS's
     fixed-precision overlay), merged into pieces; a piece under 20 ft is a gate, unless it is
-    the whole ring (then no fence runs along it)."""
+    the whole ring (then no fence runs along it). The reach: the tolerance plus
+    ``accuracy_ft`` (less it, where negative)."""
     tall = [f for f, h in zip(fences, heights, strict=True) if h is not None and float(h) >= 3]
-    within = tolerance_ft + EPSILON_FT + FOOT_SLACK * tolerance_ft  # as every limit is
-    reach = [shapely.buffer(f, within, quad_segs=4) for f in tall]
+    # as every limit is (against_max): the slack is the tolerance's
+    within = tolerance_ft + accuracy_ft + EPSILON_FT + FOOT_SLACK * tolerance_ft
+    reach = [shapely.buffer(f, within, quad_segs=4) for f in tall] if within >= 0 else []
     cover = shapely.union_all(reach, grid_size=1e-6) if reach else None
     total = 0.0
     for ring in [lot.exterior, *lot.interiors]:
@@ -319,25 +375,45 @@ def fenced_lots(draw):
 
 
 @settings(max_examples=150, deadline=None)
-@given(fenced_lots())
+@given(fenced_lots(), st.sampled_from([0.0, 0.0, 5.0, 16.0, 45.0]))
 @example(  # a side exactly 30 ft from the fence: within the tolerance (the long run's find)
     (
         [shapely.Polygon([(0, -19), (0, 0), (1, -2)])],
         [shapely.LineString([(-30, -50), (-30, 50)])],
         ["4"],
-    )
+    ),
+    0.0,
 )
-def test_fence_cover_agrees_with_the_slow_obvious_measure(case):
-    """Each lot's unfenced length and its fenced status against the slow method above."""
+@example(  # a fence 12 ft off a side: within 30 ft, and within it less 16 ft of accuracy
+    ([shapely.box(0, 0, 100, 100)], [shapely.box(-12, -12, 112, 112).exterior], ["4"]), 16.0
+)
+@example(  # 40 ft off: beyond 30 ft, not beyond it plus 16 ft: maybe fenced
+    ([shapely.box(0, 0, 100, 100)], [shapely.box(-40, -40, 140, 140).exterior], ["4"]), 16.0
+)
+def test_fence_cover_agrees_with_the_slow_obvious_measure(case, accuracy_ft):
+    """Each lot's unfenced length and its fenced status against the slow method above: posted
+    by fence where fenced all round within the tolerance less the stated accuracy; else, where
+    within the tolerance plus it, uncertain (these lots have no marker: else unposted)."""
     lots, fences, heights = case
     tolerance_ft = Settings().tolerance_ft
     got = check(
-        parcels(*lots), markers([]), context=Context(fences=features(fences, heights))
+        parcels(*lots),
+        markers([]),
+        context=Context(fences=features(fences, heights)),
+        settings=Settings(accuracy_ft=accuracy_ft),
     ).to_dict()["parcels"]
     for lot, p in zip(lots, got, strict=True):
         slow = slow_unfenced_ft(lot, fences, heights, tolerance_ft)
         assert p["unfenced_ft"] == pytest.approx(slow, abs=0.01), (lot.wkt, slow)
-        assert (p["posted_by"] == "fence") == (round(slow, 2) == 0), (lot.wkt, slow)
+        sure = round(slow_unfenced_ft(lot, fences, heights, tolerance_ft, -accuracy_ft), 2) == 0
+        maybe = round(slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft), 2) == 0
+        assert (p["posted_by"] == "fence") == sure, (lot.wkt, slow)
+        assert p["status"] == ("compliant" if sure else "uncertain" if maybe else "unposted"), (
+            lot.wkt,
+            slow,
+        )
+        if accuracy_ft == 0:
+            assert sure == maybe == (round(slow, 2) == 0)
 
 
 def test_a_feature_reaching_beyond_the_earth_is_left_out_where_it_is_cut():

@@ -9,7 +9,7 @@ from helpers import LOCAL_FT, markers, parcels, profile_file, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posting import check
+from posting import Settings, check
 from posting.errors import RulesError
 from posting.io import FeatureLayer
 from posting.kinds.when import longest_over
@@ -178,3 +178,10 @@ def test_spacing_not_needed_on_fenced_land_and_its_gaps_are_not_drawn(tmp_path):
     assert (r.gaps["status"] == "ok").all() and r.gaps["limit_ft"].isna().all()
     r = check(parcels(square()), markers(pts), rules, context=Context(fences=features([], [])))
     assert one(r)["status"] == "noncompliant"
+    # fenced all round only within the survey's accuracy (5 ft off, the survey good to 28 ft:
+    # not within 30 - 28 = 2 ft): whether the spacing rule applies, the data cannot tell
+    ctx = Context(fences=features([ring], [4]))
+    r = check(
+        parcels(square()), markers(pts), rules, context=ctx, settings=Settings(accuracy_ft=28)
+    )
+    assert one(r)["status"] == "uncertain"

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from posting.kinds import Kind, Land, Part, register
 from posting.land import fence_cover
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
+from posting.verdict import findings_frame, ft
 
 __all__ = ["FenceRule"]
 
@@ -46,11 +48,38 @@ def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) ->
         part.skip("fence", rule.clause, "no fence layer ({option:fences})")
         part.tables["fence_gaps"] = pd.DataFrame(columns=_COLUMNS)
         return
-    fenced, _, gaps = fence_cover(
-        prep, m.land, rule.min_height_ft, m.settings.tolerance_ft, rule.water_excepted
+    tol, acc = m.settings.tolerance_ft, m.settings.accuracy_ft
+    fenced, unfenced, gaps, maybe = fence_cover(
+        prep, m.land, rule.min_height_ft, tol, rule.water_excepted, accuracy_ft=acc
     )
     land.fenced = fenced
     land.posted_by[fenced & (prep.group >= 0)] = "fence"
+    # fenced all round only within the survey's accuracy: land its markers do not post is
+    # uncertain (posted by fence, or not)
+    unsure = np.flatnonzero(maybe & np.isin(land.status, ["noncompliant", "unposted"]))
+    if len(unsure):
+        land.status[unsure] = "uncertain"
+        high = f"at least {rule.min_height_ft:g} ft high " if rule.min_height_ft else ""
+        part.findings.append(
+            findings_frame(
+                unsure,
+                "fence",
+                "uncertain",
+                rule.clause,
+                [
+                    f"fenced all round only within the stated survey accuracy: a fence {high}"
+                    f"runs within {ft(tol + acc)} of all its boundary (the {ft(tol)} limit "
+                    f"plus {ft(acc)}), not all within {ft(max(tol - acc, 0.0))}"
+                    + (f" ({ft(unfenced[p])} is beyond {ft(tol)})" if unfenced[p] else "")
+                    + ": posted by fence or not, the data cannot tell"
+                    for p in unsure
+                ],
+                unfenced[unsure],
+                0.0,  # fenced all round: no stretch unfenced
+                "ft",
+                1,
+            )
+        )
     ring_parcel = prep.rings.parcel[gaps.ring]
     geo = prep.geoms_to_lonlat(prep.group[ring_parcel], gaps.geometry)
     part.tables["fence_gaps"] = pd.DataFrame(

@@ -228,8 +228,10 @@ def land_classes(m: Measurements) -> dict[str, np.ndarray]:
         farm[known & yes] = 1.0
         farm[known & ~yes & np.isnan(farm)] = 0.0
     if m.land.fence_lines is not None:
-        fenced, _, _ = fence_cover(prep, m.land, None, m.settings.tolerance_ft, True)
-        out["fenced"] = fenced.astype(float)
+        fenced, _, _, maybe = fence_cover(
+            prep, m.land, None, m.settings.tolerance_ft, True, accuracy_ft=m.settings.accuracy_ft
+        )
+        out["fenced"] = np.where(maybe, np.nan, fenced.astype(float))  # maybe: unknown
     return out
 
 
