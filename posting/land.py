@@ -391,6 +391,11 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
     return facts
 
 
+MAYBE_ACCURACY, MAYBE_HOLES = 1, 2
+"""Why :func:`fence_cover` cannot tell whether land is fenced all round: fenced so only within
+the tolerance plus the survey's accuracy; fenced along its outer boundary, not its holes."""
+
+
 def fence_cover(
     prep: PreparedParcels,
     facts: LandFacts,
@@ -412,23 +417,33 @@ def fence_cover(
 
     The unfenced length and stretches are those beyond ``tolerance_ft`` of a fence. With an
     ``accuracy_ft``, a parcel is fenced all round when it is so within the tolerance less the
-    accuracy, and only maybe (the last array) when it is so within the tolerance plus the
-    accuracy but not less it: how far a fence stands from the line is a figure like any
-    other (:func:`posting.checks.against_max`).
+    accuracy, and only maybe (:data:`MAYBE_ACCURACY`, the last array; else 0) when it is so
+    within the tolerance plus the accuracy but not less it: how far a fence stands from the
+    line is a figure like any other (:func:`posting.checks.against_max`). Land fenced along its
+    outer boundary (within the tolerance plus the accuracy) but not along its holes (others'
+    land inside it) may be enclosed or not (:data:`MAYBE_HOLES`): whether a fence round the
+    outside encloses land with an unfenced hole, the statutes do not say.
     """
     acc = max(float(accuracy_ft), 0.0)
+    rings, n = prep.rings, len(prep)
 
     def cover(tol: float) -> tuple[np.ndarray, Stretches]:
         return _unfenced(prep, facts, min_height_ft, tol, except_water, gate_ft, tolerance_ft)
 
     unfenced, gaps = cover(tolerance_ft)
     if acc > 0:
-        (sure, _), (loose, _) = cover(tolerance_ft - acc), cover(tolerance_ft + acc)
+        (sure, _), (loose, loose_gaps) = cover(tolerance_ft - acc), cover(tolerance_ft + acc)
     else:
-        sure = loose = unfenced
+        sure, loose, loose_gaps = unfenced, unfenced, gaps
+    outer = rings.hole[loose_gaps.ring] == 0
+    loose_outer = np.bincount(
+        rings.parcel[loose_gaps.ring[outer]], weights=loose_gaps.length_ft[outer], minlength=n
+    )
     usable = (prep.group >= 0) & bool(facts.fence_lines)
     fenced = (sure == 0) & usable
-    maybe = (loose == 0) & usable & ~fenced
+    maybe = np.zeros(n, dtype=np.int8)
+    maybe[(loose_outer == 0) & usable & ~fenced] = MAYBE_HOLES
+    maybe[(loose == 0) & usable & ~fenced] = MAYBE_ACCURACY
     return fenced, unfenced, gaps, maybe
 
 

@@ -234,6 +234,31 @@ def test_a_fence_within_the_survey_s_accuracy_of_the_tolerance_is_uncertain(
     assert one(signed)["status"] == "compliant" and one(signed)["uncertain"] == []
 
 
+def test_land_fenced_round_its_outside_but_not_its_hole_is_uncertain():
+    """A 1,000 ft square with a 200 ft square of another's land inside it, fenced round its
+    outside: whether it is enclosed the statutes do not say (the hole's owner walks in
+    unfenced). Fenced round the hole too, it is posted by fence; with a sign every 250 ft,
+    by its signs."""
+    lot = shapely.Polygon(square().exterior, [square(200, 400, 400).exterior])
+    outside = shapely.box(-5, -5, 1005, 1005).exterior
+    p = one(check(parcels(lot), markers([]), context=Context(fences=features([outside], ["4"]))))
+    assert p["status"] == "uncertain" and p["posted_by"] is None
+    assert p["unfenced_ft"] == 800.0
+    [u] = p["uncertain"]
+    assert u["message"] == (
+        "fenced along its outer boundary, not along its holes (others' land inside it: 800.0 ft"
+        " without a fence at least 3 ft high within 30.0 ft): whether land fenced round its"
+        " outside is enclosed (posted by fence), the data cannot tell"
+    )
+    hole = shapely.box(395, 395, 605, 605).exterior
+    both = Context(fences=features([outside, hole], ["4", "4"]))
+    p = one(check(parcels(lot), markers([]), context=both))
+    assert (p["status"], p["posted_by"]) == ("compliant", "fence")
+    # fenced round the hole only: not fenced, and not in doubt
+    p = one(check(parcels(lot), markers([]), context=Context(fences=features([hole], ["4"]))))
+    assert p["status"] == "unposted" and p["uncertain"] == []
+
+
 def test_a_low_fence_or_an_open_side_is_not_enough():
     ring = shapely.box(-5, -5, 1005, 1005).exterior
     low = Context(fences=features([ring], ["2.5"]))
@@ -310,18 +335,18 @@ GATE_FT = 20.0
 FENCE_HEIGHTS = ["4", "3", "2.5", None]  # Florida's fence: at least 3 ft; an unknown one is not
 
 
-def slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft=0.0):
+def slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft=0.0, holes=True):
     """One ring at a time: what the reach of the high enough fences leaves of it (GEOS's
     fixed-precision overlay), merged into pieces; a piece under 20 ft is a gate, unless it is
     the whole ring (then no fence runs along it). The reach: the tolerance plus
-    ``accuracy_ft`` (less it, where negative)."""
+    ``accuracy_ft`` (less it, where negative); the outer boundary alone without ``holes``."""
     tall = [f for f, h in zip(fences, heights, strict=True) if h is not None and float(h) >= 3]
     # as every limit is (against_max): the slack is the tolerance's
     within = tolerance_ft + accuracy_ft + EPSILON_FT + FOOT_SLACK * tolerance_ft
     reach = [shapely.buffer(f, within, quad_segs=4) for f in tall] if within >= 0 else []
     cover = shapely.union_all(reach, grid_size=1e-6) if reach else None
     total = 0.0
-    for ring in [lot.exterior, *lot.interiors]:
+    for ring in [lot.exterior, *(lot.interiors if holes else [])]:
         rest = ring if cover is None else shapely.difference(ring, cover, grid_size=1e-6)
         for piece in shapely.get_parts(shapely.line_merge(rest)):
             if piece.length >= GATE_FT or piece.is_closed:
@@ -352,9 +377,18 @@ def fenced_lots(draw):
             )
             hull = shapely.convex_hull(shapely.multipoints(pts))
             lots.append(hull if hull.geom_type == "Polygon" else shapely.box(x, y, x + 5, y + 5))
+        if draw(st.booleans()):  # a hole: others' land inside the lot
+            inner = lots[-1].buffer(-draw(st.integers(1, 200)), join_style="mitre")
+            if inner.geom_type == "Polygon" and not inner.is_empty and inner.area > 1:
+                lots[-1] = shapely.Polygon(lots[-1].exterior, [inner.exterior])
     fences = draw(st.lists(fence_line, max_size=4))
     for lot in draw(st.lists(st.sampled_from(lots), max_size=3)):
-        ring = shapely.get_exterior_ring(lot.buffer(draw(st.integers(-3, 40)), join_style="mitre"))
+        outline = shapely.Polygon(lot.exterior)
+        if lot.interiors and draw(st.booleans()):  # round the hole
+            outline = shapely.Polygon(lot.interiors[0])
+        ring = shapely.get_exterior_ring(
+            outline.buffer(draw(st.integers(-3, 40)), join_style="mitre")
+        )
         if ring.is_empty:
             continue
         length = ring.length
@@ -407,11 +441,16 @@ def test_fence_cover_agrees_with_the_slow_obvious_measure(case, accuracy_ft):
         assert p["unfenced_ft"] == pytest.approx(slow, abs=0.01), (lot.wkt, slow)
         sure = round(slow_unfenced_ft(lot, fences, heights, tolerance_ft, -accuracy_ft), 2) == 0
         maybe = round(slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft), 2) == 0
+        outer = slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft, holes=False)
         assert (p["posted_by"] == "fence") == sure, (lot.wkt, slow)
-        assert p["status"] == ("compliant" if sure else "uncertain" if maybe else "unposted"), (
-            lot.wkt,
-            slow,
+        expected = (
+            "compliant" if sure else "uncertain" if maybe or round(outer, 2) == 0 else "unposted"
         )
+        assert p["status"] == expected, (lot.wkt, slow)
+        unsure = [u["message"] for u in p["uncertain"] if u["rule"] == "fence"]
+        assert len(unsure) == (p["status"] == "uncertain")
+        if unsure and not maybe:
+            assert unsure[0].startswith("fenced along its outer boundary")
         if accuracy_ft == 0:
             assert sure == maybe == (round(slow, 2) == 0)
 

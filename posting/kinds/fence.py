@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from posting.kinds import Kind, Land, Part, register
-from posting.land import fence_cover
+from posting.land import MAYBE_HOLES, fence_cover
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
 from posting.verdict import findings_frame, ft
@@ -54,26 +54,23 @@ def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) ->
     )
     land.fenced = fenced
     land.posted_by[fenced & (prep.group >= 0)] = "fence"
-    # fenced all round only within the survey's accuracy: land its markers do not post is
-    # uncertain (posted by fence, or not)
-    unsure = np.flatnonzero(maybe & np.isin(land.status, ["noncompliant", "unposted"]))
+    # fenced all round only within the survey's accuracy, or along the outer boundary only:
+    # land its markers do not post is uncertain (posted by fence, or not)
+    unsure = np.flatnonzero((maybe > 0) & np.isin(land.status, ["noncompliant", "unposted"]))
     if len(unsure):
         land.status[unsure] = "uncertain"
-        high = f"at least {rule.min_height_ft:g} ft high " if rule.min_height_ft else ""
+        rings = prep.rings
+        in_holes = rings.hole[gaps.ring] > 0
+        holes_ft = np.bincount(
+            rings.parcel[gaps.ring[in_holes]], weights=gaps.length_ft[in_holes], minlength=m.n
+        )
         part.findings.append(
             findings_frame(
                 unsure,
                 "fence",
                 "uncertain",
                 rule.clause,
-                [
-                    f"fenced all round only within the stated survey accuracy: a fence {high}"
-                    f"runs within {ft(tol + acc)} of all its boundary (the {ft(tol)} limit "
-                    f"plus {ft(acc)}), not all within {ft(max(tol - acc, 0.0))}"
-                    + (f" ({ft(unfenced[p])} is beyond {ft(tol)})" if unfenced[p] else "")
-                    + ": posted by fence or not, the data cannot tell"
-                    for p in unsure
-                ],
+                [_unsure_words(rule, tol, acc, maybe[p], unfenced[p], holes_ft[p]) for p in unsure],
                 unfenced[unsure],
                 0.0,  # fenced all round: no stretch unfenced
                 "ft",
@@ -84,6 +81,27 @@ def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) ->
     geo = prep.geoms_to_lonlat(prep.group[ring_parcel], gaps.geometry)
     part.tables["fence_gaps"] = pd.DataFrame(
         {"parcel": ring_parcel, "length_ft": gaps.length_ft, "geometry": geo}
+    )
+
+
+def _unsure_words(
+    rule: FenceRule, tol: float, acc: float, why: int, unfenced_ft: float, holes_ft: float
+) -> str:
+    """Why a parcel may be posted by fence, or not (:func:`posting.land.fence_cover`)."""
+    high = f"at least {rule.min_height_ft:g} ft high " if rule.min_height_ft else ""
+    if why == MAYBE_HOLES:
+        within = f" (within {ft(tol + acc)}: the {ft(tol)} limit plus the accuracy)" if acc else ""
+        return (
+            f"fenced along its outer boundary{within}, not along its holes (others' land inside "
+            f"it: {ft(holes_ft)} without a fence {high}within {ft(tol)}): whether land fenced "
+            "round its outside is enclosed (posted by fence), the data cannot tell"
+        )
+    return (
+        f"fenced all round only within the stated survey accuracy: a fence {high}"
+        f"runs within {ft(tol + acc)} of all its boundary (the {ft(tol)} limit "
+        f"plus {ft(acc)}), not all within {ft(max(tol - acc, 0.0))}"
+        + (f" ({ft(unfenced_ft)} is beyond {ft(tol)})" if unfenced_ft else "")
+        + ": posted by fence or not, the data cannot tell"
     )
 
 

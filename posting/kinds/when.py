@@ -231,7 +231,7 @@ def land_classes(m: Measurements) -> dict[str, np.ndarray]:
         fenced, _, _, maybe = fence_cover(
             prep, m.land, None, m.settings.tolerance_ft, True, accuracy_ft=m.settings.accuracy_ft
         )
-        out["fenced"] = np.where(maybe, np.nan, fenced.astype(float))  # maybe: unknown
+        out["fenced"] = np.where(maybe > 0, np.nan, fenced.astype(float))  # maybe: unknown
     return out
 
 
