@@ -76,15 +76,14 @@ def test_own_profile_file(tmp_path):
     assert load_rules(str(path)).spacing.max_ft == 300
 
 
-# A profile is "verified" only against an official text: the legislature's site, an enrolled
-# bill, a state agency, or the official code as published by Public.Resource.Org.
+# A profile is "verified" only against the statute's own text: the legislature's site, an
+# enrolled bill, or the official code as published by Public.Resource.Org; not an agency's
+# statement of it (docs/statutes.md: secondary).
 OFFICIAL_HOSTS = (
     "azleg.gov",
     "capitol.texas.gov",
     "moga.mo.gov",
     "nysenate.gov",
-    "dnr.illinois.gov",
-    "state.me.us",
     "senate.mn",
     "leg.mt.gov",
     "unicourt.github.io",
