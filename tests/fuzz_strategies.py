@@ -593,8 +593,9 @@ def attributes_for(draw: Any, n: int, tags: list[str]) -> Any:
 ALL_PROFILES = (
     "alabama", "alaska", "arizona", "arkansas-paint", "california", "connecticut", "florida",
     "florida-paint", "idaho", "illinois", "illinois-posts", "indiana", "kansas", "kentucky",
-    "maine", "maryland-paint", "michigan", "minnesota", "missouri-mixed", "montana", "nebraska",
-    "nevada", "new-hampshire", "new-jersey", "new-mexico", "new-york", "north-carolina",
+    "maine", "maryland-paint", "michigan", "minnesota", "missouri-mixed", "missouri-signs",
+    "montana", "nebraska", "nevada", "new-hampshire", "new-jersey", "new-mexico", "new-york",
+    "north-carolina",
     "north-dakota", "ohio", "oregon", "pennsylvania-paint", "south-carolina", "south-dakota",
     "tennessee-paint", "texas", "texas-signs", "town-code", "utah", "vermont", "virginia-paint",
     "washington", "west-virginia-paint", "wyoming",

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import shapely
 from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
-from pyproj import Transformer
+from pyproj import CRS, Transformer
 
 from posting import Settings, check
 from posting.cli import flag
@@ -612,6 +612,44 @@ def test_texas_signs_guidance_spacing_is_the_paint_spacing(forest, side, step, s
     if status == "noncompliant":
         [v] = p["violations"]
         assert v["basis"] == "guidance" and v["limit"] == (100.0 if forest else 1000.0)
+
+
+# -- Missouri: posting by signs is notice too (569.140.2(2)), checked against a guidance layout --
+# The guidance spacing is the statute's own purple-mark spacing, 569.145(1): "placed no more
+# than one hundred feet apart".
+MISSOURI_FT = CRS.from_proj4(  # feet on the ground round Jefferson City, Missouri
+    "+proj=tmerc +lat_0=38.58 +lon_0=-92.17 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft +no_defs"
+)
+
+
+@pytest.mark.parametrize(("step", "status"), [(99.0, "compliant"), (101.0, "noncompliant")])
+def test_missouri_a_parcel_posted_with_signs_is_not_unposted_under_missouri_law(step, status):
+    lot = parcels(square(), crs=MISSOURI_FT)
+    pts = along(square(), step)
+    signs = markers(
+        pts, crs=MISSOURI_FT, attributes=pd.DataFrame({"text": ["NO TRESPASSING"] * len(pts)})
+    )
+    alone = one(check(lot, signs, ["missouri", "missouri-posts"]))
+    assert alone["status"] == "unposted"  # the purple marks alone
+    assert alone["violations"][0]["message"] == (
+        "no paint mark on its 4,000.0 ft of boundary; they must be not more than 100.0 ft apart"
+    )
+    r = check(lot, signs, "auto")  # Missouri's defaults: marks, post tops, mixed, signs
+    assert r.parcels["state"].tolist() == ["missouri"]
+    p = one(r)
+    assert p["status"] == status and p["rules"] == "missouri-signs"
+    assert {a["rules"] for a in p["alternatives"]} == {
+        "missouri",
+        "missouri-mixed",
+        "missouri-posts",
+        "missouri-signs",
+    }
+    if status == "noncompliant":
+        [v] = p["violations"]
+        assert v["basis"] == "guidance" and v["limit"] == 100.0
+    # the words are the statute's "notice against trespass": a sign that says none is not
+    quiet = markers(pts, crs=MISSOURI_FT, attributes=pd.DataFrame({"text": ["WELCOME"] * len(pts)}))
+    assert one(check(lot, quiet, "missouri-signs"))["status"] == "noncompliant"
 
 
 # -- Tennessee: "Hunting By Written Permission Only" signs at the points of ingress; marks 50 yd

@@ -365,7 +365,7 @@ def _no_marker(
         rule.clause,
         [
             f"no {what} on its {ft(per)} of boundary; they must be not more "
-            f"than {ft(lim)} apart {how}"
+            f"than {ft(lim)} {how if how == 'apart' else 'apart ' + how}"
             for per, lim in zip(perimeter_ft[bare_parcels].tolist(), limit.tolist(), strict=True)
         ],
         perimeter_ft[bare_parcels],
