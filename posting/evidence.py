@@ -878,7 +878,7 @@ def render_page(t: _Tables, i: int) -> str:
     if len(c):
         near_ft = c["nearest_ft"].to_numpy(float)
         shared = (
-            c["marker_shared"].to_numpy(dtype=bool)
+            c["marker_shared"].fillna(False).to_numpy(dtype=bool)
             if "marker_shared" in c
             else np.zeros(len(c), dtype=bool)
         )

@@ -734,7 +734,9 @@ class _MapBuilder:
                     "status": _texts(t["status"]),
                     "nearest_ft": _numbers(t["nearest_ft"]),
                     "neighbour_ft": _numbers(t["neighbour_ft"]) if "neighbour_ft" in t else None,
-                    "shared": _flags(t["marker_shared"]) if "marker_shared" in t else None,
+                    "shared": _flags(t["marker_shared"].fillna(False))
+                    if "marker_shared" in t
+                    else None,
                     "turn_deg": _numbers(t["turn_deg"], 0) if "turn_deg" in t else None,
                     "type": _texts(t["type"]) if "type" in t else None,
                     "clause": self.clauses.codes(self.rule_clause[rule][parcel]),

@@ -365,7 +365,7 @@ def _corners_part(path: str, sub: Report, ids: Any, rows: np.ndarray) -> None:
         "nearest_marker_ft": c["nearest_ft"].to_numpy(dtype=float)[sel],
         # the markers near it serve other corners (one marker serves one corner)
         "marker_shared": (
-            c["marker_shared"].to_numpy(dtype=bool)[sel]
+            c["marker_shared"].fillna(False).to_numpy(dtype=bool)[sel]
             if "marker_shared" in c
             else np.zeros(len(sel), dtype=bool)
         ),

@@ -13,7 +13,7 @@ import shapely
 from helpers import LOCAL_FT, markers, parcels, square
 from pyproj import CRS
 
-from posting import check
+from posting import Settings, check
 from posting.io import FeatureLayer
 from posting.measure import Context
 from posting.rules import load_rules
@@ -439,6 +439,55 @@ def test_north_dakota_electronic_posting_and_gates_of_fenced_land():
         context=ctx,
     )
     assert one(r)["status"] == "noncompliant"
+
+
+@pytest.mark.parametrize(
+    ("off_ft", "accuracy_ft", "status"),
+    [(25, 0, "compliant"), (25, 16, "uncertain"), (5, 16, "compliant")],
+)
+def test_north_dakota_land_maybe_fenced_is_uncertain_not_failed(off_ft, accuracy_ft, status):
+    """North Dakota's fenced-land posting serves only land fenced all round. A fence 25 ft off
+    the line is within 30 ft, not within 30 less a phone's 16 ft: whether the way of posting
+    serves the land the data cannot tell. It was noncompliant, as if no fence were given."""
+    lot = square(1000)
+    ring = shapely.box(-off_ft, -off_ft, 1000 + off_ft, 1000 + off_ft).exterior
+    gate = features([shapely.Point(500, 0)], ["gate"], None)
+    ctx = Context(fences=features([ring], [4.0], None), access=gate)
+    signs = markers([(505, 5)], attributes=att(1, text="NO HUNTING", name_on_sign="A. Owner"))
+    rules = ["north-dakota", "north-dakota-fenced"]
+    r = check(parcels(lot), signs, rules, context=ctx, settings=Settings(accuracy_ft=accuracy_ft))
+    p = one(r)
+    assert (p["status"], p["rules"]) == (status, "north-dakota-fenced")
+    if status == "uncertain":
+        [u] = p["uncertain"]
+        assert u["message"] == (
+            "this way of posting serves only land fenced all round: whether it is land fenced all"
+            " round, the data cannot tell: it is fenced all round only within the stated survey"
+            " accuracy, or not round its holes"
+        )
+    # New Mexico's 500 ft apply only where the land is not fenced: required or not, unknown
+    nm = check(
+        parcels(lot),
+        markers(
+            [(0, 0)],
+            attributes=att(
+                1, width_in=12, length_in=12, name_on_sign="A", address_on_sign="1 Road"
+            ),
+        ),
+        "new-mexico",
+        context=Context(fences=features([ring], [4.0], None)),
+        settings=Settings(accuracy_ft=accuracy_ft),
+    )
+    p = one(nm)
+    if status == "uncertain":
+        assert p["status"] == "uncertain"
+        [u] = [u for u in p["uncertain"] if "500.0 ft" in u["message"]]
+        assert u["message"].startswith(
+            "(required only on land not fenced all round, which the data cannot tell: it is fenced"
+            " all round only within the stated survey accuracy, or not round its holes)"
+        )
+    else:
+        assert p["status"] == "compliant"
 
 
 def test_minnesota_a_signed_sign_needs_no_phone():

@@ -232,7 +232,32 @@ def land_classes(m: Measurements) -> dict[str, np.ndarray]:
             prep, m.land, None, m.settings.tolerance_ft, True, accuracy_ft=m.settings.accuracy_ft
         )
         out["fenced"] = np.where(maybe > 0, np.nan, fenced.astype(float))  # maybe: unknown
+        out[FENCED_MAYBE] = maybe > 0
     return out
+
+
+FENCED_MAYBE = "fenced (maybe)"
+"""The key of :func:`land_classes`'s parcels that the fences given may fence all round or not
+(within the stated survey accuracy only, or not round a hole: :func:`posting.land.fence_cover`)."""
+
+_MAYBE_WORDS = (
+    "it is fenced all round only within the stated survey accuracy, or not round its holes"
+)
+
+
+def _fence_doubt(gate: Gate, m: Measurements, classes: dict[str, np.ndarray]) -> np.ndarray:
+    """Per parcel: True where whether the gate's conditions hold turns on a fence that may or
+    may not fence the land all round (the data was given, the answer is uncertain), and on
+    nothing unknown besides."""
+    maybe = classes.get(FENCED_MAYBE)
+    if maybe is None or not maybe.any() or all(_split(c)[1] != "fenced" for c in gate.land):
+        return np.zeros(m.n, dtype=bool)
+    either = []
+    for v in (1.0, 0.0):
+        resolved = {**classes, "fenced": np.where(maybe, v, classes["fenced"])}
+        either.append(_holds(gate, m, resolved))
+    yes, no = either
+    return ~np.isnan(yes) & ~np.isnan(no) & (yes != no)
 
 
 def _holds(gate: Gate, m: Measurements, classes: dict[str, np.ndarray]) -> np.ndarray:
@@ -274,13 +299,18 @@ def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
     f = pd.concat(part.findings, ignore_index=True)
     for gate in rule.gates:
         holds = _holds(gate, m, classes)
+        doubt = _fence_doubt(gate, m, classes)
         words = gate.words()
         if gate.rule == "profile":
             no = np.flatnonzero(valid & (holds == 0.0))
-            unsure = np.flatnonzero(valid & np.isnan(holds))
+            maybe_fenced = np.flatnonzero(valid & doubt)
+            unsure = np.flatnonzero(valid & np.isnan(holds) & ~doubt)
             new = [f]
             if len(no):
                 new.append(_whole(no, "violation", gate, "this land is not"))
+            if len(maybe_fenced):  # the data was given: it may serve the land or not
+                why = f"whether it is {words}, the data cannot tell: {_MAYBE_WORDS}"
+                new.append(_whole(maybe_fenced, "uncertain", gate, why))
             if len(unsure):  # a way of posting is not granted on land it may not serve
                 new.append(
                     _whole(
@@ -305,9 +335,11 @@ def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
         ]
         f.loc[off, "level"] = "note"
         maybe = (mine & (f["level"] == "violation") & np.isnan(at)).to_numpy()
+        fence_doubt = doubt[parcel[maybe]] if len(parcel) else np.zeros(0, dtype=bool)
         f.loc[maybe, "message"] = [
-            f"(required only on {words}, which the data cannot tell: give {_unknown(gate)}) {x}"
-            for x in f.loc[maybe, "message"]
+            f"(required only on {words}, which the data cannot tell: "
+            f"{_MAYBE_WORDS if d else 'give ' + _unknown(gate)}) {x}"
+            for x, d in zip(f.loc[maybe, "message"], fence_doubt, strict=True)
         ]
         f.loc[maybe, "level"] = "uncertain"
         _tables(part, gate.rule, holds == 0.0)

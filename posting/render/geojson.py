@@ -321,7 +321,7 @@ def _corners(c: pd.DataFrame, ids: np.ndarray) -> Parts:
 def _shared(c: pd.DataFrame) -> np.ndarray:
     if "marker_shared" not in c:
         return np.zeros(len(c), dtype=bool)
-    return c["marker_shared"].to_numpy(dtype=bool)
+    return c["marker_shared"].fillna(False).to_numpy(dtype=bool)
 
 
 def _access(a: pd.DataFrame, ids: np.ndarray) -> Parts:
