@@ -119,8 +119,8 @@ def empty(m: Measurements) -> Part:
     table = pts.assign(
         nearest_ft=np.nan,
         neighbour_ft=np.nan,
-        marker_shared=False,
         status=categorical(np.full(len(pts), 3), POINT_STATUS),
+        marker_shared=False,  # (the column order of measure's table)
     )
     return Part(tables={"corners": table})
 

@@ -385,7 +385,7 @@ def _tables(part: Part, rule: str, off: np.ndarray) -> None:
         status[hit] = "not required"
         t["status"] = pd.Categorical(status, categories=POINT_STATUS)
         if "marker_shared" in t:
-            t["marker_shared"] = t["marker_shared"].to_numpy(dtype=bool) & ~hit
+            t["marker_shared"] = t["marker_shared"].fillna(False).to_numpy(dtype=bool) & ~hit
     part.tables[table] = t
 
 
