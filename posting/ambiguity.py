@@ -286,6 +286,17 @@ def _names_of(markers: MarkerLayer) -> np.ndarray:
     return first_recorded(attrs, "label")
 
 
+def _lists_by(key: np.ndarray, value: np.ndarray, keys: np.ndarray) -> list[np.ndarray]:
+    """For each of ``keys`` (ascending), the distinct ``value``s paired with it, ascending."""
+    order = np.lexsort((value, key))
+    key, value = key[order], value[order]
+    first = np.r_[True, (np.diff(key) != 0) | (np.diff(value) != 0)] if len(key) else key > 0
+    key, value = key[first], value[first]
+    lo = np.searchsorted(key, keys, side="left")
+    hi = np.searchsorted(key, keys, side="right")
+    return [value[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
+
+
 def _doubt_findings(
     parcels: np.ndarray, lo: np.ndarray, hi: np.ndarray, doubt: Doubt, m: Measurements, r: Result
 ) -> pd.DataFrame:
@@ -295,11 +306,17 @@ def _doubt_findings(
     label = _names_of(m.markers)
     own = asg.parcel[doubt.marker]
     acc = m.settings.accuracy_ft
+    # each doubt row concerns both parcels: its marker's and the other; per undecided parcel,
+    # its markers and its neighbours, distinct and ascending (one sort, not a scan a parcel)
+    p_of = np.r_[own, doubt.parcel]
+    m_of = np.r_[doubt.marker, doubt.marker]
+    n_of = np.r_[doubt.parcel, own]
+    keep = np.isin(p_of, parcels)
+    p_of, m_of, n_of = p_of[keep], m_of[keep], n_of[keep]
+    markers_of, neighbours_of = _lists_by(p_of, m_of, parcels), _lists_by(p_of, n_of, parcels)
     msgs, counts = [], []
-    for p in parcels.tolist():
-        mine = (own == p) | (doubt.parcel == p)
-        mk = unique_ints(doubt.marker[mine])
-        nb = unique_ints(np.where(own[mine] == p, doubt.parcel[mine], own[mine]))
+    for i, p in enumerate(parcels.tolist()):
+        mk, nb = markers_of[i], neighbours_of[i]
         shown = ", ".join(
             f"{src[k]} row {row[k]}" + (f" {label[k]!r}" if label[k] is not None else "")
             for k in mk[:5].tolist()

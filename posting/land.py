@@ -447,6 +447,27 @@ def fence_cover(
     return fenced, unfenced, gaps, maybe
 
 
+def _less(rings: np.ndarray, union: shapely.Geometry, dim: int) -> np.ndarray:
+    """Each of ``rings`` less ``union`` (areas, ``dim`` 2, or lines, 1): each ring less only the
+    parts of the union it meets (an STRtree's pairs), so that a county's rings are not each
+    overlaid with every fence of the county; a ring that meets none is kept as it is."""
+    parts = shapely.get_parts(union)
+    parts = parts[shapely.get_dimensions(parts) == dim]
+    if not len(parts) or not len(rings):
+        return rings
+    ring_i, part_j = shapely.STRtree(parts).query(rings, predicate="intersects")
+    if not len(ring_i):
+        return rings
+    order = np.lexsort((part_j, ring_i))  # each ring's parts in the union's order
+    ring_i, part_j = ring_i[order], part_j[order]
+    met = np.unique(ring_i)
+    collect = shapely.multipolygons if dim == 2 else shapely.multilinestrings
+    near = collect(parts[part_j], indices=np.searchsorted(met, ring_i))
+    out = rings.copy()
+    out[met] = shapely.difference(rings[met], near)
+    return out
+
+
 def _unfenced(
     prep: PreparedParcels,
     facts: LandFacts,
@@ -473,11 +494,11 @@ def _unfenced(
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
         rg = np.flatnonzero(ring_group == g)
-        rest = rings.geometry[rg]
+        rest = rings.geometry[rg].copy()
         dims = shapely.get_dimensions(pieces)
         for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length
             if (dims == dim).any():  # (GEOS's overlay takes no collection of mixed dimensions)
-                rest = shapely.difference(rest, dissolve(pieces[dims == dim]))
+                rest = _less(rest, dissolve(pieces[dims == dim]), dim)
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
         keep = (length >= gate_ft) | shapely.is_closed(parts)  # closed: the whole ring
