@@ -19,7 +19,6 @@ import shapely
 from posting.checks import EPSILON_FT, FOOT_SLACK
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, lonlat_margin_deg
-from posting.dissolve import dissolve
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
 
@@ -211,6 +210,10 @@ class LandFacts:
         Stretches of boundary inside easements, with ``holder`` per stretch.
     recorded_acres
         Per parcel, the acreage the attributes record (NaN where none).
+    fence_covers
+        :func:`fence_cover`'s results by its settings, kept: every profile with a fence rule,
+        the land-class gates and the shared-line bounds (:mod:`posting.ambiguity`) measure the
+        same fences (read only).
     """
 
     water: Stretches | None = None
@@ -223,6 +226,7 @@ class LandFacts:
     easement_holder: np.ndarray | None = None
     recorded_acres: np.ndarray | None = None
     notes: list[str] = field(default_factory=list)
+    fence_covers: dict[tuple, tuple] = field(default_factory=dict, repr=False)
 
 
 def _stretches_by_group(prep: PreparedParcels, layer: FeatureLayer, tol: float, min_len: float):
@@ -425,6 +429,9 @@ def fence_cover(
     outside encloses land with an unfenced hole, the statutes do not say.
     """
     acc = max(float(accuracy_ft), 0.0)
+    key = (min_height_ft, float(tolerance_ft), bool(except_water), float(gate_ft), acc)
+    if key in facts.fence_covers:  # the same fences measured again (another profile ...)
+        return facts.fence_covers[key]
     rings, n = prep.rings, len(prep)
 
     def cover(tol: float) -> tuple[np.ndarray, Stretches]:
@@ -444,15 +451,15 @@ def fence_cover(
     maybe = np.zeros(n, dtype=np.int8)
     maybe[(loose_outer == 0) & usable & ~fenced] = MAYBE_HOLES
     maybe[(loose == 0) & usable & ~fenced] = MAYBE_ACCURACY
+    facts.fence_covers[key] = fenced, unfenced, gaps, maybe
     return fenced, unfenced, gaps, maybe
 
 
-def _less(rings: np.ndarray, union: shapely.Geometry, dim: int) -> np.ndarray:
-    """Each of ``rings`` less ``union`` (areas, ``dim`` 2, or lines, 1): each ring less only the
-    parts of the union it meets (an STRtree's pairs), so that a county's rings are not each
-    overlaid with every fence of the county; a ring that meets none is kept as it is."""
-    parts = shapely.get_parts(union)
-    parts = parts[shapely.get_dimensions(parts) == dim]
+def _less(rings: np.ndarray, parts: np.ndarray, dim: int) -> np.ndarray:
+    """Each of ``rings`` less the union of ``parts`` (disjoint areas, ``dim`` 2, or lines, 1:
+    the parts of a union): each ring less only the parts it meets (an STRtree's pairs), so
+    that a county's rings are not each overlaid with every fence of the county; a ring that
+    meets none is kept as it is."""
     if not len(parts) or not len(rings):
         return rings
     ring_i, part_j = shapely.STRtree(parts).query(rings, predicate="intersects")
@@ -498,7 +505,7 @@ def _unfenced(
         dims = shapely.get_dimensions(pieces)
         for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length
             if (dims == dim).any():  # (GEOS's overlay takes no collection of mixed dimensions)
-                rest = _less(rest, dissolve(pieces[dims == dim]), dim)
+                rest = _less(rest, pieces[dims == dim], dim)  # (disjoint: zone's parts)
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
         keep = (length >= gate_ft) | shapely.is_closed(parts)  # closed: the whole ring
