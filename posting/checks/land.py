@@ -76,8 +76,11 @@ def boundary_in_zone(
     )
     if len(rings) == 0 or len(pieces) == 0:
         return empty
-    tree = shapely.STRtree(pieces)
-    ri, pi = tree.query(rings, predicate="intersects")
+    # the rings in the tree, each piece asked once (prepared): a county-wide river or forest
+    # is one piece of tens of thousands of vertices, which the rings asked of one by one
+    pi, ri = shapely.STRtree(rings).query(pieces, predicate="intersects")
+    order = np.lexsort((pi, ri))  # by ring, then piece
+    ri, pi = ri[order], pi[order]
     if len(ri) == 0:
         return empty
     inter = shapely.intersection(rings[ri], pieces[pi])

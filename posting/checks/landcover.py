@@ -28,8 +28,11 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     if len(lines) == 0 or len(forest) == 0:
         return out
     pieces = shapely.get_parts(dissolve(forest))
-    tree = shapely.STRtree(pieces)
-    li, pi = tree.query(lines, predicate="intersects")
+    # the lines in the tree, each piece asked once (prepared): a forest is a few pieces of many
+    # vertices, which a million lines asked of one by one; summed by line, then piece
+    pi, li = shapely.STRtree(lines).query(pieces, predicate="intersects")
+    order = np.lexsort((pi, li))
+    li, pi = li[order], pi[order]
     inside = shapely.length(shapely.intersection(lines[li], pieces[pi]))
     total = np.bincount(li, weights=inside, minlength=len(lines))
     length = shapely.length(lines)
