@@ -93,10 +93,7 @@ def evaluate(
         if kind.remark is not None:
             kind.remark(rule, profile, m, part)
 
-    f = pd.concat(part.findings, ignore_index=True).sort_values("parcel", kind="stable")
-    f = f.reset_index(drop=True)
-    f["profile"] = profile.name
-    f["basis"] = _basis(profile, f["rule"].to_numpy())
+    f = _findings(profile, part.findings)
     status = decide(prep.invalid, np.where(valid, counted, 0), f)
     n = m.n
     land = Land(
@@ -111,11 +108,7 @@ def evaluate(
         if rule is not None:
             kind.settle(rule, profile, m, land, part)
     if len(part.findings) > found:  # what settling found (land only maybe fenced)
-        more = pd.concat(part.findings[found:], ignore_index=True)
-        more["profile"] = profile.name
-        more["basis"] = _basis(profile, more["rule"].to_numpy())
-        f = pd.concat([f, more], ignore_index=True).sort_values("parcel", kind="stable")
-        f = f.reset_index(drop=True)
+        f = _findings(profile, part.findings[found:], before=f)
     settle(f, status, land.posted_by, land.exemption)
     return Result(
         profile,
@@ -128,6 +121,19 @@ def evaluate(
         f,
         part.not_checked,
     )
+
+
+def _findings(
+    profile: Profile, tables: list[pd.DataFrame], *, before: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """The kinds' findings ``tables`` as one, with the ``profile`` and each rule's ``basis``,
+    after those ``before`` them, sorted by parcel (stable: each parcel's as they came)."""
+    f = pd.concat(tables, ignore_index=True)
+    f["profile"] = profile.name
+    f["basis"] = _basis(profile, f["rule"].to_numpy())
+    if before is not None:
+        f = pd.concat([before, f], ignore_index=True)
+    return f.sort_values("parcel", kind="stable").reset_index(drop=True)
 
 
 def _by_parcel(table: pd.DataFrame) -> pd.DataFrame:
