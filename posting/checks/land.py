@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from posting.dissolve import dissolve
+from posting.dissolve import dissolve, overlap, tile
 
 __all__ = [
     "Stretches",
@@ -76,24 +76,30 @@ def boundary_in_zone(
     )
     if len(rings) == 0 or len(pieces) == 0:
         return empty
-    # the rings in the tree, each piece asked once (prepared): a county-wide river or forest
-    # is one piece of tens of thousands of vertices, which the rings asked of one by one
-    pi, ri = shapely.STRtree(rings).query(pieces, predicate="intersects")
-    order = np.lexsort((pi, ri))  # by ring, then piece
-    ri, pi = ri[order], pi[order]
+    # the rings in the tree, each tile of the pieces asked once (prepared): a county-wide river
+    # or pipeline is one piece of a hundred thousand vertices, which the rings asked of one by
+    # one; cut into tiles, an intersection costs in the tile's few hundred
+    tiles, of = tile(pieces)
+    ti, ri = shapely.STRtree(rings).query(tiles, predicate="intersects")
+    pi = of[ti]
+    order = np.lexsort((ti, pi, ri))  # by ring, then piece, then tile
+    ri, pi, ti = ri[order], pi[order], ti[order]
     if len(ri) == 0:
         return empty
-    inter = shapely.intersection(rings[ri], pieces[pi])
+    inter = shapely.intersection(rings[ri], tiles[ti])
     parts, owner = shapely.get_parts(inter, return_index=True)
     lines = shapely.get_type_id(parts) == 1
     parts, owner = parts[lines], owner[lines]
     if len(parts) == 0:
         return empty
-    # pieces of one ring in one zone piece that meet (across the ring's start) are one stretch
-    uniq, owner = np.unique(owner, return_inverse=True)
-    merged = shapely.line_merge(shapely.multilinestrings(parts, indices=owner))
+    # pieces of one ring in one zone piece that meet (across the ring's start, or across a cut
+    # between two tiles) are one stretch
+    uniq, group = np.unique(ri[owner] * len(pieces) + pi[owner], return_inverse=True)
+    first = np.empty(len(uniq), np.int64)
+    first[group[::-1]] = owner[::-1]  # a pair of each group: its ring and piece
+    merged = shapely.line_merge(shapely.multilinestrings(parts, indices=group))
     parts2, owner2 = shapely.get_parts(merged, return_index=True)
-    pair = uniq[owner2]
+    pair = first[owner2]
     length = shapely.length(parts2)
     keep = np.flatnonzero(length >= max(min_length_ft, 1e-9))
     ring, geometry = ri[pair][keep], parts2[keep]
@@ -137,14 +143,9 @@ def share_of_area(polygons: np.ndarray, cover: np.ndarray) -> np.ndarray:
     cover = cover[~(shapely.is_missing(cover) | shapely.is_empty(cover))]
     if len(cover) == 0 or len(polygons) == 0:
         return out
-    pieces = shapely.get_parts(dissolve(cover))
-    tree = shapely.STRtree(pieces)
-    gi, pi = tree.query(polygons, predicate="intersects")
-    covered = np.bincount(
-        gi,
-        weights=shapely.area(shapely.intersection(polygons[gi], pieces[pi])),
-        minlength=len(polygons),
-    )
+    tiles, _ = tile(shapely.get_parts(dissolve(cover)))  # (areas of tiles add up)
+    gi, ti = shapely.STRtree(tiles).query(polygons, predicate="intersects")
+    covered = np.bincount(gi, weights=overlap(polygons[gi], tiles[ti]), minlength=len(polygons))
     area = shapely.area(polygons)
     np.divide(covered, area, out=out, where=area > 0)
     return np.clip(out, 0.0, 1.0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from posting.dissolve import dissolve
+from posting.dissolve import dissolve, overlap, tile
 
 __all__ = ["forest_share"]
 
@@ -27,13 +27,13 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     forest = np.asarray(forest, dtype=object)
     if len(lines) == 0 or len(forest) == 0:
         return out
-    pieces = shapely.get_parts(dissolve(forest))
-    # the lines in the tree, each piece asked once (prepared): a forest is a few pieces of many
-    # vertices, which a million lines asked of one by one; summed by line, then piece
-    pi, li = shapely.STRtree(lines).query(pieces, predicate="intersects")
-    order = np.lexsort((pi, li))
-    li, pi = li[order], pi[order]
-    inside = shapely.length(shapely.intersection(lines[li], pieces[pi]))
+    tiles, _ = tile(shapely.get_parts(dissolve(forest)))
+    # the lines in the tree, each tile asked once (prepared): a forest is a few pieces of many
+    # vertices, which a million lines asked of one by one; summed by line, then tile
+    ti, li = shapely.STRtree(lines).query(tiles, predicate="intersects")
+    order = np.lexsort((ti, li))
+    li, ti = li[order], ti[order]
+    inside = overlap(lines[li], tiles[ti], shapely.length)
     total = np.bincount(li, weights=inside, minlength=len(lines))
     length = shapely.length(lines)
     np.divide(total, length, out=out, where=length > 0)
