@@ -94,9 +94,9 @@ _CUT = 0.4871920746112329
 
 
 def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``pieces`` (polygons) with more than ``max_vertices`` (default
-    :data:`MAX_TILE_VERTICES`) vertices cut in four near their bounds' middle, and those
-    again, until none has more; the tiles and the index of the piece each comes from. Pieces
+    """``pieces`` (polygons; lines and points are kept whole) with more than ``max_vertices``
+    (default :data:`MAX_TILE_VERTICES`) vertices cut in four near their bounds' middle, and
+    those again, until none has more; the tiles and the index of the piece each comes from. Pieces
     small enough are kept as they are (the same objects).
 
     The tiles of a piece cover it and meet only along the cuts: areas add up, and lengths do
@@ -119,7 +119,8 @@ def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarra
     before = np.full(len(pieces), np.iinfo(np.int64).max)  # the vertices of what each was cut of
     while len(todo):
         n = shapely.get_num_coordinates(todo)
-        big = (n > most) & (n < before)  # (a cut that leaves as many vertices: a box, kept)
+        areal = np.isin(shapely.get_type_id(todo), (3, 6))  # (lines and points kept whole)
+        big = areal & (n > most) & (n < before)  # (a cut leaving as many vertices: a box, kept)
         done.append(todo[~big])
         owner.append(of[~big])
         todo, of, n = todo[big], of[big], n[big]

@@ -19,6 +19,7 @@ import shapely
 from posting.checks import EPSILON_FT, FOOT_SLACK
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, lonlat_margin_deg
+from posting.dissolve import tile
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
 
@@ -334,7 +335,11 @@ def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, n
         mid = shapely.line_interpolate_point(st.geometry, 0.5, normalized=True)
         holder = np.full(len(st), None, dtype=object)
         if len(st) and len(geoms):
-            mi, fi = shapely.STRtree(geoms).query(mid, predicate="dwithin", distance=1.0)
+            # asked of the easements' tiles: a corridor across the county is as big as its
+            # bounds, and every stretch's point was measured against its every vertex
+            tiles, of = tile(geoms)
+            mi, ti = shapely.STRtree(tiles).query(mid, predicate="dwithin", distance=1.0)
+            fi = of[ti]
             # within a foot of several: the first easement of the layer that names a holder
             # (not the tree's first, which a partition's subset of the easements changes)
             unnamed = pd.isna(layer.values[near[fi]])

@@ -80,6 +80,8 @@ def boundary_in_zone(
     # or pipeline is one piece of a hundred thousand vertices, which the rings asked of one by
     # one; cut into tiles, an intersection costs in the tile's few hundred
     tiles, of = tile(pieces)
+    # (a cut puts a vertex a hair off the edge it cuts: a ring along such an edge would not
+    # meet its tile; the land's zones are grown by their tolerance, so none runs along one)
     ti, ri = shapely.STRtree(rings).query(tiles, predicate="intersects")
     pi = of[ti]
     order = np.lexsort((ti, pi, ri))  # by ring, then piece, then tile
@@ -97,15 +99,71 @@ def boundary_in_zone(
     uniq, group = np.unique(ri[owner] * len(pieces) + pi[owner], return_inverse=True)
     first = np.empty(len(uniq), np.int64)
     first[group[::-1]] = owner[::-1]  # a pair of each group: its ring and piece
+    parts = _join_at_cuts(parts, group, ti[owner])
     merged = shapely.line_merge(shapely.multilinestrings(parts, indices=group))
     parts2, owner2 = shapely.get_parts(merged, return_index=True)
     pair = first[owner2]
+    # a ring wholly in a piece, but in several of its tiles: from its own start, as a ring in
+    # one tile comes from GEOS (merged across the cuts, it starts where a part did)
+    whole = np.flatnonzero(shapely.is_closed(parts2))
+    if len(whole):
+        own = rings[ri[pair[whole]]]
+        at = np.repeat(np.arange(len(whole)), shapely.get_num_coordinates(own))
+        parts2[whole] = shapely.linestrings(shapely.get_coordinates(own), indices=at)
     length = shapely.length(parts2)
     keep = np.flatnonzero(length >= max(min_length_ft, 1e-9))
     ring, geometry = ri[pair][keep], parts2[keep]
     start = shapely.line_locate_point(rings[ring], shapely.get_point(geometry, 0))
     keep = keep[np.lexsort((length[keep], start, ring))]
     return Stretches(ri[pair][keep], pi[pair][keep], parts2[keep], length[keep])
+
+
+CUT_SNAP_FT = 1e-6
+"""How near two parts of a ring's stretch, one in each tile, must end to be one stretch."""
+
+
+def _join_at_cuts(parts: np.ndarray, group: np.ndarray, tile_of: np.ndarray) -> np.ndarray:
+    """``parts`` (lines) whose ends meet another's of their ``group`` in another tile made to
+    end at the same point (one of theirs): where a ring crosses a cut
+    between two tiles, the two intersections compute the crossing each on its own, and may
+    put it a hair apart, which :func:`shapely.line_merge` would take for a gap.
+
+    Examples
+    --------
+    >>> a = shapely.LineString([(0, 0), (1, 1e-12)])
+    >>> b = shapely.LineString([(1, 0), (2, 0)])
+    >>> joined = _join_at_cuts(np.array([a, b]), [0, 0], np.array([0, 1]))
+    >>> shapely.line_merge(shapely.multilinestrings(joined)).wkt
+    'LINESTRING (0 0, 1 0, 2 0)'
+    """
+    group = np.asarray(group)
+    spans = np.zeros(group.max() + 1 if len(parts) else 0, dtype=np.int64)
+    np.add.at(spans, group, 1)
+    cut = np.flatnonzero(spans[group] > 1)  # (a group of one part: nothing to join)
+    if len(cut) == 0 or (np.diff(tile_of[cut]) == 0).all():
+        return parts
+    counts = shapely.get_num_coordinates(parts[cut])
+    last = np.cumsum(counts) - 1
+    ends = np.r_[last - counts + 1, last]  # each part's first and last vertex
+    xy = shapely.get_coordinates(parts[cut])
+    points = shapely.points(xy[ends])
+    a, b = shapely.STRtree(points).query(points, predicate="dwithin", distance=CUT_SNAP_FT)
+    part_of = np.r_[cut, cut]
+    same = (group[part_of[a]] == group[part_of[b]]) & (tile_of[part_of[a]] != tile_of[part_of[b]])
+    a, b = a[same], b[same]
+    if len(a) == 0:
+        return parts
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    m = len(points)
+    _, label = connected_components(coo_matrix((np.ones(len(a)), (a, b)), shape=(m, m)))
+    lead = np.full(m, m)
+    np.minimum.at(lead, label, np.arange(m))  # each cluster's first end
+    xy[ends] = xy[ends][lead[label]]
+    out = parts.copy()
+    out[cut] = shapely.set_coordinates(parts[cut].copy(), xy)
+    return out
 
 
 def points_in_polygons(polygons: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from posting.dissolve import dissolve, overlap, tile
+from posting.dissolve import GRID_FT, dissolve, overlap, tile
 
 __all__ = ["forest_share"]
 
@@ -30,7 +30,9 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     tiles, _ = tile(shapely.get_parts(dissolve(forest)))
     # the lines in the tree, each tile asked once (prepared): a forest is a few pieces of many
     # vertices, which a million lines asked of one by one; summed by line, then tile
-    ti, li = shapely.STRtree(lines).query(tiles, predicate="intersects")
+    # (within a hair, not intersecting: a cut puts a vertex a hair off the edge it cuts, and a
+    # line along that edge may then not touch its tile at all; measured on the grid, it does)
+    ti, li = shapely.STRtree(lines).query(tiles, predicate="dwithin", distance=GRID_FT)
     order = np.lexsort((ti, li))
     li, ti = li[order], ti[order]
     inside = overlap(lines[li], tiles[ti], shapely.length)
