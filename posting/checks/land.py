@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import shapely
 
 from posting.dissolve import dissolve, overlap, tile
@@ -105,11 +106,20 @@ def boundary_in_zone(
     pair = first[owner2]
     # a ring wholly in a piece, but in several of its tiles: from its own start, as a ring in
     # one tile comes from GEOS (merged across the cuts, it starts where a part did)
-    whole = np.flatnonzero(shapely.is_closed(parts2))
+    closed = shapely.is_closed(parts2)
+    whole = np.flatnonzero(closed)
     if len(whole):
         own = rings[ri[pair[whole]]]
         at = np.repeat(np.arange(len(whole)), shapely.get_num_coordinates(own))
         parts2[whole] = shapely.linestrings(shapely.get_coordinates(own), indices=at)
+    tile_of = ti[owner]
+    low = np.full(len(uniq), len(tiles))
+    np.minimum.at(low, group, tile_of)
+    high = np.zeros(len(uniq), np.int64)
+    np.maximum.at(high, group, tile_of)
+    across = np.flatnonzero((low != high)[owner2] & ~closed)
+    if len(across):
+        parts2[across] = _without_cut_vertices(parts2[across], rings[ri[pair[across]]])
     length = shapely.length(parts2)
     keep = np.flatnonzero(length >= max(min_length_ft, 1e-9))
     ring, geometry = ri[pair][keep], parts2[keep]
@@ -164,6 +174,33 @@ def _join_at_cuts(parts: np.ndarray, group: np.ndarray, tile_of: np.ndarray) -> 
     out = parts.copy()
     out[cut] = shapely.set_coordinates(parts[cut].copy(), xy)
     return out
+
+
+def _without_cut_vertices(lines: np.ndarray, rings: np.ndarray) -> np.ndarray:
+    """``lines`` (stretches of ``rings``, one each) without the vertices inside them that are
+    not their ring's: where a stretch crosses a cut between tiles, the crossing, which a
+    stretch of the piece uncut does not have (its only vertices that are not its ring's are
+    where it enters and leaves the piece: its ends).
+
+    Examples
+    --------
+    >>> ring = shapely.box(0, 0, 10, 10).exterior
+    >>> line = shapely.LineString([(10, 2), (10, 5), (10, 10), (6, 10)])
+    >>> _without_cut_vertices(np.array([line]), np.array([ring]))[0].wkt
+    'LINESTRING (10 2, 10 10, 6 10)'
+    """
+    xy, at = shapely.get_coordinates(lines, return_index=True)
+    count = shapely.get_num_coordinates(lines)
+    last = np.cumsum(count) - 1
+    end = np.zeros(len(xy), dtype=bool)
+    end[last] = end[last - count + 1] = True
+    rxy, rat = shapely.get_coordinates(rings, return_index=True)
+    mine = pd.MultiIndex.from_arrays([rat, rxy[:, 0], rxy[:, 1]])
+    vertex = pd.MultiIndex.from_arrays([at, xy[:, 0], xy[:, 1]]).isin(mine)
+    keep = end | vertex
+    if keep.all():
+        return lines
+    return shapely.linestrings(xy[keep], indices=at[keep])
 
 
 def points_in_polygons(polygons: np.ndarray, points: np.ndarray) -> np.ndarray:
