@@ -472,11 +472,19 @@ def _less(rings: np.ndarray, parts: np.ndarray, dim: int) -> np.ndarray:
         return rings
     order = np.lexsort((part_j, ring_i))  # each ring's parts in the union's order
     ring_i, part_j = ring_i[order], part_j[order]
-    met = np.unique(ring_i)
-    collect = shapely.multipolygons if dim == 2 else shapely.multilinestrings
-    near = collect(parts[part_j], indices=np.searchsorted(met, ring_i))
+    met, first, count = np.unique(ring_i, return_index=True, return_counts=True)
     out = rings.copy()
-    out[met] = shapely.difference(rings[met], near)
+    # a ring that meets one part less that part itself: gathered into a collection for each
+    # ring, a county-wide fence's reach (one part of 100,000s of vertices) was copied once for
+    # every ring it meets, which took more memory than the machine has
+    one = count == 1
+    out[met[one]] = shapely.difference(rings[met[one]], parts[part_j[first[one]]])
+    several = np.isin(ring_i, met[~one])
+    if several.any():
+        collect = shapely.multipolygons if dim == 2 else shapely.multilinestrings
+        mine = met[~one]
+        near = collect(parts[part_j[several]], indices=np.searchsorted(mine, ring_i[several]))
+        out[mine] = shapely.difference(rings[mine], near)
     return out
 
 
