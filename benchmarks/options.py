@@ -10,10 +10,24 @@ more runs, ``--only fences-accuracy`` for one case). It makes the county first w
 * ``plain``: the parcels and signs, ``--rules florida``, the JSON report;
 * ``accuracy``: ``--accuracy-ft 16`` (a phone survey: the shared lines' bounds are evaluated);
 * ``fences``: ``--fences`` (Florida's fenced land);
-* ``fences-accuracy``: both.
+* ``fences-accuracy``: both;
+* ``water-big``: ``--water`` with 30 rivers across the county (lines of 2,000 vertices) and 50
+  lakes (polygons of 400 vertices), Florida's water boundaries;
+* ``easements-big``: ``--easements`` with 100 county-wide corridors (60 ft wide, 1,000
+  vertices down the middle): what a pipeline or power-line layer is;
+* ``forest-corridors``: ``--landcover`` with 40 forest corridors 400 ft wide across the
+  county, under ``--rules arkansas`` (its forest spacing differs from the open land's);
+* ``fences-long`` (only with ``--only``): ``--fences`` with 60 fences across the county
+  (lines of 1,000 vertices, 5 ft high): a ranch's fences along its roads, whose reach
+  dissolves into one piece.
+
+The layers (``benchmarks/work/{water,easements,forest,fences_long}.parquet``) are drawn with
+a fixed seed in the county's UTM zone.
 
 Until 2026-12-05 ``fences`` took 1,055 s (every ring overlaid with every fence of the county)
-and ``accuracy`` 90 s (the shared-line findings scanned every doubt for each lot). The medians
+and ``accuracy`` 90 s (the shared-line findings scanned every doubt for each lot); a helper's
+sweep of the options found, with layers like these, the water 78 s, the easements 491 s and
+the forest corridors more than 600 s (an STRtree of the big pieces asked ring by ring). The medians
 and each case's ratio to ``plain`` are printed; the last line is all of it as one JSON object,
 also written to ``benchmarks/work/options.json``.
 """
@@ -43,7 +57,30 @@ CASES = {
         "--accuracy-ft",
         "16",
     ],
+    "water-big": ["--water", "{work}/water.parquet"],
+    "easements-big": ["--easements", "{work}/easements.parquet"],
+    "forest-corridors": [
+        "--landcover",
+        "{work}/forest.parquet",
+        "--landcover-field",
+        "cover",
+        "--rules",
+        "arkansas",
+    ],
+    "fences-long": [
+        "--fences",
+        "{work}/fences_long.parquet",
+        "--fence-height-field",
+        "height_ft",
+    ],
 }
+
+
+SLOW = {"fences-long"}
+"""Cases run only when asked for (``--only``): the long fences take about 8 minutes
+(each ring that meets the fences' reach, one piece of 100,000s of vertices, is overlaid with
+all of it; see the README)."""
+DEFAULT = [c for c in CASES if c not in SLOW]
 
 
 def make_fences(work: Path, python: str) -> None:
@@ -62,12 +99,58 @@ def make_fences(work: Path, python: str) -> None:
     subprocess.run([python, "-c", script, str(work)], check=True)
 
 
+def make_layers(work: Path, python: str) -> None:
+    """The water, easement and forest layers: long wavy lines across the county's extent."""
+    names = ("water", "easements", "forest", "fences_long")
+    if all((work / f"{n}.parquet").exists() for n in names):
+        return
+    script = """
+import sys, numpy as np, geopandas as gpd, shapely
+work = sys.argv[1]
+g = gpd.read_parquet(work + '/parcels.parquet')
+crs = g.estimate_utm_crs()
+x0, y0, x1, y1 = g.to_crs(crs).total_bounds
+rng = np.random.default_rng(20261205)
+
+def across(n, vertices):
+    # n wavy lines from the west edge to the east (or south to north), at random offsets
+    t = np.linspace(0, 1, vertices)
+    out = []
+    for k in range(n):
+        a, b = rng.uniform(0.05, 0.95, 2)
+        wave = 0.03 * np.sin(2 * np.pi * (rng.integers(3, 9) * t + rng.uniform()))
+        wave += 0.004 * np.sin(2 * np.pi * rng.integers(40, 90) * t)
+        u, v = t, a + (b - a) * t + wave
+        if k % 2:
+            u, v = v, u
+        out.append(shapely.LineString(np.c_[x0 + u * (x1 - x0), y0 + v * (y1 - y0)]))
+    return np.array(out, dtype=object)
+
+def save(name, geoms, **cols):
+    f = gpd.GeoDataFrame(cols, geometry=list(geoms), crs=crs).to_crs(4326)
+    f.to_parquet(f'{work}/{name}.parquet')
+
+t = np.linspace(0, 2 * np.pi, 400, endpoint=False)
+lakes = []
+for cx, cy, r in zip(rng.uniform(x0, x1, 50), rng.uniform(y0, y1, 50), rng.uniform(90, 450, 50)):
+    rr = r * (1 + 0.25 * np.sin(5 * t + rng.uniform(0, 6)) + 0.05 * np.sin(37 * t))
+    lakes.append(shapely.Polygon(np.c_[cx + rr * np.cos(t), cy + rr * np.sin(t)]))
+save('water', [*across(30, 2000), *lakes])
+save('easements', shapely.buffer(across(100, 1000), 9.144), holder=['Gas Co'] * 100)
+save('forest', shapely.buffer(across(40, 1000), 60.96), cover=['forest'] * 40)
+save('fences_long', across(60, 1000), height_ft=[5.0] * 60)
+"""
+    subprocess.run([python, "-c", script, str(work)], check=True)
+
+
 def run_case(python: str, work: Path, extra: list[str], out: Path) -> float:
     """One fresh ``posting check``; its wall time (exit status 0 or 1, else an error)."""
     args = [a.format(work=work) for a in extra]
     cmd = [python, "-m", "posting.cli", "check", f"{work}/parcels.parquet"]
     cmd += ["--signs", f"{work}/signs.parquet", "--id-field", "parcel_id"]
-    cmd += ["--owner-field", "owner", "--rules", "florida", "--json", str(out), "-q", *args]
+    cmd += ["--owner-field", "owner", "--json", str(out), "-q", *args]
+    if "--rules" not in args:
+        cmd += ["--rules", "florida"]
     t = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True, check=False)
     seconds = time.perf_counter() - t
@@ -85,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (WORK / "parcels.parquet").exists():
         subprocess.run([a.python, str(HERE / "make_county.py")], check=True)
     make_fences(WORK, a.python)
-    cases = ["plain", *[c for c in (a.only or CASES) if c != "plain"]]
+    make_layers(WORK, a.python)
+    cases = ["plain", *[c for c in (a.only or DEFAULT) if c != "plain"]]
     times: dict[str, list[float]] = {c: [] for c in cases}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(a.repeat):
