@@ -100,7 +100,8 @@ def boundary_in_zone(
     uniq, group = np.unique(ri[owner] * len(pieces) + pi[owner], return_inverse=True)
     first = np.empty(len(uniq), np.int64)
     first[group[::-1]] = owner[::-1]  # a pair of each group: its ring and piece
-    parts = _join_at_cuts(parts, group, ti[owner])
+    tile_of = ti[owner]
+    parts = _join_at_cuts(parts, group, tile_of)
     merged = shapely.line_merge(shapely.multilinestrings(parts, indices=group))
     parts2, owner2 = shapely.get_parts(merged, return_index=True)
     pair = first[owner2]
@@ -112,7 +113,6 @@ def boundary_in_zone(
         own = rings[ri[pair[whole]]]
         at = np.repeat(np.arange(len(whole)), shapely.get_num_coordinates(own))
         parts2[whole] = shapely.linestrings(shapely.get_coordinates(own), indices=at)
-    tile_of = ti[owner]
     low = np.full(len(uniq), len(tiles))
     np.minimum.at(low, group, tile_of)
     high = np.zeros(len(uniq), np.int64)
@@ -147,8 +147,7 @@ def _join_at_cuts(parts: np.ndarray, group: np.ndarray, tile_of: np.ndarray) -> 
     'LINESTRING (0 0, 1 0, 2 0)'
     """
     group = np.asarray(group)
-    spans = np.zeros(group.max() + 1 if len(parts) else 0, dtype=np.int64)
-    np.add.at(spans, group, 1)
+    spans = np.bincount(group)
     cut = np.flatnonzero(spans[group] > 1)  # (a group of one part: nothing to join)
     if len(cut) == 0 or (np.diff(tile_of[cut]) == 0).all():
         return parts
