@@ -138,7 +138,28 @@ def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarra
         if lost.any():
             redo = lost[src]
             cut[redo] = shapely.intersection(todo[src[redo]], boxes[redo], grid_size=GRID_FT)
-        parts, k = shapely.get_parts(cut, return_index=True)
+        parts, k = _flat_parts(cut)
         polygons = shapely.get_type_id(parts) == 3
         todo, of, before = parts[polygons], of[src[k[polygons]]], n[src[k[polygons]]]
     return np.concatenate(done), np.concatenate(owner)
+
+
+def _flat_parts(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The single geometries in ``geoms``, however deeply nested (a collection holding a
+    MultiPolygon: GEOS's overlay gives none, but a quarter left out would go unseen, since
+    the area check of :func:`tile` is taken before), and the index of the one each is in.
+
+    >>> nested = shapely.GeometryCollection([shapely.MultiPolygon([shapely.box(0, 0, 1, 1)])])
+    >>> parts, of = _flat_parts(np.array([shapely.box(0, 0, 2, 2), nested]))
+    >>> shapely.get_type_id(parts).tolist(), of.tolist()
+    ([3, 3], [0, 1])
+    """
+    parts, of = shapely.get_parts(geoms, return_index=True)
+    multi = np.isin(shapely.get_type_id(parts), (4, 5, 6, 7))
+    while multi.any():
+        inner, k = shapely.get_parts(parts[multi], return_index=True)
+        parts = np.concatenate([parts[~multi], inner])
+        of = np.concatenate([of[~multi], of[multi][k]])
+        multi = np.isin(shapely.get_type_id(parts), (4, 5, 6, 7))
+    order = np.argsort(of, kind="stable")
+    return parts[order], of[order]

@@ -11,6 +11,7 @@ import pytest
 import shapely
 from pyproj import CRS
 
+from posting import dissolve as dissolve_module
 from posting.io import MarkerLayer, ParcelLayer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,3 +168,14 @@ def one_line_error(res, *needles: str) -> str:
     for needle in needles:
         assert needle in lines[0], lines[0]
     return lines[0]
+
+
+def tiled(f, *args, **kwargs):
+    """``f`` with every piece of more than 4 vertices cut into tiles (boxes once, hulls and
+    grown lines until no cut helps): the county's rivers are cut so, at 500 vertices."""
+    saved = dissolve_module.MAX_TILE_VERTICES
+    dissolve_module.MAX_TILE_VERTICES = 4
+    try:
+        return f(*args, **kwargs)
+    finally:
+        dissolve_module.MAX_TILE_VERTICES = saved

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import shapely
+from helpers import tiled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from posting import dissolve as dissolve_module
 from posting.checks.access import boundary_crossings
 from posting.checks.land import boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.checks.landcover import forest_share
@@ -44,17 +44,6 @@ a foot), which never fail: the floating ones can, where edges coincide. GEOS 3.1
 triangle less another twice a result 80 sq ft short (the second difference dropped a piece
 that only shared an edge with it), and a triangle less a union whose parts touch at a corner
 a negative area. The checks themselves only intersect (and clip the shares to 0-1)."""
-
-
-def tiled(f, *args, **kwargs):
-    """``f`` with every piece of more than 4 vertices cut into tiles (boxes once, hulls and
-    grown lines until no cut helps): the county's rivers are cut so, at 500 vertices."""
-    saved = dissolve_module.MAX_TILE_VERTICES
-    dissolve_module.MAX_TILE_VERTICES = 4
-    try:
-        return f(*args, **kwargs)
-    finally:
-        dissolve_module.MAX_TILE_VERTICES = saved
 
 
 def rest_of(geom, cover):
