@@ -316,6 +316,46 @@ def test_a_stream_line_on_the_open_side_within_0_ft_needs_no_fence():
     assert p["status"] == "unposted"
 
 
+def lake_and_shore_lots(vertices: int = 796, radius: float = 6400.0):
+    """A lake of ``vertices`` (segments of about 50 ft), and four lots whose lines follow its
+    shore vertex for vertex, each for 60 degrees round north, west, south and east (where
+    :func:`posting.dissolve.tile` cuts it), 500 ft deep; each shore's length."""
+    t = np.linspace(0, 2 * np.pi, vertices, endpoint=False)
+    xy = np.c_[radius * np.cos(t), radius * np.sin(t)]
+    lots, shores = [], []
+    for middle in (np.pi / 2, np.pi, 3 * np.pi / 2, 2 * np.pi):
+        at = np.abs((t - middle + np.pi) % (2 * np.pi) - np.pi) <= np.pi / 6
+        shore = np.roll(xy, -np.flatnonzero(at & ~np.roll(at, 1))[0], axis=0)[: at.sum()]
+        lots.append(shapely.Polygon(np.r_[shore, shore[::-1] * (radius + 500) / radius]))
+        shores.append(shapely.LineString(shore).length)
+    return shapely.Polygon(xy), lots, shores
+
+
+@pytest.mark.parametrize("vertices", [796, 800])  # (cut, each lost the 50 ft in one of the two)
+def test_lots_along_a_big_lakes_shore_within_0_ft(vertices):
+    """``water_tolerance_ft=0``: the lake's own polygon is the water, and a lot whose line is
+    its shore, vertex for vertex, is water all along it. The lake (796 or 800 vertices) is
+    more than a tile holds: cut, it lost the 50 ft from a cut to the shore's next vertex where
+    the cut's vertex fell a hair inside the shore, in the frontage (796) and in what needs no
+    fence (800)."""
+    lake, lots, shores = lake_and_shore_lots(vertices)
+    assert shapely.get_num_coordinates(lake) > 500  # (posting.dissolve.MAX_TILE_VERTICES)
+    at_0 = Settings(water_tolerance_ft=0.0)
+    got = check(parcels(*lots), markers([]), settings=at_0, context=Context(water=features([lake])))
+    frontage = [p["water_frontage_ft"] for p in got.to_dict()["parcels"]]
+    assert frontage == pytest.approx(shores, abs=0.01)
+    # fenced on their land sides (5 ft out), the shores left open: fenced land
+    land_sides = [
+        shapely.LineString(
+            shapely.get_coordinates(lot.buffer(5, join_style="mitre").exterior)
+        ).difference(lake.buffer(1))
+        for lot in lots
+    ]
+    ctx = Context(fences=features(land_sides, ["4"] * 4), water=features([lake]))
+    got = check(parcels(*lots), markers([]), settings=at_0, context=ctx).to_dict()["parcels"]
+    assert [(p["posted_by"], p["unfenced_ft"]) for p in got] == [("fence", 0.0)] * 4
+
+
 def test_a_sliver_lot_with_no_fence_near_is_not_fenced():
     """A 4 ft square (Pacific County's tax lots have two with less than 20 ft of boundary): its
     16 ft are no gate in a fence, for no fence runs along them. It was "posted by fence" with a

@@ -57,11 +57,17 @@ def zone(geoms: np.ndarray, tolerance_ft: float) -> np.ndarray:
 
 
 def boundary_in_zone(
-    rings: np.ndarray, pieces: np.ndarray, *, min_length_ft: float = 0.0
+    rings: np.ndarray, pieces: np.ndarray, *, min_length_ft: float = 0.0, cut: bool = True
 ) -> Stretches:
     """The stretches of each ring inside the zone pieces, at least ``min_length_ft`` long, in
     order along each ring (by ring, then where each starts): not in the order of the pieces,
     which a union's parts come in, and which a subset of the features (a partition's) changes.
+
+    With ``cut``, big pieces are cut into tiles (:func:`posting.dissolve.tile`) first: only
+    for zones grown by a tolerance. A cut puts a vertex a hair off the edge it cuts, and a
+    ring that runs along that edge (a lot whose line is a lake's shore, vertex for vertex)
+    would lose the stretch from the cut to the edge's next vertex; no ring runs along the edge
+    of a zone grown round its features.
 
     Examples
     --------
@@ -80,9 +86,7 @@ def boundary_in_zone(
     # the rings in the tree, each tile of the pieces asked once (prepared): a county-wide river
     # or pipeline is one piece of a hundred thousand vertices, which the rings asked of one by
     # one; cut into tiles, an intersection costs in the tile's few hundred
-    tiles, of = tile(pieces)
-    # (a cut puts a vertex a hair off the edge it cuts: a ring along such an edge would not
-    # meet its tile; the land's zones are grown by their tolerance, so none runs along one)
+    tiles, of = tile(pieces) if cut else (pieces, np.arange(len(pieces)))
     ti, ri = shapely.STRtree(rings).query(tiles, predicate="intersects")
     pi = of[ti]
     order = np.lexsort((ti, pi, ri))  # by ring, then piece, then tile
