@@ -114,7 +114,7 @@ def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarra
     """
     pieces = np.asarray(pieces, dtype=object)
     most = MAX_TILE_VERTICES if max_vertices is None else max_vertices
-    done, owner = [], []
+    done, owner = [pieces[:0]], [np.arange(0)]  # (none: a layer with nothing usable)
     todo, of = pieces, np.arange(len(pieces))
     before = np.full(len(pieces), np.iinfo(np.int64).max)  # the vertices of what each was cut of
     while len(todo):

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posting.checks.land import share_of_area
-from posting.dissolve import dissolve
+from posting.checks.landcover import forest_share
+from posting.dissolve import dissolve, tile
 
 # Found by the land checks' oracle (tests/test_land_checks.py): with GEOS 3.14.1,
 # shapely.union_all of these five came to 5,957.6 sq ft, without the strip S (67 sq ft, which
@@ -65,3 +66,13 @@ def test_a_union_that_lost_nothing_is_the_floating_one(boxes):
 def test_nothing_and_empty_inputs():
     assert dissolve(np.array([], dtype=object)).is_empty
     assert dissolve(np.array([None, shapely.Polygon()], dtype=object)).is_empty
+
+
+def test_no_pieces_no_tiles():
+    """A layer with nothing usable (a forest layer of lines only, one of them with a NaN
+    vertex: the settings fuzz's find) dissolves to nothing, which has no tiles: ``tile``
+    raised numpy's "need at least one array to concatenate"."""
+    tiles, of = tile(np.array([], dtype=object))
+    assert len(tiles) == len(of) == 0 and of.dtype.kind == "i"
+    lines = np.array([shapely.LineString([(0, 0), (10, 0)])], dtype=object)
+    assert forest_share(lines, np.array([shapely.Polygon()], dtype=object)).tolist() == [0.0]
