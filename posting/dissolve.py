@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-__all__ = ["GRID_FT", "MAX_TILE_VERTICES", "dissolve", "overlap", "tile"]
+__all__ = ["GRID_FT", "MAX_TILE_VERTICES", "along_cuts", "dissolve", "overlap", "tile"]
 
 MAX_TILE_VERTICES = 500
 """The most vertices a tile of :func:`tile` keeps: below it, GEOS's overlay costs little more
@@ -163,3 +163,45 @@ def _flat_parts(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         multi = np.isin(shapely.get_type_id(parts), (4, 5, 6, 7))
     order = np.argsort(of, kind="stable")
     return parts[order], of[order]
+
+
+def along_cuts(
+    tiles: np.ndarray, of: np.ndarray, pieces: np.ndarray, lines: np.ndarray
+) -> np.ndarray:
+    """Which of ``lines`` have a vertex where one of the ``pieces``' edges is cut into
+    ``tiles`` (:func:`tile`: the tiles and the piece each comes from): the cut's vertex is a
+    hair off the edge it cuts, so a line that runs along that edge, vertex for vertex (a lot's
+    line along a lake's shore), is a hair inside or outside the tile all the way from the edge's
+    vertex to the cut, where the piece uncut holds it. Such lines are measured against the
+    pieces uncut. A zone grown by a tolerance has no vertex of a line.
+
+    Examples
+    --------
+    >>> lake = shapely.Polygon([(0, 0), (10, 0), (10, 7), (0, 7)])
+    >>> tiles, of = tile(np.array([lake]), max_vertices=4)
+    >>> shore = shapely.LineString([(0, 0), (10, 0), (10, -1)])  # along the south edge, cut
+    >>> along_cuts(tiles, of, np.array([lake]), np.array([shore, shore.buffer(1).exterior]))
+    array([ True, False])
+    """
+    out = np.zeros(len(lines), dtype=bool)
+    cut = np.bincount(of, minlength=len(pieces)) > 1
+    if not cut.any() or not len(lines):
+        return out
+    xy, ring = shapely.get_coordinates(
+        shapely.get_rings(tiles[cut[of]]), return_index=True
+    )  # (each ring closed: its first vertex is its last)
+    ours = np.isin(_key(xy), _key(shapely.get_coordinates(pieces[cut])))
+    one_ring = ring[1:] == ring[:-1]
+    new_next = np.r_[~ours[1:] & one_ring, False]
+    new_before = np.r_[False, ~ours[:-1] & one_ring]
+    beside = np.unique(_key(xy[ours & (new_next | new_before)]))
+    lxy, line = shapely.get_coordinates(lines, return_index=True)
+    out[line[np.isin(_key(lxy), beside)]] = True
+    return out
+
+
+def _key(xy: np.ndarray) -> np.ndarray:
+    """Coordinates as one number each, equal where both are (``x + iy``, set, not summed)."""
+    out = np.empty(len(xy), dtype=complex)
+    out.real, out.imag = xy[:, 0], xy[:, 1]
+    return out

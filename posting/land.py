@@ -20,7 +20,7 @@ import shapely
 from posting.checks import EPSILON_FT, FOOT_SLACK
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, lonlat_margin_deg
-from posting.dissolve import tile
+from posting.dissolve import along_cuts, tile
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
 
@@ -202,9 +202,6 @@ class LandFacts:
         water layer.
     water_zone
         Per working-CRS group, the water zone pieces (for gaps along water).
-    water_tolerance_ft
-        How far the water zone reaches beyond the water (0: the water's own polygons, whose
-        edges a lot's line may follow vertex for vertex).
     dwelling
         Per parcel: True with a dwelling, False without, None unknown (no layer or attribute).
     cultivated
@@ -223,7 +220,6 @@ class LandFacts:
 
     water: Stretches | None = None
     water_zone: dict[int, np.ndarray] = field(default_factory=dict)
-    water_tolerance_ft: float = 0.0
     dwelling: np.ndarray | None = None
     dwelling_source: str = ""
     cultivated: np.ndarray | None = None
@@ -244,7 +240,7 @@ def _stretches_by_group(prep: PreparedParcels, layer: FeatureLayer, tol: float, 
         pieces = zone(geoms, tol)
         zones[g] = pieces
         rg = np.flatnonzero(ring_group == g)
-        st = boundary_in_zone(rings.geometry[rg], pieces, min_length_ft=min_len, cut=tol > 0)
+        st = boundary_in_zone(rings.geometry[rg], pieces, min_length_ft=min_len)
         out.append((rg[st.ring], st.feature, st.geometry, st.length_ft, near, pieces))
     return out, zones
 
@@ -364,7 +360,6 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
     tol = settings.water_tolerance_ft
     if context.water is not None:
         parts, facts.water_zone = _stretches_by_group(prep, context.water, tol, 3 * tol)
-        facts.water_tolerance_ft = tol
         facts.water = _concat([p[:4] for p in parts])
     if context.easements is not None:
         facts.easements, facts.easement_holder = _easements(prep, context.easements)
@@ -466,26 +461,33 @@ def fence_cover(
     return fenced, unfenced, gaps, maybe
 
 
-def _less(rings: np.ndarray, parts: np.ndarray, dim: int, cut: bool = True) -> np.ndarray:
+def _less(rings: np.ndarray, parts: np.ndarray, dim: int) -> np.ndarray:
     """Each of ``rings`` less the union of ``parts`` (disjoint areas, ``dim`` 2, or lines, 1:
     the parts of a union), each ring less only the parts it meets; a ring that meets none is
     kept as it is.
 
-    With ``cut``, areas are cut into tiles first (:func:`posting.dissolve.tile`): a
-    county-wide fence's reach is one piece of 100,000s of vertices, and GEOS's overlay, like
-    its predicates asked of a small ring, costs in the vertices of both. A ring is taken less
-    each tile it meets, one after another. Where it crosses a cut, the two tiles may leave a
-    hair of it between them (a cut's vertex is put a hair off the cut): far shorter than a
-    gate (:func:`_unfenced` leaves such pieces out), and never a whole ring. Only for areas
-    grown by a tolerance: a ring along the edge a cut crosses (a lot's line along a lake's
-    shore, vertex for vertex) would keep the stretch from the cut to that edge's next vertex
-    (:func:`posting.checks.land.boundary_in_zone`)."""
+    Areas are cut into tiles first (:func:`posting.dissolve.tile`): a county-wide fence's
+    reach is one piece of 100,000s of vertices, and GEOS's overlay, like its predicates asked
+    of a small ring, costs in the vertices of both. A ring is taken less each tile it meets,
+    one after another. Where it crosses a cut, the two tiles may leave a hair of it between
+    them (a cut's vertex is put a hair off the cut): far shorter than a gate (:func:`_unfenced`
+    leaves such pieces out), and never a whole ring. A ring that runs along an edge a cut
+    crosses (a lot's line along a lake's shore, vertex for vertex, water within 0 ft) would
+    keep the stretch from the cut to that edge's next vertex: it is taken less the parts
+    uncut (:func:`posting.dissolve.along_cuts`)."""
     if not len(parts) or not len(rings):
         return rings
-    tiles = tile(parts)[0] if dim == 2 and cut else parts
+    tiles, of = tile(parts) if dim == 2 else (parts, np.arange(len(parts)))
     # the rings in the tree, each tile asked once (prepared): a ring asked of a whole piece
     # costs in the piece's vertices (30 s of 35 s with ten fences across a county)
     tj, ri = shapely.STRtree(rings).query(tiles, predicate="intersects")
+    whole = along_cuts(tiles, of, parts, rings)
+    if whole.any():  # (those rings less the parts uncut, as tiles of their own)
+        tj, ri = tj[~whole[ri]], ri[~whole[ri]]
+        near = np.flatnonzero(whole)
+        wj, wr = shapely.STRtree(rings[near]).query(parts, predicate="intersects")
+        tj, ri = np.r_[tj, len(tiles) + wj], np.r_[ri, near[wr]]
+        tiles = np.concatenate([tiles, parts])
     if not len(ri):
         return rings
     order = np.lexsort((tj, ri))  # each ring's tiles in the union's order
@@ -524,16 +526,14 @@ def _unfenced(
         ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
         ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
         pieces = zone(lines[ok], reach_ft)
-        grown = True  # (every area in the pieces grown by a tolerance: they may be cut)
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
-            grown = facts.water_tolerance_ft > 0
         rg = np.flatnonzero(ring_group == g)
         rest = rings.geometry[rg].copy()
         dims = shapely.get_dimensions(pieces)
         for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length
             if (dims == dim).any():  # (GEOS's overlay takes no collection of mixed dimensions)
-                rest = _less(rest, pieces[dims == dim], dim, grown)  # (disjoint: zone's parts)
+                rest = _less(rest, pieces[dims == dim], dim)  # (disjoint: zone's parts)
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
         keep = (length >= gate_ft) | shapely.is_closed(parts)  # closed: the whole ring

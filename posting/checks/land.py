@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.dissolve import dissolve, overlap, tile
+from posting.dissolve import along_cuts, dissolve, overlap, tile
 
 __all__ = [
     "Stretches",
@@ -57,17 +57,15 @@ def zone(geoms: np.ndarray, tolerance_ft: float) -> np.ndarray:
 
 
 def boundary_in_zone(
-    rings: np.ndarray, pieces: np.ndarray, *, min_length_ft: float = 0.0, cut: bool = True
+    rings: np.ndarray, pieces: np.ndarray, *, min_length_ft: float = 0.0
 ) -> Stretches:
     """The stretches of each ring inside the zone pieces, at least ``min_length_ft`` long, in
     order along each ring (by ring, then where each starts): not in the order of the pieces,
     which a union's parts come in, and which a subset of the features (a partition's) changes.
 
-    With ``cut``, big pieces are cut into tiles (:func:`posting.dissolve.tile`) first: only
-    for zones grown by a tolerance. A cut puts a vertex a hair off the edge it cuts, and a
-    ring that runs along that edge (a lot whose line is a lake's shore, vertex for vertex)
-    would lose the stretch from the cut to the edge's next vertex; no ring runs along the edge
-    of a zone grown round its features.
+    Big pieces are cut into tiles (:func:`posting.dissolve.tile`) first, but for the rings
+    that run along an edge a cut crosses (a lot whose line is a lake's shore, vertex for
+    vertex, within 0 ft: :func:`posting.dissolve.along_cuts`), which meet the pieces uncut.
 
     Examples
     --------
@@ -86,8 +84,15 @@ def boundary_in_zone(
     # the rings in the tree, each tile of the pieces asked once (prepared): a county-wide river
     # or pipeline is one piece of a hundred thousand vertices, which the rings asked of one by
     # one; cut into tiles, an intersection costs in the tile's few hundred
-    tiles, of = tile(pieces) if cut else (pieces, np.arange(len(pieces)))
+    tiles, of = tile(pieces)
     ti, ri = shapely.STRtree(rings).query(tiles, predicate="intersects")
+    whole = along_cuts(tiles, of, pieces, rings)
+    if whole.any():  # (those rings with the pieces uncut, as tiles of their own)
+        ti, ri = ti[~whole[ri]], ri[~whole[ri]]
+        near = np.flatnonzero(whole)
+        wi, wr = shapely.STRtree(rings[near]).query(pieces, predicate="intersects")
+        ti, ri = np.r_[ti, len(tiles) + wi], np.r_[ri, near[wr]]
+        tiles, of = np.concatenate([tiles, pieces]), np.r_[of, np.arange(len(pieces))]
     pi = of[ti]
     order = np.lexsort((ti, pi, ri))  # by ring, then piece, then tile
     ri, pi, ti = ri[order], pi[order], ti[order]
