@@ -12,9 +12,11 @@ from helpers import tiled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from posting.checks import land as land_checks
 from posting.checks.access import boundary_crossings
 from posting.checks.land import boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.checks.landcover import forest_share
+from posting.dissolve import tile
 
 coordinate = st.integers(-20, 120).map(float)
 
@@ -216,3 +218,25 @@ def test_rings_along_the_edges_of_cut_pieces_keep_their_stretches():
         lot = shapely.Polygon(np.r_[shore, (shore + (shore - [cx, cy]) * 0.3)[::-1]])
         got = boundary_in_zone(np.array([lot.exterior]), zone(np.array([shapely.Polygon(xy)]), 0))
         assert got.length_ft.sum() == pytest.approx(shapely.LineString(shore).length, abs=1e-6)
+
+
+def test_a_huge_feature_grown_in_tiles_is_the_same_zone(monkeypatch):
+    """A feature of more vertices than :data:`BUFFER_WHOLE_MAX` (a county's rights of way as
+    one polygon with thousands of holes: 28 s grown whole) is cut into tiles, each grown: the
+    union of what they grow to is what the whole grows to."""
+    holes = [
+        shapely.box(x, y, x + 20, y + 20).exterior
+        for x in range(10, 400, 60)
+        for y in range(10, 400, 60)
+    ]
+    feature = shapely.Polygon(shapely.box(0, 0, 430, 430).exterior, holes)
+    lines = np.array([shapely.LineString([(-50, 5), (500, 300)]), feature], dtype=object)
+    whole = zone(lines, 7.0)
+    monkeypatch.setattr(land_checks, "BUFFER_WHOLE_MAX", 10)
+    cut = tiled(zone, lines, 7.0)
+    assert len(shapely.get_parts(tiled(tile, np.array([feature]))[0])) > 1
+    assert shapely.area(cut).sum() == pytest.approx(shapely.area(whole).sum(), rel=1e-12)
+    assert (
+        shapely.area(shapely.symmetric_difference(shapely.union_all(cut), shapely.union_all(whole)))
+        < 1e-6
+    )
