@@ -2428,6 +2428,7 @@ def read_features(
     where_parameter: str = "where",
     casefold: bool = True,
     prefetch: Prefetch | None = None,
+    no_polygons: str | None = None,
 ) -> FeatureLayer:
     """Read a context layer and one attribute of it.
 
@@ -2437,6 +2438,8 @@ def read_features(
     ``COL in ('V1','V2')``) keeps only the matching features. ``field_parameter`` and
     ``where_parameter`` name the settings that gave ``field`` and ``where`` (for errors).
     ``prefetch``: as for :func:`read_layer` (a piece of the layer, on the partitioned path).
+    ``no_polygons``: why the layer's polygons are left out (a layer of lines and points),
+    warned of with their rows as other features left out are.
     """
     lay = read_layer(path, crs=crs, kind="features", prefetch=prefetch)
     rows = np.arange(len(lay), dtype=np.int64)
@@ -2462,6 +2465,9 @@ def read_features(
         values[ok.to_numpy()] = text[ok].to_numpy(dtype=object)
     geometry = np.asarray(lay.geometry, dtype=object)
     why = unusable_features(geometry, lay.crs)
+    if no_polygons:
+        areal = np.isin(shapely.get_type_id(geometry), (3, 6))  # (None: -1)
+        why[areal & (why == None)] = no_polygons  # noqa: E711  (elementwise)
     if lay.problems:  # rows whose geometry cannot be read (None), if kept
         read = np.fromiter(lay.problems, dtype=np.int64, count=len(lay.problems))
         at = np.minimum(np.searchsorted(rows, read), max(len(rows) - 1, 0))

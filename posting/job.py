@@ -39,6 +39,14 @@ CONTEXT_LAYERS = (
 )
 """The context layers a job may name, in the order they are read and their warnings go."""
 
+POLYGON_ACCESS = (
+    "a polygon, not an access feature: give roads, driveways and trails as lines (their "
+    "centre lines) and gates as points; a road's or right of way's outline is not its entrance"
+)
+"""Why an access layer's polygons are left out: where a way enters land is where its line
+crosses the boundary; the outline of a right of way drawn from another survey than the parcels
+zigzags across their lines, and where it follows them is frontage, not an entrance."""
+
 
 @dataclass(frozen=True)
 class ContextFiles:
@@ -291,6 +299,7 @@ def read_context(
             crs=crs,
             field_parameter="access_type_field",
             prefetch=prefetch,
+            no_polygons=POLYGON_ACCESS,
         )
     if f.landcover:
         ctx["landcover"] = read_features(

@@ -135,7 +135,7 @@ context_options = _compose(
         type=click.Path(),
         metavar="FILE",
         help="Roads, driveways, trails (lines) and gates (points): where they cross a boundary, "
-        "profiles that require it need a marker.",
+        "profiles that require it need a marker. Polygons are left out, with a warning.",
     ),
     click.option(
         "--access-type-field",

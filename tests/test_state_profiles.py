@@ -391,6 +391,28 @@ def test_access_that_meets_no_boundary_needs_no_marker():
     assert len(c) == 0 and c.x.dtype == float
 
 
+def test_a_polygon_is_no_way_of_access():
+    """A road's right of way drawn as a polygon across the lot: its outline is not an entrance
+    (drawn from another survey, it zigzags across the lot's line; along it, it is frontage),
+    and its intersection with the ring is a stretch, not a point. Left out: only the road's
+    centre line gives the two access points where it crosses the boundary."""
+    from posting.checks.access import boundary_crossings
+
+    ring = shapely.get_exterior_ring(square(1000))
+    road = shapely.LineString([(-100, 500), (1100, 500)])
+    right_of_way = shapely.box(-100, 480, 1100, 520)
+    both = np.array([right_of_way, road, shapely.MultiPolygon([right_of_way])])
+    c = boundary_crossings(np.array([ring]), both, gate_snap_ft=30.0)
+    assert sorted(zip(c.x.tolist(), c.y.tolist(), c.feature.tolist(), strict=True)) == [
+        (0.0, 500.0, 1),
+        (1000.0, 500.0, 1),
+    ]
+    # a yard touching the lot's line at a corner of its own: a point of the ring, not a way in
+    yard = shapely.Polygon([(500, 0), (450, -50), (550, -50)])
+    alone = boundary_crossings(np.array([ring]), np.array([right_of_way, yard]), gate_snap_ft=30.0)
+    assert len(alone) == 0
+
+
 # -- South Carolina: four conspicuous places ---------------------------------------------------
 
 

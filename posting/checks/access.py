@@ -31,7 +31,9 @@ def boundary_crossings(
     """Points where access features meet boundary rings.
 
     A line (road, driveway, trail) gives a point wherever it crosses or touches a ring; where it
-    runs along a ring it is not an entrance and gives nothing. A point (a gate) within
+    runs along a ring it is not an entrance and gives nothing. A polygon is no access feature
+    and gives nothing (reading a layer leaves it out with a warning:
+    :data:`posting.job.POLYGON_ACCESS`). A point (a gate) within
     ``gate_snap_ft`` of a ring gives its projection onto the ring: a gate on a shared fence line
     is an access point of both parcels. Points on one ring closer than ``merge_ft`` along it are
     one access point.
@@ -54,7 +56,10 @@ def boundary_crossings(
     kind = shapely.get_type_id(features)
     is_point = np.isin(kind, (0, 4))
     out_ring, out_feat, out_pts = [], [], []
-    lines = np.flatnonzero(~is_point & ~shapely.is_empty(features))
+    # (polygons left out: their intersections with a ring are its stretches inside them, and a
+    # county's rights of way as one polygon cost 220 s for none)
+    areal = np.isin(kind, (3, 6))
+    lines = np.flatnonzero(~is_point & ~areal & ~shapely.is_empty(features))
     if len(lines):
         fi, ri = tree.query(features[lines], predicate="intersects")
         inter = shapely.intersection(rings[ri], features[lines][fi])
