@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-__all__ = ["GRID_FT", "MAX_TILE_VERTICES", "along_cuts", "dissolve", "overlap", "tile"]
+__all__ = ["GRID_FT", "MAX_TILE_VERTICES", "along_cuts", "dissolve", "meeting", "overlap", "tile"]
 
 MAX_TILE_VERTICES = 500
 """The most vertices a tile of :func:`tile` keeps: below it, GEOS's overlay costs little more
@@ -205,3 +205,37 @@ def _key(xy: np.ndarray) -> np.ndarray:
     out = np.empty(len(xy), dtype=complex)
     out.real, out.imag = xy[:, 0], xy[:, 1]
     return out
+
+
+def meeting(
+    lines: np.ndarray, pieces: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ``pieces`` cut into tiles (:func:`tile`), and each pair of a tile and one of
+    ``lines`` (rings) that meet: ``(tile, line, tiles, of)``, ``of`` the piece of each tile.
+    A line along an edge a cut crosses (:func:`along_cuts`) meets the pieces uncut instead,
+    given as tiles of their own (after the others).
+
+    The lines are in the tree and each tile asks it once, prepared: a small ring asked of a
+    county-wide piece costs in the piece's vertices (30 s of 35 s with ten fences).
+
+    Examples
+    --------
+    A lake of 600 vertices, cut in four; its north shore across a cut, and a line from its
+    middle south, which meets two tiles:
+
+    >>> xy = 100 * np.c_[np.cos(np.arange(600) * np.pi / 300), np.sin(np.arange(600) * np.pi / 300)]
+    >>> lines = np.array([shapely.LineString(xy[120:181]), shapely.LineString([(0, 0), (0, -200)])])
+    >>> t, r, tiles, of = meeting(lines, np.array([shapely.Polygon(xy)]))
+    >>> len(tiles), t.tolist(), r.tolist()  # (the shore meets the lake uncut: the last tile)
+    (5, [1, 3, 4], [1, 1, 0])
+    """
+    tiles, of = tile(pieces)
+    ti, li = shapely.STRtree(lines).query(tiles, predicate="intersects")
+    whole = along_cuts(tiles, of, pieces, lines)
+    if whole.any():
+        ti, li = ti[~whole[li]], li[~whole[li]]
+        near = np.flatnonzero(whole)
+        wi, wl = shapely.STRtree(lines[near]).query(pieces, predicate="intersects")
+        ti, li = np.r_[ti, len(tiles) + wi], np.r_[li, near[wl]]
+        tiles, of = np.concatenate([tiles, pieces]), np.r_[of, np.arange(len(pieces))]
+    return ti, li, tiles, of

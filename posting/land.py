@@ -20,7 +20,7 @@ import shapely
 from posting.checks import EPSILON_FT, FOOT_SLACK
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, lonlat_margin_deg
-from posting.dissolve import along_cuts, tile
+from posting.dissolve import meeting, tile
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
 
@@ -461,10 +461,10 @@ def fence_cover(
     return fenced, unfenced, gaps, maybe
 
 
-def _less(rings: np.ndarray, parts: np.ndarray, dim: int) -> np.ndarray:
-    """Each of ``rings`` less the union of ``parts`` (disjoint areas, ``dim`` 2, or lines, 1:
-    the parts of a union), each ring less only the parts it meets; a ring that meets none is
-    kept as it is.
+def _less(rings: np.ndarray, parts: np.ndarray) -> np.ndarray:
+    """Each of ``rings`` less the union of ``parts`` (disjoint areas, or lines: the parts of a
+    union, of one dimension), each ring less only the parts it meets; a ring that meets none
+    is kept as it is.
 
     Areas are cut into tiles first (:func:`posting.dissolve.tile`): a county-wide fence's
     reach is one piece of 100,000s of vertices, and GEOS's overlay, like its predicates asked
@@ -477,17 +477,7 @@ def _less(rings: np.ndarray, parts: np.ndarray, dim: int) -> np.ndarray:
     uncut (:func:`posting.dissolve.along_cuts`)."""
     if not len(parts) or not len(rings):
         return rings
-    tiles, of = tile(parts) if dim == 2 else (parts, np.arange(len(parts)))
-    # the rings in the tree, each tile asked once (prepared): a ring asked of a whole piece
-    # costs in the piece's vertices (30 s of 35 s with ten fences across a county)
-    tj, ri = shapely.STRtree(rings).query(tiles, predicate="intersects")
-    whole = along_cuts(tiles, of, parts, rings)
-    if whole.any():  # (those rings less the parts uncut, as tiles of their own)
-        tj, ri = tj[~whole[ri]], ri[~whole[ri]]
-        near = np.flatnonzero(whole)
-        wj, wr = shapely.STRtree(rings[near]).query(parts, predicate="intersects")
-        tj, ri = np.r_[tj, len(tiles) + wj], np.r_[ri, near[wr]]
-        tiles = np.concatenate([tiles, parts])
+    tj, ri, tiles, _ = meeting(rings, parts)  # (lines are kept whole)
     if not len(ri):
         return rings
     order = np.lexsort((tj, ri))  # each ring's tiles in the union's order
@@ -533,7 +523,7 @@ def _unfenced(
         dims = shapely.get_dimensions(pieces)
         for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length
             if (dims == dim).any():  # (GEOS's overlay takes no collection of mixed dimensions)
-                rest = _less(rest, pieces[dims == dim], dim)  # (disjoint: zone's parts)
+                rest = _less(rest, pieces[dims == dim])  # (disjoint: zone's parts)
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
         keep = (length >= gate_ft) | shapely.is_closed(parts)  # closed: the whole ring

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.dissolve import along_cuts, dissolve, overlap, tile
+from posting.dissolve import dissolve, meeting, overlap, tile
 
 __all__ = [
     "Stretches",
@@ -96,18 +96,9 @@ def boundary_in_zone(
     )
     if len(rings) == 0 or len(pieces) == 0:
         return empty
-    # the rings in the tree, each tile of the pieces asked once (prepared): a county-wide river
-    # or pipeline is one piece of a hundred thousand vertices, which the rings asked of one by
-    # one; cut into tiles, an intersection costs in the tile's few hundred
-    tiles, of = tile(pieces)
-    ti, ri = shapely.STRtree(rings).query(tiles, predicate="intersects")
-    whole = along_cuts(tiles, of, pieces, rings)
-    if whole.any():  # (those rings with the pieces uncut, as tiles of their own)
-        ti, ri = ti[~whole[ri]], ri[~whole[ri]]
-        near = np.flatnonzero(whole)
-        wi, wr = shapely.STRtree(rings[near]).query(pieces, predicate="intersects")
-        ti, ri = np.r_[ti, len(tiles) + wi], np.r_[ri, near[wr]]
-        tiles, of = np.concatenate([tiles, pieces]), np.r_[of, np.arange(len(pieces))]
+    # a county-wide river or pipeline is one piece of a hundred thousand vertices; cut into
+    # tiles, an intersection costs in the tile's few hundred
+    ti, ri, tiles, of = meeting(rings, pieces)
     pi = of[ti]
     order = np.lexsort((ti, pi, ri))  # by ring, then piece, then tile
     ri, pi, ti = ri[order], pi[order], ti[order]
