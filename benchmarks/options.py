@@ -18,10 +18,14 @@ more runs, ``--only fences-accuracy`` for one case). It makes the county first w
 * ``forest-corridors``: ``--landcover`` with 40 forest corridors 400 ft wide across the
   county, under ``--rules arkansas`` (its forest spacing differs from the open land's);
 * ``fences-long``: ``--fences`` with 60 fences across the county (lines of 1,000 vertices,
-  5 ft high): a ranch's fences along its roads, whose reach dissolves into one piece.
+  5 ft high): a ranch's fences along its roads, whose reach dissolves into one piece;
+* ``access-row``: ``--access`` (``--rules new-mexico``) with the county's rights of way as one
+  polygon (the 100 corridors dissolved: 383,000 vertices, 8,842 holes), as a parcel fabric's
+  right-of-way layer often is: left out with a warning (it took 234 s for no access point);
+* ``water-row``: the same polygon as ``--water``: a feature too big to grow whole.
 
-The layers (``benchmarks/work/{water,easements,forest,fences_long}.parquet``) are drawn with
-a fixed seed in the county's UTM zone.
+The layers (``benchmarks/work/{water,easements,forest,fences_long,rights_of_way}.parquet``) are
+drawn with a fixed seed in the county's UTM zone.
 
 Until 2026-12-05 ``fences`` took 1,055 s (every ring overlaid with every fence of the county)
 and ``accuracy`` 90 s (the shared-line findings scanned every doubt for each lot); a helper's
@@ -72,6 +76,8 @@ CASES = {
         "--fence-height-field",
         "height_ft",
     ],
+    "access-row": ["--access", "{work}/rights_of_way.parquet", "--rules", "new-mexico"],
+    "water-row": ["--water", "{work}/rights_of_way.parquet"],
 }
 
 
@@ -99,7 +105,7 @@ def make_fences(work: Path, python: str) -> None:
 
 def make_layers(work: Path, python: str) -> None:
     """The water, easement and forest layers: long wavy lines across the county's extent."""
-    names = ("water", "easements", "forest", "fences_long")
+    names = ("water", "easements", "forest", "fences_long", "rights_of_way")
     if all((work / f"{n}.parquet").exists() for n in names):
         return
     script = """
@@ -134,9 +140,11 @@ for cx, cy, r in zip(rng.uniform(x0, x1, 50), rng.uniform(y0, y1, 50), rng.unifo
     rr = r * (1 + 0.25 * np.sin(5 * t + rng.uniform(0, 6)) + 0.05 * np.sin(37 * t))
     lakes.append(shapely.Polygon(np.c_[cx + rr * np.cos(t), cy + rr * np.sin(t)]))
 save('water', [*across(30, 2000), *lakes])
-save('easements', shapely.buffer(across(100, 1000), 9.144), holder=['Gas Co'] * 100)
+corridors = shapely.buffer(across(100, 1000), 9.144)
+save('easements', corridors, holder=['Gas Co'] * 100)
 save('forest', shapely.buffer(across(40, 1000), 60.96), cover=['forest'] * 40)
 save('fences_long', across(60, 1000), height_ft=[5.0] * 60)
+save('rights_of_way', [shapely.union_all(corridors)], type=['road'])
 """
     subprocess.run([python, "-c", script, str(work)], check=True)
 
