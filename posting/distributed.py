@@ -1205,7 +1205,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
             "compliant_by": sub.parcels.loc[sub.parcels["status"].eq("compliant"), "rules"]
             .value_counts()
             .to_dict(),
-            "worst": sub.worst(5)[["id", "row", "status", "max_gap_ft", "perimeter_ft"]],
+            "worst": sub.worst(5)[["id", "row", "status", "max_gap_ft", "perimeter_ft", "signs"]],
             "not_checked": _core_not_checked(report, core_at, len(prep)),
             "record_keys": facts.record_keys,
             "elsewhere": elsewhere_counts(

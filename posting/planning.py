@@ -1228,7 +1228,10 @@ def _shopping_list(
         minlength=len(p),
     )
     f = report.findings
-    other = f[(f["level"] == "violation") & ~f["rule"].isin(["spacing", "corners"])]
+    # what the plan places markers for: gaps, corners and access points (the main entrance
+    # among them)
+    placed = ["spacing", "corners", "access", "entrance"]
+    other = f[(f["level"] == "violation") & ~f["rule"].isin(placed)]
     remaining = (
         (other["rule"] + ": " + other["message"]).groupby(other["parcel"]).agg("; ".join)
         if len(other)

@@ -617,7 +617,9 @@ class Totals:
         self.candidates = (
             pd.concat(parts, ignore_index=True).sort_values("row", kind="stable")
             if parts
-            else pd.DataFrame(columns=["id", "row", "status", "max_gap_ft", "perimeter_ft"])
+            else pd.DataFrame(
+                columns=["id", "row", "status", "max_gap_ft", "perimeter_ft", "signs"]
+            )
         )
         self.not_checked = _not_checked(checks, self.profiles, self.landcover_known)
         elsewhere: dict[str, int] = {}

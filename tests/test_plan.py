@@ -436,10 +436,40 @@ def test_plan_marks_the_driveway_and_rechecks_compliant_in_arizona():
     # north, east, west need ceil(2000 / 1319.8) - 1 = 1 each; the south side's halves none
     assert roles["interval"] == 3
     assert set(p.markers["kind"]) == {"sign"}
+    [row] = p.parcels.itertuples()
+    assert row.remaining == "" and row.complete  # the driveway's violation is planned for
     again = recheck(layer, None, p, context=ctx)
     assert again.parcels["status"].tolist() == ["compliant"]
     [a] = again.access.itertuples()
     assert a.status == "ok" and a.nearest_ft <= 50
+
+
+def test_plan_posts_every_entrance_when_the_main_one_is_unknown(tmp_path):
+    """Illinois 21-3(b): a notice at the main entrance. With a sign at the driveway only, the
+    trail may be the main entrance: the plan adds a sign there, and the recheck is sure."""
+    from helpers import LOCAL_FT
+
+    from posting.engine import Context
+    from posting.io import FeatureLayer
+
+    lot = shapely.box(0, 0, 2000, 2000)
+    ways = [
+        shapely.LineString([(1000, -200), (1000, 300)]),
+        shapely.LineString([(1800, 1000), (2300, 1000)]),
+    ]
+    access = FeatureLayer(
+        "<memory>", np.array(ways), LOCAL_FT, np.array(["driveway", "trail"], dtype=object)
+    )
+    ctx = Context(access=access)
+    layer, signs = parcels(lot), markers([(1000, 10)])
+    first = check(layer, signs, "illinois-signs", context=ctx)
+    assert first.parcels["status"].tolist() == ["uncertain"]
+    p = plan(first)
+    assert p.markers["role"].tolist() == ["access"]
+    assert p.markers[["lon", "lat"]].shape == (1, 2)
+    again = recheck(layer, signs, p, context=ctx)
+    assert again.parcels["status"].tolist() == ["compliant"]
+    assert again.access["status"].tolist() == ["ok", "ok"]
 
 
 def test_plan_uses_each_gaps_land_cover_limit_and_paint_in_texas():

@@ -173,6 +173,7 @@ BUILTIN = (
     "spacing",
     "corners",
     "access",
+    "entrance",
     "content",
     "paint",
     "post",

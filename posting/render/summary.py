@@ -40,14 +40,16 @@ def summary_lines(
     if len(worst):
         lines.append("  worst:")
         for _, r in worst.iterrows():
-            gap = (
-                f"largest gap {r['max_gap_ft']:,.1f} ft"
-                if pd.notna(r["max_gap_ft"])
-                else f"no marker on {r['perimeter_ft']:,.1f} ft of boundary"
-            )
+            if pd.notna(r["max_gap_ft"]):
+                gap = f"largest gap {r['max_gap_ft']:,.1f} ft"
+            elif r.get("signs", 0) > 0:  # its rules measure no gap (a notice at the entrance)
+                n = int(r["signs"])
+                gap = f"{n} marker{'s' if n != 1 else ''}, no gap measured"
+            else:
+                gap = f"no marker on {r['perimeter_ft']:,.1f} ft of boundary"
             lines.append(f"    {r['id']}: {r['status']}, {gap}")
     for x in report.not_checked:
-        if x["rule"] in ("landcover", "access", "public_notice"):
+        if x["rule"] in ("landcover", "access", "entrance", "public_notice"):
             reason = worded(x["reason"], name)
             lines.append(f"  not checked ({x.get('profile', '')}): {reason}")
     lines += [f"  warning: {worded(w, name)}" for w in report.warnings[:20]]

@@ -1,0 +1,176 @@
+"""Notice at the main entrance: a marker at the one way of access the owner uses as the
+land's main entrance (Illinois 720 ILCS 5/21-3(b), Indiana IC 35-43-2-2(c)(2)).
+
+Parcel data does not say which entrance is the main one. A marker at every access point of
+the parcel (:mod:`~posting.kinds.access`'s crossings, within ``--access-tolerance-ft``) is
+surely one at the main entrance; a marker at none of them is surely none (as far as the access
+layer knows the ways in); a marker at some of them, or no access layer, or no way of access
+crossing the boundary, leaves the verdict ``uncertain``: the user knows which entrance is the
+main one, the data does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from posting.checks import FAIL, OK
+from posting.kinds import Kind, Part, register
+from posting.kinds.access import COLUMNS, empty
+from posting.kinds.points import POINT_STATUS, points_check
+from posting.measure import Measurements
+from posting.rules.schema import Reader, Rule
+from posting.verdict import categorical, empty_findings, findings_frame, ft, plural
+
+__all__ = ["EntranceRule", "entrance_findings"]
+
+
+@dataclass(frozen=True)
+class EntranceRule(Rule):
+    """A marker at the main entrance, which is one of the parcel's access points.
+
+    ``types`` lists the access feature types that may be the main entrance (matched
+    case-insensitively against the access layer's type column); empty means every feature.
+    """
+
+    types: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ("sign",)
+
+
+def parse(t: Reader, kinds: tuple[str, ...]) -> EntranceRule:
+    return EntranceRule(
+        **t.common(),
+        types=tuple(x.lower() for x in (t.strings("types") or ())),
+        kinds=t.marker_kinds(kinds),
+    )
+
+
+def measure(rule: EntranceRule, profile, m: Measurements) -> Part:
+    """Each access point's nearest marker and status, and per parcel whether the main entrance
+    surely has a marker (every access point has one), surely has none (none has), or may."""
+    counted = m.counted(m.mask(rule.kinds))
+    valid = m.prep.group >= 0
+    if m.crossings is None:
+        part = empty(m)
+        part.skip(
+            "entrance",
+            rule.clause,
+            "no access layer ({option:access}) to find the entrances: a parcel with markers is "
+            "uncertain",
+        )
+        posted = np.flatnonzero(valid & (counted > 0))
+        part.findings.append(
+            findings_frame(
+                posted,
+                "entrance",
+                "uncertain",
+                rule.clause,
+                "whether a marker stands at the main entrance cannot be told: no access layer",
+                np.nan,
+                np.nan,
+                "",
+                1,
+            )
+        )
+        return part
+    pts = m.crossings
+    if rule.types:
+        t = pts["type"].astype("string").str.strip().str.casefold()
+        keep = (t.isna() | t.isin(rule.types)).to_numpy(dtype=bool)
+        pts = pts[keep].reset_index(drop=True)
+    tol = m.settings.access_tolerance_ft
+    out = points_check(m, pts, rule.kinds, "at_corner", tol)
+    found = entrance_findings(
+        out["parcel"].to_numpy(dtype=np.int64),
+        np.asarray(out["status"].to_numpy(), dtype=np.int8),
+        out["nearest_ft"].to_numpy(dtype=float),
+        valid & (counted > 0),
+        clause=rule.clause,
+        tolerance_ft=tol,
+    )
+    out["status"] = categorical(out["status"].to_numpy(), POINT_STATUS)
+    return Part(findings=[found], tables={"access": out[COLUMNS]})
+
+
+def entrance_findings(
+    parcel: np.ndarray,
+    status: np.ndarray,
+    nearest_ft: np.ndarray,
+    posted: np.ndarray,
+    *,
+    clause: str,
+    tolerance_ft: float,
+):
+    """Per parcel, from its access points' statuses (``OK``, ``UNCERTAIN``, ``FAIL``): a
+    violation when none has a marker, ``uncertain`` when some but not all have one (or only
+    within the survey's accuracy), or when a parcel with markers (``posted``) has no access
+    point at all; nothing when every one has a marker.
+
+    Examples
+    --------
+    Parcel 0: both entrances posted; parcel 1: one of two; parcel 2: none of one; parcel 3
+    has markers but no entrance:
+
+    >>> f = entrance_findings(np.array([0, 0, 1, 1, 2]), np.array([0, 0, 0, 2, 2]),
+    ...                       np.array([5.0, 9.0, 3.0, 80.0, 70.0]),
+    ...                       np.array([True, True, True, True]), clause="c", tolerance_ft=50)
+    >>> f[["parcel", "level", "count"]].values.tolist()
+    [[1, 'uncertain', 1], [2, 'violation', 1], [3, 'uncertain', 0]]
+    """
+    n = len(posted)
+    total = np.bincount(parcel, minlength=n)
+    ok = np.bincount(parcel[status == OK], minlength=n)
+    failed = np.bincount(parcel[status == FAIL], minlength=n)
+    nearest = np.full(n, np.inf)
+    np.minimum.at(nearest, parcel, nearest_ft)
+    within = ft(tolerance_ft)
+    rows, levels, msgs, measured, counts = [], [], [], [], []
+    # plain Python values: a county has thousands of these messages
+    for p in np.flatnonzero((total > 0) | posted).tolist():
+        k, good, bad = int(total[p]), int(ok[p]), int(failed[p])
+        ways = f"{k} {plural(k, 'access point', 'access points')}"
+        if k == 0:
+            level, count, value = "uncertain", 0, np.nan
+            msg = (
+                "no way of access in the access layer crosses its boundary: where its main "
+                "entrance is cannot be told"
+            )
+        elif good == k:
+            continue
+        elif bad == k:
+            level, count = "violation", k
+            value = nearest[p] if np.isfinite(nearest[p]) else np.nan
+            msg = (
+                f"none of its {ways} has a marker within {within}: notice must be at the main "
+                "entrance"
+            )
+        else:
+            level, count, value, unsure = "uncertain", k - good, np.nan, k - good - bad
+            some = f"a marker within {within} at {good} of its {ways}"
+            if unsure:
+                some += f", and only within the stated survey accuracy at {unsure}"
+            msg = f"{some}: whether the main entrance has one cannot be told"
+        rows.append(p)
+        levels.append(level)
+        msgs.append(msg)
+        measured.append(value)
+        counts.append(count)
+    if not rows:
+        return empty_findings()
+    return findings_frame(
+        rows, "entrance", levels, clause, msgs, np.asarray(measured), tolerance_ft, "ft", counts
+    )
+
+
+register(
+    Kind(
+        "entrance",
+        EntranceRule,
+        parse,
+        "a marker at the main entrance",
+        measure=measure,
+        counts_markers=True,
+        empty=empty,
+    )
+)
