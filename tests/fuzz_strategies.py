@@ -546,6 +546,7 @@ CONTEXT_PROFILES = (
     "oregon",
     "minnesota",
     "north-dakota-electronic",
+    "illinois-signs",
 )
 """Profiles that read the context layers: access points, water, fences, dwellings, forest,
 places, the registry (with their other rules)."""
@@ -592,8 +593,9 @@ def attributes_for(draw: Any, n: int, tags: list[str]) -> Any:
 
 ALL_PROFILES = (
     "alabama", "alaska", "arizona", "arkansas-paint", "california", "connecticut", "florida",
-    "florida-paint", "idaho", "illinois", "illinois-posts", "indiana", "kansas", "kentucky",
-    "maine", "maryland-paint", "michigan", "minnesota", "missouri-mixed", "missouri-signs",
+    "florida-paint", "idaho", "illinois", "illinois-posts", "illinois-signs", "indiana",
+    "kansas", "kentucky", "kentucky-signs", "maine", "maryland-paint", "michigan", "minnesota",
+    "missouri-mixed", "missouri-signs",
     "montana", "nebraska", "nevada", "new-hampshire", "new-jersey", "new-mexico", "new-york",
     "north-carolina",
     "north-dakota", "ohio", "oregon", "pennsylvania-paint", "south-carolina", "south-dakota",

@@ -539,3 +539,58 @@ def test_minnesota_a_signed_sign_needs_no_phone():
     )
     [v] = one(r)["violations"]
     assert v["rule"] == "sign_content_either" and math.isclose(v["count"], len(pts))
+
+
+# -- Illinois 21-3(b), Indiana 35-43-2-2(c)(2): a notice at the main entrance; Kentucky
+# 511.090(4): posting in a conspicuous manner (guidance) -------------------------------------
+
+SPRINGFIELD_AREA = crs_at(40.0, -89.0)  # Illinois
+INDIANAPOLIS = crs_at(39.8, -86.2)
+FRANKFORT = crs_at(38.2, -84.87)  # Kentucky
+NO_TRESPASSING = {"kind": "sign", "text": "NO TRESPASSING"}
+
+
+@pytest.mark.parametrize(
+    ("crs", "profile", "paint"),
+    [(SPRINGFIELD_AREA, "illinois-signs", "illinois"), (INDIANAPOLIS, "indiana-signs", "indiana")],
+)
+def test_a_sign_at_the_main_entrance_posts_the_land_under_auto(crs, profile, paint):
+    # 2,000 ft square, a driveway crossing its south side at (1000, 0): its only way in
+    lot = square(2000)
+    drive = features([shapely.LineString([(1000, -200), (1000, 300)])], ["driveway"], crs)
+    ctx = Context(access=drive)
+    at_gate = markers([(1000, 10)], crs=crs, attributes=att(1, **NO_TRESPASSING))
+    p = one(check(parcels(lot, crs=crs), at_gate, "auto", context=ctx))
+    assert p["status"] == "compliant" and p["rules"] == profile
+    unposted = [a["rules"] for a in p["alternatives"] if a["status"] == "unposted"]
+    assert paint in unposted  # the purple-mark method: no mark
+    # the same sign 300 ft along the fence from the driveway: not at the entrance
+    away = markers([(1300, 0)], crs=crs, attributes=att(1, **NO_TRESPASSING))
+    p = one(check(parcels(lot, crs=crs), away, "auto", context=ctx))
+    assert p["status"] == "noncompliant"
+    [v] = [v for v in p["violations"] if v["rule"] == "entrance"]
+    assert v["measured"] == pytest.approx(300.0) and v["basis"] == "statute (unverified)"
+    # a sign that forbids nothing
+    wrong = markers([(1000, 10)], crs=crs, attributes=att(1, kind="sign", text="BEWARE OF DOG"))
+    assert one(check(parcels(lot, crs=crs), wrong, profile, context=ctx))["status"] == (
+        "noncompliant"
+    )
+    # no access layer: a sign somewhere, the main entrance unknown
+    p = one(check(parcels(lot, crs=crs), at_gate, "auto"))
+    assert p["status"] == "uncertain" and p["rules"] == profile
+
+
+def test_kentucky_signs_are_posting_in_a_conspicuous_manner_by_guidance():
+    lot = square(1000)
+    pts = along(lot, 95.0)
+    signs = markers(pts, crs=FRANKFORT, attributes=att(len(pts), **NO_TRESPASSING))
+    forest = Context(parcel_landcover=[True])
+    p = one(check(parcels(lot, crs=FRANKFORT), signs, "auto", context=forest))
+    assert p["status"] == "compliant" and p["rules"] == "kentucky-signs"
+    # 105 ft apart on forest land: the guidance layout's 100 ft fails, and says it is guidance
+    pts = along(lot, 1000.0 / 9.5)
+    far = markers(pts, crs=FRANKFORT, attributes=att(len(pts), **NO_TRESPASSING))
+    p = one(check(parcels(lot, crs=FRANKFORT), far, "auto", context=forest))
+    assert p["status"] == "noncompliant" and p["rules"] == "kentucky-signs"
+    assert {v["basis"] for v in p["violations"]} == {"guidance"}
+    assert load_rules("kentucky-signs").standard == "guidance"
