@@ -268,6 +268,28 @@ def test_access_not_checked_without_an_access_layer():
     assert "no access layer (--access)" in reason  # the command line's
 
 
+@pytest.mark.parametrize("profile", ["montana", "oregon", "tennessee", "town-code"])
+def test_notice_at_the_gates_alone_is_uncertain_without_an_access_layer(profile):
+    """A profile whose only rule placing markers is the access points' (notice at each gate
+    and way in) has nothing to measure without the access layer: one sign anywhere would pass.
+    A profile with a spacing (arizona) still passes on its spacing, the access rule noted as
+    not checked (above)."""
+    lot = square(2000)
+    one_sign = markers([(700, 0)])
+    r = check(parcels(lot), one_sign, profile)
+    p = one(r)
+    assert p["status"] == "uncertain", p
+    [u] = [u for u in p["uncertain"] if u["rule"] == "access"]
+    assert "no access layer" in u["message"]
+    [note] = [x for x in r.to_dict()["not_checked"] if x["rule"] == "access"]
+    assert note["reason"].endswith("a parcel with markers is uncertain")
+    assert one(check(parcels(lot), markers([]), profile))["status"] == "unposted"
+    # the gate given, and the sign beside it: the notice is where the law wants it
+    gate = features([shapely.Point(700, 0)], ["gate"])
+    p = one(check(parcels(lot), one_sign, profile, context=Context(access=gate)))
+    assert "access" not in {u["rule"] for u in p["uncertain"] + p["violations"]}
+
+
 def test_gate_on_a_shared_fence_is_an_access_point_of_both_parcels(tmp_path):
     path = tmp_path / "gates.toml"
     path.write_text(

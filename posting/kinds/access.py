@@ -9,17 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from posting.kinds import Kind, Part, register
 from posting.kinds.points import POINT_STATUS, point_findings, points_check
 from posting.measure import CROSSING_COLUMNS, Measurements
 from posting.rules.schema import Reader, Rule
-from posting.verdict import categorical
+from posting.verdict import categorical, findings_frame
 
-__all__ = ["AccessRule"]
+__all__ = ["AccessRule", "unknown_ways"]
 
 COLUMNS = [*CROSSING_COLUMNS, "nearest_ft", "neighbour_ft", "status"]
+PLACING = {"spacing", "corners", "density", "nearest", "spacing_by_kind", "in_sight"}
+"""The rules that say where along the boundary markers go, besides the access points. A
+profile with none of them (Montana, Oregon, Tennessee: notice at the gates and ways in) and no
+access layer to check would pass a parcel on one marker anywhere: its parcels with markers
+are ``uncertain`` instead. With one of them, the access rule is reported as not checked."""
 
 
 @dataclass(frozen=True)
@@ -47,11 +53,15 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
     """Each access point's nearest marker and status, and the access findings."""
     if m.crossings is None:
         part = empty(m)
+        alone = not PLACING & {name for name, _ in profile.rules()}
         part.skip(
             "access",
             rule.clause,
-            "no access layer ({option:access}) to find the entrances, gates and roads",
+            "no access layer ({option:access}) to find the entrances, gates and roads"
+            + (": a parcel with markers is uncertain" if alone else ""),
         )
+        if alone:  # nothing else says where the markers go: one anywhere would pass
+            part.findings.append(unknown_ways(m, rule.kinds, "access", rule.clause))
         return part
     pts = m.crossings
     if rule.types:
@@ -72,6 +82,30 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
     )
     out["status"] = categorical(out["status"].to_numpy(), POINT_STATUS)
     return Part(findings=[found], tables={"access": out[COLUMNS]})
+
+
+def unknown_ways(
+    m: Measurements,
+    kinds: tuple[str, ...],
+    rule_name: str,
+    clause: str,
+    message: str = "whether its ways in have markers cannot be told: no access layer",
+) -> pd.DataFrame:
+    """Without an access layer, an ``uncertain`` finding for each parcel with markers of
+    ``kinds``: whether its ways in have theirs cannot be told (a parcel without is
+    ``unposted`` anyway). Passing such a parcel would pass land whose entrances may be bare."""
+    posted = np.flatnonzero((m.prep.group >= 0) & (m.counted(m.mask(kinds)) > 0))
+    return findings_frame(
+        posted,
+        rule_name,
+        "uncertain",
+        clause,
+        message,
+        np.nan,
+        np.nan,
+        "",
+        1,
+    )
 
 
 def empty(m: Measurements) -> Part:

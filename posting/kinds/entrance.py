@@ -17,7 +17,7 @@ import numpy as np
 
 from posting.checks import FAIL, OK
 from posting.kinds import Kind, Part, register
-from posting.kinds.access import COLUMNS, empty
+from posting.kinds.access import COLUMNS, empty, unknown_ways
 from posting.kinds.points import POINT_STATUS, points_check
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
@@ -49,8 +49,6 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> EntranceRule:
 def measure(rule: EntranceRule, profile, m: Measurements) -> Part:
     """Each access point's nearest marker and status, and per parcel whether the main entrance
     surely has a marker (every access point has one), surely has none (none has), or may."""
-    counted = m.counted(m.mask(rule.kinds))
-    valid = m.prep.group >= 0
     if m.crossings is None:
         part = empty(m)
         part.skip(
@@ -59,21 +57,18 @@ def measure(rule: EntranceRule, profile, m: Measurements) -> Part:
             "no access layer ({option:access}) to find the entrances: a parcel with markers is "
             "uncertain",
         )
-        posted = np.flatnonzero(valid & (counted > 0))
         part.findings.append(
-            findings_frame(
-                posted,
+            unknown_ways(
+                m,
+                rule.kinds,
                 "entrance",
-                "uncertain",
                 rule.clause,
                 "whether a marker stands at the main entrance cannot be told: no access layer",
-                np.nan,
-                np.nan,
-                "",
-                1,
             )
         )
         return part
+    counted = m.counted(m.mask(rule.kinds))
+    valid = m.prep.group >= 0
     pts = m.crossings
     if rule.types:
         t = pts["type"].astype("string").str.strip().str.casefold()
