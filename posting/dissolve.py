@@ -26,6 +26,7 @@ one against the tile it lies in (a county's easements: 402 s -> 7.5 s).
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import shapely
 
 __all__ = ["GRID_FT", "MAX_TILE_VERTICES", "along_cuts", "dissolve", "meeting", "overlap", "tile"]
@@ -190,21 +191,30 @@ def along_cuts(
     xy, ring = shapely.get_coordinates(
         shapely.get_rings(tiles[cut[of]]), return_index=True
     )  # (each ring closed: its first vertex is its last)
-    ours = np.isin(_key(xy), _key(shapely.get_coordinates(pieces[cut])))
+    ours = _among(xy, shapely.get_coordinates(pieces[cut]))
     one_ring = ring[1:] == ring[:-1]
     new_next = np.r_[~ours[1:] & one_ring, False]
     new_before = np.r_[False, ~ours[:-1] & one_ring]
-    beside = np.unique(_key(xy[ours & (new_next | new_before)]))
+    beside = xy[ours & (new_next | new_before)]
     lxy, line = shapely.get_coordinates(lines, return_index=True)
-    out[line[np.isin(_key(lxy), beside)]] = True
+    out[line[_among(lxy, beside)]] = True
     return out
 
 
-def _key(xy: np.ndarray) -> np.ndarray:
-    """Coordinates as one number each, equal where both are (``x + iy``, set, not summed)."""
-    out = np.empty(len(xy), dtype=complex)
-    out.real, out.imag = xy[:, 0], xy[:, 1]
-    return out
+def _among(xy: np.ndarray, of: np.ndarray) -> np.ndarray:
+    """True for each of the points ``xy`` that is one of the points ``of``, exactly (both
+    coordinates equal; 0 and -0 alike, NaN equal to nothing), by a hash of each pair
+    (``x + iy``): ``np.isin`` sorts, six times slower on a county's vertices.
+
+    >>> _among(np.array([[0.0, 1.0], [1.0, 1.0], [np.nan, 0.0]]),
+    ...        np.array([[-0.0, 1.0], [np.nan, 0.0]])).tolist()
+    [True, False, False]
+    """
+    keys, among = np.empty(len(xy), dtype=complex), np.empty(len(of), dtype=complex)
+    keys.real, keys.imag = xy[:, 0], xy[:, 1]
+    among.real, among.imag = of[:, 0], of[:, 1]
+    found = pd.Series(keys, copy=False).isin(among).to_numpy(dtype=bool)
+    return found & ~np.isnan(keys)
 
 
 def meeting(
