@@ -18,7 +18,7 @@ from posting.measure import CROSSING_COLUMNS, Measurements
 from posting.rules.schema import Reader, Rule
 from posting.verdict import categorical, findings_frame
 
-__all__ = ["AccessRule", "unknown_ways"]
+__all__ = ["AccessRule", "of_types", "unknown_ways"]
 
 COLUMNS = [*CROSSING_COLUMNS, "nearest_ft", "neighbour_ft", "status"]
 PLACING = {"spacing", "corners", "density", "nearest", "spacing_by_kind", "in_sight"}
@@ -41,12 +41,22 @@ class AccessRule(Rule):
     kinds: tuple[str, ...] = ("sign",)
 
 
-def parse(t: Reader, kinds: tuple[str, ...]) -> AccessRule:
-    return AccessRule(
+def parse(t: Reader, kinds: tuple[str, ...], rule: type[AccessRule] = AccessRule) -> AccessRule:
+    return rule(
         **t.common(),
         types=tuple(x.lower() for x in (t.strings("types") or ())),
         kinds=t.marker_kinds(kinds),
     )
+
+
+def of_types(crossings: pd.DataFrame, types: tuple[str, ...]) -> pd.DataFrame:
+    """The access points whose feature is of one of ``types`` (case-insensitively; every one
+    when empty; one of no type is kept)."""
+    if not types:
+        return crossings
+    t = crossings["type"].astype("string").str.strip().str.casefold()
+    keep = (t.isna() | t.isin(types)).to_numpy(dtype=bool)
+    return crossings[keep].reset_index(drop=True)
 
 
 def measure(rule: AccessRule, profile, m: Measurements) -> Part:
@@ -63,11 +73,7 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
         if alone:  # nothing else says where the markers go: one anywhere would pass
             part.findings.append(unknown_ways(m, rule.kinds, "access", rule.clause))
         return part
-    pts = m.crossings
-    if rule.types:
-        t = pts["type"].astype("string").str.strip().str.casefold()
-        keep = (t.isna() | t.isin(rule.types)).to_numpy(dtype=bool)
-        pts = pts[keep].reset_index(drop=True)
+    pts = of_types(m.crossings, rule.types)
     tol = m.settings.access_tolerance_ft
     out = points_check(m, pts, rule.kinds, "at_corner", tol)
     found = point_findings(

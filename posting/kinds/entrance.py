@@ -17,33 +17,24 @@ import numpy as np
 
 from posting.checks import FAIL, OK
 from posting.kinds import Kind, Part, register
-from posting.kinds.access import COLUMNS, empty, unknown_ways
+from posting.kinds.access import COLUMNS, AccessRule, empty, of_types, unknown_ways
+from posting.kinds.access import parse as access_rule
 from posting.kinds.points import POINT_STATUS, points_check
 from posting.measure import Measurements
-from posting.rules.schema import Reader, Rule
+from posting.rules.schema import Reader
 from posting.verdict import categorical, empty_findings, findings_frame, ft, plural
 
 __all__ = ["EntranceRule", "entrance_findings"]
 
 
 @dataclass(frozen=True)
-class EntranceRule(Rule):
-    """A marker at the main entrance, which is one of the parcel's access points.
-
-    ``types`` lists the access feature types that may be the main entrance (matched
-    case-insensitively against the access layer's type column); empty means every feature.
-    """
-
-    types: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ("sign",)
+class EntranceRule(AccessRule):
+    """A marker at the main entrance, which is one of the parcel's access points: ``types``
+    are the access feature types that may be the main entrance (empty: every one)."""
 
 
 def parse(t: Reader, kinds: tuple[str, ...]) -> EntranceRule:
-    return EntranceRule(
-        **t.common(),
-        types=tuple(x.lower() for x in (t.strings("types") or ())),
-        kinds=t.marker_kinds(kinds),
-    )
+    return access_rule(t, kinds, EntranceRule)
 
 
 def measure(rule: EntranceRule, profile, m: Measurements) -> Part:
@@ -69,11 +60,7 @@ def measure(rule: EntranceRule, profile, m: Measurements) -> Part:
         return part
     counted = m.counted(m.mask(rule.kinds))
     valid = m.prep.group >= 0
-    pts = m.crossings
-    if rule.types:
-        t = pts["type"].astype("string").str.strip().str.casefold()
-        keep = (t.isna() | t.isin(rule.types)).to_numpy(dtype=bool)
-        pts = pts[keep].reset_index(drop=True)
+    pts = of_types(m.crossings, rule.types)
     tol = m.settings.access_tolerance_ft
     out = points_check(m, pts, rule.kinds, "at_corner", tol)
     found = entrance_findings(
