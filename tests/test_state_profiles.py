@@ -333,8 +333,20 @@ def test_michigan_signs_in_sight_of_each_other(side, status):
 # -- Maryland paint: road entrances, 2 x 8 in, bottom 3-6 ft above ground or water --------------
 
 
-@pytest.mark.parametrize(("height", "status"), [(3.0, "compliant"), (2.9, "noncompliant")])
+@pytest.mark.parametrize(
+    ("height", "status"),
+    [
+        (3.0, "compliant"),  # bottom 3 ft, centre 3 ft 4 in: both readings within 3-6 ft
+        (2.9, "uncertain"),  # bottom 2.9 ft, centre 3.23 ft: within by the centre only
+        (2.6, "noncompliant"),  # centre 2.93 ft: out by both
+        (5.7, "uncertain"),  # centre 6.03 ft: within by the bottom only
+        (6.0, "uncertain"),
+        (6.1, "noncompliant"),
+    ],
+)
 def test_maryland_paint_height(height, status):
+    """The 1991 report's "between 3 feet and 6 feet above the ground" does not say whether the
+    bottom or the centre of the 8 in mark: one reading only is uncertain."""
     lot = square(400)
     pts = along(lot, 100)
     a = att(len(pts), kind="paint", width_in=2, length_in=8, height_ft=4.0)

@@ -19,6 +19,7 @@ import pandas as pd
 import shapely
 
 from posting.attributes import find_column
+from posting.checks import FAIL, OK
 from posting.checks import content as ct
 from posting.kinds import Kind, Part, register
 from posting.kinds.items import Item, range_text
@@ -28,7 +29,10 @@ from posting.verdict import findings_frame, plural
 
 __all__ = ["MarkHeightRule", "centre_ft"]
 
-MEASURED = ("bottom", "centre")
+MEASURED = ("bottom", "centre", "either")
+"""Where a mark's height is taken: its bottom, its centre, or ``either`` where the text that
+says which was not read: a mark inside the range by both readings passes, outside by both
+fails, and inside by one only is ``uncertain``."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,61 @@ def centre_ft(bottom_ft: pd.Series, length_in: pd.Series) -> pd.Series:
     return ct.numbers(bottom_ft) + ct.numbers(length_in) / 24.0
 
 
+def either(
+    bottom: pd.Series, length: pd.Series, lo: float | None, hi: float | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per mark, by both readings of its height (bottom and centre): FAIL where both put it
+    outside ``[lo, hi]`` (else OK, or NOT_RECORDED where the bottom is not recorded, or the
+    length is not and the bottom alone does not settle it); and FAIL where the two disagree.
+
+    >>> f, d = either(pd.Series([4.0, 2.9, 2.5, 5.9, 6.1, None, 7.0, 4.0]),
+    ...               pd.Series([8.0, 8.0, 8.0, 8.0, 8.0, 8.0, None, None]), 3.0, 6.0)
+    >>> f.tolist(), d.tolist()
+    ([0, 0, 2, 0, 2, -1, 2, -1], [0, 2, 0, 2, 0, 0, 0, 0])
+    """
+    b = ct.within(bottom, lo, hi)
+    c = ct.within(pd.Series(centre_ft(bottom, length)), lo, hi)
+    fail = np.where((b == FAIL) & (c == FAIL), FAIL, OK)
+    # the length unknown: the centre is at or above the bottom, so a bottom above the range
+    # puts both out; otherwise it is not settled
+    above = (ct.numbers(bottom) > hi) if hi is not None else np.zeros(len(b), dtype=bool)
+    fail[(c == ct.NOT_RECORDED) & (b != ct.NOT_RECORDED)] = ct.NOT_RECORDED
+    fail[(c == ct.NOT_RECORDED) & above] = FAIL
+    fail[b < 0] = b[b < 0]
+    split = np.where(((b == OK) & (c == FAIL)) | ((b == FAIL) & (c == OK)), FAIL, OK)
+    return fail, split
+
+
 def items(rule: MarkHeightRule, profile, m: Measurements, part: Part) -> list[Item]:
     lo, hi = rule.min_ft, rule.max_ft
     base = "the ground or the normal water surface" if rule.from_water else "the ground"
+    if rule.measured == "either":
+        columns = ("height_ft", "length_in")
+        where = f"{range_text(lo, hi)} above {base}"
+        return [
+            Item(
+                "mark_height",
+                rule.clause,
+                rule.kinds,
+                columns,
+                lambda bottom, length: either(bottom, length, lo, hi)[0],
+                f"have both their bottom and their centre outside {where}",
+                None,
+                "ft",
+            ),
+            Item(
+                "mark_height",
+                rule.clause,
+                rule.kinds,
+                columns,
+                lambda bottom, length: either(bottom, length, lo, hi)[1],
+                f"are within {where} by their bottom or their centre only (which the law "
+                "measures was not read)",
+                None,
+                "ft",
+                level="uncertain",
+            ),
+        ]
     what = f"have their {rule.measured} outside {range_text(lo, hi)} above {base}"
     if rule.measured == "bottom":
         columns, fn = ("height_ft",), (lambda v: ct.within(v, lo, hi))
