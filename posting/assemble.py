@@ -343,7 +343,9 @@ def landcover_counted(
     the gaps of the parcels it judges (``judged``: each parcel's profile), of those in ``keep``
     only where given (a partition's own parcels: the run's note sums the partitions'). With
     ``landcover_known`` (a land-cover layer or attribute was given), a note that then counts
-    no gap of unknown land cover is left out (the spacing rule notes its counts always).
+    no gap of unknown land cover is left out (the spacing rule notes its counts always), and
+    so is the note of a profile that judges no gap (an alternative no parcel took), but in a
+    partition's (``keep``): the run's note sums them.
 
     Where several profiles are alternatives, each measures every parcel; the note of one that
     judges few says how many of *their* gaps were spaced by the stricter limit.
@@ -362,6 +364,8 @@ def landcover_counted(
                 sel &= keep[parcel]
             unknown = int(np.isnan(forest[sel]).sum())
             if unknown == 0 and landcover_known:
+                continue
+            if keep is None and not sel.any():  # it judges no gap: "0 of 0 gaps" says nothing
                 continue
             counts = landcover_counts(unknown, int(sel.sum()))
             x = {**x, "reason": LANDCOVER_COUNTS.sub(counts, x["reason"])}

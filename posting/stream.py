@@ -656,7 +656,8 @@ def _not_checked(
     marker), notes no partition orders otherwise in the order first met; the counts of the
     land-cover notes (of the spacing and of the lines of sight) summed. As one
     run does, a line-of-sight note whose sum counts no line of unknown land cover is left out,
-    and so is a spacing one where a land-cover layer or attribute was given."""
+    and so is a spacing one where a land-cover layer or attribute was given, or that counts
+    no gap at all."""
     from posting.kinds.in_sight import SIGHT_COUNTS, sight_counts
     from posting.kinds.spacing import LANDCOVER_COUNTS, landcover_counts
 
@@ -693,7 +694,7 @@ def _not_checked(
         (unknown, total), text, k = item.pop("_n"), item.pop("_t"), item.pop("_k")
         if k is not None:
             rule, _, words = counted[k]
-            if unknown == 0 and (landcover_known or rule != "landcover"):
+            if unknown == 0 and (landcover_known or rule != "landcover" or total == 0):
                 continue
             item["reason"] = text.replace("{counts}", words(unknown, total))
         out.append(item)

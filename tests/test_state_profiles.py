@@ -599,6 +599,13 @@ def test_kentucky_signs_are_posting_in_a_conspicuous_manner_by_guidance():
     forest = Context(parcel_landcover=[True])
     p = one(check(parcels(lot, crs=FRANKFORT), signs, "auto", context=forest))
     assert p["status"] == "compliant" and p["rules"] == "kentucky-signs"
+    # without the land cover: the note counts the gaps of the profile that judged the parcel;
+    # the paint profile, which judged none, says nothing ("0 of 0 gaps" before)
+    r = check(parcels(lot, crs=FRANKFORT), signs, "auto")
+    notes = [x for x in r.to_dict()["not_checked"] if x["rule"] == "landcover"]
+    assert [x["profile"] for x in notes] == ["kentucky-signs"]
+    # 4,000 ft at 95 ft: markers at 0, 95, ..., 3,990 ft (43), so 43 gaps round the ring
+    assert "unknown for 43 of 43 gaps" in notes[0]["reason"]
     # 105 ft apart on forest land: the guidance layout's 100 ft fails, and says it is guidance
     pts = along(lot, 1000.0 / 9.5)
     far = markers(pts, crs=FRANKFORT, attributes=att(len(pts), **NO_TRESPASSING))
