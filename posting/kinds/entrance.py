@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from posting.checks import FAIL, OK
 from posting.kinds import Kind, Part, register
@@ -22,7 +23,7 @@ from posting.kinds.access import parse as access_rule
 from posting.kinds.points import POINT_STATUS, points_check
 from posting.measure import Measurements
 from posting.rules.schema import Reader
-from posting.verdict import categorical, empty_findings, findings_frame, ft, plural
+from posting.verdict import categorical, empty_findings, findings_frame, ft
 
 __all__ = ["EntranceRule", "entrance_findings"]
 
@@ -106,42 +107,38 @@ def entrance_findings(
     failed = np.bincount(parcel[status == FAIL], minlength=n)
     nearest = np.full(n, np.inf)
     np.minimum.at(nearest, parcel, nearest_ft)
-    within = ft(tolerance_ft)
-    rows, levels, msgs, measured, counts = [], [], [], [], []
-    # plain Python values: a county has thousands of these messages
-    for p in np.flatnonzero((total > 0) | posted).tolist():
-        k, good, bad = int(total[p]), int(ok[p]), int(failed[p])
-        ways = f"{k} {plural(k, 'access point', 'access points')}"
-        if k == 0:
-            level, count, value = "uncertain", 0, np.nan
-            msg = (
-                "no way of access in the access layer crosses its boundary: where its main "
-                "entrance is cannot be told"
-            )
-        elif good == k:
-            continue
-        elif bad == k:
-            level, count = "violation", k
-            value = nearest[p] if np.isfinite(nearest[p]) else np.nan
-            msg = (
-                f"none of its {ways} has a marker within {within}: notice must be at the main "
-                "entrance"
-            )
-        else:
-            level, count, value, unsure = "uncertain", k - good, np.nan, k - good - bad
-            some = f"a marker within {within} at {good} of its {ways}"
-            if unsure:
-                some += f", and only within the stated survey accuracy at {unsure}"
-            msg = f"{some}: whether the main entrance has one cannot be told"
-        rows.append(p)
-        levels.append(level)
-        msgs.append(msg)
-        measured.append(value)
-        counts.append(count)
-    if not rows:
+    # the parcels with a finding: no access point (but markers), or not every one marked
+    rows = np.flatnonzero(((total == 0) & posted) | ((total > 0) & (ok < total)))
+    if not len(rows):
         return empty_findings()
+    k, good, bad = total[rows], ok[rows], failed[rows]
+    unsure = k - good - bad
+    none, allbad = k == 0, (k > 0) & (bad == k)
+    within = ft(tolerance_ft)
+    ways = pd.Series(k).astype(str) + np.where(k == 1, " access point", " access points")
+    some = f"a marker within {within} at " + pd.Series(good).astype(str) + " of its " + ways
+    some += np.where(
+        unsure > 0,
+        ", and only within the stated survey accuracy at " + pd.Series(unsure).astype(str),
+        "",
+    )
+    msgs = np.where(
+        none,
+        "no way of access in the access layer crosses its boundary: where its main entrance "
+        "is cannot be told",
+        np.where(
+            allbad,
+            "none of its " + ways + f" has a marker within {within}: notice must be at the "
+            "main entrance",
+            some + ": whether the main entrance has one cannot be told",
+        ),
+    )
+    near = nearest[rows]
+    measured = np.where(allbad & np.isfinite(near), near, np.nan)
+    count = np.where(allbad, k, k - good)
+    level = np.where(allbad, "violation", "uncertain").astype(object)
     return findings_frame(
-        rows, "entrance", levels, clause, msgs, np.asarray(measured), tolerance_ft, "ft", counts
+        rows, "entrance", level.tolist(), clause, msgs.tolist(), measured, tolerance_ft, "ft", count
     )
 
 
