@@ -38,6 +38,7 @@ and another profile, given as an alternative, judges the parcel.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -202,13 +203,17 @@ def longest_over(geoms: np.ndarray, threshold_ft: float) -> np.ndarray:
     return out
 
 
-def land_classes(m: Measurements) -> dict[str, np.ndarray]:
+def land_classes(m: Measurements, needed: Iterable[str] = CLASSES) -> dict[str, np.ndarray]:
     """Per parcel and class of land (:data:`CLASSES`): 1.0 where the land is of it, 0.0
-    where not, NaN where the data cannot tell."""
+    where not, NaN where the data cannot tell; measured only for the classes ``needed`` (the
+    others NaN): whether land is fenced all round is an overlay of the fences' reach with every
+    ring, which a gate on agricultural land alone has no use for."""
     prep, ctx = m.prep, m.context
     n = m.n
+    needed = set(needed)
     out = {c: np.full(n, np.nan) for c in CLASSES}
-    if ctx.landcover is not None:
+    cover = bool(needed & {"forest", "agricultural"})
+    if cover and ctx.landcover is not None:
         values = pd.Series(ctx.landcover.values, dtype=object).astype(str).str.casefold()
         forest_v = (values == "forest").to_numpy()
         farm_v = values.isin(AGRICULTURAL).to_numpy()
@@ -218,7 +223,7 @@ def land_classes(m: Measurements) -> dict[str, np.ndarray]:
             geoms = prep.geometry_ft[sel]
             out["forest"][sel] = share_of_area(geoms, polys[forest_v[near]]) >= 0.5
             out["agricultural"][sel] = share_of_area(geoms, polys[farm_v[near]]) >= 0.5
-    elif ctx.parcel_landcover is not None:
+    elif cover and ctx.parcel_landcover is not None:
         out["forest"] = ctx.forest_by_parcel()
     cult = m.land.cultivated
     if cult is not None and ctx.cultivated is not None:  # an attribute: known per parcel
@@ -227,7 +232,7 @@ def land_classes(m: Measurements) -> dict[str, np.ndarray]:
         farm = out["agricultural"]
         farm[known & yes] = 1.0
         farm[known & ~yes & np.isnan(farm)] = 0.0
-    if m.land.fence_lines is not None:
+    if m.land.fence_lines is not None and "fenced" in needed:
         fenced, _, _, maybe = fence_cover(
             prep, m.land, None, m.settings.tolerance_ft, True, accuracy_ft=m.settings.accuracy_ft
         )
@@ -294,7 +299,7 @@ def _unknown(gate: Gate) -> str:
 def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
     """Each gated rule's findings where the land does not meet its conditions (notes) or may
     not (uncertain); a whole way of posting that does not serve the land (a violation)."""
-    classes = land_classes(m)
+    classes = land_classes(m, {_split(c)[1] for gate in rule.gates for c in gate.land})
     valid = m.prep.group >= 0
     f = pd.concat(part.findings, ignore_index=True)
     for gate in rule.gates:
