@@ -98,7 +98,7 @@ def unknown_ways(
     message: str = "whether its ways in have markers cannot be told: no access layer",
 ) -> pd.DataFrame:
     """Without an access layer, an ``uncertain`` finding for each parcel with markers of
-    ``kinds``: whether its ways in have theirs cannot be told (a parcel without is
+    ``kinds``: whether its entrances are marked cannot be told (a parcel with no marker is
     ``unposted`` anyway). Passing such a parcel would pass land whose entrances may be bare."""
     posted = np.flatnonzero((m.prep.group >= 0) & (m.counted(m.mask(kinds)) > 0))
     return findings_frame(
