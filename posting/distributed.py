@@ -1809,6 +1809,10 @@ def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     from posting.sanity import swap_counts
 
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
+    # a piece is one file's: its one file, its file_index the run's number of that file (which
+    # swap_counts would take for a place in the piece's list of files, and count nothing for a
+    # second --signs file)
+    m = replace(m, file_index=np.zeros(len(m), dtype=np.int64))
     counts = [x[1:] for x in swap_counts(m, extent, always=True)]
     return np.asarray(counts, dtype=np.int64).reshape(-1, 3)
 

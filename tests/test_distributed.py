@@ -810,16 +810,23 @@ def test_land_outside_every_state_is_counted_as_one_run_counts_it(tmp_path, sche
     assert warning.startswith("3 of 32 parcels lie outside every state (abroad or at sea)")
 
 
-def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(tmp_path, scheduler):
+@pytest.mark.parametrize("second", [False, True], ids=["first", "second"])
+def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(
+    tmp_path, scheduler, second
+):
     """The swap is tried against the whole run's extent, each file's pieces counted together:
-    the same message as one run (exit 2), and no output."""
+    the same message as one run (exit 2), and no output. Given second (after the sample's own
+    signs), its pieces' counts were nothing until 2026-12-05 (a piece numbered its file by the
+    run's list, counted by its own), and the partitioned run checked it (found by the fuzz
+    campaign's file formats oracle)."""
     import pandas as pd
 
     table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
     table["lon"], table["lat"] = table["lat"].copy(), table["lon"].copy()
     swapped = tmp_path / "swapped.csv"
     table.to_csv(swapped, index=False)
-    base = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(swapped), "-q"]
+    first = ["--signs", str(SAMPLE / "signs.csv")] if second else []
+    base = ["check", str(SAMPLE / "parcels.geojson"), *first, "--signs", str(swapped), "-q"]
     lines = _refused(base, tmp_path, scheduler)
     assert "would with x and y swapped" in lines["one"]
     assert lines["one"] == lines["part"]
