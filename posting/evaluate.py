@@ -9,7 +9,8 @@ land posted otherwise or exempt (fence, cultivation, the dwelling exemption) set
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,26 +73,35 @@ def evaluate(
     for name, kind in registry.REGISTRY.items():
         rule = profile.tables.get(name)
         if rule is not None and kind.measure is not None:
-            steps.append((kind.measure, (rule, profile, m)))
+            steps.append((kind.measure, (rule, profile, m), name))
         elif rule is None and kind.empty is not None:
-            steps.append((kind.empty, (m,)))
+            steps.append((kind.empty, (m,), None))
     # the first step here, the others beside it (their work is mostly in GEOS and numpy)
-    later = [beside(f, *a) if beside else None for f, a in steps[1:]]
+    later = [beside(f, *a) if beside else None for f, a, _ in steps[1:]]
     parts = [steps[0][0](*steps[0][1])] if steps else []
-    parts += [job.result() if job else f(*a) for job, (f, a) in zip(later, steps[1:], strict=True)]
-    for p in parts:
+    parts += [
+        job.result() if job else f(*a) for job, (f, a, _) in zip(later, steps[1:], strict=True)
+    ]
+    guidance = _guidance_tables(profile)
+    for (_, _, name), p in zip(steps, parts, strict=True):
+        if name in guidance:
+            p.findings[:] = [_unsure(t) for t in p.findings]
         part.extend(p)
 
     items = []
     for name, rule in profile.rules():
         kind = registry.REGISTRY[name]
         if kind.items is not None:
-            items += kind.items(rule, profile, m, part)
-    run_items(items, m, part)
+            items.append((name, kind.items(rule, profile, m, part)))
+    reported: set[tuple[str, str]] = set()
+    for name, its in items:
+        with _guidance_of(part, name in guidance):
+            run_items(its, m, part, reported)
     for name, rule in profile.rules():
         kind = registry.REGISTRY[name]
         if kind.remark is not None:
-            kind.remark(rule, profile, m, part)
+            with _guidance_of(part, name in guidance):
+                kind.remark(rule, profile, m, part)
 
     f = _findings(profile, part.findings)
     status = decide(prep.invalid, np.where(valid, counted, 0), f)
@@ -146,6 +156,44 @@ def _by_parcel(table: pd.DataFrame) -> pd.DataFrame:
     if (parcel[1:] >= parcel[:-1]).all():
         return table
     return table.iloc[np.argsort(parcel, kind="stable")].reset_index(drop=True)
+
+
+GUIDANCE_ONLY = (
+    "; a guidance figure (the law sets none): the posting may still be lawful, a question of fact"
+)
+"""Said of a violation of a guidance rule, which is ``uncertain``, not ``noncompliant``."""
+
+
+def _guidance_tables(profile: Profile) -> set[str]:
+    """The tables of a ``guidance`` profile's rules that the statute's words do not give
+    (``verified = false``: a spacing, a corner or an access point of our layout, the words we
+    read "notice" as), not those they do (North Dakota's name on each sign)."""
+    if profile.standard != "guidance":
+        return set()
+    return {name for name, rule in profile.rules() if not rule.verified}
+
+
+def _unsure(findings: pd.DataFrame) -> pd.DataFrame:
+    """``findings`` with each violation made ``uncertain``, saying why: where the law gives no
+    figure ("reasonably likely to come to the attention of intruders"), land that fails our
+    layout is not surely unposted, and a verdict that is not sure says so."""
+    hit = (findings["level"] == "violation").to_numpy()
+    if not hit.any():
+        return findings
+    findings = findings.copy()
+    findings.loc[hit, "level"] = "uncertain"
+    findings.loc[hit, "message"] = findings.loc[hit, "message"] + GUIDANCE_ONLY
+    return findings
+
+
+@contextlib.contextmanager
+def _guidance_of(part: Part, guidance: bool) -> Iterator[None]:
+    """The findings added to ``part`` inside the block made :func:`_unsure` where
+    ``guidance``."""
+    before = len(part.findings)
+    yield
+    if guidance:
+        part.findings[before:] = [_unsure(t) for t in part.findings[before:]]
 
 
 def _basis(profile: Profile, rule_names: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from pyproj import CRS, Transformer
 from posting import Settings, check
 from posting.cli import flag
 from posting.engine import Context
+from posting.evaluate import GUIDANCE_ONLY
 from posting.io import FeatureLayer
 from posting.rules import available, load_rules
 
@@ -452,8 +453,35 @@ def test_guidance_profile_says_guidance():
     p = load_rules("north-dakota-criminal")
     assert p.standard == "guidance"
     r = check(parcels(square()), markers([(0, 0)]), "north-dakota-criminal")
-    assert {v["basis"] for v in one(r)["violations"]} == {"guidance"}
+    p = one(r)
+    # one sign on 4,000 ft: the layout's 660 ft and three corners fail, which the law (no
+    # figure) may still find posted: uncertain, each finding saying why
+    assert p["status"] == "uncertain" and p["violations"] == []
+    assert {v["rule"] for v in p["uncertain"]} == {"spacing", "corners"}
+    assert {v["basis"] for v in p["uncertain"]} == {"guidance"}
+    assert all(v["message"].endswith(GUIDANCE_ONLY) for v in p["uncertain"])
     assert "guidance" in r.summary_lines()[0]
+    # the statute's own words in the same profile still fail: the name on each sign
+    named = pd.DataFrame({"name_on_sign": ["J. Smith"] * len(along(square(), 500.0))})
+    ok = one(
+        check(
+            parcels(square()),
+            markers(along(square(), 500.0), attributes=named),
+            "north-dakota-criminal",
+        )
+    )
+    assert ok["status"] == "compliant"
+    named.loc[3, "name_on_sign"] = "none"  # recorded: the sign shows no name
+    p = one(
+        check(
+            parcels(square()),
+            markers(along(square(), 500.0), attributes=named),
+            "north-dakota-criminal",
+        )
+    )
+    assert p["status"] == "noncompliant"
+    assert [(v["rule"], v["basis"]) for v in p["violations"]] == [("name_on_sign", "guidance")]
+    assert not p["violations"][0]["message"].endswith(GUIDANCE_ONLY)
 
 
 def test_own_profile_path_in_the_cli(own, tmp_path):
@@ -616,9 +644,9 @@ def test_texas_a_parcel_posted_with_signs_is_not_unposted_under_texas_law():
     ("forest", "side", "step", "status"),
     [
         (True, 1000.0, 99.0, "compliant"),
-        (True, 1000.0, 101.0, "noncompliant"),
+        (True, 1000.0, 101.0, "uncertain"),
         (False, 1980.0, 990.0, "compliant"),
-        (False, 2020.0, 1010.0, "noncompliant"),
+        (False, 2020.0, 1010.0, "uncertain"),
     ],
 )
 def test_texas_signs_guidance_spacing_is_the_paint_spacing(forest, side, step, status):
@@ -631,9 +659,10 @@ def test_texas_signs_guidance_spacing_is_the_paint_spacing(forest, side, step, s
     )
     p = one(r)
     assert p["status"] == status
-    if status == "noncompliant":
-        [v] = p["violations"]
+    if status == "uncertain":  # the statute gives signs no number: a guidance gap is unsure
+        [v] = p["uncertain"]
         assert v["basis"] == "guidance" and v["limit"] == (100.0 if forest else 1000.0)
+        assert v["message"].endswith(GUIDANCE_ONLY) and p["violations"] == []
 
 
 # -- Missouri: posting by signs is notice too (569.140.2(2)), checked against a guidance layout --
@@ -644,7 +673,7 @@ MISSOURI_FT = CRS.from_proj4(  # feet on the ground round Jefferson City, Missou
 )
 
 
-@pytest.mark.parametrize(("step", "status"), [(99.0, "compliant"), (101.0, "noncompliant")])
+@pytest.mark.parametrize(("step", "status"), [(99.0, "compliant"), (101.0, "uncertain")])
 def test_missouri_a_parcel_posted_with_signs_is_not_unposted_under_missouri_law(step, status):
     lot = parcels(square(), crs=MISSOURI_FT)
     pts = along(square(), step)
@@ -801,10 +830,11 @@ def test_alabama_signs_are_a_second_method_with_a_guidance_layout():
     assert p["status"] == "compliant" and p["rules"] == "alabama-signs"
     far = markers(along(square(), 101.0))
     p = one(check(parcels(square()), far, "alabama-signs", context=ctx))
-    assert {v["basis"] for v in p["violations"]} == {"guidance"}
+    assert p["status"] == "uncertain" and p["violations"] == []
+    assert {v["basis"] for v in p["uncertain"]} == {"guidance"}
 
 
-@pytest.mark.parametrize(("step", "status"), [(990.0, "compliant"), (1010.0, "noncompliant")])
+@pytest.mark.parametrize(("step", "status"), [(990.0, "compliant"), (1010.0, "uncertain")])
 def test_kansas_purple_marks_with_a_guidance_spacing(step, status):
     # K.S.A. 32-1013(b): "a vertical line of at least eight inches in length", bottom "no less
     # than three feet nor more than five feet high"; no spacing in the statute (guidance 1,000 ft
@@ -1042,14 +1072,15 @@ NO_FIGURE = [
 
 
 @pytest.mark.parametrize("profile", NO_FIGURE)
-@pytest.mark.parametrize(("side", "status"), [(1300.0, "compliant"), (1340.0, "noncompliant")])
+@pytest.mark.parametrize(("side", "status"), [(1300.0, "compliant"), (1340.0, "uncertain")])
 def test_no_figure_states_get_the_guidance_layout(profile, side, status):
-    lot = square(side)  # corners and midpoints: 650 ft (passes) or 670 ft (fails)
+    lot = square(side)  # corners and midpoints: 650 ft (passes) or 670 ft (fails the layout)
     p = one(check(parcels(lot), markers(along(lot, side / 2)), profile))
     assert p["status"] == status
-    if status == "noncompliant":
-        [v] = p["violations"]
-        assert v["limit"] == 660.0 and v["basis"] == "guidance"
+    if status == "uncertain":  # the law gives no figure: failing ours is not a sure failure
+        [v] = p["uncertain"]
+        assert v["limit"] == 660.0 and v["basis"] == "guidance" and v["measured"] == 670.0
+        assert v["message"].endswith(GUIDANCE_ONLY) and p["violations"] == []
     rules = load_rules(profile)
     assert rules.standard == "guidance"
     assert not rules.spacing.verified and rules.visibility.verified
@@ -1071,3 +1102,23 @@ def test_texas_land_cover_note_counts_the_blank_attributes_and_says_why(given):
         assert note.startswith(
             "land cover unknown for 16 of 16 gaps (no {option:landcover} layer or parcel attribute)"
         )
+
+
+GUIDANCE = [n for n in available() if load_rules(n).standard == "guidance"]
+
+
+@pytest.mark.parametrize("profile", GUIDANCE)
+def test_a_guidance_layout_alone_never_fails_a_parcel(profile):
+    # one marker of the profile's kind on a 4,000 ft boundary, nothing recorded about it: every
+    # figure of the layout fails (the spacing, the corners), none of the statute's words can be
+    # checked; where the law gives no number the verdict is not sure: uncertain, never
+    # noncompliant, and each finding says why
+    rules = load_rules(profile)
+    attrs = pd.DataFrame({"kind": [rules.kinds[0]]})
+    p = one(check(parcels(square()), markers([(500, 0)], attributes=attrs), profile))
+    assert p["status"] == "uncertain", (profile, p["violations"])
+    assert p["violations"] == []
+    assert {v["basis"] for v in p["uncertain"]} == {"guidance"}
+    layout = {v["rule"] for v in p["uncertain"] if v["message"].endswith(GUIDANCE_ONLY)}
+    # (the town code places its notices at the entrances only: unsure without an access layer)
+    assert layout == {"spacing", "corners"} & set(rules.tables)

@@ -136,11 +136,19 @@ def range_text(lo: float | None, hi: float | None) -> str:
     return f"at least {lo:g} ft" if lo is not None else f"at most {hi:g} ft"
 
 
-def run_items(items: list[Item], m: Measurements, part: Part) -> None:
-    """Evaluate ``items`` on the assigned markers; findings and notes go into ``part``."""
+def run_items(
+    items: list[Item],
+    m: Measurements,
+    part: Part,
+    missing_reported: set[tuple[str, str]] | None = None,
+) -> None:
+    """Evaluate ``items`` on the assigned markers; findings and notes go into ``part``.
+    ``missing_reported`` holds the (rule, column) pairs already noted as not recorded (shared
+    by the calls of one profile's evaluation)."""
     attrs = m.attrs
     parcel = m.asg.parcel[m.am]
-    missing_reported: set[tuple[str, str]] = set()
+    if missing_reported is None:
+        missing_reported = set()
     for item in items:
         sel = np.flatnonzero(np.isin(m.kinds, item.kinds))
         if item.where is not None:
