@@ -43,6 +43,10 @@ def features(geoms, values, crs=LOCAL_FT):
     )
 
 
+NO_WAYS = features([], [])
+"""An access layer with no way across any boundary: the ways in are known, and there are none."""
+
+
 def test_at_least_ten_jurisdictions_ship():
     names = available()
     jurisdictions = {load_rules(n).jurisdiction for n in names}
@@ -530,7 +534,8 @@ def test_arkansas_forest_land_signs_100_ft(step, status):
     # a 1,000 ft square: every gap along a side is the step (the last one shorter), and a gap
     # across a corner is shorter still in a straight line
     pts = along(square(), step)
-    r = check(parcels(square()), markers(pts), "arkansas", context=Context(parcel_landcover=[True]))
+    ctx = Context(parcel_landcover=[True], access=NO_WAYS)
+    r = check(parcels(square()), markers(pts), "arkansas", context=ctx)
     p = one(r)
     assert p["status"] == status
     if status == "noncompliant":
@@ -546,7 +551,7 @@ def test_arkansas_other_land_signs_1000_ft(side, status):
         parcels(lot),
         markers(along(lot, side / 2)),
         "arkansas",
-        context=Context(parcel_landcover=[False]),
+        context=Context(parcel_landcover=[False], access=NO_WAYS),
     )
     assert one(r)["status"] == status
     assert set(r.gaps["limit_ft"]) == {1000.0}
@@ -963,7 +968,8 @@ def test_corners_and_crossings(profile):
 
 def test_utah_paint_colours_and_idaho_fence_is_not_posting():
     paint = kinds(4, color="fluorescent pink")
-    p = one(check(parcels(square()), markers(CORNERS, attributes=paint), "utah"))
+    ways = Context(access=NO_WAYS)
+    p = one(check(parcels(square()), markers(CORNERS, attributes=paint), "utah", context=ways))
     assert p["status"] == "compliant"
     paint = kinds(4, color="purple")
     p = one(check(parcels(square()), markers(CORNERS, attributes=paint), "utah"))
@@ -990,7 +996,8 @@ def test_utah_paint_colours_and_idaho_fence_is_not_posting():
 
 @pytest.mark.parametrize(("step", "status"), [(299.0, "compliant"), (301.0, "noncompliant")])
 def test_new_hampshire_100_yards(step, status):
-    p = one(check(parcels(square()), markers(along(square(), step)), "new-hampshire"))
+    ways = Context(access=NO_WAYS)
+    p = one(check(parcels(square()), markers(along(square(), step)), "new-hampshire", context=ways))
     assert p["status"] == status
 
 
@@ -1038,7 +1045,8 @@ def test_oregon_notice_at_each_access_point_and_both_banks():
 @pytest.mark.parametrize(("side", "status"), [(2080.0, "compliant"), (2120.0, "noncompliant")])
 def test_oregon_vehicles_350_yards(side, status):
     lot = square(side)  # corners and midpoints: 1,040 ft (passes) or 1,060 ft (fails)
-    p = one(check(parcels(lot), markers(along(lot, side / 2)), "oregon-vehicles"))
+    ways = Context(access=NO_WAYS)
+    p = one(check(parcels(lot), markers(along(lot, side / 2)), "oregon-vehicles", context=ways))
     assert p["status"] == status
     if status == "noncompliant":
         [v] = p["violations"]
@@ -1122,3 +1130,26 @@ def test_a_guidance_layout_alone_never_fails_a_parcel(profile):
     layout = {v["rule"] for v in p["uncertain"] if v["message"].endswith(GUIDANCE_ONLY)}
     # (the town code places its notices at the entrances only: unsure without an access layer)
     assert layout == {"spacing", "corners"} & set(rules.tables)
+
+
+def test_a_statute_asking_for_signs_at_the_ways_in_is_unsure_without_them():
+    # Ark. Code Ann. 18-11-405(1)(A): signs 1,000 ft apart "and at each point of entry". Signs at
+    # the corners and midpoints of a 1,980 ft square meet the spacing; where its ways in are is
+    # not known without an access layer, so the parcel is not surely posted (it was compliant)
+    lot = square(1980)
+    pts = along(lot, 990.0)
+    p = one(
+        check(parcels(lot), markers(pts), "arkansas", context=Context(parcel_landcover=[False]))
+    )
+    assert p["status"] == "uncertain" and p["violations"] == []
+    [u] = p["uncertain"]
+    assert u["rule"] == "access" and "no access layer" in u["message"]
+    # the ways in known, and none crosses its boundary: posted
+    ctx = Context(parcel_landcover=[False], access=NO_WAYS)
+    assert one(check(parcels(lot), markers(pts), "arkansas", context=ctx))["status"] == "compliant"
+    # a layout of ours (the law gives no number) beside its spacing: noted, not unsure
+    lot = square(1300)
+    r = check(parcels(lot), markers(along(lot, 650.0)), "north-dakota-criminal")
+    assert one(r)["status"] == "compliant"
+    [n] = [x for x in r.to_dict()["not_checked"] if x["rule"] == "access"]
+    assert "uncertain" not in n["reason"]

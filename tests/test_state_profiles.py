@@ -53,6 +53,8 @@ def features(geoms, values, crs=None):
     )
 
 
+NO_WAYS = features([], [])
+"""An access layer with no way across any boundary: the ways in are known, and there are none."""
 PURPLE = {"kind": "paint", "color": "purple", "length_in": 8, "height_ft": 4}
 
 
@@ -76,7 +78,7 @@ def test_arkansas_paint_100_ft_forest_1000_ft_other(forest, step, status):
         parcels(lot),
         markers(pts, attributes=a),
         "arkansas-paint",
-        context=Context(parcel_landcover=[forest]),
+        context=Context(parcel_landcover=[forest], access=NO_WAYS),
     )
     assert one(r)["status"] == status
 
@@ -130,7 +132,7 @@ def test_new_jersey_ten_to_a_mile(count, status):
         parcels(lot),
         markers(pts, attributes=a),
         "new-jersey",
-        context=Context(parcel_landcover=[False]),
+        context=Context(parcel_landcover=[False], access=NO_WAYS),
     )
     p = one(r)
     assert p["status"] == status
@@ -179,7 +181,14 @@ def test_hawaii_three_to_a_mile(count, status):
     pts = along(lot, 5280 / count)
     a = att(len(pts), letter_height_in=2, text="GOVERNMENT PROPERTY - NO TRESPASSING")
     assert (
-        one(check(parcels(lot), markers(pts, attributes=a), "hawaii-state-lands"))["status"]
+        one(
+            check(
+                parcels(lot),
+                markers(pts, attributes=a),
+                "hawaii-state-lands",
+                context=Context(access=NO_WAYS),
+            )
+        )["status"]
         == status
     )
     assert not load_rules("hawaii-state-lands").auto  # state land only: never by default
@@ -194,7 +203,8 @@ def test_california_three_to_the_mile(side, status):
     # square; a 1,761 ft square (7,044 ft) needs ceil(4.002) = 5
     lot = square(side)
     pts = [(0, 0), (side, 0), (side, side), (0, side)]
-    assert one(check(parcels(lot), markers(pts), "california"))["status"] == status
+    ways = Context(access=NO_WAYS)
+    assert one(check(parcels(lot), markers(pts), "california", context=ways))["status"] == status
 
 
 @pytest.mark.parametrize(("acres", "status"), [(0.99, "compliant"), (1.01, "noncompliant")])
@@ -202,7 +212,10 @@ def test_california_554_spacing_only_over_an_acre(acres, status):
     width = acres * 43_560 / 700  # a strip 700 ft long: its long sides are 700 ft (over 600)
     lot = shapely.box(0, 0, width, 700)
     pts = [(0, 0), (width, 0), (width, 700), (0, 700)]
-    assert one(check(parcels(lot), markers(pts), "california-554"))["status"] == status
+    ways = Context(access=NO_WAYS)
+    assert one(check(parcels(lot), markers(pts), "california-554", context=ways))["status"] == (
+        status
+    )
 
 
 # -- Nevada: 207.200, 200 ft (1,000 ft on farm or grazing land), marks in sight ----------------
@@ -217,7 +230,7 @@ def test_nevada_200_ft(step, status):
         parcels(lot),
         markers(pts, attributes=a),
         "nevada",
-        context=Context(parcel_landcover=[False]),
+        context=Context(parcel_landcover=[False], access=NO_WAYS),
     )
     assert one(r)["status"] == status
 
@@ -230,7 +243,9 @@ def test_nevada_grazing_land_1000_ft(farm, step, status):
     lot = square(2 * step)  # corners and midpoints
     pts = along(lot, step)
     a = att(len(pts), kind="paint", color="orange", width_in=5, length_in=10)
-    ctx = Context(parcel_landcover=[False], cultivated=np.array([farm], dtype=object))
+    ctx = Context(
+        parcel_landcover=[False], cultivated=np.array([farm], dtype=object), access=NO_WAYS
+    )
     r = check(parcels(lot), markers(pts, attributes=a), ["nevada", "nevada-grazing"], context=ctx)
     assert one(r)["status"] == status
 
@@ -356,7 +371,7 @@ def test_maryland_paint_height(height, status):
         parcels(lot),
         markers(pts, attributes=a),
         "maryland-paint",
-        context=Context(parcel_landcover=[False]),
+        context=Context(parcel_landcover=[False], access=NO_WAYS),
     )
     assert one(r)["status"] == status
 
@@ -377,7 +392,10 @@ def test_new_mexico_500_ft_only_on_unfenced_land(fenced, step, status):
     )
     fences = features([ring] if fenced else [], [4.0] if fenced else [], None)
     r = check(
-        parcels(lot), markers(pts, attributes=a), "new-mexico", context=Context(fences=fences)
+        parcels(lot),
+        markers(pts, attributes=a),
+        "new-mexico",
+        context=Context(fences=fences, access=NO_WAYS),
     )
     assert one(r)["status"] == status
 
@@ -510,7 +528,7 @@ def test_north_dakota_land_maybe_fenced_is_uncertain_not_failed(off_ft, accuracy
             ),
         ),
         "new-mexico",
-        context=Context(fences=features([ring], [4.0], None)),
+        context=Context(fences=features([ring], [4.0], None), access=NO_WAYS),
         settings=Settings(accuracy_ft=accuracy_ft),
     )
     p = one(nm)

@@ -22,10 +22,11 @@ __all__ = ["AccessRule", "of_types", "unknown_ways"]
 
 COLUMNS = [*CROSSING_COLUMNS, "nearest_ft", "neighbour_ft", "status"]
 PLACING = {"spacing", "corners", "density", "nearest", "spacing_by_kind", "in_sight"}
-"""The rules that say where along the boundary markers go, besides the access points. A
-profile with none of them (Montana, Oregon, Tennessee: notice at the gates and ways in) and no
-access layer to check would pass a parcel on one marker anywhere: its parcels with markers
-are ``uncertain`` instead. With one of them, the access rule is reported as not checked."""
+"""The rules that say where along the boundary markers go, besides the access points. Without
+an access layer, a statute's access rule leaves a parcel with markers ``uncertain``; so does a
+guidance layout's where the profile has none of these (the town code's entrances: one marker
+anywhere would pass). A guidance layout's access points beside its spacing are reported as not
+checked: failing them would only make the parcel uncertain."""
 
 
 @dataclass(frozen=True)
@@ -63,14 +64,18 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
     """Each access point's nearest marker and status, and the access findings."""
     if m.crossings is None:
         part = empty(m)
-        alone = not PLACING & {name for name, _ in profile.rules()}
+        # unsure: the statute asks for markers at the ways in, which cannot be told here, or
+        # nothing else says where the markers go (one anywhere would pass); a guidance layout's
+        # access points beside its spacing, which fail a parcel only as uncertain, are noted
+        guidance = profile.standard == "guidance" and not rule.verified
+        unsure = not guidance or not PLACING & {name for name, _ in profile.rules()}
         part.skip(
             "access",
             rule.clause,
             "no access layer ({option:access}) to find the entrances, gates and roads"
-            + (": a parcel with markers is uncertain" if alone else ""),
+            + (": a parcel with markers is uncertain" if unsure else ""),
         )
-        if alone:  # nothing else says where the markers go: one anywhere would pass
+        if unsure:
             part.findings.append(unknown_ways(m, rule.kinds, "access", rule.clause))
         return part
     pts = of_types(m.crossings, rule.types)
