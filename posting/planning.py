@@ -70,6 +70,7 @@ from posting.checks.spacing import ring_gaps
 from posting.crs import WGS84, azimuth_deg
 from posting.errors import InputError
 from posting.io import MarkerLayer
+from posting.kinds.access import UNSURE
 from posting.records import LONLAT_DECIMALS
 from posting.report import Report
 
@@ -1268,9 +1269,22 @@ def _shopping_list(
             u > 0
         )
         note[i] = "; ".join(parts)
+    # a parcel whose profile wants markers at its ways in, which no access layer gave: its
+    # markers there cannot be placed, and a re-check would be uncertain
+    blind = {
+        n.get("profile")
+        for n in report.not_checked
+        if n["rule"] in ("access", "entrance") and n["reason"].endswith(UNSURE)
+    }
+    ways = todo[rows] & np.isin(p["rules"].to_numpy(dtype=object)[rows], list(blind))
+    for i in np.flatnonzero(ways & ~stuck):
+        note[i] = (
+            "its ways in are not known: give the access layer (roads, driveways, trails, gates) "
+            "to place markers at them"
+        )
     # a parcel that stays without a marker its profile counts is not done (a profile whose
     # rules place nothing here: access points without an access layer, banks without water)
-    empty = todo[rows] & (out["total"].to_numpy() == 0) & (rem == "")
+    empty = todo[rows] & (out["total"].to_numpy() == 0) & (rem == "") & ~ways
     doubt = f.loc[f["rule"] == "shared_line", "parcel"].to_numpy()
     for i in np.flatnonzero(empty):
         note[i] = (
@@ -1282,5 +1296,5 @@ def _shopping_list(
             "the layers they need, such as the access points or the water)"
         )
     out["note"] = note
-    out["complete"] = todo[rows] & (rem == "") & ~stuck & ~empty
+    out["complete"] = todo[rows] & (rem == "") & ~stuck & ~empty & ~ways
     return out

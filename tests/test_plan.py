@@ -570,7 +570,22 @@ def test_a_parcel_with_nothing_to_place_is_not_called_complete(rules):
     p = plan(check(parcels(square(900)), None, rules))
     row = p.parcels.iloc[0]
     assert (row["status"], row["total"], row["complete"]) == ("unposted", 0, False)
-    assert "nothing to place" in row["note"] and p.exit_code == 1
+    assert row["note"].startswith("its ways in are not known: give the access layer")
+    assert p.exit_code == 1
+
+
+def test_a_parcel_whose_ways_in_are_unknown_is_not_called_complete():
+    # Arkansas: signs 100 ft apart on forest land "and at each point of entry". The plan posts
+    # the bare square's corners and sides, but without an access layer its points of entry
+    # are unknown, and a re-check is uncertain: not complete (it was, and the re-check said
+    # uncertain: the fuzz campaign's plan oracle under Minnesota's corners)
+    r = check(parcels(square(900)), None, "arkansas")
+    p = plan(r)
+    row = p.parcels.iloc[0]
+    assert row["total"] > 0 and not row["complete"] and p.exit_code == 1
+    assert row["note"].startswith("its ways in are not known")
+    again = recheck(parcels(square(900)), None, p)
+    assert again.parcels["status"].tolist() == ["uncertain"]
 
 
 def test_new_york_gets_a_marker_on_each_side_of_each_corner():

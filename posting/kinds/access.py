@@ -18,9 +18,12 @@ from posting.measure import CROSSING_COLUMNS, Measurements
 from posting.rules.schema import Reader, Rule
 from posting.verdict import categorical, findings_frame
 
-__all__ = ["AccessRule", "of_types", "unknown_ways"]
+__all__ = ["UNSURE", "AccessRule", "of_types", "unknown_ways"]
 
 COLUMNS = [*CROSSING_COLUMNS, "nearest_ft", "neighbour_ft", "status"]
+UNSURE = ": a parcel with markers is uncertain"
+"""How a note of an access or entrance rule not checked ends where its parcels with markers are
+``uncertain`` for it (:func:`unknown_ways`): the plan cannot complete them either."""
 PLACING = {"spacing", "corners", "density", "nearest", "spacing_by_kind", "in_sight"}
 """The rules that say where along the boundary markers go, besides the access points. Without
 an access layer, a statute's access rule leaves a parcel with markers ``uncertain``; so does a
@@ -73,7 +76,7 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
             "access",
             rule.clause,
             "no access layer ({option:access}) to find the entrances, gates and roads"
-            + (": a parcel with markers is uncertain" if unsure else ""),
+            + (UNSURE if unsure else ""),
         )
         if unsure:
             part.findings.append(unknown_ways(m, rule.kinds, "access", rule.clause))

@@ -18,7 +18,7 @@ import pandas as pd
 
 from posting.checks import FAIL, OK
 from posting.kinds import Kind, Part, register
-from posting.kinds.access import COLUMNS, AccessRule, empty, of_types, unknown_ways
+from posting.kinds.access import COLUMNS, UNSURE, AccessRule, empty, of_types, unknown_ways
 from posting.kinds.access import parse as access_rule
 from posting.kinds.points import POINT_STATUS, points_check
 from posting.measure import Measurements
@@ -46,8 +46,7 @@ def measure(rule: EntranceRule, profile, m: Measurements) -> Part:
         part.skip(
             "entrance",
             rule.clause,
-            "no access layer ({option:access}) to find the entrances: a parcel with markers is "
-            "uncertain",
+            "no access layer ({option:access}) to find the entrances" + UNSURE,
         )
         part.findings.append(
             unknown_ways(
