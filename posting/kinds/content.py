@@ -27,6 +27,7 @@ class ContentRule(Rule):
     letter_min_in: float | None = None
     required_words: tuple[str, ...] = ()
     required_any: tuple[str, ...] = ()
+    words_to_that_effect: bool = False
     name: str | None = None
     address: bool = False
     phone: bool = False
@@ -42,6 +43,7 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> ContentRule:
         letter_min_in=t.positive("letter_min_in"),
         required_words=t.strings("required_words") or (),
         required_any=t.strings("required_any") or (),
+        words_to_that_effect=bool(t.get("words_to_that_effect", bool)),
         name=t.get("name", str),
         address=bool(t.get("address", bool)),
         phone=bool(t.get("phone", bool)),
@@ -64,6 +66,9 @@ def items(c: ContentRule, profile, m: Measurements, part: Part) -> list[Item]:
     out = lettering(c, "letter_height", "sign_text")
     if c.required_any:
         words = " or ".join(f'"{w}"' for w in c.required_any)
+        # where the law takes "similar terms" or "words to that effect", the list is our
+        # reading of them: a sign in other words may still say it, which a person must judge
+        effect = c.words_to_that_effect
         out.append(
             Item(
                 "sign_text",
@@ -71,7 +76,9 @@ def items(c: ContentRule, profile, m: Measurements, part: Part) -> list[Item]:
                 k,
                 ("text",),
                 lambda v: ct.any_words_status(v, c.required_any),
-                f"show none of {words}",
+                f"show none of {words}"
+                + (" (the law takes words to that effect: read the sign)" if effect else ""),
+                level="uncertain" if effect else "violation",
             )
         )
     if c.name:
