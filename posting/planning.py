@@ -155,7 +155,8 @@ class Plan:
         included with the reason: ``parcel``, ``id``,
         ``status``, one count per role, ``total``, ``signs`` (existing), ``perimeter_ft``,
         ``covered_ft`` (boundary in gaps over the limit or unmarked, which the plan posts),
-        ``remaining`` (violations no placement fixes, such as sign content), ``note``, and
+        ``remaining`` (violations no placement fixes, such as sign content, and what stays
+        uncertain, such as signs in words a person must read), ``note``, and
         ``complete`` (True when the plan's markers bring the parcel into compliance).
     spacing_ft
         The spacing planned for (limit minus accuracy minus margin), or None without a spacing
@@ -1232,7 +1233,13 @@ def _shopping_list(
     # what the plan places markers for: gaps, corners and access points (the main entrance
     # among them)
     placed = ["spacing", "corners", "access", "entrance"]
-    other = f[(f["level"] == "violation") & ~f["rule"].isin(placed)]
+    # and what no placement settles: a violation (a sign's letters), or what stays unsure (a
+    # sign in words a person must read); markers by a shared line have their own note below
+    level = f["level"]
+    other = f[
+        ((level == "violation") | ((level == "uncertain") & (f["rule"] != "shared_line")))
+        & ~f["rule"].isin(placed)
+    ]
     remaining = (
         (other["rule"] + ": " + other["message"]).groupby(other["parcel"]).agg("; ".join)
         if len(other)

@@ -596,3 +596,22 @@ def test_new_york_gets_a_marker_on_each_side_of_each_corner():
     c = again.corners
     assert (c["status"] == "ok").all() and len(c) == 4
     assert (p.markers["role"] == "corner").sum() == 8  # two at each corner
+
+
+def test_signs_a_person_must_read_are_left_to_the_landowner():
+    # Minnesota: "no trespassing" or similar terms; signs 250 ft apart on a 1,000 ft square, the
+    # corners among them, one reading "PRIVATE - STAY OFF": the list of phrases is our reading,
+    # so that sign is for a person to read (uncertain), and no marker placed settles it
+    sq = square(1000)
+    pts = [(x, 0.0) for x in range(0, 1000, 250)] + [(1000.0, y) for y in range(0, 1000, 250)]
+    pts += [(x, 1000.0) for x in range(1000, 0, -250)] + [(0.0, y) for y in range(1000, 0, -250)]
+    text = ["NO TRESPASSING"] * len(pts)
+    text[5] = "PRIVATE - STAY OFF"
+    attrs = pd.DataFrame({"text": text, "letter_height_in": 3.0, "kind": "sign"})
+    r = check(parcels(sq), markers(pts, attributes=attrs), "minnesota")
+    assert r.parcels["status"].tolist() == ["uncertain"]
+    p = plan(r)
+    [row] = p.parcels.itertuples()
+    assert row.total == 0 and not row.complete
+    assert row.remaining.startswith("sign_text: 1 of 16 signs show none of ")
+    assert row.remaining.endswith("(the law takes words to that effect: read the sign)")
