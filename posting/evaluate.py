@@ -165,12 +165,10 @@ GUIDANCE_ONLY = (
 
 
 def _guidance_tables(profile: Profile) -> set[str]:
-    """The tables of a ``guidance`` profile's rules that the statute's words do not give
-    (``verified = false``: a spacing, a corner or an access point of our layout, the words we
-    read "notice" as), not those they do (North Dakota's name on each sign)."""
-    if profile.standard != "guidance":
-        return set()
-    return {name for name, rule in profile.rules() if not rule.verified}
+    """The tables of the rules of our guidance layout (:meth:`Profile.ours`: a spacing, a
+    corner or an access point of ours, the words we read "notice" as), not the statute's own
+    (North Dakota's name on each sign)."""
+    return {name for name, rule in profile.rules() if profile.ours(rule)}
 
 
 def _unsure(findings: pd.DataFrame) -> pd.DataFrame:

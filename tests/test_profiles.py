@@ -466,23 +466,17 @@ def test_guidance_profile_says_guidance():
     assert all(v["message"].endswith(GUIDANCE_ONLY) for v in p["uncertain"])
     assert "guidance" in r.summary_lines()[0]
     # the statute's own words in the same profile still fail: the name on each sign
-    named = pd.DataFrame({"name_on_sign": ["J. Smith"] * len(along(square(), 500.0))})
-    ok = one(
-        check(
-            parcels(square()),
-            markers(along(square(), 500.0), attributes=named),
-            "north-dakota-criminal",
+    pts = along(square(), 500.0)
+    named = pd.DataFrame({"name_on_sign": ["J. Smith"] * len(pts)})
+
+    def checked():
+        return one(
+            check(parcels(square()), markers(pts, attributes=named), "north-dakota-criminal")
         )
-    )
-    assert ok["status"] == "compliant"
+
+    assert checked()["status"] == "compliant"
     named.loc[3, "name_on_sign"] = "none"  # recorded: the sign shows no name
-    p = one(
-        check(
-            parcels(square()),
-            markers(along(square(), 500.0), attributes=named),
-            "north-dakota-criminal",
-        )
-    )
+    p = checked()
     assert p["status"] == "noncompliant"
     assert [(v["rule"], v["basis"]) for v in p["violations"]] == [("name_on_sign", "guidance")]
     assert not p["violations"][0]["message"].endswith(GUIDANCE_ONLY)

@@ -70,8 +70,7 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
         # unsure: the statute asks for markers at the ways in, which cannot be told here, or
         # nothing else says where the markers go (one anywhere would pass); a guidance layout's
         # access points beside its spacing, which fail a parcel only as uncertain, are noted
-        guidance = profile.standard == "guidance" and not rule.verified
-        unsure = not guidance or not PLACING & {name for name, _ in profile.rules()}
+        unsure = not profile.ours(rule) or not PLACING & {name for name, _ in profile.rules()}
         part.skip(
             "access",
             rule.clause,

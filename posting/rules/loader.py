@@ -66,6 +66,12 @@ class Profile:
         """The rules this profile has, by table name, in the registry's order."""
         return [(n, self.tables[n]) for n in _kinds.REGISTRY if n in self.tables]
 
+    def ours(self, rule: Rule) -> bool:
+        """True for a rule of our guidance layout, not the statute's: in a ``guidance`` profile
+        (the law gives no figure), one its words do not give (``verified = false``). Failing it
+        makes a parcel ``uncertain``, never ``noncompliant``."""
+        return self.standard == "guidance" and not rule.verified
+
     def summary(self) -> dict[str, Any]:
         """The profile as a JSON-ready dict (for the report and ``posting rules show``)."""
         out: dict[str, Any] = {
