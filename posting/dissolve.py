@@ -29,7 +29,16 @@ import numpy as np
 import pandas as pd
 import shapely
 
-__all__ = ["GRID_FT", "MAX_TILE_VERTICES", "along_cuts", "dissolve", "meeting", "overlap", "tile"]
+__all__ = [
+    "GRID_FT",
+    "MAX_TILE_VERTICES",
+    "along_cuts",
+    "dissolve",
+    "meeting",
+    "near_boxes",
+    "overlap",
+    "tile",
+]
 
 MAX_TILE_VERTICES = 500
 """The most vertices a tile of :func:`tile` keeps: below it, GEOS's overlay costs little more
@@ -94,11 +103,22 @@ _CUT = 0.4871920746112329
 """Where :func:`tile` cuts a piece's bounds: near the middle, at no simple fraction of them."""
 
 
-def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def tile(
+    pieces: np.ndarray,
+    max_vertices: int | None = None,
+    *,
+    around: np.ndarray | None = None,
+    distance_ft: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray]:
     """``pieces`` (polygons; lines and points are kept whole) with more than ``max_vertices``
     (default :data:`MAX_TILE_VERTICES`) vertices cut in four near their bounds' middle, and
     those again, until none has more; the tiles and the index of the piece each comes from. Pieces
     small enough are kept as they are (the same objects).
+
+    With ``around`` (geometries), only the tiles whose box comes within ``distance_ft`` of a
+    box of ``around`` (:func:`near_boxes`) are given, and a part farther from them is not cut
+    further: the tiles given are those the whole tiling would give, in its order (a
+    partition of a county grows its own stretch of a county-wide river, not all of it).
 
     The tiles of a piece cover it and meet only along the cuts: areas add up, and lengths do
     but for a line that runs along a cut exactly. The cuts are at :data:`_CUT` of the bounds,
@@ -112,6 +132,9 @@ def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarra
     >>> tiles, of = tile(np.array([shapely.box(0, 0, 1, 1), ring]))
     >>> len(tiles), of.tolist(), round(float(shapely.area(tiles[1:]).sum() - ring.area), 6)
     (5, [0, 1, 1, 1, 1], 0.0)
+    >>> near, _ = tile(np.array([ring]), around=np.array([shapely.Point(90, 0)]), distance_ft=5)
+    >>> [t.equals(tiles[k]) for t in near for k in (2, 4)]  # (the two east quarters)
+    [True, False, False, True]
     """
     pieces = np.asarray(pieces, dtype=object)
     most = MAX_TILE_VERTICES if max_vertices is None else max_vertices
@@ -119,6 +142,9 @@ def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarra
     todo, of = pieces, np.arange(len(pieces))
     before = np.full(len(pieces), np.iinfo(np.int64).max)  # the vertices of what each was cut of
     while len(todo):
+        if around is not None:  # (what lies farther is left out: its tiles are inside its box)
+            near = near_boxes(todo, around, distance_ft)
+            todo, of, before = todo[near], of[near], before[near]
         n = shapely.get_num_coordinates(todo)
         areal = np.isin(shapely.get_type_id(todo), (3, 6))  # (lines and points kept whole)
         big = areal & (n > most) & (n < before)  # (a cut leaving as many vertices: a box, kept)
@@ -143,6 +169,27 @@ def tile(pieces: np.ndarray, max_vertices: int | None = None) -> tuple[np.ndarra
         polygons = shapely.get_type_id(parts) == 3
         todo, of, before = parts[polygons], of[src[k[polygons]]], n[src[k[polygons]]]
     return np.concatenate(done), np.concatenate(owner)
+
+
+def near_boxes(geoms: np.ndarray, around: np.ndarray, distance_ft: float) -> np.ndarray:
+    """Which of ``geoms`` have a box within ``distance_ft`` (and a foot more) of a box of
+    ``around``: none left out that comes within ``distance_ft`` of one of them.
+
+    >>> far = shapely.box(100, 0, 110, 10)
+    >>> near_boxes(np.array([shapely.box(0, 0, 1, 1), far]), np.array([shapely.Point(5, 5)]), 3)
+    array([ True, False])
+    """
+    out = np.zeros(len(geoms), dtype=bool)
+    around = np.asarray(around, dtype=object)
+    around = around[~(shapely.is_missing(around) | shapely.is_empty(around))]
+    if not len(geoms) or not len(around):
+        return out
+    x0, y0, x1, y1 = shapely.bounds(around).T
+    pad = distance_ft + 1.0  # (boxes: a hair of rounding either way is no matter)
+    boxes = shapely.box(x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+    _, hit = shapely.STRtree(shapely.envelope(geoms)).query(boxes)
+    out[hit] = True
+    return out
 
 
 def _flat_parts(geoms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -237,9 +237,9 @@ def _stretches_by_group(prep: PreparedParcels, layer: FeatureLayer, tol: float, 
     out, zones = [], {}
     for g in range(len(prep.crss)):
         near, geoms = layer_in_group(layer, prep, g, tol)
-        pieces = zone(geoms, tol)
-        zones[g] = pieces
         rg = np.flatnonzero(ring_group == g)
+        pieces = zone(geoms, tol, around=rings.geometry[rg])
+        zones[g] = pieces
         st = boundary_in_zone(rings.geometry[rg], pieces, min_length_ft=min_len)
         out.append((rg[st.ring], st.feature, st.geometry, st.length_ft, near, pieces))
     return out, zones

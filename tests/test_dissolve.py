@@ -76,3 +76,46 @@ def test_no_pieces_no_tiles():
     assert len(tiles) == len(of) == 0 and of.dtype.kind == "i"
     lines = np.array([shapely.LineString([(0, 0), (10, 0)])], dtype=object)
     assert forest_share(lines, np.array([shapely.Polygon()], dtype=object)).tolist() == [0.0]
+
+
+def _lake(seed: int) -> shapely.Polygon:
+    """A lake of 1,200 vertices with islands: wavy enough to be cut many times."""
+    rng = np.random.default_rng(seed)
+    t = np.linspace(0, 2 * np.pi, 1200, endpoint=False)
+    r = 1000 * (1 + 0.3 * np.sin(5 * t + rng.uniform(0, 6)) + 0.05 * np.sin(41 * t))
+    islands = [
+        shapely.Point(x, y).buffer(40, quad_segs=8).exterior
+        for x, y in rng.uniform(-400, 400, (6, 2))
+    ]
+    return shapely.Polygon(np.c_[r * np.cos(t), r * np.sin(t)], islands).buffer(0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.lists(st.tuples(st.integers(-1400, 1400), st.integers(-1400, 1400)), max_size=4),
+    st.sampled_from([0.0, 7.0, 300.0]),
+)
+def test_the_tiles_near_some_rings_are_those_of_the_whole_tiling(seed, spots, distance):
+    """``tile(around=...)`` cuts only what comes near: it gives exactly the tiles (the same
+    geometries, in the same order, from the same pieces) that the whole tiling gives and
+    whose boxes come within the distance of the rings', found the slow way (every tile's box
+    against every ring's, one pair at a time)."""
+    lakes = np.array([_lake(seed), shapely.box(3000, 0, 3100, 50)], dtype=object)
+    rings = np.array([shapely.box(x, y, x + 60, y + 30).exterior for x, y in spots], dtype=object)
+    tiles, of = tile(lakes, 50)
+    near, near_of = tile(lakes, 50, around=rings, distance_ft=distance)
+    pad = distance + 1.0
+    slow = [
+        k
+        for k, t in enumerate(tiles)
+        if any(
+            shapely.box(*r.bounds).buffer(pad, join_style="mitre").intersects(shapely.envelope(t))
+            for r in rings
+        )
+    ]
+    assert len(tiles) > 20
+    reached = [k for k, t in enumerate(tiles) if any(t.distance(r) <= distance for r in rings)]
+    assert set(reached) <= set(slow)  # (a tile near a ring is never left out)
+    assert len(near) == len(slow) and near_of.tolist() == of[slow].tolist()
+    assert shapely.equals_exact(near, tiles[slow], 0).all()

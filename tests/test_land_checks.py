@@ -240,3 +240,26 @@ def test_a_huge_feature_grown_in_tiles_is_the_same_zone(monkeypatch):
         shapely.area(shapely.symmetric_difference(shapely.union_all(cut), shapely.union_all(whole)))
         < 1e-6
     )
+
+
+def test_a_huge_feature_grown_only_near_the_rings_gives_the_same_stretches(monkeypatch):
+    """With ``around``, :func:`zone` grows only the tiles of a huge feature near the rings
+    (a partition of a county, under a county-wide river): fewer pieces, and the same
+    stretches of those rings, to the bit, as the whole feature grown."""
+    holes = [
+        shapely.box(x, y, x + 20, y + 20).exterior
+        for x in range(10, 2000, 60)
+        for y in range(10, 400, 60)
+    ]
+    feature = shapely.Polygon(shapely.box(0, 0, 2030, 430).exterior, holes)
+    lots = shapely.box(np.arange(5, 400, 45.0), 25, np.arange(45, 440, 45.0), 95)
+    rings = shapely.get_exterior_ring(lots)
+    monkeypatch.setattr(land_checks, "BUFFER_WHOLE_MAX", 10)
+    features = np.array([feature], dtype=object)
+    whole = tiled(zone, features, 7.0)
+    near = tiled(zone, features, 7.0, around=rings)
+    assert shapely.area(near).sum() < shapely.area(whole).sum() / 2  # (a fifth of it, and 7 ft)
+    a, b = boundary_in_zone(rings, whole), boundary_in_zone(rings, near)
+    assert 0 < a.length_ft.sum() < shapely.length(rings).sum()  # (some lots cross a hole)
+    assert a.ring.tolist() == b.ring.tolist() and a.length_ft.tolist() == b.length_ft.tolist()
+    assert shapely.equals_exact(a.geometry, b.geometry, 0).all()
