@@ -332,13 +332,14 @@ def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, n
     for g in range(len(prep.crss)):
         near, geoms = layer_in_group(layer, prep, g, 1.0)
         rg = np.flatnonzero(ring_group == g)
-        st = boundary_in_zone(rings.geometry[rg], zone(geoms, 0.5), min_length_ft=1.0)
+        pieces = zone(geoms, 0.5, around=rings.geometry[rg])
+        st = boundary_in_zone(rings.geometry[rg], pieces, min_length_ft=1.0)
         mid = shapely.line_interpolate_point(st.geometry, 0.5, normalized=True)
         holder = np.full(len(st), None, dtype=object)
         if len(st) and len(geoms):
             # asked of the easements' tiles: a corridor across the county is as big as its
             # bounds, and every stretch's point was measured against its every vertex
-            tiles, of = tile(geoms)
+            tiles, of = tile(geoms, around=mid, distance_ft=1.0)
             mi, ti = shapely.STRtree(tiles).query(mid, predicate="dwithin", distance=1.0)
             fi = of[ti]
             # within a foot of several: the first easement of the layer that names a holder
@@ -515,10 +516,10 @@ def _unfenced(
     for g, (lines, heights) in (facts.fence_lines or {}).items():
         ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
         ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
-        pieces = zone(lines[ok], reach_ft)
+        rg = np.flatnonzero(ring_group == g)
+        pieces = zone(lines[ok], reach_ft, around=rings.geometry[rg])
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
-        rg = np.flatnonzero(ring_group == g)
         rest = rings.geometry[rg].copy()
         dims = shapely.get_dimensions(pieces)
         for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length
