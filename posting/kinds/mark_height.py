@@ -3,11 +3,11 @@
 or normal water surface"; South Carolina and West Virginia: the bottom of the mark, from the
 ground or normal water surface).
 
-The height is the marker data's ``centre_ft`` where recorded; otherwise, for the centre, the
-bottom (``height_ft``) plus half the mark's length (``length_in``), and for the bottom,
-``height_ft``. Where the statute allows the normal water surface as the base (``from_water``),
-a mark on a stretch of boundary formed by water (the water layer) is read as measured from it,
-and the report says which marks those are.
+The heights are the marker data's: the bottom's (``height_ft``) and the centre's
+(``centre_ft``) where recorded, else each from the other and half the mark's length
+(``length_in``). Where the statute allows the normal water surface as the base
+(``from_water``), a mark on a stretch of boundary formed by water (the water layer) is read as
+measured from it, and the report says which marks those are.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule, range_of
 from posting.verdict import findings_frame, plural
 
-__all__ = ["MarkHeightRule", "centre_ft"]
+__all__ = ["HEIGHT_COLUMNS", "MarkHeightRule", "centre_ft", "either", "heights"]
 
 MEASURED = ("bottom", "centre", "either")
 """Where a mark's height is taken: its bottom, its centre, or ``either`` where the text that
@@ -60,45 +60,111 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> MarkHeightRule:
     )
 
 
+HEIGHT_COLUMNS = ("height_ft", "length_in", "centre_ft")
+"""The marker columns a mark's height is read from: its bottom, its length, its centre."""
+
+
+def heights(
+    bottom: pd.Series | None, length: pd.Series | None, centre: pd.Series | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per mark, the height of its bottom and of its centre (ft; NaN unknown), each as
+    recorded, else from the other and the mark's length (``length_in``); a column not given
+    (None) is not recorded.
+
+    >>> b, c = heights(pd.Series([3.0, None, None]), pd.Series([8.0, 8.0, None]),
+    ...                pd.Series([None, 4.0, 4.0]))
+    >>> b.round(3).tolist(), c.round(3).tolist()
+    ([3.0, 3.667, nan], [3.333, 4.0, 4.0])
+    """
+    given = next(v for v in (bottom, length, centre) if v is not None)
+    nan = np.full(len(given), np.nan)
+    bot, cen = (ct.numbers(v) if v is not None else nan for v in (bottom, centre))
+    half_ft = ct.numbers(length) / 24.0 if length is not None else nan
+    return np.where(np.isnan(bot), cen - half_ft, bot), np.where(np.isnan(cen), bot + half_ft, cen)
+
+
 def centre_ft(bottom_ft: pd.Series, length_in: pd.Series) -> pd.Series:
     """The centre's height from the bottom's (ft) and the mark's length (in).
 
     >>> centre_ft(pd.Series([3.0, None]), pd.Series([8.0, 8.0])).tolist()
     [3.3333333333333335, nan]
     """
-    return ct.numbers(bottom_ft) + ct.numbers(length_in) / 24.0
+    return heights(bottom_ft, length_in, None)[1]
 
 
 def either(
-    bottom: pd.Series, length: pd.Series, lo: float | None, hi: float | None
+    bottom: pd.Series | None,
+    length: pd.Series | None,
+    lo: float | None,
+    hi: float | None,
+    centre: pd.Series | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per mark, by both readings of its height (bottom and centre): FAIL where both put it
-    outside ``[lo, hi]`` (else OK, or NOT_RECORDED where the bottom is not recorded, or the
-    length is not and the bottom alone does not settle it); and FAIL where the two disagree.
+    """Per mark, by both readings of its height (bottom and centre, :func:`heights`): FAIL
+    where both put it outside ``[lo, hi]`` (else OK, or NOT_RECORDED where neither is
+    recorded, or one is not and the other does not settle it); and FAIL where the two, both
+    known, disagree.
 
     >>> f, d = either(pd.Series([4.0, 2.9, 2.5, 5.9, 6.1, None, 7.0, 4.0]),
     ...               pd.Series([8.0, 8.0, 8.0, 8.0, 8.0, 8.0, None, None]), 3.0, 6.0)
     >>> f.tolist(), d.tolist()
     ([0, 0, 2, 0, 2, -1, 2, -1], [0, 2, 0, 2, 0, 0, 0, 0])
+    >>> f, d = either(None, None, 3.0, 6.0, pd.Series([2.5, 3.2, 6.5]))  # centres alone
+    >>> f.tolist(), d.tolist()
+    ([2, -1, -1], [0, 0, 0])
     """
-    b = ct.within(bottom, lo, hi)
-    c = ct.within(pd.Series(centre_ft(bottom, length)), lo, hi)
+    bottom_ft, centre_at = heights(bottom, length, centre)
+    b = ct.within(pd.Series(bottom_ft), lo, hi)
+    c = ct.within(pd.Series(centre_at), lo, hi)
     fail = np.where((b == FAIL) & (c == FAIL), FAIL, OK)
-    # the length unknown: the centre is at or above the bottom, so a bottom above the range
-    # puts both out; otherwise it is not settled
-    above = (ct.numbers(bottom) > hi) if hi is not None else np.zeros(len(b), dtype=bool)
-    fail[(c == ct.NOT_RECORDED) & (b != ct.NOT_RECORDED)] = ct.NOT_RECORDED
-    fail[(c == ct.NOT_RECORDED) & above] = FAIL
-    fail[b < 0] = b[b < 0]
+    # one reading unknown (the length not recorded): the centre is at or above the bottom, so
+    # a bottom above the range, or a centre below it, puts both out; a bottom within a range
+    # with no top, or a centre within one with no floor, both in; otherwise not settled
+    with np.errstate(invalid="ignore"):
+        out = np.zeros(len(b), dtype=bool)
+        if hi is not None:
+            out |= bottom_ft > hi
+        if lo is not None:
+            out |= centre_at < lo
+    inside = ((b == OK) & (hi is None)) | ((c == OK) & (lo is None))
+    one = (b == ct.NOT_RECORDED) != (c == ct.NOT_RECORDED)
+    fail[one] = np.where(out[one], FAIL, np.where(inside[one], OK, ct.NOT_RECORDED))
+    fail[(b == ct.NOT_RECORDED) & (c == ct.NOT_RECORDED)] = ct.NOT_RECORDED
     split = np.where(((b == OK) & (c == FAIL)) | ((b == FAIL) & (c == OK)), FAIL, OK)
     return fail, split
+
+
+def _columns(m: Measurements, measured: str) -> tuple[str, ...]:
+    """The height columns the marker data has, where they can give the ``measured`` height:
+    its own column, or the other end's and the length (for ``either``, the bottom or the
+    centre). Where they cannot, the columns one reads it from (the rule then notes the first
+    missing, as it did before a centre could give the bottom)."""
+    have = tuple(c for c in HEIGHT_COLUMNS if find_column(m.attrs.columns, c) is not None)
+    own = {"bottom": "height_ft", "centre": "centre_ft"}.get(measured)
+    other = {"bottom": "centre_ft", "centre": "height_ft"}.get(measured)
+    if own is None:  # either: one end recorded settles some marks
+        readable = "height_ft" in have or "centre_ft" in have
+    else:
+        readable = own in have or {other, "length_in"} <= set(have)
+    if readable:
+        return have
+    return ("height_ft",) if measured == "bottom" else ("height_ft", "length_in")
+
+
+def _by_name(columns: tuple[str, ...], fn):
+    """``fn(bottom, length, centre)`` called with the ``columns`` given (None for the rest)."""
+
+    def call(*values: pd.Series):
+        got = dict(zip(columns, values, strict=True))
+        return fn(*(got.get(c) for c in HEIGHT_COLUMNS))
+
+    return call
 
 
 def items(rule: MarkHeightRule, profile, m: Measurements, part: Part) -> list[Item]:
     lo, hi = rule.min_ft, rule.max_ft
     base = "the ground or the normal water surface" if rule.from_water else "the ground"
+    columns = _columns(m, rule.measured)
     if rule.measured == "either":
-        columns = ("height_ft", "length_in")
         where = f"{range_text(lo, hi)} above {base}"
         return [
             Item(
@@ -106,7 +172,7 @@ def items(rule: MarkHeightRule, profile, m: Measurements, part: Part) -> list[It
                 rule.clause,
                 rule.kinds,
                 columns,
-                lambda bottom, length: either(bottom, length, lo, hi)[0],
+                _by_name(columns, lambda b, length, c: either(b, length, lo, hi, c)[0]),
                 f"have both their bottom and their centre outside {where}",
                 None,
                 "ft",
@@ -116,7 +182,7 @@ def items(rule: MarkHeightRule, profile, m: Measurements, part: Part) -> list[It
                 rule.clause,
                 rule.kinds,
                 columns,
-                lambda bottom, length: either(bottom, length, lo, hi)[1],
+                _by_name(columns, lambda b, length, c: either(b, length, lo, hi, c)[1]),
                 f"are within {where} by their bottom or their centre only (which the law "
                 "measures was not read)",
                 None,
@@ -125,17 +191,16 @@ def items(rule: MarkHeightRule, profile, m: Measurements, part: Part) -> list[It
             ),
         ]
     what = f"have their {rule.measured} outside {range_text(lo, hi)} above {base}"
-    if rule.measured == "bottom":
-        columns, fn = ("height_ft",), (lambda v: ct.within(v, lo, hi))
-    elif find_column(m.attrs.columns, "centre_ft") is not None:
-        columns, fn = ("centre_ft",), (lambda v: ct.within(v, lo, hi))
-    else:
-        columns = ("height_ft", "length_in")
+    at = 0 if rule.measured == "bottom" else 1
 
-        def fn(bottom, length):
-            return ct.within(pd.Series(centre_ft(bottom, length)), lo, hi)
+    def fn(b, length, c):
+        return ct.within(pd.Series(heights(b, length, c)[at]), lo, hi)
 
-    return [Item("mark_height", rule.clause, rule.kinds, columns, fn, what, None, "ft")]
+    return [
+        Item(
+            "mark_height", rule.clause, rule.kinds, columns, _by_name(columns, fn), what, None, "ft"
+        )
+    ]
 
 
 def remark(rule: MarkHeightRule, profile, m: Measurements, part: Part) -> None:
