@@ -141,9 +141,10 @@ def tile(
     done, owner = [pieces[:0]], [np.arange(0)]  # (none: a layer with nothing usable)
     todo, of = pieces, np.arange(len(pieces))
     before = np.full(len(pieces), np.iinfo(np.int64).max)  # the vertices of what each was cut of
+    reach = _reach(around, distance_ft) if around is not None else None
     while len(todo):
-        if around is not None:  # (what lies farther is left out: its tiles are inside its box)
-            near = near_boxes(todo, around, distance_ft)
+        if reach is not None:  # (what lies farther is left out: its tiles are inside its box)
+            near = _near(reach, todo)
             todo, of, before = todo[near], of[near], before[near]
         n = shapely.get_num_coordinates(todo)
         areal = np.isin(shapely.get_type_id(todo), (3, 6))  # (lines and points kept whole)
@@ -179,16 +180,25 @@ def near_boxes(geoms: np.ndarray, around: np.ndarray, distance_ft: float) -> np.
     >>> near_boxes(np.array([shapely.box(0, 0, 1, 1), far]), np.array([shapely.Point(5, 5)]), 3)
     array([ True, False])
     """
-    out = np.zeros(len(geoms), dtype=bool)
+    return _near(_reach(around, distance_ft), geoms)
+
+
+def _reach(around: np.ndarray, distance_ft: float) -> shapely.STRtree:
+    """A tree of the boxes of ``around`` grown by ``distance_ft`` and a foot (boxes: a hair of
+    rounding either way is no matter), for :func:`_near`."""
     around = np.asarray(around, dtype=object)
     around = around[~(shapely.is_missing(around) | shapely.is_empty(around))]
-    if not len(geoms) or not len(around):
-        return out
-    x0, y0, x1, y1 = shapely.bounds(around).T
-    pad = distance_ft + 1.0  # (boxes: a hair of rounding either way is no matter)
-    boxes = shapely.box(x0 - pad, y0 - pad, x1 + pad, y1 + pad)
-    _, hit = shapely.STRtree(shapely.envelope(geoms)).query(boxes)
-    out[hit] = True
+    x0, y0, x1, y1 = shapely.bounds(around).reshape(-1, 4).T
+    pad = distance_ft + 1.0
+    return shapely.STRtree(shapely.box(x0 - pad, y0 - pad, x1 + pad, y1 + pad))
+
+
+def _near(reach: shapely.STRtree, geoms: np.ndarray) -> np.ndarray:
+    """Which of ``geoms`` have a box that meets a box of ``reach`` (:func:`_reach`)."""
+    out = np.zeros(len(geoms), dtype=bool)
+    if len(geoms) and len(reach):
+        hit, _ = reach.query(shapely.envelope(geoms))
+        out[hit] = True
     return out
 
 

@@ -27,7 +27,7 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     forest = np.asarray(forest, dtype=object)
     if len(lines) == 0 or len(forest) == 0:
         return out
-    tiles, _ = tile(shapely.get_parts(dissolve(forest)), around=lines, distance_ft=GRID_FT)
+    tiles, _ = tile(shapely.get_parts(dissolve(forest)))
     # the lines in the tree, each tile asked once (prepared): a forest is a few pieces of many
     # vertices, which a million lines asked of one by one; summed by line, then tile
     # (within a hair, not intersecting: a cut puts a vertex a hair off the edge it cuts, and a
