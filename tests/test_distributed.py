@@ -1837,6 +1837,32 @@ def test_a_river_across_a_continent_is_cut_alike_in_every_partition(tmp_path, sc
     assert frontage["N01"] == 422.16 and frontage["N10"] == 408.62  # (as the sample's river)
 
 
+def test_a_river_too_big_to_grow_whole_is_grown_near_each_partition_as_in_one_run(
+    tmp_path, scheduler
+):
+    """The sample's river with its edges cut into 120,000 vertices, more than a feature grown
+    whole may have (:data:`posting.checks.land.BUFFER_WHOLE_MAX`): cut into tiles, of which
+    each partition of 4 grows those near its rings only. One run's bytes, and the river's
+    bank frontage within a hundredth of a foot of the sample's (the new vertices lie on its
+    edges, in degrees)."""
+    import shapely
+    from shapely.geometry import mapping, shape
+
+    from posting.checks.land import BUFFER_WHOLE_MAX
+
+    collection = json.loads((SAMPLE / "water.geojson").read_text(encoding="utf-8"))
+    river = shape(collection["features"][0]["geometry"])
+    dense = shapely.segmentize(river, river.exterior.length / 120_000)
+    assert shapely.get_num_coordinates(dense) > BUFFER_WHOLE_MAX
+    collection["features"][0]["geometry"] = mapping(dense)
+    water = tmp_path / "water.geojson"
+    water.write_text(json.dumps(collection), encoding="utf-8")
+    report = _sample_with_context(tmp_path, scheduler, ["--water", str(water), "-q"], water=water)
+    frontage = {p["id"]: p["water_frontage_ft"] for p in report["parcels"]}
+    assert frontage["N01"] == pytest.approx(422.16, abs=0.01)
+    assert frontage["N10"] == pytest.approx(408.62, abs=0.01)
+
+
 def test_a_parquet_piece_refused_alone_is_read_as_part_of_its_file(
     tmp_path, scheduler, monkeypatch
 ):
