@@ -35,7 +35,6 @@ __all__ = [
     "along_cuts",
     "dissolve",
     "meeting",
-    "near_boxes",
     "overlap",
     "tile",
 ]
@@ -115,8 +114,8 @@ def tile(
     those again, until none has more; the tiles and the index of the piece each comes from. Pieces
     small enough are kept as they are (the same objects).
 
-    With ``around`` (geometries), only the tiles whose box comes within ``distance_ft`` of a
-    box of ``around`` (:func:`near_boxes`) are given, and a part farther from them is not cut
+    With ``around`` (geometries), only the tiles whose box comes within ``distance_ft`` (and a
+    foot more) of a box of ``around`` are given, and a part farther from them is not cut
     further: the tiles given are those the whole tiling would give, in its order (a
     partition of a county grows its own stretch of a county-wide river, not all of it).
 
@@ -172,20 +171,15 @@ def tile(
     return np.concatenate(done), np.concatenate(owner)
 
 
-def near_boxes(geoms: np.ndarray, around: np.ndarray, distance_ft: float) -> np.ndarray:
-    """Which of ``geoms`` have a box within ``distance_ft`` (and a foot more) of a box of
-    ``around``: none left out that comes within ``distance_ft`` of one of them.
-
-    >>> far = shapely.box(100, 0, 110, 10)
-    >>> near_boxes(np.array([shapely.box(0, 0, 1, 1), far]), np.array([shapely.Point(5, 5)]), 3)
-    array([ True, False])
-    """
-    return _near(_reach(around, distance_ft), geoms)
-
-
 def _reach(around: np.ndarray, distance_ft: float) -> shapely.STRtree:
     """A tree of the boxes of ``around`` grown by ``distance_ft`` and a foot (boxes: a hair of
-    rounding either way is no matter), for :func:`_near`."""
+    rounding either way is no matter), for :func:`_near`: none left out that comes within
+    ``distance_ft`` of one of them.
+
+    >>> far = shapely.box(100, 0, 110, 10)
+    >>> _near(_reach(np.array([shapely.Point(5, 5)]), 3), np.array([shapely.box(0, 0, 1, 1), far]))
+    array([ True, False])
+    """
     around = np.asarray(around, dtype=object)
     around = around[~(shapely.is_missing(around) | shapely.is_empty(around))]
     x0, y0, x1, y1 = shapely.bounds(around).reshape(-1, 4).T

@@ -43,9 +43,7 @@ BUFFER_WHOLE_MAX = 100_000
 (:func:`posting.dissolve.tile`) first."""
 
 
-def zone(
-    geoms: np.ndarray, tolerance_ft: float, *, around: np.ndarray | None = None
-) -> np.ndarray:
+def zone(geoms: np.ndarray, tolerance_ft: float, *, around: np.ndarray | None = None) -> np.ndarray:
     """The area within ``tolerance_ft`` of the features (polygons and lines), dissolved into
     disjoint pieces (no length is counted twice).
 

@@ -27,7 +27,7 @@ from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule, range_of
 from posting.verdict import findings_frame, plural
 
-__all__ = ["HEIGHT_COLUMNS", "MarkHeightRule", "centre_ft", "either", "heights"]
+__all__ = ["HEIGHT_COLUMNS", "MarkHeightRule", "either", "heights"]
 
 MEASURED = ("bottom", "centre", "either")
 """Where a mark's height is taken: its bottom, its centre, or ``either`` where the text that
@@ -81,15 +81,6 @@ def heights(
     bot, cen = (ct.numbers(v) if v is not None else nan for v in (bottom, centre))
     half_ft = ct.numbers(length) / 24.0 if length is not None else nan
     return np.where(np.isnan(bot), cen - half_ft, bot), np.where(np.isnan(cen), bot + half_ft, cen)
-
-
-def centre_ft(bottom_ft: pd.Series, length_in: pd.Series) -> pd.Series:
-    """The centre's height from the bottom's (ft) and the mark's length (in).
-
-    >>> centre_ft(pd.Series([3.0, None]), pd.Series([8.0, 8.0])).tolist()
-    [3.3333333333333335, nan]
-    """
-    return heights(bottom_ft, length_in, None)[1]
 
 
 def either(
