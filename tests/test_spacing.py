@@ -196,6 +196,31 @@ def test_ring_gaps_matches_the_obvious_method(lengths, data):
 
 @settings(max_examples=200, deadline=None)
 @given(
+    before=st.lists(st.floats(1.0, 1e7), max_size=3),
+    length=st.floats(10.0, 5000.0),
+    at=st.floats(0.0, 1.0, exclude_max=True),
+    ulps=st.lists(st.integers(-3, 3), min_size=2, max_size=5),
+)
+@example(before=[10_000.0], length=1_000.0, at=0.3, ulps=[0, -2])
+def test_a_ring_s_gaps_do_not_depend_on_the_rings_before_it(before, length, at, ulps):
+    """Markers a few units of the last place apart on one ring, with rings before it or not (a
+    partition of the parcels has fewer): the same gaps, from and to the same markers, in the
+    same order. Ordered on a float key of the rings laid end to end, two markers a hair apart
+    came in either order (the fuzz campaign's partitioned oracle: a gap named the other of
+    two signs at one corner)."""
+    pos = at * length
+    positions = np.array([pos + k * math.ulp(pos) for k in ulps]).clip(0.0, length)
+    alone = ring_gaps(np.zeros(len(ulps), np.int64), positions, np.array([length]))
+    lengths = np.array([*before, length])
+    g = ring_gaps(np.full(len(ulps), len(before), np.int64), positions, lengths)
+    mine = g.ring == len(before)
+    assert g.start_marker[mine].tolist() == alone.start_marker.tolist()
+    assert g.end_marker[mine].tolist() == alone.end_marker.tolist()
+    assert g.length_ft[mine].tolist() == alone.length_ft.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
     length=st.floats(10.0, 10000.0),
     fractions=st.lists(st.floats(0.0, 1.0, exclude_max=True), min_size=1, max_size=40),
     new=st.floats(0.0, 1.0, exclude_max=True),

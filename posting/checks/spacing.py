@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from posting.checks.corners import along_rings
+
 __all__ = ["Gaps", "measured_gap", "ring_gaps"]
 
 
@@ -72,9 +74,10 @@ def ring_gaps(marker_ring: np.ndarray, position_ft: np.ndarray, ring_length_ft: 
     position_ft = np.asarray(position_ft, dtype=float)
     length = np.asarray(ring_length_ft, dtype=float)
     n_rings = len(length)
-    # one float key orders markers by ring, then along it (rings are spaced apart)
-    base = np.r_[0.0, np.cumsum(length + 1.0)[:-1]]
-    order = np.argsort(base[marker_ring] + position_ft, kind="stable")
+    # by ring, then along it, then in input order, compared exactly: a float key of the rings
+    # laid end to end rounds a position by the length of every ring before, which a partition
+    # of the parcels has fewer of (two markers a hair apart came in either order)
+    order = along_rings(marker_ring, position_ft, length)
     r = marker_ring[order]
     s = np.clip(position_ft[order], 0.0, length[r] if len(r) else 0.0)
     same = r[:-1] == r[1:]
@@ -100,7 +103,7 @@ def ring_gaps(marker_ring: np.ndarray, position_ft: np.ndarray, ring_length_ft: 
     start_marker = np.concatenate([order[inner_start], order[lasts], np.full(len(unmarked), -1)])
     end_marker = np.concatenate([order[inner_start + 1], order[firsts], np.full(len(unmarked), -1)])
     # in ring order, then along the ring
-    o = np.argsort(base[ring] + start_ft, kind="stable")
+    o = along_rings(ring, start_ft, length)
     return Gaps(
         ring[o],
         start_ft[o],
