@@ -93,7 +93,10 @@ def overlap(geoms: np.ndarray, pieces: np.ndarray, measure=shapely.area) -> np.n
     shapely.prepare(pieces)
     some = np.flatnonzero(~shapely.contains_properly(pieces, geoms))
     if len(some):
-        part = shapely.intersection(geoms[some], pieces[some], grid_size=GRID_FT)
+        # GEOS raises the processor's divide-by-zero flag on an edge of no length (a vertex
+        # 1e-300 ft from the next), which shapely reports as numpy's warning: its answer stands
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            part = shapely.intersection(geoms[some], pieces[some], grid_size=GRID_FT)
         out[some] = measure(part)
     return out
 

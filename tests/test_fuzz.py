@@ -17,6 +17,7 @@ example is printed as a ``Case(...)`` that rebuilds it.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -237,6 +238,21 @@ _CROSSING = shapely.LineString([(-10, 25), (60, 25)])
 
 @FUZZ
 @given(context_case())
+@example(  # forest lines and points, one with an edge of 1e-300 ft, under a forest spacing
+    (
+        replace(_LOT, geoms=[_BOWTIE], mx=np.array([]), my=np.array([]), rules=["texas"]),
+        {
+            "landcover": (
+                [
+                    shapely.Point(0, 0),
+                    shapely.LineString([(-5, 0), (55, 0)]),
+                    shapely.LineString([(0, 0), (1e-300, 0), (50, 50)]),
+                ],
+                ["forest"] * 3,
+            )
+        },
+    )
+)
 @example((_LOT, {"access": ([shapely.LineString([(20, 20), (30, 20)])], ["driveway"])}))
 @example((_LOT, {"access": ([_BOWTIE], ["road"]), "water": ([_BOWTIE], ["lake"])}))
 @example(  # a collection, a coordinate no frame holds

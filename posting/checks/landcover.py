@@ -13,7 +13,8 @@ __all__ = ["forest_share"]
 def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     """Share of each line's length that lies in the forest polygons (0 to 1).
 
-    Overlapping forest polygons are dissolved first, so no length counts twice.
+    Overlapping forest polygons are dissolved first, so no length counts twice; a line or a
+    point among them covers no land, and no length.
 
     Examples
     --------
@@ -27,7 +28,8 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     forest = np.asarray(forest, dtype=object)
     if len(lines) == 0 or len(forest) == 0:
         return out
-    tiles, _ = tile(shapely.get_parts(dissolve(forest)))
+    parts = shapely.get_parts(dissolve(forest))
+    tiles, _ = tile(parts[shapely.get_dimensions(parts) == 2])  # (a line or point is no land)
     # the lines in the tree, each tile asked once (prepared): a forest is a few pieces of many
     # vertices, which a million lines asked of one by one; summed by line, then tile
     # (within a hair, not intersecting: a cut puts a vertex a hair off the edge it cuts, and a
