@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+import shapely
 
 from posting.errors import InputError, RulesError
 from posting.rules.loader import Profile, available, load_rules
@@ -171,59 +172,116 @@ def parcel_state_table(prep: PreparedParcels) -> pd.DataFrame:
     is looked up as merged); a parcel without usable geometry (``prep.group`` -1: no geometry,
     not a polygon, not placed on Earth, collapsed when repaired) is ``empty``.
 
-    A layer whose whole extent (the box around every usable parcel, in longitude/latitude) lies
-    inside one state by the margin is that state's, parcel by parcel, with one lookup: a
-    county's 100,000 parcels need not be looked up one by one. Otherwise each parcel is looked
-    up. Both give the same table, and a parcel's row never depends on the other parcels looked
-    up with it: a partition of a layer gets its parcels' rows of the whole layer's table.
+    Boxes are looked up before parcels (:func:`_by_boxes`): the box around every usable parcel
+    (in longitude/latitude), then, for the parcels it does not settle, the boxes around those
+    in each of :data:`_GRID` by :data:`_GRID` cells of their extent. A box that lies inside one
+    state by the margin settles its parcels as that state's, and one in no state and farther
+    than the margin from every line settles them as outside: a county's 100,000 parcels inland
+    are one lookup, a coastal county's are a few thousand boxes and the parcels near the shore.
+    The rest are looked up one by one. Both give the same table, and a parcel's row never
+    depends on the other parcels looked up with it: a partition of a layer gets its parcels'
+    rows of the whole layer's table.
     """
     from posting.states import parcel_states
 
     usable = _usable(prep)
-    whole = _one_state(prep, usable)
-    if whole is not None:
-        return whole
+    settled, where = _by_boxes(prep, usable)
+    rest = np.flatnonzero(where < 0)
+    if not len(rest):
+        return settled.iloc[where].reset_index(drop=True)
     if prep.source_rows is None:
-        geoms = np.where(usable, np.asarray(prep.layer.geometry, dtype=object), None)
-        return parcel_states(geoms, crs=prep.layer.crs).reset_index(drop=True)
-    return parcel_states(np.where(usable, prep.geometry_lonlat(), None))
+        geoms = np.asarray(prep.layer.geometry, dtype=object)[rest]
+        looked = parcel_states(np.where(usable[rest], geoms, None), crs=prep.layer.crs)
+    else:
+        looked = parcel_states(np.where(usable, prep.geometry_lonlat(), None)[rest])
+    if not len(settled):
+        return looked.reset_index(drop=True)
+    where = where.copy()
+    where[rest] = len(settled) + np.arange(len(rest))
+    rows = pd.concat([settled, looked], ignore_index=True)
+    return rows.iloc[where].reset_index(drop=True)
 
 
 _BOX_SLACK_FT = 10.0
-"""How much farther than the margin from every state line the box of a layer must lie for
-:func:`parcel_state_table`'s one lookup: distances are measured on a transverse Mercator
-centred near the box's middle, which at the edge of a box 6° wide errs by up to 0.1 % (0.8 ft
-at the margin); each parcel alone is measured on its own meridian. With this slack, a parcel in
-the box is beyond the margin however it is measured."""
+"""How much farther than the margin from every state line a box of parcels must lie for
+:func:`_by_boxes` to settle them: a box is measured on a transverse Mercator centred on its
+own middle, which at the edge of a box 6° wide errs by up to 0.1 % (0.8 ft at the margin),
+and a parcel's box in longitude/latitude is its four projected corners' (a parcel's edges
+bow out of it by far less than a foot); each parcel alone is measured on its own meridian.
+With this slack, a parcel in the box is beyond the margin however it is measured."""
+
+_BOX_MAX_DEG = 6.0
+"""The widest and tallest box :func:`_by_boxes` looks up (a UTM zone's width; the slack's
+reckoning): the parcels of a larger one are looked up one by one."""
+
+_GRID = 64
+""":func:`_by_boxes` cuts the extent of the parcels its whole box does not settle into
+``_GRID`` by ``_GRID`` cells (at most 4,096 boxes to look up)."""
 
 
 def _usable(prep: PreparedParcels) -> np.ndarray:
     return (prep.group >= 0) & np.isfinite(prep.bounds_lonlat).all(axis=1)
 
 
-def _one_state(prep: PreparedParcels, usable: np.ndarray) -> pd.DataFrame | None:
-    """Every parcel's row when the layer's extent lies inside one state, else None."""
-    import shapely
+def _by_boxes(prep: PreparedParcels, usable: np.ndarray) -> tuple[pd.DataFrame, np.ndarray]:
+    """The rows of the usable parcels that a box around them settles: each one's row in the
+    table returned, -1 where none does (to be looked up one by one).
 
+    A box settles its parcels when :func:`~posting.states.parcel_states`, by the margin and
+    :data:`_BOX_SLACK_FT`, finds it inside one state (``ok``) or outside every state with no
+    line within the margin: each of its parcels lies inside the box, so touches the same
+    states and lies at least as far from every line, and those two rows do not depend on the
+    geometry (no distance, no line, a fixed reason).
+    """
     from posting.states import DEFAULT_MARGIN_FT, parcel_states
 
     b = prep.bounds_lonlat
-    if not usable.any():
-        return None
-    west, south = b[usable, 0].min(), b[usable, 1].min()
-    east, north = b[usable, 2].max(), b[usable, 3].max()
-    if east - west > 6.0 or north - south > 6.0:  # wider than a UTM zone: parcel by parcel
-        return None
-    box = shapely.box(west, south, east, north)
-    one = parcel_states([box], margin_ft=DEFAULT_MARGIN_FT + _BOX_SLACK_FT)
-    if one["status"].iat[0] != "ok":
-        return None
-    rows = one.iloc[np.zeros(len(prep), dtype=np.int64)].reset_index(drop=True)
-    empty = ~usable
-    rows.loc[empty, ["status", "reason"]] = ["empty", "no geometry"]
-    rows.loc[empty, ["state", "usps", "name", "fips"]] = None
-    rows.loc[empty, "states"] = pd.Series([()] * int(empty.sum()), dtype=object).to_numpy()
-    return rows
+    where = np.full(len(b), -1, dtype=np.int64)
+    tables = []
+    found = 0
+    for grid in (1, _GRID):
+        todo = np.flatnonzero(usable & (where < 0))
+        if not len(todo):
+            break
+        box, cell = _cell_boxes(b[todo], grid)
+        small = (box[:, 2] - box[:, 0] <= _BOX_MAX_DEG) & (box[:, 3] - box[:, 1] <= _BOX_MAX_DEG)
+        ask = np.flatnonzero(small)
+        if not len(ask):
+            continue
+        rows = parcel_states(
+            shapely.box(*box[ask].T), margin_ft=DEFAULT_MARGIN_FT + _BOX_SLACK_FT
+        ).reset_index(drop=True)
+        status = rows["status"].to_numpy(dtype=object)
+        settles = (status == "ok") | ((status == "outside") & (rows["line"] == "").to_numpy())
+        keep = np.flatnonzero(settles)
+        if not len(keep):
+            continue
+        row_of_cell = np.full(len(box), -1, dtype=np.int64)
+        row_of_cell[ask[keep]] = found + np.arange(len(keep))
+        where[todo] = row_of_cell[cell]
+        tables.append(rows.iloc[keep])
+        found += len(keep)
+    if not tables:
+        return pd.DataFrame(), where
+    return pd.concat(tables, ignore_index=True), where
+
+
+def _cell_boxes(bounds: np.ndarray, grid: int) -> tuple[np.ndarray, np.ndarray]:
+    """The boxes (west, south, east, north) around the ``bounds`` whose centres fall in each
+    cell of ``grid`` by ``grid`` equal cells of their extent (only cells with some), and each
+    one's cell (a row of the boxes)."""
+    cx = (bounds[:, 0] + bounds[:, 2]) / 2
+    cy = (bounds[:, 1] + bounds[:, 3]) / 2
+    west, south = bounds[:, 0].min(), bounds[:, 1].min()
+    east, north = bounds[:, 2].max(), bounds[:, 3].max()
+    i = np.clip(((cx - west) / max(east - west, 1e-300) * grid).astype(np.int64), 0, grid - 1)
+    j = np.clip(((cy - south) / max(north - south, 1e-300) * grid).astype(np.int64), 0, grid - 1)
+    cells, cell = np.unique(i * grid + j, return_inverse=True)
+    box = np.empty((len(cells), 4))
+    box[:, :2], box[:, 2:] = np.inf, -np.inf
+    np.minimum.at(box[:, :2], cell, bounds[:, :2])
+    np.maximum.at(box[:, 2:], cell, bounds[:, 2:])
+    return box, cell
 
 
 @dataclass(frozen=True)

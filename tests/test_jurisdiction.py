@@ -229,6 +229,52 @@ def test_a_layer_inside_one_state_is_looked_up_once_and_the_same():
     assert got["state"].tolist() == ["florida", "georgia"]
 
 
+@pytest.mark.parametrize("crs", ["EPSG:4326", "EPSG:3086"])  # lon/lat; Florida GDL Albers (m)
+def test_boxes_looked_up_before_parcels_give_each_parcel_its_own_row(crs):
+    """Oracle: the table from boxes of parcels (the extent, then cells) equals each parcel
+    looked up alone, on a coast and a state line (the Gulf at Apalachicola, the Georgia line):
+    parcels inland, at sea, near the shore and the line, across it, large and empty."""
+    import numpy as np
+    import pandas as pd
+
+    from posting.jurisdiction import _by_boxes, _usable, parcel_state_table
+    from posting.prepare import prepare_parcels
+    from posting.settings import Settings
+    from posting.states import parcel_states
+
+    rng = np.random.default_rng(20261205)
+    n = 3000
+    lon = rng.uniform(-85.4, -84.2, n)
+    lat = rng.uniform(29.2, 31.2, n)
+    half = rng.choice([0.0005, 0.002, 0.01, 0.05], n, p=[0.4, 0.4, 0.15, 0.05])
+    boxes = list(shapely.box(lon - half, lat - half, lon + half, lat + half))
+    boxes[::97] = [None] * len(boxes[::97])
+    if crs != "EPSG:4326":
+        from pyproj import Transformer
+
+        t = Transformer.from_crs(WGS84, crs, always_xy=True)
+        boxes = [None if g is None else shapely.segmentize(g, 0.001) for g in boxes]
+        boxes = [
+            None
+            if g is None
+            else shapely.transform(g, lambda xy: np.column_stack(t.transform(xy[:, 0], xy[:, 1])))
+            for g in boxes
+        ]
+    layer = parcels(*boxes, crs=crs)
+    prep = prepare_parcels(layer, Settings(), corners=False)
+    got = parcel_state_table(prep)
+    usable = _usable(prep)
+    want = parcel_states(
+        np.where(usable, np.asarray(layer.geometry, dtype=object), None), crs=layer.crs
+    ).reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, want)
+    # the boxes settled most parcels, not all: both ways were taken
+    settled = _by_boxes(prep, usable)[1] >= 0
+    assert 0.5 * n < settled.sum() < n - 100
+    assert set(want["status"][settled]) == {"ok", "outside"}
+    assert {"near", "straddles", "outside", "ok", "empty"} <= set(want["status"])
+
+
 def test_a_parcel_without_usable_geometry_has_no_state_however_the_layer_is_looked_up():
     # a point is not a parcel (invalid), wherever it is: the one lookup of a layer inside
     # Florida and the lookup parcel by parcel of one across two states both call it empty, so
