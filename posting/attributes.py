@@ -26,7 +26,8 @@ canonical column        aliases                                      meaning
                         ``bearing``                                  degrees clockwise from north
 ``surveyed``            ``survey_date``, ``date``, ``time``          date the marker was surveyed
 ``label``               ``name``, ``sign_id``, ``marker_id``,        what the surveyor called the
-                        ``waypoint``                                 marker (a GPX waypoint's name)
+                        ``waypoint``, ``point``, ``point_id``        marker (a GPX waypoint's name,
+                                                                     a survey's point number)
 ``support``             ``mounted_on``, ``stands_on``                what a mark is on (``tree``,
                                                                      ``post``, ``stone`` ...)
 ``signed``              ``signature``, ``signed_by``                 the signature on a sign
@@ -59,6 +60,7 @@ __all__ = [
     "first_recorded",
     "marker_kinds",
     "measured",
+    "select",
     "shortened_columns",
 ]
 
@@ -75,7 +77,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "height_ft": ("height_ft", "bottom_ft", "height_above_ground_ft"),
     "facing_deg": ("facing_deg", "facing", "azimuth_deg", "azimuth", "bearing"),
     "surveyed": ("surveyed", "survey_date", "date", "time"),
-    "label": ("name", "sign_id", "marker_id", "label", "waypoint"),
+    "label": ("name", "sign_id", "marker_id", "label", "waypoint", "point", "point_id"),
     "support": ("support", "mounted_on", "stands_on"),
     "signed": ("signed", "signature", "signed_by"),
     "sign_year": ("sign_year", "year", "dated", "year_on_sign"),
@@ -159,6 +161,73 @@ def _type_as_kind(attributes: pd.DataFrame) -> str | None:
     values = pd.Series(attributes[col].dropna().unique(), dtype="string").str.strip().str.casefold()
     values = values[values != ""]
     return col if len(values) and values.isin(("sign", "paint", "post")).all() else None
+
+
+NOT_SELECTED = "not selected"
+"""The kind :func:`select` gives the rows a marker filter (``--signs-where``) leaves out: read
+as ``other`` by :func:`marker_kinds` (no word of a marker kind in it)."""
+
+DESCRIPTIONS = (
+    "description",
+    "desc",
+    "descriptor",
+    "code",
+    "point_code",
+    "feature_code",
+    "field_code",
+    "raw_code",
+)
+"""Columns in which a surveyor's point file describes each point (``SIGN``, ``IRF``, ``FENCE
+COR``): not a marker kind, since a survey's codes are the firm's own; a file with one and no
+kind column is read with a note (:func:`description_note`)."""
+
+
+def select(attributes: pd.DataFrame, selected: np.ndarray) -> pd.DataFrame:
+    """``attributes`` with the rows not ``selected`` of kind :data:`NOT_SELECTED` (counted for
+    no rule, still assigned to their parcel and listed); the kind column is added where the
+    file has none (the selected rows' kinds as :func:`marker_kinds` reads them from a ``type``
+    column of kinds, else blank: a sign).
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"description": ["SIGN", "IRF", "sign"]})
+    >>> marker_kinds(select(a, np.array([True, False, True]))).tolist()
+    ['sign', 'other', 'sign']
+    """
+    out = attributes.copy()
+    col = find_column(out.columns, "kind")
+    if col is None:
+        typed = _type_as_kind(out)
+        col = "kind"
+        out[col] = out[typed].astype(object) if typed is not None else None
+    out[col] = out[col].astype(object)
+    out.loc[~np.asarray(selected, dtype=bool), col] = NOT_SELECTED
+    return out
+
+
+def description_note(columns: pd.Index | list[str], path: str) -> str | None:
+    """The note for a marker file whose points are described (:data:`DESCRIPTIONS`) but have no
+    kind (nor a ``type``): every row counts as a sign, monuments and fence corners too. From
+    the columns alone, so that every slice of a file says the same.
+
+    Examples
+    --------
+    >>> description_note(["point", "northing", "easting", "description"], "job.csv")[:60]
+    "job.csv: has a 'description' column and no kind column: ever"
+    >>> description_note(["point", "kind", "description"], "job.csv") is None
+    True
+    """
+    if find_column(columns, "kind") is not None:
+        return None
+    lower = {str(c).strip().lower(): str(c) for c in columns}
+    col = next((lower[c] for c in DESCRIPTIONS if c in lower), None)
+    if col is None or "type" in lower:  # (a type column may hold the kinds)
+        return None
+    return (
+        f"{path}: has a {col!r} column and no kind column: every row counts as a sign; "
+        f"if some rows are not markers (monuments, fence corners), choose the markers with "
+        f'--signs-where "{col}=SIGN" (the codes your survey uses for them)'
+    )
 
 
 def shortened_columns(columns: pd.Index | list[str]) -> dict[str, str]:

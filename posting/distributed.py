@@ -74,6 +74,7 @@ from posting.io import (
     ParcelLayer,
     no_markers,
     no_parcel_field,
+    no_where_column,
     require_polygons,
     unnamed_layers,
 )
@@ -480,7 +481,12 @@ def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer
     def read(prefetch: Any = None) -> MarkerLayer:
         paths = [job.signs[entry]]  # (a piece's source: its file or dataset, as given)
         return read_markers(
-            paths, crs=job.crs, parcel_field=job.sign_parcel_field, prefetch=prefetch, piece=True
+            paths,
+            crs=job.crs,
+            parcel_field=job.sign_parcel_field,
+            prefetch=prefetch,
+            piece=True,
+            where=job.signs_where,
         )
 
     if piece.row_groups is None and not piece.sliced:
@@ -813,7 +819,14 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         "tallies": tallies,
         "has_parcel_field": bool(plan.job.sign_parcel_field)
         and plan.job.sign_parcel_field.strip().lower() in m.attributes.columns,
+        "has_where_column": bool(plan.job.signs_where)
+        and _where_column(plan.job.signs_where) in m.attributes.columns,
     }
+
+
+def _where_column(where: str) -> str:
+    """The column a ``--signs-where`` expression names, as marker columns are named."""
+    return io.parse_where(where, "signs_where")[0].strip().lower()
 
 
 @_task
@@ -2127,6 +2140,9 @@ class _Steps:
         field = job.sign_parcel_field
         if field and not any(r["has_parcel_field"] for r in mres):
             raise no_parcel_field(field, list(job.signs))
+        if job.signs_where and not any(r["has_where_column"] for r in mres):
+            columns = [c for r in mres for c in r["columns"].columns]
+            raise no_where_column(_where_column(job.signs_where), list(job.signs), columns)
         files: list[tuple[str, Any]] = []
         for e, path in enumerate(job.signs):
             first = next((r for r in mres if r["entry"] == e), None)

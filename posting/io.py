@@ -301,6 +301,17 @@ def _points_from_table(
         xcol, ycol = _column(frame, X_NAMES), _column(frame, Y_NAMES)
         if xcol is None or ycol is None:
             cols = ", ".join(map(str, frame.columns)) or "(none)"
+            numbers = pd.to_numeric(pd.Series(frame.columns, dtype=object), errors="coerce")
+            if int(numbers.notna().sum()) >= 2:  # a first line of values: no header
+                raise InputError(
+                    f"has no header line: its first line is values ({cols}). A surveyor's "
+                    "point file (PNEZD: point, northing, easting, elevation, description)? "
+                    "Add a first line naming the columns in their order, e.g. "
+                    "point,northing,easting,elevation,description, and give the CRS with "
+                    "{option}",
+                    path=path,
+                    parameter="crs",
+                )
             raise InputError(
                 "no coordinate columns; expected lon/lat (or longitude/latitude) in "
                 f"WGS 84, or x/y with {{option}}. The columns are: {cols}",
@@ -2159,6 +2170,17 @@ def no_parcel_field(parcel_field: str, paths: list[str]) -> InputError:
     )
 
 
+def no_where_column(column: str, paths: list[str], columns: Sequence[str]) -> InputError:
+    """The error of a ``--signs-where`` column that no marker file has (``columns``: theirs)."""
+    there = ", ".join(dict.fromkeys(str(c) for c in columns)) or "(none)"
+    return InputError(
+        f"{{option}}: no marker file ({', '.join(paths)}) has a column {column!r}; their "
+        f"columns are: {there}",
+        column=column,
+        parameter="signs_where",
+    )
+
+
 def read_markers(
     paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
@@ -2166,6 +2188,7 @@ def read_markers(
     parcel_field: str | None = None,
     prefetch: Prefetch | None = None,
     piece: bool = False,
+    where: str | None = None,
 ) -> MarkerLayer:
     """Read marker files (signs, paint marks, painted posts) and concatenate them.
 
@@ -2177,16 +2200,23 @@ def read_markers(
     (``letter_hei``) are read as the full column (``letter_height_in``), with a note.
 
     ``piece``: ``paths`` is a piece of a run's marker files (one file, or a part of one):
-    whether any file has a row, or the ``parcel_field`` column, is the run's to say of all of
-    them (:mod:`posting.distributed`), not the piece's.
+    whether any file has a row, or the ``parcel_field`` or ``where`` column, is the run's to
+    say of all of them (:mod:`posting.distributed`), not the piece's.
+
+    ``where`` (``--signs-where``, ``COL=V1,V2`` or ``COL in ('V1','V2')``, values matched
+    case-insensitively) chooses the rows that are markers: the others are of kind ``not
+    selected`` (:func:`posting.attributes.select`), listed with their parcels and counted for
+    no rule. A file without the column is read whole, with a note. A file with a
+    description column (``description``, ``code`` ...) and no kind is read with a note: each
+    of its rows counts as a sign, a monument too.
 
     Raises
     ------
     InputError
-        A file cannot be read, or no file has a single row (a file without rows among others
-        is a note).
+        A file cannot be read, no file has a single row (a file without rows among others is
+        a note), ``where`` is not an expression, or no file has its column.
     """
-    from posting.attributes import shortened_columns
+    from posting.attributes import description_note, select, shortened_columns
     from posting.crs import to_lonlat
 
     if isinstance(paths, str | os.PathLike):
@@ -2199,6 +2229,10 @@ def read_markers(
     refs = []
     have_ref = False
     empty: list[str] = []
+    if where is not None:
+        where_col, wanted = parse_where(where, "signs_where")
+        where_col = where_col.strip().lower()
+    have_where = False
     for k, p in enumerate(paths):
         if photos.is_photo_source(p) and not _is_dataset(p):  # geotagged photos of signs
             lay = photos.read_photo_layer(p)
@@ -2233,6 +2267,24 @@ def read_markers(
             )
         attrs.columns = [str(c).strip().lower() for c in attrs.columns]
         attrs = attrs.loc[:, ~attrs.columns.duplicated()]
+        if where is None:
+            note = description_note(attrs.columns, lay.path)
+            notes.extend([note] if note else [])
+        elif where_col not in attrs.columns:
+            notes.append(
+                f"{lay.path}: has no column {where_col!r} (--signs-where): each of its rows is "
+                "read as a marker"
+            )
+        else:
+            have_where = True
+            text = pd.Series(attrs[where_col], dtype="string").str.strip().str.casefold()
+            attrs = select(attrs, text.isin(wanted).fillna(False).to_numpy(dtype=bool))
+            notes.append(
+                f"{lay.path}: the rows whose {where_col} is not "
+                + " or ".join(repr(v) for v in sorted(wanted))
+                + " (--signs-where) are not markers: of kind 'not selected', listed with "
+                "their parcels, counted for no rule"
+            )
         ref = np.full(len(lay), None, dtype=object)
         if parcel_field:
             col = _column(lay.frame, [parcel_field.strip().lower()])
@@ -2248,6 +2300,9 @@ def read_markers(
         notes.extend(f"{p}: has no rows (no markers)" for p in empty)
         if parcel_field and not have_ref:
             raise no_parcel_field(parcel_field, [str(p) for p in paths])
+        if where is not None and not have_where:
+            columns = [c for p in parts for c in p[8].columns]
+            raise no_where_column(where_col, [str(p) for p in paths], columns)
     n = sum(len(p[1]) for p in parts)
     source = np.empty(n, dtype=object)
     start = 0

@@ -153,6 +153,8 @@ class Job:
         Parcel columns of the id and the owner.
     sign_parcel_field
         Marker column naming the parcel a marker posts.
+    signs_where
+        Which marker rows are markers (``COL=V1,V2``): the others count for no rule.
     crs
         The CRS of layers that have none (and of x/y columns).
     layer
@@ -171,6 +173,7 @@ class Job:
     id_field: str | None = None
     owner_field: str | None = None
     sign_parcel_field: str | None = None
+    signs_where: str | None = None
     crs: str | None = None
     layer: str | None = None
     merge_owner: str | None = None
@@ -245,7 +248,11 @@ def read_markers_of(job: Job, prefetch: Prefetch | None = None) -> MarkerLayer:
     from posting.io import read_markers
 
     return read_markers(
-        list(job.signs), crs=job.crs, parcel_field=job.sign_parcel_field, prefetch=prefetch
+        list(job.signs),
+        crs=job.crs,
+        parcel_field=job.sign_parcel_field,
+        prefetch=prefetch,
+        where=job.signs_where,
     )
 
 

@@ -68,6 +68,13 @@ input_options = _compose(
         help="Marker column naming the parcel a marker posts (overrides position).",
     ),
     click.option(
+        "--signs-where",
+        metavar="EXPR",
+        help="Which rows of the marker files are markers: COL=V1,V2 or \"COL in ('V1','V2')\" "
+        "(e.g. description=SIGN for a surveyor's point file that holds monuments too); the "
+        "others are listed but count for no rule.",
+    ),
+    click.option(
         "--crs",
         metavar="CRS",
         help="CRS for layers that have none and for x/y CSV columns, e.g. EPSG:2236.",
@@ -280,6 +287,7 @@ INPUT_OPTIONS = (
     "id_field",
     "owner_field",
     "sign_parcel_field",
+    "signs_where",
     "crs",
     "layer",
     "merge_owner",

@@ -78,3 +78,47 @@ def test_other_columns_and_numbers_are_left_as_they_are():
     text = pd.Series(["3 in", "Smith"])
     assert measured(text, "name_on_sign") is text
     assert measured(pd.Series(["6 in 4 ft"]), "height_ft").isna().all()  # smaller unit first
+
+
+def test_rows_not_selected_are_of_no_kind_whatever_kind_they_had():
+    """``select``: the rows left out are ``other`` whether the file names its kinds in a kind
+    column, in a ``type`` column of kinds (a plan's GPX), or not at all; the rows kept keep
+    theirs."""
+    import numpy as np
+
+    from posting.attributes import NOT_SELECTED, marker_kinds, select
+
+    keep = np.array([True, False, True, False])
+    named = pd.DataFrame({"kind": ["purple paint", "sign", "sign", None], "code": list("abcd")})
+    typed = pd.DataFrame({"type": ["paint", "sign", "post", "sign"]})
+    bare = pd.DataFrame({"description": ["SIGN", "IRF", "NT SIGN", "IPF"]})
+    before = named.copy()
+    assert marker_kinds(select(named, keep)).tolist() == ["paint", "other", "sign", "other"]
+    assert marker_kinds(select(typed, keep)).tolist() == ["paint", "other", "post", "other"]
+    assert marker_kinds(select(bare, keep)).tolist() == ["sign", "other", "sign", "other"]
+    assert select(bare, keep)["kind"].tolist() == [None, NOT_SELECTED, None, NOT_SELECTED]
+    pd.testing.assert_frame_equal(named, before)  # (a copy is changed)
+    # every row kept: the kinds as before
+    for frame in (named, typed, bare):
+        assert (marker_kinds(select(frame, np.ones(4, bool))) == marker_kinds(frame)).all()
+
+
+@pytest.mark.parametrize(
+    ("columns", "noted"),
+    [
+        (["point", "northing", "easting", "elevation", "description"], "'description'"),
+        (["PT", "N", "E", "Z", "Code"], "'Code'"),
+        (["point", "northing", "easting", "kind", "description"], None),
+        (["name", "lat", "lon", "type", "desc"], None),  # a GPX's type may be the kinds
+        (["lon", "lat", "text"], None),
+    ],
+)
+def test_a_point_file_with_descriptions_and_no_kind_is_noted(columns, noted):
+    from posting.attributes import description_note
+
+    note = description_note(columns, "job.csv")
+    if noted is None:
+        assert note is None
+    else:
+        assert note.startswith(f"job.csv: has a {noted} column and no kind column")
+        assert f'--signs-where "{noted.strip(chr(39))}=SIGN"' in note

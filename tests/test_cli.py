@@ -375,3 +375,55 @@ def test_a_marker_file_given_twice_is_refused(runner, tmp_path, command):
         f"{signs}): its markers would count twice; give each marker file once\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.csv"]
+
+
+def test_a_surveyors_job_file_counts_its_monuments_as_signs_only_until_signs_where(
+    runner, tmp_path
+):
+    """A lot 900 US survey feet square (Florida East, EPSG:2236), a point file of its four
+    corner monuments (IRF, IPF) and four signs, one at the middle of each side. Read whole,
+    the monuments pass as signs at the corners (with a note saying so); with ``--signs-where
+    description=SIGN`` the corners have no sign and the gaps run from middle to middle: 900
+    US survey feet, 900 * 1200/3937 m = 900.0018 international feet."""
+    x0, y0, side = 600000.0, 1600000.0, 900.0
+    lot = shapely.box(x0, y0, x0 + side, y0 + side)
+    gpd.GeoDataFrame({"parcel_id": ["A"]}, geometry=[lot], crs="EPSG:2236").to_file(
+        tmp_path / "lot.geojson"
+    )
+    corners = [(y0, x0, "IRF"), (y0, x0 + side, "IRF 5/8"), (y0 + side, x0 + side, "IRF")]
+    corners += [(y0 + side, x0, "IPF")]
+    middles = [(y0, x0 + side / 2), (y0 + side / 2, x0 + side), (y0 + side, x0 + side / 2)]
+    middles += [(y0 + side / 2, x0)]
+    rows = [*corners, *((n, e, "SIGN") for n, e in middles)]
+    (tmp_path / "job.csv").write_text(
+        "point,northing,easting,elevation,description\n"
+        + "".join(f"{k + 1},{n},{e},10.0,{d}\n" for k, (n, e, d) in enumerate(rows))
+    )
+    args = ["check", str(tmp_path / "lot.geojson"), "--signs", str(tmp_path / "job.csv")]
+    args += ["--crs", "EPSG:2236", "--rules", "florida", "--id-field", "parcel_id"]
+    args += ["--json", str(tmp_path / "r.json"), "--geojson", str(tmp_path / "r.geojson")]
+
+    res = runner.invoke(main, args)
+    assert res.exit_code == 0, res.stderr
+    [p] = json.loads((tmp_path / "r.json").read_text())["parcels"]
+    assert (p["status"], p["markers_counted"], p["missing_corners"]) == ("compliant", 8, [])
+    assert "has a 'description' column and no kind column: every row counts as a sign" in (
+        " ".join(res.stderr.split())
+    )
+
+    res = runner.invoke(main, [*args, "--signs-where", "description=SIGN"])
+    assert res.exit_code == 1, res.stderr
+    [p] = json.loads((tmp_path / "r.json").read_text())["parcels"]
+    us_ft = 1200 / 3937 / 0.3048
+    assert (p["status"], p["markers_counted"], len(p["missing_corners"])) == ("noncompliant", 4, 4)
+    assert p["max_gap_ft"] == round(side * us_ft, 2) == 900.0
+    assert p["perimeter_ft"] == round(4 * side * us_ft, 2) == 3600.01
+    marks = [
+        f["properties"]
+        for f in json.loads((tmp_path / "r.geojson").read_text())["features"]
+        if f["properties"].get("layer") == "marker"
+    ]
+    assert [(m["name"], m["kind"], m["parcel"]) for m in marks] == [
+        (str(k + 1), "other" if k < 4 else "sign", "A") for k in range(8)
+    ]
+    assert "4 marker(s) have a kind that is not sign, paint or post (not selected)" in res.stderr

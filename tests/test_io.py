@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from pyproj import CRS, Geod
 
 from posting import check, read_markers, read_parcels
+from posting.attributes import first_recorded, marker_kinds
 from posting.errors import CRSError, InputError
 from posting.io import MarkerLayer, ParcelLayer, _shown, write_text
 
@@ -1005,3 +1006,40 @@ def test_a_layer_read_in_parts_is_refused_as_read_whole(layout, rows, cuts, kind
         a + r: why for a, (p, _) in zip(starts, read_parts, strict=True) for r, why in p.items()
     }
     assert whole == (problems, [w for _, ws in read_parts for w in ws])
+
+
+def test_signs_where_chooses_the_markers_in_each_file_that_has_its_column(tmp_path):
+    job = tmp_path / "job.csv"
+    job.write_text(
+        "point,lon,lat,description\n1,-81.30,28.60,SIGN\n2,-81.31,28.60,IRF\n"
+        "3,-81.32,28.60, sign \n4,-81.33,28.60,\n"
+    )
+    phone = _write_csv(tmp_path, SIGNS, ("lon", "lat"))
+    m = read_markers([job, phone], where="Description = SIGN")
+    kinds = marker_kinds(m.attributes).tolist()
+    assert kinds == ["sign", "other", "sign", "other"] + ["sign"] * len(SIGNS)
+    assert any("job.csv: the rows whose description is not 'sign'" in n for n in m.notes)
+    assert any(f"{phone}: has no column 'description'" in n for n in m.notes)
+    assert first_recorded(m.attributes, "label").tolist()[:4] == ["1", "2", "3", "4"]
+    # "COL in (...)" and several values
+    m = read_markers([job], where="description in ('irf', 'SIGN')")
+    assert marker_kinds(m.attributes).tolist() == ["sign", "sign", "sign", "other"]
+    # a column no file has, or no expression: an error naming the option and the columns
+    with pytest.raises(InputError, match=r"no marker file .* has a column 'desc'.*description"):
+        read_markers([job, phone], where="desc=SIGN")
+    with pytest.raises(InputError, match="expected COL=V1,V2"):
+        read_markers([job], where="description")
+    # without it, a described file is read whole, with a note
+    m = read_markers([job])
+    assert marker_kinds(m.attributes).tolist() == ["sign"] * 4
+    assert any("has a 'description' column and no kind column" in n for n in m.notes)
+
+
+def test_a_point_file_without_a_header_is_named_so(tmp_path):
+    path = tmp_path / "job.csv"
+    path.write_text("1,1602256.3,617664.5,10.0,SIGN\n2,1602300.0,617700.0,10.0,IRF\n")
+    with pytest.raises(InputError, match=r"no header line.*\(1, 1602256.3, 617664.5, 10.0, SIGN\)"):
+        read_markers([path], crs="EPSG:2236")
+    path.write_text("point,northing,easting,elevation,description\n" + path.read_text())
+    m = read_markers([path], crs="EPSG:2236")
+    assert (m.x.tolist(), m.y.tolist()) == ([617664.5, 617700.0], [1602256.3, 1602300.0])
