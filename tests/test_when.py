@@ -70,6 +70,30 @@ def test_an_entry_rule_for_land_other_than_forest(tmp_path, forest, status, leve
         assert "the data cannot tell" in f[0]["message"] and "landcover" in f[0]["message"]
 
 
+def test_forest_lines_and_points_cover_no_land(tmp_path):
+    """A land-cover layer of forest lines and points (along the lot's boundary, across it, one
+    of no length, one with an edge of 1e-300 ft) beside a forest that covers 40 % of the lot:
+    the land is not forest, and the entry rule applies (a RuntimeWarning before: GEOS's
+    divide by zero in the union of the lines)."""
+    forest = [
+        shapely.box(-10, -10, 1010, 400),
+        shapely.LineString([(-5, 0), (1005, 0), (1005, 1000), (-5, 1000)]),
+        shapely.LineString([(0, 0), (1e-300, 0), (500, 500)]),
+        shapely.LineString([(50, 500), (50, 500)]),
+        shapely.MultiPoint([(100, 700), (200, 800)]),
+        shapely.Point(500, 900),
+    ]
+    rules = profile_file(tmp_path, ENTRY_OFF_FOREST)
+    for cover in (forest, forest[1:]):
+        ctx = Context(
+            landcover=features(cover, ["forest"] * len(cover)),
+            access=features(DRIVEWAY, ["driveway"]),
+        )
+        p = one(check(parcels(square()), markers(CORNERS), rules, context=ctx))
+        assert p["status"] == "noncompliant"
+        assert [v["rule"] for v in p["violations"]] == ["access"]
+
+
 def test_gate_words_and_a_bad_condition(tmp_path):
     p = load_rules(profile_file(tmp_path, ENTRY_OFF_FOREST))
     assert p.when.gates[0].words() == "land other than forest land"

@@ -246,6 +246,9 @@ def points_in_polygons(polygons: np.ndarray, points: np.ndarray) -> np.ndarray:
 def share_of_area(polygons: np.ndarray, cover: np.ndarray) -> np.ndarray:
     """Share of each polygon's area that the cover polygons cover (0 to 1).
 
+    A line or a point among the cover (a layer of areas may hold them) covers no land: it is
+    left out before the cover is dissolved.
+
     Examples
     --------
     >>> share_of_area(np.array([shapely.box(0, 0, 10, 10)]),
@@ -255,7 +258,7 @@ def share_of_area(polygons: np.ndarray, cover: np.ndarray) -> np.ndarray:
     polygons = np.asarray(polygons, dtype=object)
     out = np.zeros(len(polygons))
     cover = np.asarray(cover, dtype=object)
-    cover = cover[~(shapely.is_missing(cover) | shapely.is_empty(cover))]
+    cover = cover[(shapely.get_dimensions(cover) == 2) & ~shapely.is_empty(cover)]  # (no land)
     if len(cover) == 0 or len(polygons) == 0:
         return out
     tiles, _ = tile(shapely.get_parts(dissolve(cover)))  # (areas of tiles add up)

@@ -14,7 +14,7 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     """Share of each line's length that lies in the forest polygons (0 to 1).
 
     Overlapping forest polygons are dissolved first, so no length counts twice; a line or a
-    point among them covers no land, and no length.
+    point among them covers no land, and no length (it is left out before).
 
     Examples
     --------
@@ -26,10 +26,11 @@ def forest_share(lines: np.ndarray, forest: np.ndarray) -> np.ndarray:
     lines = np.asarray(lines, dtype=object)
     out = np.zeros(len(lines))
     forest = np.asarray(forest, dtype=object)
+    forest = forest[shapely.get_dimensions(forest) == 2]  # (a line or point is no land)
     if len(lines) == 0 or len(forest) == 0:
         return out
     parts = shapely.get_parts(dissolve(forest))
-    tiles, _ = tile(parts[shapely.get_dimensions(parts) == 2])  # (a line or point is no land)
+    tiles, _ = tile(parts[shapely.get_dimensions(parts) == 2])  # (and a collection's lines)
     # the lines in the tree, each tile asked once (prepared): a forest is a few pieces of many
     # vertices, which a million lines asked of one by one; summed by line, then tile
     # (within a hair, not intersecting: a cut puts a vertex a hair off the edge it cuts, and a
