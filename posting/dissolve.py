@@ -64,7 +64,9 @@ def dissolve(geoms: np.ndarray) -> shapely.Geometry:
     union = shapely.union_all(geoms)
     if not len(geoms) or _keeps(union, geoms):
         return union
-    return shapely.union_all(geoms, grid_size=GRID_FT)
+    # (as in overlap: GEOS's divide-by-zero flag on an edge of no length, numpy's warning)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        return shapely.union_all(geoms, grid_size=GRID_FT)
 
 
 def _keeps(union: shapely.Geometry, geoms: np.ndarray) -> bool:

@@ -316,6 +316,25 @@ def test_a_stream_line_on_the_open_side_within_0_ft_needs_no_fence():
     assert p["status"] == "unposted"
 
 
+def test_water_lines_of_no_length_and_of_an_edge_of_1e_300_ft_within_0_ft():
+    """``water_tolerance_ft=0``: a stream along the lot's south side (bending away past its
+    corner), a ditch with an edge of 1e-300 ft from its corner, a line of no length: the stream
+    forms the side (1,000 ft), the ditch a point of it, the line of no length nothing (GEOS's
+    divide by zero in their union on the grid, numpy's warning, before)."""
+    water = [
+        shapely.LineString([(-200, 0), (1200, 0), (1200, 300)]),
+        shapely.LineString([(0, 0), (1e-300, 0), (500, 500)]),
+        shapely.LineString([(50, 500), (50, 500)]),
+    ]
+    r = check(
+        parcels(square()),
+        markers([]),
+        settings=Settings(water_tolerance_ft=0.0),
+        context=Context(water=features(water)),
+    )
+    assert r.parcels["water_frontage_ft"].tolist() == pytest.approx([1000.0])
+
+
 def lake_and_shore_lots(vertices: int = 796, radius: float = 6400.0):
     """A lake of ``vertices`` (segments of about 50 ft), and four lots whose lines follow its
     shore vertex for vertex, each for 60 degrees round north, west, south and east (where
