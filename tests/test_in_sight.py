@@ -155,6 +155,31 @@ def test_a_house_between_two_signs(tmp_path):
     assert len(r.tables["sight"]) == 1 and bool(r.tables["sight"]["blocked"].iat[0])
 
 
+def test_points_and_lines_of_the_dwellings_layer_block_no_line_of_sight(tmp_path):
+    """Address points (several as one feature) and lines in the dwellings layer are no
+    building: a MultiPoint with a point on the line of sight and one off it, and a
+    MultiLineString across it, "crossed" it and blocked it, as a Point or a LineString did not
+    (fails before); a MultiPolygon's footprint blocks it."""
+    sight = np.array([shapely.LineString([(0, 0), (1000, 0)])])
+    wrong = [
+        shapely.MultiPoint([(500, 0), (500, 500)]),
+        shapely.MultiLineString([[(400, -10), (400, 10)], [(600, -10), (600, 10)]]),
+        shapely.LineString([(500, -10), (500, 10)]),
+        shapely.Point(500, 0),
+    ]
+    for g in wrong:
+        assert blocked_by(sight, np.array([g], dtype=object)).tolist() == [False], g.wkt
+    houses = shapely.MultiPolygon([shapely.box(400, -30, 600, 30), shapely.box(0, 500, 50, 550)])
+    assert blocked_by(sight, np.array([houses], dtype=object)).tolist() == [True]
+    pts = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
+    layer = FeatureLayer(
+        "<memory>", np.array(wrong, dtype=object), LOCAL_FT, np.full(len(wrong), None)
+    )
+    ctx = Context(parcel_landcover=[False], dwellings=layer)
+    r = check(parcels(square()), markers(pts), profile_file(tmp_path, RULE), context=ctx)
+    assert one(r)["status"] == "compliant" and len(r.tables["sight"]) == 0
+
+
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(st.tuples(*[st.integers(0, 100)] * 4), min_size=1, max_size=12),

@@ -125,7 +125,8 @@ def sight_pairs(
 def blocked_by(lines: np.ndarray, footprints: np.ndarray) -> np.ndarray:
     """For each line of sight, True where it crosses a building footprint (runs through its
     inside and out again; a line along a wall, or from a sign on the building, is not
-    blocked by it).
+    blocked by it). Only the footprints' polygons are buildings: an address point, or several
+    as one feature, and a line are not.
 
     >>> house = shapely.box(40, -10, 60, 10)
     >>> blocked_by(np.array([shapely.LineString([(0, 0), (100, 0)]),
@@ -134,7 +135,7 @@ def blocked_by(lines: np.ndarray, footprints: np.ndarray) -> np.ndarray:
     [True, False]
     """
     out = np.zeros(len(lines), dtype=bool)
-    polys = footprints[shapely.get_type_id(footprints) >= 3] if len(footprints) else footprints
+    polys = footprints[np.isin(shapely.get_type_id(footprints), (3, 6))]  # (polygons)
     if len(lines) and len(polys):
         li, pi = shapely.STRtree(polys).query(lines, predicate="crosses")
         ends = shapely.intersects(polys[pi], shapely.get_point(lines[li], 0)) | shapely.intersects(
