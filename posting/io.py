@@ -2170,6 +2170,11 @@ def no_parcel_field(parcel_field: str, paths: list[str]) -> InputError:
     )
 
 
+_PLACEMARKS = (".kml", ".kmz", ".gpx")
+"""Files of placemarks and waypoints, whose ``description`` (``desc``) is the free text a phone
+or Google Earth gives any point, not a surveyor's code for it."""
+
+
 def no_where_column(column: str, paths: list[str], columns: Sequence[str]) -> InputError:
     """The error of a ``--signs-where`` column that no marker file has (``columns``: theirs)."""
     there = ", ".join(dict.fromkeys(str(c) for c in columns)) or "(none)"
@@ -2269,7 +2274,8 @@ def read_markers(
         attrs = attrs.loc[:, ~attrs.columns.duplicated()]
         if where is None:
             note = description_note(attrs.columns, lay.path)
-            notes.extend([note] if note else [])
+            placemarks = Path(lay.path).suffix.lower() in _PLACEMARKS
+            notes.extend([note] if note and not placemarks else [])
         elif where_col not in attrs.columns:
             notes.append(
                 f"{lay.path}: has no column {where_col!r} (--signs-where): each of its rows is "

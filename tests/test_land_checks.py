@@ -131,16 +131,31 @@ def test_share_of_area_agrees_with_the_slow_obvious_measure(polygons, cover):
         shapely.LineString([(0, 0), (1e-300, 0), (10, 10)]),
     ],
 )
+@example(  # a line crossing the edges of two slivers at a grazing angle (1 in 8 against 1
+    # in 9): the grid moved the crossing by 1.6e-6 of its length, more than the bound by its
+    # vertices allowed
+    lines=[shapely.LineString([(0, 0), (1, 8)])],
+    forest=[
+        shapely.Polygon([(0, -1), (0, 0), (1, 9), (0, -1)]),
+        shapely.Polygon([(0, -1), (0, 0), (4, 29), (0, -1)]),
+    ],
+)
 def test_forest_share_agrees_with_the_slow_obvious_measure(lines, forest):
     """The share of each line in the forest's polygons; a forest line or point (no land)
     covers none of it."""
     lines = np.array(lines, dtype=object)
     fast = forest_share(lines, np.array(forest, dtype=object))
-    slow = np.array(slow_forest_share(lines, [f for f in forest if f.geom_type == "Polygon"]))
+    # the grid moves each edge of the forest by less than a millionth of a foot: where a line
+    # crosses an edge at a grazing angle, the crossing moves along it by much more. So the
+    # share lies between the slow shares of the forest shrunk and grown by twice that (a point
+    # of a line farther than the grid from every edge is in or out of the forest either way)
+    polygons = [f for f in forest if f.geom_type == "Polygon"]
+    lo = np.array(slow_forest_share(lines, [f.buffer(-2 * GRID) for f in polygons]))
+    hi = np.array(slow_forest_share(lines, [f.buffer(2 * GRID) for f in polygons]))
     off = GRID * (1 + 2 * shapely.get_num_coordinates(lines) / shapely.length(lines))
-    assert (np.abs(fast - slow) <= off).all(), (fast, slow)
+    assert ((fast >= lo - off) & (fast <= hi + off)).all(), (fast, lo, hi)
     cut = tiled(forest_share, lines, np.array(forest, dtype=object))
-    assert (np.abs(cut - slow) <= off).all(), (cut, slow)
+    assert ((cut >= lo - off) & (cut <= hi + off)).all(), (cut, lo, hi)
 
 
 @settings(max_examples=300, deadline=None)
