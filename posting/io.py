@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import fnmatch
 import io
 import os
 import re
@@ -59,6 +60,7 @@ __all__ = [
     "read_layer",
     "read_markers",
     "read_parcels",
+    "where_match",
     "write_text",
 ]
 
@@ -2284,7 +2286,7 @@ def read_markers(
         else:
             have_where = True
             text = pd.Series(attrs[where_col], dtype="string").str.strip().str.casefold()
-            attrs = select(attrs, text.isin(wanted).fillna(False).to_numpy(dtype=bool))
+            attrs = select(attrs, where_match(text.astype(object), wanted))
             notes.append(
                 f"{lay.path}: the rows whose {where_col} is not "
                 + " or ".join(repr(v) for v in sorted(wanted))
@@ -2353,7 +2355,8 @@ _IN = re.compile(r"^\s*(?P<col>[^=()]+?)\s+in\s*\((?P<vals>.*)\)\s*$", re.IGNORE
 
 
 def parse_where(expression: str, parameter: str) -> tuple[str, set[str]]:
-    """``COL=V1,V2,...`` or ``COL in ('V1', 'V2')`` to a column and its values (case-folded).
+    """``COL=V1,V2,...`` or ``COL in ('V1', 'V2')`` to a column and its values (case-folded);
+    a value with ``*`` (any text) or ``?`` (one character) is a pattern (:func:`where_match`).
 
     Examples
     --------
@@ -2381,8 +2384,31 @@ def parse_where(expression: str, parameter: str) -> tuple[str, set[str]]:
     return column, wanted
 
 
+def where_match(values: Any, wanted: set[str]) -> np.ndarray:
+    """Which ``values`` (text, case-folded; None or NA for blank) are among ``wanted``
+    (:func:`parse_where`'s): equal to one, or matching one with ``*`` or ``?`` as a shell
+    pattern does (``sign*``: ``sign 12``, ``sign-nt``; ``irf?``). Each distinct value is
+    matched once.
+
+    Examples
+    --------
+    >>> where_match(["sign 12", "sign", "irf", None, "no sign"], {"sign*"}).tolist()
+    [True, True, False, False, False]
+    >>> where_match(["lake", "pond", "lakes"], {"lake", "p?nd"}).tolist()
+    [True, True, False]
+    """
+    codes, uniques = pd.factorize(pd.Series(values, dtype=object))
+    text = [str(u) for u in uniques]
+    patterns = [re.compile(fnmatch.translate(w), re.DOTALL) for w in wanted if "*" in w or "?" in w]
+    hit = np.array(
+        [t in wanted or any(p.match(t) for p in patterns) for t in text] + [False], dtype=bool
+    )
+    return hit[codes]  # (code -1, a blank: the last, False)
+
+
 def parcel_where(layer: ParcelLayer, expression: str, parameter: str) -> np.ndarray:
-    """Parcels selected by ``COL=V1,V2,...`` (values matched case-insensitively).
+    """Parcels selected by ``COL=V1,V2,...`` (values matched case-insensitively, ``*`` and
+    ``?`` as patterns: :func:`where_match`).
 
     Examples
     --------
@@ -2393,8 +2419,7 @@ def parcel_where(layer: ParcelLayer, expression: str, parameter: str) -> np.ndar
     [True, False, True]
     """
     column, wanted = parse_where(expression, parameter)
-    got = parcel_values(layer, column, parameter)
-    return np.array([v in wanted for v in got], dtype=bool)
+    return where_match(parcel_values(layer, column, parameter), wanted)
 
 
 @dataclass
@@ -2508,7 +2533,7 @@ def read_features(
         column, wanted = parse_where(where, where_parameter)
         col = _require_column(lay.frame, column, lay.path, where_parameter)
         text = pd.Series(lay.frame[col], dtype="string").str.strip().str.casefold()
-        keep = text.isin(wanted).fillna(False).to_numpy(dtype=bool)
+        keep = where_match(text.astype(object), wanted)
         frame = lay.frame[keep].reset_index(drop=True)
         lay = Layer(lay.path, frame, lay.geometry[keep], lay.crs, lay.problems, notes=lay.notes)
         rows = rows[keep]

@@ -181,6 +181,10 @@ class Job:
     context: ContextFiles = field(default_factory=ContextFiles)
 
     def __post_init__(self) -> None:
+        if self.signs_where:  # an expression that does not parse: before any reading
+            from posting.io import parse_where
+
+            parse_where(self.signs_where, "signs_where")
         seen: dict[str, str] = {}
         for path in self.signs:
             key = os.path.realpath(path)  # (./a.csv, an absolute path, a link: one file)

@@ -71,8 +71,8 @@ input_options = _compose(
         "--signs-where",
         metavar="EXPR",
         help="Which rows of the marker files are markers: COL=V1,V2 or \"COL in ('V1','V2')\" "
-        "(e.g. description=SIGN for a surveyor's point file that holds monuments too); the "
-        "others are listed but count for no rule.",
+        "(e.g. description=SIGN* for a surveyor's point file that holds monuments too; * and ? "
+        "are wildcards); the others are listed but count for no rule.",
     ),
     click.option(
         "--crs",

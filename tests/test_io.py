@@ -1043,3 +1043,39 @@ def test_a_point_file_without_a_header_is_named_so(tmp_path):
     path.write_text("point,northing,easting,elevation,description\n" + path.read_text())
     m = read_markers([path], crs="EPSG:2236")
     assert (m.x.tolist(), m.y.tolist()) == ([617664.5, 617700.0], [1602256.3, 1602300.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.text("ab *?-", max_size=4)), max_size=12),
+    st.sets(st.text("ab*?-", min_size=1, max_size=3), min_size=1, max_size=3),
+)
+def test_where_match_agrees_with_matching_each_value_alone(values, wanted):
+    """Oracle: each value on its own, equal to a wanted value or matching it as a shell pattern
+    does (``fnmatchcase``, where ``*`` and ``?`` are the only wildcards: brackets are not in
+    the alphabet); a blank matches nothing."""
+    import fnmatch
+
+    from posting.io import where_match
+
+    slow = [
+        v is not None
+        and any(v == w or (("*" in w or "?" in w) and fnmatch.fnmatchcase(v, w)) for w in wanted)
+        for v in values
+    ]
+    assert where_match(values, wanted).tolist() == slow
+
+
+def test_signs_where_takes_patterns_and_a_bad_expression_is_refused_before_reading(tmp_path):
+    from posting.job import Job
+
+    job = tmp_path / "job.csv"
+    job.write_text(
+        "point,lon,lat,description\n1,-81.30,28.60,SIGN 12\n2,-81.31,28.60,IRF\n"
+        "3,-81.32,28.60,sign-nt\n4,-81.33,28.60,NO SIGN\n"
+    )
+    m = read_markers([job], where="description=sign*")
+    assert marker_kinds(m.attributes).tolist() == ["sign", "other", "sign", "other"]
+    with pytest.raises(InputError, match="expected COL=V1,V2") as info:
+        Job(parcels="lots.geojson", signs=("nowhere.csv",), signs_where="description")
+    assert info.value.parameter == "signs_where"
