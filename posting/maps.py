@@ -104,7 +104,9 @@ STATUS_COLORS = {
 }
 GAP_COLORS = {"over": "#e0006b", "unmarked": "#e0006b", "uncertain": "#f08c00"}
 CORNER_COLORS = {"missing": "#e0006b", "uncertain": "#f08c00"}
-MARKER_COLORS = {"assigned": "#111111", "unassigned": "#8c8c8c"}
+MARKER_COLORS = {"assigned": "#111111", "unassigned": "#8c8c8c", "uncounted": "#ffffff"}
+"""Marker dots' fill: assigned, near no boundary, and assigned but of no marker kind (a
+monument in a surveyor's point file: a hollow dot)."""
 ACCESS_COLOR = "#ff7f00"
 WATER_COLOR = "#0571b0"
 EASEMENT_COLOR = "#8c510a"
@@ -801,6 +803,8 @@ class _MapBuilder:
                 if c is not None:
                     shown[str(col)] = c
         parcel = m["parcel"].to_numpy(dtype=np.int64)
+        # assigned, but of no kind a rule counts (kind other, or left out by --signs-where)
+        uncounted = (parcel >= 0) & (m["kind"].to_numpy(dtype=object) == "other")
         data.update(
             _compact(
                 {
@@ -810,6 +814,7 @@ class _MapBuilder:
                     "how": _texts(m["assigned_by"]),
                     "distance_ft": _numbers(m["distance_ft"], 1),
                     "reason": _texts(m["reason"].where(parcel < 0)),
+                    "uncounted": _flags(uncounted),
                     "attrs": shown or None,
                 }
             )
@@ -832,6 +837,15 @@ class _MapBuilder:
                     "shape": "dot",
                     "color": MARKER_COLORS["unassigned"],
                     "label": f"Marker near no parcel boundary ({n_un:,})",
+                }
+            )
+        if uncounted.any():
+            self.legend.append(
+                {
+                    "shape": "ring",
+                    "color": MARKER_COLORS["assigned"],
+                    "label": "Point of no marker kind, counted for no rule "
+                    f"({int(uncounted.sum()):,})",
                 }
             )
 

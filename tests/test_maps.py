@@ -473,3 +473,25 @@ def test_map_bad_input_exits_2_and_writes_nothing(runner, tmp_path, monkeypatch,
     assert res.exit_code == 2
     assert message in res.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_points_of_no_marker_kind_are_drawn_apart_and_say_so():
+    """A square lot with a sign at one corner and a monument (kind ``other``: a survey's point
+    left out by ``--signs-where``) at another, and a sign far from it: only the monument is
+    flagged (the rows the layer holds it at), and the legend counts it."""
+    signs = [(0.0, 0.0), (1000.0, 0.0), (5000.0, 5000.0)]
+    kinds = pd.DataFrame({"kind": ["sign", "not selected", "sign"]})
+    page = to_html(check(parcels(square()), markers(signs, attributes=kinds)))
+    [data] = [d for kind, d in layers_of(page) if kind == "markers"]
+    t = layer_table(data)
+    assert t["parcel"].tolist() == [0, 0, -1]
+    assert t["uncounted"].fillna(False).tolist() == [False, True, False]
+    ctx, _ = setup_of(page)
+    labels = [item["label"] for item in ctx["legend"]]
+    assert "Point of no marker kind, counted for no rule (1)" in labels
+    assert "no rule: its kind is not a sign, paint mark or post" in page
+    # none of no kind: nothing sent, no legend line
+    page = to_html(check(parcels(square()), markers(signs)))
+    [data] = [d for kind, d in layers_of(page) if kind == "markers"]
+    assert "uncounted" not in data
+    assert not any("no marker kind" in i["label"] for i in setup_of(page)[0]["legend"])

@@ -729,3 +729,31 @@ def test_a_corner_whose_marker_serves_another_says_so(browser, tmp_path):
         assert loaded.errors == []
     finally:
         page.close()
+
+
+def test_a_point_of_no_marker_kind_is_a_hollow_dot_that_says_so(browser, tmp_path):
+    """A monument (kind ``not selected``: left out by ``--signs-where``) on a lot's side, beside
+    a sign at its corner: drawn apart, and clicked, it says it counts for no rule."""
+    kinds = pd.DataFrame({"kind": ["sign", "not selected"], "description": ["SIGN", "IRF"]})
+    r = check(parcels(square(), ids=["L1"]), markers([(0, 0), (500, 0)], attributes=kinds))
+    mon = r.markers.iloc[1]
+    path = tmp_path / "monument.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    loaded = browser.open(path)
+    page = loaded.page
+    try:
+        assert page.locator("path.posting-marker-uncounted").count() == 1
+        assert page.locator("path.posting-marker-assigned").count() == 1
+        page.evaluate(
+            "([lat, lon]) => { postingMap.map.setView([lat, lon], 21, {animate: false}); }",
+            [mon.lat, mon.lon],
+        )
+        _click_lonlat(page, mon.lon, mon.lat)
+        text = _popup_text(page)
+        assert text.startswith("Marker: ")
+        assert "Counts for\tno rule: its kind is not a sign, paint mark or post" in text
+        assert "IRF" in text
+        _close_popups(page)
+        assert loaded.errors == []
+    finally:
+        page.close()

@@ -359,6 +359,7 @@ var posting = (function () {
     var why = markerWhy(d, i);
     fact(t, "Parcel", row >= 0 ? parcelId(row) : "none: " + (why || "not near any boundary"));
     if (row >= 0) fact(t, "Why this parcel", why);
+    if (d.uncounted(i)) fact(t, "Counts for", "no rule: its kind is not a sign, paint mark or post");
     attrFacts(t, g, i);
     box.appendChild(t);
     return box;
@@ -773,14 +774,16 @@ var posting = (function () {
     },
     markers: function (g, data) {
       var parcel = g.cols.parcel;
+      var uncounted = g.cols.uncounted;
       drawPoints(g, data, {
         key: function (i) {
-          return parcel(i) >= 0 ? "assigned" : "unassigned";
+          if (parcel(i) < 0) return "unassigned";
+          return uncounted(i) ? "uncounted" : "assigned";
         },
         options: function (k) {
           return {
             radius: 4,
-            color: "#ffffff",
+            color: k === "uncounted" ? ctx.colors.marker.assigned : "#ffffff",
             weight: 1.5,
             fillColor: ctx.colors.marker[k],
             fillOpacity: 1,
@@ -790,7 +793,7 @@ var posting = (function () {
         // a county's signs zoomed out: small dots without an outline
         atZoom: function (o, z) {
           if (z >= 15) return o;
-          return { radius: 2, weight: 0, fillColor: o.fillColor, fillOpacity: 1 };
+          return { radius: 2, weight: 0, fillColor: o.fillColor === "#ffffff" ? o.color : o.fillColor, fillOpacity: 1 };
         },
       });
     },
@@ -872,7 +875,8 @@ var posting = (function () {
     g.cols = table(data, ["xy", "n", "rows", "at", "attrs", "clause"]);
     g.cols.parcel = g.cols.parcel || function () {};
     ["status", "length_ft", "straight_ft", "limit_ft", "from_source", "from_row", "to_source", "to_row", "hole", "part",
-      "type", "nearest_ft", "neighbour_ft", "shared", "turn_deg", "source", "row", "how", "distance_ft", "reason", "holder"].forEach(function (k) {
+      "type", "nearest_ft", "neighbour_ft", "shared", "turn_deg", "source", "row", "how", "distance_ft", "reason", "holder",
+      "uncounted"].forEach(function (k) {
       g.cols[k] = g.cols[k] || function () {};
     });
     g.attrs = table(data.attrs || {});
