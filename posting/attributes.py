@@ -58,6 +58,7 @@ __all__ = [
     "SHAPEFILE_NAME_LENGTH",
     "find_column",
     "first_recorded",
+    "kind_text",
     "marker_kinds",
     "measured",
     "select",
@@ -185,8 +186,7 @@ kind column is read with a note (:func:`description_note`)."""
 def select(attributes: pd.DataFrame, selected: np.ndarray) -> pd.DataFrame:
     """``attributes`` with the rows not ``selected`` of kind :data:`NOT_SELECTED` (counted for
     no rule, still assigned to their parcel and listed); the kind column is added where the
-    file has none (the selected rows' kinds as :func:`marker_kinds` reads them from a ``type``
-    column of kinds, else blank: a sign).
+    file has none (blank on the selected rows: their ``type``'s kind, else a sign).
 
     Examples
     --------
@@ -196,10 +196,9 @@ def select(attributes: pd.DataFrame, selected: np.ndarray) -> pd.DataFrame:
     """
     out = attributes.copy()
     col = find_column(out.columns, "kind")
-    if col is None:
-        typed = _type_as_kind(out)
+    if col is None:  # the kept rows' blank: their type's kind, or a sign (kind_text)
         col = "kind"
-        out[col] = out[typed].astype(object) if typed is not None else None
+        out[col] = None
     out[col] = out[col].astype(object)
     out.loc[~np.asarray(selected, dtype=bool), col] = NOT_SELECTED
     return out
@@ -247,13 +246,43 @@ def shortened_columns(columns: pd.Index | list[str]) -> dict[str, str]:
     return out
 
 
+def kind_text(attributes: pd.DataFrame) -> pd.Series | None:
+    """Each row's kind as recorded: the first non-blank of its kind columns (``kind``,
+    ``marker_kind``, ``marker``, in that order), else its ``type`` where that column holds
+    nothing but kinds (a GPX of ``posting plan``'s); None without any such column.
+
+    Marker files read together share their columns: a CSV's ``kind`` is blank on a GPX's rows,
+    whose ``type`` holds theirs, and a file's ``marker_kind`` is blank on another's with
+    ``kind``.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"kind": ["sign", None, None], "type": [None, "paint", None],
+    ...                   "marker_kind": [None, None, "post"]})
+    >>> kind_text(a).tolist()
+    ['sign', 'paint', 'post']
+    """
+    lower = {str(c).lower(): c for c in attributes.columns}
+    cols = [lower[a] for a in COLUMNS["kind"] if a in lower]
+    typed = _type_as_kind(attributes)
+    cols += [typed] if typed is not None else []
+    if not cols:
+        return None
+    out = attributes[cols[0]]
+    for col in cols[1:]:  # (only where files with different columns were read together)
+        text = pd.Series(out, dtype="string").str.strip()
+        out = out.where((text.notna() & (text != "")).to_numpy(), attributes[col])
+    return out
+
+
 def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     """The kind of each marker: ``sign``, ``paint``, ``post``, or ``other``.
 
     Without a kind column every marker is a sign. Values are read loosely: anything mentioning
     paint, a mark or a stripe is ``paint``; a post (``painted post top``) is ``post``; a sign
     (``no trespassing sign``) or a blank is ``sign``; anything else is ``other`` and counts for no
-    rule (it is still assigned to its parcel and listed).
+    rule (it is still assigned to its parcel and listed). The kind of a row is read from the
+    first of its columns that records one (:func:`kind_text`).
 
     Examples
     --------
@@ -262,12 +291,10 @@ def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     ['sign', 'paint', 'post', 'sign', 'other']
     """
     n = len(attributes)
-    col = find_column(attributes.columns, "kind")
-    if col is None:
-        col = _type_as_kind(attributes)
-    if col is None:
+    recorded = kind_text(attributes)
+    if recorded is None:
         return np.full(n, "sign", dtype=object)
-    codes, uniques = pd.factorize(attributes[col])  # a few distinct values in a million rows
+    codes, uniques = pd.factorize(recorded)  # a few distinct values in a million rows
     text = pd.Series(uniques, dtype="string").str.strip().str.casefold().fillna("")
     kinds = np.full(len(text), "other", dtype=object)
     kinds[text.str.contains(r"paint|mark|stripe|blaze", regex=True).to_numpy(dtype=bool)] = "paint"

@@ -790,7 +790,7 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
 
 @_task
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
-    from posting.attributes import find_column, marker_kinds
+    from posting.attributes import kind_text, marker_kinds
 
     with io.columns_read() as seen, _tallies_of(piece) as tallies:
         m = read_marker_piece(plan.job, entry, piece)  # (seen: a GeoJSON slice's columns)
@@ -805,8 +805,7 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         other = kinds == "other"
         other_count = int(other.sum())
         if other_count:
-            col = find_column(attrs.columns, "kind")
-            other_first = [str(v) for v in attrs.loc[other, col].head(50)]
+            other_first = [str(v) for v in kind_text(attrs)[other].head(50)]
     return {
         "entry": entry,
         "columns": m.attributes.iloc[:0],

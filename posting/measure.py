@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from posting.assign import Assignment
-from posting.attributes import find_column, marker_kinds
+from posting.attributes import kind_text, marker_kinds
 from posting.boundary import interpolate, outward_normals
 from posting.checks.access import boundary_crossings
 from posting.crs import azimuth_deg
@@ -229,8 +229,8 @@ def measure(
     )
     other = kinds_all == "other"
     if other.any():
-        col = find_column(attrs_all.columns, "kind")
-        shown = ", ".join(sorted({str(v) for v in attrs_all.loc[other, col].head(50)})[:5])
+        recorded = kind_text(attrs_all)[other]
+        shown = ", ".join(sorted({str(v) for v in recorded.head(50)})[:5])
         m.warnings.append(
             f"{int(other.sum())} marker(s) have a kind that is not sign, paint or post ({shown}); "
             "they are assigned to their parcel but count for no rule"

@@ -122,3 +122,28 @@ def test_a_point_file_with_descriptions_and_no_kind_is_noted(columns, noted):
     else:
         assert note.startswith(f"job.csv: has a {noted} column and no kind column")
         assert f'--signs-where "{noted.strip(chr(39))}=SIGN"' in note
+
+
+def test_kinds_of_files_read_together_are_each_file_s_own():
+    """A survey's CSV (``kind``), a plan's GPX (``type``: paint) and another file's
+    ``marker_kind``, concatenated as marker files read together are: each row reads its own
+    file's column, and a blank everywhere is a sign."""
+    from posting.attributes import marker_kinds
+
+    csv = pd.DataFrame({"kind": ["sign", "purple paint"]})
+    gpx = pd.DataFrame({"name": ["P1", "P2"], "type": ["paint", "post"]})
+    other = pd.DataFrame({"marker_kind": ["post top", None]})
+    together = pd.concat([csv, gpx, other], ignore_index=True)
+    assert marker_kinds(together).tolist() == ["sign", "paint", "paint", "post", "post", "sign"]
+    # each alone reads as before
+    assert [marker_kinds(f).tolist() for f in (csv, gpx, other)] == [
+        ["sign", "paint"],
+        ["paint", "post"],
+        ["post", "sign"],
+    ]
+    # a type column that is not all kinds (a GPX's symbols) is no kind, even beside one that is
+    waypoints = pd.DataFrame({"type": ["paint", "Flag, Blue"]})
+    assert marker_kinds(pd.concat([csv, waypoints], ignore_index=True)).tolist()[2:] == [
+        "sign",
+        "sign",
+    ]

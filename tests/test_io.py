@@ -1079,3 +1079,20 @@ def test_signs_where_takes_patterns_and_a_bad_expression_is_refused_before_readi
     with pytest.raises(InputError, match="expected COL=V1,V2") as info:
         Job(parcels="lots.geojson", signs=("nowhere.csv",), signs_where="description")
     assert info.value.parameter == "signs_where"
+
+
+def test_a_plans_gpx_read_beside_a_survey_keeps_its_kinds(tmp_path):
+    """The paint marks of a plan's GPX (``type`` paint, as ``posting plan`` writes it) read
+    with a survey's CSV that has a kind column: paint, not signs (before, the CSV's column won
+    and the GPX's rows, blank in it, were signs)."""
+    survey = tmp_path / "survey.csv"
+    survey.write_text("lon,lat,kind\n-81.30,28.60,sign\n")
+    plan = tmp_path / "plan.gpx"
+    plan.write_text(
+        '<?xml version="1.0"?>\n<gpx version="1.1" creator="t" '
+        'xmlns="http://www.topografix.com/GPX/1/1">\n'
+        '<wpt lat="28.61" lon="-81.31"><name>P1</name><type>paint</type></wpt>\n'
+        '<wpt lat="28.62" lon="-81.32"><name>P2</name><type>paint</type></wpt>\n</gpx>\n'
+    )
+    m = read_markers([survey, plan])
+    assert marker_kinds(m.attributes).tolist() == ["sign", "paint", "paint"]
