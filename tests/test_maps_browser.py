@@ -66,6 +66,16 @@ def _click_lonlat(page, lon: float, lat: float) -> None:
     page.mouse.click(*xy)
 
 
+def _popup_at(page, lon: float, lat: float) -> str:
+    """The popup of what the map draws at this longitude and latitude, zoomed in on it."""
+    page.evaluate(
+        "([lat, lon]) => { postingMap.map.setView([lat, lon], 21, {animate: false}); }",
+        [lat, lon],
+    )
+    _click_lonlat(page, lon, lat)
+    return _popup_text(page)
+
+
 def _popup_text(page) -> str:
     """The text of the one open popup (a closed one fades out for a moment first)."""
     page.wait_for_function("() => document.querySelectorAll('.leaflet-popup').length === 1")
@@ -716,12 +726,7 @@ def test_a_corner_whose_marker_serves_another_says_so(browser, tmp_path):
     loaded = browser.open(path)
     page = loaded.page
     try:
-        page.evaluate(
-            "([lat, lon]) => { postingMap.map.setView([lat, lon], 21, {animate: false}); }",
-            [c.lat, c.lon],
-        )
-        _click_lonlat(page, c.lon, c.lat)
-        text = _popup_text(page)
+        text = _popup_at(page, c.lon, c.lat)
         assert text.startswith("Corner without a marker, parcel F1")
         assert "Nearest marker of the parcel\t12.5 ft" in text
         assert "Its own marker\tnone: the markers near it serve other corners" in text
@@ -744,12 +749,7 @@ def test_a_point_of_no_marker_kind_is_a_hollow_dot_that_says_so(browser, tmp_pat
     try:
         assert page.locator("path.posting-marker-uncounted").count() == 1
         assert page.locator("path.posting-marker-assigned").count() == 1
-        page.evaluate(
-            "([lat, lon]) => { postingMap.map.setView([lat, lon], 21, {animate: false}); }",
-            [mon.lat, mon.lon],
-        )
-        _click_lonlat(page, mon.lon, mon.lat)
-        text = _popup_text(page)
+        text = _popup_at(page, mon.lon, mon.lat)
         assert text.startswith("Marker: ")
         assert "Counts for\tno rule: its kind is not a sign, paint mark or post" in text
         assert "IRF" in text
