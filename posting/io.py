@@ -2285,8 +2285,7 @@ def read_markers(
             )
         else:
             have_where = True
-            text = pd.Series(attrs[where_col], dtype="string").str.strip().str.casefold()
-            attrs = select(attrs, where_match(text.astype(object), wanted))
+            attrs = select(attrs, where_match(attrs[where_col], wanted))
             notes.append(
                 f"{lay.path}: the rows whose {where_col} is not "
                 + " or ".join(repr(v) for v in sorted(wanted))
@@ -2385,23 +2384,24 @@ def parse_where(expression: str, parameter: str) -> tuple[str, set[str]]:
 
 
 def where_match(values: Any, wanted: set[str]) -> np.ndarray:
-    """Which ``values`` (text, case-folded; None or NA for blank) are among ``wanted``
-    (:func:`parse_where`'s): equal to one, or matching one with ``*`` or ``?`` as a shell
-    pattern does (``sign*``: ``sign 12``, ``sign-nt``; ``irf?``). Each distinct value is
-    matched once.
+    """Which ``values`` (a column as read; None, NA or spaces for blank) are among ``wanted``
+    (:func:`parse_where`'s, case-folded): stripped and case-folded, equal to one, or matching
+    one with ``*`` or ``?`` as a shell pattern does (``sign*``: ``SIGN 12``, ``sign-nt``;
+    ``irf?``). Each distinct value is read once.
 
     Examples
     --------
-    >>> where_match(["sign 12", "sign", "irf", None, "no sign"], {"sign*"}).tolist()
+    >>> where_match(["SIGN 12", " sign", "IRF", None, "no sign"], {"sign*"}).tolist()
     [True, True, False, False, False]
-    >>> where_match(["lake", "pond", "lakes"], {"lake", "p?nd"}).tolist()
+    >>> where_match(["Lake", "pond", "lakes"], {"lake", "p?nd"}).tolist()
     [True, True, False]
     """
     codes, uniques = pd.factorize(pd.Series(values, dtype=object))
-    text = [str(u) for u in uniques]
+    text = [str(u).strip().casefold() for u in uniques]
     patterns = [re.compile(fnmatch.translate(w), re.DOTALL) for w in wanted if "*" in w or "?" in w]
     hit = np.array(
-        [t in wanted or any(p.match(t) for p in patterns) for t in text] + [False], dtype=bool
+        [t != "" and (t in wanted or any(p.match(t) for p in patterns)) for t in text] + [False],
+        dtype=bool,
     )
     return hit[codes]  # (code -1, a blank: the last, False)
 
@@ -2532,8 +2532,7 @@ def read_features(
     if where:
         column, wanted = parse_where(where, where_parameter)
         col = _require_column(lay.frame, column, lay.path, where_parameter)
-        text = pd.Series(lay.frame[col], dtype="string").str.strip().str.casefold()
-        keep = where_match(text.astype(object), wanted)
+        keep = where_match(lay.frame[col], wanted)
         frame = lay.frame[keep].reset_index(drop=True)
         lay = Layer(lay.path, frame, lay.geometry[keep], lay.crs, lay.problems, notes=lay.notes)
         rows = rows[keep]
