@@ -63,6 +63,8 @@ __all__ = [
     "measured",
     "select",
     "shortened_columns",
+    "type_kinds",
+    "type_tally",
 ]
 
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -152,16 +154,43 @@ def first_recorded(attributes: pd.DataFrame, canonical: str) -> np.ndarray:
     return out
 
 
-def _type_as_kind(attributes: pd.DataFrame) -> str | None:
-    """A ``type`` column that holds nothing but marker kinds (a GPX waypoint's type, as
-    ``posting plan`` writes it) gives the kinds; any other ``type`` column is not read so."""
+def type_tally(attributes: pd.DataFrame, group: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """For each of ``n`` groups of rows (``group``: each row's, 0 to ``n - 1``; a marker's
+    file), whether its ``type`` column holds a value, and whether some value is not a marker
+    kind: all False without a ``type`` column. A group's ``type`` gives its kinds where it holds
+    a value and all are kinds (:func:`type_kinds`); the tallies of a file's pieces add up (by
+    ``|``) to the whole file's.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"type": ["paint", " Post", None, "Flag, Blue", ""]})
+    >>> [t.tolist() for t in type_tally(a, np.array([0, 0, 1, 2, 2]), 3)]
+    [[True, False, True], [False, False, True]]
+    """
     lower = {str(c).lower(): c for c in attributes.columns}
     col = lower.get("type")
     if col is None:
-        return None
-    values = pd.Series(attributes[col].dropna().unique(), dtype="string").str.strip().str.casefold()
-    values = values[values != ""]
-    return col if len(values) and values.isin(("sign", "paint", "post")).all() else None
+        return np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    codes, uniques = pd.factorize(attributes[col])  # a few distinct values in a million rows
+    text = pd.Series(uniques, dtype="string").str.strip().str.casefold().fillna("")
+    valued = np.append((text != "").to_numpy(dtype=bool), False)[codes]  # -1: missing
+    other = valued & ~np.append(text.isin(_KIND_WORDS).to_numpy(dtype=bool), True)[codes]
+    group = np.asarray(group, dtype=np.int64)
+    return (
+        np.bincount(group[valued], minlength=n)[:n] > 0,
+        np.bincount(group[other], minlength=n)[:n] > 0,
+    )
+
+
+def type_kinds(valued: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """Which groups' ``type`` column gives their kinds, from :func:`type_tally`: those where it
+    holds a value and every value is a marker kind (a GPX of ``posting plan``'s); any other
+    ``type`` column (a GPX's symbols, a survey's point types) is not read so."""
+    return np.asarray(valued, dtype=bool) & ~np.asarray(other, dtype=bool)
+
+
+_KIND_WORDS = ("sign", "paint", "post")
+"""What a ``type`` column that gives the kinds holds."""
 
 
 NOT_SELECTED = "not selected"
@@ -246,14 +275,15 @@ def shortened_columns(columns: pd.Index | list[str]) -> dict[str, str]:
     return out
 
 
-def kind_text(attributes: pd.DataFrame) -> pd.Series | None:
+def kind_text(attributes: pd.DataFrame, typed: np.ndarray | None = None) -> pd.Series | None:
     """Each row's kind as recorded: the first non-blank of its kind columns (``kind``,
-    ``marker_kind``, ``marker``, in that order), else its ``type`` where that column holds
-    nothing but kinds (a GPX of ``posting plan``'s); None without any such column.
+    ``marker_kind``, ``marker``, in that order), else its ``type`` where its file's ``type``
+    column holds nothing but kinds (a GPX of ``posting plan``'s); None without any such column.
 
     Marker files read together share their columns: a CSV's ``kind`` is blank on a GPX's rows,
     whose ``type`` holds theirs, and a file's ``marker_kind`` is blank on another's with
-    ``kind``.
+    ``kind``. ``typed`` says, row by row, whether the row's file reads its ``type`` as kinds
+    (:func:`type_kinds`, of the whole file); without it the rows are judged as one file.
 
     Examples
     --------
@@ -261,28 +291,36 @@ def kind_text(attributes: pd.DataFrame) -> pd.Series | None:
     ...                   "marker_kind": [None, None, "post"]})
     >>> kind_text(a).tolist()
     ['sign', 'paint', 'post']
+    >>> b = pd.DataFrame({"type": ["paint", "monument"]})  # two files: a plan's, a survey's
+    >>> kind_text(b) is None, kind_text(b, np.array([True, False])).tolist()
+    (True, ['paint', nan])
     """
     lower = {str(c).lower(): c for c in attributes.columns}
-    cols = [lower[a] for a in COLUMNS["kind"] if a in lower]
-    typed = _type_as_kind(attributes)
-    cols += [typed] if typed is not None else []
+    cols: list = [attributes[lower[a]] for a in COLUMNS["kind"] if a in lower]
+    if "type" in lower:
+        if typed is None:  # the rows as one file's
+            one = type_kinds(*type_tally(attributes, np.zeros(len(attributes), dtype=int), 1))
+            typed = np.repeat(one, len(attributes))
+        typed = np.asarray(typed, dtype=bool)
+        if typed.any():
+            cols.append(attributes[lower["type"]].where(typed))
     if not cols:
         return None
-    out = attributes[cols[0]]
+    out = cols[0]
     for col in cols[1:]:  # (only where files with different columns were read together)
         text = pd.Series(out, dtype="string").str.strip()
-        out = out.where((text.notna() & (text != "")).to_numpy(), attributes[col])
+        out = out.where((text.notna() & (text != "")).to_numpy(), col)
     return out
 
 
-def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
+def marker_kinds(attributes: pd.DataFrame, typed: np.ndarray | None = None) -> np.ndarray:
     """The kind of each marker: ``sign``, ``paint``, ``post``, or ``other``.
 
     Without a kind column every marker is a sign. Values are read loosely: anything mentioning
     paint, a mark or a stripe is ``paint``; a post (``painted post top``) is ``post``; a sign
     (``no trespassing sign``) or a blank is ``sign``; anything else is ``other`` and counts for no
     rule (it is still assigned to its parcel and listed). The kind of a row is read from the
-    first of its columns that records one (:func:`kind_text`).
+    first of its columns that records one (:func:`kind_text`, which says what ``typed`` is).
 
     Examples
     --------
@@ -291,7 +329,7 @@ def marker_kinds(attributes: pd.DataFrame) -> np.ndarray:
     ['sign', 'paint', 'post', 'sign', 'other']
     """
     n = len(attributes)
-    recorded = kind_text(attributes)
+    recorded = kind_text(attributes, typed)
     if recorded is None:
         return np.full(n, "sign", dtype=object)
     codes, uniques = pd.factorize(recorded)  # a few distinct values in a million rows

@@ -674,6 +674,9 @@ class Plan:
     # each marker piece's attribute columns (no rows), in input order: a partition's markers
     # have the whole run's columns, though some file has none of its markers
     marker_columns: tuple[pd.DataFrame, ...] = ()
+    # the marker files whose type column gives their kinds, judged on the whole file (a
+    # partition holds some rows of each)
+    marker_type_kinds: frozenset[int] = frozenset()
     group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
     states: bool = False
     choice: Choice | None = None
@@ -790,7 +793,7 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
 
 @_task
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
-    from posting.attributes import kind_text, marker_kinds
+    from posting.attributes import kind_text, marker_kinds, type_tally
 
     with io.columns_read() as seen, _tallies_of(piece) as tallies:
         m = read_marker_piece(plan.job, entry, piece)  # (seen: a GeoJSON slice's columns)
@@ -820,6 +823,9 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         and plan.job.sign_parcel_field.strip().lower() in m.attributes.columns,
         "has_where_column": bool(plan.job.signs_where)
         and _where_column(plan.job.signs_where) in m.attributes.columns,
+        # whether its type column holds a value, and one not a kind: the file's judgement
+        # (a type column of kinds) is its pieces' together
+        "type_tally": tuple(bool(t[0]) for t in type_tally(attrs, np.zeros(len(m), int), 1)),
     }
 
 
@@ -1186,7 +1192,9 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     # partition of 50,000 spent finding the 2 % farther than the tolerance from its boxes)
     pieces = _loads(f"{plan.scratch}/markers/{k}/*.pkl")
     markers = markers_concat(pieces, list(plan.marker_files))  # in input order: no sort
-    markers = _with_columns(markers, plan.marker_columns)
+    markers = replace(
+        _with_columns(markers, plan.marker_columns), type_kinds=plan.marker_type_kinds
+    )
     context = _local_context(plan, k, local.rows, core_boxes)
     prep = local.prep  # its corners are found by the engine, on its own vertex table
     own = np.zeros(len(local), dtype=bool)
@@ -1806,7 +1814,9 @@ def run_partitioned(
     _tick(timings, "unassigned")
     lost_parts = steps.map(_lost, plan, range(len(marker_pieces)), label="unassigned markers")
     dropping.append(_drop(scratch, "markers-all", "assigned"))
-    lost = markers_concat(lost_parts, list(plan.marker_files))
+    lost = replace(
+        markers_concat(lost_parts, list(plan.marker_files)), type_kinds=plan.marker_type_kinds
+    )
     _tick(timings, "reasons")
     lost_table = _reasons(client, _share(client, plan), plan, preps, lost, progress)
     totals.finish(checks, lost_table)
@@ -2156,10 +2166,16 @@ class _Steps:
                     path=path,
                 )
         columns = tuple(r["columns"] for r in mres if len(r["columns"].columns))
+        from posting.attributes import type_kinds
+
+        tally = np.zeros((2, len(job.signs)), dtype=bool)
+        for r in mres:
+            tally[:, r["entry"]] |= r["type_tally"]
         plan = replace(
             plan,
             marker_files=tuple(files),
             marker_columns=columns,
+            marker_type_kinds=frozenset(np.flatnonzero(type_kinds(*tally)).tolist()),
             context_warnings=_context_warnings(job, context, read),
         )
         return plan, mres, marker_pieces
@@ -2333,10 +2349,10 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
     reason = _combine_reasons(
         lost, found[: len(jobs)], found[len(jobs) :], plan.job.settings.tolerance_ft, extent
     )
-    from posting.attributes import first_recorded, marker_kinds
+    from posting.attributes import first_recorded
 
     attrs = lost.attributes
-    kinds = marker_kinds(attrs) if len(attrs.columns) else np.full(len(lost), "sign", dtype=object)
+    kinds = lost.kinds()
     label = (
         first_recorded(attrs, "label")
         if len(attrs.columns)

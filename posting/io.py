@@ -2038,6 +2038,11 @@ class MarkerLayer:
         The input columns, names lowercased, one row per marker.
     parcel_ref
         The parcel id named by ``--sign-parcel-field``, or None.
+    type_kinds
+        The files (places in ``files``) whose ``type`` column gives their markers' kinds,
+        judged on each whole file (:func:`posting.attributes.type_kinds`); None: judged on
+        the rows here, each file's as one (a layer read whole). A partition's markers are
+        some rows of each file: it is told the whole files' judgement.
     """
 
     source: np.ndarray
@@ -2052,9 +2057,41 @@ class MarkerLayer:
     attributes: pd.DataFrame
     parcel_ref: np.ndarray | None = None
     notes: list[str] = field(default_factory=list)
+    type_kinds: frozenset[int] | None = None
 
     def __len__(self) -> int:
         return len(self.row)
+
+    def judged(self) -> MarkerLayer:
+        """This layer with ``type_kinds`` judged on its rows, each file's whole."""
+        if self.type_kinds is not None:
+            return self
+        typed = frozenset(np.flatnonzero(self._typed_files()).tolist())
+        return dataclasses.replace(self, type_kinds=typed)
+
+    def _typed_files(self) -> np.ndarray:
+        from posting.attributes import type_kinds, type_tally
+
+        fi = self.file_index
+        n = max(len(self.files), int(fi.max()) + 1 if len(fi) else 0)
+        if self.type_kinds is None:
+            return type_kinds(*type_tally(self.attributes, fi, n))
+        per_file = np.zeros(max(n, *self.type_kinds, -1) + 1, dtype=bool)
+        per_file[list(self.type_kinds)] = True
+        return per_file
+
+    def typed(self) -> np.ndarray:
+        """Whether each marker's file reads its ``type`` column as kinds (``type_kinds``)."""
+        return self._typed_files()[self.file_index]
+
+    def kinds(self) -> np.ndarray:
+        """Each marker's kind (:func:`posting.attributes.marker_kinds`), a file's ``type``
+        column read as kinds where the whole file's holds nothing else."""
+        from posting.attributes import marker_kinds
+
+        if not len(self.attributes.columns):
+            return np.full(len(self), "sign", dtype=object)
+        return marker_kinds(self.attributes, self.typed())
 
     @classmethod
     def from_points(
@@ -2096,7 +2133,7 @@ class MarkerLayer:
             reason,
             attrs,
             None if parcel_ref is None else np.asarray(list(parcel_ref), dtype=object),
-        )
+        ).judged()
 
     @classmethod
     def empty(cls) -> MarkerLayer:
@@ -2317,7 +2354,7 @@ def read_markers(
         source[start : start + len(p[1])] = p[0]
         start += len(p[1])
     attributes = pd.concat([p[8] for p in parts], ignore_index=True) if parts else pd.DataFrame()
-    return MarkerLayer(
+    layer = MarkerLayer(
         source=source,
         row=np.concatenate([p[1] for p in parts]).astype(np.int64),
         x=np.concatenate([p[2] for p in parts]),
@@ -2331,6 +2368,9 @@ def read_markers(
         parcel_ref=np.concatenate(refs) if parcel_field else None,
         notes=notes,
     )
+    # each file's type column judged on the file (a piece's: on the pieces together, by the
+    # caller); kept by any subset of the markers
+    return layer if piece else layer.judged()
 
 
 def _is_dataset(path: str | os.PathLike[str]) -> bool:

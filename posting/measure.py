@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from posting.assign import Assignment
-from posting.attributes import kind_text, marker_kinds
+from posting.attributes import kind_text
 from posting.boundary import interpolate, outward_normals
 from posting.checks.access import boundary_crossings
 from posting.crs import azimuth_deg
@@ -219,17 +219,13 @@ def measure(
         attrs = attrs_all.iloc[am].reset_index(drop=True)
     else:
         attrs = pd.DataFrame(index=range(len(am)))
-    kinds_all = (
-        marker_kinds(attrs_all)
-        if len(attrs_all.columns)
-        else np.full(len(markers), "sign", dtype=object)
-    )
+    kinds_all = markers.kinds()
     m = Measurements(
         prep, asg, markers, settings, context, am, kinds_all[am], attrs, all_kinds=kinds_all
     )
     other = kinds_all == "other"
     if other.any():
-        recorded = kind_text(attrs_all)[other]
+        recorded = kind_text(attrs_all, markers.typed())[other]
         shown = ", ".join(sorted({str(v) for v in recorded.head(50)})[:5])
         m.warnings.append(
             f"{int(other.sum())} marker(s) have a kind that is not sign, paint or post ({shown}); "

@@ -147,3 +147,48 @@ def test_kinds_of_files_read_together_are_each_file_s_own():
         "sign",
         "sign",
     ]
+
+
+_TYPES = st.sampled_from([None, "", "  ", "sign", "Paint", " post ", "monument", "Flag, Blue"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), _TYPES), max_size=30))
+def test_a_type_column_gives_kinds_file_by_file(rows):
+    """Oracle: a file (group) reads its ``type`` as kinds exactly when, read alone, its
+    non-blank values are all kinds and there is one; and the tallies of any split of a file's
+    rows into pieces, or-ed together, give the whole file's judgement."""
+    import numpy as np
+
+    from posting.attributes import type_kinds, type_tally
+
+    group = np.array([g for g, _ in rows], dtype=int)
+    frame = pd.DataFrame({"type": pd.Series([t for _, t in rows], dtype=object)})
+    got = type_kinds(*type_tally(frame, group, 4))
+    for g in range(4):
+        values = {str(t).strip().casefold() for k, t in rows if k == g and t is not None}
+        values.discard("")
+        assert got[g] == (bool(values) and values <= {"sign", "paint", "post"}), g
+    # each row its own piece: the pieces' tallies together are the whole's
+    valued, other = np.zeros(4, bool), np.zeros(4, bool)
+    for i in range(len(rows)):
+        v, o = type_tally(frame.iloc[[i]], group[[i]], 4)
+        valued |= v
+        other |= o
+    assert (type_kinds(valued, other) == got).all()
+
+
+def test_a_file_s_type_column_is_judged_on_that_file_alone():
+    """A plan's GPX (``type`` paint) read beside a survey whose ``type`` holds point types: the
+    GPX's rows are paint, the survey's signs (judged as one column, neither file's type was
+    read, and the paint marks counted as signs)."""
+    import numpy as np
+
+    from posting.attributes import marker_kinds
+
+    survey = pd.DataFrame({"type": ["sign", "monument"]})
+    gpx = pd.DataFrame({"type": ["paint", "post"]})
+    both = pd.concat([survey, gpx], ignore_index=True)
+    assert marker_kinds(both).tolist() == ["sign"] * 4  # as one file: not a column of kinds
+    typed = np.array([False, False, True, True])
+    assert marker_kinds(both, typed).tolist() == ["sign", "sign", "paint", "post"]

@@ -1308,6 +1308,30 @@ def test_signs_chosen_by_signs_where_in_slices_as_in_one_run(tmp_path, scheduler
     )
 
 
+@pytest.mark.parametrize("other", [None, "benchmark"])
+def test_a_type_column_is_judged_on_the_whole_file_in_slices(
+    tmp_path, scheduler, monkeypatch, other
+):
+    """A CSV of signs whose ``type`` column gives their kinds (some paint), read in 57 slices
+    of 4: each slice reads the column as the whole file says, so the same reports as one run.
+    With one ``benchmark`` among them, a control point far from the parcels, the file's
+    column is no kinds (a survey's point types): every row is a sign in one run, and was paint
+    in the partitions, which hold no benchmark (their markers judged alone)."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table = table.rename(columns={"kind": "type"})
+    table.loc[100:119, "type"] = "paint"
+    if other:
+        table.loc[220, ["type", "lon", "lat"]] = [other, "-81.2", "28.8"]
+    signs = tmp_path / "signs.csv"
+    _signs_csv(signs, table)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    counted = sum(p["markers_counted"] for p in report["parcels"])
+    signs_assigned = sum(p["signs"] for p in report["parcels"])
+    # Florida counts signs: the 20 paint marks count for nothing unless the column is no kinds
+    assert counted == signs_assigned - (0 if other else 20)
+
+
 def test_positions_in_degrees_and_minutes_in_some_slices_read_as_one_run(
     tmp_path, scheduler, monkeypatch
 ):

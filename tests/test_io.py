@@ -1097,3 +1097,25 @@ def test_a_plans_gpx_read_beside_a_survey_keeps_its_kinds(tmp_path):
     )
     m = read_markers([survey, plan])
     assert marker_kinds(m.attributes).tolist() == ["sign", "paint", "paint"]
+
+
+def test_a_plans_gpx_read_beside_a_survey_with_point_types_keeps_its_kinds(tmp_path):
+    """A survey CSV whose ``type`` column holds its point types (a monument among the signs)
+    read with a plan's GPX (``type`` paint): each file's column is judged alone, so the GPX's
+    marks are paint and the survey's rows signs (before: judged as one column, not all kinds,
+    and the paint marks counted as signs). A subset of the markers keeps the judgement."""
+    survey = tmp_path / "survey.csv"
+    survey.write_text("lon,lat,type\n-81.30,28.60,sign\n-81.30,28.61,monument\n")
+    plan = tmp_path / "plan.gpx"
+    plan.write_text(
+        '<?xml version="1.0"?>\n<gpx version="1.1" creator="t" '
+        'xmlns="http://www.topografix.com/GPX/1/1">\n'
+        '<wpt lat="28.61" lon="-81.31"><name>P1</name><type>paint</type></wpt>\n'
+        '<wpt lat="28.62" lon="-81.32"><name>P2</name><type>paint</type></wpt>\n</gpx>\n'
+    )
+    m = read_markers([survey, plan])
+    assert m.type_kinds == frozenset({1})
+    assert m.kinds().tolist() == ["sign", "sign", "paint", "paint"]
+    from posting.distributed import markers_take
+
+    assert markers_take(m, np.array([2])).kinds().tolist() == ["paint"]
