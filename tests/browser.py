@@ -97,6 +97,18 @@ class Browser:
         loaded.load_s = time.perf_counter() - start
         return loaded
 
+    @contextmanager
+    def opened(self, path: str | Path, html: str | None = None, **kw: Any) -> Iterator[Loaded]:
+        """:meth:`open` as a context: ``html`` written to ``path`` first when given, the page
+        closed at the end (``kw``: :meth:`open`'s size and time-out)."""
+        if html is not None:
+            Path(path).write_text(html, encoding="utf-8")
+        loaded = self.open(path, **kw)
+        try:
+            yield loaded
+        finally:
+            loaded.page.close()
+
 
 def _offline(route: Any) -> None:
     if route.request.url.startswith(("file:", "data:")):

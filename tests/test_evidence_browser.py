@@ -69,13 +69,10 @@ def sample_report():
 
 
 def _printed(browser, path: Path, paper: str) -> PdfReader:
-    loaded = browser.open(path)
-    try:
+    with browser.opened(path) as loaded:
         assert loaded.errors == [] and loaded.failed == []
         assert all(u.startswith(("file:", "data:")) for u in loaded.requests)
         pdf = loaded.page.pdf(format=paper)
-    finally:
-        loaded.page.close()
     return PdfReader(io.BytesIO(pdf))
 
 
@@ -114,8 +111,7 @@ def test_noncompliant_parcel_prints_on_at_most_two_pages(
 @pytest.mark.parametrize("paper", ["Letter", "A4"])
 def test_no_table_is_cut_at_the_page_width(browser, record, paper):
     for name in ("N06.html", "S2.html", "index.html"):
-        loaded = browser.open(record / name, width=round(CONTENT_PX[paper]), height=1000)
-        try:
+        with browser.opened(record / name, width=round(CONTENT_PX[paper]), height=1000) as loaded:
             loaded.page.emulate_media(media="print")
             over = loaded.page.evaluate(
                 """() => {
@@ -126,8 +122,6 @@ def test_no_table_is_cut_at_the_page_width(browser, record, paper):
                         .map(t => t.outerHTML.slice(0, 80));
                 }"""
             )
-        finally:
-            loaded.page.close()
         assert over == [], (name, over)
 
 

@@ -47,10 +47,8 @@ def sample_report():
 @pytest.fixture(scope="module")
 def sample_page(browser, sample_report, tmp_path_factory):
     path = tmp_path_factory.mktemp("map") / "map.html"
-    path.write_text(to_html(sample_report), encoding="utf-8")  # with tiles: they must fail
-    loaded = browser.open(path)
-    yield loaded
-    loaded.page.close()
+    with browser.opened(path, to_html(sample_report)) as loaded:  # tiles: they must fail
+        yield loaded
 
 
 def _click_lonlat(page, lon: float, lat: float) -> None:
@@ -244,11 +242,8 @@ def test_injected_markup_renders_as_text_and_runs_nothing(browser, tmp_path):
     report = check(lots, signs)
     html = to_html(report, tiles=False)
     assert SCRIPT_OWNER not in html and "<img src=x" not in html and "<svg onload" not in html
-    path = tmp_path / "hostile.html"
-    path.write_text(html, encoding="utf-8")
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
+    with browser.opened(tmp_path / "hostile.html", html) as loaded:
+        page = loaded.page
         assert loaded.errors == [] and loaded.failed == []
         assert [u for u in loaded.requests if not u.startswith(("file:", "data:"))] == []
         # the hostile id is written on its parcel as text
@@ -266,8 +261,6 @@ def test_injected_markup_renders_as_text_and_runs_nothing(browser, tmp_path):
         assert IMG_OWNER in texts[0] and "</script>" in texts[1]
         assert page.evaluate("() => window.__owned") is None
         assert page.locator("img[src='x'], body > svg").count() == 0
-    finally:
-        page.close()
 
 
 def test_layers_other_work_will_fill_draw_and_explain(
@@ -276,11 +269,10 @@ def test_layers_other_work_will_fill_draw_and_explain(
     """Water, easements, fences, access points, exemptions, merged properties and a plan."""
     other_work(sample_report, monkeypatch)
     plan = pd.DataFrame({"lon": [-81.1150], "lat": [28.7470], "role": ["interval"]})
-    path = tmp_path / "more.html"
-    path.write_text(to_html(sample_report, tiles=False, planned=plan), encoding="utf-8")
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
+    with browser.opened(
+        tmp_path / "more.html", to_html(sample_report, tiles=False, planned=plan)
+    ) as loaded:
+        page = loaded.page
         assert loaded.errors == [] and loaded.failed == []
         for cls in ("water", "easements", "fences", "access", "merged", "planned", "parcel-exempt"):
             assert loaded.count(f"path.posting-{cls}") == 1, cls
@@ -302,8 +294,6 @@ def test_layers_other_work_will_fill_draw_and_explain(
         assert "Access point without a marker" in texts[3] and "S2" in texts[3]
         assert "driveway" in texts[3]
         assert "Marker to add" in texts[4] and "interval" in texts[4]
-    finally:
-        page.close()
 
 
 # -- on a phone ---------------------------------------------------------------------------
@@ -338,10 +328,8 @@ def _settled(page) -> None:
 @pytest.fixture(scope="module")
 def phone_page(browser, sample_report, tmp_path_factory):
     path = tmp_path_factory.mktemp("phone") / "map.html"
-    path.write_text(to_html(sample_report, tiles=False), encoding="utf-8")
-    loaded = browser.open(path, **PHONE)
-    yield loaded
-    loaded.page.close()
+    with browser.opened(path, to_html(sample_report, tiles=False), **PHONE) as loaded:
+        yield loaded
 
 
 def test_phone_title_is_one_line(phone_page):
@@ -406,11 +394,10 @@ def test_phone_search_closes_the_previous_popup(phone_page):
 
 
 def test_phone_buttons_are_large_enough_to_tap(browser, sample_report, tmp_path):
-    path = tmp_path / "map.html"
-    path.write_text(to_html(sample_report, tiles=False), encoding="utf-8")
-    loaded = browser.open(path, **PHONE)
-    page = loaded.page
-    try:
+    with browser.opened(
+        tmp_path / "map.html", to_html(sample_report, tiles=False), **PHONE
+    ) as loaded:
+        page = loaded.page
         sizes = page.evaluate(
             """() => [...document.querySelectorAll(
                 '.leaflet-control-zoom a, .posting-locate a, .leaflet-control-layers-toggle,'
@@ -419,8 +406,6 @@ def test_phone_buttons_are_large_enough_to_tap(browser, sample_report, tmp_path)
         )
         assert len(sizes) == 5
         assert all(w >= 40 and h >= 40 for w, h in sizes), sizes
-    finally:
-        page.close()
 
 
 # -- you are here -------------------------------------------------------------------------
@@ -548,18 +533,15 @@ def test_you_are_here_on_the_plan_map_points_to_the_nearest_planned_marker(
 
 
 def test_you_are_here_says_so_when_the_position_cannot_be_had(browser, sample_report, tmp_path):
-    path = tmp_path / "map.html"
-    path.write_text(to_html(sample_report, tiles=False), encoding="utf-8")
     browser.context.clear_permissions()  # not allowed: the page says why, nothing breaks
-    loaded = browser.open(path, **PHONE)
-    page = loaded.page
-    try:
+    with browser.opened(
+        tmp_path / "map.html", to_html(sample_report, tiles=False), **PHONE
+    ) as loaded:
+        page = loaded.page
         page.locator(".posting-locate a").click()
         page.wait_for_selector(".posting-here-error", timeout=10_000)
         assert "No position" in page.locator(".posting-here").inner_text()
         assert loaded.errors == []
-    finally:
-        page.close()
 
 
 # -- labels -------------------------------------------------------------------------------
@@ -590,11 +572,8 @@ def test_gap_labels_never_overlap_and_show_where_they_fit(browser, tmp_path):
     r = check(parcels(*lots), markers(signs))
     over = r.gaps[r.gaps["status"] == "over"]
     assert (r.parcels["status"] == "noncompliant").all() and len(over) == 200
-    path = tmp_path / "block.html"
-    path.write_text(to_html(r, tiles=False), encoding="utf-8")
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
+    with browser.opened(tmp_path / "block.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
         assert loaded.errors == []
         [wcrs] = r.geometry.crss
         lon, lat = (float(v[0]) for v in wcrs.ft_to_lonlat(np.array([3000.0]), np.array([2000.0])))
@@ -618,8 +597,6 @@ def test_gap_labels_never_overlap_and_show_where_they_fit(browser, tmp_path):
         # and the parcel ids fill the room the gaps leave, never over them either
         near = _labels_at(page, lon, lat, 18)
         assert near["overlaps"] == [] and near["gaps"] > 0 and near["ids"] > 0
-    finally:
-        page.close()
 
 
 def _labels_at(page, lon, lat, zoom) -> dict:
@@ -648,11 +625,8 @@ def test_williamsburg_gap_labels_never_overlap_at_city_zoom(browser, tmp_path):
     layer = read_parcels(src, id_field="PID")
     r = check(layer, signs_as_planned(check(layer), 0.10, seed=1))
     over = r.gaps[r.gaps["status"] != "ok"]
-    path = tmp_path / "williamsburg.html"
-    path.write_text(to_html(r, tiles=False), encoding="utf-8")
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
+    with browser.opened(tmp_path / "williamsburg.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
         assert loaded.errors == [] and loaded.failed == []
         # the views of the densest gaps: around the midpoints of a dozen of them
         mids = shapely.line_interpolate_point(
@@ -665,8 +639,6 @@ def test_williamsburg_gap_labels_never_overlap_at_city_zoom(browser, tmp_path):
                 assert got["overlaps"] == [], (zoom, got)
                 shown += got["gaps"]
         assert shown > 0
-    finally:
-        page.close()
 
 
 @pytest.mark.realdata
@@ -679,13 +651,10 @@ def test_pacific_county_with_its_signs_opens_and_pans(browser, tmp_path):
     r = check(lots, signs_as_planned(check(lots), 0.09, seed=1))
     assert 60_000 < len(r.markers) < 70_000
     text = to_html(r, tiles=False)
-    path = tmp_path / "pacific.html"
-    path.write_text(text, encoding="utf-8")
     drawable = int((r.parcels["status"] != "invalid").sum())
     assert drawable == 5432  # one lot collapses when its invalid ring is repaired
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
+    with browser.opened(tmp_path / "pacific.html", text) as loaded:
+        page = loaded.page
         assert loaded.errors == [] and loaded.failed == []
         assert page.evaluate("() => postingMap.count('parcels')") == drawable
         assert page.evaluate("() => postingMap.count('markers')") == len(r.markers)
@@ -709,8 +678,6 @@ def test_pacific_county_with_its_signs_opens_and_pans(browser, tmp_path):
         _close_popups(page)
         assert _labels_at(page, m["lon"], m["lat"], 17)["overlaps"] == []
         assert loaded.errors == []
-    finally:
-        page.close()
 
 
 def test_a_corner_whose_marker_serves_another_says_so(browser, tmp_path):
@@ -721,19 +688,14 @@ def test_a_corner_whose_marker_serves_another_says_so(browser, tmp_path):
     lot, signs = flag_lot()
     r = check(parcels(lot, ids=["F1"]), markers(signs))
     [c] = r.corners[r.corners["marker_shared"]].itertuples()
-    path = tmp_path / "flag.html"
-    path.write_text(to_html(r, tiles=False), encoding="utf-8")
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
+    with browser.opened(tmp_path / "flag.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
         text = _popup_at(page, c.lon, c.lat)
         assert text.startswith("Corner without a marker, parcel F1")
         assert "Nearest marker of the parcel\t12.5 ft" in text
         assert "Its own marker\tnone: the markers near it serve other corners" in text
         _close_popups(page)
         assert loaded.errors == []
-    finally:
-        page.close()
 
 
 def test_a_point_of_no_marker_kind_is_a_hollow_dot_that_says_so(browser, tmp_path):
@@ -742,11 +704,8 @@ def test_a_point_of_no_marker_kind_is_a_hollow_dot_that_says_so(browser, tmp_pat
     kinds = pd.DataFrame({"kind": ["sign", "not selected"], "description": ["SIGN", "IRF"]})
     r = check(parcels(square(), ids=["L1"]), markers([(0, 0), (500, 0)], attributes=kinds))
     mon = r.markers.iloc[1]
-    path = tmp_path / "monument.html"
-    path.write_text(to_html(r, tiles=False), encoding="utf-8")
-    loaded = browser.open(path)
-    page = loaded.page
-    try:
+    with browser.opened(tmp_path / "monument.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
         assert page.locator("path.posting-marker-uncounted").count() == 1
         assert page.locator("path.posting-marker-assigned").count() == 1
         text = _popup_at(page, mon.lon, mon.lat)
@@ -755,5 +714,3 @@ def test_a_point_of_no_marker_kind_is_a_hollow_dot_that_says_so(browser, tmp_pat
         assert "IRF" in text
         _close_popups(page)
         assert loaded.errors == []
-    finally:
-        page.close()
