@@ -1082,12 +1082,8 @@ def test_signs_where_takes_patterns_and_a_bad_expression_is_refused_before_readi
     assert info.value.parameter == "signs_where"
 
 
-def test_a_plans_gpx_read_beside_a_survey_keeps_its_kinds(tmp_path):
-    """The paint marks of a plan's GPX (``type`` paint, as ``posting plan`` writes it) read
-    with a survey's CSV that has a kind column: paint, not signs (before, the CSV's column won
-    and the GPX's rows, blank in it, were signs)."""
-    survey = tmp_path / "survey.csv"
-    survey.write_text("lon,lat,kind\n-81.30,28.60,sign\n")
+def _plans_gpx(tmp_path: Path) -> Path:
+    """Two paint marks in a GPX, as ``posting plan`` writes them (``type`` paint)."""
     plan = tmp_path / "plan.gpx"
     plan.write_text(
         '<?xml version="1.0"?>\n<gpx version="1.1" creator="t" '
@@ -1095,6 +1091,16 @@ def test_a_plans_gpx_read_beside_a_survey_keeps_its_kinds(tmp_path):
         '<wpt lat="28.61" lon="-81.31"><name>P1</name><type>paint</type></wpt>\n'
         '<wpt lat="28.62" lon="-81.32"><name>P2</name><type>paint</type></wpt>\n</gpx>\n'
     )
+    return plan
+
+
+def test_a_plans_gpx_read_beside_a_survey_keeps_its_kinds(tmp_path):
+    """The paint marks of a plan's GPX (``type`` paint, as ``posting plan`` writes it) read
+    with a survey's CSV that has a kind column: paint, not signs (before, the CSV's column won
+    and the GPX's rows, blank in it, were signs)."""
+    survey = tmp_path / "survey.csv"
+    survey.write_text("lon,lat,kind\n-81.30,28.60,sign\n")
+    plan = _plans_gpx(tmp_path)
     m = read_markers([survey, plan])
     assert marker_kinds(m.attributes).tolist() == ["sign", "paint", "paint"]
 
@@ -1106,13 +1112,7 @@ def test_a_plans_gpx_read_beside_a_survey_with_point_types_keeps_its_kinds(tmp_p
     and the paint marks counted as signs). A subset of the markers keeps the judgement."""
     survey = tmp_path / "survey.csv"
     survey.write_text("lon,lat,type\n-81.30,28.60,sign\n-81.30,28.61,monument\n")
-    plan = tmp_path / "plan.gpx"
-    plan.write_text(
-        '<?xml version="1.0"?>\n<gpx version="1.1" creator="t" '
-        'xmlns="http://www.topografix.com/GPX/1/1">\n'
-        '<wpt lat="28.61" lon="-81.31"><name>P1</name><type>paint</type></wpt>\n'
-        '<wpt lat="28.62" lon="-81.32"><name>P2</name><type>paint</type></wpt>\n</gpx>\n'
-    )
+    plan = _plans_gpx(tmp_path)
     m = read_markers([survey, plan])
     assert m.type_kinds == frozenset({1})
     assert m.kinds().tolist() == ["sign", "sign", "paint", "paint"]
