@@ -448,7 +448,8 @@ def read_layer(
         meta_file = meta_from or files_of(path)[0]
         meta = _metadata(meta_file).schema.to_arrow_schema().metadata or {}
     if b"geo" not in meta:
-        return io._points_from_table(table.to_pandas(), path, crs, kind=kind)
+        frame = table.to_pandas(types_mapper=io._exact_ints().get)  # (as posting.io reads one)
+        return io._points_from_table(frame, path, crs, kind=kind)
     try:
         layer = io._read_geoparquet(path, meta, crs, kind, Given({path: table}))
     except (OSError, ValueError) as exc:
@@ -458,7 +459,10 @@ def read_layer(
 
         table = table.replace_schema_metadata({**(table.schema.metadata or {}), **meta})
         try:
-            gdf = gpd.read_parquet(io._parquet_source(path, table))
+            gdf = gpd.read_parquet(
+                io._parquet_source(path, table),
+                to_pandas_kwargs={"types_mapper": io._exact_ints().get},
+            )
         except (OSError, ValueError) as exc:
             raise InputError(f"not a readable GeoParquet dataset ({exc})", path=path) from None
         layer = io._from_geodataframe(gdf, path, crs)

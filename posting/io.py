@@ -563,7 +563,9 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
         raise InputError(f"{path}: not a readable Parquet file ({exc})") from None
     if b"geo" not in meta:  # a table of coordinates (lon/lat or x/y columns)
         table = prefetch.take(path) if prefetch is not None else None
-        frame = pd.read_parquet(_parquet_source(path, table))
+        if table is None:
+            table = pq.read_table(path, use_pandas_metadata=True)
+        frame = table.to_pandas(types_mapper=_exact_ints().get)  # (integers as integers)
         return _points_from_table(frame, path, crs, kind=kind)
     try:
         fast = _read_geoparquet(path, meta, crs, kind, prefetch)
@@ -577,7 +579,9 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
 
     table = prefetch.take(path) if prefetch is not None else None  # (GeoArrow's encodings)
     try:
-        gdf = gpd.read_parquet(_parquet_source(path, table))
+        gdf = gpd.read_parquet(
+            _parquet_source(path, table), to_pandas_kwargs={"types_mapper": _exact_ints().get}
+        )
     except (OSError, ValueError) as exc:
         raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
     return _from_geodataframe(gdf, path, crs)
@@ -603,33 +607,59 @@ _NAN_BE = np.array(np.nan, dtype=">f8").tobytes()
 
 
 def _exact_ints() -> dict[Any, Any]:
-    """Arrow's 64-bit integer types as pandas' nullable integers, for ``to_pandas``: a column
-    of them with an empty value stays integers (as a GeoParquet file written by geopandas
-    gives it) instead of floats, where a parcel number of 17 digits would lose its last
-    (12345678901234567 read as 12345678901234568)."""
+    """Arrow's integer types as pandas' nullable integers, for ``to_pandas``: a column of them
+    with an empty value stays integers (as a GeoParquet file written by geopandas gives it)
+    instead of floats, where a parcel number of 17 digits would lose its last
+    (12345678901234567 read as 12345678901234568).
+
+    A column's type then does not depend on the rows read: GDAL's 32-bit integers (a
+    Shapefile's or GeoPackage's whole numbers) with a blank in some rows were integers in a
+    slice without one and decimals in the file read whole, so a value read as text was ``1``
+    in one and ``1.0`` in the other (a ``--signs-where code=1``, a survey's point number).
+    """
     import pyarrow as pa
 
-    return {pa.int64(): pd.Int64Dtype(), pa.uint64(): pd.UInt64Dtype()}
+    return {
+        pa.int8(): pd.Int8Dtype(),
+        pa.int16(): pd.Int16Dtype(),
+        pa.int32(): pd.Int32Dtype(),
+        pa.int64(): pd.Int64Dtype(),
+        pa.uint8(): pd.UInt8Dtype(),
+        pa.uint16(): pd.UInt16Dtype(),
+        pa.uint32(): pd.UInt32Dtype(),
+        pa.uint64(): pd.UInt64Dtype(),
+    }
+
+
+_INT_KINDS = {
+    k: k.replace("uint", "UInt").replace("int", "Int")
+    for k in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+}
+"""pyogrio's integer field types, and pandas' nullable ones (:func:`_with_exact_ints`)."""
 
 
 def _with_exact_ints(
     frame: Any, path: str | bytes, layer: str | None, spans: list[dict[str, Any]]
 ) -> Any:
-    """``frame`` (read without Arrow, as a file that is not UTF-8 must be) with its 64-bit
-    integer columns that came back as floats (a column with an empty value) read again
-    exactly, through Arrow: those columns hold no text to decode. Without it a parcel number
-    of 17 digits would lose its last (see :func:`_exact_ints`). ``spans``: the slice ``frame``
-    was read as (:func:`feature_spans`)."""
+    """``frame`` (read without Arrow, as a file that is not UTF-8 must be) with its integer
+    columns as Arrow gives them (:func:`_exact_ints`): those that came back as floats (a
+    column with an empty value) read again exactly, through Arrow (they hold no text to
+    decode), the others made pandas' nullable integers. Without it a parcel number of 17
+    digits would lose its last, and a column's type would depend on the rows read.
+    ``spans``: the slice ``frame`` was read as (:func:`feature_spans`)."""
     from posting.gdal import pyogrio_here
 
     pyogrio = pyogrio_here()
 
     info = pyogrio.read_info(path, layer=layer)
-    ints = [
-        str(name)
+    kinds = {
+        str(name): kind
         for name, kind in zip(info["fields"], info["dtypes"], strict=True)
-        if kind in ("int64", "uint64") and name in frame and frame[name].dtype.kind == "f"
-    ]
+        if kind in _INT_KINDS and name in frame
+    }
+    for name in [n for n in kinds if frame[n].dtype.kind in "iu"]:
+        frame[name] = frame[name].astype(_INT_KINDS[kinds[name]])
+    ints = [n for n in kinds if frame[n].dtype.kind == "f"]
     if not ints:
         return frame
     _, table = _read_spans(

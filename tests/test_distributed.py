@@ -1228,16 +1228,19 @@ def _one_and_sliced(
     signs: Path,
     parcels: Path = SAMPLE / "parcels.geojson",
     where: str | None = None,
+    dwelling_where: str | None = None,
 ) -> bytes:
     """The same JSON and CSV reports of ``parcels`` (the sample's) with ``signs`` (chosen by
-    ``where``, ``--signs-where``) in one run (the command) and partitioned in-process (where
-    the pieces are cut), their stamps aside; the JSON."""
+    ``where``, ``--signs-where``; the lots with a dwelling by ``dwelling_where``) in one run
+    (the command) and partitioned in-process (where the pieces are cut), their stamps aside;
+    the JSON."""
     from posting import distributed
     from posting.cli import flag
-    from posting.job import Job
+    from posting.job import ContextFiles, Job
 
     args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
     args += ["--signs-where", where] if where else []
+    args += ["--dwelling-where", dwelling_where] if dwelling_where else []
     outputs = ["--json", str(tmp_path / "one.json"), "--csv", str(tmp_path / "one.csv")]
     parcels = str(parcels)
     res = _run(["check", parcels, "--signs", str(signs), *args, *outputs, "-q"], ROOT)
@@ -1249,6 +1252,7 @@ def _one_and_sliced(
         owner_field="owner",
         rules=("florida",),
         signs_where=where,
+        context=ContextFiles(dwelling_where=dwelling_where),
     )
     distributed.run_and_write(
         job,
@@ -1330,6 +1334,74 @@ def test_a_type_column_is_judged_on_the_whole_file_in_slices(
     signs_assigned = sum(p["signs"] for p in report["parcels"])
     # Florida counts signs: the 20 paint marks count for nothing unless the column is no kinds
     assert counted == signs_assigned - (0 if other else 20)
+
+
+def test_an_integer_column_with_blanks_reads_alike_in_slices(tmp_path, scheduler, monkeypatch):
+    """A GeoPackage of signs with whole-number columns (``code``, the survey's ``point``
+    number: GDAL's 32-bit integers), each blank in one row, read in 57 slices of 3 and 4: a
+    slice without the blank read them as integers and one with it (and the file read whole)
+    as decimals, so ``--signs-where code=1`` chose every marker of the first (``1``) and
+    none of one run (``1.0``). Each is read as integers with a blank wherever the rows lie:
+    the same reports, every marker chosen but the one without a code, named ``75``, not
+    ``75.0`` (the unassigned one, named in the partitions from its slice's reading, too)."""
+    import geopandas as gpd
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    x, y = (pd.to_numeric(table[c], errors="coerce") for c in ("lon", "lat"))
+    keep = (x.notna() & y.notna()).to_numpy()
+    table = table[keep].reset_index(drop=True)
+    code = pd.array([1] * len(table), dtype="Int32")
+    code[200] = None
+    point = pd.array(range(1, len(table) + 1), dtype="Int32")
+    point[201] = None
+    signs = tmp_path / "signs.gpkg"
+    gpd.GeoDataFrame(
+        table.drop(columns=["lon", "lat", "sign_id"]).assign(code=code, point=point),
+        geometry=gpd.points_from_xy(x[keep], y[keep]),
+        crs=4326,
+    ).to_file(signs, engine="pyogrio")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert len(dataset.pieces(signs)) == 57
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, where="code=1"))
+    counted = sum(p["markers_counted"] for p in report["parcels"])
+    assigned = sum(p["signs"] for p in report["parcels"])
+    # every marker is a sign that counts in Florida, but the one whose code is blank (row
+    # 200, assigned to a parcel)
+    assert counted == assigned - 1
+    assert "1 marker(s) have a kind that is not sign" in " ".join(report["warnings"])
+    ends = [
+        g.get(e, {})
+        for p in report["parcels"]
+        for g in p["gaps"]
+        for e in ("start_sign", "end_sign")
+    ]
+    names = [s.get("name") for s in ends + report["unassigned_signs"]]
+    assert {"75", "227"} <= set(names) and not any(str(n).endswith(".0") for n in names)
+
+
+def test_a_lot_column_of_whole_numbers_with_a_blank_reads_alike_in_slices(
+    tmp_path, scheduler, monkeypatch
+):
+    """The sample's parcels as a GeoPackage with a land-use code in a column of GDAL's 32-bit
+    integers (1 for a home), blank for the first lot, read in 8 slices of 3 and 4, with
+    ``--dwelling-where use=1``: the slice with the blank (and the file read whole) read the
+    codes as decimals (``1.0``, no dwelling), the others as integers (``1``): the partitions
+    whose lots all came from those found dwellings (rows 18 and 24) where one run found
+    none. Read as integers wherever the rows lie: the same reports, each lot coded 1 a
+    dwelling."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    use = pd.array([1 if i % 3 == 0 else 2 for i in range(len(lots))], dtype="Int32")
+    use[0] = None
+    parcels = tmp_path / "parcels.gpkg"
+    lots.assign(use=use).to_file(parcels, engine="pyogrio")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert [p.features for p in dataset.pieces(parcels)][:2] == [(0, 3), (3, 7)]
+    report = json.loads(
+        _one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", parcels, dwelling_where="use=1")
+    )
+    assert [p["row"] for p in report["parcels"] if p["dwelling"]] == list(range(3, 29, 3))
 
 
 def test_positions_in_degrees_and_minutes_in_some_slices_read_as_one_run(

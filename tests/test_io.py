@@ -1119,3 +1119,36 @@ def test_a_plans_gpx_read_beside_a_survey_with_point_types_keeps_its_kinds(tmp_p
     from posting.distributed import markers_take
 
     assert markers_take(m, np.array([2])).kinds().tolist() == ["paint"]
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".shp", ".fgb", ".parquet"])
+def test_whole_numbers_with_a_blank_are_integers_in_every_slice(tmp_path, suffix):
+    """A column of GDAL's 32-bit integers (a Shapefile's or GeoPackage's whole numbers) with a
+    blank in one row: pandas' nullable integers whether the rows read have the blank or not
+    (a slice of the file, the file whole; a FlatGeobuf file without an index, read without
+    Arrow; a plain Parquet table of lon/lat), so that a value read as text is ``2``, never
+    ``2.0`` in one reading and ``2`` in another."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from posting.dataset import Given
+    from posting.io import _read_ogr_layer, read_layer
+
+    code = pd.array([1, 2, None, 4], dtype="Int32")
+    path = tmp_path / f"lots{suffix}"
+    if suffix == ".parquet":
+        table = pa.table({"lon": [-81.0, -81.1, -81.2, -81.3], "lat": [28.0] * 4})
+        pq.write_table(table.append_column("code", pa.array(code, pa.int32())), path)
+        whole = read_layer(str(path), kind="markers").frame["code"]
+        part = pq.read_table(path).slice(0, 2)  # a piece without the blank
+        read = read_layer(str(path), kind="markers", prefetch=Given({str(path): part}))
+        first = read.frame["code"]
+    else:
+        gdf = gpd.GeoDataFrame({"code": code}, geometry=shapely.points(range(4), range(4)))
+        kw = {"SPATIAL_INDEX": "NO"} if suffix == ".fgb" else {}
+        gdf.set_crs(4326).to_file(path, engine="pyogrio", **kw)
+        whole = _read_ogr_layer(str(path), None)[0]["code"]
+        first = _read_ogr_layer(str(path), None, features=(0, 2))[0]["code"]
+    assert str(whole.dtype) == str(first.dtype) == "Int32"
+    assert sorted(whole.astype("string").dropna()) == ["1", "2", "4"]
+    assert sorted(first.astype("string").tolist()) == ["1", "2"]
