@@ -246,7 +246,7 @@ def test_the_columns_recorded_as_slices_are_read_are_a_probe_s(tmp_path):
             cast = jsonslices.FeatureSlice(**{**s.__dict__, "casts": (("acres", "float64"),)})
             _read_ogr_layer(str(path), None, None, cast)
     assert seen == [columns(path, s) for s in [*got[::-1], got[2]]]
-    assert seen[0][2] == ("acres", "str", True) and seen[2][3] == ("code", "int32", False)
+    assert seen[0][2] == ("acres", "str", True) and seen[2][3] == ("code", "Int32", False)
     assert agree(seen) is None  # (whole numbers in one slice, decimals in another)
 
 
