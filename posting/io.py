@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import decimal
 import fnmatch
 import io
 import os
@@ -2453,11 +2454,27 @@ def parse_where(expression: str, parameter: str) -> tuple[str, set[str]]:
     return column, wanted
 
 
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$")
+
+
+def _text_of(value: Any) -> str:
+    """A value's text, stripped and case-folded; a decimal that is a whole number's as the
+    whole number (``1.0``: ``1``), so that a column of decimals matches as one of integers
+    does, patterns too."""
+    if isinstance(value, float | np.floating) and np.isfinite(value) and float(value).is_integer():
+        return str(int(value))
+    return str(value).strip().casefold()
+
+
 def where_match(values: Any, wanted: set[str]) -> np.ndarray:
     """Which ``values`` (a column as read; None, NA or spaces for blank) are among ``wanted``
     (:func:`parse_where`'s, case-folded): stripped and case-folded, equal to one, or matching
     one with ``*`` or ``?`` as a shell pattern does (``sign*``: ``SIGN 12``, ``sign-nt``;
-    ``irf?``). Each distinct value is read once.
+    ``irf?``). A number (a column read as integers or decimals, not text) also matches a
+    wanted number of the same value (``code=1`` chooses ``1.0``, ``1.50`` chooses ``1.5``),
+    and a decimal that is a whole number matches patterns as the whole number does (``1*``:
+    ``12.0``; ``*0``: not ``1.0``); text is compared as text (``01`` is not ``1``). Each
+    distinct value is read once.
 
     Examples
     --------
@@ -2465,15 +2482,29 @@ def where_match(values: Any, wanted: set[str]) -> np.ndarray:
     [True, True, False, False, False]
     >>> where_match(["Lake", "pond", "lakes"], {"lake", "p?nd"}).tolist()
     [True, True, False]
+    >>> where_match([1.0, 2.0, float("nan"), 1.5, "1.0", "01"], {"1", "1.50"}).tolist()
+    [True, False, False, True, False, False]
     """
     codes, uniques = pd.factorize(pd.Series(values, dtype=object))
-    text = [str(u).strip().casefold() for u in uniques]
     patterns = [re.compile(fnmatch.translate(w), re.DOTALL) for w in wanted if "*" in w or "?" in w]
-    hit = np.array(
-        [t != "" and (t in wanted or any(p.match(t) for p in patterns)) for t in text] + [False],
-        dtype=bool,
-    )
-    return hit[codes]  # (code -1, a blank: the last, False)
+    numbers = [decimal.Decimal(w) for w in wanted if _NUMBER.match(w)]
+
+    def hit(value: Any) -> bool:
+        text = _text_of(value)
+        if text != "" and (text in wanted or any(p.match(text) for p in patterns)):
+            return True
+        if isinstance(value, bool | np.bool_):
+            return False
+        if isinstance(value, int | np.integer):  # exactly, however large
+            return any(n == int(value) for n in numbers)
+        if isinstance(value, decimal.Decimal):  # a column of Arrow's decimals
+            return value.is_finite() and any(n == value for n in numbers)
+        if isinstance(value, float | np.floating):  # as the wanted text reads as a decimal
+            return any(float(n) == float(value) for n in numbers)
+        return False
+
+    hits = np.array([hit(u) for u in uniques] + [False], dtype=bool)
+    return hits[codes]  # (code -1, a blank: the last, False)
 
 
 def parcel_where(layer: ParcelLayer, expression: str, parameter: str) -> np.ndarray:
@@ -2489,7 +2520,8 @@ def parcel_where(layer: ParcelLayer, expression: str, parameter: str) -> np.ndar
     [True, False, True]
     """
     column, wanted = parse_where(expression, parameter)
-    return where_match(parcel_values(layer, column, parameter), wanted)
+    col = _require_column(layer.attributes, column, layer.source, parameter)
+    return where_match(layer.attributes[col], wanted)  # as read: numbers match as numbers
 
 
 @dataclass

@@ -1067,6 +1067,74 @@ def test_where_match_agrees_with_matching_each_value_alone(values, wanted):
     assert where_match(values, wanted).tolist() == slow
 
 
+def test_where_match_reads_a_column_of_numbers_by_value():
+    """Worked by hand: a column of decimals (a GeoPackage's REAL, GeoJSON's ``1.0``) answers
+    ``code=1`` as one of integers does, by value (``1.50`` is 1.5), a whole decimal matches
+    patterns as the whole number (``1*``: 12.0, and 1.5 by its own text); text stays text
+    (``01`` and ``1.0`` are not ``1``), a flag is not a number, and integers compare exactly
+    (2**60 + 1 is not 2**60, which it is as a float)."""
+    from decimal import Decimal
+
+    from posting.io import where_match
+
+    decimals = [1.0, 2.0, float("nan"), 1.5, 12.0, -0.0, None]
+    assert where_match(decimals, {"1"}).tolist() == [1, 0, 0, 0, 0, 0, 0]
+    assert where_match(decimals, {"1.50", "0"}).tolist() == [0, 0, 0, 1, 0, 1, 0]
+    assert where_match(decimals, {"1*"}).tolist() == [1, 0, 0, 1, 1, 0, 0]
+    assert where_match(decimals, {"1e0"}).tolist() == [1, 0, 0, 0, 0, 0, 0]
+    assert where_match(["1.0", "01", " 1 ", "1"], {"1"}).tolist() == [0, 0, 1, 1]
+    assert where_match([True, False], {"1", "0"}).tolist() == [0, 0]
+    assert where_match([True], {"true"}).tolist() == [1]
+    big = pd.array([2**60 + 1, 2**60, None], dtype="Int64")
+    assert where_match(big, {str(2**60)}).tolist() == [0, 1, 0]
+    assert where_match([Decimal("2.50"), Decimal("2")], {"2.5", "2.0"}).tolist() == [1, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.one_of(st.none(), st.integers(-300, 300)), max_size=12),
+    st.sets(st.text("0123-.*?", min_size=1, max_size=4), min_size=1, max_size=3),
+)
+def test_where_match_chooses_whole_numbers_alike_as_integers_or_decimals(values, wanted):
+    """A column of whole numbers chooses the same rows whether it was read as integers (with
+    or without a blank), as decimals (Arrow's reading of one with a blank) or as Python
+    numbers: a file read in slices and whole agrees."""
+    from posting.io import where_match
+
+    ints = where_match(pd.array(values, dtype="Int64"), wanted).tolist()
+    floats = [np.nan if v is None else float(v) for v in values]
+    assert where_match(np.array(floats, dtype=float), wanted).tolist() == ints
+    assert where_match(values, wanted).tolist() == ints
+
+
+def test_dwelling_where_on_a_column_of_decimals_chooses_by_value(tmp_path):
+    """A land-use code stored as decimals (a GeoPackage's REAL column: ``1.0``) chooses the
+    dwellings of ``--dwelling-where use=1``; before, its text ``1.0`` was never ``1`` and no
+    lot was a dwelling. The same in a GeoJSON file of signs: ``--signs-where code=1``."""
+    from posting.io import parcel_where
+
+    lots = tmp_path / "lots.gpkg"
+    gpd.GeoDataFrame(
+        {"use": [1.0, 2.0, None, 1.0]},
+        geometry=[
+            shapely.box(500000 + 100 * i, 3e6, 500100 + 100 * i, 3e6 + 100) for i in range(4)
+        ],
+        crs="EPSG:32617",
+    ).to_file(lots, engine="pyogrio")
+    layer = read_parcels(lots)
+    assert str(layer.attributes["use"].dtype) == "float64"
+    assert parcel_where(layer, "USE=1", "dwelling_where").tolist() == [True, False, False, True]
+    signs = tmp_path / "signs.geojson"
+    features = ",".join(
+        f'{{"type":"Feature","properties":{{"code":{c}}},'
+        f'"geometry":{{"type":"Point","coordinates":[{x},{y}]}}}}'
+        for (x, y), c in zip(SIGNS, ["1.0", "2.5", "null", "1"], strict=True)
+    )
+    signs.write_text(f'{{"type":"FeatureCollection","features":[{features}]}}')
+    m = read_markers([signs], where="code=1")
+    assert marker_kinds(m.attributes).tolist() == ["sign", "other", "other", "sign"]
+
+
 def test_signs_where_takes_patterns_and_a_bad_expression_is_refused_before_reading(tmp_path):
     from posting.job import Job
 
