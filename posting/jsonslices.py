@@ -564,11 +564,18 @@ def columns(path: str | os.PathLike[str], part: FeatureSlice) -> tuple[Column, .
 
 def _keeps_missing(kind: str) -> bool:
     """Whether a column of this pandas type has the same type with missing values: where GDAL
-    reads a column with some empty values as one with none (decimals, text, dates), not where
-    missing values change it (whole numbers and booleans become decimals or objects)."""
-    return kind in ("float64", "float32", "object", "str", "string") or kind.startswith(
-        "datetime64"
+    reads a column with some empty values as one with none (decimals, text, dates, and whole
+    numbers, read as pandas' nullable integers either way: ``posting.io._exact_ints``), not
+    where missing values change it (numpy's integers and booleans become decimals or
+    objects)."""
+    return (
+        kind in ("float64", "float32", "object", "str", "string")
+        or kind.startswith("datetime64")
+        or kind in _NULLABLE_INTS
     )
+
+
+_NULLABLE_INTS = frozenset(f"{u}Int{b}" for u in ("", "U") for b in (8, 16, 32, 64))
 
 
 def agree(slices: list[tuple[Column, ...]]) -> tuple[tuple[str, str], ...] | None:

@@ -2340,10 +2340,11 @@ def test_geojson_parcel_slices_with_whole_numbers_missing_in_one_keep_their_slic
 def test_geojson_slices_with_no_value_in_a_column_keep_their_slices(
     tmp_path, scheduler, monkeypatch
 ):
-    """A column of decimals with no value in the last slices (GDAL reads those as text): the
-    slices are kept, read with that column's type (:func:`posting.jsonslices.agree`), for the
-    parcels (an acreage missing from the last 9 lots) and the signs (an elevation missing from
-    the last 28); one run's bytes."""
+    """A column of decimals or whole numbers with no value in the last slices (GDAL reads
+    those as text): the slices are kept, read with that column's type
+    (:func:`posting.jsonslices.agree`; whole numbers as nullable integers), for the parcels
+    (an acreage and a code missing from the last 9 lots) and the signs (an elevation and a
+    point number missing from the last 28); one run's bytes."""
     from distributed import Client
 
     from posting import distributed
@@ -2352,12 +2353,14 @@ def test_geojson_slices_with_no_value_in_a_column_keep_their_slices(
     collection = json.loads((SAMPLE / "parcels.geojson").read_text(encoding="utf-8"))
     for i, feature in enumerate(collection["features"]):
         feature["properties"]["acres"] = None if i >= 20 else 10.5 + i
+        feature["properties"]["code"] = None if i >= 20 else 100 + i
     parcels = tmp_path / "parcels.geojson"
     parcels.write_text(json.dumps(collection), encoding="utf-8")
     signs = _signs_geojson(tmp_path / "signs.geojson")
     collection = json.loads(signs.read_text(encoding="utf-8"))
     for i, feature in enumerate(collection["features"]):
         feature["properties"]["ele_ft"] = None if i >= 200 else 3.25 * i
+        feature["properties"]["point"] = None if i >= 200 else 1000 + i
     signs.write_text(json.dumps(collection), encoding="utf-8")
     monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
     job = Job(parcels=str(parcels), id_field="parcel_id", rules=("florida",))
@@ -2370,13 +2373,14 @@ def test_geojson_slices_with_no_value_in_a_column_keep_their_slices(
             job, client, partition_parcels=7, scratch=str(tmp_path / "scratch")
         )
     assert len(pieces) == 7
-    assert {p.feature_text.casts for p in pieces} == {(("acres", "float64"),)}
+    assert {p.feature_text.casts for p in pieces} == {(("acres", "float64"), ("code", "Int32"))}
     marks = _probed(dataset.pieces(signs))
     assert len(marks) == 57
-    assert {p.feature_text.casts for p in marks} == {(("ele_ft", "float64"),)}
-    # the markers' slices, distributed as cut, were distributed again with that cast
+    assert {p.feature_text.casts for p in marks} == {(("ele_ft", "float64"), ("point", "Int32"))}
+    # the markers' slices, distributed as cut, were distributed again with those casts
     assert len(run.plan.marker_starts) == 57
     assert {str(c["ele_ft"].dtype) for c in run.plan.marker_columns} == {"float64"}
+    assert {str(c["point"].dtype) for c in run.plan.marker_columns} == {"Int32"}
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs, parcels))
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
 

@@ -195,6 +195,8 @@ def test_slices_agree_with_the_same_columns_each_of_one_type_where_it_has_values
     assert agree([a, (a[0], ("acres", "int32", False), a[2])]) is None  # decimals, numbers
     for kind in ("int32", "int64", "bool"):
         assert agree([(("n", kind, False),), (("n", "str", True),)]) is None, kind
+    for kind in ("Int32", "Int64"):  # whole numbers, read as nullable integers
+        assert agree([(("n", kind, False),), (("n", "str", True),)]) == (("n", kind),), kind
     assert agree([(("d", "datetime64[ms]", False),), (("d", "str", True),)]) == (
         ("d", "datetime64[ms]"),
     )
@@ -202,20 +204,28 @@ def test_slices_agree_with_the_same_columns_each_of_one_type_where_it_has_values
 
 
 def test_a_slice_with_no_value_in_a_column_reads_as_the_whole_file_with_its_cast(tmp_path):
-    """The last 6 of 16 lots have no acreage: GDAL reads that slice's column as text, the
-    others' as decimals, and the whole file's as decimals with 6 missing. With the cast that
-    :func:`agree` gives, the slices read are the file read whole, frame for frame."""
+    """The last 6 of 16 lots have no acreage, code or big number: GDAL reads that slice's
+    columns as text, the others' as decimals and whole numbers (32 and 64 bits), and the
+    whole file's as the same with 6 missing (whole numbers as pandas' nullable integers).
+    With the casts that :func:`agree` gives, the slices read are the file read whole, frame
+    for frame."""
     path = tmp_path / "parcels.geojson"
     feats = [_feature(i) for i in range(16)]
     for f in feats[10:]:
         f["properties"]["acres"] = None
+    for i, f in enumerate(feats[:10]):  # whole numbers, of 32 and 64 bits
+        f["properties"] |= {"code": 100 + i, "big": 2**40 + i}
+    for f in feats[10:]:
+        f["properties"] |= {"code": None, "big": None}
     _write(path, {"type": "FeatureCollection", "features": feats})
     got = cut(path, 5)
     assert [s.rows for s in got] == [5, 5, 6]
     cols = [columns(path, s) for s in got]
     assert cols[2][2] == ("acres", "str", True) and cols[0][2] == ("acres", "float64", False)
+    assert cols[2][3:] == (("code", "str", True), ("big", "str", True))
+    assert cols[0][3:] == (("code", "Int32", False), ("big", "Int64", False))
     casts = agree(cols)
-    assert casts == (("acres", "float64"),)
+    assert casts == (("acres", "float64"), ("code", "Int32"), ("big", "Int64"))
     whole = _read_ogr_layer(str(path), None)[0]
     read = [_read_ogr_layer(str(path), None, None, s)[0] for s in got]
     with pytest.raises(AssertionError):  # as GDAL types the slices
