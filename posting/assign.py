@@ -29,7 +29,7 @@ import pandas as pd
 import shapely
 
 from posting.boundary import RingIndex, project
-from posting.crs import geodesic_ft, lonlat_margin_deg
+from posting.crs import bowed, geodesic_ft, lonlat_margin_deg
 from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import background, pmap, soon
@@ -213,7 +213,7 @@ def assign_markers(
         if len(prep.crss) == 1:
             sub = np.flatnonzero(usable)
         else:  # markers near this group's parcels, or naming one of them
-            b = prep.bounds_lonlat[parcels_g]
+            b = bowed(prep.bounds_lonlat[parcels_g])  # (long edges bow in the frame)
             west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
             east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
             margin = lonlat_margin_deg(tolerance_ft, south, north)

@@ -289,6 +289,36 @@ def lonlat_margin_deg(distance_ft: float, south: float, north: float) -> float:
     return 2 * distance_ft * FT_M / 111_000 / coslat
 
 
+_EARTH_FT = 6_371_000 / FT_M
+
+
+def bowed(boxes: np.ndarray) -> np.ndarray:
+    """Longitude/latitude boxes (west, south, east, north) padded so that each holds what it
+    bounds as a working frame draws it: a frame measures the straight line between two
+    vertices, which bows off the line between them in degrees (or in a projected file's CRS,
+    whose box corners give the box) by up to about ``L² tan(lat) / 8R`` for an edge ``L``
+    long (1,600 ft for 2 degrees of longitude along the 45th parallel). Padded by four times
+    that for the box's diagonal (a frame's own lines curve a little too), as
+    :func:`lonlat_margin_deg` pads: nothing for lots of ordinary size (a few hundredths of a
+    foot for a 700 ft box). A prefilter's box, never a measurement; NaN rows stay NaN.
+
+    >>> b = bowed(np.array([[-101.0, 45.0, -99.0, 45.05], [-81.0, 28.0, -80.998, 28.002]]))
+    >>> bool(b[0, 3] - 45.05 > 1600 * FT_M / 111_000), bool(b[1, 3] - 28.002 < 1e-6)
+    (True, True)
+    """
+    b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    with np.errstate(invalid="ignore"):
+        far = np.minimum(np.maximum(np.abs(b[:, 1]), np.abs(b[:, 3])), 89.9)
+        near = np.where(b[:, 1] * b[:, 3] <= 0, 0.0, np.minimum(np.abs(b[:, 1]), np.abs(b[:, 3])))
+        ft_deg = 111_000 / FT_M
+        w = (b[:, 2] - b[:, 0]) * ft_deg * np.cos(np.radians(near))
+        h = (b[:, 3] - b[:, 1]) * ft_deg
+        bow = (w * w + h * h) * (np.tan(np.radians(far)) + 1) / (4 * _EARTH_FT)
+        coslat = np.maximum(np.cos(np.radians(far)), 0.01)
+        pad = 2 * bow * FT_M / 111_000 / coslat
+    return b + pad[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
+
+
 def finite_geometry(geoms: np.ndarray) -> np.ndarray:
     """True for each geometry whose coordinates are all finite (None and empty count as finite)."""
     geoms = np.asarray(geoms, dtype=object)

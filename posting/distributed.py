@@ -65,7 +65,7 @@ import pandas as pd
 from pyproj import CRS
 
 from posting import dataset, io, jsonslices, parallel
-from posting.crs import crs_of
+from posting.crs import bowed, crs_of
 from posting.errors import InputError, PostingError
 from posting.index import unique_ints
 from posting.io import (
@@ -768,7 +768,8 @@ def _reach_cells(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The (cell, partition) pairs a piece's parcels (their boxes, padded) touch, each once;
     and its parcels per partition (of ``parts``)."""
-    boxes = frame[["west", "south", "east", "north"]].to_numpy(dtype=float)
+    # (bowed: a frame's straight line between two vertices far apart bows off their box)
+    boxes = bowed(frame[["west", "south", "east", "north"]].to_numpy(dtype=float))
     boxes = boxes + np.array([-pad, -pad, pad, pad])
     item, cell = Reach.cells_of(grid, boxes)
     key = unique_ints(cell.astype(np.int64) * (1 << 32) + part[item])
@@ -861,7 +862,7 @@ def _distribute_context(
     with io.columns_read() as seen, _tallies_of(piece) as tallies:
         layer = read() if whole else _read_slice(piece, read, read)
     boxes = layer.lonlat_bounds()
-    item, part = plan.reach.parts_of(boxes)
+    item, part = plan.reach.parts_of(bowed(boxes))
     folder = f"{plan.scratch}/context/{name}"
     if i == 0:  # what a partition that no feature reaches is given
         _save(f"{folder}/none.pkl", (_features_take(layer, item[:0]), boxes[:0]))
@@ -1034,7 +1035,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
         bucket = _id_buckets(names, _id_bucket_count(plan.partitions))
         for b in unique_ints(bucket):
             _save(f"{plan.scratch}/names/{b}/{k}.pkl", names[bucket == b])
-    item, part = plan.reach.parts_of(prep.bounds_lonlat)  # the halo: near another's reach
+    item, part = plan.reach.parts_of(bowed(prep.bounds_lonlat))  # the halo: near another's reach
     for j in unique_ints(part):
         if j != k:
             _save(f"{plan.scratch}/halo/{j}/{k}.pkl", block.take(np.sort(item[part == j])))
@@ -1104,9 +1105,10 @@ def _prepared_summary(k: int, block: Block) -> dict[str, Any]:
     merged properties, and, when merged, its properties' first rows (to number them)."""
     prep, first = block.prep, block.first_row
     boxes = prep.bounds_lonlat
+    drawn = bowed(boxes)  # as the frames draw them (what one run's assign searches)
     valid = prep.group >= 0
     groups = {
-        g: (int((prep.group == g).sum()), _extent(boxes[prep.group == g]))
+        g: (int((prep.group == g).sum()), _extent(drawn[prep.group == g]))
         for g in range(len(prep.crss))
         if (prep.group == g).any()
     }
@@ -1115,6 +1117,7 @@ def _prepared_summary(k: int, block: Block) -> dict[str, Any]:
         "properties": len(prep),
         "first_row": first if prep.source_rows is not None else None,
         "extent": _extent(boxes[valid]) if valid.any() else None,
+        "drawn": _extent(drawn[valid]) if valid.any() else None,
         "groups": groups,
         "repaired": [
             (int(first[i]), prep.ids[i], prep.repaired[i])
@@ -1159,7 +1162,8 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
         if getattr(c, name) is None:
             continue
         sub, boxes = _context_of(plan, name, k)
-        near = np.flatnonzero(boxes_near(boxes, core_boxes, plan.halo.context, plan.lat_range))
+        near = boxes_near(bowed(boxes), core_boxes, plan.halo.context, plan.lat_range)
+        near = np.flatnonzero(near)
         layers[name] = _features_take(sub, near)
     return replace(ctx, **layers)
 
@@ -1175,11 +1179,11 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     job = plan.job
     core: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
     valid = core.prep.group >= 0
-    core_boxes = core.prep.bounds_lonlat[valid]
+    core_boxes = bowed(core.prep.bounds_lonlat[valid])  # (as the frame draws them)
     blocks = [core]
     halos = _loads(f"{plan.scratch}/halo/{k}/*.pkl")
     if halos:  # one search for every neighbour's halo (one tree of the core's boxes)
-        boxes = np.concatenate([h.prep.bounds_lonlat for h in halos])
+        boxes = bowed(np.concatenate([h.prep.bounds_lonlat for h in halos]))
         near = boxes_near(boxes, core_boxes, plan.halo.parcels, plan.lat_range)
         ends = np.cumsum([len(h) for h in halos])
         for h, sel in zip(halos, np.split(near, ends[:-1]), strict=True):
@@ -2333,9 +2337,9 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
             asked.append(client.submit(_named_in, plan_f, int(k), sub, idx, pure=False))
     jobs = []
     for p in preps:
-        if p["extent"] is None or not len(usable) or not np.isfinite(p["extent"]).all():
+        if p["drawn"] is None or not len(usable) or not np.isfinite(p["drawn"]).all():
             continue
-        west, south, east, north = p["extent"]
+        west, south, east, north = p["drawn"]
         near = (
             (lon >= west - pad) & (lon <= east + pad) & (lat >= south - pad) & (lat <= north + pad)
         )

@@ -19,7 +19,7 @@ import shapely
 
 from posting.checks import EPSILON_FT, FOOT_SLACK
 from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
-from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, lonlat_margin_deg
+from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, bowed, lonlat_margin_deg
 from posting.dissolve import meeting, tile
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
@@ -141,16 +141,17 @@ def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft
     if not len(sel):  # none of these parcels in this frame (a partition of a wider layer)
         none = np.empty(0, dtype=np.int64)
         return none, prep.crss[g].geoms_to_ft(layer.geometry[none], layer.crs)
-    b = prep.bounds_lonlat[sel]
+    b = bowed(prep.bounds_lonlat[sel])  # (as the frame draws them: long edges bow)
     west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
     east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
     pad = lonlat_margin_deg(margin_ft, south, north) + 1e-6
     fb = layer.lonlat_bounds()
+    bb = bowed(fb)
     near = np.flatnonzero(
-        (fb[:, 2] >= west - pad)
-        & (fb[:, 0] <= east + pad)
-        & (fb[:, 3] >= south - pad)
-        & (fb[:, 1] <= north + pad)
+        (bb[:, 2] >= west - pad)
+        & (bb[:, 0] <= east + pad)
+        & (bb[:, 3] >= south - pad)
+        & (bb[:, 1] <= north + pad)
     )
     geoms = usable(in_frame(layer.geometry[near], fb[near], layer.crs, prep.crss[g]))
     while (collections := shapely.get_type_id(geoms) == 7).any():

@@ -3400,3 +3400,85 @@ def test_an_unassigned_marker_by_a_property_without_a_ring_as_one_run(scheduler)
         rules=["alabama"],
     )
     _one_run_and_partitions_alike(scheduler, c, 1, True)
+
+
+def _chord_points(lon0: float, lon1: float, lat: float, at: tuple[float, ...]) -> np.ndarray:
+    """Points of the straight line a working frame (a transverse Mercator on the middle
+    meridian, as one run's) draws between (lon0, lat) and (lon1, lat), in degrees."""
+    from pyproj import Transformer
+
+    from posting.crs import local_tm
+
+    frame = local_tm((lon0 + lon1) / 2).crs
+    there = Transformer.from_crs(WGS84, frame, always_xy=True)
+    back = Transformer.from_crs(frame, WGS84, always_xy=True)
+    (xa, xb), (ya, yb) = there.transform([lon0, lon1], [lat, lat])
+    f = np.asarray(at)
+    return np.column_stack(back.transform(xa + f * (xb - xa), ya + f * (yb - ya)))
+
+
+def test_markers_on_a_long_edge_beyond_its_box_in_degrees_as_one_run(scheduler):
+    """A lot two degrees of longitude wide along the 45th parallel, six small lots 20 miles
+    north: a frame measures the straight line between the lot's vertices, which bows 1,600 ft
+    north of its north edge's parallel mid-way. Markers on that line, posting the lot in one
+    run, lay beyond the lot's box in degrees (padded by twice the tolerance), so they reached
+    no partition and the partitioned run left them unassigned (3 of 6 assigned, not 6)."""
+    big = shapely.box(-101.0, 45.0, -99.0, 45.05)
+    others = [shapely.box(-100.0 + 0.01 * i, 45.3, -99.995 + 0.01 * i, 45.305) for i in range(6)]
+    on_lines = np.concatenate(
+        [_chord_points(-101.0, -99.0, lat, (0.25, 0.5, 0.75)) for lat in (45.05, 45.0)]
+    )
+    assert on_lines[1, 1] - 45.05 > 1500 / 364_000  # beyond the box: 1,500 ft and more
+    c = Case(
+        geoms=[big, *others],
+        crs="EPSG:4326",
+        ids=["big", *(f"L{i}" for i in range(6))],
+        owners=[None] * 7,
+        mx=on_lines[:, 0],
+        my=on_lines[:, 1],
+        marker_crs="EPSG:4326",
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False)
+
+
+def test_a_road_that_bows_across_a_lot_far_from_its_box_in_degrees_as_one_run(scheduler):
+    """A road along the 45th parallel, two degrees long (two vertices), lot A at its western
+    end and lot B, small, 1,100 ft north of the parallel mid-way: a frame draws the road as the
+    straight line between its ends, 1,600 ft north of the parallel there, across B. One run
+    kept the road for the frame of both lots (its box reaches A's) and found B's two access
+    points; B's partition, without A, left the road out (its box 1,100 ft from B's): B
+    compliant in the partitioned run only. Both now keep every feature by its box as the frame
+    draws it, and find them."""
+    lots = [
+        shapely.box(-101.001, 44.999, -100.999, 45.001),
+        shapely.box(-100.001, 45.003, -99.999, 45.006),
+    ]
+    corners = np.concatenate([shapely.get_coordinates(g.exterior)[:4] for g in lots])
+    road = shapely.LineString([(-101.0, 45.0), (-99.0, 45.0)])
+    c = Case(
+        geoms=lots,
+        crs="EPSG:4326",
+        ids=["A", "B"],
+        owners=[None, None],
+        mx=corners[:, 0],
+        my=corners[:, 1],
+        marker_crs="EPSG:4326",
+        rules=["montana"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False, {"access": ([road], ["road"])})
+    from posting import check
+    from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
+    from posting.measure import Context
+
+    report = check(  # B alone: the road is found across it all the same
+        ParcelLayer.from_geometries(lots[1:], "EPSG:4326", ids=["B"]),
+        MarkerLayer.from_points(corners[4:, 0], corners[4:, 1], "EPSG:4326"),
+        ["montana"],
+        context=Context(
+            access=FeatureLayer(
+                "<access>", np.asarray([road], dtype=object), WGS84, np.array(["road"])
+            )
+        ),
+    )
+    assert len(report.access) == 2 and report.parcels["status"].tolist() == ["noncompliant"]
