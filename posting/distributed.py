@@ -571,6 +571,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         parcel_values,
         tally_rows,
     )
+    from posting.prepare import every_ring_bounds
 
     with _tallies_of(piece) as tallies:
         layer, rows = read_parcel_piece(job, piece)
@@ -589,9 +590,10 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     bad = ~(np.isfinite(lon) & np.isfinite(lat))
     lon[bad] = np.nan
     lat[bad] = np.nan
+    box = every_ring_bounds(geometry, b)  # as prepare_parcels boxes them
     clon, clat = to_lonlat(
-        np.r_[b[:, 0], b[:, 2], b[:, 0], b[:, 2]],
-        np.r_[b[:, 1], b[:, 1], b[:, 3], b[:, 3]],
+        np.r_[box[:, 0], box[:, 2], box[:, 0], box[:, 2]],
+        np.r_[box[:, 1], box[:, 1], box[:, 3], box[:, 3]],
         layer.crs,
     )
     clon, clat = clon.reshape(4, n), clat.reshape(4, n)

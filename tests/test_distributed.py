@@ -3482,3 +3482,36 @@ def test_a_road_that_bows_across_a_lot_far_from_its_box_in_degrees_as_one_run(sc
         ),
     )
     assert len(report.access) == 2 and report.parcels["status"].tolist() == ["noncompliant"]
+
+
+def test_a_marker_in_a_hole_outside_its_shell_as_one_run(scheduler):
+    """Lot A a square whose 'hole' is a triangle 500 ft east of it, outside its shell (an
+    invalid polygon, repaired as a lot of two parts, the triangle one), inside lot B; a marker
+    in the triangle stands in both and goes to A, first in the input. GEOS's envelope of a
+    polygon is its shell's: A's box, in the plan and in its partition, left the triangle out,
+    so the marker reached A's partition only by chance (here not) and went to no lot (B's
+    partition gives it to A, of its halo), where one run assigns it to A."""
+    triangle = [(5600.0, 5000.0), (5700.0, 5000.0), (5700.0, 5100.0)]
+    a = shapely.Polygon(
+        [(5000.0, 5000.0), (5100.0, 5000.0), (5100.0, 5100.0), (5000.0, 5100.0)], [triangle]
+    )
+    c = Case(
+        geoms=[a, shapely.box(5600, 5000, 5700, 5100)],
+        crs=LOCAL_FT,
+        ids=["A", "B"],
+        owners=[None, None],
+        mx=np.array([5690.0, 5050.0]),
+        my=np.array([5010.0, 5000.0]),
+        marker_crs=LOCAL_FT,
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False)
+    from posting import check
+    from posting.io import MarkerLayer, ParcelLayer
+
+    report = check(
+        ParcelLayer.from_geometries(c.geoms, LOCAL_FT, ids=c.ids),
+        MarkerLayer.from_points(c.mx, c.my, LOCAL_FT),
+        ["florida"],
+    )
+    assert report.parcels["signs"].tolist() == [2, 0]
