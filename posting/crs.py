@@ -319,6 +319,36 @@ def bowed(boxes: np.ndarray) -> np.ndarray:
     return b + pad[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
 
 
+def every_ring_bounds(geometry: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """``bounds`` (:func:`shapely.bounds` of ``geometry``: GEOS's envelope of each polygon's
+    shell) widened to every ring: a hole that lies outside its shell (an invalid polygon) is
+    outside that envelope, and repaired it is a part of the parcel, which markers and
+    neighbours beside it must reach.
+
+    >>> lot = shapely.Polygon([(0, 0), (1, 0), (1, 1), (0, 1)], [[(2, 0), (3, 0), (3, 1)]])
+    >>> geometry = np.array([lot, shapely.box(5, 5, 6, 6)])
+    >>> every_ring_bounds(geometry, shapely.bounds(geometry)).tolist()
+    [[0.0, 0.0, 3.0, 1.0], [5.0, 5.0, 6.0, 6.0]]
+    """
+    types = shapely.get_type_id(geometry)
+    holed = (types == 6) | ((types == 3) & (shapely.get_num_interior_rings(geometry) > 0))
+    if not holed.any():
+        return bounds
+    out = np.array(bounds, dtype=float, copy=True)
+    at = np.flatnonzero(holed)
+    xy, which = shapely.get_coordinates(geometry[at], return_index=True)
+    if not len(xy):
+        return out
+    starts = np.flatnonzero(np.r_[True, which[1:] != which[:-1]])  # (in order: one run each)
+    with np.errstate(invalid="ignore"):
+        lo = np.fmin.reduceat(xy, starts, axis=0)
+        hi = np.fmax.reduceat(xy, starts, axis=0)
+        rows = at[which[starts]]
+        out[rows, :2] = np.fmin(out[rows, :2], lo)
+        out[rows, 2:] = np.fmax(out[rows, 2:], hi)
+    return out
+
+
 def finite_geometry(geoms: np.ndarray) -> np.ndarray:
     """True for each geometry whose coordinates are all finite (None and empty count as finite)."""
     geoms = np.asarray(geoms, dtype=object)

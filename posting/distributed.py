@@ -562,7 +562,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     places it) and owner key; and what the plan needs of the piece."""
     import shapely
 
-    from posting.crs import to_lonlat
+    from posting.crs import every_ring_bounds, to_lonlat
     from posting.io import (
         _as_id_strings,
         _require_column,
@@ -571,7 +571,6 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         parcel_values,
         tally_rows,
     )
-    from posting.prepare import every_ring_bounds
 
     with _tallies_of(piece) as tallies:
         layer, rows = read_parcel_piece(job, piece)

@@ -2576,9 +2576,10 @@ class FeatureLayer:
         return self._lonlat
 
     def _find_lonlat_bounds(self) -> np.ndarray:
-        from posting.crs import to_lonlat
+        from posting.crs import every_ring_bounds, to_lonlat
 
-        x0, y0, x1, y1 = shapely.bounds(self.geometry).T
+        # (a polygon's hole outside its shell, made valid where measured, is a part of it)
+        x0, y0, x1, y1 = every_ring_bounds(self.geometry, shapely.bounds(self.geometry)).T
         xm, ym = (x0 + x1) / 2, (y0 + y1) / 2
         n = len(x0)
         lon, lat = to_lonlat(

@@ -3515,3 +3515,24 @@ def test_a_marker_in_a_hole_outside_its_shell_as_one_run(scheduler):
         ["florida"],
     )
     assert report.parcels["signs"].tolist() == [2, 0]
+
+
+def test_water_in_a_hole_outside_its_shell_as_one_run(scheduler):
+    """A water polygon whose shell lies 10 ft west of lot A and whose 'hole', outside the
+    shell, crosses lot B's east line 600 ft away: made valid where it is measured, the hole is
+    water too. One run kept the feature for the frame of both lots (its shell's box reaches
+    A's) and found B's frontage; B's partition left it out by that box: no frontage."""
+    c = Case(
+        geoms=[shapely.box(5000, 5000, 5100, 5100), shapely.box(5600, 5000, 5700, 5100)],
+        crs=LOCAL_FT,
+        ids=["A", "B"],
+        owners=[None, None],
+        mx=np.array([5000.0, 5600.0]),
+        my=np.array([5000.0, 5000.0]),
+        marker_crs=LOCAL_FT,
+        rules=["florida"],
+    )
+    shell = [(4900.0, 5000.0), (4990.0, 5000.0), (4990.0, 5100.0), (4900.0, 5100.0)]
+    hole = [(5650.0, 4950.0), (5750.0, 4950.0), (5750.0, 5150.0), (5650.0, 5150.0)]
+    water = shapely.Polygon(shell, [hole])
+    _one_run_and_partitions_alike(scheduler, c, 1, False, {"water": ([water], ["lake"])})
