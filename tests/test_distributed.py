@@ -3536,3 +3536,53 @@ def test_water_in_a_hole_outside_its_shell_as_one_run(scheduler):
     hole = [(5650.0, 4950.0), (5750.0, 4950.0), (5750.0, 5150.0), (5650.0, 5150.0)]
     water = shapely.Polygon(shell, [hole])
     _one_run_and_partitions_alike(scheduler, c, 1, False, {"water": ([water], ["lake"])})
+
+
+def _sight_case() -> Case:
+    """New Jersey's signs in sight of each other: lot B, 400 ft wide, two of its markers 20 ft
+    north of its north line (within the tolerance) and 380 ft apart (in sight on open land, not
+    in woods), two at its south corners; lot C 300 ft north-east, no neighbour of B's (its
+    partition's halo), widening one run's frame box."""
+    return Case(
+        geoms=[shapely.box(5000, 5000, 5400, 5100), shapely.box(5700, 5400, 5800, 5500)],
+        crs=LOCAL_FT,
+        ids=["B", "C"],
+        owners=[None, None],
+        mx=np.array([5010.0, 5390.0, 5000.0, 5400.0, 5700.0]),
+        my=np.array([5120.0, 5120.0, 5000.0, 5000.0, 5400.0]),
+        marker_crs=LOCAL_FT,
+        rules=["new-jersey"],
+    )
+
+
+@pytest.mark.parametrize("layer", ["dwellings", "landcover"])
+def test_a_line_of_sight_beyond_the_lots_box_as_one_run(scheduler, layer):
+    """A house (or a wood) between B's two northern markers, outside B's box: the line of
+    sight between them, 20 ft beyond B's line, crosses it. The buildings and the land cover
+    were taken within the box of the frame's lots (no margin): one run's, widened by C, held
+    them (out of sight, or in woods); B's partition's, without C, did not: another verdict.
+    Both now take them within the tolerance of the lots, as far as a marker stands."""
+    c = _sight_case()
+    if layer == "dwellings":
+        layers = {"dwellings": ([shapely.box(5190, 5110, 5210, 5130)], ["house"])}
+    else:
+        layers = {"landcover": ([shapely.box(4990, 5105, 5410, 5140)], ["forest"])}
+    _one_run_and_partitions_alike(scheduler, c, 1, False, layers)
+    from posting import check
+    from posting.io import FeatureLayer, MarkerLayer, ParcelLayer
+    from posting.measure import Context
+
+    (geoms,), (value,) = layers[layer]
+    feature = FeatureLayer("<x>", np.asarray([geoms], dtype=object), LOCAL_FT, np.array([value]))
+    statuses = [
+        check(  # with C and without: B's verdict is its own
+            ParcelLayer.from_geometries(c.geoms[:n], LOCAL_FT, ids=c.ids[:n]),
+            MarkerLayer.from_points(c.mx, c.my, LOCAL_FT),
+            ["new-jersey"],
+            context=Context(**{layer: feature}),
+        )
+        .parcels["status"]
+        .iloc[0]
+        for n in (2, 1)
+    ]
+    assert statuses[0] == statuses[1], statuses

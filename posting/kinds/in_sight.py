@@ -188,7 +188,9 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
     if ctx.dwellings is not None:
         for g in unique_ints(group[group >= 0]).tolist():
             at = group == g
-            _, footprints = layer_in_group(ctx.dwellings, prep, g, 0.0)
+            # a line of sight runs between markers up to the tolerance outside the boundary
+            # (the buildings near it: not only those of the frame's parcels' box)
+            _, footprints = layer_in_group(ctx.dwellings, prep, g, m.settings.tolerance_ft)
             blocked[at] = blocked_by(lines[at], footprints)
     code[blocked] = FAIL
     pairs["sight_ft"], pairs["status"], pairs["blocked"] = sight, code, blocked
@@ -219,7 +221,7 @@ def _forest(m: Measurements, lines, group, parcel, part: Part, rule: InSightRule
         is_forest = ctx.landcover.values == "forest"
         for g in unique_ints(group[group >= 0]).tolist():
             at = group == g
-            near, polys = layer_in_group(ctx.landcover, m.prep, g, 0.0)
+            near, polys = layer_in_group(ctx.landcover, m.prep, g, m.settings.tolerance_ft)
             forest[at] = (forest_share(lines[at], polys[is_forest[near]]) >= 0.5).astype(float)
     elif ctx.parcel_landcover is not None:
         per = ctx.forest_by_parcel()
