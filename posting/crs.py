@@ -316,6 +316,10 @@ def bowed(boxes: np.ndarray) -> np.ndarray:
         bow = (w * w + h * h) * (np.tan(np.radians(far)) + 1) / (4 * _EARTH_FT)
         coslat = np.maximum(np.cos(np.radians(far)), 0.01)
         pad = 2 * bow * FT_M / 111_000 / coslat
+        # a box more than half round the Earth is one across the antimeridian, written as
+        # degrees on both sides (not a line a frame draws): left as it is, as it spans every
+        # longitude already (padded, it would cover every cell of a state's grid)
+        pad = np.where(b[:, 2] - b[:, 0] > 180, 0.0, pad)
     return b + pad[:, None] * np.array([-1.0, -1.0, 1.0, 1.0])
 
 
