@@ -273,21 +273,83 @@ def dataset_schema(folder: str, files: list[str] | None = None) -> pa.Schema:
 
     schemas = []
     first_geo: dict[str, Any] | None = None
-    for k, f in enumerate(files or files_of(folder)):
+    files = files or files_of(folder)
+    for k, f in enumerate(files):
         schema = _metadata(f).schema.to_arrow_schema()
-        geo = _geo(schema.metadata or {})
+        geo = _geo(schema.metadata or {}, f)
         if k == 0:
             first_geo = geo
         else:
-            _same_geometry(first_geo, geo, f)
+            _same_geometry(first_geo, geo, f, files[0])
         for key, _value in _hive(folder, f):
             if key not in schema.names:
                 schema = schema.append(pa.field(key, pa.string()))
         schemas.append(schema)
     try:
         return pa.unify_schemas(schemas, promote_options="default")
-    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise InputError(f"its files do not share one schema ({exc})", path=folder) from None
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        raise _schema_apart(schemas, files) from None
+
+
+def _schema_apart(schemas: list[pa.Schema], files: list[str]) -> InputError:
+    """The error for a dataset whose files' columns do not unify: the first file that gives a
+    column a type the files before it do not, named with that column and both types."""
+    import pyarrow as pa
+
+    for k in range(1, len(schemas)):
+        try:
+            pa.unify_schemas(schemas[: k + 1], promote_options="default")
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            earlier = pa.unify_schemas(schemas[:k], promote_options="default")
+            for field in schemas[k]:
+                i = earlier.get_field_index(field.name)
+                if i < 0:
+                    continue
+                try:
+                    pa.unify_schemas(
+                        [pa.schema([earlier.field(i)]), pa.schema([field])],
+                        promote_options="default",
+                    )
+                except (pa.ArrowInvalid, pa.ArrowTypeError):
+                    before = _type_name(earlier.field(i).type)
+                    return InputError(
+                        f"its column '{field.name}' holds {_type_name(field.type)} where the "
+                        f"dataset's files before it ({files[0]} first) hold {before}: every file "
+                        "of a dataset must give a column one type; write this file again with "
+                        f"'{field.name}' as {before}, or rename the column",
+                        path=files[k],
+                        column=field.name,
+                    )
+            return InputError(
+                f"its columns do not fit those of the dataset's files before it ({exc})",
+                path=files[k],
+            )
+    return InputError("its files do not share one schema", path=os.path.dirname(files[0]))
+
+
+def _type_name(t: pa.DataType) -> str:
+    """An Arrow type as a person reads it, with Arrow's name.
+
+    >>> import pyarrow as pa
+    >>> _type_name(pa.large_string()), _type_name(pa.int32())
+    ('text (large_string)', 'whole numbers (int32)')
+    """
+    import pyarrow.types as at
+
+    kinds = (
+        (at.is_string, "text"),
+        (at.is_large_string, "text"),
+        (at.is_integer, "whole numbers"),
+        (at.is_floating, "decimals"),
+        (at.is_boolean, "true/false"),
+        (at.is_temporal, "dates or times"),
+        (at.is_binary, "bytes"),
+        (at.is_large_binary, "bytes"),
+    )
+    for test, kind in kinds:
+        if test(t):
+            return f"{kind} ({t})"
+    return str(t)
 
 
 def _feature_count(path: str, layer: str | None) -> int:
@@ -317,9 +379,10 @@ def _feature_count(path: str, layer: str | None) -> int:
     return int(info["features"])
 
 
-def _geo(meta: Any) -> dict[str, Any] | None:
-    raw = (meta or {}).get(b"geo")
-    return None if raw is None else json.loads(raw)
+def _geo(meta: Any, path: str) -> dict[str, Any] | None:
+    from posting.io import geo_metadata
+
+    return geo_metadata(meta, path)
 
 
 def _with_hive(table: pa.Table, hive: tuple[tuple[str, str], ...]) -> pa.Table:
@@ -373,8 +436,11 @@ def read_table(folder: str) -> tuple[pa.Table, dict[bytes, bytes]]:
     return pa.concat_tables(parts).replace_schema_metadata(first_meta), first_meta
 
 
-def _same_geometry(first: dict[str, Any] | None, geo: dict[str, Any] | None, path: str) -> None:
-    """Refuse a file whose geometry column or CRS differs from the dataset's first file's."""
+def _same_geometry(
+    first: dict[str, Any] | None, geo: dict[str, Any] | None, path: str, first_path: str
+) -> None:
+    """Refuse a file whose geometry column or CRS differs from the dataset's first file's,
+    saying which differs."""
 
     def key(g: dict[str, Any] | None) -> tuple[Any, Any]:
         if g is None:
@@ -382,12 +448,62 @@ def _same_geometry(first: dict[str, Any] | None, geo: dict[str, Any] | None, pat
         col = g.get("primary_column")
         return col, json.dumps(g.get("columns", {}).get(col, {}).get("crs"), sort_keys=True)
 
-    if key(first) != key(geo):
+    if key(first) == key(geo):
+        return
+    every = "every file of a dataset must have one geometry column, in one CRS"
+    if geo is None:
         raise InputError(
-            "its geometry column or CRS differs from the dataset's first file's; "
-            "every file of a dataset must be in one CRS",
+            "has no GeoParquet metadata (no 'geo' key: a plain Parquet table), where the "
+            f"dataset's first file, {first_path}, is GeoParquet; {every}: write this file "
+            "again as GeoParquet, as the others are",
             path=path,
         )
+    if first is None:
+        raise InputError(
+            "is GeoParquet (it has a 'geo' key), where the dataset's first file, "
+            f"{first_path}, is a plain Parquet table without one; {every}: write that file "
+            "again as GeoParquet, as this one is",
+            path=path,
+        )
+    if key(first)[0] != key(geo)[0]:
+        raise InputError(
+            f"its geometry column is '{key(geo)[0]}' where the dataset's first file, "
+            f"{first_path}, has '{key(first)[0]}'; {every}: rename the column in one of them",
+            path=path,
+        )
+    raise InputError(
+        f"its CRS ({_crs_name(geo)}) differs from the dataset's first file's, {first_path} "
+        f"({_crs_name(first)}); {every}: reproject this file to the others' CRS",
+        path=path,
+    )
+
+
+def _crs_name(geo: dict[str, Any] | None) -> str:
+    """A GeoParquet CRS as a person reads it: its name and code where it has them."""
+    col = (geo or {}).get("primary_column")
+    info = (geo or {}).get("columns", {}).get(col, {})
+    if "crs" not in info:
+        return "none given: OGC:CRS84, longitude/latitude"
+    crs = info["crs"]
+    if crs is None:
+        return "none"
+    if isinstance(crs, dict):
+        name = crs.get("name") or "unnamed"
+        code = crs.get("id") if isinstance(crs.get("id"), dict) else None
+        return f"{name}, {code.get('authority')}:{code.get('code')}" if code else str(name)
+    return str(crs)[:80]
+
+
+def _in_its_file(folder: str, row: int) -> tuple[str, int]:
+    """The file of a dataset that holds its row ``row``, and the row's number in that file."""
+    start = 0
+    files = files_of(folder)
+    for f in files:
+        n = _metadata(f).num_rows
+        if row < start + n:
+            return f, row - start
+        start += n
+    return files[-1], row - start
 
 
 class Given:
@@ -442,7 +558,8 @@ def read_layer(
     from posting import io
 
     table = prefetch.take(path) if prefetch is not None else None
-    if table is None:
+    whole = table is None
+    if whole:
         table, meta = read_table(path)
     else:
         meta_file = meta_from or files_of(path)[0]
@@ -452,6 +569,11 @@ def read_layer(
         return io._points_from_table(frame, path, crs, kind=kind)
     try:
         layer = io._read_geoparquet(path, meta, crs, kind, Given({path: table}))
+    except InputError as exc:
+        if whole and exc.row is not None and exc.message == io.not_wkb(exc.row):
+            file, row = _in_its_file(path, exc.row)  # named as a piece names it
+            raise InputError(io.not_wkb(row), path=file, row=row) from None
+        raise
     except (OSError, ValueError) as exc:
         raise InputError(f"not a readable GeoParquet dataset ({exc})", path=path) from None
     if layer is None:  # GeoArrow's encodings: geopandas reads them, as it reads such a file

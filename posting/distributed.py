@@ -332,15 +332,12 @@ def _lat_range(bounds: Sequence[float]) -> tuple[float, float]:
 
 # -- reading a piece -------------------------------------------------------------------------
 def _bad_wkb_row(table: Any, piece: dataset.Piece) -> None:
-    """Raise naming the file and row of the first geometry that is not readable WKB."""
-    import json
-
+    """Raise naming the file and row (of the file) of the first geometry that is not readable
+    WKB, as one run names it."""
     import shapely
 
-    meta = table.schema.metadata or {}
-    if b"geo" not in meta:
-        return
-    col = json.loads(meta[b"geo"]).get("primary_column")
+    geo = io.geo_metadata(table.schema.metadata or {}, piece.path)
+    col = (geo or {}).get("primary_column")
     if not col or col not in table.column_names:
         return
     values = table.column(col).to_numpy(zero_copy_only=False)
@@ -348,15 +345,8 @@ def _bad_wkb_row(table: Any, piece: dataset.Piece) -> None:
         with np.errstate(invalid="ignore"):  # (a coordinate not a number is a row's problem)
             shapely.from_wkb(values)
     except (shapely.errors.ShapelyError, TypeError):
-        with np.errstate(invalid="ignore"):
-            parsed = shapely.from_wkb(values, on_invalid="ignore")
-        bad = np.flatnonzero(pd.isna(parsed) & ~pd.isna(values))
-        row = int(bad[0]) if len(bad) else 0
-        raise InputError(
-            f"not a readable GeoParquet file: the geometry of row {row} of this file is not WKB",
-            path=piece.path,
-            row=_file_row(piece, row),
-        ) from None
+        row = _file_row(piece, io.first_not_wkb(values))
+        raise InputError(io.not_wkb(row), path=piece.path, row=row) from None
 
 
 def _file_row(piece: dataset.Piece, row: int) -> int:

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 import shapely
 from pyproj import CRS
+from pyproj.exceptions import CRSError as PyprojCRSError
 
 from posting import jsonslices, kmlcoords, photos
 from posting.crs import FARTHEST_FT, WGS84, crs_of, parse_crs, projected_area_of_use
@@ -100,6 +101,56 @@ _NO_CRS = (
     "the layer has no CRS; give it with {option} "
     "(for example {option} EPSG:4326 for longitude/latitude)"
 )
+_REWRITE = "write the file again from its source (geopandas' to_parquet, or ogr2ogr -f Parquet)"
+
+
+def not_wkb(row: int) -> str:
+    """The message for a GeoParquet file whose geometry of ``row`` (of the file) is not WKB,
+    in one run and in a piece alike."""
+    return (
+        f"not a readable GeoParquet file: the geometry of row {row} of this file is not WKB "
+        f"(a damaged or hand-made file?); {_REWRITE}"
+    )
+
+
+def first_not_wkb(values: Any) -> int:
+    """The first of ``values`` (a geometry column's bytes) that is not WKB (0 if none is)."""
+    values = np.asarray(values, dtype=object)
+    with np.errstate(invalid="ignore"):
+        parsed = shapely.from_wkb(
+            [v if isinstance(v, (bytes, str)) else None for v in values], on_invalid="ignore"
+        )
+    bad = np.flatnonzero(pd.isna(parsed) & ~pd.isna(values))
+    return int(bad[0]) if len(bad) else 0
+
+
+def geo_metadata(meta: dict[bytes, bytes] | None, path: str) -> dict[str, Any] | None:
+    """A GeoParquet file's ``geo`` metadata (None where it has none), refused naming ``path``
+    where it is not what GeoParquet writes (not JSON, not an object, its ``columns`` not
+    objects), which its readers would otherwise stumble on."""
+    import json as _json
+
+    raw = (meta or {}).get(b"geo")
+    if raw is None:
+        return None
+    try:
+        geo = _json.loads(raw)
+    except ValueError as exc:  # (UnicodeDecodeError too)
+        raise InputError(
+            f"its GeoParquet metadata (the 'geo' key) is not JSON ({exc}); {_REWRITE}", path=path
+        ) from None
+    columns = geo.get("columns", {}) if isinstance(geo, dict) else None
+    if (
+        not isinstance(columns, dict)
+        or not all(isinstance(c, dict) for c in columns.values())
+        or not isinstance(geo.get("primary_column", ""), str)
+    ):
+        raise InputError(
+            "its GeoParquet metadata (the 'geo' key) is not GeoParquet's (an object with a "
+            f"'primary_column' and an object of 'columns'); {_REWRITE}",
+            path=path,
+        )
+    return geo
 
 
 def _column(frame: pd.DataFrame, names: Sequence[str]) -> str | None:
@@ -501,10 +552,10 @@ def _read_geoparquet(
 
     import pyarrow.parquet as pq
 
-    geo = _json.loads(meta[b"geo"])
+    geo = geo_metadata(meta, path) or {}
     col = geo.get("primary_column")
     info = geo.get("columns", {}).get(col, {})
-    if not col or info.get("encoding", "WKB").upper() != "WKB":
+    if not col or str(info.get("encoding", "WKB")).upper() != "WKB":
         return None
     table = prefetch.take(path) if prefetch is not None else None  # read while posting loaded
     if table is None:
@@ -517,7 +568,13 @@ def _read_geoparquet(
         layer_crs = None
     else:
         text = info["crs"] if isinstance(info["crs"], str) else _json.dumps(info["crs"])
-        layer_crs = crs_of(text)  # as CRS.from_user_input makes it, once per process
+        try:
+            layer_crs = crs_of(text)  # as CRS.from_user_input makes it, once per process
+        except PyprojCRSError as exc:
+            raise CRSError(
+                f"its GeoParquet metadata gives a CRS that cannot be read ({exc}); {_REWRITE}",
+                path=path,
+            ) from None
     if layer_crs is None:
         if crs is None:
             raise CRSError(_NO_CRS, path=path, parameter="crs")
@@ -529,11 +586,13 @@ def _read_geoparquet(
         xy = _wkb_points(values)
         if xy is not None:
             return Layer(path, frame, np.empty(0, dtype=object), layer_crs, xy=xy)
+    raw = values.to_numpy(zero_copy_only=False)
     try:
         with np.errstate(invalid="ignore"):  # a coordinate not a number: the row's problem
-            geometry = shapely.from_wkb(values.to_numpy(zero_copy_only=False))
-    except shapely.errors.ShapelyError as exc:
-        raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
+            geometry = shapely.from_wkb(raw)
+    except (shapely.errors.ShapelyError, TypeError):
+        row = first_not_wkb(raw)
+        raise InputError(not_wkb(row), path=path, row=row) from None
     types = info.get("geometry_types") or []
     flat = bool(types) and not any(str(t).upper().endswith(" Z") for t in types)
     if not flat and shapely.has_z(geometry).any():  # GeoParquet lists Z types as "Polygon Z"
@@ -573,7 +632,7 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
     except InputError:
         raise
     except (OSError, ValueError) as exc:  # Arrow's errors, a malformed "geo" entry
-        raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
+        raise InputError(f"not a readable GeoParquet file ({exc})", path=path) from None
     if fast is not None:
         return fast
     import geopandas as gpd
@@ -584,7 +643,7 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
             _parquet_source(path, table), to_pandas_kwargs={"types_mapper": _exact_ints().get}
         )
     except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: not a readable GeoParquet file ({exc})") from None
+        raise InputError(f"not a readable GeoParquet file ({exc})", path=path) from None
     return _from_geodataframe(gdf, path, crs)
 
 

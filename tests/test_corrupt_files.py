@@ -6,12 +6,15 @@ right, with a warning where something was assumed.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import geopandas as gpd
 import pytest
@@ -152,6 +155,20 @@ CASES = {
         lambda t: _write(t / "broken.kml", b"<kml><Document><Placemark><Polygon>"),
         "not a readable geospatial file",
     ),
+    "GeoParquet whose 'geo' metadata is a list": (
+        "parcels",
+        lambda t: _geoparquet_with_geo(t, b"[1, 2]"),
+        "is not GeoParquet's",
+    ),
+    "GeoParquet whose CRS is unknown": (
+        "parcels",
+        lambda t: _geoparquet_with_geo(
+            t,
+            b'{"version": "1.0.0", "primary_column": "geometry", "columns": {"geometry": '
+            b'{"encoding": "WKB", "crs": "EPSG:99999999"}}}',
+        ),
+        "its GeoParquet metadata gives a CRS that cannot be read",
+    ),
     "0 bytes (GeoJSON)": ("parcels", lambda t: _write(t / "zero.geojson", b""), "empty"),
     "0 bytes (CSV)": ("signs", lambda t: _write(t / "zero.csv", b""), "empty"),
     "0 bytes (GPX)": ("signs", lambda t: _write(t / "zero.gpx", b""), "empty"),
@@ -165,6 +182,16 @@ CASES = {
         "no such file",
     ),
 }
+
+
+def _geoparquet_with_geo(tmp: Path, geo: bytes) -> Path:
+    """The sample's parcels as GeoParquet, their 'geo' metadata replaced by ``geo``."""
+    import pyarrow.parquet as pq
+
+    gpd.read_file(PARCELS).to_parquet(tmp / "lots.parquet")
+    table = pq.read_table(tmp / "lots.parquet")
+    pq.write_table(table.replace_schema_metadata({b"geo": geo}), tmp / "lots.parquet")
+    return tmp / "lots.parquet"
 
 
 def _write(path: Path, data: bytes) -> Path:
@@ -188,6 +215,142 @@ def test_an_unusable_file_exits_2_with_one_line_naming_it(runner, tmp_path, name
         args = ["check", str(PARCELS), "--signs", str(SIGNS), "--signs", str(bad)]
     res = runner.invoke(main, [*args, "--json", str(out)])
     _exit_2_naming(res, bad, needle)
+    assert not out.exists()
+
+
+# -- a dataset (a folder of GeoParquet files) with one bad file: the file named --------------
+
+
+def _dataset(tmp: Path, role: str, second: Callable[[Any], Any] | None = None) -> Path:
+    """The sample's parcels or signs as a folder of two GeoParquet files, ``part.1`` and
+    ``part.2``; ``second(table)`` makes the second's Arrow table (None: as written)."""
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    if role == "parcels":
+        gdf = gpd.read_file(PARCELS)
+    else:
+        table = pd.read_csv(SIGNS, dtype={"sign_id": str}).dropna(subset=["lon", "lat"])
+        gdf = gpd.GeoDataFrame(
+            table[["sign_id", "kind"]],
+            geometry=gpd.points_from_xy(table["lon"], table["lat"]),
+            crs=4326,
+        )
+    folder = tmp / role
+    folder.mkdir()
+    gdf.iloc[:10].to_parquet(folder / "part.1.parquet")
+    gdf.iloc[10:].to_parquet(folder / "part.2.parquet")
+    if second is not None:
+        path = folder / "part.2.parquet"
+        pq.write_table(second(pq.read_table(path)), path)
+    return folder
+
+
+def _with_geo(geo: bytes) -> Callable[[Any], Any]:
+    return lambda t: t.replace_schema_metadata({**(t.schema.metadata or {}), b"geo": geo})
+
+
+def _geometry_at(row: int, value: Any) -> Callable[[Any], Any]:
+    import pyarrow as pa
+
+    def change(t: Any) -> Any:
+        values = t.column("geometry").to_pylist()
+        values[row] = value
+        i = t.column_names.index("geometry")
+        return t.set_column(i, "geometry", pa.array(values, pa.binary()))
+
+    return change
+
+
+def _column_as_numbers(name: str) -> Callable[[Any], Any]:
+    import pyarrow as pa
+
+    def change(t: Any) -> Any:
+        i = t.column_names.index(name)
+        return t.set_column(i, name, pa.array(range(t.num_rows), pa.int64()))
+
+    return change
+
+
+def _in_crs(epsg: int) -> Callable[[Any], Any]:
+    import pyarrow.parquet as pq
+
+    def change(t: Any) -> Any:
+        buffer = io.BytesIO()
+        pq.write_table(t, buffer)
+        buffer.seek(0)
+        out = io.BytesIO()
+        gpd.read_parquet(buffer).to_crs(epsg).to_parquet(out)
+        out.seek(0)
+        return pq.read_table(out)
+
+    return change
+
+
+def _geometry_named(name: str) -> Callable[[Any], Any]:
+    def change(t: Any) -> Any:
+        geo = json.loads(t.schema.metadata[b"geo"])
+        geo["columns"] = {name: geo["columns"]["geometry"]}
+        geo["primary_column"] = name
+        t = t.rename_columns([name if c == "geometry" else c for c in t.column_names])
+        return _with_geo(json.dumps(geo).encode())(t)
+
+    return change
+
+
+DATASETS = {
+    # name: (role, the second file's table, what the line says after the file's name)
+    "'geo' metadata not JSON": ("parcels", _with_geo(b"{not json"), "'geo' key) is not JSON"),
+    "'geo' metadata a list": ("signs", _with_geo(b"[1, 2]"), "is not GeoParquet's"),
+    "'geo' columns not objects": (
+        "parcels",
+        _with_geo(b'{"primary_column": "geometry", "columns": {"geometry": "wkb"}}'),
+        "is not GeoParquet's",
+    ),
+    "geometry not WKB at row 7": (
+        "parcels",
+        _geometry_at(7, b"\x01\x03\x00not wkb"),
+        "the geometry of row 7 of this file is not WKB",
+    ),
+    "empty WKB at row 4 of the signs": (
+        "signs",
+        _geometry_at(4, b""),
+        "the geometry of row 4 of this file is not WKB",
+    ),
+    "a column of numbers where the first file's is text": (
+        "parcels",
+        _column_as_numbers("owner"),
+        "its column 'owner' holds whole numbers (int64) where the dataset's files before it",
+    ),
+    "another geometry column": (
+        "parcels",
+        _geometry_named("geom"),
+        "its geometry column is 'geom' where the dataset's first file",
+    ),
+    "a plain Parquet table": (
+        "signs",
+        lambda t: t.replace_schema_metadata({}),
+        "has no GeoParquet metadata (no 'geo' key: a plain Parquet table)",
+    ),
+    "another CRS": ("parcels", _in_crs(3857), "its CRS (WGS 84 / Pseudo-Mercator, EPSG:3857)"),
+}
+
+
+@pytest.mark.parametrize("name", list(DATASETS))
+def test_a_bad_file_of_a_dataset_is_named_with_what_to_do(runner, tmp_path, name):
+    """One run: exit 2, one line naming the file of the folder (and the row, for a geometry),
+    no traceback, no output. Until 2026-12-05 'geo' metadata that was not GeoParquet's ended
+    in a traceback (exit 3), a geometry that was not WKB was named by the folder alone, and a
+    column typed otherwise than in the first file by the folder, Arrow's words."""
+    role, second, needle = DATASETS[name]
+    folder = _dataset(tmp_path, role, second)
+    out = tmp_path / "report.json"
+    if role == "parcels":
+        args = ["check", str(folder), "--signs", str(SIGNS)]
+    else:
+        args = ["check", str(PARCELS), "--signs", str(folder)]
+    res = runner.invoke(main, [*args, "--rules", "florida", "--json", str(out)])
+    _exit_2_naming(res, folder / "part.2.parquet", needle)
     assert not out.exists()
 
 

@@ -40,6 +40,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 from test_corrupt_files import CASES as UNUSABLE
+from test_corrupt_files import DATASETS as BAD_DATASETS
+from test_corrupt_files import _dataset as bad_dataset
 
 from posting import dataset
 from posting.crs import WGS84, plan_working_crs
@@ -378,6 +380,59 @@ def test_a_bad_file_in_a_dataset_is_named_and_nothing_is_written(tmp_path, sched
     assert "Traceback" not in message and "Compute Failed" not in message, message
     assert len(message.strip().splitlines()) == 1, message
     assert not out.exists() and not (tmp_path / "pq").exists()
+
+
+@pytest.mark.parametrize("name", list(BAD_DATASETS))
+def test_a_bad_file_of_a_dataset_is_named_as_one_run_names_it(tmp_path, scheduler, name):
+    """Each bad file of ``test_corrupt_files``'s datasets: one run's line, naming the file
+    (a geometry that is not WKB by its row in the file; one run named the folder alone)."""
+    role, second, needle = BAD_DATASETS[name]
+    folder = bad_dataset(tmp_path, role, second)
+    if role == "parcels":
+        args = ["check", str(folder), "--signs", str(SAMPLE / "signs.csv")]
+    else:
+        args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(folder)]
+    lines = _refused(args, tmp_path, scheduler)
+    assert lines["one"] == lines["part"], lines
+    assert lines["one"].startswith(f"posting: error: {folder / 'part.2.parquet'}: "), lines
+    assert needle in lines["one"]
+
+
+def test_a_geometry_not_wkb_is_named_by_its_row_in_the_file_not_in_the_piece(
+    tmp_path, scheduler, monkeypatch
+):
+    """A dataset's second file in row groups of 4, its row 6 not WKB, cut into pieces of 4
+    rows: the row of the file (the piece's own row, 2, until 2026-12-05), as one run names it."""
+    from posting import distributed
+    from posting.cli import flag
+    from posting.errors import InputError
+    from posting.job import Job
+
+    def broken(t: pa.Table) -> pa.Table:
+        values = t.column("geometry").to_pylist()
+        values[6] = b"\x01\x03not wkb"
+        i = t.column_names.index("geometry")
+        return t.set_column(i, "geometry", pa.array(values, pa.binary()))
+
+    folder = bad_dataset(tmp_path, "parcels", broken)
+    bad = folder / "part.2.parquet"
+    pq.write_table(pq.read_table(bad), bad, row_group_size=4)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    job = Job(parcels=str(folder), signs=(str(SAMPLE / "signs.csv"),), rules=("florida",))
+    with pytest.raises(InputError) as part:
+        distributed.run_and_write(
+            job,
+            scheduler=scheduler,
+            partition_parcels=4,
+            outputs={"json": str(tmp_path / "part.json")},
+            name=flag,
+        )
+    one = _run(["check", str(folder), "--signs", str(SAMPLE / "signs.csv")], ROOT)
+    assert one.returncode == 2
+    assert (part.value.path, part.value.row) == (str(bad), 6)
+    assert "the geometry of row 6 of this file is not WKB" in part.value.worded(flag)
+    assert f"posting: error: {part.value.worded(flag)}" == one.stderr.decode().strip()
+    assert not (tmp_path / "part.json").exists()
 
 
 def test_parquet_output_and_the_map_refused(tmp_path, scheduler):
@@ -1731,7 +1786,7 @@ def test_a_dataset_in_two_crss_is_refused_as_in_one_run(tmp_path, scheduler):
         lines[mode] = res.stderr.decode().strip().splitlines()[-1]
     assert (
         lines["one"] == lines["part"]
-        and "every file of a dataset must be in one CRS" in (lines["one"])
+        and "every file of a dataset must have one geometry column, in one CRS" in lines["one"]
     )
 
 
