@@ -1643,7 +1643,16 @@ def cluster(
     for name in ("distributed", "distributed.shuffle"):
         logging.getLogger(name).setLevel(logging.ERROR)
     if scheduler:
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler)
+        except (OSError, ValueError, TypeError) as exc:  # (dask's words for each)
+            raise InputError(
+                f"{{option}} {scheduler}: no dask scheduler could be reached there ({exc}); "
+                "give the address a running scheduler prints (tcp://host:8786), or check on a "
+                "cluster of this machine's own with {option:workers} N",
+                parameter="scheduler",
+            ) from None
+        with client:
             yield client
         return
     import dask

@@ -81,6 +81,14 @@ def scale_options(f: Callable[..., Any]) -> Callable[..., Any]:
         f = option(f)
 
     def wrapper(**kwargs: Any) -> Any:
+        if kwargs["scheduler"] is not None and not kwargs["scheduler"].strip():
+            # (an unset variable, `--scheduler "$SCHEDULER"`: not a run in one process)
+            raise click.UsageError("--scheduler needs an address (tcp://host:8786)")
+        if kwargs["workers"] and kwargs["scheduler"]:
+            raise click.UsageError(
+                "--workers starts a cluster here, --scheduler uses one that is running: "
+                "give one of them"
+            )
         if not (kwargs["workers"] or kwargs["scheduler"]):
             for name in ("partition_parcels", "scratch"):
                 if kwargs[name] is not None:

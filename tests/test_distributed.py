@@ -2589,6 +2589,37 @@ def test_workers_elsewhere_are_refused_before_anything_is_read(tmp_path):
             time.sleep(0.1)
 
 
+@pytest.mark.parametrize(
+    ("option", "words"),
+    [
+        (
+            ["--scheduler", "scheduler:8786x"],
+            "posting: error: --scheduler scheduler:8786x: no dask scheduler could be reached",
+        ),
+        (
+            ["--scheduler", "http://127.0.0.1:8787"],
+            "posting: error: --scheduler http://127.0.0.1:8787: no dask scheduler could be",
+        ),
+        (["--scheduler", ""], "Error: --scheduler needs an address (tcp://host:8786)"),
+        (
+            ["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+            "Error: --workers starts a cluster here, --scheduler uses one that is running",
+        ),
+    ],
+)
+def test_a_scheduler_address_that_cannot_be_used_is_a_usage_error(tmp_path, option, words):
+    """Exit 2, no traceback, no output: an address dask cannot parse, or of another scheme,
+    ended in a traceback (exit 3); an empty one ran the state in one process; with
+    ``--workers`` too, the scheduler was used and the workers forgotten."""
+    out = tmp_path / "r.json"
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(SAMPLE / "signs.csv")]
+    res = _run([*args, *option, "--json", str(out)], cwd=ROOT)
+    message = res.stderr.decode()
+    assert res.returncode == 2 and "Traceback" not in message, message
+    assert words in message, message
+    assert not out.exists()
+
+
 class _FakeClient:
     """What ``client.run`` of a cluster would answer, for :func:`distributed._workers_reach`."""
 
