@@ -44,6 +44,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import copyreg
+import errno
 import functools
 import gc
 import glob
@@ -300,9 +301,38 @@ def _task(func: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
+RUN_MARK = ".posting-run"
+"""A file in a run's scratch folder from its start (:func:`run_partitioned`): a task makes its
+folders only within a folder that holds it (:func:`_room`)."""
+
+
+def _room(path: str) -> None:
+    """Make the folders of ``path``, a file of a run's scratch folder, but never the run's
+    folder itself: a task that a cluster which outlives the command (``--scheduler``) still
+    runs once a refused run has removed its folder fails (nobody awaits it) instead of making
+    the folder again and leaving it behind (``posting-run-*``, in the scratch folder or the
+    system's temporary one)."""
+    folder = os.path.dirname(path)
+    if os.path.isdir(folder):  # (nothing to make)
+        return
+    there = folder
+    while not os.path.isdir(there):
+        if os.path.dirname(there) == there:
+            break
+        there = os.path.dirname(there)
+    run = there
+    while not os.path.exists(os.path.join(run, RUN_MARK)):
+        if os.path.dirname(run) == run:
+            raise FileNotFoundError(
+                errno.ENOENT, "the run's scratch folder is gone (the run has ended)", folder
+            )
+        run = os.path.dirname(run)
+    os.makedirs(folder, exist_ok=True)
+
+
 def _save(path: str, obj: Any) -> None:
     """Pickle ``obj`` to ``path`` whole or not at all (a task run again overwrites it)."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    _room(path)
     tmp = f"{path}.{os.getpid()}.tmp"
     with open(tmp, "wb") as fh:
         _Pickler(fh, protocol=pickle.HIGHEST_PROTOCOL).dump(obj)
@@ -1400,6 +1430,7 @@ def _write_parts(
 ) -> dict[str, Any]:
     from posting import stream
 
+    _room(f"{plan.scratch}/lines/{k}")  # (the run not ended: its parts' folders are made)
     return stream.write_partition(plan.scratch, k, sub, outputs, keys)
 
 
@@ -1411,7 +1442,7 @@ def _save_assigned(plan: Plan, k: int, keys: np.ndarray) -> None:
     piece = np.searchsorted(starts, keys, side="right") - 1
     for i in unique_ints(piece):
         path = f"{plan.scratch}/assigned/{i}/{k}.npy"
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        _room(path)
         np.save(path, np.sort(keys[piece == i]))
 
 
@@ -1778,6 +1809,7 @@ def run_partitioned(
     profiles = tuple(spec.named)  # with auto, and each state's defaults once prepared
     scratch = scratch or tempfile.mkdtemp(prefix="posting-")
     os.makedirs(scratch, exist_ok=True)
+    Path(scratch, RUN_MARK).touch()
     timings: dict[str, Any] = {}
     steps = _Steps(job, client, progress)
 

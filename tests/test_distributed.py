@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import warnings
@@ -433,6 +434,26 @@ def test_a_geometry_not_wkb_is_named_by_its_row_in_the_file_not_in_the_piece(
     assert "the geometry of row 6 of this file is not WKB" in part.value.worded(flag)
     assert f"posting: error: {part.value.worded(flag)}" == one.stderr.decode().strip()
     assert not (tmp_path / "part.json").exists()
+
+
+def test_a_task_still_running_after_a_refused_run_leaves_no_scratch_folder(tmp_path):
+    """A cluster that outlives the command (``--scheduler``) runs to their end the tasks under
+    way when a run is refused (a bad file of the markers while the parcels are sent to their
+    partitions), after the command has removed the run's scratch folder: their files made it
+    again (``posting-run-*/parcels/0/0.pkl``: 178 such folders in this machine's /tmp). A
+    task now makes folders only within its run's."""
+    from posting.distributed import RUN_MARK, _save
+
+    run = tmp_path / "posting-run-x"
+    run.mkdir()
+    (run / RUN_MARK).touch()
+    _save(f"{run}/parcels/0/0.pkl", [1])  # the run under way: its folders are made
+    _save(f"{run}/parcels/0/1.pkl", [2])
+    assert sorted(p.name for p in (run / "parcels" / "0").iterdir()) == ["0.pkl", "1.pkl"]
+    shutil.rmtree(run)  # the command's, once refused
+    with pytest.raises(FileNotFoundError):
+        _save(f"{run}/parcels/0/2.pkl", [3])
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_parquet_output_and_the_map_refused(tmp_path, scheduler):
@@ -970,8 +991,9 @@ def test_named_parcels_are_looked_up_in_their_set_of_ids(tmp_path):
     names of every lot."""
     from types import SimpleNamespace
 
-    from posting.distributed import _id_buckets, _named_partitions, _save
+    from posting.distributed import RUN_MARK, _id_buckets, _named_partitions, _save
 
+    (tmp_path / RUN_MARK).touch()  # (a run's scratch folder)
     owned = {0: ["a", "b", "c"], 1: ["d", "a"], 2: ["e"]}  # "a": two parcels, two partitions
     count = 3
     for k, ids in owned.items():
