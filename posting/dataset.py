@@ -288,7 +288,66 @@ def dataset_schema(folder: str, files: list[str] | None = None) -> pa.Schema:
     try:
         return pa.unify_schemas(schemas, promote_options="default")
     except (pa.ArrowInvalid, pa.ArrowTypeError):
-        raise _schema_apart(schemas, files) from None
+        pass
+    widened = _widened(schemas)
+    try:
+        if widened is not None:
+            return pa.unify_schemas(widened, promote_options="default")
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        pass
+    raise _schema_apart(schemas, files) from None
+
+
+def _widest(types: list[pa.DataType]) -> pa.DataType | None:
+    """The one type that holds every value of ``types`` as it is, where they are of one kind
+    but of other widths (text and large text, as writers of different versions of Arrow and
+    pandas give it; 32- and 64-bit numbers); None where they are of different kinds.
+
+    >>> import pyarrow as pa
+    >>> _widest([pa.string(), pa.large_string()]), _widest([pa.int32(), pa.float64()])
+    (DataType(large_string), None)
+    """
+    import pyarrow as pa
+    import pyarrow.types as at
+
+    kinds = (
+        (lambda t: at.is_string(t) or at.is_large_string(t), pa.large_string()),
+        (lambda t: at.is_binary(t) or at.is_large_binary(t), pa.large_binary()),
+        (at.is_signed_integer, pa.int64()),
+        (at.is_unsigned_integer, pa.uint64()),
+        (at.is_floating, pa.float64()),
+    )
+    for kind, widest in kinds:
+        if all(kind(t) for t in types):
+            return widest
+    return None
+
+
+def _widened(schemas: list[pa.Schema]) -> list[pa.Schema] | None:
+    """``schemas`` with each column whose files give it types of one kind but of other widths
+    (:func:`_widest`) given the widest in each; None where some column's types are of
+    different kinds (no file's column is then read otherwise: the dataset is refused)."""
+    import pyarrow as pa
+
+    types: dict[str, list[pa.DataType]] = {}
+    for schema in schemas:
+        for f in schema:
+            if not pa.types.is_null(f.type):
+                types.setdefault(f.name, []).append(f.type)
+    wide = {}
+    for name, ts in types.items():
+        if len(set(ts)) > 1:
+            if (widest := _widest(ts)) is None:
+                return None
+            wide[name] = widest
+    out = []
+    for schema in schemas:
+        for name, t in wide.items():
+            i = schema.get_field_index(name)
+            if i >= 0 and not pa.types.is_null(schema.field(i).type):
+                schema = schema.set(i, schema.field(i).with_type(t))
+        out.append(schema)
+    return out
 
 
 def _schema_apart(schemas: list[pa.Schema], files: list[str]) -> InputError:
@@ -411,6 +470,11 @@ def piece_table(piece: Piece) -> pa.Table:
     if piece.schema is not None:  # the dataset's columns, as read whole (nulls where missing)
         import pyarrow as pa
 
+        for i, f in enumerate(table.schema):  # (a column widened: text as large text ...)
+            j = piece.schema.get_field_index(f.name)
+            if j >= 0 and not pa.types.is_null(f.type) and f.type != piece.schema.field(j).type:
+                wide = piece.schema.field(j)
+                table = table.set_column(i, f.with_type(wide.type), table.column(i).cast(wide.type))
         table = pa.concat_tables([piece.schema.empty_table(), table], promote_options="default")
     return table
 

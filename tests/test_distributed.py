@@ -399,6 +399,39 @@ def test_a_bad_file_of_a_dataset_is_named_as_one_run_names_it(tmp_path, schedule
     assert needle in lines["one"]
 
 
+def test_files_of_a_dataset_whose_columns_differ_in_width_only_read_as_one(tmp_path, scheduler):
+    """Files written by different versions of Arrow, pandas or GDAL: text as ``string`` in one
+    and ``large_string`` in another, the geometry as ``binary`` and ``large_binary``, 32- and
+    64-bit numbers. Refused until 2026-12-05 ("its files do not share one schema"); now read as
+    the dataset written alike, in one run and in the partitions."""
+
+    def other_widths(t: pa.Table) -> pa.Table:
+        wider = {pa.string(): pa.large_string(), pa.large_string(): pa.string()}
+        wider |= {pa.binary(): pa.large_binary(), pa.float64(): pa.float32()}
+        for i, f in enumerate(t.schema):
+            if f.type in wider:
+                t = t.set_column(i, f.with_type(wider[f.type]), t.column(i).cast(wider[f.type]))
+        return t
+
+    def with_area(t: pa.Table) -> pa.Table:  # (a column of decimals: 0.5 is a float32 too)
+        return t.append_column("half", pa.array(np.full(t.num_rows, 0.5)))
+
+    for name in ("alike", "apart", "run-alike", "run-apart"):
+        (tmp_path / name).mkdir()
+    alike = bad_dataset(tmp_path / "alike", "parcels", with_area)
+    apart = bad_dataset(tmp_path / "apart", "parcels", lambda t: other_widths(with_area(t)))
+    first = pq.read_table(apart / "part.1.parquet")
+    pq.write_table(with_area(first), apart / "part.1.parquet")
+    assert pq.read_schema(apart / "part.2.parquet") != pq.read_schema(apart / "part.1.parquet")
+    reports = []
+    for folder, run in ((alike, "run-alike"), (apart, "run-apart")):
+        args = ["check", str(folder), "--signs", str(SAMPLE / "signs.csv")]
+        args += ["--id-field", "parcel_id", "--owner-field", "owner"]
+        reports.append(_same(args, tmp_path / run, scheduler, 4))
+    assert reports[0]["parcels"] == reports[1]["parcels"]
+    assert reports[0]["summary"] == reports[1]["summary"]
+
+
 def test_a_geometry_not_wkb_is_named_by_its_row_in_the_file_not_in_the_piece(
     tmp_path, scheduler, monkeypatch
 ):
