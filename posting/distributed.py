@@ -2650,7 +2650,15 @@ def run_and_write(
 
     wanted = tuple(k for k, v in outputs.items() if v)
     base = scratch or None
-    work = os.path.abspath(tempfile.mkdtemp(prefix="posting-run-", dir=base))
+    try:
+        work = os.path.abspath(tempfile.mkdtemp(prefix="posting-run-", dir=base))
+    except OSError as exc:
+        raise InputError(
+            f"cannot make the run's scratch folder in {base or tempfile.gettempdir()} "
+            f"({exc.strerror or exc}): give {{option}} a folder this machine and the cluster's "
+            "workers can write in",
+            parameter="scratch",
+        ) from None
     started: dict[str, Any] = {}
     dropping: list[Any] = []
     try:

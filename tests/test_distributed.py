@@ -2675,6 +2675,19 @@ def test_a_scheduler_address_that_cannot_be_used_is_a_usage_error(tmp_path, opti
     assert not out.exists()
 
 
+def test_a_scratch_folder_where_nothing_can_be_made_is_named_with_its_option(tmp_path):
+    """``--scratch /proc/self`` (a folder, where no folder can be made): the command said
+    only "/proc/self/posting-run-x: No such file or directory"."""
+    out = tmp_path / "r.json"
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(SAMPLE / "signs.csv")]
+    res = _run([*args, "--workers", "1", "--scratch", "/proc/self", "--json", str(out)], ROOT)
+    assert res.returncode == 2 and not out.exists(), res.stderr.decode()
+    assert res.stderr.decode().strip() == (
+        "posting: error: cannot make the run's scratch folder in /proc/self (No such file or "
+        "directory): give --scratch a folder this machine and the cluster's workers can write in"
+    )
+
+
 class _FakeClient:
     """What ``client.run`` of a cluster would answer, for :func:`distributed._workers_reach`."""
 
