@@ -29,6 +29,7 @@ from posting import jsonslices
 from posting.csvslices import TextSlice, cut
 from posting.errors import InputError
 from posting.jsonslices import FeatureSlice
+from posting.photos import PHOTO_SUFFIXES
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -143,21 +144,63 @@ def _natural(text: str) -> list[Any]:
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", text)]
 
 
+OTHER_DATA = (
+    ".geojson",
+    ".geojsonl",
+    ".geojsons",
+    ".gpkg",
+    ".shp",
+    ".fgb",
+    ".kml",
+    ".kmz",
+    ".gpx",
+    ".gdb",
+    *sorted(PHOTO_SUFFIXES - {".tif", ".tiff"}),
+)
+"""Files of the formats the check reads elsewhere (vector layers, geotagged photos), which a
+dataset, read from its Parquet files alone, would leave out: a folder that holds them beside
+Parquet files is refused (:func:`files_of`). Text, tables, metadata and rasters
+(``README.txt``, a data dictionary's ``.csv``, ``.xml``, ``.tif``) are passed over: such files
+sit beside datasets, and a table of signs is rarely kept in the folder of their Parquet."""
+
+
 def files_of(folder: str | os.PathLike[str]) -> list[str]:
     """The Parquet files of a dataset folder, in their natural order; hidden files and folders
-    (``.x``, ``_x``: ``_SUCCESS``, ``_metadata``, temporary files) are left out."""
+    (``.x``, ``_x``: ``_SUCCESS``, ``_metadata``, temporary files) are left out.
+
+    A folder that also holds data of another format the check reads (:data:`OTHER_DATA`: a
+    GeoJSON or GeoPackage export beside the Parquet files, the photos of a folder of signs) is
+    refused, naming them, rather than read without their features: a dataset is read from its
+    Parquet files only, in one run and in the partitions alike."""
     root = Path(folder)
-    found = []
+    found, others = [], []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if not d.startswith((".", "_"))]
+        others += [
+            os.path.join(dirpath, d) for d in dirnames if d.lower().endswith(OTHER_DATA)
+        ]  # (a file geodatabase is a folder)
         for name in filenames:
-            if name.startswith((".", "_")) or not name.lower().endswith(SUFFIXES):
+            if name.startswith((".", "_")):
                 continue
-            found.append(os.path.relpath(os.path.join(dirpath, name), root))
+            if name.lower().endswith(OTHER_DATA):
+                others.append(os.path.join(dirpath, name))
+            elif name.lower().endswith(SUFFIXES):
+                found.append(os.path.relpath(os.path.join(dirpath, name), root))
     found.sort(key=lambda rel: [_natural(part) for part in Path(rel).parts])
     if not found:
         raise InputError(
             "is a folder with no Parquet files (a dataset is a folder of GeoParquet files)",
+            path=str(folder),
+        )
+    if others:
+        others.sort(key=_natural)
+        shown = ", ".join(os.path.relpath(o, root) for o in others[:3])
+        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+        raise InputError(
+            f"is read as a dataset of its {len(found)} Parquet file(s), but it also holds "
+            f"data of another format ({shown}{more}), which would be left out: move those "
+            "out of the folder, convert them to GeoParquet beside the others, or give the "
+            "file you mean to check instead of the folder",
             path=str(folder),
         )
     return [str(root / rel) for rel in found]

@@ -354,6 +354,37 @@ def test_a_bad_file_of_a_dataset_is_named_with_what_to_do(runner, tmp_path, name
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("role", "other"),
+    [("parcels", "export/parcels.geojson"), ("signs", "IMG_0001.jpg"), ("parcels", "lots.gdb")],
+)
+def test_a_dataset_folder_with_data_of_another_format_is_refused(runner, tmp_path, role, other):
+    """A dataset is read from its Parquet files: a GeoJSON export beside them (in a sub-folder
+    too), a photo in a folder of signs or a file geodatabase was left out without a word, its
+    features in no output. Refused, naming it (exit 2, no output); files that are not data the
+    check reads (a README, Spark's ``_SUCCESS`` and ``.crc`` files) are passed over."""
+    folder = _dataset(tmp_path, role)
+    for name in ("README.txt", "_SUCCESS", ".part.1.parquet.crc"):
+        (folder / name).write_text("x")
+    args = ["check", str(folder), "--signs", str(SIGNS)]
+    if role == "signs":
+        args = ["check", str(PARCELS), "--signs", str(folder)]
+    out = tmp_path / "report.json"
+    res = runner.invoke(main, [*args, "--rules", "florida", "--json", str(out)])
+    assert res.exit_code == 1 and out.exists(), res.stderr  # (a verdict: read)
+    out.unlink()
+    (folder / other).parent.mkdir(exist_ok=True)
+    if other.endswith(".gdb"):
+        (folder / other).mkdir()
+    else:
+        (folder / other).write_text("{}")
+    res = runner.invoke(main, [*args, "--rules", "florida", "--json", str(out)])
+    _exit_2_naming(
+        res, folder, f"2 Parquet file(s), but it also holds data of another format ({other})"
+    )
+    assert not out.exists()
+
+
 # -- XML with external entities ----------------------------------------------------------------
 
 

@@ -399,6 +399,18 @@ def test_a_bad_file_of_a_dataset_is_named_as_one_run_names_it(tmp_path, schedule
     assert needle in lines["one"]
 
 
+def test_a_dataset_folder_with_data_of_another_format_is_refused_as_in_one_run(tmp_path, scheduler):
+    """A GeoJSON export beside a dataset's Parquet files (its features read by neither path):
+    the same one line in one run and partitioned, naming the folder and the file."""
+    folder = bad_dataset(tmp_path, "parcels")
+    (folder / "parcels.geojson").write_text("{}")
+    args = ["check", str(folder), "--signs", str(SAMPLE / "signs.csv")]
+    lines = _refused(args, tmp_path, scheduler)
+    assert lines["one"] == lines["part"], lines
+    assert lines["one"].startswith(f"posting: error: {folder}: "), lines
+    assert "also holds data of another format (parcels.geojson)" in lines["one"]
+
+
 def test_files_of_a_dataset_whose_columns_differ_in_width_only_read_as_one(tmp_path, scheduler):
     """Files written by different versions of Arrow, pandas or GDAL: text as ``string`` in one
     and ``large_string`` in another, the geometry as ``binary`` and ``large_binary``, 32- and
