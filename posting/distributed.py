@@ -315,12 +315,7 @@ def _room(path: str) -> None:
     folder = os.path.dirname(path)
     if os.path.isdir(folder):  # (nothing to make)
         return
-    there = folder
-    while not os.path.isdir(there):
-        if os.path.dirname(there) == there:
-            break
-        there = os.path.dirname(there)
-    run = there
+    run = folder  # (a folder that is gone holds no mark: the walk passes it)
     while not os.path.exists(os.path.join(run, RUN_MARK)):
         if os.path.dirname(run) == run:
             raise FileNotFoundError(
