@@ -2893,7 +2893,9 @@ def write_text(
     not at all: to stdout for ``-``, else via a temporary file.
 
     The temporary file sits beside the target and replaces it in one rename, so a reader never
-    sees half a report and an interrupted run leaves the old file in place.
+    sees half a report and an interrupted run leaves the old file in place. A target that is a
+    symbolic link is followed (:func:`posting.outputs.real_target`): the file it points to is
+    written and the link kept.
     """
     path = os.fspath(path)
     pieces = [text] if isinstance(text, str | bytes) else text
@@ -2910,8 +2912,10 @@ def write_text(
             write(b"\n")
         (out or sys.stdout).flush()
         return
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
+    from posting.outputs import real_target
+
+    target = real_target(path)
+    directory = target.parent
     if not directory.is_dir():
         raise InputError(f"{path}: folder {directory} does not exist")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)

@@ -44,6 +44,7 @@ __all__ = [
     "error_number",
     "folder_in_place",
     "inputs_of",
+    "real_target",
     "reason",
     "resolve",
     "resolve_folder",
@@ -124,6 +125,39 @@ def inputs_of(settings: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+def real_target(path: str | os.PathLike[str]) -> Path:
+    """The file or folder an output ``path`` is written to: its absolute path with every
+    symbolic link followed, also a last link whose target does not exist yet.
+
+    Every writer puts its temporary beside this path and renames it onto this path, so an
+    output that is a link (``report.json -> /shared/reports/today.json``) updates the file the
+    link points to and the link is kept, as ``cp``, a shell's ``>`` and GDAL do; renaming onto
+    the link itself would replace the link with a file. A loop of links resolves to one of
+    its links (:func:`resolve` refuses it).
+
+    Parameters
+    ----------
+    path
+        The output as given (not ``-``).
+
+    Returns
+    -------
+    Path
+        Absolute, without links on the way.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     d = Path(d).resolve()
+    ...     (d / "shared").mkdir()
+    ...     (d / "report.json").symlink_to(d / "shared" / "today.json")  # (not written yet)
+    ...     real_target(d / "report.json") == d / "shared" / "today.json"
+    True
+    """
+    return Path(os.path.realpath(path))
+
+
 def _same_file(a: str, b: str) -> bool:
     """Whether two paths name one file: the same real path (``./p.geojson``, a symbolic link),
     or, when both exist, the same file on disk (a hard link, a case-insensitive disk)."""
@@ -144,7 +178,9 @@ def _check_folder(out: Output) -> None:
 
 
 def _check_parent(out: Output) -> None:
-    """Refuse an output whose folder does not exist or cannot be written."""
+    """Refuse an output whose folder does not exist or cannot be written: the folder of the
+    file it is written to (:func:`real_target`), which for a symbolic link is the folder of
+    the file the link points to."""
     target = Path(out.path)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
@@ -152,8 +188,25 @@ def _check_parent(out: Output) -> None:
         raise InputError(
             f"{{option}}: folder {folder} {what}", path=out.path, parameter=out.parameter
         )
+    real = real_target(target)
+    if real.is_symlink():
+        raise InputError(
+            "{option}: is a loop of symbolic links (one points back to another); point the link "
+            "elsewhere, or give another name",
+            path=out.path,
+            parameter=out.parameter,
+        )
+    if not real.parent.is_dir():  # (the given folder is one: a link points elsewhere)
+        raise InputError(
+            f"{{option}}: is a symbolic link to {real}, whose folder does not exist; make that "
+            "folder, or give another name",
+            path=out.path,
+            parameter=out.parameter,
+        )
+    if real.parent != Path(os.path.abspath(folder)):
+        folder = real.parent  # (named as the folder written in)
     try:  # the only sure test of a folder's permissions (ACLs, read-only disks, root)
-        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, probe = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise InputError(
             f"{{option}}: cannot write in folder {folder} ({exc.strerror or exc})",
@@ -440,9 +493,9 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
     """Write every output whole, or none.
 
     Each file's content (a string, bytes, or an iterable of either) goes to a temporary file
-    beside it; only when all are written are they renamed into place, so an error while
-    writing (a full disk) leaves every existing file as it was. The output on stdout, if any,
-    is written last.
+    beside it (beside the file a symbolic link points to: :func:`real_target`); only when all
+    are written are they renamed into place, so an error while writing (a full disk) leaves
+    every existing file as it was. The output on stdout, if any, is written last.
     """
     items = list(items)
     done: list[tuple[str, str]] = []
@@ -452,10 +505,9 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
         for out, content in items:
             if out.stdout:
                 continue
-            target = Path(out.path)
-            folder = target.parent if str(target.parent) else Path(".")
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-            done.append((tmp, out.path))
+            target = real_target(out.path)  # (a link's file is written, the link kept)
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            done.append((tmp, str(target)))
             os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes it private; outputs are ordinary
             try:
                 with os.fdopen(fd, "wb") as fh:
@@ -478,7 +530,9 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
 def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
     """A new folder beside ``target`` to write into; when the block ends, it takes the place of
     ``target`` (a folder already there is replaced whole), or, when the block fails, it is
-    removed and ``target`` is left as it was. Its parent must exist.
+    removed and ``target`` is left as it was. Its parent must exist. A ``target`` that is a
+    symbolic link is followed (:func:`real_target`): the folder it points to is replaced and
+    the link kept.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -487,9 +541,8 @@ def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
     ...     sorted(p.name for p in Path(d).iterdir()), (Path(d) / "out" / "a.txt").read_text()
     (['out'], 'a')
     """
-    target = Path(target)
-    parent = target.parent if str(target.parent) else Path(".")
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    target = real_target(target)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
         yield tmp
         mask = os.umask(0)

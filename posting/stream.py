@@ -859,9 +859,10 @@ def write_parquet_report(
     """The GeoParquet datasets of a single-process check's report (one part each); ``then``
     (the run's other outputs) is written before the folder takes its place, and when it fails
     the folder is left as it was."""
+    from posting.outputs import real_target
     from posting.records import header
 
-    parent = os.path.dirname(os.path.abspath(folder))
+    parent = str(real_target(folder).parent)  # (beside the folder replaced: renames suffice)
     scratch = tempfile.mkdtemp(prefix=".posting-parquet-", dir=parent)  # (moved by renames)
     try:
         try:
@@ -897,9 +898,9 @@ def _publish(
     beside it, then renamed into place (an existing folder is replaced whole). ``then`` runs
     once the folder is complete, before it takes its place: when it fails, the folder is not
     replaced (the other outputs of a run, written whole or not at all with it)."""
-    from posting.outputs import folder_in_place
+    from posting.outputs import folder_in_place, real_target
 
-    parent = os.path.dirname(os.path.abspath(folder))
+    parent = str(real_target(folder).parent)  # (a link's folder is replaced, the link kept)
     if not os.path.isdir(parent):
         from posting.errors import InputError
 
@@ -932,7 +933,7 @@ def write_outputs(
     """Write every output asked for: each file beside its target first, all renamed into place
     at the end (none is written when one fails)."""
     from posting.io import write_text
-    from posting.outputs import unwritable
+    from posting.outputs import real_target, unwritable
 
     name = name or python_name
     makers = {
@@ -946,7 +947,7 @@ def write_outputs(
             path = outputs.get(key)
             if not path or path == "-":
                 continue
-            target = os.path.abspath(path)
+            target = str(real_target(path))  # (a link's file is written, the link kept)
             fd, tmp = tempfile.mkstemp(
                 prefix=f".{os.path.basename(target)}.",
                 suffix=".tmp",

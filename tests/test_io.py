@@ -1220,3 +1220,19 @@ def test_whole_numbers_with_a_blank_are_integers_in_every_slice(tmp_path, suffix
     assert str(whole.dtype) == str(first.dtype) == "Int32"
     assert sorted(whole.astype("string").dropna()) == ["1", "2", "4"]
     assert sorted(first.astype("string").tolist()) == ["1", "2"]
+
+
+def test_write_text_through_a_symbolic_link_writes_where_it_points(tmp_path):
+    """The link is kept and its file written (the rename used to replace the link itself);
+    a link to a file in a folder that does not exist is the folder's error."""
+    (tmp_path / "shared").mkdir()
+    link = tmp_path / "r.json"
+    link.symlink_to(tmp_path / "shared" / "today.json")  # (not written yet)
+    write_text(link, "new")
+    assert link.is_symlink() and (tmp_path / "shared" / "today.json").read_text() == "new"
+    write_text(link, "newer")
+    assert link.is_symlink() and (tmp_path / "shared" / "today.json").read_text() == "newer"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json", "shared"]
+    (tmp_path / "gone.json").symlink_to(tmp_path / "no" / "r.json")
+    with pytest.raises(InputError, match=f"folder {tmp_path / 'no'} does not exist"):
+        write_text(tmp_path / "gone.json", "x")

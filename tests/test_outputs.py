@@ -5,6 +5,7 @@ anything is read, and the folder is left as it was."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from test_cli import Runner
 
 from posting.cli import main
 from posting.errors import InputError
-from posting.outputs import Output, resolve_folder
+from posting.outputs import Output, folder_in_place, real_target, resolve_folder
 from posting.stream import earlier_parquet
 
 
@@ -256,3 +257,67 @@ def test_no_output_is_written_when_the_parquet_folder_fails(runner, data, tmp_pa
     assert "--parquet: cannot be written (File too large)" in res.stderr
     assert _files(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "results"]
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_outputs_that_are_symbolic_links_write_where_they_point(runner, data, tmp_path, workers):
+    """`report.json -> /shared/reports/today.json`: the file the link points to is updated and
+    the link kept, as `cp` and a shell's `>` do; the writers used to rename their temporary
+    onto the link itself, which replaced the link with a file (and `--parquet` left the link,
+    renamed `.pq.*.old`, beside the new folder). A link to a file not written yet (a new
+    day's) writes it; a link to a folder of results replaces that folder."""
+    shared, out = tmp_path / "shared", tmp_path / "out"
+    shared.mkdir()
+    out.mkdir()
+    (shared / "today.json").write_text("yesterday's")
+    (out / "report.json").symlink_to(shared / "today.json")
+    (out / "report.csv").symlink_to(Path("..") / "shared" / "new.csv")  # (relative, dangling)
+    assert runner.invoke(main, [*_args(data), "--parquet", str(shared / "pq")]).exit_code == 1
+    (out / "pq").symlink_to(shared / "pq", target_is_directory=True)
+    (out / "new-pq").symlink_to(shared / "new-pq", target_is_directory=True)
+    links = {p.name: os.readlink(p) for p in out.iterdir()}
+    args = [*_args(data), *workers, "--accuracy-ft", "16"]
+    args += ["--json", str(out / "report.json"), "--csv", str(out / "report.csv")]
+    assert runner.invoke(main, [*args, "--parquet", str(out / "pq")]).exit_code == 1
+    assert (
+        runner.invoke(main, [*_args(data), *workers, "--parquet", str(out / "new-pq")]).exit_code
+        == 1
+    )
+    assert {p.name: os.readlink(p) for p in out.iterdir()} == links  # the links, and only they
+    assert json.loads((shared / "today.json").read_text())["summary"]["parcels"] == 29
+    assert (shared / "new.csv").read_text().startswith("id,row,owner,status,")
+    summary = json.loads((shared / "pq" / "summary.json").read_text())
+    assert summary["settings"]["accuracy_ft"] == 16
+    assert (shared / "new-pq" / "summary.json").is_file()
+    assert sorted(p.name for p in shared.iterdir()) == ["new-pq", "new.csv", "pq", "today.json"]
+
+
+def test_a_symbolic_link_that_cannot_be_written_through_isone_line_error(runner, data, tmp_path):
+    """A link to a file in a folder that does not exist, a loop of links: refused before
+    anything is read, naming the link and what to do (renaming onto the link used to
+    replace it)."""
+    (tmp_path / "r.json").symlink_to(tmp_path / "gone" / "r.json")
+    (tmp_path / "pq").symlink_to(tmp_path / "gone" / "pq", target_is_directory=True)
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    gone = tmp_path / "gone"
+    for flag, name in (("--json", "r.json"), ("--parquet", "pq")):
+        res = runner.invoke(main, [*_args(data), flag, str(tmp_path / name)])
+        one_line_error(res, f"{flag}: is a symbolic link to {gone / name}, whose folder does not")
+    res = runner.invoke(main, [*_args(data), "--json", str(tmp_path / "a.json")])
+    one_line_error(res, "a.json: --json: is a loop of symbolic links", "give another name")
+    assert all(p.is_symlink() for p in tmp_path.iterdir() if p.name != "data")
+
+
+def test_folder_in_place_through_a_symbolic_link(tmp_path):
+    """An evidence record's folder (`evidence -o rec`, rec a link) is replaced where the link
+    points, and nothing is left beside the link."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "old.txt").write_text("old")
+    (tmp_path / "rec").symlink_to(tmp_path / "real", target_is_directory=True)
+    with folder_in_place(tmp_path / "rec") as tmp:
+        (tmp / "new.txt").write_text("new")
+    assert (tmp_path / "rec").is_symlink()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "rec"]
+    assert [p.name for p in (tmp_path / "real").iterdir()] == ["new.txt"]
+    assert real_target(tmp_path / "rec") == (tmp_path / "real").resolve()
