@@ -1661,7 +1661,8 @@ def cluster(
     workers: int | None = None, scheduler: str | None = None, memory_limit: str | None = None
 ) -> Iterator[Client]:
     """A dask client: of a local cluster of ``workers`` processes of one thread each, started
-    here and stopped on leaving; or of the cluster at ``scheduler``."""
+    here and stopped on leaving (no more than this machine can run:
+    :func:`posting.forking.check_workers`); or of the cluster at ``scheduler``."""
     import logging
 
     from distributed import Client, LocalCluster
@@ -1683,6 +1684,9 @@ def cluster(
         return
     import dask
 
+    from posting.forking import check_workers
+
+    check_workers(workers or 1)
     # the scheduler runs here: a task given up on is the command's to report, once
     # (_workers_that_died), not the scheduler's to log on the terminal first
     logging.getLogger("distributed.scheduler").setLevel(logging.CRITICAL)

@@ -16,7 +16,14 @@ import signal
 import threading
 from typing import Any
 
-__all__ = ["WORKER_MODULES", "start_fork_server"]
+__all__ = [
+    "WORKERS_PER_CPU",
+    "WORKER_BYTES",
+    "WORKER_MODULES",
+    "check_workers",
+    "most_workers",
+    "start_fork_server",
+]
 
 WORKER_MODULES = (
     "distributed",
@@ -31,6 +38,61 @@ WORKER_MODULES = (
     "pyarrow.parquet",
 )
 """What every worker imports: loaded once, by the server the workers are forked from."""
+
+
+WORKERS_PER_CPU = 4
+"""Local workers a CPU may have at most (:func:`most_workers`). Each worker is a process of one
+thread: more than one per CPU only take turns, and four leave room for workers that wait on a
+network disk."""
+
+WORKER_BYTES = 250_000_000
+"""The least memory a local worker holds once it checks anything (:func:`most_workers`): one
+of ``--workers 2`` on the sample's 29 parcels holds 0.2 GB of its own and peaks at 0.3 GB
+(2026-12-06); with a county's partitions, about 0.55 GB before its partition's data
+(``docs/scale.md``)."""
+
+
+def most_workers() -> tuple[int, int, int]:
+    """The most worker processes a local cluster of this machine may have: the fewer of
+    :data:`WORKERS_PER_CPU` for each of its CPUs and its memory over :data:`WORKER_BYTES`;
+    with the number of CPUs and the bytes of memory it was worked out from.
+
+    More cannot all run: they would take turns on the CPUs, and page or be stopped by the
+    system for want of memory. Such a number is a slip (``--workers 100000`` went on starting
+    processes for ever), not a plan; a cluster of several machines is ``--scheduler``'s.
+
+    >>> n, cpus, memory = most_workers()
+    >>> 1 <= n <= WORKERS_PER_CPU * cpus and n * WORKER_BYTES <= max(memory, WORKER_BYTES)
+    True
+    """
+    import psutil
+
+    cpus = os.cpu_count() or 1
+    memory = int(psutil.virtual_memory().total)
+    return max(1, min(WORKERS_PER_CPU * cpus, memory // WORKER_BYTES)), cpus, memory
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a local cluster of more workers than this machine can run
+    (:func:`most_workers`), before any starts.
+
+    Raises
+    ------
+    InputError
+        Naming the most there may be here, why, and what to do instead.
+    """
+    most, cpus, memory = most_workers()
+    if workers <= most:
+        return
+    from posting.errors import InputError
+
+    raise InputError(
+        f"{{option}} {workers:,}: more worker processes than this machine can run; at most "
+        f"{most:,} here ({WORKERS_PER_CPU} for each of its {cpus:,} CPUs, and as many as its "
+        f"{memory / 1e9:,.1f} GB of memory holds at {WORKER_BYTES / 1e9:.2f} GB each): give a "
+        "smaller N, or run on a cluster of several machines with {option:scheduler} ADDRESS",
+        parameter="workers",
+    )
 
 
 def start_fork_server() -> bool:

@@ -46,7 +46,8 @@ def scale_options(f: Callable[..., Any]) -> Callable[..., Any]:
             type=click.IntRange(min=1),
             metavar="N",
             help="Check in spatial partitions on a local dask cluster of N worker processes "
-            "(one thread each), started and stopped here: for a state's parcels.",
+            "(one thread each), started and stopped here: for a state's parcels. At most 4 "
+            "per CPU, and 0.25 GB of memory each.",
         ),
         click.option(
             "--scheduler",
@@ -119,8 +120,9 @@ def check_partitioned(
 ) -> int:
     """Run ``posting check`` on a dask cluster; return the exit status."""
     if scale.workers and not scale.scheduler:  # the workers' server imports while we do
-        from posting.forking import start_fork_server
+        from posting.forking import check_workers, start_fork_server
 
+        check_workers(scale.workers)  # (not N processes started for a slip of the keyboard)
         start_fork_server()
     from posting import distributed
     from posting.errors import InputError

@@ -2687,6 +2687,49 @@ def test_a_scheduler_address_that_cannot_be_used_is_a_usage_error(tmp_path, opti
     assert not out.exists()
 
 
+def test_more_workers_than_the_machine_can_run_is_one_line_error(tmp_path, monkeypatch):
+    """`--workers 100000` went on starting processes for ever; now a local cluster of more
+    workers than 4 a CPU, or than the memory holds at 0.25 GB each, is refused before any
+    starts (and before the inputs are read), saying what to do."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    from posting import distributed, forking
+    from posting.cli import main
+    from posting.errors import InputError
+
+    out = tmp_path / "r.json"
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(SAMPLE / "signs.csv")]
+    args += ["-q", "--json", str(out)]
+    machine = {"cpus": 2, "memory": 64e9}
+    monkeypatch.setattr("os.cpu_count", lambda: machine["cpus"])
+    monkeypatch.setattr("psutil.virtual_memory", lambda: SimpleNamespace(total=machine["memory"]))
+    res = CliRunner().invoke(main, [*args, "--workers", "9"])
+    assert (res.exit_code, res.stderr.splitlines()) == (
+        2,
+        [
+            "posting: error: --workers 9: more worker processes than this machine can run; at "
+            "most 8 here (4 for each of its 2 CPUs, and as many as its 64.0 GB of memory holds "
+            "at 0.25 GB each): give a smaller N, or run on a cluster of several machines with "
+            "--scheduler ADDRESS"
+        ],
+    )
+    assert not out.exists()
+    assert forking.most_workers() == (8, 2, 64e9)
+    machine.update(cpus=64, memory=4e9)  # (the memory is the bound)
+    assert forking.most_workers()[0] == 16
+    res = CliRunner().invoke(main, [*args, "--workers", "17"])
+    assert res.exit_code == 2 and "at most 16 here" in res.stderr, res.stderr
+    with pytest.raises(InputError, match="workers= 17: more worker processes"):
+        with distributed.cluster(17):
+            pass
+    monkeypatch.undo()
+    res = CliRunner().invoke(main, [*args, "--workers", "100000"])
+    assert res.exit_code == 2 and len(res.stderr.splitlines()) == 1, res.stderr
+    assert res.stderr.startswith("posting: error: --workers 100,000: more worker processes")
+
+
 def test_a_scratch_folder_where_nothing_can_be_made_is_named_with_its_option(tmp_path):
     """``--scratch /proc/self`` (a folder, where no folder can be made): the command said
     only "/proc/self/posting-run-x: No such file or directory"."""
