@@ -19,6 +19,7 @@ import click
 
 from posting import __name__ as _pkg
 from posting.errors import PostingError
+from posting.gdal import show_gdal_warnings
 from posting.options import as_job, context_options, input_options, settings_options
 from posting.scale_cli import Scale, scale_options
 
@@ -49,26 +50,6 @@ def flag(parameter: str) -> str:
     '--id-field'
     """
     return FLAGS.get(parameter) or "--" + parameter.replace("_", "-")
-
-
-def _show_gdal_warning(message: Any, category: Any, filename: str, lineno: int, *a: Any) -> None:
-    """GDAL's warnings (pyogrio passes them on as Python warnings) on one line of their own,
-    as the summary's warnings are, instead of Python's two lines of source."""
-    if "pyogrio" in filename:
-        click.echo(f"  warning: GDAL: {' '.join(str(message).split())}", err=True)
-    else:
-        _default_showwarning(message, category, filename, lineno, *a)
-
-
-_default_showwarning = warnings.showwarning
-
-
-def show_gdal_warnings() -> None:
-    """GDAL's warnings as the command shows them: each on one line of its own, and not the one
-    about a ring that is not closed (the reader closes the ring and says so in a note). Called
-    inside the command, and by the workers of the cluster it starts, which read the files."""
-    warnings.filterwarnings("ignore", "Non closed ring", RuntimeWarning)
-    warnings.showwarning = _show_gdal_warning
 
 
 def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:

@@ -1725,7 +1725,7 @@ def _quiet_workers() -> Any:
     heartbeat caught while the scheduler closed as an error of a run that went well.
 
     A GDAL warning met while a worker reads a file is shown as one run shows it
-    (:func:`posting.cli.show_gdal_warnings`: a multi-layer GeoPackage's came as Python's two
+    (:func:`posting.gdal.show_gdal_warnings`: a multi-layer GeoPackage's came as Python's two
     lines of source). A plugin rather than one call: a worker that replaces one that died is
     set up too.
     """
@@ -1737,7 +1737,7 @@ def _quiet_workers() -> Any:
         name = "posting-quiet"
 
         def setup(self, worker: Any) -> None:
-            from posting.cli import show_gdal_warnings
+            from posting.gdal import show_gdal_warnings
 
             logging.getLogger("distributed").setLevel(logging.CRITICAL)
             show_gdal_warnings()

@@ -27,7 +27,7 @@ __all__ = [
 
 WORKER_MODULES = (
     "distributed",
-    "posting.cli",
+    "posting.gdal",
     "posting.distributed",
     "posting.engine",
     "posting.stream",
@@ -37,7 +37,13 @@ WORKER_MODULES = (
     "geopandas",
     "pyarrow.parquet",
 )
-"""What every worker imports: loaded once, by the server the workers are forked from."""
+"""What every worker imports: loaded once, by the server the workers are forked from.
+
+Not :mod:`posting.cli`, which a worker does not need: ``python -m posting.cli`` runs it as
+``__main__``, and multiprocessing runs a worker's ``__main__`` module again in the worker
+(as ``__mp_main__``), where runpy warned that it was imported already ("'posting.cli' found in
+sys.modules after import of package 'posting'", once for each worker). ``python -m posting``
+(:mod:`posting.__main__`) is not run again at all."""
 
 
 WORKERS_PER_CPU = 4

@@ -148,6 +148,23 @@ def test_root_cli_py_runs_the_same_command():
     assert json.loads(res.stdout)["summary"]["parcels"] == 29
 
 
+@pytest.mark.parametrize("module", ["posting", "posting.cli"])
+def test_python_m_with_workers_prints_no_warning(tmp_path, module):
+    """`python -m posting.cli check ... --workers 2` printed runpy's RuntimeWarning ("'posting.cli'
+    found in sys.modules after import of package 'posting'") once for each worker: the workers'
+    fork server had imported posting.cli, and multiprocessing runs the command's __main__ module
+    again in each worker. `python -m posting` did not exist."""
+    res = subprocess.run(
+        [sys.executable, "-m", module, "check", *SAMPLE_ARGS, "-q", "--workers", "2"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert res.returncode == 1, res.stderr
+    assert "Warning" not in res.stderr and res.stderr == "", res.stderr
+
+
 def test_root_cli_py_bad_input_exits_2_with_one_line():
     """The command ends with os._exit after main: the status and the message still get out."""
     res = subprocess.run(
