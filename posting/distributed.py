@@ -100,12 +100,14 @@ if TYPE_CHECKING:
     from posting.report import Report
 
 __all__ = [
+    "CONNECT_S",
     "DEFAULT_PARTITION_PARCELS",
     "MAX_DEFAULT_PARTITION_PARCELS",
     "Block",
     "Plan",
     "Run",
     "cluster",
+    "connect_timeout",
     "partition_size",
     "run_partitioned",
 ]
@@ -1656,13 +1658,49 @@ def _drop(scratch: str, *names: str) -> Any:
     return parallel.aside(remove)
 
 
+CONNECT_S = 10.0
+"""Seconds to wait for the scheduler of ``--scheduler`` to answer, where dask would wait 30
+(:func:`connect_timeout`). A running scheduler answers in milliseconds, on the machine or
+across a cluster's network; what does not answer in 10 s is most often not there (a mistyped
+address, a scheduler that has stopped), and the command said so only after 30 s."""
+
+
+def connect_timeout() -> float:
+    """Seconds :func:`cluster` waits for a scheduler to answer: dask's own setting
+    ``distributed.comm.timeouts.connect`` where it was changed from dask's default (a dask
+    configuration file, ``DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=60s``), else
+    :data:`CONNECT_S`.
+
+    >>> import dask
+    >>> connect_timeout()
+    10.0
+    >>> with dask.config.set({"distributed.comm.timeouts.connect": "1 minute"}):
+    ...     connect_timeout()
+    60.0
+    """
+    import dask
+    import distributed  # noqa: F401 - (registers its defaults with dask's configuration)
+    from dask.utils import parse_timedelta
+
+    given = dask.config.get("distributed.comm.timeouts.connect")
+    defaults = [
+        d["distributed"]["comm"]["timeouts"]["connect"]
+        for d in dask.config.defaults
+        if "connect" in d.get("distributed", {}).get("comm", {}).get("timeouts", {})
+    ]
+    if defaults and given == defaults[-1]:
+        return CONNECT_S
+    return float(parse_timedelta(given, default="seconds"))
+
+
 @contextlib.contextmanager
 def cluster(
     workers: int | None = None, scheduler: str | None = None, memory_limit: str | None = None
 ) -> Iterator[Client]:
     """A dask client: of a local cluster of ``workers`` processes of one thread each, started
     here and stopped on leaving (no more than this machine can run:
-    :func:`posting.forking.check_workers`); or of the cluster at ``scheduler``."""
+    :func:`posting.forking.check_workers`); or of the cluster at ``scheduler``, which must
+    answer within :func:`connect_timeout` seconds."""
     import logging
 
     from distributed import Client, LocalCluster
@@ -1670,9 +1708,28 @@ def cluster(
     for name in ("distributed", "distributed.shuffle"):
         logging.getLogger(name).setLevel(logging.ERROR)
     if scheduler:
+        import time
+
+        timeout = connect_timeout()
+        t0 = time.monotonic()
         try:
-            client = Client(scheduler)
-        except (OSError, ValueError, TypeError) as exc:  # (dask's words for each)
+            client = Client(scheduler, timeout=timeout)
+        except OSError as exc:
+            if time.monotonic() - t0 < 0.9 * timeout:  # (not a wait: dask's words for it)
+                raise InputError(
+                    f"{{option}} {scheduler}: no dask scheduler could be reached there ({exc}); "
+                    "give the address a running scheduler prints (tcp://host:8786), or check "
+                    "on a cluster of this machine's own with {option:workers} N",
+                    parameter="scheduler",
+                ) from None
+            raise InputError(
+                f"{{option}} {scheduler}: no dask scheduler answered there in {timeout:g} s; "
+                "give the address a running scheduler prints (tcp://host:8786), or check on a "
+                "cluster of this machine's own with {option:workers} N (to wait longer for a "
+                "busy one, set DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=60s)",
+                parameter="scheduler",
+            ) from None
+        except (ValueError, TypeError) as exc:  # (dask's words for each)
             raise InputError(
                 f"{{option}} {scheduler}: no dask scheduler could be reached there ({exc}); "
                 "give the address a running scheduler prints (tcp://host:8786), or check on a "

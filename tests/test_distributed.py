@@ -2687,6 +2687,46 @@ def test_a_scheduler_address_that_cannot_be_used_is_a_usage_error(tmp_path, opti
     assert not out.exists()
 
 
+def test_a_scheduler_that_does_not_answer_is_named_sooner_than_dask_s_30_s(tmp_path, monkeypatch):
+    """Nothing listens at the address: dask tried again and again for 30 s before the
+    command said so. Now it waits :data:`posting.distributed.CONNECT_S` (10 s), or dask's
+    own setting where the user changed it, and says how long it waited."""
+    import socket
+    import time
+
+    from click.testing import CliRunner
+
+    from posting import distributed
+    from posting.cli import main
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{s.getsockname()[1]}"
+    out = tmp_path / "r.json"
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(SAMPLE / "signs.csv")]
+    args += ["-q", "--json", str(out), "--scheduler", address]
+
+    def message(seconds: str) -> list[str]:
+        return [
+            f"posting: error: --scheduler {address}: no dask scheduler answered there in "
+            f"{seconds} s; give the address a running scheduler prints (tcp://host:8786), or "
+            "check on a cluster of this machine's own with --workers N (to wait longer for a "
+            "busy one, set DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=60s)"
+        ]
+
+    monkeypatch.setattr(distributed, "CONNECT_S", 1.5, raising=False)  # (the test's 10 s)
+    t0 = time.monotonic()
+    res = CliRunner().invoke(main, args)
+    assert (res.exit_code, res.stderr.splitlines()) == (2, message("1.5"))
+    assert time.monotonic() - t0 < 10
+    monkeypatch.setenv("DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT", "2s")  # (read anew by dask)
+    res = _run(args, cwd=ROOT)
+    assert (res.returncode, res.stderr.decode().splitlines()) == (2, message("2"))
+    assert not out.exists()
+    monkeypatch.undo()
+    assert distributed.connect_timeout() == 10
+
+
 def test_more_workers_than_the_machine_can_run_is_one_line_error(tmp_path, monkeypatch):
     """`--workers 100000` went on starting processes for ever; now a local cluster of more
     workers than 4 a CPU, or than the memory holds at 0.25 GB each, is refused before any
