@@ -48,7 +48,16 @@ __all__ = ["SCHEMA", "Record", "evidence_cmd", "make_record", "verify_cmd", "ver
 SCHEMA = "posting-evidence/1"
 MANIFEST = "manifest.json"
 _EVIDENCE_KEYS = ("parcel", "all", "photos", "pdf", "paper", "checked_by")
-_CONTEXT_FILES = ("access", "landcover", "water", "dwellings", "fences", "easements")
+_CONTEXT_FILES = (
+    "access",
+    "landcover",
+    "water",
+    "dwellings",
+    "fences",
+    "easements",
+    "places",
+    "registry",
+)
 _SHAPEFILE_SIDECARS = (".shx", ".dbf", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
 
 
@@ -103,30 +112,58 @@ def _sidecars(path: str) -> list[str]:
     return found
 
 
+def _folder_files(path: str) -> list[str]:
+    """The files of an input given as a folder: a GeoParquet dataset's Parquet files (those it
+    is read from), or every file of another folder (a file geodatabase), by path; the files a
+    system or ArcGIS leaves there (``.DS_Store``, a geodatabase's ``.lock`` files) left out.
+
+    Raises
+    ------
+    InputError
+        A dataset folder that cannot be read as one (:func:`posting.dataset.files_of`).
+    """
+    from posting.dataset import files_of, is_dataset
+    from posting.outputs import IGNORED
+
+    if is_dataset(path):
+        return files_of(path)
+    found = []
+    for dirpath, dirnames, filenames in os.walk(path):
+        dirnames.sort()
+        found += [
+            os.path.join(dirpath, n)
+            for n in sorted(filenames)
+            if n not in IGNORED and not n.lower().endswith(".lock")
+        ]
+    return found
+
+
 def input_files(options: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every input file the options name, as ``(role, path)``, in a fixed order: the parcels,
-    the markers (each photo of a folder), the photos to attach, the context layers, the rule
-    files given by path.
+    """Every input file the options name, as ``(role, path)``, in a fixed order: the parcels
+    (a shapefile's companion files, a folder's files), the markers (each photo of a folder),
+    the photos to attach, the context layers (``--places`` and ``--registry`` too).
 
     Raises
     ------
     InputError
         A folder of photos holds none, or a path does not exist.
     """
-    from pathlib import Path
-
+    from posting.dataset import is_dataset
     from posting.photos import is_photo_source, list_photos
 
     out: list[tuple[str, str]] = []
 
     def add(role: str, path: str) -> None:
+        if os.path.isdir(path):  # a GeoParquet dataset, a file geodatabase
+            out.extend((role, f) for f in _folder_files(path))
+            return
         out.append((role, path))
         for extra in _sidecars(path):
             out.append((role, extra))
 
     add("parcels", options["parcels"])
     for s in options.get("signs") or ():
-        if is_photo_source(s) and Path(s).is_dir():
+        if is_photo_source(s) and os.path.isdir(s) and not is_dataset(s):
             out += [("signs (photo)", p) for p in list_photos(s)]
         else:
             add("signs", s)

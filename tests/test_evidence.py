@@ -458,3 +458,59 @@ def test_two_prints_whose_node_ids_shift_are_the_same_once_renumbered():
     assert renumber_nodes(one) == renumber_nodes(two)
     assert renumber_nodes(one).count(b"(node00000001)") == 1 + 26 + 1  # its element, headers, tree
     assert b"(node00000026)" in renumber_nodes(one) and b"(node00000027)" not in renumber_nodes(one)
+
+
+# -- what verify checks besides the pages (found by an audit) -----------------------------------
+
+
+def _square_record(runner, tmp_path: Path, *extra: str) -> Path:
+    parcels, signs = _square_survey(tmp_path)
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--check-date", "2026-11-30"]
+    res = runner.invoke(main, ["evidence", *args, *extra, "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+    return out
+
+
+def test_places_and_registry_are_inputs_of_the_record(runner, tmp_path):
+    far = shapely.box(-80.0, 27.0, -79.99, 27.01)  # nowhere near the parcel: no verdict changes
+    registry, places = tmp_path / "registry.geojson", tmp_path / "places.geojson"
+    gpd.GeoDataFrame({"year": [2026]}, geometry=[far], crs=4326).to_file(registry)
+    gpd.GeoDataFrame({"name": ["Nowhere"]}, geometry=[far], crs=4326).to_file(places)
+    extra = ["--registry", str(registry), "--places", str(places), "--place-field", "name"]
+    out = _square_record(runner, tmp_path, *extra)
+    m = json.loads((out / "manifest.json").read_text())
+    assert [(x["role"], x["sha256"]) for x in m["inputs"][2:]] == [
+        ("places", _sha(places)),
+        ("registry", _sha(registry)),
+    ]
+    gpd.GeoDataFrame({"year": [2025]}, geometry=[far], crs=4326).to_file(registry)
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1 and f"input changed: {registry} (registry)" in res.stderr
+
+
+@pytest.mark.parametrize("kind", ["dataset", "geodatabase"])
+def test_parcels_given_as_a_folder(runner, tmp_path, kind):
+    parcels, signs = _square_survey(tmp_path)
+    frame = gpd.read_file(parcels)
+    if kind == "dataset":
+        folder = tmp_path / "parcels"
+        folder.mkdir()
+        frame.to_parquet(folder / "part.0.parquet")
+    else:
+        folder = tmp_path / "parcels.gdb"
+        frame.to_file(folder, driver="OpenFileGDB")
+    out = tmp_path / "rec"
+    args = [str(folder), "--signs", str(signs), "--id-field", "pid", "-o", str(out)]
+    res = runner.invoke(main, ["evidence", *args])
+    assert res.exit_code == 0, res.stderr
+    m = json.loads((out / "manifest.json").read_text())
+    files = [Path(x["path"]) for x in m["inputs"] if x["role"] == "parcels"]
+    assert files and all(f.parent == folder for f in files)
+    assert [x["sha256"] for x in m["inputs"] if x["role"] == "parcels"] == [_sha(f) for f in files]
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+    if kind == "dataset":  # a part added to the dataset is a difference
+        frame.assign(pid=["P2"]).to_parquet(folder / "part.1.parquet")
+        res = runner.invoke(main, ["verify", str(out)])
+        assert res.exit_code == 1 and "part.1.parquet (added since)" in res.stderr
