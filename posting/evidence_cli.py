@@ -659,7 +659,9 @@ def _changed_input(manifest: dict[str, Any], root: Path) -> Verification | None:
     if extra:
         return Verification(1, [f"input not in the record: {extra[0]} (added since)"])
     for pr in manifest["rules"]:
-        with contextlib.chdir(root):
+        if pr["given"] != pr["name"]:  # a file of one's own: its path (not parsed: it may not)
+            path = str(_resolve(pr["given"], root))
+        else:  # a shipped profile, by name
             path = load_rules(pr["given"]).path
         if sha256_file(path) != pr["sha256"]:
             return Verification(

@@ -514,3 +514,23 @@ def test_parcels_given_as_a_folder(runner, tmp_path, kind):
         frame.assign(pid=["P2"]).to_parquet(folder / "part.1.parquet")
         res = runner.invoke(main, ["verify", str(out)])
         assert res.exit_code == 1 and "part.1.parquet (added since)" in res.stderr
+
+
+def test_verify_from_a_base_dir_with_a_profile_file_given_relative(runner, tmp_path, monkeypatch):
+    case = tmp_path / "case"
+    case.mkdir()
+    _square_survey(case)
+    florida = Path(posting.__file__).parent / "rules" / "florida.toml"
+    (case / "mine.toml").write_text(florida.read_text().replace('"florida"', '"mine"', 1))
+    monkeypatch.chdir(case)
+    args = ["parcels.geojson", "--signs", "signs.csv", "--rules", "mine.toml", "--id-field", "pid"]
+    assert runner.invoke(main, ["evidence", *args, "-o", "rec"]).exit_code == 0
+    shutil.copytree(case, tmp_path / "moved")
+    shutil.rmtree(case)
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(main, ["verify", "moved/rec", "--base-dir", "moved"])
+    assert res.exit_code == 0, res.stderr
+    mine = tmp_path / "moved" / "mine.toml"
+    mine.write_text(mine.read_text().replace("max_ft = 500", "max_ft = 900"))
+    res = runner.invoke(main, ["verify", "moved/rec", "--base-dir", "moved"])
+    assert res.exit_code == 1 and "rule profile changed: mine (moved/mine.toml)" in res.stderr
