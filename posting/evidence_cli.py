@@ -467,9 +467,25 @@ def _writable_target(target: Path, options: dict[str, Any] | None = None) -> Non
         target,
         "output",
         outputs.inputs_of(options or {}),
-        earlier=lambda folder, names: MANIFEST in names,
+        earlier=_earlier_record,
         what="an evidence record",
     )
+
+
+def _earlier_record(folder: Path, names: list[str]) -> bool:
+    """Whether a folder holds an evidence record and nothing else: a ``manifest.json`` of
+    posting's (not another program's) and only the files it lists, so that replacing the
+    folder loses nothing but that record."""
+    import json
+
+    if MANIFEST not in names:
+        return False
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        made = {o["path"] for o in manifest["outputs"]} if manifest["schema"] == SCHEMA else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return made is not None and set(names) <= made | {MANIFEST}
 
 
 @click.command("evidence")

@@ -534,3 +534,23 @@ def test_verify_from_a_base_dir_with_a_profile_file_given_relative(runner, tmp_p
     mine.write_text(mine.read_text().replace("max_ft = 500", "max_ft = 900"))
     res = runner.invoke(main, ["verify", "moved/rec", "--base-dir", "moved"])
     assert res.exit_code == 1 and "rule profile changed: mine (moved/mine.toml)" in res.stderr
+
+
+def test_a_folder_with_another_programs_manifest_is_not_replaced(runner, tmp_path):
+    parcels, signs = _square_survey(tmp_path)
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "manifest.json").write_text('{"name": "my web app", "start_url": "/"}')
+    (site / "app.js").write_text("console.log('mine')")
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid"]
+    res = runner.invoke(main, ["evidence", *args, "-o", str(site)])
+    assert res.exit_code == 2 and "not an evidence record written earlier" in res.stderr
+    assert sorted(p.name for p in site.iterdir()) == ["app.js", "manifest.json"]
+    # an earlier record with a file of one's own beside it is not replaced either
+    out = tmp_path / "rec"
+    assert runner.invoke(main, ["evidence", *args, "-o", str(out)]).exit_code == 0
+    (out / "notes.txt").write_text("exhibit 4")
+    res = runner.invoke(main, ["evidence", *args, "-o", str(out)])
+    assert res.exit_code == 2 and (out / "notes.txt").read_text() == "exhibit 4"
+    (out / "notes.txt").unlink()
+    assert runner.invoke(main, ["evidence", *args, "-o", str(out)]).exit_code == 0
