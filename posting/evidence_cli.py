@@ -621,6 +621,9 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
     outputs = _same_outputs(manifest, again, reprint, hint)
     if outputs.status:
         return outputs
+    edited = _same_manifest(manifest, again, d)
+    if edited is not None:
+        return edited
     return Verification(0, [*lines, *verdicts.lines, *outputs.lines, f"record {d}: verified"])
 
 
@@ -632,9 +635,64 @@ def _read_manifest(d: Path) -> dict[str, Any] | Verification:
         manifest = json.loads((d / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         return Verification(2, [f"{d / MANIFEST}: cannot read the record's manifest ({exc})"])
-    if manifest.get("schema") != SCHEMA:
+    if not isinstance(manifest, dict) or manifest.get("schema") != SCHEMA:
         return Verification(2, [f"{d / MANIFEST}: not a posting evidence manifest"])
+    problem = _manifest_problem(manifest)
+    if problem:
+        return Verification(
+            2,
+            [
+                f"{d / MANIFEST}: cannot read the record's manifest ({problem}); it was edited "
+                "since it was made: the record cannot be verified"
+            ],
+        )
     return manifest
+
+
+_MANIFEST_LISTS = {
+    "inputs": ("role", "path", "size", "sha256"),
+    "rules": ("name", "given", "sha256"),
+    "outputs": ("path", "size", "sha256"),
+    "verdicts": ("id", "row", "status"),
+}
+
+
+def _manifest_problem(manifest: dict[str, Any]) -> str | None:
+    """What makes a manifest unusable by ``verify`` (a key missing, a value of the wrong kind,
+    an option ``posting evidence`` does not take or whose value it would refuse), or None."""
+    import click
+
+    for key, kind in (("tool", dict), ("options", dict), *((k, list) for k in _MANIFEST_LISTS)):
+        if not isinstance(manifest.get(key), kind):
+            return f"no {key!r} {'table' if kind is dict else 'list'}"
+    if not isinstance(manifest["tool"].get("version"), str):
+        return "no tool version"
+    for key, fields in _MANIFEST_LISTS.items():
+        for k, item in enumerate(manifest[key]):
+            if not isinstance(item, dict) or any(f not in item for f in fields):
+                return f"{key} entry {k + 1} lacks {', '.join(fields)}"
+    for o in manifest["outputs"]:
+        name = o["path"]
+        if not isinstance(name, str) or name in ("", ".", "..", MANIFEST) or "/" in name:
+            return f"output {name!r} is not a file of the record's folder"
+    params = {p.name: p for p in evidence_cmd.params if p.name not in ("output", "quiet")}
+    params["all"] = params.pop("all_")
+    options = manifest["options"]
+    if not isinstance(options.get("parcels"), str):
+        return "no parcels in its options"
+    ctx = click.Context(evidence_cmd)
+    for name, value in options.items():
+        if name == "parcels":
+            continue
+        if name not in params:
+            return f"option {name!r}, which posting evidence does not take"
+        if value is None:
+            continue
+        try:
+            params[name].type_cast_value(ctx, value)
+        except click.BadParameter as exc:
+            return f"option {name!r}: {exc.message}"
+    return None
 
 
 def _missing_input(manifest: dict[str, Any], root: Path) -> Verification | None:
@@ -690,6 +748,7 @@ def _changed_input(manifest: dict[str, Any], root: Path) -> Verification | None:
 def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | None:
     """Status 1 naming the first of the record's files missing or changed, else None."""
     from posting.evidence import sha256_file
+    from posting.outputs import IGNORED
 
     for o in manifest["outputs"]:
         f = d / o["path"]
@@ -697,6 +756,15 @@ def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | No
             return Verification(1, [f"record file missing: {f}"])
         if f.stat().st_size != o["size"] or sha256_file(str(f)) != o["sha256"]:
             return Verification(1, [f"record file changed since it was made: {f}"])
+    made = {o["path"] for o in manifest["outputs"]} | {MANIFEST}
+    # a page added beside the record's (hidden files, a system's .DS_Store, are not pages)
+    added = sorted(
+        n for n in os.listdir(d) if n not in made and n not in IGNORED and not n.startswith(".")
+    )
+    if added:
+        return Verification(
+            1, [f"file not in the record: {d / added[0]} (added to the record's folder since)"]
+        )
     return None
 
 
@@ -765,6 +833,40 @@ def _same_verdicts(manifest: dict[str, Any], again: Record, hint: list[str]) -> 
                 ],
             )
     return Verification(0, [f"verdicts: {len(now_v)} parcels, each as recorded"])
+
+
+_NOT_MADE_AGAIN = ("created", "working_directory", "environment", "outputs")
+"""The manifest's entries that a record made again does not give back: when and where it
+was made, the versions of the libraries (compared as notes, :func:`_environment_hints`), and
+the outputs (compared on their own, PDFs only when printed again: :func:`_same_outputs`)."""
+
+
+def _same_manifest(manifest: dict[str, Any], again: Record, d: Path) -> Verification | None:
+    """Status 1 naming the first entry of the manifest (who checked, the check date, the
+    options, the rule profiles, the inputs ...) that differs from the one made again, else
+    None. The outputs list their SHA-256 in the manifest, which has none of its own: this is
+    what shows it was not edited."""
+    import json
+
+    made = json.loads(json.dumps(again.manifest, ensure_ascii=False))
+    for key in sorted(set(manifest) | set(made)):
+        if key in _NOT_MADE_AGAIN:
+            continue
+        was = json.dumps(manifest.get(key), sort_keys=True, ensure_ascii=False)
+        now = json.dumps(made.get(key), sort_keys=True, ensure_ascii=False)
+        if was != now:
+            return Verification(
+                1,
+                [
+                    f"record file changed since it was made: {d / MANIFEST} ({key}: "
+                    f"{_short(was)} in it, {_short(now)} made again)"
+                ],
+            )
+    return None
+
+
+def _short(text: str, width: int = 80) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _same_outputs(

@@ -473,6 +473,53 @@ def _square_record(runner, tmp_path: Path, *extra: str) -> Path:
     return out
 
 
+def test_verify_finds_a_page_added_to_the_record(runner, tmp_path):
+    out = _square_record(runner, tmp_path)
+    (out / "P2.html").write_text("<h1>Parcel P2</h1><p>Compliant</p>")
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    assert f"file not in the record: {out / 'P2.html'}" in res.stderr
+    (out / "P2.html").unlink()
+    (out / ".DS_Store").write_bytes(b"\0")  # what a system leaves is not a page
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("checked_by", "Sheriff Someone"), ("check_date", "2020-01-01"), ("crs", "EPSG:4326")],
+)
+def test_verify_finds_an_edited_manifest(runner, tmp_path, key, value):
+    out = _square_record(runner, tmp_path, "--checked-by", "Dep. Ruiz")
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest[key] = value
+    path.write_text(json.dumps(manifest))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    assert f"record file changed since it was made: {path} ({key}: {json.dumps(value)} in it" in (
+        res.stderr
+    )
+
+
+def test_verify_of_a_manifest_it_cannot_use_is_2_not_a_traceback(runner, tmp_path):
+    out = _square_record(runner, tmp_path)
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    for edit, said in [
+        (lambda m: m.pop("inputs"), "no 'inputs' list"),
+        (lambda m: m["options"].update(check_date="30/11/2026"), "option 'check_date'"),
+        (lambda m: m["options"].update(tolerance_ft="wide"), "option 'tolerance_ft'"),
+        (lambda m: m["outputs"][0].update(path="../elsewhere.html"), "not a file of the record"),
+        (lambda m: m["verdicts"].append({"id": "P9"}), "verdicts entry 2 lacks"),
+    ]:
+        changed = json.loads(json.dumps(manifest))
+        edit(changed)
+        path.write_text(json.dumps(changed))
+        res = runner.invoke(main, ["verify", str(out)])
+        assert res.exit_code == 2, said
+        assert "cannot read the record's manifest" in res.stderr and said in res.stderr
+
+
 def test_places_and_registry_are_inputs_of_the_record(runner, tmp_path):
     far = shapely.box(-80.0, 27.0, -79.99, 27.01)  # nowhere near the parcel: no verdict changes
     registry, places = tmp_path / "registry.geojson", tmp_path / "places.geojson"
@@ -488,6 +535,26 @@ def test_places_and_registry_are_inputs_of_the_record(runner, tmp_path):
     gpd.GeoDataFrame({"year": [2025]}, geometry=[far], crs=4326).to_file(registry)
     res = runner.invoke(main, ["verify", str(out)])
     assert res.exit_code == 1 and f"input changed: {registry} (registry)" in res.stderr
+
+
+def test_verify_from_a_base_dir_with_a_profile_file_given_relative(runner, tmp_path, monkeypatch):
+    case = tmp_path / "case"
+    case.mkdir()
+    _square_survey(case)
+    florida = Path(posting.__file__).parent / "rules" / "florida.toml"
+    (case / "mine.toml").write_text(florida.read_text().replace('"florida"', '"mine"', 1))
+    monkeypatch.chdir(case)
+    args = ["parcels.geojson", "--signs", "signs.csv", "--rules", "mine.toml", "--id-field", "pid"]
+    assert runner.invoke(main, ["evidence", *args, "-o", "rec"]).exit_code == 0
+    shutil.copytree(case, tmp_path / "moved")
+    shutil.rmtree(case)
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(main, ["verify", "moved/rec", "--base-dir", "moved"])
+    assert res.exit_code == 0, res.stderr
+    mine = tmp_path / "moved" / "mine.toml"
+    mine.write_text(mine.read_text().replace("max_ft = 500", "max_ft = 900"))
+    res = runner.invoke(main, ["verify", "moved/rec", "--base-dir", "moved"])
+    assert res.exit_code == 1 and "rule profile changed: mine (moved/mine.toml)" in res.stderr
 
 
 @pytest.mark.parametrize("kind", ["dataset", "geodatabase"])
@@ -514,26 +581,6 @@ def test_parcels_given_as_a_folder(runner, tmp_path, kind):
         frame.assign(pid=["P2"]).to_parquet(folder / "part.1.parquet")
         res = runner.invoke(main, ["verify", str(out)])
         assert res.exit_code == 1 and "part.1.parquet (added since)" in res.stderr
-
-
-def test_verify_from_a_base_dir_with_a_profile_file_given_relative(runner, tmp_path, monkeypatch):
-    case = tmp_path / "case"
-    case.mkdir()
-    _square_survey(case)
-    florida = Path(posting.__file__).parent / "rules" / "florida.toml"
-    (case / "mine.toml").write_text(florida.read_text().replace('"florida"', '"mine"', 1))
-    monkeypatch.chdir(case)
-    args = ["parcels.geojson", "--signs", "signs.csv", "--rules", "mine.toml", "--id-field", "pid"]
-    assert runner.invoke(main, ["evidence", *args, "-o", "rec"]).exit_code == 0
-    shutil.copytree(case, tmp_path / "moved")
-    shutil.rmtree(case)
-    monkeypatch.chdir(tmp_path)
-    res = runner.invoke(main, ["verify", "moved/rec", "--base-dir", "moved"])
-    assert res.exit_code == 0, res.stderr
-    mine = tmp_path / "moved" / "mine.toml"
-    mine.write_text(mine.read_text().replace("max_ft = 500", "max_ft = 900"))
-    res = runner.invoke(main, ["verify", "moved/rec", "--base-dir", "moved"])
-    assert res.exit_code == 1 and "rule profile changed: mine (moved/mine.toml)" in res.stderr
 
 
 def test_a_folder_with_another_programs_manifest_is_not_replaced(runner, tmp_path):
