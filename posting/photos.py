@@ -469,6 +469,68 @@ def local_date(value: Any) -> _dt.date | None:
     return None if pd.isna(t) else t.date()
 
 
+def _survey_time(value: Any) -> _dt.date | _dt.datetime | None:
+    """A survey time as recorded: a calendar day (a date, or a time without a UTC offset: the
+    surveyor's local time), an aware datetime (a time with its UTC offset), or None."""
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NaT:
+        return None
+    if isinstance(value, _dt.date) and not isinstance(value, _dt.datetime):
+        return value
+    t = value
+    if not isinstance(t, _dt.datetime):
+        text = str(value).strip()
+        if not text:
+            return None
+        try:
+            t = _dt.datetime.fromisoformat(text)
+        except ValueError:
+            t = pd.to_datetime(text, errors="coerce")
+            if pd.isna(t):
+                return None
+    if isinstance(t, pd.Timestamp):
+        t = t.to_pydatetime()
+    return t if t.utcoffset() is not None else t.date()
+
+
+_ANY_OFFSET = [_dt.timedelta(minutes=15 * k) for k in range(-12 * 4, 14 * 4 + 1)]
+"""The UTC offsets of the world's local times, UTC-12 to UTC+14, by quarter hours."""
+
+
+def same_local_day(photo: Any, marker: Any) -> bool:
+    """Whether a photo and a marker were taken and surveyed on the same local calendar day (True
+    when either records no date).
+
+    A date, or a time without an offset, is the local day as written. A time with its UTC
+    offset is read at local time: the photo's offset (``OffsetTimeOriginal``), else the
+    marker's; a time in UTC (a GPX waypoint's, the satellites' time of a photo) is read at the
+    other's offset when it has one, and otherwise could be any local day the world's offsets
+    (UTC-12 to UTC+14) give it.
+
+    Examples
+    --------
+    >>> same_local_day("2026-10-14T20:30:00-04:00", "2026-10-15T00:30:00Z")  # one moment
+    True
+    >>> same_local_day("2026-10-14T20:30:00-04:00", "2026-10-15")
+    False
+    >>> same_local_day("2026-10-15T03:50:00+00:00", "2026-10-14")  # local day unknown
+    True
+    """
+    a, b = _survey_time(photo), _survey_time(marker)
+    if a is None or b is None:
+        return True
+    known = [
+        t.utcoffset()
+        for t in (a, b)
+        if isinstance(t, _dt.datetime) and t.utcoffset() != _dt.timedelta(0)
+    ]
+    for offset in known[:1] or _ANY_OFFSET:
+        zone = _dt.timezone(offset)
+        days = [t.astimezone(zone).date() if isinstance(t, _dt.datetime) else t for t in (a, b)]
+        if days[0] == days[1]:
+            return True
+    return False
+
+
 def attach_photos(
     photo_paths: Sequence[str],
     marker_lon: np.ndarray,
@@ -533,7 +595,7 @@ class _SurveyedMarkers:
     lon: np.ndarray
     lat: np.ndarray
     usable: np.ndarray
-    days: list[_dt.date | None]
+    times: list[_dt.date | _dt.datetime | None]
 
     @classmethod
     def of(
@@ -543,8 +605,8 @@ class _SurveyedMarkers:
         mlon = np.asarray(lon, dtype=float)
         mlat = np.asarray(lat, dtype=float)
         usable = np.flatnonzero(np.isfinite(mlon) & np.isfinite(mlat))
-        days = [local_date(v) for v in surveyed] if surveyed is not None else [None] * len(mlon)
-        return cls(mlon, mlat, usable, days)
+        times = [_survey_time(v) for v in surveyed] if surveyed is not None else [None] * len(mlon)
+        return cls(mlon, mlat, usable, times)
 
     def nearest(
         self, geod: Any, lon: float, lat: float, acc_ft: float, surveyed: Any
@@ -571,9 +633,8 @@ class _SurveyedMarkers:
         if not within.any():
             return -1, np.nan, none
         day = local_date(surveyed)
-        same = np.array(
-            [day is None or self.days[m] is None or self.days[m] == day for m in near], dtype=bool
-        )
+        taken = _survey_time(surveyed)
+        same = np.array([same_local_day(taken, self.times[m]) for m in near], dtype=bool)
         ok = within & same
         if not ok.any():
             return (

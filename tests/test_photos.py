@@ -308,3 +308,33 @@ def test_check_takes_a_folder_of_photos_on_the_command_line(survey):
     d = json.loads(res.stdout)
     assert d["summary"]["markers_read"] == 8 and d["summary"]["markers_assigned"] == 7
     assert d["parcels"][0]["status"] == "noncompliant"
+
+
+# -- found by an audit ---------------------------------------------------------------------------
+
+
+def test_same_local_day_across_midnight_utc(tmp_path):
+    """A GPX waypoint's time is UTC: 00:30 UTC on the 15th is 20:30 on the 14th at UTC-4, the
+    day the photo (20:30 at -04:00) was taken; a photo whose local day is unknown (UTC only)
+    goes with a marker of any day an offset from UTC-12 to UTC+14 can give it."""
+    from posting.photos import same_local_day
+
+    evening = "2026-10-14T20:30:00-04:00"
+    assert same_local_day(evening, "2026-10-15T00:30:00Z")
+    assert same_local_day(evening, pd.Timestamp("2026-10-15T00:30:00", tz="UTC"))
+    assert same_local_day(evening, "2026-10-14")
+    assert not same_local_day(evening, "2026-10-15")
+    assert not same_local_day(evening, "2026-10-15T16:00:00Z")  # noon on the 15th, at UTC-4
+    assert same_local_day("2026-10-15T03:50:00+00:00", "2026-10-14")  # 15:50 on the 14th at -12
+    assert not same_local_day("2026-10-15T15:00:00+00:00", "2026-10-14")  # 03:00 on the 15th
+    assert same_local_day(None, "2026-10-14") and same_local_day(evening, None)
+    # attached: the photo at the waypoint, the evening before the waypoint's UTC date
+    lon, lat = -81.1, 28.7
+    write_photo(tmp_path / "evening.jpg", lon, lat, taken="2026:10:14 20:30:00", offset="-04:00")
+    m = attach_photos(
+        list_photos(tmp_path),
+        np.array([lon]),
+        np.array([lat]),
+        [pd.Timestamp("2026-10-15T00:30:00", tz="UTC")],
+    )
+    assert m.photos["marker"].tolist() == [0], m.photos["reason"].tolist()
