@@ -176,6 +176,13 @@ def _degrees(value: Any, ref: Any, negative: str) -> float:
     return -deg if _text(ref).upper().startswith(negative) else deg
 
 
+def _hemisphere(ref: Any, letters: str) -> bool:
+    """Whether an EXIF hemisphere letter (``GPSLatitudeRef``, ``GPSLongitudeRef``) is one of
+    ``letters``."""
+    text = _text(ref).upper()
+    return bool(text) and text[0] in letters
+
+
 def _exif_datetime(text: str) -> _dt.datetime | None:
     """``2026:10:14 09:31:05`` (EXIF's form) as a naive datetime; None if unreadable."""
     text = _text(text)
@@ -337,6 +344,12 @@ def read_photo(path: str) -> _Photo:
         out.problem = "the photo's GPS status is void (no fix when it was taken)"
     elif not (math.isfinite(lat) and math.isfinite(lon)):
         out.problem = "the photo's GPS position is not readable"
+    elif not (_hemisphere(gps.get(_LAT_REF), "NS") and _hemisphere(gps.get(_LON_REF), "EW")):
+        out.problem = (
+            "the photo's GPS position has no hemisphere (GPSLatitudeRef N or S, "
+            "GPSLongitudeRef E or W), so it could be on either side of the equator or of "
+            "Greenwich"
+        )
     elif abs(lat) > 90 or abs(lon) > 180:
         out.problem = f"the photo's GPS position ({lat:g}, {lon:g}) is not on Earth"
     elif lat == 0 and lon == 0:

@@ -338,3 +338,16 @@ def test_same_local_day_across_midnight_utc(tmp_path):
         [pd.Timestamp("2026-10-15T00:30:00", tz="UTC")],
     )
     assert m.photos["marker"].tolist() == [0], m.photos["reason"].tolist()
+
+
+def test_a_position_without_its_hemisphere_is_not_used(tmp_path):
+    p = tmp_path / "norefs.jpg"
+    write_photo(p, -81.1, 28.7)
+    with Image.open(p) as im:
+        exif = im.getexif()
+        gps = exif.get_ifd(0x8825)
+        del gps[1], gps[3]  # GPSLatitudeRef, GPSLongitudeRef
+        im.save(tmp_path / "stripped.jpg", exif=exif)
+    ph = read_photo(str(tmp_path / "stripped.jpg"))
+    assert ph.problem.startswith("the photo's GPS position has no hemisphere")
+    assert np.isnan(ph.lon) and np.isnan(ph.lat)  # not 81.1 E, in China
