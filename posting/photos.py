@@ -366,15 +366,29 @@ def read_photo(path: str) -> _Photo:
     dlat = _degrees(gps.get(_DEST_LAT), gps.get(_DEST_LAT_REF), "S")
     dlon = _degrees(gps.get(_DEST_LON), gps.get(_DEST_LON_REF), "W")
     dist_ft = _dest_distance_ft(gps)
-    if math.isfinite(dlat) and math.isfinite(dlon) and abs(dlat) <= 90 and abs(dlon) <= 180:
+    from pyproj import Geod
+
+    geod = Geod(ellps="WGS84")
+    if _subject_position(geod, lon, lat, dlon, dlat):
         out.lon, out.lat, out.position_from = dlon, dlat, "subject (GPSDest position)"
     elif 0 < dist_ft <= _MAX_DEST_FT and math.isfinite(out.camera_deg):
-        from pyproj import Geod
-
-        lon2, lat2, _ = Geod(ellps="WGS84").fwd(lon, lat, out.camera_deg, dist_ft * FT_M)
+        lon2, lat2, _ = geod.fwd(lon, lat, out.camera_deg, dist_ft * FT_M)
         out.lon, out.lat = float(lon2), float(lat2)
         out.position_from = f"camera moved {dist_ft:.1f} ft along its direction (GPSDestDistance)"
     return out
+
+
+def _subject_position(geod: Any, lon: float, lat: float, dlon: float, dlat: float) -> bool:
+    """Whether a photo's ``GPSDestLatitude``/``GPSDestLongitude`` is where its subject stood:
+    a position on Earth, not ``0, 0`` (an app's placeholder), within :data:`_MAX_DEST_FT` of
+    the camera (a sign is photographed from a few steps away). Otherwise the camera's position
+    is used."""
+    if not (math.isfinite(dlat) and math.isfinite(dlon) and abs(dlat) <= 90 and abs(dlon) <= 180):
+        return False
+    if dlat == 0 and dlon == 0:
+        return False
+    _, _, d_m = geod.inv(lon, lat, dlon, dlat)
+    return float(d_m) / FT_M <= _MAX_DEST_FT
 
 
 def read_photo_table(paths: Sequence[str]) -> pd.DataFrame:

@@ -351,3 +351,12 @@ def test_a_position_without_its_hemisphere_is_not_used(tmp_path):
     ph = read_photo(str(tmp_path / "stripped.jpg"))
     assert ph.problem.startswith("the photo's GPS position has no hemisphere")
     assert np.isnan(ph.lon) and np.isnan(ph.lat)  # not 81.1 E, in China
+
+
+@pytest.mark.parametrize("dest", [(0.0, 0.0), (-81.1, 29.7)])  # a placeholder; 69 miles off
+def test_a_subject_position_that_is_not_the_signs_is_not_used(tmp_path, dest):
+    p = tmp_path / "dest.jpg"
+    camera = write_photo(p, -81.1, 28.7, dest=dest)
+    ph = read_photo(str(p))
+    assert ph.problem is None and ph.position_from == "camera"
+    assert (ph.lon, ph.lat) == pytest.approx(camera, abs=1e-9)
