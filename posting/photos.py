@@ -313,6 +313,36 @@ class _Photo:
     problem: str | None = None
 
 
+_JPEG_SUFFIXES = frozenset({".jpg", ".jpeg", ".jpe"})
+
+
+def _open(path: str) -> Any:
+    """A photo opened by Pillow (not decoded), for its EXIF data or a thumbnail.
+
+    A JPEG is opened by Pillow's JPEG reader itself, without the guard that ``Image.open``
+    keeps against decompression bombs (a warning over 89 megapixels, an error over 179): the
+    108- and 200-megapixel photos of today's phones are over it, and a JPEG is decoded here
+    only at a reduced scale (:func:`thumbnail_jpeg`), or not at all (its EXIF data). Other
+    files, and a file named ``.jpg`` that is not a JPEG, are opened by ``Image.open``.
+
+    Raises
+    ------
+    OSError, ValueError, SyntaxError, PIL.Image.DecompressionBombError
+        The file cannot be read as a photo (Pillow's errors).
+    """
+    from PIL import Image, JpegImagePlugin
+
+    suffix = Path(path).suffix.lower()
+    if suffix in {".heic", ".heif"}:
+        _heif_registered()
+    if suffix in _JPEG_SUFFIXES:
+        try:
+            return JpegImagePlugin.JpegImageFile(path)
+        except SyntaxError:  # not a JPEG, whatever its name says
+            pass
+    return Image.open(path)
+
+
 def read_photo(path: str) -> _Photo:
     """Position, time, direction and accuracy of one photo, from its EXIF data.
 
@@ -320,16 +350,20 @@ def read_photo(path: str) -> _Photo:
     """
     from PIL import Image, UnidentifiedImageError
 
-    if Path(path).suffix.lower() in {".heic", ".heif"}:
-        _heif_registered()
     out = _Photo()
     try:
-        with Image.open(path) as im:
+        with _open(path) as im:
             exif = im.getexif()
             gps = dict(exif.get_ifd(_GPS_IFD))
             sub = dict(exif.get_ifd(_EXIF_IFD))
             base = dict(exif)
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+    except (
+        UnidentifiedImageError,
+        OSError,
+        ValueError,
+        SyntaxError,
+        Image.DecompressionBombError,
+    ) as exc:
         out.problem = f"not a readable photo ({exc})"
         return out
     out.surveyed = _when(sub, base, gps)
@@ -691,16 +725,20 @@ def thumbnail_jpeg(path: str, max_px: int = 200, quality: int = 72) -> bytes:
     """
     from PIL import Image, ImageOps, UnidentifiedImageError
 
-    if Path(path).suffix.lower() in {".heic", ".heif"}:
-        _heif_registered()
     try:
-        with Image.open(path) as im:
+        with _open(path) as im:
             im.draft("RGB", (max_px, max_px))  # JPEG: decoded at 1/2 to 1/8 scale, not below
             up = ImageOps.exif_transpose(im)
             up = up.convert("RGB")
             up.thumbnail((max_px, max_px), Image.Resampling.LANCZOS)
             buf = io.BytesIO()
             up.save(buf, "JPEG", quality=quality, optimize=True)
-    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+    except (
+        UnidentifiedImageError,
+        OSError,
+        ValueError,
+        SyntaxError,
+        Image.DecompressionBombError,
+    ) as exc:
         raise InputError(f"not a readable photo ({exc})", path=path) from None
     return buf.getvalue()

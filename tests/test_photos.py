@@ -360,3 +360,20 @@ def test_a_subject_position_that_is_not_the_signs_is_not_used(tmp_path, dest):
     ph = read_photo(str(p))
     assert ph.problem is None and ph.position_from == "camera"
     assert (ph.lon, ph.lat) == pytest.approx(camera, abs=1e-9)
+
+
+def test_a_200_megapixel_phone_photo_is_read(tmp_path):
+    """A phone's 200-megapixel JPEG (16,320 by 12,240) is over Pillow's guard against
+    decompression bombs (179 megapixels): its EXIF data is read all the same, and its
+    thumbnail made at a reduced scale. (A small JPEG whose frame header says that size.)"""
+    import struct
+
+    p = tmp_path / "big.jpg"
+    held = write_photo(p, -81.1, 28.7)
+    data = bytearray(p.read_bytes())
+    sof = data.index(b"\xff\xc0")  # marker, length (2), precision (1), height (2), width (2)
+    data[sof + 5 : sof + 9] = struct.pack(">HH", 12240, 16320)
+    p.write_bytes(bytes(data))
+    ph = read_photo(str(p))
+    assert ph.problem is None and (ph.lon, ph.lat) == pytest.approx(held, abs=1e-9)
+    assert isinstance(thumbnail_jpeg(str(p), 200), bytes)
