@@ -469,7 +469,8 @@ def read_parcel_piece(job: Job, piece: dataset.Piece) -> tuple[ParcelLayer, np.n
     from posting.io import _as_id_strings, _require_column, read_parcels
 
     given = {"id_field": job.id_field, "owner_field": job.owner_field, "crs": job.crs}
-    given |= {"layer": job.layer, "id_notes_of_layer": False}  # (worded from every piece's)
+    given |= {"layer": job.layer, "closed_lines": job.closed_lines}
+    given |= {"id_notes_of_layer": False}  # (worded from every piece's)
     if piece.row_groups is None and not piece.sliced:  # another file: read whole
         layer = read_parcels(job.parcels, **given)
         return layer, np.arange(len(layer), dtype=np.int64)
@@ -579,6 +580,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     places it) and owner key; and what the plan needs of the piece."""
     import shapely
 
+    from posting.closedlines import closed_lines
     from posting.crs import every_ring_bounds, to_lonlat
     from posting.io import (
         _as_id_strings,
@@ -596,6 +598,8 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     types = shapely.get_type_id(geometry)
     empty = (types >= 0) & shapely.is_empty(geometry)
     polygonal = np.isin(types, (3, 6)) & ~empty
+    if layer.closed_lines:  # as prepare_parcels reads them
+        polygonal |= closed_lines(geometry)
     b = shapely.bounds(geometry)
     cx = (b[:, 0] + b[:, 2]) / 2
     cy = (b[:, 1] + b[:, 3]) / 2
@@ -2106,7 +2110,8 @@ class _Steps:
         for x in info:
             kinds.update(x["kinds"])
         layers = () if dataset.is_dataset(job.parcels) else unnamed_layers(job.parcels, job.layer)
-        require_polygons(job.parcels, sum(x["rows"] for x in info), dict(kinds), layers)
+        rows = sum(x["rows"] for x in info)
+        require_polygons(job.parcels, rows, dict(kinds), layers, job.closed_lines)
         crs = info[0]["crs"]
         if any(x["crs"] != crs for x in info[1:]):
             raise InputError("its files are not all in one CRS", path=job.parcels)

@@ -34,6 +34,7 @@ from pyproj import CRS
 from pyproj.exceptions import CRSError as PyprojCRSError
 
 from posting import jsonslices, kmlcoords, photos
+from posting.closedlines import closed_lines
 from posting.crs import FARTHEST_FT, WGS84, crs_of, parse_crs, projected_area_of_use
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
@@ -1947,6 +1948,7 @@ class ParcelLayer:
     id_field: str | None = None
     notes: list[str] = field(default_factory=list)
     problems: dict[int, str] = field(default_factory=dict)  # row -> why it has no geometry
+    closed_lines: bool = False  # rows drawn as closed lines are lots (posting.closedlines)
 
     def __len__(self) -> int:
         return len(self.geometry)
@@ -1960,9 +1962,10 @@ class ParcelLayer:
         ids: Sequence[str] | None = None,
         owners: Sequence[str | None] | None = None,
         source: str = "<memory>",
+        closed_lines: bool = False,
     ) -> ParcelLayer:
         """Parcels built in code (tests, notebooks): shapely geometries in ``crs`` (a Z value
-        is dropped, as when a file is read)."""
+        is dropped, as when a file is read); with ``closed_lines``, closed lines are lots."""
         geometry = np.asarray(list(geometry), dtype=object)
         if len(geometry) and shapely.has_z(geometry).any():
             geometry = shapely.force_2d(geometry)
@@ -1977,6 +1980,7 @@ class ParcelLayer:
             parse_crs(crs),
             pd.DataFrame(index=range(n)),
             "id" if ids is not None else None,
+            closed_lines=closed_lines,
         )
 
 
@@ -1990,6 +1994,7 @@ def read_parcels(
     prefetch: Prefetch | None = None,
     piece: bool = False,
     id_notes_of_layer: bool = True,
+    closed_lines: bool = False,
 ) -> ParcelLayer:
     """Read a parcel layer.
 
@@ -1999,13 +2004,15 @@ def read_parcels(
     them). A layer without a polygon is refused, unless it is a ``piece`` of one (an empty file
     of a dataset, say: the whole layer is judged by :func:`require_polygons`). Without
     ``id_notes_of_layer`` the notes on the ids are left out: a partitioned run words them from
-    every piece's counts (:func:`id_notes`).
+    every piece's counts (:func:`id_notes`). With ``closed_lines``, a row drawn as closed
+    lines is a lot, read as the polygon they bound when the parcels are prepared
+    (:mod:`posting.closedlines`).
     """
     lay = _without_strays(read_layer(path, crs=crs, layer=layer, kind="parcels", prefetch=prefetch))
     notes: list[str] = list(lay.notes)
     n = len(lay)
     if not piece:
-        _require_polygons(lay)
+        _require_polygons(lay, closed_lines)
     if id_field:
         col = _require_column(lay.frame, id_field, lay.path, "id_field")
         ids = _as_id_strings(lay.frame[col])
@@ -2031,6 +2038,7 @@ def read_parcels(
         id_field,
         notes,
         dict(lay.problems),
+        closed_lines,
     )
 
 
@@ -2056,29 +2064,48 @@ def _without_strays(lay: Layer) -> Layer:
     return dataclasses.replace(lay, geometry=geometry, problems=problems)
 
 
-def _require_polygons(lay: Layer) -> None:
+def _require_polygons(lay: Layer, closed_lines: bool = False) -> None:
     """Refuse a layer that has no parcel at all: no feature, or points or lines only (a sign
     file given as the parcels), with one error instead of one invalid parcel per row."""
-    require_polygons(lay.path, len(lay), geometry_kinds(lay.geometry), lay.layers)
+    require_polygons(lay.path, len(lay), geometry_kinds(lay.geometry), lay.layers, closed_lines)
+
+
+CLOSED_LINES = -2
+"""The key of :func:`geometry_kinds` that counts closed lines (read as the polygons they bound,
+:mod:`posting.closedlines`)."""
 
 
 def geometry_kinds(geometry: Any) -> dict[int, int]:
-    """How many geometries of each shapely type id (``-1``: none) an array holds.
+    """How many geometries of each shapely type id (``-1``: none) an array holds; lines whose
+    every part is closed are counted apart, under :data:`CLOSED_LINES`.
 
     >>> geometry_kinds(np.array([shapely.Point(0, 0), None, shapely.Point(1, 1)]))
     {-1: 1, 0: 2}
+    >>> geometry_kinds(np.array([shapely.LineString([(0, 0), (1, 0), (1, 1), (0, 0)]),
+    ...                          shapely.LineString([(0, 0), (1, 0)])]))
+    {1: 1, -2: 1}
     """
-    counts = np.bincount(shapely.get_type_id(geometry) + 1)  # (ids -1 to 7: no sort)
-    return {k - 1: int(c) for k, c in enumerate(counts) if c}
+    types = shapely.get_type_id(geometry)
+    closed = closed_lines(geometry)
+    counts = np.bincount(types[~closed] + 1)  # (ids -1 to 7: no sort)
+    kinds = {k - 1: int(c) for k, c in enumerate(counts) if c}
+    if closed.any():
+        kinds[CLOSED_LINES] = int(closed.sum())
+    return kinds
 
 
 def require_polygons(
-    path: str, n: int, kinds: dict[int, int], layers: tuple[str, ...] = ()
+    path: str,
+    n: int,
+    kinds: dict[int, int],
+    layers: tuple[str, ...] = (),
+    closed_lines: bool = False,
 ) -> None:
     """Refuse a parcel layer of ``n`` features with these :func:`geometry_kinds` (added up over
     a dataset's pieces, or of one file) that has no parcel at all: no feature, or points or
-    lines only; of a file of several ``layers`` none of which was named (the first read), the
-    error names them and the option that chooses one."""
+    lines only (closed lines are parcels where ``closed_lines`` says so); of a file of several
+    ``layers`` none of which was named (the first read), the error names them and the option
+    that chooses one."""
     what, choose = "", ""
     if layers:
         what = f"its first layer, {layers[0]!r} (of {len(layers)}: "
@@ -2086,7 +2113,12 @@ def require_polygons(
         choose = "; choose the parcels' layer with {option:layer}"
     if not n:
         raise InputError(f"{what}has no features: there are no parcels to check{choose}", path=path)
+    closed = kinds.get(CLOSED_LINES, 0)
+    if closed and closed_lines:
+        return
     held_kinds = {k: c for k, c in kinds.items() if k >= 0 and c}
+    if closed:  # lines after all, unless the user says they are lots
+        held_kinds[1] = held_kinds.get(1, 0) + closed
     if not held_kinds or any(k in (3, 6) for k in held_kinds):
         return
     names = shapely.geometry.base.GEOMETRY_TYPES
@@ -2097,6 +2129,11 @@ def require_polygons(
         hint = "; if these are the markers, give them with {option}"
     elif any(k in (1, 2, 5) for k in held_kinds):
         hint = "; if the lines are the parcels' boundaries, make polygons of them first"
+        if closed:
+            hint = (
+                f"; {closed:,} of them close a ring: if they are the lots' boundaries (a CAD "
+                "drawing's lots), give --closed-lines to read each as the polygon it bounds"
+            )
     else:
         hint = ""
     raise InputError(

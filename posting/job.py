@@ -159,6 +159,9 @@ class Job:
         The CRS of layers that have none (and of x/y columns).
     layer
         The layer of a multi-layer parcel file.
+    closed_lines
+        Parcels drawn as closed lines are read as the polygons they bound
+        (:mod:`posting.closedlines`).
     merge_owner
         Parcel column: adjoining parcels with the same value are one property.
     settings
@@ -176,6 +179,7 @@ class Job:
     signs_where: str | None = None
     crs: str | None = None
     layer: str | None = None
+    closed_lines: bool = False
     merge_owner: str | None = None
     settings: Settings = field(default_factory=Settings)
     context: ContextFiles = field(default_factory=ContextFiles)
@@ -243,6 +247,7 @@ def read_parcels_of(job: Job, prefetch: Prefetch | None = None) -> ParcelLayer:
         owner_field=job.owner_field,
         crs=job.crs,
         layer=job.layer,
+        closed_lines=job.closed_lines,
         prefetch=prefetch,
     )
 

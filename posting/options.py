@@ -80,6 +80,12 @@ input_options = _compose(
         help="CRS for layers that have none and for x/y CSV columns, e.g. EPSG:2236.",
     ),
     click.option("--layer", metavar="NAME", help="Layer of a multi-layer parcel file."),
+    click.option(
+        "--closed-lines",
+        is_flag=True,
+        help="Read parcels drawn as closed lines (a CAD drawing's lots) as the polygons they "
+        "bound.",
+    ),
 )
 
 settings_options = _compose(
@@ -290,6 +296,7 @@ INPUT_OPTIONS = (
     "signs_where",
     "crs",
     "layer",
+    "closed_lines",
     "merge_owner",
 )
 """The job's inputs given by :data:`input_options` (and ``merge_owner`` of the context's)."""

@@ -284,6 +284,7 @@ def _layer_take(layer: ParcelLayer, idx: np.ndarray) -> ParcelLayer:
         layer.id_field,
         list(layer.notes),
         _problems_take(layer.problems, idx),
+        layer.closed_lines,
     )
 
 
@@ -315,6 +316,7 @@ def _layer_concat(layers: list[ParcelLayer]) -> ParcelLayer:
         first.id_field,
         list(first.notes),
         _problems_concat([x.problems for x in layers], [len(x) for x in layers]),
+        first.closed_lines,
     )
 
 

@@ -18,6 +18,7 @@ import shapely
 from pyproj import Proj
 
 from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
+from posting.closedlines import READ_AS_POLYGON, closed_lines, polygons_of_closed_lines
 from posting.crs import WorkingCRS, every_ring_bounds, finite_geometry, plan_working_crs, to_lonlat
 from posting.dissolve import dissolve
 from posting.index import unique_ints
@@ -43,6 +44,29 @@ segment's squared length underflows to 0, and GEOS divides by it (a warning, and
 figure). No survey is that precise; ordinary coordinates are never touched."""
 _POINT = re.compile(r"\[\s*([-+0-9.eE]+)\s+([-+0-9.eE]+)\s*\]")
 _NAMES = shapely.geometry.base.GEOMETRY_TYPES
+
+
+def _not_a_parcel(kind: str, closed: bool = False) -> str:
+    """Why a geometry of this kind (a shapely type name) is not a parcel; ``closed``: a line
+    that closes a ring, which ``--closed-lines`` would read as a lot.
+
+    >>> _not_a_parcel("Point")
+    'a Point is not a parcel: parcels are polygons'
+    >>> _not_a_parcel("MultiLineString")
+    'a MultiLineString with a line that does not close a ring is not a parcel: parcels are polygons'
+    >>> _not_a_parcel("LineString", closed=True).split(": ", 1)[1]
+    'parcels are polygons (it closes a ring: --closed-lines reads it as the lot it bounds)'
+    """
+    if closed:
+        return (
+            f"a {kind} is not a parcel: parcels are polygons (it closes a ring: --closed-lines "
+            "reads it as the lot it bounds)"
+        )
+    if kind in ("LineString", "LinearRing"):
+        kind += " that does not close a ring"
+    elif kind == "MultiLineString":
+        kind += " with a line that does not close a ring"
+    return f"a {kind} is not a parcel: parcels are polygons"
 
 
 @dataclass(frozen=True)
@@ -755,9 +779,16 @@ def prepare_parcels(
         invalid[row] = why
     empty = ~missing & shapely.is_empty(geometry)
     invalid[empty] = "empty geometry"
+    closed = closed_lines(geometry)
+    if layer.closed_lines and closed.any():  # lots drawn as closed lines: the polygons
+        geometry = geometry.copy()
+        geometry[closed] = polygons_of_closed_lines(geometry[closed])
+        types = shapely.get_type_id(geometry)
+        repaired[closed] = READ_AS_POLYGON
+        closed[:] = False
     polygonal = np.isin(types, (3, 6)) & ~empty
     for i in np.flatnonzero(~missing & ~empty & ~polygonal):
-        invalid[i] = f"a {_NAMES[types[i]]} is not a parcel: parcels are polygons"
+        invalid[i] = _not_a_parcel(_NAMES[types[i]], bool(closed[i]))
 
     # Where is each parcel on Earth (bounding-box centre), to choose its working CRS.
     bounds = shapely.bounds(geometry)
@@ -821,7 +852,8 @@ def prepare_parcels(
             if collapsed[j]:
                 invalid[i] = f"invalid geometry ({why}) that collapses when repaired"
             else:
-                repaired[i] = f"repaired: {why}" + (
+                first = f"{repaired[i]}; " if repaired[i] else ""
+                repaired[i] = f"{first}repaired: {why}" + (
                     f"; dropped {dropped[j]} sliver(s) under {SLIVER_SQFT:g} sq ft made by the "
                     "repair"
                     if dropped[j]
