@@ -2130,9 +2130,9 @@ def require_polygons(
     elif any(k in (1, 2, 5) for k in held_kinds):
         hint = "; if the lines are the parcels' boundaries, make polygons of them first"
         if closed:
-            hint = (
-                f"; {closed:,} of them close a ring: if they are the lots' boundaries (a CAD "
-                "drawing's lots), give --closed-lines to read each as the polygon it bounds"
+            hint += (
+                f" ({closed:,} of them close a ring: --closed-lines reads each such line as "
+                "the lot it bounds)"
             )
     else:
         hint = ""
