@@ -24,12 +24,13 @@ clock): a record made twice from the same inputs is the same, byte for byte.
 from __future__ import annotations
 
 import base64
+import collections
 import datetime as _dt
 import hashlib
 import html
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -94,11 +95,44 @@ def sha256_file(path: str, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Unicode's invisible bidirectional controls: text holding one displays in another order than
+it is stored (a sign's text ``NO TRESPASSING`` can be made to show as other words)."""
+
+
 def _e(x: Any) -> str:
-    """Text for HTML (and SVG): escaped, quotes included; '' for a missing value."""
+    """Text for HTML (and SVG): escaped, quotes included; '' for a missing value. An invisible
+    bidirectional control (:data:`_BIDI`) is shown as its code point, so that a page shows the
+    text in the order it is stored, as a court reads it.
+
+    >>> _e('<b>"Ann"</b>')
+    '&lt;b&gt;&quot;Ann&quot;&lt;/b&gt;'
+    >>> _e("NO \u202eGNISSAPSERT")
+    'NO [U+202E]GNISSAPSERT'
+    """
     if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
         return ""
-    return html.escape(str(x), quote=True)
+    text = html.escape(str(x), quote=True)
+    return _BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
+
+
+def photo_labels(paths: Iterable[str]) -> dict[str, str]:
+    """Each photo's name as the pages show it: the file's name, with as many of its folders
+    as tell it from another photo of the same name.
+
+    >>> paths = ["p/a/IMG_1.jpg", "p/b/IMG_1.jpg", "a/IMG_2.jpg", "C:\\\\p\\\\IMG_3.jpg"]
+    >>> list(photo_labels(paths).values())
+    ['a/IMG_1.jpg', 'b/IMG_1.jpg', 'IMG_2.jpg', 'IMG_3.jpg']
+    """
+    parts = {p: p.replace("\\", "/").split("/") for p in dict.fromkeys(paths)}
+    out: dict[str, str] = {}
+    left, k = list(parts), 1
+    while left:
+        label = {p: "/".join(parts[p][-k:]) for p in left}
+        seen = collections.Counter(label.values())
+        out |= {p: label[p] for p in left if seen[label[p]] == 1 or k >= len(parts[p])}
+        left, k = [p for p in left if p not in out], k + 1
+    return {p: out[p] for p in parts}
 
 
 def _css_string(text: str) -> str:
@@ -545,6 +579,8 @@ class _Tables:
         self.attached = attached or {}
         self.photos_on_page: list[str] = []  # the photos the page being made shows
         self.attrs = marker_attributes(report)
+        own = [p for p in self.attrs["photo"].to_numpy(dtype=object) if isinstance(p, str) and p]
+        self.photo_label = photo_labels(own + [p for ps in self.attached.values() for p in ps])
         self.geoms = display_geometry(report, decimals=7)
         self.profiles = {p.name: p for p in report.profiles}
 
@@ -641,7 +677,7 @@ def _marker_table(t: _Tables, rows: np.ndarray, numbers: dict[int, int]) -> str:
         cell = []
         for f in files:
             uri = t.page.thumbnails.get(f)
-            name = f.replace("\\", "/").rsplit("/", 1)[-1]
+            name = t.photo_label[f]
             img = f'<img class="thumb" alt="photo {_e(name)}" src="{uri}">' if uri else ""
             cell.append(f'{img}<span class="small">{_e(name)}</span>')
         photos.append("".join(cell))

@@ -388,8 +388,8 @@ def read_photo(path: str) -> _Photo:
         out.problem = f"the photo's GPS position ({lat:g}, {lon:g}) is not on Earth"
     elif lat == 0 and lon == 0:
         out.problem = "the photo's GPS position is 0, 0 (a phone's placeholder, not a fix)"
-    err_m = _float(gps.get(_H_ERROR))
-    out.accuracy_ft = err_m / FT_M if math.isfinite(err_m) and err_m >= 0 else float("nan")
+    err_m = _float(gps.get(_H_ERROR))  # (0: no fix is exact; apps write it for "unknown")
+    out.accuracy_ft = err_m / FT_M if math.isfinite(err_m) and err_m > 0 else float("nan")
     out.camera_deg, out.direction_ref = _direction(gps, lon, lat, out.surveyed)
     if math.isfinite(out.camera_deg):
         out.facing_deg = (out.camera_deg + 180.0) % 360.0  # the sign faces the camera

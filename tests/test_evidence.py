@@ -601,3 +601,38 @@ def test_a_folder_with_another_programs_manifest_is_not_replaced(runner, tmp_pat
     assert res.exit_code == 2 and (out / "notes.txt").read_text() == "exhibit 4"
     (out / "notes.txt").unlink()
     assert runner.invoke(main, ["evidence", *args, "-o", str(out)]).exit_code == 0
+
+
+def test_two_photos_of_one_name_are_told_apart_on_the_page(runner, tmp_path):
+    # two phones' cameras both name their first photo IMG_0001.JPG: each photo's label on the
+    # page says which folder it came from
+    parcels, _ = _square_survey(tmp_path)
+    folder = tmp_path / "photos"
+    for sub, (x, y) in (("ann", (500, 3)), ("bob", (3, 500))):
+        (folder / sub).mkdir(parents=True)
+        write_photo(folder / sub / "IMG_0001.JPG", *_lonlat(x, y))
+    write_photo(folder / "ann" / "IMG_0002.JPG", *_lonlat(500, 997))
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(folder), "--id-field", "pid", "-o", str(out)]
+    assert runner.invoke(main, ["evidence", *args]).exit_code == 0
+    html = (out / "P1.html").read_text()
+    labels = re.findall(r'<span class="small">([^<]*)</span>', html)
+    assert sorted(x for x in labels if "IMG" in x) == [
+        "IMG_0002.JPG",
+        "ann/IMG_0001.JPG",
+        "bob/IMG_0001.JPG",
+    ]
+
+
+def test_a_bidirectional_control_shows_as_its_code_point(runner, tmp_path):
+    # U+202E turns the rest of the line right to left: the sign's stored text would display as
+    # other words; the page shows the control itself, so what is read is what is stored
+    parcels, signs = _square_survey(tmp_path, text="NO \u202eGNISSAPSERT", owner="Ann \u2066Lee")
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--owner-field", "owner"]
+    assert runner.invoke(main, ["evidence", *args, "-o", str(out)]).exit_code == 0
+    for page in out.glob("*.html"):
+        html = page.read_text()
+        assert not re.search("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", html), page.name
+    html = (out / "P1.html").read_text()
+    assert "NO [U+202E]GNISSAPSERT" in html and "Ann [U+2066]Lee" in html

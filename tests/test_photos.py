@@ -377,3 +377,15 @@ def test_a_200_megapixel_phone_photo_is_read(tmp_path):
     ph = read_photo(str(p))
     assert ph.problem is None and (ph.lon, ph.lat) == pytest.approx(held, abs=1e-9)
     assert isinstance(thumbnail_jpeg(str(p), 200), bytes)
+
+
+def test_a_positioning_error_of_zero_is_not_recorded(tmp_path):
+    # no fix is exact: an app that writes 0 for "unknown" must not make the photo attach only
+    # to a marker at exactly its position; it gets the phone's 16 ft, as a photo without one
+    lon, lat = np.array([-81.10]), np.array([28.70])
+    x, y, _ = GEOD.fwd(lon[0], lat[0], 90.0, 12.0 * FT)
+    write_photo(tmp_path / "zero.jpg", x, y, error_m=0.0)
+    assert np.isnan(read_photo(tmp_path / "zero.jpg").accuracy_ft)
+    m = attach_photos(list_photos(tmp_path), lon, lat, [None])
+    assert m.photos.loc[0, "marker"] == 0
+    assert m.photos.loc[0, "distance_ft"] == pytest.approx(12.0, abs=0.02)
