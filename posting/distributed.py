@@ -1697,6 +1697,63 @@ def connect_timeout() -> float:
     return float(parse_timedelta(given, default="seconds"))
 
 
+def _require_scheduler(address: str, timeout: float) -> None:
+    """Refuse a TCP ``address`` where a program listens that is not a dask scheduler: one that
+    does not answer dask's greeting (its ``identity``) as a scheduler within ``timeout``
+    seconds. Where nothing listens (yet), the client's own wait and words follow.
+
+    dask's client bounds only the connection by its time-out: where another program listened
+    (a web server on the port), the client waited for ever for a reply to its greeting, or
+    read the other program's bytes as the length of a message and asked for exabytes of
+    memory (a traceback). Addresses of other protocols (``tls://``, which needs the cluster's
+    certificates, ``inproc://``, ``ucx://``) are left to the client.
+    """
+    import asyncio
+    import concurrent.futures
+    import socket
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, where = parse_address(address)
+        host, port = parse_host_port(where, default_port=8786)
+    except (ValueError, TypeError):
+        return  # (not an address: the client's words)
+    if scheme != "tcp":
+        return
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError:
+        return  # nothing listens there (yet): the client waits for it
+
+    async def ask() -> Any:
+        comm = await connect(address, timeout=timeout)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
+        finally:
+            await comm.close()
+
+    def run() -> Any:  # (in a thread of its own: a library caller may be in an event loop)
+        return asyncio.run(asyncio.wait_for(ask(), timeout))
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        try:
+            reply = pool.submit(run).result()
+        except (Exception, MemoryError):  # (another program's bytes, read as dask's)
+            reply = None
+    if isinstance(reply, dict) and reply.get("type") == "Scheduler":
+        return
+    raise InputError(
+        f"{{option}} {address}: something listens there, but it is not a dask scheduler (it "
+        f"did not answer dask's greeting as one in {timeout:g} s: another program, or a "
+        "worker's port); give the address a running scheduler prints (tcp://host:8786), or "
+        "check on a cluster of this machine's own with {option:workers} N",
+        parameter="scheduler",
+    )
+
+
 @contextlib.contextmanager
 def cluster(
     workers: int | None = None, scheduler: str | None = None, memory_limit: str | None = None
@@ -1715,6 +1772,7 @@ def cluster(
         import time
 
         timeout = connect_timeout()
+        _require_scheduler(scheduler, timeout)
         t0 = time.monotonic()
         try:
             client = Client(scheduler, timeout=timeout)

@@ -3835,3 +3835,49 @@ def test_a_line_of_sight_beyond_the_lots_box_as_one_run(scheduler, layer):
         for n in (2, 1)
     ]
     assert statuses[0] == statuses[1], statuses
+
+
+@pytest.mark.parametrize("other", ["web server", "bytes at once"])
+def test_a_scheduler_address_where_another_program_listens_is_named(tmp_path, monkeypatch, other):
+    """Another program on the port: dask's client waited for ever for a web server's reply
+    to its greeting, or read the bytes another program sent first as a message's length and
+    asked for exabytes (a MemoryError traceback, exit 3). Now one line, within the time-out."""
+    import http.server
+    import socketserver
+    import threading
+    import time
+
+    from click.testing import CliRunner
+
+    from posting import distributed
+    from posting.cli import main
+
+    class Garbage(socketserver.BaseRequestHandler):
+        def handle(self):
+            self.request.sendall(b"\xff" * 64 + b"HTTP/1.1 400 Bad Request\r\n\r\n")
+            time.sleep(5)
+
+    class Web(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):  # (its log is not the command's stderr)
+            pass
+
+    handler = Web if other == "web server" else Garbage
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.server_address[1]}"
+    monkeypatch.setattr(distributed, "CONNECT_S", 2.0, raising=False)
+    out = tmp_path / "r.json"
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(SAMPLE / "signs.csv")]
+    t0 = time.monotonic()
+    try:
+        res = CliRunner().invoke(main, [*args, "-q", "--json", str(out), "--scheduler", address])
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert time.monotonic() - t0 < 15
+    assert res.exit_code == 2, res.output
+    (line,) = res.stderr.splitlines()
+    assert line.startswith(f"posting: error: --scheduler {address}: something listens there, but")
+    assert "it is not a dask scheduler" in line and "Traceback" not in res.output
+    assert not out.exists()
