@@ -66,9 +66,11 @@ from posting.ambiguity import near_other_parcel
 from posting.assign import assign_markers
 from posting.boundary import frame
 from posting.checks import EPSILON_FT
+from posting.checks.content import names_match, normalise_text
 from posting.checks.spacing import ring_gaps
 from posting.crs import WGS84, azimuth_deg
 from posting.errors import InputError
+from posting.index import unique_ints
 from posting.io import MarkerLayer
 from posting.kinds.access import UNSURE
 from posting.records import LONLAT_DECIMALS
@@ -890,14 +892,48 @@ def _clearance(report: Report) -> np.ndarray:
 
     With a stated accuracy, a marker within it of another parcel's boundary could stand
     across the line (:mod:`posting.ambiguity`): the check cannot be sure which parcel it posts.
-    The sign's name settles it where the owner of record is known (the plan's exports carry
-    it, as ``name_on_sign``, and Florida's signs must show it anyway); elsewhere new markers
-    stand the accuracy and a margin from shared lines.
+    The sign's name settles it where it names this parcel's owner of record and no neighbour's
+    (the plan's exports carry the owner, as ``name_on_sign``, and Florida's signs must show it
+    anyway): a check reads the name as it does (:func:`~posting.checks.content.names_match`),
+    so an owner's name without a distinctive word ("J & B LLC") or one a neighbour's owner
+    shares ("Harney Timber LLC" beside "Harney Timber Trust") settles nothing, unless the
+    neighbour has the same owner. Elsewhere new markers stand the accuracy and a margin from
+    shared lines.
     """
     acc = report.settings.accuracy_ft
-    owner = report.parcels["owner"]
+    if acc <= 0:
+        return np.zeros(len(report.parcels))
+    owner = report.parcels["owner"].astype(object).reset_index(drop=True)
     known = owner.notna().to_numpy() & (owner.astype(str).str.strip() != "").to_numpy()
-    return np.where(known | (acc <= 0), 0.0, acc + MARGIN_FT)
+    known &= names_match(owner.where(known), owner.where(known))
+    # neighbours near enough for a marker of one to be doubted by the other's line
+    geo = report.geometry
+    cand = np.flatnonzero(known)
+    a, b = _near_pairs(geo, cand, acc + report.settings.tolerance_ft)
+    if len(a):
+        sign, other = owner.iloc[a].reset_index(drop=True), owner.iloc[b].reset_index(drop=True)
+        same = (normalise_text(sign) == normalise_text(other)).to_numpy(dtype=bool)
+        shared_name = names_match(sign, other) & ~same
+        known[a[shared_name]] = False
+    return np.where(known, 0.0, acc + MARGIN_FT)
+
+
+def _near_pairs(geo: Any, parcels: np.ndarray, within_ft: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (``a`` among ``parcels``, ``b`` any other parcel of its working frame) whose
+    geometries are within ``within_ft`` of each other."""
+    out_a, out_b = [np.empty(0, dtype=np.int64)], [np.empty(0, dtype=np.int64)]
+    valid = np.flatnonzero(geo.group >= 0)
+    for g in unique_ints(geo.group[parcels]).tolist():
+        if g < 0:
+            continue
+        here = valid[geo.group[valid] == g]
+        mine = parcels[geo.group[parcels] == g]
+        tree = shapely.STRtree(geo.geometry_ft[here])
+        qi, ti = tree.query(geo.geometry_ft[mine], predicate="dwithin", distance=within_ft)
+        keep = here[ti] != mine[qi]
+        out_a.append(mine[qi[keep]])
+        out_b.append(here[ti[keep]])
+    return np.concatenate(out_a), np.concatenate(out_b)
 
 
 def _repeats(parcel: np.ndarray, xy: np.ndarray, within_ft: float) -> np.ndarray:

@@ -615,3 +615,26 @@ def test_signs_a_person_must_read_are_left_to_the_landowner():
     assert row.total == 0 and not row.complete
     assert row.remaining.startswith("sign_text: 1 of 16 signs show none of ")
     assert row.remaining.endswith("(the law takes words to that effect: read the sign)")
+
+
+@pytest.mark.parametrize(
+    "owners",
+    [
+        ["Harney Timber LLC", "Harney Timber Trust"],  # the sign's name matches both owners
+        ["John Smith", "John Smith Jr"],
+        ["J & B LLC", "Osceola Cattle Co"],  # no distinctive word: no name settles it
+    ],
+)
+def test_an_owners_name_that_settles_nothing_keeps_markers_off_the_shared_line(owners):
+    # With a phone's 16 ft, a marker by the line between two lots is doubtful unless the name
+    # on it settles which it posts; these names do not, so the plan must not call the lots
+    # complete while leaving markers by that line (the re-check finds them uncertain).
+    layer = parcels(square(1000), square(1000, 1000), owners=owners)
+    p = plan(check(layer, settings=Settings(accuracy_ft=16)))
+    again = recheck(layer, None, p)
+    complete = p.parcels.loc[p.parcels["complete"], "parcel"].to_numpy()
+    assert (again.parcels["status"].to_numpy()[complete] == "compliant").all()
+    # the first lot's interval markers along the shared line stand clear of it by the accuracy
+    m = p.markers
+    by_line = m[(m["parcel"] == 0) & (m["role"] == "interval") & (m["x_ft"] > 980)]
+    assert len(by_line) and ((by_line["x_ft"] - 1000).abs() >= 16).all()
