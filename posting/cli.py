@@ -351,7 +351,7 @@ def plan_cmd(
         outputs.inputs_of(_inputs(job)),
     )
     report = _run(job)
-    result = make_plan(report, setback_ft=setback_ft)
+    result = make_plan(report, setback_ft=setback_ft, sight_ft=job.context.sight_ft)
     made = {
         "output": lambda: render(result, fmt, include_existing=include_existing),
         "summary": lambda: render(result, f"summary-{summary_fmt}"),

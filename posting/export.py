@@ -416,7 +416,16 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
     t = plan.totals()
     if not len(plan.parcels):
         return [f"plan: all {len(r.parcels)} parcels comply with {r.rules_name}: nothing to add"]
-    if plan.spacing_ft is not None:
+    sight = getattr(plan, "sight_ft", None)
+    in_sight = sight is not None and plan.spacing_ft is not None
+    in_sight = in_sight and plan.spacing_ft < sight - r.settings.accuracy_ft - plan.margin_ft
+    if in_sight:
+        spacing = (
+            f"markers spaced at most {plan.spacing_ft:,.1f} ft (in sight of each other: "
+            f"{sight:g} ft sight distance - {r.settings.accuracy_ft:g} ft accuracy - "
+            f"{plan.margin_ft:g} ft margin - both setbacks)"
+        )
+    elif plan.spacing_ft is not None:
         limit = plan.spacing_ft + r.settings.accuracy_ft + plan.margin_ft
         spacing = (
             f"markers spaced at most {plan.spacing_ft:,.1f} ft ({limit:g} ft limit"

@@ -165,6 +165,10 @@ class Plan:
         rule.
     setback_ft, margin_ft
         The settings used.
+    sight_ft
+        The sight distance planned for, where a profile wants markers in sight of each other
+        (None without such a rule): the spacing is at most that, less the accuracy, the margin
+        and twice the setback.
     warnings
         Markers that could not be placed so that a check counts them for their parcel.
     """
@@ -179,6 +183,7 @@ class Plan:
     margin_ft: float
     existing_next_ft: pd.Series = field(repr=False, default_factory=lambda: pd.Series(dtype=float))
     warnings: list[str] = field(default_factory=list)
+    sight_ft: float | None = None
 
     def counts(self) -> dict[str, int]:
         """New markers per role (every role, zeros included)."""
@@ -592,7 +597,9 @@ def _take(sim, keep: np.ndarray):
 # One function on purpose (about 230 lines): the plan's four steps (anchors, fixed positions,
 # intervals, the table) share the report's arrays and each step's placements; each step is one
 # block with its comment, and the work is in the helpers below.
-def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
+def plan(
+    report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT, sight_ft: float | None = None
+) -> Plan:
     """Plan the markers that bring each parcel of ``report`` into compliance.
 
     Parameters
@@ -603,6 +610,10 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     setback_ft
         How far inside the boundary new markers stand. It is reduced where a parcel is too
         narrow for it (the plan says so), and kept under the tolerances.
+    sight_ft
+        The sight distance the check was given (``--sight-ft``), for profiles whose markers
+        must be in sight of each other; None: the rule's forest distance, which a check accepts
+        whatever the land cover (:func:`_sight_ring`).
 
     Raises
     ------
@@ -659,6 +670,18 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
     reach = max(st.tolerance_ft - MARGIN_FT, 0.0)
     interval_setback = min(setback_ft, reach)
     corner_setback = min(setback_ft, reach, max(corner_reach, 0.0))
+    # markers that must be in sight of each other: a straight line between two set-back
+    # markers is at most the boundary between them plus both setbacks
+    sight_all = _sight_ring(report, sight_ft)
+    sight_ring = sight_all - acc - MARGIN_FT - 2 * max(interval_setback, 0)
+    if (sight_ring < 1.0).any():
+        raise InputError(
+            f"{{option}} {acc:g} and the setback leave no room under the "
+            f"{float(np.nanmin(sight_all)):g} ft sight distance: no plan can be certain",
+            parameter="accuracy_ft",
+        )
+    spacing_ring = np.fmin(spacing_ring, sight_ring)
+    spacing = None if np.isnan(spacing_ring).all() else spacing_ring
 
     prep = report.geometry
     rings = prep.rings
@@ -819,7 +842,24 @@ def plan(report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT) -> Plan:
         margin_ft=MARGIN_FT,
         existing_next_ft=existing_next,
         warnings=warnings,
+        sight_ft=None if np.isnan(sight_all).all() else float(np.nanmin(sight_all)),
     )
+
+
+def _sight_ring(report: Report, sight_ft: float | None) -> np.ndarray:
+    """Per ring, the sight distance its markers must keep to (NaN where its parcel's profile
+    has no in-sight rule): ``sight_ft`` where the check was given one, else the rule's forest
+    distance. The plan does not read the land cover, and a check finds markers farther apart
+    than the forest distance out of sight in woods, uncertain where the cover is unknown; the
+    forest distance is in sight on any land."""
+    rings = report.geometry.rings
+    by_profile = {}
+    for prof in report.profiles:
+        rule = dict(prof.rules()).get("in_sight")
+        if rule is not None:
+            by_profile[prof.name] = float(sight_ft) if sight_ft else rule.forest_sight_ft
+    rules = report.parcels["rules"].to_numpy(dtype=object)[rings.parcel]
+    return np.array([by_profile.get(r, np.nan) for r in rules], dtype=float)
 
 
 def _served_by_doubt(report: Report, places: pd.DataFrame, reach_ft: float) -> np.ndarray:
@@ -1267,8 +1307,8 @@ def _shopping_list(
     )
     f = report.findings
     # what the plan places markers for: gaps, corners and access points (the main entrance
-    # among them)
-    placed = ["spacing", "corners", "access", "entrance"]
+    # among them), and markers in sight of each other
+    placed = ["spacing", "corners", "access", "entrance", "in_sight"]
     # and what no placement settles: a violation (a sign's letters), or what stays unsure (a
     # sign in words a person must read); markers by a shared line have their own note below
     level = f["level"]

@@ -638,3 +638,20 @@ def test_an_owners_name_that_settles_nothing_keeps_markers_off_the_shared_line(o
     m = p.markers
     by_line = m[(m["parcel"] == 0) & (m["role"] == "interval") & (m["x_ft"] > 980)]
     assert len(by_line) and ((by_line["x_ft"] - 1000).abs() >= 16).all()
+
+
+def test_markers_that_must_be_in_sight_of_each_other_are_planned_within_sight():
+    # Nevada: marks every 200 ft, and in sight of each other: 100 ft in woods. The land cover
+    # is unknown, so only the forest distance is certain: 100 - 0.2 - 2 x 3 = 93.8 ft apart.
+    layer = parcels(square(1000))
+    p = plan(check(layer, rules="nevada"))
+    assert p.sight_ft == 100.0 and p.spacing_ft == pytest.approx(93.8)
+    again = recheck(layer, None, p)
+    assert not again.findings["rule"].eq("in_sight").any(), again.findings
+    # a stated sight distance (--sight-ft) is planned for instead
+    from posting.engine import Context
+
+    p150 = plan(check(layer, rules="nevada", context=Context(sight_ft=150)), sight_ft=150)
+    assert p150.spacing_ft == pytest.approx(143.8)
+    again = recheck(layer, None, p150, context=Context(sight_ft=150))
+    assert not again.findings["rule"].eq("in_sight").any(), again.findings
