@@ -858,8 +858,8 @@ def _sight_ring(report: Report, sight_ft: float | None) -> np.ndarray:
         rule = dict(prof.rules()).get("in_sight")
         if rule is not None:
             by_profile[prof.name] = float(sight_ft) if sight_ft else rule.forest_sight_ft
-    rules = report.parcels["rules"].to_numpy(dtype=object)[rings.parcel]
-    return np.array([by_profile.get(r, np.nan) for r in rules], dtype=float)
+    rules = pd.Series(report.parcels["rules"].to_numpy(dtype=object)[rings.parcel])
+    return rules.map(by_profile).to_numpy(dtype=float, na_value=np.nan)
 
 
 def _served_by_doubt(report: Report, places: pd.DataFrame, reach_ft: float) -> np.ndarray:
