@@ -1307,8 +1307,9 @@ def _shopping_list(
     )
     f = report.findings
     # what the plan places markers for: gaps, corners and access points (the main entrance
-    # among them), and markers in sight of each other
-    placed = ["spacing", "corners", "access", "entrance", "in_sight"]
+    # among them; the banks where water crosses the boundary, which a check lists with them),
+    # and markers in sight of each other
+    placed = ["spacing", "corners", "access", "entrance", "water", "in_sight"]
     # and what no placement settles: a violation (a sign's letters), or what stays unsure (a
     # sign in words a person must read); markers by a shared line have their own note below
     level = f["level"]

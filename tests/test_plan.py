@@ -655,3 +655,44 @@ def test_markers_that_must_be_in_sight_of_each_other_are_planned_within_sight():
     assert p150.spacing_ft == pytest.approx(143.8)
     again = recheck(layer, None, p150, context=Context(sight_ft=150))
     assert not again.findings["rule"].eq("in_sight").any(), again.findings
+
+
+def test_markers_on_the_banks_where_water_crosses_make_a_plan_complete(tmp_path):
+    # Montana: a marker at each outer gate and point of access, and on each bank where water
+    # crosses the boundary. A lake along the square's east side ends at its two east corners;
+    # a road crosses the south side. The plan places the banks and the way in, and a re-check
+    # with its markers is compliant: the plan is complete (it said the water's rule was still
+    # unmet, exit 1: found by the plan audit)
+    import geopandas as gpd
+
+    from posting.cli import main
+
+    crs = CRS.from_proj4("+proj=tmerc +lat_0=46.5 +lon_0=-110 +k=1 +datum=WGS84 +units=ft +no_defs")
+
+    def layer(name, geoms):
+        path = tmp_path / f"{name}.gpkg"
+        gpd.GeoDataFrame({"type": [name] * len(geoms)}, geometry=geoms, crs=crs).to_file(path)
+        return str(path)
+
+    args = [
+        layer("parcels", [square(1000)]),
+        "--rules",
+        "montana",
+        "--water",
+        layer("lake", [shapely.box(1000, -500, 2000, 1500)]),
+        "--access",
+        layer("road", [shapely.LineString([(500, -300), (500, 300)])]),
+    ]
+    out = tmp_path / "plan.csv"
+    from click.testing import CliRunner
+
+    res = CliRunner().invoke(main, ["plan", *args, "-o", str(out)])
+    assert res.exit_code == 0, res.stderr
+    planned = pd.read_csv(out)
+    assert sorted(planned["role"]) == ["access", "access", "access"]  # two banks, one road
+    again = CliRunner().invoke(main, ["check", *args, "--signs", str(out), "--csv", "-", "-q"])
+    assert again.exit_code == 0, again.stderr
+    assert "compliant" in again.stdout.splitlines()[1]
+    # and the first check words the banks in the plural
+    first = CliRunner().invoke(main, ["check", *args, "--csv", "-", "-q"])
+    assert "none of its 2 banks where water crosses the boundary has a marker" in first.stdout

@@ -365,6 +365,7 @@ def point_findings(
     tolerance_ft: float,
     accuracy_ft: float,
     shared: np.ndarray | None = None,
+    nouns: str | None = None,
 ) -> pd.DataFrame:
     """Findings for places that each need a marker (corners, access points).
 
@@ -372,7 +373,8 @@ def point_findings(
     compared with the tolerance) and ``neighbour_ft`` (how far the place is from posting, for
     the message; inf when its ring has no marker). ``shared``: True for the places whose
     status comes of sharing their markers with other places (:func:`own_markers`): their
-    distances say nothing of it, and the message says so.
+    distances say nothing of it, and the message says so. ``nouns``: the plural of ``noun``
+    (``noun`` with an ``s`` by default).
     """
     if len(points) == 0:
         return empty_findings()
@@ -407,7 +409,7 @@ def point_findings(
         for n, k, far, none, sh in zip(
             n_of.tolist(), of.tolist(), worst.tolist(), bare.tolist(), share.tolist(), strict=True
         ):
-            word = noun if k == 1 else f"{noun}s"
+            word = noun if k == 1 else (nouns or f"{noun}s")
             own = f" of {plural(n, 'its', 'their')} own" if sh else ""
             why = (
                 f" ({'it shares' if n == 1 else f'{sh} share'} a marker with another {noun}:"

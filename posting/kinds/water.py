@@ -84,6 +84,7 @@ def measure(rule: WaterRule, profile, m: Measurements) -> Part:
             rule_name="water",
             clause=rule.clause,
             noun="bank where water crosses the boundary",
+            nouns="banks where water crosses the boundary",
             need="marker",
             tolerance_ft=tol,
             accuracy_ft=m.settings.accuracy_ft,
