@@ -55,6 +55,7 @@ frame's grid north is not true north away from its central meridian.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,6 +74,7 @@ from posting.errors import InputError
 from posting.index import unique_ints
 from posting.io import MarkerLayer
 from posting.kinds.access import UNSURE
+from posting.kinds.density import FT_PER_MILE, required, ring_places
 from posting.records import LONLAT_DECIMALS
 from posting.report import Report
 
@@ -681,6 +683,9 @@ def plan(
             parameter="accuracy_ft",
         )
     spacing_ring = np.fmin(spacing_ring, sight_ring)
+    # a count of markers the law sets (to a mile, or in all): rings spaced so that their
+    # places add up to it (checked once the markers stand: _short_of_places)
+    spacing_ring = np.fmin(spacing_ring, _density_ring(report))
     spacing = None if np.isnan(spacing_ring).all() else spacing_ring
 
     prep = report.geometry
@@ -832,7 +837,18 @@ def plan(
         np.vstack([c_in.reshape(-1, 2), i_dir.reshape(-1, 2)]),
         clear,
     )
-    shopping = _shopping_list(report, todo, table, notes, warnings)
+    short = _short_of_places(
+        report,
+        todo,
+        np.r_[asg.ring[am], corners.ring[corners.ok], intervals.ring[intervals.ok]],
+        np.r_[
+            asg.position_ft[am],
+            corners.position_ft[corners.ok],
+            intervals.position_ft[intervals.ok],
+        ],
+        notes,
+    )
+    shopping = _shopping_list(report, todo, table, notes, warnings, short)
     return Plan(
         report=report,
         markers=table,
@@ -844,6 +860,72 @@ def plan(
         warnings=warnings,
         sight_ft=None if np.isnan(sight_all).all() else float(np.nanmin(sight_all)),
     )
+
+
+def _density_rules(report: Report) -> Iterator[tuple[np.ndarray, Any, np.ndarray]]:
+    """Each profile's density rule (:mod:`posting.kinds.density`) with the parcels it judges
+    (a mask) and the rings it counts (a mask: the exterior ones alone where it says so)."""
+    rings = report.geometry.rings
+    judged = report.parcels["rules"].to_numpy(dtype=object)
+    for prof in report.profiles:
+        rule = dict(prof.rules()).get("density")
+        if rule is not None:
+            counted = rings.hole == 0 if rule.exterior_only else np.ones(len(rings), dtype=bool)
+            yield judged == prof.name, rule, counted
+
+
+def _density_ring(report: Report) -> np.ndarray:
+    """Per ring, the spacing that gives its parcel the places its profile's count of markers
+    wants (NaN without such a rule): at most a mile over the markers to a mile, or the counted
+    boundary over the count in all. Markers no farther apart than that along each counted ring
+    are at least as many as the count (a ring of length L gets at least L / spacing of them),
+    and as many places unless some stand within ``place_ft`` of each other (existing ones, a
+    corner's): :func:`_short_of_places` counts them as a check does. No margin: a count does
+    not move with a position's last decimal."""
+    rings = report.geometry.rings
+    out = np.full(len(rings), np.nan)
+    for parcels, rule, counted in _density_rules(report):
+        boundary = np.bincount(
+            rings.parcel, weights=np.where(counted, rings.length_ft, 0.0), minlength=len(parcels)
+        )
+        cap = np.full(len(parcels), np.inf)
+        if rule.per_mile is not None:
+            cap = np.minimum(cap, FT_PER_MILE / rule.per_mile)
+        if rule.min_count is not None:
+            cap = np.minimum(cap, boundary / rule.min_count)
+        mine = parcels[rings.parcel] & counted
+        out[mine] = np.fmax(cap[rings.parcel[mine]], 1.0)
+    return out
+
+
+def _short_of_places(
+    report: Report, todo: np.ndarray, ring: np.ndarray, position_ft: np.ndarray, notes: np.ndarray
+) -> np.ndarray:
+    """Per parcel, True where the markers that will stand (existing and planned, at ``ring``
+    and ``position_ft`` as a check counts them) are fewer places than its profile's count of
+    markers wants, with a note saying so: the check's own count (:func:`ring_places`,
+    :func:`required`)."""
+    rings = report.geometry.rings
+    short = np.zeros(len(report.parcels), dtype=bool)
+    for parcels, rule, counted in _density_rules(report):
+        on = counted[ring]
+        places_ring = ring_places(ring[on], position_ft[on], rings.length_ft, rule.place_ft)
+        places_ring[~counted] = 0
+        places = np.bincount(rings.parcel, weights=places_ring, minlength=len(parcels))
+        boundary = np.bincount(
+            rings.parcel, weights=np.where(counted, rings.length_ft, 0.0), minlength=len(parcels)
+        )
+        need = required(rule, boundary)
+        few = np.flatnonzero(parcels & todo & (places < need))
+        short[few] = True
+        for i in few.tolist():
+            k = int(places[i])
+            notes[i] = (
+                f"the plan's markers stand at {k} {'place' if k == 1 else 'places'} where its "
+                f"profile's count wants {int(need[i])} (markers within {rule.place_ft:g} ft of "
+                "each other are one place): add markers between them"
+            )
+    return short
 
 
 def _sight_ring(report: Report, sight_ft: float | None) -> np.ndarray:
@@ -1287,7 +1369,12 @@ def _name(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def _shopping_list(
-    report: Report, todo: np.ndarray, table: pd.DataFrame, notes: np.ndarray, warnings: list[str]
+    report: Report,
+    todo: np.ndarray,
+    table: pd.DataFrame,
+    notes: np.ndarray,
+    warnings: list[str],
+    short: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """Per parcel that is not compliant: how many markers of each role, and what is left."""
     p = report.parcels
@@ -1308,8 +1395,8 @@ def _shopping_list(
     f = report.findings
     # what the plan places markers for: gaps, corners and access points (the main entrance
     # among them; the banks where water crosses the boundary, which a check lists with them),
-    # and markers in sight of each other
-    placed = ["spacing", "corners", "access", "entrance", "water", "in_sight"]
+    # markers in sight of each other, and a count of markers (to a mile, or in all)
+    placed = ["spacing", "corners", "access", "entrance", "water", "in_sight", "density"]
     # and what no placement settles: a violation (a sign's letters), or what stays unsure (a
     # sign in words a person must read); markers by a shared line have their own note below
     level = f["level"]
@@ -1380,5 +1467,6 @@ def _shopping_list(
             "the layers they need, such as the access points or the water)"
         )
     out["note"] = note
-    out["complete"] = todo[rows] & (rem == "") & ~stuck & ~empty & ~ways
+    few = np.zeros(len(rows), dtype=bool) if short is None else short[rows]
+    out["complete"] = todo[rows] & (rem == "") & ~stuck & ~empty & ~ways & ~few
     return out

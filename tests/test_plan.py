@@ -696,3 +696,49 @@ def test_markers_on_the_banks_where_water_crosses_make_a_plan_complete(tmp_path)
     # and the first check words the banks in the plural
     first = CliRunner().invoke(main, ["check", *args, "--csv", "-", "-q"])
     assert "none of its 2 banks where water crosses the boundary has a marker" in first.stdout
+
+
+@pytest.mark.parametrize(
+    ("rules", "side", "need"),
+    [
+        # counts worked out by hand: Hawaii 3 a mile, 4,000 ft of boundary: ceil(2.27) = 3;
+        # South Carolina four places; New Jersey 10 a mile of exterior boundary, 4 x 2,640 ft =
+        # 2 mi: 20; California 3 a mile of exterior boundary, 4 x 5,280 ft: 12
+        ("hawaii-state-lands", 1000, 3),
+        ("south-carolina", 900, 4),
+        ("new-jersey", 2640, 20),
+        ("california", 5280, 12),
+    ],
+)
+def test_a_count_of_markers_the_law_sets_is_planned(rules, side, need):
+    # the plan placed nothing for a count of markers to a mile or in all, and said the rule
+    # was still to meet (found by the plan audit); now it spaces the boundary for the count,
+    # and a re-check finds the count met
+    layer = parcels(square(side))
+    first = check(layer, rules=rules)
+    assert first.findings["rule"].eq("density").any()
+    p = plan(first)
+    again = recheck(layer, None, p)
+    assert not again.findings["rule"].eq("density").any(), again.findings
+    places = again.parcels["places_required"] if "places_required" in again.parcels else None
+    assert places is None or int(places.iloc[0]) == need
+    assert int(again.parcels["places_marked"].iloc[0]) >= need
+    row = p.parcels.iloc[0]
+    assert "density" not in row["remaining"]
+
+
+def test_a_plan_short_of_the_count_says_so():
+    # the check's own count of places, on the markers that will stand: three within 30 ft of
+    # each other are one place of the four South Carolina wants (the safety net of a plan
+    # spaced for the count, where existing markers stand close together)
+    from posting.planning import _short_of_places
+
+    report = check(parcels(square(900)), rules="south-carolina")
+    notes = np.full(1, "", dtype=object)
+    ring, at = np.zeros(3, dtype=np.int64), np.array([0.0, 10.0, 20.0])
+    short = _short_of_places(report, np.ones(1, dtype=bool), ring, at, notes)
+    assert short.tolist() == [True]
+    assert notes[0].startswith("the plan's markers stand at 1 place where its profile's count")
+    spread = np.array([0.0, 900.0, 1800.0, 2700.0])
+    short = _short_of_places(report, np.ones(1, dtype=bool), np.zeros(4, np.int64), spread, notes)
+    assert short.tolist() == [False]
