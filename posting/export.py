@@ -425,6 +425,11 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
             f"{sight:g} ft sight distance - {r.settings.accuracy_ft:g} ft accuracy - "
             f"{plan.margin_ft:g} ft margin - both setbacks)"
         )
+    elif plan.spacing_ft is not None and getattr(plan, "spacing_by_count", False):
+        spacing = (
+            f"markers spaced at most {plan.spacing_ft:,.1f} ft (for the count of markers the "
+            "law sets)"
+        )
     elif plan.spacing_ft is not None:
         limit = plan.spacing_ft + r.settings.accuracy_ft + plan.margin_ft
         spacing = (
@@ -433,27 +438,38 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
         )
     else:
         spacing = "no spacing rule"
+    # (kept within the tolerance, less the margin: a marker farther in posts no boundary)
+    within = r.settings.tolerance_ft - plan.margin_ft
+    setback = f"set back {plan.setback_ft:g} ft inside the line"
+    if plan.setback_ft > within:
+        setback = (
+            f"set back {within:g} ft inside the line ({name('setback_ft')} {plan.setback_ft:g} "
+            f"kept within the {r.settings.tolerance_ft:g} ft tolerance)"
+        )
     lines = [
         f"plan for {t['parcels']:,} parcel(s) not compliant with {r.rules_name} "
-        f"({r.profile.citation}): {spacing}, set back {plan.setback_ft:g} ft inside the line",
+        f"({r.profile.citation}): {spacing}, {setback}",
         f"  {t['total']:,} new markers to place ({_counts_text(plan.counts())}) on "
         f"{t['parcels_with_markers']:,} parcel(s), posting {t['covered_ft']:,.1f} ft of boundary",
     ]
     p = plan.parcels
     for rec in p.head(k).itertuples(index=False):
         counts = {role: int(getattr(rec, role)) for role in ROLES}
+        parts = []
         if rec.total:
             text = (
                 f"{rec.total:,} new marker{'s' if rec.total > 1 else ''} ({_counts_text(counts)})"
             )
             if rec.covered_ft:
                 text += f", posting {rec.covered_ft:,.1f} ft of boundary"
-        else:
-            text = "nothing to place"
+            parts.append(text)
+        elif not rec.note.startswith("nothing to place"):  # (the note says it, and why)
+            parts.append("nothing to place")
         if rec.remaining:
-            text += f"; still {rec.status}: {rec.remaining}"
+            parts.append(f"still {rec.status}: {rec.remaining}")
         if rec.note:
-            text += f"; {rec.note}"
+            parts.append(rec.note)
+        text = "; ".join(parts)
         lines.append(f"    {rec.id} ({rec.status}): {text}")
     if len(p) > k:
         lines.append(f"    ... and {len(p) - k:,} more parcels (see {name('summary')})")

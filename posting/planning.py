@@ -171,6 +171,9 @@ class Plan:
         The sight distance planned for, where a profile wants markers in sight of each other
         (None without such a rule): the spacing is at most that, less the accuracy, the margin
         and twice the setback.
+    spacing_by_count
+        True where ``spacing_ft`` is that of a count of markers the law sets (to a mile, or in
+        all), not a limit's.
     warnings
         Markers that could not be placed so that a check counts them for their parcel.
     """
@@ -186,6 +189,7 @@ class Plan:
     existing_next_ft: pd.Series = field(repr=False, default_factory=lambda: pd.Series(dtype=float))
     warnings: list[str] = field(default_factory=list)
     sight_ft: float | None = None
+    spacing_by_count: bool = False
 
     def counts(self) -> dict[str, int]:
         """New markers per role (every role, zeros included)."""
@@ -685,7 +689,8 @@ def plan(
     spacing_ring = np.fmin(spacing_ring, sight_ring)
     # a count of markers the law sets (to a mile, or in all): rings spaced so that their
     # places add up to it (checked once the markers stand: _short_of_places)
-    spacing_ring = np.fmin(spacing_ring, _density_ring(report))
+    by_count = _density_ring(report)
+    spacing_ring = np.fmin(spacing_ring, by_count)
     spacing = None if np.isnan(spacing_ring).all() else spacing_ring
 
     prep = report.geometry
@@ -859,6 +864,8 @@ def plan(
         existing_next_ft=existing_next,
         warnings=warnings,
         sight_ft=None if np.isnan(sight_all).all() else float(np.nanmin(sight_all)),
+        spacing_by_count=spacing is not None
+        and bool(np.nanmin(spacing) == np.nanmin(np.r_[by_count, np.inf])),
     )
 
 

@@ -15,6 +15,7 @@ import gpxpy
 import numpy as np
 import pyogrio
 import pytest
+import shapely
 from helpers import SAMPLE
 from lxml import etree
 from pyproj import Geod
@@ -235,3 +236,33 @@ def test_format_from_extension_or_option():
     assert format_of("x.txt", "csv") == "csv"
     with pytest.raises(InputError, match="cannot tell the format"):
         format_of("plan.shp")
+
+
+def test_the_shopping_list_says_the_setback_used_the_count_and_nothing_twice():
+    # found by the plan audit: --setback-ft 100 was said as 100 ft where markers stand 29.8 ft
+    # in (kept within the 30 ft tolerance, less the 0.2 ft margin); a count of markers was said
+    # as a limit less accuracy and margin; and "nothing to place" was said twice
+    from helpers import parcels, square
+
+    from posting import check
+    from posting.export import summary_lines
+    from posting.planning import plan
+
+    lines = summary_lines(plan(check(parcels(square(900)), rules="florida"), setback_ft=100))
+    assert "set back 29.8 ft inside the line (" in lines[0]
+    assert lines[0].endswith("100 kept within the 30 ft tolerance)")
+    sc = summary_lines(plan(check(parcels(square(900)), rules="south-carolina")))
+    assert "markers spaced at most 900.0 ft (for the count of markers the law sets)" in sc[0]
+    # Montana with an access layer whose road crosses no boundary, and no water: its rules give
+    # no place for a marker (the note says so once)
+    from test_profiles import features
+
+    from posting.engine import Context
+
+    far = features([shapely.LineString([(5000, 5000), (6000, 5000)])], ["road"])
+    mt = check(parcels(square(900)), rules="montana", context=Context(access=far))
+    [line] = [x for x in summary_lines(plan(mt)) if x.startswith("    0 (")]
+    assert line == (
+        "    0 (unposted): nothing to place: its profile's rules give no place for a marker "
+        "here (give the layers they need, such as the access points or the water)"
+    )
