@@ -1025,7 +1025,9 @@ def _read_ogr_layer_as_read(
                     gdf[col].array.__arrow_array__().validate(full=True)
             return gdf, {}, notes
         except (pa.ArrowException, UnicodeDecodeError):
-            kwargs = {"use_arrow": False, "encoding": "latin-1"}
+            # (GDAL's name: for a Shapefile, pyogrio hands it to GDAL as SHAPE_ENCODING, which
+            # does not know "latin-1", and the file would be refused as cut short)
+            kwargs = {"use_arrow": False, "encoding": "ISO-8859-1"}
             notes.append(
                 f"{path}: has text that is not UTF-8; read as Latin-1: if names look wrong, "
                 "save the file as UTF-8"

@@ -1092,6 +1092,25 @@ def test_a_large_file_of_a_gdal_format_is_read_in_slices_with_one_run_s_bytes(
     assert report["summary"]["parcels"] == 29 and report["summary"]["markers_read"] == 228
 
 
+def test_a_latin_1_shapefile_without_its_cpg_in_slices_as_in_one_run(
+    tmp_path, scheduler, monkeypatch
+):
+    """The sample's parcels as a Shapefile of Latin-1 text without its ``.cpg``, one owner's
+    name with an accent in a later slice only: read as Latin-1 in slices as in one run (the
+    slices of plain text read as UTF-8, that one as Latin-1), the same bytes and note."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    lots.loc[17, "owner"] = "Muñoz Ranch"
+    parcels = tmp_path / "parcels.shp"
+    lots.to_file(parcels, engine="pyogrio", encoding="ISO-8859-1")
+    (tmp_path / "parcels.cpg").unlink()
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", parcels))
+    assert report["parcels"][17]["owner"] == "Muñoz Ranch"
+    assert any("read as Latin-1" in w for w in report["warnings"])
+
+
 def test_why_a_parcel_has_no_geometry_reaches_the_partitions(tmp_path, scheduler, monkeypatch):
     """A reason the reader gives for a row without geometry (a GeoPackage geometry GDAL cannot
     decode) travels with its parcel to its partition: the report says it, not "no geometry",

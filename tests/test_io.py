@@ -326,6 +326,29 @@ def test_ids_verbatim_and_missing_ids(tmp_path):
     assert [p["duplicate_id"] for p in d["parcels"]] == [False, True, True]
 
 
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_latin_1_shapefile_without_its_cpg_is_read_as_latin_1(tmp_path, lots, zipped):
+    """A Shapefile whose ``.dbf`` holds Latin-1 text and that has no ``.cpg`` (an older
+    program's) is read as Latin-1, with the note a GeoJSON of Latin-1 gets: not refused as a
+    file cut short (pyogrio hands the encoding to GDAL by name, and GDAL knows ISO-8859-1, not
+    Python's "latin-1")."""
+    import zipfile
+
+    lots["OWNER"] = ["Muñoz", "Ølsen"]
+    path = tmp_path / "lots.shp"
+    lots.to_file(path, encoding="ISO-8859-1")
+    (tmp_path / "lots.cpg").unlink()
+    assert "Mu\xf1oz".encode("latin-1") in (tmp_path / "lots.dbf").read_bytes()
+    if zipped:
+        path = tmp_path / "lots.zip"
+        with zipfile.ZipFile(path, "w") as z:
+            for ext in ("shp", "shx", "dbf", "prj"):
+                z.write(tmp_path / f"lots.{ext}", f"lots.{ext}")
+    layer = read_parcels(str(path), id_field="PID", owner_field="OWNER")
+    assert layer.owners.tolist() == ["Muñoz", "Ølsen"]
+    assert any("not UTF-8; read as Latin-1" in note for note in layer.notes)
+
+
 def test_ids_of_twenty_digits_in_a_shapefile(tmp_path):
     """A Shapefile's numeric field of 19 digits or more is read as decimals (GDAL): 20-digit
     parcel numbers are then ids of the integer each decimal holds, not int64's overflow (all
