@@ -1500,8 +1500,7 @@ class ExtentTally:
                 x, y = self.first_beyond
                 raise CRSError(
                     f"coordinates such as ({_shown(x)}, {_shown(y)}) are not degrees, but the "
-                    f"layer says it is in {crs.name}; give the right CRS with {{option}} or "
-                    "fix the file's CRS",
+                    f"layer's CRS is {crs.name}{_right_crs(path)}",
                     path=path,
                     parameter="crs",
                 )
@@ -1731,6 +1730,32 @@ FAR_OFF_AREA = 0.25
 :data:`FAR_OFF_AREA_M`), a layer's coordinates (not degrees) may lie before the CRS cannot
 be theirs (:func:`_far_off_area_of_use`)."""
 FAR_OFF_AREA_M = 100_000.0
+
+
+def _right_crs(path: str) -> str:
+    """How to give the layer at ``path`` its right CRS, where its coordinates are not degrees
+    and its CRS says they are: a table's is given with ``--crs``; a file's own CRS wins over
+    ``--crs``, which gives one only to a file that has none, so the file must be mended (a
+    GeoJSON file without a ``crs`` member is WGS 84 by its standard).
+
+    >>> _right_crs("signs.csv")
+    '; give the right CRS with {option}'
+    >>> _right_crs("lots/parcels.shp")  # doctest: +NORMALIZE_WHITESPACE
+    '; give the file its right CRS (ogr2ogr -a_srs EPSG:<its code> fixed.shp parcels.shp):
+    {option} gives a CRS only to a file that has none'
+    """
+    name = Path(path).name
+    suffix = Path(name).suffix.lower()
+    if suffix in (*TABLE_SUFFIXES, ".tsv"):
+        return "; give the right CRS with {option}"
+    said = ""
+    if suffix in (".geojson", ".json", ".geojsonl", ".geojsons"):
+        said = ' (a GeoJSON file without a "crs" member is in WGS 84, by its standard)'
+    if os.path.isdir(path) and suffix != ".gdb":
+        fix = "write its files again with their right CRS"
+    else:
+        fix = f"give the file its right CRS (ogr2ogr -a_srs EPSG:<its code> fixed{suffix} {name})"
+    return f"{said}; {fix}: {{option}} gives a CRS only to a file that has none"
 
 
 def _far_off_area_of_use(

@@ -248,6 +248,25 @@ def test_projected_coordinates_labelled_as_degrees_are_caught(tmp_path):
         read_parcels(path)
 
 
+@pytest.mark.parametrize("suffix", [".shp", ".gpkg", ".geojson"])
+def test_a_file_whose_own_crs_is_wrong_is_told_to_mend_the_file_not_to_give_crs(tmp_path, suffix):
+    """State Plane feet in a file that says WGS 84 (a ``.prj`` of the wrong CRS, a GeoJSON
+    without a ``crs`` member): ``--crs`` cannot mend it, since the file's own CRS wins, so the
+    error says how to mend the file, not "give the right CRS with --crs" (which, given, only
+    brought the same error back)."""
+    path = tmp_path / f"lots{suffix}"
+    gpd.GeoDataFrame(
+        geometry=[shapely.box(540000, 1520000, 541000, 1521000)], crs="EPSG:4326"
+    ).to_file(path, engine="pyogrio")
+    with pytest.raises(CRSError) as err:
+        read_parcels(path, crs="EPSG:2236")
+    said = str(err.value)
+    assert "are not degrees, but the layer's CRS is WGS 84" in said
+    assert f"(ogr2ogr -a_srs EPSG:<its code> fixed{suffix} lots{suffix})" in said
+    assert "give the right CRS with" not in said
+    assert ('without a "crs" member' in said) == (suffix == ".geojson")
+
+
 def test_one_absurd_coordinate_is_shown_as_a_number_of_its_feature(tmp_path):
     """Lots with a vertex at longitude -1e300, most of the layer: the message shows such a
     vertex's coordinates (not 300 digits, nor the corner of the extent of all the lots)."""
