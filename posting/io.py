@@ -355,7 +355,7 @@ def _points_from_table(
     else:
         xcol, ycol = _column(frame, X_NAMES), _column(frame, Y_NAMES)
         if xcol is None or ycol is None:
-            cols = ", ".join(map(str, frame.columns)) or "(none)"
+            cols = _columns_shown(frame.columns)
             numbers = pd.to_numeric(pd.Series(frame.columns, dtype=object), errors="coerce")
             if int(numbers.notna().sum()) >= 2:  # a first line of values: no header
                 raise InputError(
@@ -432,6 +432,63 @@ def _points_from_table(
     return Layer(path, attrs, geometry, layer_crs, problems, notes=notes)
 
 
+def _columns_shown(columns: Sequence[Any], most: int = 12) -> str:
+    """A table's column names for a message: the first ``most``, each cut to 40 characters
+    (a file of another format read as a table has its whole first line as "columns").
+
+    >>> _columns_shown(["lon", "lat"])
+    'lon, lat'
+    >>> _columns_shown([f"c{i}" for i in range(14)] + ["x" * 60], most=2)
+    'c0, c1 and 13 more'
+    >>> _columns_shown(["x" * 60])
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'
+    """
+    names = [str(c) if len(str(c)) <= 40 else str(c)[:39] + "..." for c in columns]
+    more = f" and {len(names) - most:,} more" if len(names) > most else ""
+    return ", ".join(names[:most]) + more or "(none)"
+
+
+_OTHER_FORMATS = (
+    (b"SQLite format 3\x00", "a GeoPackage", ".gpkg"),
+    (b"PAR1", "a Parquet file", ".parquet"),
+    (b"fgb\x03", "a FlatGeobuf file", ".fgb"),
+    (b"PK\x03\x04", "a zip archive (a zipped Shapefile, or KMZ)", ".zip or .kmz"),
+    (b"\x00\x00\x27\x0a", "a Shapefile's .shp", ".shp"),
+)
+"""The first bytes of the formats posting reads that are not text, what each is, and its name's
+ending (:func:`_not_a_table`)."""
+
+
+def _not_a_table(head: bytes, path: str) -> None:
+    """Refuse a file named as a table (``.csv``, ``.txt``) whose first bytes ``head`` are of
+    another format: a GeoJSON, KML or GPX file, a GeoPackage ..., saying what it is and how to
+    name it (read as a table, its first line would be taken for its columns: "no coordinate
+    columns", or the whole file shown as a header of values).
+
+    Raises
+    ------
+    InputError
+    """
+    for magic, what, suffix in _OTHER_FORMATS:
+        if head.startswith(magic):
+            raise InputError(
+                f"is {what}, not a CSV table: name it {suffix} (as its format)", path=path
+            )
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    if text[:1] in (b"{", b"\x1e"):  # (an object, or a GeoJSON text sequence's record)
+        what, suffix = "JSON (GeoJSON?)", ".geojson"
+    elif text[:1] == b"<":
+        lead = text[:512].lower()
+        what, suffix = "XML", ".kml or .gpx"
+        if b"<kml" in lead:
+            what, suffix = "KML", ".kml"
+        elif b"<gpx" in lead:
+            what, suffix = "GPX", ".gpx"
+    else:
+        return
+    raise InputError(f"is {what}, not a CSV table: name it {suffix} (as its format)", path=path)
+
+
 def _read_csv(path: str, crs: CRS | None, part: TextSlice | None = None, kind: str = "") -> Layer:
     """A CSV of points: comma-separated, or semicolon- or tab-separated when the header has
     no comma (a spreadsheet in a language that writes 28,5 for 28.5, whose decimal commas are
@@ -448,6 +505,7 @@ def _read_csv(path: str, crs: CRS | None, part: TextSlice | None = None, kind: s
             source = io.BytesIO(lead + fh.read(part.end - part.start))
     if not head.strip():
         raise InputError("the file is empty", path=path)
+    _not_a_table(head, path)
     notes: list[str] = []
     encoding = "utf-16" if head[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig"
     sep = csv_separator(head)

@@ -166,6 +166,66 @@ def test_csv_without_coordinates_is_an_error(tmp_path):
         read_markers([path])
 
 
+@pytest.mark.parametrize(
+    "fmt, said",
+    [
+        ("geojson", "is JSON (GeoJSON?), not a CSV table: name it .geojson"),
+        ("kml", "is KML, not a CSV table: name it .kml"),
+        ("gpx", "is GPX, not a CSV table: name it .gpx"),
+        ("gpkg", "is a GeoPackage, not a CSV table: name it .gpkg"),
+        ("parquet", "is a Parquet file, not a CSV table: name it .parquet"),
+        ("fgb", "is a FlatGeobuf file, not a CSV table: name it .fgb"),
+        ("shp", "is a Shapefile's .shp, not a CSV table: name it .shp"),
+        ("zip", "is a zip archive (a zipped Shapefile, or KMZ), not a CSV table"),
+    ],
+)
+def test_a_file_of_another_format_named_csv_says_what_it_is(tmp_path, signs, fmt, said):
+    """A signs file of another format named ``.csv`` (or ``.txt``) is refused saying what it
+    is and how to name it. Read as a table, a GeoJSON file's one line was its "header of
+    values", shown whole in the error (a FlatGeobuf's bytes too), and one of 6 MB ran for more
+    than ten minutes; a GeoPackage or KML file was "not a readable CSV file" (a tokenizing
+    error), a Parquet file had "no coordinate columns" but 'PAR1'."""
+    import zipfile
+
+    written = tmp_path / f"signs.{fmt if fmt != 'zip' else 'shp'}"
+    if fmt == "parquet":
+        signs.to_parquet(written)
+    elif fmt == "gpx":
+        written.write_text(
+            '<?xml version="1.0"?><gpx version="1.1" creator="t" '
+            'xmlns="http://www.topografix.com/GPX/1/1"><wpt lat="28.6" lon="-81.3"/></gpx>'
+        )
+    else:
+        signs.to_file(written, engine="pyogrio", driver="KML" if fmt == "kml" else None)
+    if fmt == "zip":
+        with zipfile.ZipFile(tmp_path / "signs.zip", "w") as z:
+            for ext in ("shp", "shx", "dbf", "prj"):
+                z.write(tmp_path / f"signs.{ext}", f"signs.{ext}")
+        written = tmp_path / "signs.zip"
+    for suffix in (".csv", ".txt"):
+        path = tmp_path / f"named{suffix}"
+        path.write_bytes(written.read_bytes())
+        with pytest.raises(InputError) as err:
+            read_markers([path])
+        assert said in str(err.value), str(err.value)[:300]
+        assert len(str(err.value)) < len(str(path)) + 120
+
+
+def test_a_table_s_columns_in_a_message_are_a_few_and_cut_short(tmp_path):
+    """A table of many columns and none of coordinates (a header of 200 names, one a page
+    long) is named with its first columns, each cut short, and how many more."""
+    path = tmp_path / "pts.csv"
+    names = ["x" * 500] + [f"col{i}" for i in range(199)]
+    path.write_text(",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
+    with pytest.raises(InputError) as err:
+        read_markers([path])
+    said = str(err.value)
+    assert said.endswith(
+        f"The columns are: {'x' * 39}..., col0, col1, " + "col2, col3, col4, "
+        "col5, col6, col7, col8, col9, col10 and 188 more"
+    )
+
+
 def test_layer_without_crs_is_refused_unless_given(tmp_path, lots):
     path = tmp_path / "lots.shp"
     with pytest.warns(UserWarning, match="crs"):
