@@ -1355,6 +1355,46 @@ def unnamed_layers(path: str, layer: str | None = None) -> tuple[str, ...]:
     return names if len(names) > 1 else ()
 
 
+_POINTS = ("Point", "MultiPoint", "Point Z", "MultiPoint Z", "3D Point", "3D MultiPoint")
+
+
+def _markers_in_another_layer(path: str, layers: tuple[str, ...]) -> None:
+    """Refuse a marker file of several ``layers`` whose first (the one read, none being named)
+    holds no points by its declared type (polygons: the parcels' layer of a project's
+    GeoPackage) while another holds points: each of its rows would be an unassigned sign, "a
+    Polygon is not a marker position", and every parcel unposted. The error names the layers
+    and how to give the markers' layer as a file of its own.
+
+    Raises
+    ------
+    InputError
+    """
+    import shlex
+
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
+    try:
+        types = {str(n): str(t) for n, t in pyogrio.list_layers(path)}
+    except (pyogrio.errors.DataSourceError, OSError):  # pragma: no cover - just listed
+        return
+    first = types.get(layers[0], "Unknown")
+    if first in _POINTS or first in ("Unknown", "None", ""):
+        return
+    points = [n for n in layers[1:] if types.get(n) in _POINTS]
+    if not points:
+        return
+    shown = ", ".join(repr(n) for n in layers)
+    name = Path(path).name
+    raise InputError(
+        f"its first layer, {layers[0]!r} (of {len(layers)}: {shown}), is of {first} features, "
+        f"not markers, which are points; the markers are read from a file's first layer: "
+        "give the markers' layer as a file of its own (ogr2ogr -f GPKG signs.gpkg "
+        f"{shlex.quote(name)} {shlex.quote(points[0])})",
+        path=path,
+    )
+
+
 def _read_ogr(
     path: str,
     crs: CRS | None,
@@ -1375,6 +1415,8 @@ def _read_ogr(
     layers = unnamed_layers(path, layer) if part is None else ()
     if layers:
         layer = layers[0]
+        if kind == "markers":
+            _markers_in_another_layer(path, layers)
     if suffix in (".shp", ".zip"):
         _check_shapefiles(path, layer)
     if suffix == ".gpx" and kind == "parcels":

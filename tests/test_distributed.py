@@ -1111,6 +1111,32 @@ def test_a_latin_1_shapefile_without_its_cpg_in_slices_as_in_one_run(
     assert any("read as Latin-1" in w for w in report["warnings"])
 
 
+def test_markers_in_a_file_whose_first_layer_is_the_parcels_are_refused_as_in_one_run(
+    tmp_path, scheduler, monkeypatch
+):
+    """The sample's parcels and signs as the two layers of one GeoPackage, parcels first,
+    given as the signs (read in slices of 4): refused naming the layers, as one run refuses
+    it, not each sign unassigned as "a Polygon is not a marker position"."""
+    import geopandas as gpd
+    import pyogrio
+
+    project = tmp_path / "project.gpkg"
+    pyogrio.write_dataframe(gpd.read_file(SAMPLE / "parcels.geojson"), project, layer="parcels")
+    table = pd.read_csv(SAMPLE / "signs.csv").dropna(subset=["lon", "lat"])
+    points = gpd.points_from_xy(table["lon"], table["lat"])
+    signs = gpd.GeoDataFrame(table.drop(columns=["lon", "lat"]), geometry=points, crs=4326)
+    pyogrio.write_dataframe(signs, project, layer="signs")
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(project), "-q"]
+    lines = _refused(args, tmp_path, scheduler)
+    assert lines["one"] == lines["part"]
+    assert lines["one"].endswith(
+        "its first layer, 'parcels' (of 2: 'parcels', 'signs'), is of MultiPolygon features, not "
+        "markers, which are points; the markers are read from a file's first layer: give the "
+        "markers' layer as a file of its own (ogr2ogr -f GPKG signs.gpkg project.gpkg signs)"
+    )
+
+
 def test_why_a_parcel_has_no_geometry_reaches_the_partitions(tmp_path, scheduler, monkeypatch):
     """A reason the reader gives for a row without geometry (a GeoPackage geometry GDAL cannot
     decode) travels with its parcel to its partition: the report says it, not "no geometry",

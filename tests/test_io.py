@@ -226,6 +226,38 @@ def test_a_table_s_columns_in_a_message_are_a_few_and_cut_short(tmp_path):
     )
 
 
+def test_markers_in_a_file_whose_first_layer_is_the_parcels_are_refused_naming_the_layers(
+    tmp_path, lots, signs
+):
+    """A project's GeoPackage of a layer of parcels, then one of signs, given as the signs:
+    the markers are read from a file's first layer, which is of polygons, so each sign row
+    was unassigned ("a Polygon is not a marker position") and every parcel unposted. It is
+    refused, naming the layers and how to give the signs' layer as a file of its own. A first
+    layer of points is read (with a note), as is a first layer of no declared type."""
+    import pyogrio
+
+    gpkg = tmp_path / "project.gpkg"
+    pyogrio.write_dataframe(lots, gpkg, layer="parcels")
+    pyogrio.write_dataframe(signs, gpkg, layer="sign points")
+    with pytest.raises(InputError) as err:
+        read_markers([gpkg])
+    assert str(err.value) == (
+        f"{gpkg}: its first layer, 'parcels' (of 2: 'parcels', 'sign points'), is of Polygon "
+        "features, not markers, which are points; the markers are read from a file's first "
+        "layer: give the markers' layer as a file of its own (ogr2ogr -f GPKG signs.gpkg "
+        "project.gpkg 'sign points')"
+    )
+    first = tmp_path / "signs_first.gpkg"
+    pyogrio.write_dataframe(signs, first, layer="signs")
+    pyogrio.write_dataframe(lots, first, layer="parcels")
+    assert len(read_markers([first])) == 4
+    mixed = tmp_path / "mixed.gpkg"  # (a layer of points and polygons: of no declared type)
+    both = pd.concat([lots[["geometry"]], signs[["geometry"]]], ignore_index=True)
+    pyogrio.write_dataframe(gpd.GeoDataFrame(both, crs=4326), mixed, layer="both")
+    pyogrio.write_dataframe(signs, mixed, layer="signs")
+    assert len(read_markers([mixed])) == 6
+
+
 def test_layer_without_crs_is_refused_unless_given(tmp_path, lots):
     path = tmp_path / "lots.shp"
     with pytest.warns(UserWarning, match="crs"):
