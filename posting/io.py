@@ -71,7 +71,7 @@ LON_NAMES = ("lon", "longitude", "lng", "long")
 LAT_NAMES = ("lat", "latitude")
 X_NAMES = ("x", "easting")
 Y_NAMES = ("y", "northing")
-TABLE_SUFFIXES = {".csv", ".txt"}
+TABLE_SUFFIXES = {".csv", ".txt", ".tsv"}
 PARQUET_SUFFIXES = {".parquet", ".geoparquet", ".pq"}
 
 

@@ -114,6 +114,20 @@ def test_csv_lonlat_columns(tmp_path, header):
     assert m.lon.tolist() == [p[0] for p in SIGNS]
 
 
+def test_tab_separated_values_named_tsv_are_read_as_a_csv_table(tmp_path):
+    """A spreadsheet's "tab-delimited text" saved as ``.tsv`` is read as the table it is (with
+    a decimal comma too), as ``.txt`` is: GDAL read it as a table without geometry, refused as
+    "has no geometry: it is a table, not a layer of features"."""
+    path = tmp_path / "signs.tsv"
+    path.write_text(
+        "name\tlon\tlat\n" + "".join(f"s{i}\t{x}\t{y}\n" for i, (x, y) in enumerate(SIGNS))
+    )
+    m = read_markers([path])
+    assert np.column_stack([m.lon, m.lat]).tolist() == [list(p) for p in SIGNS]
+    path.write_text("lon\tlat\n-81,29995\t28,60005\n")
+    assert read_markers([path]).lon.tolist() == [-81.29995]
+
+
 def test_csv_xy_needs_crs(tmp_path):
     path = tmp_path / "pts.csv"
     path.write_text("x,y\n540000,1520000\n")
