@@ -1208,8 +1208,9 @@ def _every_position_read(
         )
 
 
-def _gpx_waypoint_hint(path: str) -> InputError | None:
-    """The error for a GPX file without waypoints whose tracks or routes have points."""
+def _gpx_track_points(path: str) -> dict[str, int]:
+    """How many track points and route points (``track_points``, ``route_points``) a GPX file
+    holds."""
     from posting.gdal import pyogrio_here
 
     pyogrio = pyogrio_here()
@@ -1221,6 +1222,25 @@ def _gpx_waypoint_hint(path: str) -> InputError | None:
             counts[name] = max(int(info["features"]), 0)
         except (pyogrio.errors.DataLayerError, pyogrio.errors.DataSourceError, KeyError):
             counts[name] = 0
+    return counts
+
+
+def _gpx_tracks_note(path: str) -> list[str]:
+    """The note for a GPX file of waypoints (the markers) that also holds track or route points,
+    which are not read: where the GPS went, or the way planned, not the signs."""
+    counts = _gpx_track_points(path)
+    if not any(counts.values()):
+        return []
+    return [
+        f"{path}: also has {counts['track_points']:,} track point(s) and "
+        f"{counts['route_points']:,} route point(s), which are not read: the markers are its "
+        "waypoints (a track is where the GPS went, not where the signs stand)"
+    ]
+
+
+def _gpx_waypoint_hint(path: str) -> InputError | None:
+    """The error for a GPX file without waypoints whose tracks or routes have points."""
+    counts = _gpx_track_points(path)
     if not any(counts.values()):
         return None
     which = "trk" if counts["track_points"] else "rte"
@@ -1472,6 +1492,8 @@ def _read_ogr(
             raise hint
     if suffix == ".gpx" and names == ["waypoints"]:
         _every_waypoint_read(path, len(read[0][0]))
+        if kind == "markers" and part is None and features is None:
+            read[0][2].extend(_gpx_tracks_note(path))
     linked = links.result() if links is not None else []
     if linked and not any(len(r[0]) for r in read):
         _only_network_links(path, linked)

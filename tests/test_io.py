@@ -767,6 +767,28 @@ def test_a_17_digit_parcel_number_with_an_empty_one_beside_it_is_read_exactly(tm
         assert any("not UTF-8" in note for note in layer.notes)
 
 
+def test_a_gpx_file_s_track_and_route_points_beside_its_waypoints_are_said_not_read(tmp_path):
+    """The markers of a GPX file are its waypoints; its track and route points (where the
+    GPS went) are not read, and a note says how many, instead of nothing at all. A file of
+    waypoints alone has no such note."""
+    head = '<?xml version="1.0"?><gpx version="1.1" creator="t" '
+    head += 'xmlns="http://www.topografix.com/GPX/1/1">'
+    wpt = '<wpt lat="28.60005" lon="-81.29995"><name>s1</name></wpt>'
+    trk = (
+        '<trk><trkseg><trkpt lat="28.6" lon="-81.3"/><trkpt lat="28.7" lon="-81.3"/></trkseg></trk>'
+    )
+    rte = '<rte><rtept lat="28.6" lon="-81.3"/></rte>'
+    path = tmp_path / "walk.gpx"
+    path.write_text(head + wpt + trk + rte + "</gpx>")
+    m = read_markers([path])
+    assert len(m) == 1 and m.notes == [
+        f"{path}: also has 2 track point(s) and 1 route point(s), which are not read: the "
+        "markers are its waypoints (a track is where the GPS went, not where the signs stand)"
+    ]
+    path.write_text(head + wpt + "</gpx>")
+    assert read_markers([path]).notes == []
+
+
 @pytest.mark.parametrize(
     "bad, said",
     [
