@@ -2009,7 +2009,8 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
     for e in sorted(totals):
         n, given, swapped = (int(v) for v in totals[e])
         if n and looks_swapped(n, given, swapped):
-            refuse_swapped(plan.marker_files[e][0], n, given, swapped)
+            parcels, box = plan.job.parcels, _extent(boxes)
+            refuse_swapped(plan.marker_files[e][0], n, given, swapped, parcels=parcels, extent=box)
 
 
 def _file_pieces(path: str) -> list[dataset.Piece]:

@@ -40,6 +40,7 @@ __all__ = [
     "same_owner_warning",
     "swap_counts",
     "swapped_files",
+    "swapped_parcels_state",
 ]
 
 MARGIN_DEG = 0.01
@@ -105,8 +106,55 @@ def looks_swapped(n: int, given: int, swapped: int) -> bool:
     return given * 10 <= n and swapped * 2 >= n and swapped > given
 
 
-def refuse_swapped(path: str, n: int, given: int, swapped: int) -> None:
-    """Raise the error for a marker file whose x and y look swapped (:func:`looks_swapped`)."""
+def swapped_parcels_state(extent: Sequence[float]) -> str | None:
+    """The state the middle of the parcels' (west, south, east, north) ``extent`` would lie in
+    with longitude and latitude swapped, where as given it lies in none; else None.
+
+    Markers that fall near the parcels only with x and y swapped may be right and the parcels
+    swapped (a GeoJSON file written as [lat, lon]): Florida's parcels at (28.7, -81.1), off
+    Antarctica, and their signs where they stand. The swap is the parcels' when they lie in no
+    state as given and in one swapped: that is only ever so for a place in Antarctica's
+    latitudes, where no parcel lies.
+
+    >>> swapped_parcels_state((28.69, -81.11, 28.71, -81.09))
+    'Florida'
+    >>> swapped_parcels_state((-81.11, 28.69, -81.09, 28.71)) is None  # as given, in Florida
+    True
+    """
+    from posting.states import state_of
+
+    west, south, east, north = (float(v) for v in extent)
+    lon, lat = (west + east) / 2, (south + north) / 2
+    if not (np.isfinite(lon) and np.isfinite(lat) and abs(lon) <= 90 and abs(lat) <= 90):
+        return None
+    found = state_of([lon, lat], [lat, lon])
+    if found.loc[0, "state"] is not None or found.loc[1, "state"] is None:
+        return None
+    return str(found.loc[1, "name"])
+
+
+def refuse_swapped(
+    path: str,
+    n: int,
+    given: int,
+    swapped: int,
+    *,
+    parcels: str | None = None,
+    extent: Sequence[float] | None = None,
+) -> None:
+    """Raise the error for a marker file whose x and y look swapped (:func:`looks_swapped`);
+    for the ``parcels`` file instead where theirs are (:func:`swapped_parcels_state` of their
+    ``extent``), the markers standing where they are."""
+    state = swapped_parcels_state(extent) if extent is not None and parcels else None
+    if state is not None:
+        raise InputError(
+            f"the parcels lie in no state (off Antarctica), but would lie in {state} with "
+            "longitude and latitude swapped, where the markers of "
+            f"{path} stand as given: the parcels' longitude and latitude are swapped; write "
+            "each position as longitude, then latitude (x, y: a GeoJSON position is [lon, "
+            "lat])",
+            path=parcels,
+        )
     raise InputError(
         f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
         f"parcels, but {swapped:,} would with x and y swapped: longitude and latitude are "
@@ -223,7 +271,8 @@ def check_inputs(
         For the first marker file that looks swapped, naming it and the fix.
     """
     for path, n, given, swapped in swapped_files(prepared, markers):
-        refuse_swapped(path, n, given, swapped)
+        extent = usable_extent(prepared)
+        refuse_swapped(path, n, given, swapped, parcels=prepared.layer.source, extent=extent)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-same-owner")
     try:
         if same_owner:

@@ -953,6 +953,21 @@ def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(
     assert lines["one"] == lines["part"]
 
 
+def test_parcels_with_lon_and_lat_swapped_are_named_as_in_one_process(tmp_path, scheduler):
+    """The sample's parcels written as [lat, lon], its signs as surveyed: the partitioned run
+    names the parcels as swapped, as one run does, not the signs."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    lots.geometry = shapely.transform(lots.geometry.array, lambda xy: xy[:, ::-1])
+    parcels = tmp_path / "parcels.geojson"
+    lots.to_file(parcels, engine="pyogrio")
+    base = ["check", str(parcels), "--signs", str(SAMPLE / "signs.csv"), "-q"]
+    lines = _refused(base, tmp_path, scheduler)
+    assert "the parcels' longitude and latitude are swapped" in lines["one"]
+    assert lines["one"] == lines["part"]
+
+
 @pytest.mark.parametrize(
     "merge", [[], ["--owner-field", "owner", "--merge-owner", "owner"]], ids=["lots", "merged"]
 )

@@ -71,6 +71,37 @@ def test_swapped_lon_lat_csv_is_refused_before_any_output(runner, tmp_path):
     assert not out.exists()
 
 
+def _swapped_parcels(path) -> None:
+    """The sample's parcels written as [lat, lon]: off Antarctica."""
+    lots = gpd.read_file(PARCELS)
+    lots.geometry = shapely.transform(lots.geometry.array, lambda xy: xy[:, ::-1])
+    lots.to_file(path, engine="pyogrio")
+
+
+@pytest.mark.parametrize("rules", [[], ["--rules", "florida"]], ids=["auto", "florida"])
+def test_swapped_parcels_are_named_not_the_signs_that_stand_right(runner, tmp_path, rules):
+    """Parcels in [lat, lon] and the signs as surveyed: the signs fall near the parcels only
+    with x and y swapped, and the signs file was refused as the swapped one ("Swap the
+    columns"), which would have put them beside the parcels off Antarctica (with --rules
+    florida, a report of mirrored lots). The parcels lie in no state as given and in Florida
+    swapped: they are named as swapped. The signs swapped too are the parcels' own mistake,
+    refused by the state lookup (auto) or warned of (a state's profile by name)."""
+    lots = tmp_path / "parcels.geojson"
+    _swapped_parcels(lots)
+    res = runner.invoke(main, ["check", str(lots), "--signs", SIGNS, *rules])
+    line = _fails_cleanly(
+        res,
+        f"posting: error: {lots}: the parcels lie in no state (off Antarctica), but would lie "
+        f"in Florida with longitude and latitude swapped, where the markers of {SIGNS} stand "
+        "as given: the parcels' longitude and latitude are swapped",
+    )
+    assert "Swap the columns" not in line
+    swapped = tmp_path / "swapped.csv"
+    _swapped_csv(swapped)
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(swapped), *rules])
+    _fails_cleanly(res, f"{swapped}: none of its", "Swap the columns, or name them")
+
+
 def test_swapped_lon_lat_beyond_90_degrees_is_refused_by_the_reader(runner, tmp_path):
     """West of 90 degrees (Montana), the swapped latitude is out of range in every row: the
     reader says it is a swap, instead of one 'latitude -110.2 outside -90..90' per row."""
