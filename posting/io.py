@@ -706,10 +706,42 @@ def _read_parquet(path: str, crs: CRS | None, kind: str, prefetch: Prefetch | No
     return _from_geodataframe(gdf, path, crs)
 
 
+def _prj_gdal_cannot_read(path: str, crs: CRS | None) -> CRS | None:
+    """The CRS of a Shapefile's ``.prj`` that GDAL read as none (WKT2, or a PROJ string, where
+    GDAL reads ESRI's WKT1), read by PROJ: the file's own CRS, which wins over ``crs``. None
+    where there is no ``.prj`` (or not a Shapefile's). A ``.prj`` PROJ cannot read either is
+    refused, named, unless ``crs`` is given: else the error would say the layer has no CRS,
+    with its ``.prj`` beside it.
+
+    Raises
+    ------
+    CRSError
+    """
+    p = Path(path)
+    prj = _sibling(p, ".prj") if p.suffix.lower() == ".shp" else None
+    if prj is None:
+        return None
+    text = prj.read_bytes().decode("utf-8", errors="replace").strip()
+    try:
+        return CRS.from_user_input(text)
+    except PyprojCRSError as exc:
+        if crs is not None:
+            return None
+        why = str(exc).rsplit("proj_create: ", 1)[-1].rstrip(")")[:120]
+        raise CRSError(
+            f"its {prj.name} holds no CRS that GDAL or PROJ can read ({why}); give the layer's "
+            "CRS with {option}, or save the file again with its CRS",
+            path=path,
+            parameter="crs",
+        ) from None
+
+
 def _from_geodataframe(gdf, path: str, crs: CRS | None) -> Layer:
     if not hasattr(gdf, "geometry"):  # pyogrio gives a plain DataFrame for a table
         raise InputError("has no geometry: it is a table, not a layer of features", path=path)
     layer_crs = gdf.crs
+    if layer_crs is None:
+        layer_crs = _prj_gdal_cannot_read(path, crs)
     if layer_crs is None:
         if crs is None:
             raise CRSError(_NO_CRS, path=path, parameter="crs")

@@ -281,6 +281,34 @@ def test_layer_without_crs_is_refused_unless_given(tmp_path, lots):
     assert read_parcels(path, crs="EPSG:4326").crs.to_epsg() == 4326
 
 
+@pytest.mark.parametrize("prj", ["wkt2", "proj", "garbage"])
+def test_a_shapefile_prj_gdal_cannot_read_is_read_by_proj_or_named(tmp_path, prj):
+    """A ``.prj`` of WKT2 or a PROJ string (another program's), which GDAL reads as no CRS:
+    a 1,000 ft square in Florida East US survey feet was refused as "the layer has no CRS",
+    its ``.prj`` beside it. PROJ reads it: the file's own CRS, its perimeter 4,000 US survey
+    feet, 4,000.008 feet. A ``.prj`` PROJ cannot read either is named, unless --crs is given."""
+    o = 600_000.0
+    path = tmp_path / "lots.shp"
+    with pytest.warns(UserWarning, match="crs"):
+        gpd.GeoDataFrame(geometry=[shapely.box(o, o, o + 1000, o + 1000)]).to_file(path)
+    text = {
+        "wkt2": CRS.from_epsg(2236).to_wkt("WKT2_2019"),
+        "proj": "+proj=tmerc +lat_0=24.3333333333333 +lon_0=-81 +k=0.999941177 "
+        "+x_0=200000.0001016 +y_0=0 +datum=NAD83 +units=us-ft +no_defs",
+        "garbage": "not a CRS",
+    }[prj]
+    (tmp_path / "lots.prj").write_text(text)
+    if prj == "garbage":
+        with pytest.raises(CRSError, match=r"its lots.prj holds no CRS that GDAL or PROJ can"):
+            read_parcels(path)
+        assert read_parcels(path, crs="EPSG:2236").crs.to_epsg() == 2236
+        return
+    layer = read_parcels(path, crs="EPSG:4326")  # (the file's own CRS wins)
+    assert layer.crs.equals(CRS.from_epsg(2236), ignore_axis_order=True)
+    ft = check(layer, read_markers([])).to_dict()["parcels"][0]["perimeter_ft"]
+    assert ft == pytest.approx(4000 * 1200 / 3937 / 0.3048, abs=0.01)  # 4,000.008
+
+
 def test_degrees_labelled_as_state_plane_are_caught(tmp_path, lots):
     path = tmp_path / "lots.gpkg"
     lots.set_crs("EPSG:2236", allow_override=True).to_file(path, engine="pyogrio")
