@@ -55,4 +55,8 @@ def show_gdal_warnings() -> None:
     inside the command (:mod:`posting.cli`), and by the workers of the cluster it starts,
     which read the files (here, so that a worker needs nothing of the command's module)."""
     warnings.filterwarnings("ignore", "Non closed ring", RuntimeWarning)
+    # a GeoJSON column of values of several types: kept as the text, as posting reads it; a
+    # GeoPackage named otherwise (.shp, .geojson): read by its content, as it is
+    warnings.filterwarnings("ignore", "Could not parse column .* as JSON", UserWarning)
+    warnings.filterwarnings("ignore", ".* but non conformant file extension", RuntimeWarning)
     warnings.showwarning = _show_gdal_warning

@@ -165,6 +165,41 @@ def test_python_m_with_workers_prints_no_warning(tmp_path, module):
     assert "Warning" not in res.stderr and res.stderr == "", res.stderr
 
 
+@pytest.mark.parametrize("case", ["ids of several types", "a GeoPackage named .shp"])
+def test_what_gdal_reads_right_leaves_no_python_warning_on_stderr(tmp_path, case):
+    """Two files GDAL reads right, whose warnings pyogrio passed on as Python's two lines of
+    source under ``-q`` ("UserWarning: Could not parse column 'pid' as JSON; leaving as
+    string"; "contextlib.py:137: RuntimeWarning: File ... has GPKG application_id, but non
+    conformant file extension / return next(self.gen)"): a GeoJSON whose ids are of several
+    types (7, "007", 7.5: kept as the text), a GeoPackage named .shp (read by its content)."""
+    lots = [shapely.box(-81.3 + 0.001 * i, 28.6, -81.2995 + 0.001 * i, 28.6005) for i in range(3)]
+    if case == "ids of several types":
+        path = tmp_path / "lots.geojson"
+        features = [
+            {"type": "Feature", "properties": {"pid": pid}, "geometry": lot.__geo_interface__}
+            for pid, lot in zip([7, "007", 7.5], lots, strict=True)
+        ]
+        path.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+    else:
+        path = tmp_path / "lots.shp"
+        gpd.GeoDataFrame({"pid": [7, 8, 9]}, geometry=lots, crs=4326).to_file(
+            tmp_path / "lots.gpkg", engine="pyogrio"
+        )
+        (tmp_path / "lots.gpkg").rename(path)
+    out = tmp_path / "report.json"
+    args = [str(path), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "pid"]
+    args += ["--rules", "florida", "--json", str(out), "-q"]
+    res = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "check", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 1 and res.stderr == "", res.stderr
+    ids = [p["id"] for p in json.loads(out.read_text())["parcels"]]
+    assert ids == (["7", "007", "7.5"] if case == "ids of several types" else ["7", "8", "9"])
+
+
 def test_root_cli_py_bad_input_exits_2_with_one_line():
     """The command ends with os._exit after main: the status and the message still get out."""
     res = subprocess.run(
