@@ -457,7 +457,9 @@ def _type_name(t: pa.DataType) -> str:
 def _feature_count(path: str, layer: str | None) -> int:
     """How many features a file of :data:`SLICED_SUFFIXES` holds, as its format says without
     reading them; -1 for another file, or one GDAL cannot count or reach in the middle so
-    (read whole; an unreadable one's reading says why)."""
+    (read whole; an unreadable one's reading says why): a Shapefile with records marked
+    deleted too (:func:`posting.io.deleted_records`), which GDAL skips in its count of the
+    features before a slice but not in its count of them all."""
     if Path(path).suffix.lower() not in SLICED_SUFFIXES:  # (a .gdb folder: a trailing /)
         return -1
     import warnings
@@ -477,6 +479,10 @@ def _feature_count(path: str, layer: str | None) -> int:
         Path(path).suffix.lower() == ".fgb" and can.get("random_read")  # (its spatial index)
     )
     if not (can.get("fast_feature_count") and reach):
+        return -1
+    from posting.io import deleted_records
+
+    if len(deleted_records(path, layer)[1]):  # (GDAL skips them: slices would not add up)
         return -1
     return int(info["features"])
 

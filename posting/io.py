@@ -1328,6 +1328,76 @@ def _check_shapefiles(path: str, layer: str | None) -> None:
         return
 
 
+def deleted_records(path: str, layer: str | None = None) -> tuple[str, np.ndarray]:
+    """The records of a Shapefile's ``.dbf`` marked deleted (``*``, dBASE's mark of a record
+    to be removed), 0-based, and the name of the Shapefile (``path``, or ``path: member`` of a
+    zipped one: ``layer``'s, or its first's); none for another file or a ``.dbf`` that cannot
+    be read. GDAL leaves such records out, as dBASE programs do: the rows after one are read
+    one place earlier, and a slice of the file counted by records would not read the rows the
+    file read whole does (:func:`posting.dataset.pieces` reads such a file whole)."""
+    none = np.empty(0, dtype=np.int64)
+    suffix = Path(path).suffix.lower()
+    if suffix == ".shp":
+        dbf = _sibling(Path(path), ".dbf")
+        if dbf is None:
+            return path, none
+        with open(dbf, "rb") as fh:
+            return path, _deleted_in(fh)
+    if suffix != ".zip":
+        return path, none
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            files = {n.lower(): n for n in z.namelist()}
+            for low, name in sorted(files.items()):
+                if not low.endswith(".shp") or layer not in (None, Path(name).stem):
+                    continue
+                dbf = files.get(low[:-4] + ".dbf")
+                if dbf is None:
+                    return path, none
+                with z.open(dbf) as fh:
+                    return f"{path}: {name}", _deleted_in(fh)
+    except (zipfile.BadZipFile, OSError):  # (GDAL says what it cannot read)
+        pass
+    return path, none
+
+
+def _deleted_in(fh: Any) -> np.ndarray:
+    """The records of the ``.dbf`` open in ``fh`` (at its start) marked deleted, 0-based: the
+    first byte of each record, read a few thousand records at a time."""
+    head = fh.read(12)
+    if len(head) < 12:
+        return np.empty(0, dtype=np.int64)
+    rows = int.from_bytes(head[4:8], "little")
+    header, width = int.from_bytes(head[8:10], "little"), int.from_bytes(head[10:12], "little")
+    if width < 1 or header < 12:
+        return np.empty(0, dtype=np.int64)
+    fh.read(header - 12)
+    found = []
+    step = max(1, (1 << 20) // width)
+    for start in range(0, rows, step):
+        buf = fh.read(min(step, rows - start) * width)
+        flags = np.frombuffer(buf[: len(buf) // width * width], dtype=np.uint8)[::width]
+        found.append(start + np.flatnonzero(flags == 0x2A))
+        if len(buf) < step * width:
+            break
+    return np.concatenate(found) if found else np.empty(0, dtype=np.int64)
+
+
+def _deleted_note(path: str, layer: str | None) -> list[str]:
+    """The note for a Shapefile with records marked deleted (:func:`deleted_records`)."""
+    name, rows = deleted_records(path, layer)
+    if not len(rows):
+        return []
+    shown = ", ".join(str(r) for r in rows[:10].tolist()) + (", ..." if len(rows) > 10 else "")
+    return [
+        f"{name}: {len(rows):,} record(s) of its .dbf are marked deleted (record {shown}, from "
+        "0): left out, as GDAL and dBASE programs leave them; the rows after one are numbered "
+        "without it"
+    ]
+
+
 def _sibling(path: Path, suffix: str) -> Path | None:
     """The file beside ``path`` with its name and ``suffix`` (or the suffix in capitals)."""
     for s in (suffix, suffix.upper()):
@@ -1469,8 +1539,11 @@ def _read_ogr(
         layer = layers[0]
         if kind == "markers":
             _markers_in_another_layer(path, layers)
+    deleted: list[str] = []
     if suffix in (".shp", ".zip"):
         _check_shapefiles(path, layer)
+        if features is None and part is None:  # (a file with such records is read whole)
+            deleted = _deleted_note(path, layer)
     if suffix == ".gpx" and kind == "parcels":
         raise InputError(
             "GPX holds waypoints and tracks, not parcel polygons; use GeoJSON, GeoPackage, "
@@ -1530,7 +1603,7 @@ def _read_ogr(
     if linked and not any(len(r[0]) for r in read):
         _only_network_links(path, linked)
     read = [r for r in read if len(r[0])] or read[:1]
-    notes = [note for r in read for note in r[2]]
+    notes = [note for r in read for note in r[2]] + deleted
     if linked:
         more = f" and {len(linked) - 1:,} more" if len(linked) > 1 else ""
         notes.append(

@@ -1152,6 +1152,29 @@ def test_markers_in_a_file_whose_first_layer_is_the_parcels_are_refused_as_in_on
     )
 
 
+def test_a_shapefile_with_records_marked_deleted_is_read_as_one_run_reads_it(
+    tmp_path, scheduler, monkeypatch
+):
+    """The sample's parcels as a Shapefile with two records marked deleted (dBASE's ``*``),
+    in pieces of 4: GDAL skips them when it reads the features before a slice, not when it
+    counts them all, and the slices read two parcels twice (29 parcels, two duplicate ids)
+    where one run read 27. The file is read whole, as one run reads it, the same bytes and
+    note."""
+    import geopandas as gpd
+
+    parcels = tmp_path / "parcels.shp"
+    gpd.read_file(SAMPLE / "parcels.geojson").to_file(parcels, engine="pyogrio")
+    data = bytearray((tmp_path / "parcels.dbf").read_bytes())
+    header, width = int.from_bytes(data[8:10], "little"), int.from_bytes(data[10:12], "little")
+    for r in (2, 13):
+        data[header + r * width] = ord("*")
+    (tmp_path / "parcels.dbf").write_bytes(bytes(data))
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, SAMPLE / "signs.csv", parcels))
+    assert report["summary"]["parcels"] == 27 and not report["duplicate_ids"]
+    assert any("marked deleted (record 2, 13, from 0)" in w for w in report["warnings"])
+
+
 def test_why_a_parcel_has_no_geometry_reaches_the_partitions(tmp_path, scheduler, monkeypatch):
     """A reason the reader gives for a row without geometry (a GeoPackage geometry GDAL cannot
     decode) travels with its parcel to its partition: the report says it, not "no geometry",

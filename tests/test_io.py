@@ -502,6 +502,43 @@ def test_a_latin_1_shapefile_without_its_cpg_is_read_as_latin_1(tmp_path, lots, 
     assert any("not UTF-8; read as Latin-1" in note for note in layer.notes)
 
 
+def _mark_deleted(dbf: Path, records: list[int]) -> None:
+    """Mark ``records`` of a ``.dbf`` deleted (``*``), as a dBASE program does."""
+    data = bytearray(dbf.read_bytes())
+    header, width = int.from_bytes(data[8:10], "little"), int.from_bytes(data[10:12], "little")
+    for r in records:
+        data[header + r * width] = ord("*")
+    dbf.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_shapefile_s_records_marked_deleted_are_said_left_out(tmp_path, zipped):
+    """GDAL leaves out the records of a ``.dbf`` marked deleted, as dBASE programs do: the
+    parcel of record 1 of 3 was gone without a word, the next one read as row 1. A note now
+    says which records, and that the rows after them are numbered without them."""
+    import zipfile
+
+    from posting.io import deleted_records
+
+    path = tmp_path / "lots.shp"
+    gpd.GeoDataFrame({"PID": ["a", "b", "c"]}, geometry=[*LOTS, LOTS[0]], crs=4326).to_file(path)
+    _mark_deleted(tmp_path / "lots.dbf", [1])
+    name = str(path)
+    if zipped:
+        path = tmp_path / "lots.zip"
+        with zipfile.ZipFile(path, "w") as z:
+            for ext in ("shp", "shx", "dbf", "prj"):
+                z.write(tmp_path / f"lots.{ext}", f"lots.{ext}")
+        name = f"{path}: lots.shp"
+    assert deleted_records(str(path))[1].tolist() == [1]
+    layer = read_parcels(str(path), id_field="PID")
+    assert layer.ids.tolist() == ["a", "c"]
+    assert layer.notes == [
+        f"{name}: 1 record(s) of its .dbf are marked deleted (record 1, from 0): left out, as "
+        "GDAL and dBASE programs leave them; the rows after one are numbered without it"
+    ]
+
+
 def test_ids_of_twenty_digits_in_a_shapefile(tmp_path):
     """A Shapefile's numeric field of 19 digits or more is read as decimals (GDAL): 20-digit
     parcel numbers are then ids of the integer each decimal holds, not int64's overflow (all
