@@ -2110,10 +2110,13 @@ def _as_id_strings(values: pd.Series) -> np.ndarray:
     large: a Shapefile's numeric field of 19 digits or more is read as decimals (GDAL), and a
     20-digit parcel number there is 1.2345678901234567e19, whose integer is
     ``'12345678901234567168'`` (its last digits lost in the file, not here).
-    Missing values come back as None.
+    Missing values come back as None, and so do blank ones (``''``, spaces: a GeoJSON's or
+    GeoPackage's empty text, which a Shapefile or CSV gives as missing), as a blank cell is.
 
     >>> _as_id_strings(pd.Series([12.0, 2.5, None, 1.2345678901234567e19])).tolist()
     ['12', '2.5', None, '12345678901234567168']
+    >>> _as_id_strings(pd.Series([" 007 ", "", "  ", None])).tolist()
+    [' 007 ', None, None, None]
     """
     s = pd.Series(values).reset_index(drop=True)
     out = np.full(len(s), None, dtype=object)
@@ -2128,7 +2131,10 @@ def _as_id_strings(values: pd.Series) -> np.ndarray:
         other = ~na & ~integral
         out[other] = v[other].astype(str).astype(object)
     else:
-        out[~na] = s[~na].astype(str).to_numpy(dtype=object)
+        text = s[~na].astype(str)
+        kept = text.to_numpy(dtype=object)
+        kept[(text.str.strip() == "").to_numpy(dtype=bool)] = None
+        out[~na] = kept
     return out
 
 

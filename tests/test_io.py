@@ -479,6 +479,28 @@ def test_ids_verbatim_and_missing_ids(tmp_path):
     assert [p["duplicate_id"] for p in d["parcels"]] == [False, True, True]
 
 
+@pytest.mark.parametrize("suffix", [".gpkg", ".geojson", ".shp"])
+def test_blank_ids_and_parcel_names_are_missing_in_every_format(tmp_path, suffix):
+    """A blank id (``''``, spaces) is no id, as a blank cell is: named by row, as a Shapefile's
+    (GDAL reads its blank text as missing) always was. A GeoPackage's or GeoJSON's was the id
+    ``''`` (two of them a duplicate id), and a sign whose parcel column was blank there was
+    unassigned, "names parcel '', which is not in the parcel file", where a missing value
+    leaves it to the parcel it stands in. An id with spaces around it stays verbatim (a
+    Shapefile's text is read without them)."""
+    lots = [shapely.box(-81.3 + 0.001 * i, 28.6, -81.2995 + 0.001 * i, 28.6005) for i in range(4)]
+    path = tmp_path / f"lots{suffix}"
+    gpd.GeoDataFrame({"PID": [" 007 ", "", "  ", None]}, geometry=lots, crs=4326).to_file(path)
+    layer = read_parcels(str(path), id_field="PID")
+    assert layer.ids.tolist() == [" 007 " if suffix != ".shp" else "007", "#1", "#2", "#3"]
+    signs = tmp_path / f"signs{suffix}"
+    at = [shapely.Point(-81.29975, 28.60001), shapely.Point(-81.29875, 28.60001)]
+    gpd.GeoDataFrame({"lot": ["", None]}, geometry=at, crs=4326).to_file(signs)
+    marks = read_markers([signs], parcel_field="lot")
+    assert marks.parcel_ref.tolist() == [None, None]
+    d = check(layer, marks, rules="florida").to_dict()
+    assert d["summary"]["markers_assigned"] == 2 and not d["duplicate_ids"]
+
+
 @pytest.mark.parametrize("zipped", [False, True])
 def test_a_latin_1_shapefile_without_its_cpg_is_read_as_latin_1(tmp_path, lots, zipped):
     """A Shapefile whose ``.dbf`` holds Latin-1 text and that has no ``.cpg`` (an older
