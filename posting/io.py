@@ -1147,7 +1147,8 @@ def _read_ogr_layer_as_read(
                     shapely.from_wkb(wkb[i])
                 why = "its geometry cannot be read"
             except shapely.errors.GEOSException as exc:
-                why = f"its geometry cannot be read: {str(exc).split(': ', 1)[-1]}"
+                said = " ".join(str(exc).split(": ", 1)[-1].split())  # (GEOS's ends in a newline)
+                why = f"its geometry cannot be read: {said}"
         if gdf.geometry.iloc[i] is None:
             problems[int(i)] = why
         else:

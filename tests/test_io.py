@@ -463,6 +463,27 @@ def test_a_few_features_beyond_any_angle_are_theirs_not_the_layer_s(tmp_path):
     ]
 
 
+def test_a_ring_of_one_position_is_an_invalid_parcel_said_on_one_line(tmp_path):
+    """A GeoJSON polygon whose ring has one position: GEOS cannot read it, and its message
+    ("point array must contain 0 or >1 elements") ends in a newline, which was the reason's
+    too: a blank line after the warning, and a CSV cell of two lines. The reason is one line."""
+    import json
+
+    path = tmp_path / "lots.geojson"
+    one = {"type": "Polygon", "coordinates": [[[-81.3, 28.6]]]}
+    features = [
+        {"type": "Feature", "properties": {}, "geometry": g}
+        for g in (one, shapely.geometry.mapping(LOTS[0]))
+    ]
+    path.write_text(json.dumps({"type": "FeatureCollection", "features": features}))
+    layer = read_parcels(path)
+    assert layer.problems == {
+        0: "its geometry cannot be read: point array must contain 0 or >1 elements"
+    }
+    row = check(layer, read_markers([]), rules="florida").to_dict()["parcels"][0]
+    assert row["status"] == "invalid" and "\n" not in row["invalid_reason"]
+
+
 def test_ids_verbatim_and_missing_ids(tmp_path):
     path = tmp_path / "lots.gpkg"
     gdf = gpd.GeoDataFrame(
