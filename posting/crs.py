@@ -78,7 +78,9 @@ def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
     Raises
     ------
     CRSError
-        When pyproj does not recognise the value.
+        When pyproj does not recognise the value, or it is not a CRS of places on a map (a
+        geocentric, vertical or engineering one: the layer's numbers would be placed at
+        random, every parcel "invalid" with a reason of nonsense).
     """
     if isinstance(value, CRS):
         return value
@@ -86,11 +88,20 @@ def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
     if text.isdigit():
         text = f"EPSG:{text}"
     try:
-        return CRS.from_user_input(text)
+        crs = CRS.from_user_input(text)
     except PyprojCRSError as exc:
         raise CRSError(
             f"{{option}}: {value!r} is not a CRS pyproj knows ({exc})", parameter=parameter
         ) from None
+    if not (crs.is_geographic or crs.is_projected):
+        raise CRSError(
+            f"{{option}}: {value!r} is a {crs.type_name.removesuffix(' CRS').lower()} CRS "
+            f"({crs.name}), not one of "
+            "places on a map: give a projected CRS (State Plane, UTM: EPSG:2236 for Florida "
+            "East, US survey feet) or a geographic one (EPSG:4326 for longitude/latitude)",
+            parameter=parameter,
+        )
+    return crs
 
 
 def _transformer(src: CRS, dst: CRS) -> Transformer:

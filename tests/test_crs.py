@@ -135,3 +135,34 @@ def test_a_coordinate_beyond_the_earth_is_placed_nowhere():
     lon, lat = to_lonlat(np.array([1e-300, 0.0]), np.array([1e300, 0.0]), tm)
     assert np.isnan(lon[0]) and np.isnan(lat[0])
     assert lon[1] == pytest.approx(-81.1) and lat[1] == pytest.approx(28.7)
+
+
+@pytest.mark.parametrize(
+    "value, kind",
+    [("EPSG:4978", "geocentric CRS (WGS 84)"), ("5703", "vertical CRS (NAVD88 height)")],
+)
+def test_a_crs_of_no_places_on_a_map_is_refused_as_such(tmp_path, value, kind):
+    """``--crs EPSG:4978`` (geocentric) or ``5703`` (a height) for a Shapefile without a
+    ``.prj``: its State Plane numbers were placed at random, every parcel "invalid" with a
+    "Self-intersection at [68.5, 0.0]" (with --rules auto, "no parcel has a geometry to find
+    its state by"). Refused as what it is, saying what to give; a compound CRS of a State
+    Plane and a height is read as its State Plane."""
+    import geopandas as gpd
+
+    from posting import read_parcels
+    from posting.crs import parse_crs
+
+    with pytest.raises(CRSError) as err:
+        parse_crs(value)
+    said = err.value.worded(lambda name: "--" + name)
+    assert said == (
+        f"--crs: {value!r} is a {kind}, not one of places on a map: give a projected CRS "
+        "(State Plane, UTM: EPSG:2236 for Florida East, US survey feet) or a geographic one "
+        "(EPSG:4326 for longitude/latitude)"
+    )
+    path = tmp_path / "lots.shp"
+    with pytest.warns(UserWarning, match="crs"):
+        gpd.GeoDataFrame(geometry=[shapely.box(6e5, 1.5e6, 6.01e5, 1.501e6)]).to_file(path)
+    with pytest.raises(CRSError, match="not one of places on a map"):
+        read_parcels(path, crs=value)
+    assert read_parcels(path, crs="EPSG:2236+5703").crs.is_projected
