@@ -1962,20 +1962,21 @@ FAR_OFF_AREA_M = 100_000.0
 
 def _right_crs(path: str) -> str:
     """How to give the layer at ``path`` its right CRS, where its coordinates are not degrees
-    and its CRS says they are: a table's is given with ``--crs``; a file's own CRS wins over
+    and its CRS says they are: a table's (or a Shapefile's without a ``.prj``) is given with
+    ``--crs``; a file's own CRS wins over
     ``--crs``, which gives one only to a file that has none, so the file must be mended (a
     GeoJSON file without a ``crs`` member is WGS 84 by its standard).
 
     >>> _right_crs("signs.csv")
     '; give the right CRS with {option}'
-    >>> _right_crs("lots/parcels.shp")  # doctest: +NORMALIZE_WHITESPACE
-    '; give the file its right CRS (ogr2ogr -a_srs EPSG:<its code> fixed.shp parcels.shp):
+    >>> _right_crs("lots/parcels.gpkg")  # doctest: +NORMALIZE_WHITESPACE
+    '; give the file its right CRS (ogr2ogr -a_srs EPSG:<its code> fixed.gpkg parcels.gpkg):
     {option} gives a CRS only to a file that has none'
     """
     name = Path(path).name
     suffix = Path(name).suffix.lower()
-    if suffix in (*TABLE_SUFFIXES, ".tsv"):
-        return "; give the right CRS with {option}"
+    if suffix in TABLE_SUFFIXES or (suffix == ".shp" and _sibling(Path(path), ".prj") is None):
+        return "; give the right CRS with {option}"  # (the CRS it has is the option's)
     said = ""
     if suffix in (".geojson", ".json", ".geojsonl", ".geojsons"):
         said = ' (a GeoJSON file without a "crs" member is in WGS 84, by its standard)'

@@ -399,6 +399,13 @@ def test_a_file_whose_own_crs_is_wrong_is_told_to_mend_the_file_not_to_give_crs(
     assert f"(ogr2ogr -a_srs EPSG:<its code> fixed{suffix} lots{suffix})" in said
     assert "give the right CRS with" not in said
     assert ('without a "crs" member' in said) == (suffix == ".geojson")
+    if suffix == ".shp":  # without its .prj, the CRS is the option's, which is to be mended
+        (tmp_path / "lots.prj").unlink()
+        with pytest.raises(CRSError) as err:
+            read_parcels(path, crs="EPSG:4326")
+        assert str(err.value).endswith(
+            "but the layer's CRS is WGS 84; give the right CRS with crs="
+        )
 
 
 def test_one_absurd_coordinate_is_shown_as_a_number_of_its_feature(tmp_path):
