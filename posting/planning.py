@@ -1041,7 +1041,7 @@ def _clearance(report: Report) -> np.ndarray:
     a, b = _near_pairs(geo, cand, acc + report.settings.tolerance_ft)
     if len(a):
         sign, other = owner.iloc[a].reset_index(drop=True), owner.iloc[b].reset_index(drop=True)
-        same = (normalise_text(sign) == normalise_text(other)).to_numpy(dtype=bool)
+        same = (normalise_text(sign) == normalise_text(other)).to_numpy(dtype=bool, na_value=False)
         shared_name = names_match(sign, other) & ~same
         known[a[shared_name]] = False
     return np.where(known, 0.0, acc + MARGIN_FT)

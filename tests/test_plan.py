@@ -742,3 +742,12 @@ def test_a_plan_short_of_the_count_says_so():
     spread = np.array([0.0, 900.0, 1800.0, 2700.0])
     short = _short_of_places(report, np.ones(1, dtype=bool), np.zeros(4, np.int64), spread, notes)
     assert short.tolist() == [False]
+
+
+def test_a_neighbour_without_an_owner_is_no_error():
+    # a lot whose owner is known beside one whose owner is not, with a stated accuracy: the
+    # comparison of the two names met a missing one and stopped (TypeError: boolean value of
+    # NA is ambiguous; found by the fuzz campaign once the owners' names were compared)
+    layer = parcels(square(500), square(500, x0=500), owners=[None, "Doe Farms"])
+    p = plan(check(layer, rules="florida", settings=Settings(accuracy_ft=3.0)))
+    assert len(p.parcels) == 2 and p.parcels["total"].gt(0).all()
