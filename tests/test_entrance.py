@@ -159,3 +159,22 @@ def test_entrance_findings_against_an_obvious_reading(case):
     )
     got = dict(zip(f["parcel"].tolist(), f["level"].tolist(), strict=True))
     assert got == _slow(parcel.tolist(), status.tolist(), posted)
+
+
+def test_without_an_access_layer_marks_of_another_kind_leave_it_uncertain():
+    # Tennessee: fluorescent marks every 50 yards and signs at the major points of ingress.
+    # A 900 ft square painted every 100 ft round, with no sign at all: without an access layer
+    # whether its ways in have signs cannot be told. It was compliant (only parcels with
+    # markers of the access rule's own kind, signs, were made uncertain: found by the plan
+    # audit); now any marker the profile counts makes it uncertain, as the note says.
+    import pandas as pd
+
+    pts = [(x, 0) for x in range(0, 900, 100)] + [(900, y) for y in range(0, 900, 100)]
+    pts += [(x, 900) for x in range(900, 0, -100)] + [(0, y) for y in range(900, 0, -100)]
+    paint = markers(pts, attributes=pd.DataFrame({"kind": ["paint"] * len(pts)}))
+    r = check(parcels(square(900)), paint, "tennessee-paint")
+    p = one(r)
+    assert p["status"] == "uncertain", p
+    assert [u["rule"] for u in p["uncertain"]] == ["access"]
+    note = next(x for x in r.to_dict()["not_checked"] if x["rule"] == "access")
+    assert note["reason"].endswith("a parcel with markers is uncertain")

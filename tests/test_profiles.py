@@ -319,7 +319,15 @@ def test_florida_or_florida_paint():
         letter_height_in=3,
         height_ft=4,
     )
-    r = check(parcels(square()), markers(pts, attributes=attrs), ["florida", "florida-paint"])
+    # (the painted notices want signs where entry is expected: an access layer, here of a road
+    # that reaches no boundary, says there is no such place; without one, uncertain)
+    road = features([shapely.LineString([(5000, 5000), (6000, 5000)])], ["road"])
+    r = check(
+        parcels(square()),
+        markers(pts, attributes=attrs),
+        ["florida", "florida-paint"],
+        context=Context(access=road),
+    )
     p = one(r)
     assert p["status"] == "compliant" and p["rules"] == "florida-paint"
     alts = {a["rules"]: a["status"] for a in p["alternatives"]}
@@ -883,7 +891,11 @@ PURPLE_2IN = {"color": "purple", "length_in": 8.0, "width_in": 2.0, "height_ft":
 def test_purple_marks_two_inches_wide(profile, limit, over):
     step = limit + (1.0 if over else -1.0)
     pts = along(square(), step)
-    r = check(parcels(square()), markers(pts, attributes=kinds(len(pts), **PURPLE_2IN)), profile)
+    # (West Virginia wants signs at the ways in too: a road that reaches no boundary says
+    # there is none; without an access layer, marks alone are uncertain)
+    road = Context(access=features([shapely.LineString([(5000, 5000), (6000, 5000)])], ["road"]))
+    marks = markers(pts, attributes=kinds(len(pts), **PURPLE_2IN))
+    r = check(parcels(square()), marks, profile, context=road)
     p = one(r)
     assert p["status"] == ("noncompliant" if over else "compliant")
     if over:

@@ -78,7 +78,7 @@ def measure(rule: AccessRule, profile, m: Measurements) -> Part:
             + (UNSURE if unsure else ""),
         )
         if unsure:
-            part.findings.append(unknown_ways(m, rule.kinds, "access", rule.clause))
+            part.findings.append(unknown_ways(m, profile.kinds, "access", rule.clause))
         return part
     pts = of_types(m.crossings, rule.types)
     tol = m.settings.access_tolerance_ft
@@ -105,8 +105,10 @@ def unknown_ways(
     message: str = "whether its ways in have markers cannot be told: no access layer",
 ) -> pd.DataFrame:
     """Without an access layer, an ``uncertain`` finding for each parcel with markers of
-    ``kinds``: whether its entrances are marked cannot be told (a parcel with no marker is
-    ``unposted`` anyway). Passing such a parcel would pass land whose entrances may be bare."""
+    ``kinds`` (every kind its profile counts: a parcel of Tennessee's paint marks with no sign
+    at all has markers, and its ways in may want signs): whether its entrances are marked
+    cannot be told (a parcel with no marker is ``unposted`` anyway). Passing such a parcel
+    would pass land whose entrances may be bare."""
     posted = np.flatnonzero((m.prep.group >= 0) & (m.counted(m.mask(kinds)) > 0))
     return findings_frame(
         posted,

@@ -51,7 +51,7 @@ def measure(rule: EntranceRule, profile, m: Measurements) -> Part:
         part.findings.append(
             unknown_ways(
                 m,
-                rule.kinds,
+                profile.kinds,
                 "entrance",
                 rule.clause,
                 "whether a marker stands at the main entrance cannot be told: no access layer",
