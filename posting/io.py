@@ -897,6 +897,47 @@ def _unindexed_flatgeobuf(path: str, layer: str | None) -> bool:
     return not info["capabilities"].get("fast_spatial_filter", False)
 
 
+_OUR_OUTPUTS = {
+    "posting-report/": "a posting report (JSON)",
+    "posting-plan/": "a posting plan's summary (JSON)",
+    "posting-evidence/": "an evidence record's manifest",
+}
+
+
+def _our_output(path: str) -> str | None:
+    """What to say of a JSON file that one of posting's own commands wrote (a report, a plan's
+    summary, a record's manifest), given where a layer is read; None for any other file. Its
+    first kilobytes name its schema and, for a report or a plan, the parcels it was made from.
+
+    >>> import json, tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    ...     json.dump({"schema": "posting-report/1", "inputs": {"parcels": {"path": "a.gpkg"}}}, f)
+    >>> for part in _our_output(f.name).split(": "):
+    ...     print(part)
+    is a posting report (JSON), not a layer of features
+    give the files it was made from (its parcels were a.gpkg)
+    """
+    import json
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(65536).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    m = re.search(r'"schema"\s*:\s*"(posting-(?:report|plan|evidence)/)', head[:4096])
+    if m is None:
+        return None
+    said = (
+        f"is {_OUR_OUTPUTS[m.group(1)]}, not a layer of features: give the files it was made from"
+    )
+    made = re.search(
+        r'"inputs"\s*:\s*\{\s*"parcels"\s*:\s*\{\s*"path"\s*:\s*("(?:[^"\\]|\\.)*")', head
+    )
+    if made is None:
+        return said
+    return f"{said} (its parcels were {json.loads(made.group(1))})"
+
+
 def _read_ogr_layer(
     path: str,
     layer: str | None,
@@ -1585,6 +1626,9 @@ def _read_ogr(
         if links is not None:
             _only_network_links(path, links.result())
         if "not recognized as being in a supported file format" in str(exc):
+            ours = _our_output(path)
+            if ours:
+                raise InputError(ours, path=path) from None
             raise InputError(
                 f"not a readable geospatial file: its content is none of {FORMATS}", path=path
             ) from None

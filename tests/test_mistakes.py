@@ -515,3 +515,21 @@ def test_cli_py_run_by_a_python_without_the_dependencies_says_what_to_do():
     assert len(lines) == 1 and "Traceback" not in res.stderr
     assert "does not have posting's dependencies (click, numpy, pandas" in lines[0]
     assert str(ROOT / ".venv" / "bin" / "posting") in lines[0] or "scripts/setup" in lines[0]
+
+
+@pytest.mark.parametrize("as_what", ["parcels", "signs"])
+def test_a_report_given_as_an_input_is_named_as_a_report(runner, tmp_path, as_what):
+    # a report of posting's own given back as the parcels or the signs: it was "not a readable
+    # geospatial file: its content is none of GeoJSON, ..." (found by the plan audit)
+    report = tmp_path / "report.json"
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS, "--json", str(report), "-q"])
+    assert res.exit_code in (0, 1) and report.exists()
+    args = (
+        [str(report), "--signs", SIGNS]
+        if as_what == "parcels"
+        else [PARCELS, "--signs", str(report)]
+    )
+    line = _fails_cleanly(runner.invoke(main, ["check", *args]), "is a posting report (JSON)")
+    assert line.endswith(
+        f"not a layer of features: give the files it was made from (its parcels were {PARCELS})"
+    )
