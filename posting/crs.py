@@ -21,6 +21,7 @@ feet (1200/3937 m; the two feet differ by 2 parts per million).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -517,3 +518,94 @@ def plan_working_crs(
         glon = lon[ok][inverse == k]
         crss.append(local_tm((float(glon.min()) + float(glon.max())) / 2))
     return crss, group
+
+
+DATUM_ACCURACY_M = 5.0
+"""Markers and parcels on two datums between which PROJ's best transformation here is good to
+no better than this (metres) are said to be so: a phone's GPS fix is good to about 5 m, so a
+worse transformation adds an error of its own to every marker's distance from the lines (NAD27
+and WGS 84 in Florida: 10 m by a Helmert shift, 1.5 m with NOAA's grid). NAD83 and WGS 84 (4 m,
+a null shift) are not said."""
+
+
+@lru_cache(maxsize=64)
+def _datum_shift(a: CRS, b: CRS, box: tuple[float, float, float, float]) -> tuple[float, str]:
+    """The accuracy in metres of PROJ's best available transformation from ``a``'s datum to
+    ``b``'s within ``box`` (west, south, east, north; -1 when unknown), and the grids of a
+    better one it lacks ('' when none)."""
+    from pyproj.aoi import AreaOfInterest
+    from pyproj.transformer import TransformerGroup
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (pyproj's own note of a missing grid: said here)
+        group = TransformerGroup(
+            a.geodetic_crs, b.geodetic_crs, always_xy=True, area_of_interest=AreaOfInterest(*box)
+        )
+    if not group.transformers:
+        return -1.0, ""
+    best = float(group.transformers[0].accuracy)
+    better = [
+        op
+        for op in group.unavailable_operations
+        if op.accuracy >= 0 and (best < 0 or op.accuracy < best)
+    ]
+    grids = [g.short_name for op in better[:1] for g in op.grids if not g.available]
+    return best, ", ".join(grids)
+
+
+def datum_warnings(
+    parcels: tuple[str, CRS],
+    markers: list[tuple[str, CRS]],
+    bounds_lonlat: np.ndarray,
+) -> list[str]:
+    """A warning for each marker file on another datum than the parcels, where no
+    transformation between the two is good to :data:`DATUM_ACCURACY_M` here (the parcels'
+    ``bounds_lonlat``: west, south, east, north per parcel, NaN without geometry).
+
+    Examples
+    --------
+    >>> box = np.array([[-81.2, 28.6, -81.0, 28.8]])
+    >>> w = datum_warnings(("lots.shp", CRS("EPSG:4267")), [("signs.csv", WGS84)], box)
+    >>> print(w[0][:72])  # (10 m here, by a Helmert shift, without NOAA's grid)
+    signs.csv: its datum (WGS 84) is not the parcels' (NAD27, lots.shp), and
+    >>> datum_warnings(("lots.shp", CRS("EPSG:2236")), [("signs.csv", WGS84)], box)
+    []
+    """
+    b = np.asarray(bounds_lonlat, dtype=float).reshape(-1, 4)
+    if not len(b) or np.isnan(b).all():
+        return []
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # (all-NaN columns: no geometry)
+        box = (
+            float(np.floor(np.nanmin(b[:, 0]))),
+            float(np.floor(np.nanmin(b[:, 1]))),
+            float(np.ceil(np.nanmax(b[:, 2]))),
+            float(np.ceil(np.nanmax(b[:, 3]))),
+        )
+    if not (-180 <= box[0] <= box[2] <= 180 and -90 <= box[1] <= box[3] <= 90):
+        return []  # (a layer across the antimeridian: PROJ's area of interest cannot say it)
+    source, crs = parcels
+    out = []
+    for path, their in markers:
+        if crs.geodetic_crs is None or their.geodetic_crs is None:
+            continue
+        if crs.geodetic_crs.datum == their.geodetic_crs.datum:
+            continue
+        accuracy, grids = _datum_shift(crs, their, box)
+        if 0 <= accuracy <= DATUM_ACCURACY_M:
+            continue
+        good = f"good to {accuracy:g} m" if accuracy >= 0 else "of unknown accuracy"
+        first = grids.split(", ")[0]
+        fix = (
+            f"; PROJ would do better with the shift grid {grids} (projsync --file {first}, or "
+            "PROJ_NETWORK=ON)"
+            if grids
+            else ""
+        )
+        out.append(
+            f"{path}: its datum ({their.geodetic_crs.name}) is not the parcels' "
+            f"({crs.geodetic_crs.name}, {source}), and PROJ's best shift between the two here "
+            f"is {good}: each marker's distance from the lines may be off by as much{fix}, or "
+            "reproject one of the files onto the other's datum with a better transformation"
+        )
+    return out

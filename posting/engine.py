@@ -28,6 +28,7 @@ from posting.ambiguity import (
 )
 from posting.assemble import assemble
 from posting.assign import assign_markers
+from posting.crs import datum_warnings
 from posting.errors import InputError
 from posting.evaluate import evaluate
 from posting.io import MarkerLayer, ParcelLayer
@@ -208,5 +209,9 @@ def run(job: Job, *, prefetch: Prefetch | None = None, threads: int | None = Non
             option=lambda name: f"{{option:{name}}}",
         )
         report = _check(prepared, markers, spec, job.settings, context, cornering)
-        report.warnings[:0] = notes.result()
+        layer = prepared.layer
+        held = np.bincount(markers.file_index, minlength=len(markers.files)) > 0
+        files = [f for f, h in zip(markers.files, held.tolist(), strict=True) if h]
+        datums = datum_warnings((layer.source, layer.crs), files, prepared.bounds_lonlat)
+        report.warnings[:0] = [*notes.result(), *datums]
         return report

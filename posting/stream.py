@@ -427,10 +427,14 @@ def _warnings(job, info, preps, mres, dups, rank, context_warnings=()) -> tuple[
     (``context_warnings``: :func:`posting.distributed._context_warnings`), markers of an unknown
     kind, ids found more than once, repairs and invalid parcels by row, unusable markers; and
     where the warning of parcels in another state than the rules' goes (known once checked)."""
+    from posting.crs import datum_warnings
     from posting.io import id_notes
 
     source = info[0]["source"]
-    notes = list(info[0]["notes"])
+    files = {r["entry"]: r["file"] for r in mres if r["markers"]}
+    boxes = np.array([x["box"] for x in info], dtype=float)
+    datums = datum_warnings((source, info[0]["crs"]), [files[e] for e in sorted(files)], boxes)
+    notes = [*datums, *info[0]["notes"]]
     if job.id_field:
 
         def summed(key: str) -> tuple[int, np.ndarray]:

@@ -166,3 +166,39 @@ def test_a_crs_of_no_places_on_a_map_is_refused_as_such(tmp_path, value, kind):
     with pytest.raises(CRSError, match="not one of places on a map"):
         read_parcels(path, crs=value)
     assert read_parcels(path, crs="EPSG:2236+5703").crs.is_projected
+
+
+def test_markers_on_another_datum_than_the_parcels_are_said_where_no_shift_is_good_to_5_m():
+    # NAD27 lots and GPS (WGS 84) signs in Florida: PROJ's best available shift, asked
+    # directly (the second method), is a Helmert one good to 10 m where NOAA's grid is not
+    # installed; NAD83 and WGS 84 (4 m at worst) and the same datum are not said
+    import warnings
+
+    from pyproj.aoi import AreaOfInterest
+    from pyproj.transformer import TransformerGroup
+
+    from posting.crs import DATUM_ACCURACY_M, datum_warnings
+
+    box = np.array([[-81.2, 28.6, -81.0, 28.8], [np.nan] * 4])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        group = TransformerGroup(
+            CRS("EPSG:4267"),
+            CRS("EPSG:4326"),
+            always_xy=True,
+            area_of_interest=AreaOfInterest(-82, 28, -81, 29),
+        )
+    best = group.transformers[0].accuracy
+    said = datum_warnings(("lots.shp", CRS("EPSG:26717")), [("signs.csv", WGS84)], box)
+    if best > DATUM_ACCURACY_M:
+        [w] = said
+        assert w.startswith("signs.csv: its datum (WGS 84) is not the parcels' (NAD27, lots.shp)")
+        assert f"good to {best:g} m" in w
+    else:  # pragma: no cover - a machine with NOAA's grids
+        assert said == []
+    for crs in ("EPSG:2236", "EPSG:6318", "EPSG:32617", "EPSG:4326"):
+        assert datum_warnings(("lots.shp", CRS(crs)), [("signs.csv", WGS84)], box) == [], crs
+    both_nad27 = datum_warnings(("lots.shp", CRS("EPSG:4267")), [("s.shp", CRS("EPSG:26717"))], box)
+    assert both_nad27 == []
+    assert datum_warnings(("lots.shp", CRS("EPSG:4267")), [], box) == []
+    assert datum_warnings(("lots.shp", CRS("EPSG:4267")), [("s.csv", WGS84)], box[1:]) == []
