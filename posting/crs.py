@@ -571,8 +571,16 @@ def datum_warnings(
     >>> datum_warnings(("lots.shp", CRS("EPSG:2236")), [("signs.csv", WGS84)], box)
     []
     """
+    source, crs = parcels
+    others = [
+        (path, their)
+        for path, their in markers
+        if crs.geodetic_crs is not None
+        and their.geodetic_crs is not None
+        and crs.geodetic_crs.datum != their.geodetic_crs.datum
+    ]
     b = np.asarray(bounds_lonlat, dtype=float).reshape(-1, 4)
-    if not len(b) or np.isnan(b).all():
+    if not others or not len(b) or np.isnan(b).all():
         return []
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # (all-NaN columns: no geometry)
@@ -584,13 +592,8 @@ def datum_warnings(
         )
     if not (-180 <= box[0] <= box[2] <= 180 and -90 <= box[1] <= box[3] <= 90):
         return []  # (a layer across the antimeridian: PROJ's area of interest cannot say it)
-    source, crs = parcels
     out = []
-    for path, their in markers:
-        if crs.geodetic_crs is None or their.geodetic_crs is None:
-            continue
-        if crs.geodetic_crs.datum == their.geodetic_crs.datum:
-            continue
+    for path, their in others:
         accuracy, grids = _datum_shift(crs, their, box)
         if 0 <= accuracy <= DATUM_ACCURACY_M:
             continue
