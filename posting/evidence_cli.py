@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from posting.job import CONTEXT_LAYERS
 from posting.options import context_options, input_options, settings_options
 
 if TYPE_CHECKING:
@@ -48,16 +49,6 @@ __all__ = ["SCHEMA", "Record", "evidence_cmd", "make_record", "verify_cmd", "ver
 SCHEMA = "posting-evidence/1"
 MANIFEST = "manifest.json"
 _EVIDENCE_KEYS = ("parcel", "all", "photos", "pdf", "paper", "checked_by")
-_CONTEXT_FILES = (
-    "access",
-    "landcover",
-    "water",
-    "dwellings",
-    "fences",
-    "easements",
-    "places",
-    "registry",
-)
 _SHAPEFILE_SIDECARS = (".shx", ".dbf", ".prj", ".cpg", ".qix", ".sbn", ".sbx")
 
 
@@ -169,7 +160,7 @@ def input_files(options: dict[str, Any]) -> list[tuple[str, str]]:
             add("signs", s)
     if options.get("photos"):
         out += [("photo", p) for p in list_photos(options["photos"])]
-    for key in _CONTEXT_FILES:
+    for key in CONTEXT_LAYERS:
         if options.get(key):
             add(key, options[key])
     return out

@@ -343,12 +343,20 @@ def _open(path: str) -> Any:
     return Image.open(path)
 
 
+def _unreadable() -> tuple[type[BaseException], ...]:
+    """What Pillow raises for a file that is not a photo it can read (a text file named .jpg,
+    one cut short, a picture past its decompression-bomb limit): said as a reason, not a
+    traceback. (Pillow is imported when a photo is read.)"""
+    from PIL import Image, UnidentifiedImageError
+
+    return (UnidentifiedImageError, OSError, ValueError, SyntaxError, Image.DecompressionBombError)
+
+
 def read_photo(path: str) -> _Photo:
     """Position, time, direction and accuracy of one photo, from its EXIF data.
 
     Never raises for a bad photo: the reason is in ``problem``.
     """
-    from PIL import Image, UnidentifiedImageError
 
     out = _Photo()
     try:
@@ -357,13 +365,7 @@ def read_photo(path: str) -> _Photo:
             gps = dict(exif.get_ifd(_GPS_IFD))
             sub = dict(exif.get_ifd(_EXIF_IFD))
             base = dict(exif)
-    except (
-        UnidentifiedImageError,
-        OSError,
-        ValueError,
-        SyntaxError,
-        Image.DecompressionBombError,
-    ) as exc:
+    except _unreadable() as exc:
         out.problem = f"not a readable photo ({exc})"
         return out
     out.surveyed = _when(sub, base, gps)
@@ -723,7 +725,7 @@ def thumbnail_jpeg(path: str, max_px: int = 200, quality: int = 72) -> bytes:
     InputError
         The photo cannot be read.
     """
-    from PIL import Image, ImageOps, UnidentifiedImageError
+    from PIL import Image, ImageOps
 
     try:
         with _open(path) as im:
@@ -733,12 +735,6 @@ def thumbnail_jpeg(path: str, max_px: int = 200, quality: int = 72) -> bytes:
             up.thumbnail((max_px, max_px), Image.Resampling.LANCZOS)
             buf = io.BytesIO()
             up.save(buf, "JPEG", quality=quality, optimize=True)
-    except (
-        UnidentifiedImageError,
-        OSError,
-        ValueError,
-        SyntaxError,
-        Image.DecompressionBombError,
-    ) as exc:
+    except _unreadable() as exc:
         raise InputError(f"not a readable photo ({exc})", path=path) from None
     return buf.getvalue()
