@@ -72,6 +72,16 @@ def crs_of(srs: str) -> CRS:
     return CRS(srs)
 
 
+def pyproj_reason(exc: Exception) -> str:
+    """pyproj's words for ``exc`` without PROJ's own log line.
+
+    pyproj appends ``: (Internal Proj Error: ...)`` only when a process-wide slot still holds
+    PROJ's last message, which another thread may have cleared meanwhile: the same mistake read
+    one way in one process and another way in a dask worker. The head is the same everywhere.
+    """
+    return str(exc).split(": (Internal Proj Error:", 1)[0]
+
+
 def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
     """Parse a user-given CRS (``EPSG:2236``, ``2236``, WKT, PROJ string); ``parameter`` is the
     setting that gave it (for the error).
@@ -92,7 +102,8 @@ def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
         crs = CRS.from_user_input(text)
     except PyprojCRSError as exc:
         raise CRSError(
-            f"{{option}}: {value!r} is not a CRS pyproj knows ({exc})", parameter=parameter
+            f"{{option}}: {value!r} is not a CRS pyproj knows ({pyproj_reason(exc)})",
+            parameter=parameter,
         ) from None
     if not (crs.is_geographic or crs.is_projected):
         raise CRSError(

@@ -35,7 +35,14 @@ from pyproj.exceptions import CRSError as PyprojCRSError
 
 from posting import jsonslices, kmlcoords, photos
 from posting.closedlines import closed_lines
-from posting.crs import FARTHEST_FT, WGS84, crs_of, parse_crs, projected_area_of_use
+from posting.crs import (
+    FARTHEST_FT,
+    WGS84,
+    crs_of,
+    parse_crs,
+    projected_area_of_use,
+    pyproj_reason,
+)
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
 from posting.jsonslices import (
@@ -631,7 +638,8 @@ def _read_geoparquet(
             layer_crs = crs_of(text)  # as CRS.from_user_input makes it, once per process
         except PyprojCRSError as exc:
             raise CRSError(
-                f"its GeoParquet metadata gives a CRS that cannot be read ({exc}); {_REWRITE}",
+                f"its GeoParquet metadata gives a CRS that cannot be read "
+                f"({pyproj_reason(exc)}); {_REWRITE}",
                 path=path,
             ) from None
     if layer_crs is None:
@@ -724,13 +732,13 @@ def _prj_gdal_cannot_read(path: str, crs: CRS | None) -> CRS | None:
     text = prj.read_bytes().decode("utf-8", errors="replace").strip()
     try:
         return CRS.from_user_input(text)
-    except PyprojCRSError as exc:
+    except PyprojCRSError:
         if crs is not None:
             return None
-        why = str(exc).rsplit("proj_create: ", 1)[-1].rstrip(")")[:120]
+        start = " ".join(text.split())[:60]
         raise CRSError(
-            f"its {prj.name} holds no CRS that GDAL or PROJ can read ({why}); give the layer's "
-            "CRS with {option}, or save the file again with its CRS",
+            f"its {prj.name} holds no CRS that GDAL or PROJ can read (it begins {start!r}); "
+            "give the layer's CRS with {option}, or save the file again with its CRS",
             path=path,
             parameter="crs",
         ) from None

@@ -137,6 +137,28 @@ def test_a_coordinate_beyond_the_earth_is_placed_nowhere():
     assert lon[1] == pytest.approx(-81.1) and lat[1] == pytest.approx(28.7)
 
 
+def test_a_crs_pyproj_does_not_know_is_said_in_the_same_words_in_every_process(monkeypatch):
+    """pyproj adds PROJ's own log line to its message only while a process-wide slot holds it,
+    which another thread may clear first: CI once saw a dask worker's message differ from one
+    run's for the same GeoParquet file. The words kept are the same whether the slot was
+    read or found empty (written out from pyproj's format: "Invalid projection: " and the
+    text given)."""
+    import pyproj.exceptions
+
+    from posting.crs import parse_crs
+
+    said = []
+    for emptied in (False, True):
+        if emptied:
+            monkeypatch.setattr(pyproj.exceptions, "_get_proj_error", lambda: None)
+        with pytest.raises(CRSError) as err:
+            parse_crs("EPSG:99999999")
+        said.append(err.value.worded(lambda name: "--" + name))
+    assert said == [
+        "--crs: 'EPSG:99999999' is not a CRS pyproj knows (Invalid projection: EPSG:99999999)"
+    ] * 2
+
+
 @pytest.mark.parametrize(
     "value, kind",
     [("EPSG:4978", "geocentric CRS (WGS 84)"), ("5703", "vertical CRS (NAVD88 height)")],
