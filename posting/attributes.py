@@ -244,11 +244,15 @@ def description_note(columns: pd.Index | list[str], path: str) -> str | None:
     "job.csv: has a 'description' column and no kind column: ever"
     >>> description_note(["point", "kind", "description"], "job.csv") is None
     True
+    >>> description_note(["P", "N", "E", "Z", "D"], "shots.csv")[:40]  # a total station's
+    "shots.csv: has a 'D' column and no kind "
     """
     if find_column(columns, "kind") is not None:
         return None
     lower = {str(c).strip().lower(): str(c) for c in columns}
     col = next((lower[c] for c in DESCRIPTIONS if c in lower), None)
+    if col is None and {"n", "e", "d"} <= lower.keys():  # P,N,E,Z,D: D describes the point
+        col = lower["d"]
     if col is None or "type" in lower:  # (a type column may hold the kinds)
         return None
     return (

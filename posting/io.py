@@ -76,8 +76,15 @@ __all__ = [
 
 LON_NAMES = ("lon", "longitude", "lng", "long")
 LAT_NAMES = ("lat", "latitude")
-X_NAMES = ("x", "easting")
-Y_NAMES = ("y", "northing")
+X_NAMES = ("x", "easting", "point_x", "x_coord", "xcoord", "east")
+Y_NAMES = ("y", "northing", "point_y", "y_coord", "ycoord", "north")
+"""x and y as tables name them: GIS exports (ArcGIS' Add XY Coordinates writes POINT_X and
+POINT_Y, in the layer's CRS) and surveyors' point files; a total station's P,N,E,Z,D header
+(point, northing, easting, elevation, description) is read by its pair of letters, N and E."""
+GEOMETRY_NAMES = ("wkt", "wkt_geom", "geometry", "geom", "the_geom", "shape", "geometrie")
+"""A table's column of whole geometries (well-known text, as QGIS and ogr2ogr write a CSV
+with ``GEOMETRY=AS_WKT``; WKB bytes in a plain Parquet table), read where the table has no
+coordinate columns."""
 TABLE_SUFFIXES = {".csv", ".txt", ".tsv"}
 PARQUET_SUFFIXES = {".parquet", ".geoparquet", ".pq"}
 
@@ -360,8 +367,11 @@ def _points_from_table(
     if lon_col is not None and lat_col is not None:
         xcol, ycol, layer_crs, geographic = lon_col, lat_col, WGS84, True
     else:
-        xcol, ycol = _column(frame, X_NAMES), _column(frame, Y_NAMES)
+        xcol, ycol = _xy_columns(frame)
         if xcol is None or ycol is None:
+            shapes = _column(frame, GEOMETRY_NAMES)
+            if shapes is not None:
+                return _shapes_from_table(frame, shapes, path, crs, kind=kind)
             cols = _columns_shown(frame.columns)
             numbers = pd.to_numeric(pd.Series(frame.columns, dtype=object), errors="coerce")
             if int(numbers.notna().sum()) >= 2:  # a first line of values: no header
@@ -369,22 +379,23 @@ def _points_from_table(
                     f"has no header line: its first line is values ({cols}). A surveyor's "
                     "point file (PNEZD: point, northing, easting, elevation, description)? "
                     "Add a first line naming the columns in their order, e.g. "
-                    "point,northing,easting,elevation,description, and give the CRS with "
-                    "{option}",
+                    "P,N,E,Z,D, and give the CRS with {option}",
                     path=path,
                     parameter="crs",
                 )
             raise InputError(
                 "no coordinate columns; expected lon/lat (or longitude/latitude) in "
-                f"WGS 84, or x/y with {{option}}. The columns are: {cols}",
+                f"WGS 84, x/y (easting/northing, POINT_X/POINT_Y, a total station's N and E) "
+                f"with {{option}}, or a WKT column of geometries with {{option}}. The columns "
+                f"are: {cols}",
                 path=path,
                 parameter="crs",
             )
         if crs is None:
+            x, y = (pd.to_numeric(frame[c], errors="coerce") for c in (xcol, ycol))
             raise CRSError(
-                f"columns {xcol}/{ycol} are projected coordinates, so the CRS must be "
-                "given: add {option} (for example {option} EPSG:2236 for Florida East, "
-                "US survey feet)",
+                f"columns {xcol}/{ycol} are coordinates without their CRS, so it must be "
+                f"given: add {{option}} ({_crs_example(x.to_numpy(float), y.to_numpy(float))})",
                 path=path,
                 parameter="crs",
             )
@@ -453,6 +464,109 @@ def _columns_shown(columns: Sequence[Any], most: int = 12) -> str:
     names = [str(c) if len(str(c)) <= 40 else str(c)[:39] + "..." for c in columns]
     more = f" and {len(names) - most:,} more" if len(names) > most else ""
     return ", ".join(names[:most]) + more or "(none)"
+
+
+def _xy_columns(frame: pd.DataFrame) -> tuple[str | None, str | None]:
+    """The columns of x and y: by :data:`X_NAMES` and :data:`Y_NAMES`, else a total station's
+    ``E`` and ``N`` (only as a pair: one letter alone names nothing).
+
+    >>> _xy_columns(pd.DataFrame(columns=["P", "N", "E", "Z", "D"]))
+    ('E', 'N')
+    >>> _xy_columns(pd.DataFrame(columns=["OBJECTID", "POINT_X", "POINT_Y"]))
+    ('POINT_X', 'POINT_Y')
+    >>> _xy_columns(pd.DataFrame(columns=["id", "n"]))
+    (None, None)
+    """
+    xcol, ycol = _column(frame, X_NAMES), _column(frame, Y_NAMES)
+    if xcol is None and ycol is None:
+        east, north = _column(frame, ["e"]), _column(frame, ["n"])
+        if east is not None and north is not None:
+            return east, north
+    return xcol, ycol
+
+
+def _crs_example(x: np.ndarray, y: np.ndarray) -> str:
+    """How to give the CRS of coordinates ``x``, ``y``: EPSG:4326 where every one of them could
+    be a longitude and latitude, else a State Plane zone as the example.
+
+    >>> _crs_example(np.array([-81.1, np.nan]), np.array([28.7, 1.0]))
+    '{option} EPSG:4326 if they are degrees of longitude/latitude, as they look'
+    """
+    fine = np.isfinite(x) & np.isfinite(y)
+    if fine.any() and (np.abs(x[fine]) <= 180).all() and (np.abs(y[fine]) <= 90).all():
+        return "{option} EPSG:4326 if they are degrees of longitude/latitude, as they look"
+    return "for example {option} EPSG:2236 for Florida East, US survey feet"
+
+
+def _shapes_from_table(
+    frame: pd.DataFrame, col: str, path: str, crs: CRS | None, *, kind: str = ""
+) -> Layer:
+    """A table's geometries from its column ``col`` of well-known text (a CSV) or WKB bytes (a
+    plain Parquet table), in ``crs``, which the table cannot hold and must be given. A row
+    whose text is blank or not a geometry, or, for markers, not one point, is a problem of its
+    row; markers are read as their x and y, as coordinate columns are."""
+    raw = frame[col]
+    values = raw.where(raw.notna(), None).to_numpy(dtype=object, copy=True)
+    given = values[pd.notna(raw).to_numpy()]
+    wkb = len(given) > 0 and isinstance(given[0], bytes | bytearray | memoryview)
+    if wkb:
+        text = None
+        blank = (raw.isna() | (raw.str.len() == 0)).to_numpy(dtype=bool)
+    else:
+        text = raw.astype("string").str.strip()
+        blank = (raw.isna() | (text == "")).to_numpy(dtype=bool)
+    values[blank] = None
+    try:
+        if wkb:
+            geometry = shapely.from_wkb(values, on_invalid="ignore")
+        else:
+            geometry = shapely.from_wkt(values, on_invalid="ignore")
+    except (TypeError, ValueError, shapely.errors.GEOSException) as exc:
+        raise InputError(
+            f"column {col!r} holds no geometries shapely can read ({_one_line(exc)})", path=path
+        ) from None
+    geometry[blank] = None
+    lost = np.flatnonzero(shapely.is_missing(geometry) & ~blank)
+    if crs is None:
+        xy = shapely.get_coordinates(geometry[~shapely.is_missing(geometry)][:1000])
+        raise CRSError(
+            f"column {col} holds geometries without their CRS, so it must be given: add "
+            f"{{option}} ({_crs_example(xy[:, 0], xy[:, 1])})",
+            path=path,
+            parameter="crs",
+        )
+    problems: dict[int, str] = {
+        int(i): f"no geometry in column {col!r}" for i in np.flatnonzero(blank)
+    }
+    how = "WKB" if wkb else "well-known text (WKT)"
+    for i in lost:
+        shown = text.iloc[i] if text is not None else f"{len(raw.iloc[i]):,} bytes"
+        shown = shown if len(shown) <= 40 else shown[:39] + "..."
+        problems[int(i)] = f"{col} {shown!r} is not a geometry in {how}"
+    attrs = frame.drop(columns=[col]).reset_index(drop=True)
+    if kind == "markers":
+        types = shapely.get_type_id(geometry)
+        empty = shapely.is_empty(geometry)
+        for i in np.flatnonzero(~shapely.is_missing(geometry) & ((types != 0) | empty)):
+            what = "an empty point" if empty[i] else f"a {geometry[i].geom_type}"
+            problems.setdefault(int(i), f"{col} holds {what}, not one point")
+        bad = np.fromiter(problems, dtype=np.int64, count=len(problems))
+        points = geometry.copy()
+        points[bad] = None
+        x = shapely.get_x(points)
+        y = shapely.get_y(points)
+        if crs.is_geographic:
+            for i in np.flatnonzero((np.abs(x) > 180) | (np.abs(y) > 90)):
+                problems.setdefault(
+                    int(i),
+                    f"({x[i]:g}, {y[i]:g}) is not a longitude and latitude: are the "
+                    f"geometries in another CRS than {crs.name}?",
+                )
+            x[list(problems)] = y[list(problems)] = np.nan
+        return Layer(path, attrs, np.empty(0, dtype=object), crs, problems, xy=(x, y))
+    bad = np.fromiter(problems, dtype=np.int64, count=len(problems))
+    geometry[bad] = None
+    return Layer(path, attrs, geometry, crs, problems)
 
 
 _OTHER_FORMATS = (

@@ -1435,6 +1435,7 @@ def _one_and_sliced(
     parcels: Path = SAMPLE / "parcels.geojson",
     where: str | None = None,
     dwelling_where: str | None = None,
+    crs: str | None = None,
 ) -> bytes:
     """The same JSON and CSV reports of ``parcels`` (the sample's) with ``signs`` (chosen by
     ``where``, ``--signs-where``; the lots with a dwelling by ``dwelling_where``) in one run
@@ -1447,6 +1448,7 @@ def _one_and_sliced(
     args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
     args += ["--signs-where", where] if where else []
     args += ["--dwelling-where", dwelling_where] if dwelling_where else []
+    args += ["--crs", crs] if crs else []
     outputs = ["--json", str(tmp_path / "one.json"), "--csv", str(tmp_path / "one.csv")]
     parcels = str(parcels)
     res = _run(["check", parcels, "--signs", str(signs), *args, *outputs, "-q"], ROOT)
@@ -1459,6 +1461,7 @@ def _one_and_sliced(
         rules=("florida",),
         signs_where=where,
         context=ContextFiles(dwelling_where=dwelling_where),
+        crs=crs,
     )
     distributed.run_and_write(
         job,
@@ -1498,6 +1501,46 @@ def test_a_large_csv_file_is_read_in_slices_with_one_run_s_bytes(
     assert len(pieces) == 57 and [p.offset for p in pieces[:3]] == [0, 4, 8]
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
     assert report["summary"]["markers_read"] == 228
+
+
+@pytest.mark.parametrize("style", ["wkt", "pnezd"])
+def test_signs_as_wkt_or_a_total_station_s_file_in_slices_as_in_one_run(
+    tmp_path, scheduler, monkeypatch, style
+):
+    """The sample's signs as a QGIS CSV of WKT points (in WGS 84) or as a total station's
+    P,N,E,Z,D file in Florida East (US survey feet, 0.001 ft, put there by pyproj; the signs'
+    attributes after D), read in slices of 4: one run's bytes, and the same verdicts as the
+    signs' own lon/lat file."""
+    from pyproj import Transformer
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    lon, lat = (pd.to_numeric(table.pop(c), errors="coerce") for c in ("lon", "lat"))
+    if style == "wkt":  # (a row without its position has no WKT either)
+        wkt = [f"POINT ({x} {y})" if y == y else "" for x, y in zip(lon, lat, strict=True)]
+        table.insert(0, "WKT", wkt)
+        crs = "EPSG:4326"
+    else:
+        e, n = Transformer.from_crs(4326, 2236, always_xy=True).transform(lon, lat)
+        shots = {"P": range(1, len(table) + 1), "N": np.round(n, 3), "E": np.round(e, 3)}
+        table = pd.concat([pd.DataFrame(shots).assign(Z=0.0, D=table["text"]), table], axis=1)
+        crs = "EPSG:2236"
+    signs = tmp_path / "signs.csv"
+    _signs_csv(signs, table)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    assert len(dataset.pieces(signs)) == 57
+    got = json.loads(_one_and_sliced(tmp_path, scheduler, signs, crs=crs))
+    ref = tmp_path / "ref.json"
+    args = ["check", str(SAMPLE / "parcels.geojson"), "--signs", str(SAMPLE / "signs.csv")]
+    args += ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
+    assert _run([*args, "--json", str(ref), "-q"], ROOT).returncode == 1
+    keys = ("id", "status", "signs", "missing_corners")
+    want = json.loads(ref.read_text())
+    assert [[p[k] for k in keys] for p in got["parcels"]] == [
+        [p[k] for k in keys] for p in want["parcels"]
+    ]
+    gaps = [[p["max_gap_ft"] for p in r["parcels"]] for r in (got, want)]  # (0.001 ft, rounded)
+    assert gaps[0] == pytest.approx(gaps[1], abs=0.0101)
+    assert got["summary"]["markers_read"] == 228
 
 
 def test_signs_chosen_by_signs_where_in_slices_as_in_one_run(tmp_path, scheduler, monkeypatch):

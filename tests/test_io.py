@@ -180,6 +180,120 @@ def test_csv_without_coordinates_is_an_error(tmp_path):
         read_markers([path])
 
 
+def _state_plane(points):
+    """``points`` (longitude, latitude) in Florida East, US survey feet (EPSG:2236), by pyproj."""
+    from pyproj import Transformer
+
+    to_sp = Transformer.from_crs("EPSG:4326", "EPSG:2236", always_xy=True)
+    return [to_sp.transform(x, y) for x, y in points]
+
+
+@pytest.mark.parametrize(
+    "header, row",
+    [
+        ("OBJECTID,POINT_X,POINT_Y", "{i},{x:.3f},{y:.3f}"),  # ArcGIS' Add XY Coordinates
+        ("P,N,E,Z,D", "{i},{y:.3f},{x:.3f},12.5,SIGN"),  # a total station: northing first
+        ("pt,Northing,Easting,elev", "{i},{y:.3f},{x:.3f},3"),
+        ("id;X_COORD;Y_COORD", "{i};{x:.3f};{y:.3f}"),
+    ],
+)
+def test_gis_and_survey_coordinate_headers_are_read(tmp_path, header, row):
+    """A GIS export's POINT_X/POINT_Y and a total station's P,N,E,Z,D (northing before
+    easting) were "no coordinate columns". The signs, put in Florida East by pyproj and
+    written with 0.001 ft, come back within 1e-8 degree (a millimetre) of where they were."""
+    path = tmp_path / "shots.csv"
+    sep = ";" if ";" in header else ","
+    lines = [header] + [
+        row.format(i=i, x=x, y=y) for i, (x, y) in enumerate(_state_plane(SIGNS), start=1)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    if sep == ";":  # a spreadsheet's semicolons and decimal commas
+        path.write_text(path.read_text().replace(".", ","))
+    m = read_markers([path], crs="EPSG:2236")
+    assert np.column_stack([m.lon, m.lat]) == pytest.approx(np.array(SIGNS), abs=1e-8)
+    with pytest.raises(CRSError) as err:
+        read_markers([path])
+    assert "--crs EPSG:2236 for Florida East" in err.value.worded(lambda n: "--" + n)
+
+
+def test_one_letter_alone_names_no_coordinate(tmp_path):
+    """N and E are a total station's pair; an N column alone (a count, a flag) is not a
+    northing, and the error lists what coordinate columns it reads."""
+    path = tmp_path / "pts.csv"
+    path.write_text("id,N,x2\n1,5,3\n")
+    with pytest.raises(InputError) as err:
+        read_markers([path])
+    said = err.value.worded(lambda n: "--" + n)
+    assert "no coordinate columns" in said and "POINT_X/POINT_Y" in said and "WKT" in said
+
+
+def test_coordinates_without_a_crs_that_look_like_degrees_are_told_epsg_4326(tmp_path):
+    path = tmp_path / "pts.csv"
+    path.write_text("POINT_X,POINT_Y\n-81.29995,28.60005\n")
+    with pytest.raises(CRSError) as err:
+        read_markers([path])
+    assert err.value.worded(lambda n: "--" + n).endswith(
+        "add --crs (--crs EPSG:4326 if they are degrees of longitude/latitude, as they look)"
+    )
+    assert read_markers([path], crs="EPSG:4326").lon.tolist() == [-81.29995]
+
+
+def test_a_csv_of_wkt_geometries_is_read_as_the_layer_it_is(tmp_path):
+    """QGIS and ogr2ogr write a layer as CSV with its geometries as well-known text (a column
+    WKT): it was "no coordinate columns". The lots and signs of
+    ``test_parcel_formats_give_the_same_answer`` give the same answer from WKT; blank, broken
+    and non-point rows of signs are each their row's problem."""
+    lots = tmp_path / "lots.csv"
+    rows = [f'{pid},"{g.wkt}"' for pid, g in zip(["007", "12"], LOTS, strict=True)]
+    lots.write_text("PID,WKT\n" + "\n".join(rows) + "\n")
+    signs = tmp_path / "signs.csv"
+    pts = [f"s{i},POINT ({x} {y})" for i, (x, y) in enumerate(SIGNS)]
+    bad = [
+        "b1,",
+        "b2,POINT (1 2",
+        'b3,"LINESTRING (0 0, 1 1)"',
+        "b4,POINT EMPTY",
+        "b5,POINT (500 28)",
+    ]
+    signs.write_text("name,wkt\n" + "\n".join(pts + bad) + "\n")
+    with pytest.raises(CRSError) as err:
+        read_parcels(lots, id_field="PID")
+    assert "EPSG:4326 if they are degrees" in err.value.worded(lambda n: "--" + n)
+    layer = read_parcels(lots, id_field="PID", crs="EPSG:4326")
+    assert layer.ids.tolist() == ["007", "12"]
+    markers = read_markers([signs], crs="EPSG:4326")
+    assert np.column_stack([markers.lon[:4], markers.lat[:4]]) == pytest.approx(np.array(SIGNS))
+    assert markers.reason.tolist()[4:] == [
+        "no geometry in column 'wkt'",
+        "wkt 'POINT (1 2' is not a geometry in well-known text (WKT)",
+        "wkt holds a LineString, not one point",
+        "wkt holds an empty point, not one point",
+        "(500, 28) is not a longitude and latitude: are the geometries in another CRS than WGS 84?",
+    ]
+    report = check(layer, markers)
+    p = report.to_dict()["parcels"]
+    assert [x["signs"] for x in p] == [2, 1]
+    assert p[0]["perimeter_ft"] == pytest.approx(
+        Geod(ellps="WGS84").geometry_length(LOTS[0]) / 0.3048, rel=1e-5
+    )
+
+
+def test_a_plain_parquet_table_of_wkb_geometries_is_read_with_its_crs_given(tmp_path):
+    """A Parquet table whose geometry column is WKB bytes without GeoParquet's metadata (as
+    pandas, DuckDB or Spark write one): read as the lots, given their CRS."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "lots.parquet"
+    table = pa.table({"PID": ["007", "12"], "geometry": shapely.to_wkb(LOTS).tolist()})
+    pq.write_table(table, path)
+    with pytest.raises(CRSError):
+        read_parcels(path, id_field="PID")
+    layer = read_parcels(path, id_field="PID", crs="EPSG:4326")
+    p = check(layer, read_markers([_write_csv(tmp_path, SIGNS)])).to_dict()["parcels"]
+    assert [x["signs"] for x in p] == [2, 1]
+
+
 @pytest.mark.parametrize(
     "fmt, said",
     [
