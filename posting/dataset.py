@@ -472,8 +472,10 @@ def _feature_count(path: str, layer: str | None) -> int:
         with warnings.catch_warnings():  # (a multi-layer file's: the reading shows it)
             warnings.simplefilter("ignore")
             info = pyogrio.read_info(path, layer=layer)
-    except (pyogrio.errors.DataSourceError, pyogrio.errors.DataLayerError, OSError):
-        return -1  # read whole: the reading names what is wrong
+    except (pyogrio.errors.DataSourceError, pyogrio.errors.DataLayerError, OSError, IndexError):
+        # read whole: the reading names what is wrong (IndexError: pyogrio's default layer of
+        # a file with none, a zipped Shapefile without its .shx)
+        return -1
     can = info["capabilities"]
     reach = can.get("fast_set_next_by_index") or (
         Path(path).suffix.lower() == ".fgb" and can.get("random_read")  # (its spatial index)

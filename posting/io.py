@@ -1582,7 +1582,14 @@ def _check_shapefile(
     ``have``, its .shx, the first bytes of its .dbf (None where there is none) and the
     .dbf's size."""
     if shx is None:
-        return
+        shp = Path(where.rsplit(": ", 1)[-1]).name
+        raise InputError(
+            f"its index, {Path(shp).stem}.shx, is missing: a Shapefile is several files side "
+            "by side (.shp, .shx, .dbf, .prj), to be copied together (or zipped together "
+            f"and the .zip given). GDAL can rebuild a lost index from the .shp itself: ogrinfo "
+            f"--config SHAPE_RESTORE_SHX YES {shp}",
+            path=where,
+        )
     body = shx[100:]
     index = np.frombuffer(body[: len(body) // 8 * 8], dtype=">i4")  # (offset, length) pairs
     offset, length = index[0::2].astype(np.int64), index[1::2].astype(np.int64)

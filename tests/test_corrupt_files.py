@@ -115,6 +115,21 @@ def _zipped_dbf_of_another(tmp: Path) -> Path:
     return tmp / "signs.zip"
 
 
+def _without_shx(tmp: Path, zipped: bool = False) -> Path:
+    """A Shapefile copied without its index (.shx): GDAL's own words told the user to set a
+    configuration option of GDAL's that the command has no way to set."""
+    import zipfile
+
+    shp = _signs_shapefile(tmp, "signs")
+    shp.with_suffix(".shx").unlink()
+    if not zipped:
+        return shp
+    with zipfile.ZipFile(tmp / "signs.zip", "w") as z:
+        for ext in (".shp", ".dbf", ".prj"):
+            z.write(shp.with_suffix(ext), f"signs{ext}")
+    return tmp / "signs.zip"
+
+
 CASES = {
     # name: (role, how to make the file, what the line says)
     "truncated GeoJSON": (
@@ -130,6 +145,16 @@ CASES = {
     "Shapefile with another .dbf": ("signs", _dbf_of_another, "holds 227 shapes and its .dbf 225"),
     "zipped, with another .dbf": ("signs", _zipped_dbf_of_another, "signs/signs.shp: its .shp"),
     "truncated .dbf": ("signs", _dbf_cut, "its .dbf is cut short"),
+    "Shapefile without its .shx": (
+        "signs",
+        _without_shx,
+        "signs.shp: its index, signs.shx, is missing: a Shapefile is several files side by side",
+    ),
+    "zipped, without its .shx": (
+        "signs",
+        lambda t: _without_shx(t, zipped=True),
+        "signs.zip: signs.shp: its index, signs.shx, is missing",
+    ),
     "PNG named .geojson": (
         "parcels",
         lambda t: _write(t / "img.geojson", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"),
