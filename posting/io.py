@@ -363,11 +363,12 @@ def _points_from_table(
     ``decimal_comma``, ``28,5`` is read as 28.5); markers' as their x and y only (``xy``,
     not-a-number where a row has a problem), as GeoParquet's points are read: a million Point
     objects cost 0.6 s to make and more to take apart."""
-    lon_col, lat_col = _column(frame, LON_NAMES), _column(frame, LAT_NAMES)
+    lon_col = _coordinate_column(frame, LON_NAMES, "longitude", path)
+    lat_col = _coordinate_column(frame, LAT_NAMES, "latitude", path)
     if lon_col is not None and lat_col is not None:
         xcol, ycol, layer_crs, geographic = lon_col, lat_col, WGS84, True
     else:
-        xcol, ycol = _xy_columns(frame)
+        xcol, ycol = _xy_columns(frame, path)
         if xcol is None or ycol is None:
             shapes = _column(frame, GEOMETRY_NAMES)
             if shapes is not None:
@@ -466,7 +467,40 @@ def _columns_shown(columns: Sequence[Any], most: int = 12) -> str:
     return ", ".join(names[:most]) + more or "(none)"
 
 
-def _xy_columns(frame: pd.DataFrame) -> tuple[str | None, str | None]:
+def _coordinate_column(
+    frame: pd.DataFrame, names: Sequence[str], role: str, path: str
+) -> str | None:
+    """The column of a table that holds its ``role`` (a coordinate), named by one of ``names``
+    (the first of them found, case and blanks aside). Where two columns name it (``lon`` and
+    ``LON``, ``lon`` and ``longitude``, or a header repeated, which pandas reads as ``lon`` and
+    ``lon.1``) and their values differ, which one holds it cannot be told: refused, naming
+    both (one was used without a word, the others left as attributes).
+
+    >>> _coordinate_column(pd.DataFrame({"LON": ["1"], "lon": [" 1"]}), ["lon"], "lon", "a")
+    'LON'
+    """
+    found = []
+    for name in names:
+        for col in frame.columns:
+            text = str(col).strip().lower()
+            base = text.rsplit(".", 1)[0] if text.rsplit(".", 1)[-1].isdigit() else text
+            if base == name and col not in found:
+                found.append(col)
+    if len(found) < 2:
+        return found[0] if found else None
+    first = frame[found[0]].astype("string").str.strip()
+    for other in found[1:]:
+        if not first.equals(frame[other].astype("string").str.strip()):
+            raise InputError(
+                f"columns {str(found[0])!r} and {str(other)!r} both name the {role} and hold "
+                "different values, so which of them holds it cannot be told: rename or remove "
+                "the other",
+                path=path,
+            )
+    return found[0]
+
+
+def _xy_columns(frame: pd.DataFrame, path: str = "") -> tuple[str | None, str | None]:
     """The columns of x and y: by :data:`X_NAMES` and :data:`Y_NAMES`, else a total station's
     ``E`` and ``N`` (only as a pair: one letter alone names nothing).
 
@@ -477,7 +511,8 @@ def _xy_columns(frame: pd.DataFrame) -> tuple[str | None, str | None]:
     >>> _xy_columns(pd.DataFrame(columns=["id", "n"]))
     (None, None)
     """
-    xcol, ycol = _column(frame, X_NAMES), _column(frame, Y_NAMES)
+    xcol = _coordinate_column(frame, X_NAMES, "x", path)
+    ycol = _coordinate_column(frame, Y_NAMES, "y", path)
     if xcol is None and ycol is None:
         east, north = _column(frame, ["e"]), _column(frame, ["n"])
         if east is not None and north is not None:

@@ -216,6 +216,32 @@ def test_gis_and_survey_coordinate_headers_are_read(tmp_path, header, row):
     assert "--crs EPSG:2236 for Florida East" in err.value.worded(lambda n: "--" + n)
 
 
+@pytest.mark.parametrize(
+    "header, rows",
+    [
+        ("lon,lat,LON", ["-81.29995,28.60005,5"]),  # a column added later (a fix?)
+        ("lon,lat,lon", ["-81.29995,28.60005,-81.1"]),  # a header repeated: lon.1 to pandas
+        ("Longitude,lat,lng", ["-81.29995,28.60005,-81.2985"]),
+        ("x,y,X", ["540000,1520000,540100"]),
+    ],
+)
+def test_two_columns_of_one_coordinate_that_differ_are_refused_naming_both(tmp_path, header, rows):
+    """A sign file with two longitude columns used one of them without a word (and, for lon
+    and LON, the last): a sign at longitude 5 was "unassigned" with no hint why."""
+    path = tmp_path / "pts.csv"
+    path.write_text("\n".join([header, *rows]) + "\n")
+    names = header.split(",")
+    shown = [names[0], names[2] if names[2] != names[0] else names[0] + ".1"]
+    with pytest.raises(InputError) as err:
+        read_markers([path], crs="EPSG:2236")
+    said = err.value.worded(lambda n: "--" + n)
+    assert f"pts.csv: columns {shown[0]!r} and {shown[1]!r} both name the " in said
+    first = rows[0].split(",")
+    path.write_text(f"{header}\n{first[0]},{first[1]},{first[0]}\n")
+    m = read_markers([path], crs="EPSG:2236")  # the same values twice: nothing to tell
+    assert len(m) == 1 and m.reason.tolist() == [None]
+
+
 def test_one_letter_alone_names_no_coordinate(tmp_path):
     """N and E are a total station's pair; an N column alone (a count, a flag) is not a
     northing, and the error lists what coordinate columns it reads."""
