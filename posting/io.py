@@ -1672,7 +1672,11 @@ def unnamed_layers(path: str, layer: str | None = None) -> tuple[str, ...]:
     if layer is not None or suffix in {".gpx", ".kml", ".kmz", *TABLE_SUFFIXES}:
         return ()
     if suffix in PARQUET_SUFFIXES or suffix in (".geojson", ".json", ".geojsonl", ".geojsons"):
-        return ()
+        try:  # (one layer, unless it is a GeoPackage misnamed, which GDAL reads as such)
+            if not _head(Path(path), 16).startswith(b"SQLite format 3\x00"):
+                return ()
+        except OSError:  # (its reading says what is wrong)
+            return ()
     from posting.gdal import pyogrio_here
 
     pyogrio = pyogrio_here()

@@ -384,14 +384,18 @@ def test_layer_nope_lists_the_layers_the_file_has(runner, tmp_path):
     assert "3 parcels checked" in ok.stderr
 
 
-def test_a_file_of_several_layers_reads_the_first_and_says_so_once(runner, tmp_path):
+@pytest.mark.parametrize("name", ["county.gpkg", "county.geojson"])
+def test_a_file_of_several_layers_reads_the_first_and_says_so_once(runner, tmp_path, name):
     """A GeoPackage of two layers, none named: the first is read (as GDAL does), and one
     warning says so and how to choose another; GDAL's own warning (once as a Python warning
-    with its line of source, twice more from GDAL) is no longer printed."""
+    with its line of source, twice more from GDAL) is no longer printed. Named .geojson
+    (GDAL reads it by its content), GDAL's warning was printed: a GeoJSON file's layers were
+    not asked for."""
     gpkg = tmp_path / "county.gpkg"
     lay = gpd.read_file(PARCELS)
     pyogrio.write_dataframe(lay, gpkg, layer="parcels_2025")
     pyogrio.write_dataframe(lay.iloc[:3], gpkg, layer="parcels_2024", append=False)
+    gpkg = gpkg.rename(tmp_path / name)
     res = runner.invoke(main, ["check", str(gpkg), "--signs", SIGNS])
     assert res.exit_code == 1, res.stderr
     assert f"{len(lay)} parcels checked" in res.stderr
