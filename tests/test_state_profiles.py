@@ -645,3 +645,63 @@ def test_kentucky_signs_are_posting_in_a_conspicuous_manner_by_guidance():
     [v] = p["uncertain"]
     assert v["rule"] == "sign_text" and v["count"] == 1
     assert v["message"].endswith("(the law takes words to that effect: read the sign)")
+
+
+# -- Land cover unknown, or a condition no layer shows: between two figures is uncertain -------
+
+
+@pytest.mark.parametrize(
+    ("step", "status"),
+    [
+        # Tex. Penal Code 30.05(b)(2)(D)(iii): "no more than: (a) 100 feet apart on forest land;
+        # or (b) 1,000 feet apart on land other than forest land"; the land cover not given
+        (99.0, "compliant"),  # within 100 ft: posted whatever the land
+        (500.0, "uncertain"),  # over 100 ft, within 1,000 ft: posted only if not forest
+        (990.0, "uncertain"),
+        (1010.0, "noncompliant"),  # over 1,000 ft: not posted whatever the land
+    ],
+)
+def test_texas_paint_land_cover_unknown_is_uncertain_between_the_figures(step, status):
+    lot = square(4 * step)  # marks every `step` along the boundary, corners included
+    pts = along(lot, step)
+    a = att(len(pts), **PURPLE, width_in=1)
+    p = one(check(parcels(lot), markers(pts, attributes=a), "texas"))
+    assert p["status"] == status
+    if status == "uncertain":
+        [u] = [x for x in p["uncertain"] if x["rule"] == "spacing"]
+        assert "1,000" in u["message"] and u["measured"] == pytest.approx(step, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("forest", "step", "status"),
+    [
+        # Minn. Stat. 97B.001 subd. 4(b)(4)(i): "at intervals of 1,000 feet or less along the
+        # boundary of the area, or in a wooded area where boundary lines are not clear, at
+        # intervals of 500 feet or less": in the woods 500 ft holds only where the lines are
+        # not clear, which no layer shows
+        (True, 490.0, "compliant"),
+        (True, 510.0, "uncertain"),
+        (True, 990.0, "uncertain"),
+        (True, 1010.0, "noncompliant"),
+        (False, 990.0, "compliant"),
+        (False, 1010.0, "noncompliant"),
+        (None, 990.0, "uncertain"),
+    ],
+)
+def test_minnesota_500_ft_only_where_the_woods_hide_the_line(forest, step, status):
+    lot = square(4 * step)
+    pts = along(lot, step)
+    a = att(
+        len(pts),
+        text="NO TRESPASSING",
+        letter_height_in=2,
+        signed="A. Owner",
+        surveyed="2026-10-01",
+    )
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "minnesota",
+        context=Context(parcel_landcover=[forest], today=dt.date(2026, 11, 30)),
+    )
+    assert one(r)["status"] == status

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from posting.boundary import interpolate_at, ring_stretches
-from posting.checks import FAIL, UNCERTAIN, against_max
+from posting.checks import FAIL, OK, UNCERTAIN, against_max
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import measured_gap, ring_gaps
 from posting.kinds import Kind, Part, register
@@ -48,11 +48,17 @@ class SpacingRule(Rule):
     ``other_ft`` elsewhere). ``along_boundary`` measures along the boundary (Florida's "along");
     ``straight`` the straight line between consecutive markers; ``either`` passes a gap when
     either measure is within the limit (statutes that only say "apart").
+
+    Where the figure depends on a fact the data does not show, a gap between the two figures
+    is uncertain, not over: land cover unknown, or, with ``forest_condition``, forest land
+    that must also meet a condition of the statute's (Minnesota's 500 ft holds "in a wooded
+    area where boundary lines are not clear"; elsewhere in the woods, 1,000 ft).
     """
 
     max_ft: float | None = None
     forest_ft: float | None = None
     other_ft: float | None = None
+    forest_condition: str = ""
     metric: str = "along_boundary"
     kinds: tuple[str, ...] = ("sign",)
 
@@ -74,9 +80,13 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> SpacingRule:
         raise t.error("forest_ft", "and 'other_ft' go together (two spacings by land cover)")
     if (limits["max_ft"] is None) == (limits["forest_ft"] is None):
         raise t.error("max_ft", "or the pair forest_ft/other_ft is required, not both")
+    condition = t.get("forest_condition", str) or ""
+    if condition and limits["forest_ft"] is None:
+        raise t.error("forest_condition", "needs the pair forest_ft/other_ft")
     return SpacingRule(
         **t.common(),
         **limits,
+        forest_condition=condition,
         metric=t.choice("metric", METRICS) or "along_boundary",
         kinds=t.marker_kinds(kinds),
     )
@@ -131,12 +141,22 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         along = np.maximum(gaps.length_ft - df["water_ft"].to_numpy(), 0.0)
     df["measured_ft"] = measured_gap(along, straight, rule.metric)
     code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), s.accuracy_ft)
+    unsure = _land_unsure(rule, df["forest"].to_numpy(dtype=float)) if limits is None else None
+    judged = df.assign(status=code)
+    if unsure is not None and unsure.any():
+        # the figure is the stricter or the more lenient, by a fact the data does not show:
+        # within the stricter, sure; over the more lenient (with the accuracy), sure; between,
+        # uncertain (the law's own words, not a false fail)
+        lenient = max(rule.forest_ft, rule.other_ft)
+        over_lenient = against_max(df["measured_ft"].to_numpy(), lenient, s.accuracy_ft) == FAIL
+        code[unsure & (code != OK)] = np.where(over_lenient, FAIL, UNCERTAIN)[unsure & (code != OK)]
+        fail_limit = np.where(unsure & (code == FAIL), lenient, df["limit_ft"].to_numpy())
+        judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=unsure & (code != FAIL))
     code[gaps.unmarked & (along > 1.0)] = FAIL
+    judged["status"] = code
     counted = m.counted(sel)
     part.findings.append(
-        spacing_findings(
-            df.assign(status=code), counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft
-        )
+        spacing_findings(judged, counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft)
     )
     df["status"] = categorical(np.where(gaps.unmarked, 3, code), GAP_STATUS)
     max_gap = np.full(n, np.nan)
@@ -161,6 +181,26 @@ def landcover_counts(unknown: int, gaps: int) -> str:
     'land cover unknown for 1 of 3 gaps'
     """
     return f"land cover unknown for {unknown:d} of {gaps:d} gaps"
+
+
+def _land_unsure(rule: SpacingRule, forest: np.ndarray) -> np.ndarray | None:
+    """Per gap: True where the limit is the stricter or the more lenient by a fact the data
+    does not show (land cover unknown; forest land under a ``forest_condition``); None for a
+    rule with one figure.
+
+    >>> r = SpacingRule("x", forest_ft=500.0, other_ft=1000.0)
+    >>> _land_unsure(r, np.array([np.nan, 1.0, 0.0])).tolist()
+    [True, False, False]
+    >>> r = SpacingRule("x", forest_ft=500.0, other_ft=1000.0, forest_condition="unclear lines")
+    >>> _land_unsure(r, np.array([np.nan, 1.0, 0.0])).tolist()
+    [True, True, False]
+    """
+    if not rule.by_landcover or rule.forest_ft == rule.other_ft:
+        return None
+    unsure = np.isnan(forest)
+    if rule.forest_condition:
+        unsure |= forest == 1.0
+    return unsure
 
 
 def empty(m: Measurements) -> Part:
@@ -230,8 +270,9 @@ def _limits(
     part.skip(
         "landcover",
         rule.clause,
-        f"{landcover_counts(int(unknown.sum()), n)} ({why}): the stricter spacing, "
-        f"{rule.strictest_ft:,.0f} ft, applied there",
+        f"{landcover_counts(int(unknown.sum()), n)} ({why}): a gap there within "
+        f"{rule.strictest_ft:,.0f} ft passes, one over "
+        f"{max(rule.forest_ft, rule.other_ft):,.0f} ft fails, one between is uncertain",
     )
     return forest, limit
 
@@ -313,6 +354,11 @@ def spacing_findings(
     status = gaps["status"].to_numpy()
     unmarked = gaps["unmarked"].to_numpy(dtype=bool)
     posted = counted[gaps["parcel"].to_numpy(dtype=np.int64)] > 0
+    land = (
+        gaps["land_unsure"].to_numpy(dtype=bool)
+        if "land_unsure" in gaps
+        else np.zeros(len(gaps), dtype=bool)
+    )
 
     def rows(mask: np.ndarray) -> pd.DataFrame:
         sel = gaps[mask]
@@ -324,7 +370,10 @@ def spacing_findings(
             _no_marker(gaps, posted, valid & (counted == 0), perimeter_ft, rule),
             _over(rows(posted & (status == FAIL) & ~unmarked), rule),
             _unmarked_rings(rows(posted & unmarked), rule),
-            _close_calls(rows(posted & (status == UNCERTAIN) & ~unmarked), rule, accuracy_ft),
+            _close_calls(
+                rows(posted & (status == UNCERTAIN) & ~unmarked & ~land), rule, accuracy_ft
+            ),
+            _land_calls(rows(posted & (status == UNCERTAIN) & ~unmarked & land), rule),
         ],
         ignore_index=True,
     )
@@ -415,6 +464,28 @@ def _close_calls(unsure: pd.DataFrame, rule: SpacingRule, accuracy_ft: float) ->
     msgs = [
         f"{n} {plural(n, 'gap', 'gaps')} within ±{ft(accuracy_ft)} (the stated survey "
         f"accuracy) of the {ft(lim)} limit; the closest call is {ft(mm)}"
+        for n, mm, lim in zip(
+            *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
+        )
+    ]
+    return _spacing_rows(w, rule, "uncertain", msgs, "measured_ft")
+
+
+def _land_calls(unsure: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:
+    """Gaps over the stricter figure but within the more lenient, where which applies turns on
+    a fact the data does not show."""
+    if not len(unsure):
+        return empty_findings()
+    w = worst_per_parcel(unsure, "excess")
+    lenient = max(rule.forest_ft, rule.other_ft)
+    why = (
+        f"on forest land only where {rule.forest_condition}, or where the land cover is unknown"
+        if rule.forest_condition
+        else "on forest land, and the land cover is not known"
+    )
+    msgs = [
+        f"{n} {plural(n, 'gap', 'gaps')} longer than {ft(lim)} but within {ft(lenient)} "
+        f"{_HOW[rule.metric]}; the shorter figure holds {why}; the longest is {ft(mm)}"
         for n, mm, lim in zip(
             *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
         )
