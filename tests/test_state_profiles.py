@@ -705,3 +705,28 @@ def test_minnesota_500_ft_only_where_the_woods_hide_the_line(forest, step, statu
         context=Context(parcel_landcover=[forest], today=dt.date(2026, 11, 30)),
     )
     assert one(r)["status"] == status
+
+
+# -- Montana 45-6-201(2)(a): 50 sq in of orange paint, or a metal fencepost painted entirely ----
+
+
+@pytest.mark.parametrize(
+    ("kind", "width_in", "length_in", "status"),
+    [
+        # "not less than 50 square inches of fluorescent orange paint": 7 x 7 = 49 fails,
+        # 7 x 8 = 56 passes
+        ("paint", 7.0, 7.0, "noncompliant"),
+        ("paint", 7.0, 8.0, "compliant"),
+        # "except that when metal fenceposts are used, the entire post must be painted": a
+        # steel post 1.5 in wide, painted over 30 in (45 sq in), is notice all the same
+        ("post", 1.5, 30.0, "compliant"),
+    ],
+)
+def test_montana_a_painted_metal_post_needs_no_50_sq_in(kind, width_in, length_in, status):
+    lot = square(1000)
+    gate = features([shapely.Point(500, 0)], ["gate"], None)  # the one way in, on the south side
+    a = att(1, kind=kind, color="fluorescent orange", width_in=width_in, length_in=length_in)
+    r = check(
+        parcels(lot), markers([(500, 2)], attributes=a), "montana", context=Context(access=gate)
+    )
+    assert one(r)["status"] == status
