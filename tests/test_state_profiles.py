@@ -255,9 +255,13 @@ def test_nevada_grazing_land_1000_ft(farm, step, status):
 
 @pytest.mark.parametrize(("step", "status"), [(100.0, "compliant"), (100.5, "noncompliant")])
 def test_indiana_nearest_marked_tree(step, status):
-    pts = [(k * step, 0) for k in range(5)]
+    # marks every `step` all round a square of side 4 x step: "around the area" ((c)(4)), each
+    # `step` from its nearest (five marks along one side of a 1,000 ft lot, as this test had,
+    # are not around the area: uncertain, test_indiana_two_marks_at_one_corner_...)
+    lot = square(4 * step)
+    pts = along(lot, step)
     a = att(len(pts), **PURPLE)
-    assert one(check(parcels(square()), markers(pts, attributes=a), "indiana"))["status"] == status
+    assert one(check(parcels(lot), markers(pts, attributes=a), "indiana"))["status"] == status
 
 
 # -- Illinois and Missouri: trees and posts on one boundary ------------------------------------
@@ -730,3 +734,38 @@ def test_montana_a_painted_metal_post_needs_no_50_sq_in(kind, width_in, length_i
         parcels(lot), markers([(500, 2)], attributes=a), "montana", context=Context(access=gate)
     )
     assert one(r)["status"] == status
+
+
+# -- Indiana 35-43-2-2(c)(4): purple marks "around the area where entry is denied" -----------
+
+PURPLE_TREE = {"kind": "paint", "color": "purple", "length_in": 8, "height_ft": 4}
+
+
+@pytest.mark.parametrize(
+    ("step", "status"),
+    [
+        # (d)(1)(A)(ii): each tree mark "not more than one hundred (100) feet from the nearest
+        # other marked tree": marks every 99 ft around a 396 ft square pass
+        (99.0, "compliant"),
+        # marks every 101 ft: each is 101 ft from its nearest: fails (d)
+        (101.0, "noncompliant"),
+    ],
+)
+def test_indiana_tree_marks_every_step_around_the_boundary(step, status):
+    lot = square(4 * step)
+    pts = along(lot, step)
+    p = one(check(parcels(lot), markers(pts, attributes=att(len(pts), **PURPLE_TREE)), "indiana"))
+    assert p["status"] == status
+
+
+def test_indiana_two_marks_at_one_corner_are_not_around_the_area():
+    # two marks 50 ft apart, each within 100 ft of the other, on a 4,000 ft boundary: (d) is
+    # met, but "around the area where entry is denied" ((c)(4)) is not shown: 3,950 ft of the
+    # boundary has no mark. Not a pass; whether clusters of marks are around the area is for a
+    # person: uncertain
+    lot = square(1000)
+    pts = [(0.0, 10.0), (0.0, 60.0)]
+    p = one(check(parcels(lot), markers(pts, attributes=att(2, **PURPLE_TREE)), "indiana"))
+    assert p["status"] == "uncertain"
+    [u] = [x for x in p["uncertain"] if x["rule"] == "nearest_around"]
+    assert u["measured"] == pytest.approx(3950.0, abs=0.01) and u["limit"] == 100.0

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from posting.checks import FAIL, UNCERTAIN, against_max
+from posting.checks import FAIL, OK, UNCERTAIN, against_max
+from posting.checks.spacing import ring_gaps
 from posting.index import BoxGrid
 from posting.kinds import Kind, Part, register
 from posting.measure import Measurements
 from posting.rules.schema import KINDS, Reader, Rule
-from posting.verdict import MARKER_WORDS, empty_findings, findings_frame, ft, plural
+from posting.verdict import MARKER_WORDS, empty_findings, findings_frame, ft, marker_words, plural
 
 __all__ = ["NearestRule", "nearest_other"]
 
@@ -34,6 +35,7 @@ class NearestRule(Rule):
     sign_ft: float | None = None
     paint_ft: float | None = None
     post_ft: float | None = None
+    around: bool = False
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -45,7 +47,7 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> NearestRule:
     limits = {f"{k}_ft": t.positive(f"{k}_ft") for k in KINDS}
     if all(v is None for v in limits.values()):
         raise t.error("paint_ft", "or 'sign_ft' or 'post_ft' is required (a distance per kind)")
-    return NearestRule(**t.common(), **limits)
+    return NearestRule(**t.common(), **limits, around=bool(t.get("around", bool)))
 
 
 def nearest_other(group: np.ndarray, x: np.ndarray, y: np.ndarray, reach: float) -> np.ndarray:
@@ -100,6 +102,8 @@ def measure(rule: NearestRule, profile, m: Measurements) -> Part:
         )
     table = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
     part = Part(findings=[_findings(table, rule, acc)] if len(table) else [empty_findings()])
+    if rule.around:
+        part.findings.append(_around(rule, m))
     bad = table[table["status"] != 0] if len(table) else table
     part.tables["nearest"] = bad.reset_index(drop=True)
     return part
@@ -151,6 +155,49 @@ def _findings(table: pd.DataFrame, rule: NearestRule, accuracy_ft: float) -> pd.
             )
         )
     return pd.concat(out, ignore_index=True)
+
+
+def _around(rule: NearestRule, m: Measurements) -> pd.DataFrame:
+    """``around``: the marks are placed "around the area where entry is denied" (Indiana
+    35-43-2-2(c)(4)). Each
+    mark near another says nothing of where the marks stand: two marks 50 ft apart at one
+    corner pass the nearest rule. A stretch of boundary longer than the largest figure with no
+    mark of the rule's kinds (or a ring of the parcel with none) leaves it open whether the
+    marks go around the area: ``uncertain`` (clusters of marks around it may satisfy the
+    words; a court decides), never a pass."""
+    prep, asg = m.prep, m.asg
+    rings = prep.rings
+    mk = m.am[m.mask(rule.kinds)]
+    if not len(mk):
+        return empty_findings()
+    reach = max(float(getattr(rule, f"{k}_ft")) for k in rule.kinds)
+    gaps = ring_gaps(asg.ring[mk], asg.position_ft[mk], rings.length_ft)
+    parcel = rings.parcel[gaps.ring]
+    marked = np.bincount(asg.parcel[mk], minlength=m.n) > 0
+    long = (against_max(gaps.length_ft, reach, m.settings.accuracy_ft) != OK) & marked[parcel]
+    if not long.any():
+        return empty_findings()
+    df = pd.DataFrame({"parcel": parcel[long], "length_ft": gaps.length_ft[long]})
+    g = df.groupby("parcel")["length_ft"]
+    n, worst, total = g.size(), g.max(), g.sum()
+    what = marker_words(rule.kinds)
+    msgs = [
+        f"{k} {plural(k, 'stretch', 'stretches')} of boundary longer than {ft(reach)} with no "
+        f"{what} ({ft(t)} in all; the longest {ft(w)}): the marks must be placed around the "
+        "area where entry is denied, and whether these are is for a person to judge"
+        for k, w, t in zip(n.tolist(), worst.tolist(), total.tolist(), strict=True)
+    ]
+    return findings_frame(
+        n.index,
+        "nearest_around",
+        "uncertain",
+        rule.clause,
+        msgs,
+        worst.to_numpy(dtype=float),
+        reach,
+        "ft",
+        n.to_numpy(),
+    )
 
 
 def summary(rule: NearestRule) -> dict:
