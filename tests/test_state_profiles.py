@@ -160,12 +160,25 @@ def test_new_jersey_signs_must_be_in_sight():
         dtype=float,
     )
     a = att(len(pts), name_on_sign="A. Owner")
+    # 1,040 ft is past the checker's 1,000 ft for open land, a figure of ours ("intervisible"
+    # has none): whether the two are in sight is a question of fact, uncertain
     p = one(
         check(
             parcels(lot),
             markers(pts, attributes=a),
             "new-jersey",
             context=Context(parcel_landcover=[False]),
+        )
+    )
+    [u] = [x for x in p["uncertain"] if x["rule"] == "in_sight"]
+    assert p["status"] == "uncertain" and u["measured"] == pytest.approx(1040.0)
+    # a sight distance stated for the land (1,000 ft) settles it: out of sight
+    p = one(
+        check(
+            parcels(lot),
+            markers(pts, attributes=a),
+            "new-jersey",
+            context=Context(parcel_landcover=[False], sight_ft=1000.0),
         )
     )
     [v] = p["violations"]
@@ -336,8 +349,17 @@ def test_vermont_400_ft_dated_and_recorded(side, status):
 # -- Michigan: 1 in letters, 50 sq in signs, a sign in sight from any point of entry ------------
 
 
-@pytest.mark.parametrize(("side", "status"), [(1980.0, "compliant"), (2020.0, "noncompliant")])
-def test_michigan_signs_in_sight_of_each_other(side, status):
+@pytest.mark.parametrize(
+    ("side", "sight_ft", "status"),
+    [
+        (1980.0, None, "compliant"),
+        # MCL 324.73102(1)(b) gives no distance ("spaced to enable a person to observe"): past
+        # the checker's 1,000 ft on open land is a question of fact, uncertain
+        (2020.0, None, "uncertain"),
+        (2020.0, 1000.0, "noncompliant"),  # a stated sight distance settles it
+    ],
+)
+def test_michigan_signs_in_sight_of_each_other(side, sight_ft, status):
     lot = square(side)
     pts = along(lot, side / 2)  # 990 ft or 1,010 ft apart on open land (sight 1,000 ft)
     a = att(len(pts), letter_height_in=1, width_in=5, length_in=10)
@@ -345,7 +367,7 @@ def test_michigan_signs_in_sight_of_each_other(side, status):
         parcels(lot),
         markers(pts, attributes=a),
         "michigan",
-        context=Context(parcel_landcover=[False]),
+        context=Context(parcel_landcover=[False], sight_ft=sight_ft),
     )
     assert one(r)["status"] == status
 
@@ -769,3 +791,31 @@ def test_indiana_two_marks_at_one_corner_are_not_around_the_area():
     assert p["status"] == "uncertain"
     [u] = [x for x in p["uncertain"] if x["rule"] == "nearest_around"]
     assert u["measured"] == pytest.approx(3950.0, abs=0.01) and u["limit"] == 100.0
+
+
+# -- In sight (New Jersey's "intervisible"): the sight distance is ours, not the statute's ------
+
+
+@pytest.mark.parametrize(
+    ("forest", "sight_ft", "status"),
+    [
+        # N.J.S.A. 23:7-1: "intervisible signs displayed not fewer than ten to a mile along the
+        # exterior boundaries": ten signs 528 ft apart on a 5,280 ft boundary meet the count
+        (False, None, "compliant"),  # within the 1,000 ft open-land distance of ours
+        # in woods the checker's 100 ft is its own figure: 528 ft apart may or may not be in
+        # sight (the statute gives no distance): uncertain, not out of sight
+        (True, None, "uncertain"),
+        # a sight distance stated for this land settles it: 300 ft, so 528 ft is out of sight
+        (True, 300.0, "noncompliant"),
+        (True, 600.0, "compliant"),
+    ],
+)
+def test_new_jersey_intervisible_by_our_distance_is_uncertain(forest, sight_ft, status):
+    lot = square(1320)
+    pts = along(lot, 528.0)
+    a = att(len(pts), name_on_sign="A. Owner")
+    ctx = Context(parcel_landcover=[forest], access=NO_WAYS, sight_ft=sight_ft)
+    r = check(
+        parcels(lot, owners=["A. Owner"]), markers(pts, attributes=a), "new-jersey", context=ctx
+    )
+    assert one(r)["status"] == status

@@ -184,6 +184,12 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
         code[unknown & (code == OK) & far_in_woods] = UNCERTAIN
         how = np.where(forest == 1.0, "forest land", "open land").astype(object)
         how[unknown] = "open land; land cover unknown"
+    # the distance is ours where the rule is unverified (no statute gives a sight distance:
+    # New Jersey's "intervisible", Nevada's "line of sight"): a pair beyond it may still be in
+    # sight, a question of fact, so uncertain, not out of sight; a building between them, or
+    # the user's own sight distance (--sight-ft), settles it
+    beyond = (code == FAIL) & (user is None) & (not rule.verified)
+    code[beyond] = UNCERTAIN
     blocked = np.zeros(len(pairs), dtype=bool)
     if ctx.dwellings is not None:
         for g in unique_ints(group[group >= 0]).tolist():
@@ -194,6 +200,7 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
             blocked[at] = blocked_by(lines[at], footprints)
     code[blocked] = FAIL
     pairs["sight_ft"], pairs["status"], pairs["blocked"] = sight, code, blocked
+    pairs["beyond"] = beyond & ~blocked
     pairs["land"] = how
     part.findings.append(_findings(pairs, rule, acc))
     bad = pairs[code != OK].copy()
@@ -254,8 +261,14 @@ def _findings(pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float) -> pd.
         worst = worst.sort_values("parcel", kind="stable")
         n = g.size().loc[worst["parcel"]].to_numpy()
         nb = g["blocked"].sum().loc[worst["parcel"]].to_numpy()
+        far_of = (
+            g["beyond"].sum().astype(int).to_dict()
+            if level == "uncertain" and "beyond" in sel
+            else {}
+        )
         msgs = []
-        for k, kb, dist, lim, land in zip(
+        for p, k, kb, dist, lim, land in zip(
+            worst["parcel"].tolist(),
             n.tolist(),
             nb.tolist(),
             worst["distance_ft"].tolist(),
@@ -264,7 +277,16 @@ def _findings(pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float) -> pd.
             strict=True,
         ):
             pair = plural(k, "pair", "pairs")
-            if level == "uncertain":
+            if level == "uncertain" and far_of.get(p, 0):
+                kf = far_of[p]
+                text = (
+                    f"{kf} {plural(kf, 'pair', 'pairs')} of consecutive {what}s farther apart "
+                    f"than the checker's sight distance (the farthest {ft(dist)} apart; "
+                    f"{ft(lim)}, {land}): the statute gives no distance, so whether they are "
+                    "in sight of each other is a question of fact, which a stated sight "
+                    "distance for this land settles"
+                )
+            elif level == "uncertain":
                 text = (
                     f"{k} {pair} of consecutive {what}s {ft(dist)} apart or less: in sight on "
                     f"open land, not certainly in woods ({ft(rule.forest_sight_ft)}) or within "
