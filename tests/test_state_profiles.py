@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from helpers import LOCAL_FT, markers, parcels, square
+from helpers import LOCAL_FT, markers, parcels, profile_file, square
 from pyproj import CRS
 
 from posting import Settings, check
@@ -819,3 +819,31 @@ def test_new_jersey_intervisible_by_our_distance_is_uncertain(forest, sight_ft, 
         parcels(lot, owners=["A. Owner"]), markers(pts, attributes=a), "new-jersey", context=ctx
     )
     assert one(r)["status"] == status
+
+
+def test_texas_paint_land_cover_unknown_close_call_on_100_ft_is_said_as_one():
+    # marks 95 ft apart with a survey good to 16 ft: within 100 ft +- 16 either way, so a close
+    # call on the forest figure, said as such (not as a question of land cover)
+    lot = square(4 * 95.0)
+    pts = along(lot, 95.0)
+    a = att(len(pts), **PURPLE, width_in=1)
+    r = check(parcels(lot), markers(pts, attributes=a), "texas", settings=Settings(accuracy_ft=16))
+    p = one(r)
+    assert p["status"] == "uncertain"
+    [u] = [x for x in p["uncertain"] if x["rule"] == "spacing"]
+    assert "accuracy" in u["message"] and u["limit"] == 100.0
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        'max_ft = 500\nforest_condition = "lines not clear"',  # one figure: nothing to choose
+        'forest_ft = 1000\nother_ft = 500\nforest_condition = "lines not clear"',
+    ],
+)
+def test_forest_condition_needs_a_smaller_forest_figure(tmp_path, table):
+    from posting.errors import RulesError
+
+    path = profile_file(tmp_path, f'[spacing]\n{table}\nclause = "Test 1"\n')
+    with pytest.raises(RulesError, match="forest_condition"):
+        load_rules(path)

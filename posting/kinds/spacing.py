@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from posting.boundary import interpolate_at, ring_stretches
-from posting.checks import FAIL, OK, UNCERTAIN, against_max
+from posting.checks import FAIL, UNCERTAIN, against_max
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import measured_gap, ring_gaps
 from posting.kinds import Kind, Part, register
@@ -81,8 +81,10 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> SpacingRule:
     if (limits["max_ft"] is None) == (limits["forest_ft"] is None):
         raise t.error("max_ft", "or the pair forest_ft/other_ft is required, not both")
     condition = t.get("forest_condition", str) or ""
-    if condition and limits["forest_ft"] is None:
-        raise t.error("forest_condition", "needs the pair forest_ft/other_ft")
+    if condition and (limits["forest_ft"] is None or limits["forest_ft"] >= limits["other_ft"]):
+        raise t.error(
+            "forest_condition", "needs the pair forest_ft/other_ft, forest_ft the smaller"
+        )
     return SpacingRule(
         **t.common(),
         **limits,
@@ -149,9 +151,13 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         # uncertain (the law's own words, not a false fail)
         lenient = max(rule.forest_ft, rule.other_ft)
         over_lenient = against_max(df["measured_ft"].to_numpy(), lenient, s.accuracy_ft) == FAIL
-        code[unsure & (code != OK)] = np.where(over_lenient, FAIL, UNCERTAIN)[unsure & (code != OK)]
-        fail_limit = np.where(unsure & (code == FAIL), lenient, df["limit_ft"].to_numpy())
-        judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=unsure & (code != FAIL))
+        over_strict = unsure & (code == FAIL)  # over the stricter even with the accuracy
+        near_strict = unsure & (code == UNCERTAIN)  # a close call on the stricter: stays one
+        code[over_strict] = np.where(over_lenient, FAIL, UNCERTAIN)[over_strict]
+        fail_limit = np.where(over_strict & over_lenient, lenient, df["limit_ft"].to_numpy())
+        land = over_strict & ~over_lenient
+        code[near_strict & over_lenient] = FAIL  # (only with an accuracy wider than the span)
+        judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=land)
     code[gaps.unmarked & (along > 1.0)] = FAIL
     judged["status"] = code
     counted = m.counted(sel)
