@@ -1488,6 +1488,10 @@ def _gpx_waypoint_hint(path: str) -> InputError | None:
 FORMATS = "GeoJSON, GeoPackage, Shapefile (.shp or zipped), FlatGeobuf, KML, GPX, GeoParquet or CSV"
 
 
+_SHP_MAGIC = b"\x00\x00\x27\x0a"
+"""The first bytes of a Shapefile's .shp (its file code, 9994, big-endian)."""
+
+
 def _check_shapefiles(path: str, layer: str | None) -> None:
     """Refuse a Shapefile (or a zipped one's, ``layer`` or each) whose files do not agree:
     a .shp shorter than its index (.shx) says, a copy cut short whose last records GDAL would
@@ -1496,6 +1500,8 @@ def _check_shapefiles(path: str, layer: str | None) -> None:
     if Path(path).suffix.lower() != ".zip":
         p = Path(path)
         shx, dbf = _sibling(p, ".shx"), _sibling(p, ".dbf")
+        if shx is None and not _head(p, 4).startswith(_SHP_MAGIC):
+            return  # (another format so named, which GDAL reads by its content)
         _check_shapefile(
             path,
             os.path.getsize(path),
@@ -1515,6 +1521,8 @@ def _check_shapefiles(path: str, layer: str | None) -> None:
                 if not low.endswith(".shp") or layer not in (None, Path(name).stem):
                     continue
                 shx, dbf = files.get(stem + ".shx"), files.get(stem + ".dbf")
+                if shx is None and not z.open(name).read(4).startswith(_SHP_MAGIC):
+                    continue
                 _check_shapefile(
                     f"{path}: {name}",
                     z.getinfo(name).file_size,
