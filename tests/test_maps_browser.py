@@ -532,6 +532,43 @@ def test_you_are_here_on_the_plan_map_points_to_the_nearest_planned_marker(
     assert p.markers["name"].iat[k] in got["text"]
 
 
+FOUR_MILES_M = 4 * 5280 * 0.3048
+
+
+@pytest.mark.parametrize(
+    ("corner", "azimuth", "metres", "rules"),
+    [
+        # Utqiagvik, Alaska: the far north, where a plane at the mid-latitude was 0.009 ft out
+        ((-156.79, 71.29), 60.0, FOUR_MILES_M, "alaska"),
+        ((-156.79, 71.29), 80.0, 3.0, "alaska"),
+        # the southern hemisphere, a mid-latitude
+        ((147.3, -42.88), 30.0, FOUR_MILES_M, "florida"),
+        # the Aleutians: the lot just west of 180°, the device across it, at -179.99...°
+        ((179.999, 51.802), 45.0, 200.0, "alaska"),
+    ],
+)
+def test_you_are_here_distance_and_bearing_are_geodesic(
+    browser, tmp_path, corner, azimuth, metres, rules
+):
+    """The device stands off the north-east corner of an unposted lot (its nearest point), a
+    known geodesic distance away (pyproj's Geod.fwd): the page's distance is within 0.003 ft of
+    it and its bearing is the geodesic's forward azimuth from the device, wherever on Earth."""
+    lon0, lat0 = corner
+    lot = shapely.box(lon0 - 0.002, lat0 - 0.002, lon0, lat0)  # corners on whole millionths
+    r = check(parcels(lot, ids=["LOT"], crs="EPSG:4326"), rules=rules)
+    assert r.parcels["status"].tolist() == ["unposted"]
+    path = tmp_path / "here.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    lon, lat, _ = GEOD.fwd(lon0, lat0, azimuth, metres)
+    lon = (lon + 180) % 360 - 180
+    got = _here(browser, path, lon, lat)
+    assert got["errors"] == []
+    assert got["target"]["kind"] == "unposted"
+    assert float(got["target"]["distanceFt"]) == pytest.approx(metres / 0.3048, abs=0.003)
+    az = GEOD.inv(lon, lat, lon0, lat0)[0] % 360
+    assert float(got["target"]["bearingDeg"]) == pytest.approx(az, abs=0.01)
+
+
 def test_you_are_here_says_so_when_the_position_cannot_be_had(browser, sample_report, tmp_path):
     browser.context.clear_permissions()  # not allowed: the page says why, nothing breaks
     with browser.opened(

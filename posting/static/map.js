@@ -1191,15 +1191,24 @@ var posting = (function () {
   }
 
   // -- you are here -----------------------------------------------------------------------
-  // Distances on the ellipsoid (WGS 84) in a plane tangent at the mid-latitude of the two
-  // points, with the ellipsoid's radii of curvature there: within 0.003 ft of the geodesic
-  // distance up to 4 miles. Never in degrees.
+  // Distances and directions on the WGS 84 ellipsoid: Vincenty's inverse formula (1975), good to
+  // a fraction of a millimetre at the distances a map shows. Never in degrees. Longitudes are
+  // compared the short way round, across the antimeridian too.
   var WGS84_A = 6378137;
   var WGS84_F = 1 / 298.257223563;
+  var WGS84_B = WGS84_A * (1 - WGS84_F);
   var E2 = WGS84_F * (2 - WGS84_F);
   var RAD = Math.PI / 180;
   var FOOT = 0.3048;
 
+  // a difference of longitudes in (-180, 180]
+  function dLon(lon1, lon0) {
+    var d = (lon1 - lon0) % 360;
+    return d > 180 ? d - 360 : d <= -180 ? d + 360 : d;
+  }
+
+  // metres per degree of longitude and of latitude at a latitude (for finding the nearest
+  // point of a line; the distance to it is then measured by distance())
   function metresPerDegree(lat) {
     var s = Math.sin(lat * RAD);
     var w = 1 - E2 * s * s;
@@ -1208,12 +1217,42 @@ var posting = (function () {
     return [n * Math.cos(lat * RAD) * RAD, m * RAD];
   }
 
-  // from (lon0, lat0) to (lon1, lat1): feet and the azimuth from true north, in degrees
+  // from (lon0, lat0) to (lon1, lat1): feet along the geodesic and its azimuth at the start,
+  // clockwise from true north, in degrees
   function distance(lon0, lat0, lon1, lat1) {
-    var k = metresPerDegree((lat0 + lat1) / 2);
-    var dx = (lon1 - lon0) * k[0];
-    var dy = (lat1 - lat0) * k[1];
-    return { ft: Math.hypot(dx, dy) / FOOT, deg: ((Math.atan2(dx, dy) / RAD) % 360 + 360) % 360 };
+    var f = WGS84_F;
+    var L = dLon(lon1, lon0) * RAD;
+    var U1 = Math.atan((1 - f) * Math.tan(lat0 * RAD));
+    var U2 = Math.atan((1 - f) * Math.tan(lat1 * RAD));
+    var sinU1 = Math.sin(U1), cosU1 = Math.cos(U1), sinU2 = Math.sin(U2), cosU2 = Math.cos(U2);
+    var lambda = L;
+    var sinL, cosL, sinS, cosS, sigma, cos2a, cos2sm;
+    for (var it = 0; it < 200; it++) {
+      sinL = Math.sin(lambda);
+      cosL = Math.cos(lambda);
+      var x = cosU2 * sinL;
+      var y = cosU1 * sinU2 - sinU1 * cosU2 * cosL;
+      sinS = Math.sqrt(x * x + y * y);
+      if (sinS === 0) return { ft: 0, deg: 0 }; // the same point
+      cosS = sinU1 * sinU2 + cosU1 * cosU2 * cosL;
+      sigma = Math.atan2(sinS, cosS);
+      var sinA = (cosU1 * cosU2 * sinL) / sinS;
+      cos2a = 1 - sinA * sinA;
+      cos2sm = cos2a !== 0 ? cosS - (2 * sinU1 * sinU2) / cos2a : 0; // 0 along the equator
+      var C = (f / 16) * cos2a * (4 + f * (4 - 3 * cos2a));
+      var prev = lambda;
+      lambda = L + (1 - C) * f * sinA * (sigma + C * sinS * (cos2sm + C * cosS * (-1 + 2 * cos2sm * cos2sm)));
+      if (Math.abs(lambda - prev) < 1e-13) break;
+    }
+    var u2 = (cos2a * (WGS84_A * WGS84_A - WGS84_B * WGS84_B)) / (WGS84_B * WGS84_B);
+    var A = 1 + (u2 / 16384) * (4096 + u2 * (-768 + u2 * (320 - 175 * u2)));
+    var B = (u2 / 1024) * (256 + u2 * (-128 + u2 * (74 - 47 * u2)));
+    var dS =
+      B * sinS * (cos2sm + (B / 4) * (cosS * (-1 + 2 * cos2sm * cos2sm) -
+        (B / 6) * cos2sm * (-3 + 4 * sinS * sinS) * (-3 + 4 * cos2sm * cos2sm)));
+    var metres = WGS84_B * A * (sigma - dS);
+    var az = Math.atan2(cosU2 * sinL, cosU1 * sinU2 - sinU1 * cosU2 * cosL) / RAD;
+    return { ft: metres / FOOT, deg: ((az % 360) + 360) % 360 };
   }
 
   var COMPASS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
@@ -1230,9 +1269,9 @@ var posting = (function () {
       for (var j = 0; j < segs; j++) {
         var a = se[0] + j;
         var b = se[0] + ((j + 1) % n);
-        var ax = (c.lon[a] - lon0) * k[0];
+        var ax = dLon(c.lon[a], lon0) * k[0];
         var ay = (c.lat[a] - lat0) * k[1];
-        var vx = (c.lon[b] - lon0) * k[0] - ax;
+        var vx = dLon(c.lon[b], lon0) * k[0] - ax;
         var vy = (c.lat[b] - lat0) * k[1] - ay;
         var L2 = vx * vx + vy * vy;
         var t = L2 > 0 ? Math.max(0, Math.min(1, -(ax * vx + ay * vy) / L2)) : 0;
@@ -1306,11 +1345,11 @@ var posting = (function () {
       } else if (g.pts) {
         var c = g.pts;
         for (var i = 0; i < c.n; i++) {
-          var dx = (c.lon[i] - lon) * k[0];
+          var dx = dLon(c.lon[i], lon) * k[0];
           var dy = (c.lat[i] - lat) * k[1];
           var d2 = dx * dx + dy * dy;
           if (d2 < best.d2) {
-            best = { d2: d2, lon: c.lon[i], lat: c.lat[i] };
+            best = { d2: d2, lon: lon + dLon(c.lon[i], lon), lat: c.lat[i] }; // on the device's side of 180°
             what = { g: g, i: i, kind: kind };
           }
         }
@@ -1482,8 +1521,8 @@ var posting = (function () {
     var tp = el("p", "posting-here-target");
     if (t) {
       var words = targetWords(t);
-      tp.dataset.distanceFt = t.to.ft.toFixed(2);
-      tp.dataset.bearingDeg = t.to.deg.toFixed(1);
+      tp.dataset.distanceFt = t.to.ft.toFixed(4);
+      tp.dataset.bearingDeg = t.to.deg.toFixed(3);
       tp.dataset.kind = t.kind;
       tp.appendChild(el("b", null, words[0] + ": "));
       tp.appendChild(el("span", "posting-here-distance", num(t.to.ft, 0) + " ft " + compass(t.to.deg) + " (bearing " + num(t.to.deg, 0) + "° true)"));
