@@ -486,6 +486,14 @@ def _ft(x: float) -> str:
     return f"{x:,.0f} ft" if float(x).is_integer() else f"{x:,.1f} ft"
 
 
+def _tenths(x: float) -> str | None:
+    """A number to a tenth, grouped by thousands, no trailing ".0" (None when missing)."""
+    if not np.isfinite(x):
+        return None
+    s = f"{x:,.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
 def _swatch(shape: str, color: str, dashed: bool = False) -> str:
     return (
         f'<span class="posting-swatch posting-swatch-{shape}{" posting-dashed" if dashed else ""}"'
@@ -855,12 +863,18 @@ class _MapBuilder:
             return
         data, ok = _points(planned["lon"], planned["lat"])
         p = planned[ok]
-        other = [c for c in p.columns if c not in ("lon", "lat", "geometry")]
+        # a plan's ``parcel`` and ``ring`` are rows of the report, not names: its parcel_id
+        # names the parcel (the plan's exports leave them out too)
+        hidden = {"lon", "lat", "geometry"}
+        if "parcel_id" in p and pd.api.types.is_integer_dtype(p.get("parcel", pd.Series())):
+            hidden |= {"parcel", "ring"}
+        other = [c for c in p.columns if c not in hidden]
         attrs = {}
         for col in other:
             values = p[col].to_numpy(dtype=object)
             if pd.api.types.is_float_dtype(p[col]):
-                values = np.array([None if v != v else f"{v:g}" for v in values], dtype=object)
+                # to a tenth, as the plan's exports: "10,436,841", not "1.04368e+07"
+                values = np.array([_tenths(v) for v in values], dtype=object)
             c = _texts(values)
             if c is not None:
                 attrs[str(col)] = c

@@ -404,6 +404,29 @@ def test_layers_for_water_access_exemptions_merged_properties_and_a_plan(report,
     assert ctx["target"] == "planned"  # "you are here" points to the planned markers
 
 
+def test_a_planned_markers_popup_shows_its_figures_whole_and_no_row_numbers():
+    """The plan's own table as the map's planned layer: each figure shown to a tenth (as the
+    plan's exports give them), never cut to six digits in scientific notation (a working-CRS
+    northing of 10,436,841 ft came out as "1.04368e+07", 41 ft off), and the parcel named by
+    its id, not by its row in the report ("parcel 5" beside "parcel_id N06")."""
+    from posting.planning import plan
+
+    lots = [square(y0=2_345_678), square(x0=3000, y0=2_345_678)]  # 444 miles north
+    r = check(parcels(*lots, ids=["FIRST", "SECOND"]))
+    p = plan(r).markers
+    assert len(p) and set(p["parcel_id"]) == {"FIRST", "SECOND"}
+    [data] = [d for kind, d in layers_of(to_html(r, tiles=False, planned=p)) if kind == "planned"]
+    n = len(p)
+    attrs = {k: column(v, n) for k, v in data["attrs"].items()}
+    assert "parcel" not in attrs and "ring" not in attrs  # rows of the report, not names
+    assert attrs["parcel_id"] == p["parcel_id"].tolist()
+    for col in ("y_ft", "x_ft", "along_ft", "azimuth_deg"):
+        shown = [float(s.replace(",", "")) for s in attrs[col]]
+        assert np.allclose(shown, p[col].to_numpy(float), rtol=0, atol=0.05 + 1e-9), col
+    assert all("e+" not in s for s in attrs["y_ft"])
+    assert max(abs(p["y_ft"])) > 1e6  # the case that lost its last digits
+
+
 def test_a_corner_whose_marker_serves_another_says_so():
     """The flag lot's road corner left without a sign: the corners layer flags it (its nearest
     sign, 12.5 ft away, serves the other road corner) and the popup says so."""
