@@ -184,6 +184,37 @@ def test_search_jumps_to_a_parcel_and_explains_one_not_drawn(sample_page):
     box.fill("")
 
 
+def test_every_id_offered_by_the_find_box_is_found(browser, tmp_path):
+    """The list under the Find box offers every parcel id, drawn or not, as the input has it,
+    and each one picked from it is found: one padded with spaces (as fixed-width exports pad
+    them), markup, a right-to-left override, Arabic digits, and a parcel with no geometry."""
+    ids = ["  12-34 ", "R&D <b>7</b>", "\u202eRTL-1", "٣٤٥", "GONE 9"]
+    geoms = [square(400, x0=600 * i) for i in range(4)] + [shapely.Polygon()]
+    r = check(parcels(*geoms, ids=ids))
+    assert r.parcels["id"].tolist() == ids  # as the input has them, as the JSON report says
+    with browser.opened(tmp_path / "ids.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        offered = page.evaluate(
+            "() => [...document.querySelectorAll('#posting-ids option')].map(o => o.value)"
+        )
+        assert sorted(offered) == sorted(ids)
+        box = page.locator(".posting-search input")
+        for pid in ids[:4]:
+            box.fill(pid)
+            box.press("Enter")
+            page.wait_for_function(
+                "() => document.querySelectorAll('.leaflet-popup').length", timeout=5000
+            )
+            shown = page.locator(".leaflet-popup-content .posting-id").first.text_content()
+            assert shown == pid, (pid, page.locator(".posting-search-msg").inner_text())
+            assert page.locator(".posting-search-msg").inner_text() == ""
+            _close_popups(page)
+        box.fill("GONE 9")
+        box.press("Enter")
+        assert "not on the map: empty geometry" in page.locator(".posting-search-msg").inner_text()
+        assert loaded.errors == []
+
+
 def test_layers_toggle(sample_page):
     page = sample_page.page
     control = page.locator(".leaflet-control-layers-overlays label", has_text="Gaps longer")

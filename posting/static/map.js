@@ -1058,7 +1058,12 @@ var posting = (function () {
     input.setAttribute("enterkeyhint", "search");
     var list = el("datalist");
     list.id = "posting-ids";
-    byId.forEach(function (rows, id) {
+    // every id, drawn or not (one not drawn is named with the reason)
+    var offered = new Set(byId.keys());
+    ctx.off_map.parcels.forEach(function (p) {
+      offered.add(String(p.id));
+    });
+    offered.forEach(function (id) {
       var o = document.createElement("option");
       o.value = id;
       list.appendChild(o);
@@ -1085,20 +1090,27 @@ var posting = (function () {
     return openPopup(s.g, s.i, L.latLng(lab.lat, lab.lon));
   }
 
+  // an id as typed: spaces around it and the case of its letters do not matter
+  function idKey(text) {
+    return String(text).trim().toLowerCase();
+  }
+
   function find(text) {
-    var id = String(text).trim();
+    var raw = String(text);
+    var id = raw.trim();
     if (!id) return "";
     map.closePopup(); // whatever was open belongs to the previous search
-    var rows = byId.get(id);
+    // the id as given (picked from the list, spaces and all), else as typed
+    var rows = byId.get(raw) || byId.get(id);
     if (!rows) {
-      var lower = id.toLowerCase();
+      var key = idKey(id);
       byId.forEach(function (v, k) {
-        if (!rows && k.toLowerCase() === lower) rows = v;
+        if (!rows && idKey(k) === key) rows = v;
       });
     }
     if (!rows) {
       var off = ctx.off_map.parcels.filter(function (p) {
-        return String(p.id) === id;
+        return idKey(p.id) === idKey(id);
       });
       if (off.length) return "Parcel " + id + " is not on the map: " + (off[0].reason || off[0].status);
       return "No parcel " + id;
