@@ -83,7 +83,9 @@ def display_geometry(
 def extent_lonlat(report: Report) -> tuple[float, float, float, float] | None:
     """West, south, east, north of every drawable parcel and positioned marker (WGS 84).
 
-    None when nothing has a position.
+    The short way round: where the data lie on both sides of the antimeridian (the Aleutians),
+    west is east of 0 and east is beyond 180 (``east - 360`` is the longitude it names). None
+    when nothing has a position.
     """
     geo = report.geometry
     b = geo.bounds_lonlat[geo.group >= 0].reshape(-1, 4)
@@ -93,12 +95,13 @@ def extent_lonlat(report: Report) -> tuple[float, float, float, float] | None:
     ok = np.isfinite(xs) & np.isfinite(ys)
     if not ok.any():
         return None
-    return (
-        float(xs[ok].min()),
-        float(ys[ok].min()),
-        float(xs[ok].max()),
-        float(ys[ok].max()),
-    )
+    xs, ys = xs[ok], ys[ok]
+    west, east = xs.min(), xs.max()
+    if east - west > 180:
+        round_180 = np.where(xs < 0, xs + 360, xs)
+        if round_180.max() - round_180.min() < east - west:
+            west, east = round_180.min(), round_180.max()
+    return (float(west), float(ys.min()), float(east), float(ys.max()))
 
 
 def round_lonlat(geoms: np.ndarray, decimals: int) -> np.ndarray:

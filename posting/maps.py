@@ -361,19 +361,26 @@ def _deltas(q: np.ndarray) -> np.ndarray:
     return np.diff(flat, axis=0, prepend=np.zeros((1, *flat.shape[1:]), dtype=np.int64)).ravel()
 
 
-def _quantise(xy: np.ndarray) -> np.ndarray:
-    return np.rint(np.asarray(xy, dtype=float) * SCALE).astype(np.int64)
+def _quantise(xy: np.ndarray, east_of_180: bool = False) -> np.ndarray:
+    """Longitude, latitude pairs as integers in :data:`SCALE`; west longitudes as east of 180
+    (``lon + 360``) on a map of land on both sides of the antimeridian, which Leaflet then
+    draws side by side."""
+    xy = np.array(xy, dtype=float).reshape(-1, 2)
+    if east_of_180:
+        xy[:, 0] = np.where(xy[:, 0] < 0, xy[:, 0] + 360, xy[:, 0])
+    return np.rint(xy * SCALE).astype(np.int64)
 
 
-def _points(lon: Any, lat: Any) -> tuple[dict[str, Any], np.ndarray]:
+def _points(lon: Any, lat: Any, east_of_180: bool = False) -> tuple[dict[str, Any], np.ndarray]:
     """Points as ``{"xy": [dx, dy, ...]}`` and which rows have a position."""
     lon = np.asarray(lon, dtype=float)
     lat = np.asarray(lat, dtype=float)
     ok = np.isfinite(lon) & np.isfinite(lat)
-    return {"xy": _deltas(_quantise(np.column_stack([lon[ok], lat[ok]])))}, ok
+    xy = _quantise(np.column_stack([lon[ok], lat[ok]]), east_of_180)
+    return {"xy": _deltas(xy)}, ok
 
 
-def _shapes(geoms: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:
+def _shapes(geoms: np.ndarray, east_of_180: bool = False) -> tuple[dict[str, Any], np.ndarray]:
     """Lines or polygons (WGS 84) as coordinates and counts, and which rows are drawn.
 
     ``xy`` holds the coordinates (see :func:`_points`; a polygon's ring is not closed again),
@@ -412,7 +419,7 @@ def _shapes(geoms: np.ndarray) -> tuple[dict[str, Any], np.ndarray]:
         keep[ends] = False
         coords = coords[keep]
         counts[0] = counts[0] - 1
-    return {"xy": _deltas(_quantise(coords)), "n": counts}, ok
+    return {"xy": _deltas(_quantise(coords, east_of_180)), "n": counts}, ok
 
 
 def _numbers(values: Any, decimals: int = 2) -> Any:
@@ -517,6 +524,9 @@ class _MapBuilder:
         self.n = len(report.parcels)
         self.status = report.parcels["status"].to_numpy(dtype=object)
         self.geoms = display_geometry(report, simplify_ft)
+        self.extent = extent_lonlat(report)
+        # land on both sides of the antimeridian: drawn side by side, east of 180
+        self.east_of_180 = self.extent is not None and self.extent[2] > 180
         self.layers: list[ReportLayer] = []
         self.clauses = _Clauses()
         self.legend: list[dict[str, Any]] = []
@@ -628,11 +638,11 @@ class _MapBuilder:
             rows = np.flatnonzero((self.status == status) & has)
             if not len(rows):
                 continue
-            data, ok = _shapes(self.geoms[rows])
+            data, ok = _shapes(self.geoms[rows], self.east_of_180)
             rows = rows[ok]
             at = label_at[rows]
             data["rows"] = _ints(rows)
-            data["at"] = _points(shapely.get_x(at), shapely.get_y(at))[0]["xy"]
+            data["at"] = _points(shapely.get_x(at), shapely.get_y(at), self.east_of_180)[0]["xy"]
             color = STATUS_COLORS.get(status, "#999999")
             word = STATUS_WORDS.get(status, (status.capitalize(), status))[0]
             n = len(rows)
@@ -675,7 +685,7 @@ class _MapBuilder:
         parcel = g["parcel"].to_numpy(dtype=np.int64)
         shown = g["status"].isin(_SHOWN).to_numpy() & (self.status[parcel] != "unposted")
         rows = np.flatnonzero(shown)
-        data, ok = _shapes(gap_lines(r)[rows])
+        data, ok = _shapes(gap_lines(r)[rows], self.east_of_180)
         rows = rows[ok]
         sel = g.iloc[rows]
         parcel = parcel[rows]
@@ -734,7 +744,7 @@ class _MapBuilder:
     def _points_layer(self, table: pd.DataFrame, rule: str) -> tuple[dict[str, Any], pd.DataFrame]:
         t = table[table["status"].isin(["missing", "uncertain"])]
         t = t[self.status[t["parcel"].to_numpy(dtype=np.int64)] != "unposted"]
-        data, ok = _points(t["lon"], t["lat"])
+        data, ok = _points(t["lon"], t["lat"], self.east_of_180)
         t = t[ok]
         parcel = t["parcel"].to_numpy(dtype=np.int64)
         data.update(
@@ -800,7 +810,7 @@ class _MapBuilder:
     # markers -------------------------------------------------------------------------------
     def add_markers(self) -> None:
         m = self.report.markers
-        data, ok = _points(m["lon"], m["lat"])
+        data, ok = _points(m["lon"], m["lat"], self.east_of_180)
         m = m[ok]
         attrs = self.report.marker_attributes
         shown: dict[str, Any] = {}
@@ -861,7 +871,7 @@ class _MapBuilder:
         """Markers to add (``posting plan``): ``lon``, ``lat``; every other column is shown."""
         if planned is None or not len(planned):
             return
-        data, ok = _points(planned["lon"], planned["lat"])
+        data, ok = _points(planned["lon"], planned["lat"], self.east_of_180)
         p = planned[ok]
         # a plan's ``parcel`` and ``ring`` are rows of the report, not names: its parcel_id
         # names the parcel (the plan's exports leave them out too)
@@ -903,7 +913,7 @@ class _MapBuilder:
         ):
             if not isinstance(table, pd.DataFrame) or not len(table) or "geometry" not in table:
                 continue
-            data, ok = _shapes(table["geometry"].to_numpy())
+            data, ok = _shapes(table["geometry"].to_numpy(), self.east_of_180)
             t = table[ok]
             parcel = t["parcel"].to_numpy(dtype=np.int64) if "parcel" in t else np.full(len(t), -1)
             data.update(
@@ -1098,10 +1108,10 @@ def render_map(
     b.add_markers()
     b.add_planned(planned)
     ctx = b.context(title, planned is not None and len(planned) > 0)
-    extent = extent_lonlat(report)
-    if extent is not None:  # fitted by map.js before any layer is drawn
-        w, s, e, n = extent
+    if b.extent is not None:  # fitted by map.js before any layer is drawn
+        w, s, e, n = b.extent
         ctx["bounds"] = [[s, w], [n, e]]
+    ctx["east_of_180"] = b.east_of_180
     m = folium.Map(
         location=None,
         zoom_start=2,

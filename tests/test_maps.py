@@ -427,6 +427,37 @@ def test_a_planned_markers_popup_shows_its_figures_whole_and_no_row_numbers():
     assert max(abs(p["y_ft"])) > 1e6  # the case that lost its last digits
 
 
+def aleutian_lots():
+    """Two lots 0.003° by 0.002° either side of the antimeridian, 0.002° apart across it (about
+    450 ft at 51.8° N), each with a sign at a corner."""
+    east = shapely.box(179.996, 51.8, 179.999, 51.802)
+    west = shapely.box(-179.999, 51.8, -179.996, 51.802)
+    signs = markers([(179.999, 51.8), (-179.999, 51.8)], crs="EPSG:4326")
+    return check(parcels(east, west, ids=["EAST", "WEST"], crs="EPSG:4326"), signs)
+
+
+def test_land_both_sides_of_the_antimeridian_is_drawn_side_by_side():
+    """The map of two Aleutian lots 450 ft apart across 180° opened on the whole Earth, one lot
+    at each edge: now the west lot is drawn east of 180 (its longitudes + 360), beside the
+    other, and the view fits the two."""
+    r = aleutian_lots()
+    assert r.parcels["status"].tolist() == ["noncompliant", "noncompliant"]
+    page = to_html(r, tiles=False)
+    ctx, _ = setup_of(page)
+    assert np.allclose(ctx["bounds"], [[51.8, 179.996], [51.802, 180.004]], atol=1e-6)
+    assert ctx["east_of_180"] is True
+    drawn = drawn_parcels(page)
+    assert shapely.equals_exact(drawn[0], shapely.box(179.996, 51.8, 179.999, 51.802), 1e-6)
+    west = shapely.box(-179.999 + 360, 51.8, -179.996 + 360, 51.802)
+    assert shapely.equals_exact(shapely.normalize(drawn[1]), shapely.normalize(west), 1e-6)
+    for kind, data in layers_of(page):
+        lon = lonlat(data["at"] if kind == "parcels" else data["xy"])[:, 0]
+        assert ((179.99 < lon) & (lon < 180.01)).all(), kind
+    # a map on one side of 180 keeps its longitudes
+    ctx, _ = setup_of(to_html(check(parcels(square())), tiles=False))
+    assert ctx["east_of_180"] is False and ctx["bounds"][0][1] < 0
+
+
 def test_a_corner_whose_marker_serves_another_says_so():
     """The flag lot's road corner left without a sign: the corners layer flags it (its nearest
     sign, 12.5 ft away, serves the other road corner) and the popup says so."""

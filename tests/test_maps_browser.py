@@ -15,7 +15,7 @@ import shapely
 from browser import chromium_path, offline_browser
 from helpers import SAMPLE, SHARED_DATA, markers, parcels, require_real_data, square
 from pyproj import CRS, Geod, Transformer
-from test_maps import other_work
+from test_maps import aleutian_lots, other_work
 
 from posting import check, read_markers, read_parcels
 from posting.draw import display_geometry, extent_lonlat, gap_lines
@@ -598,6 +598,34 @@ def test_you_are_here_distance_and_bearing_are_geodesic(
     assert float(got["target"]["distanceFt"]) == pytest.approx(metres / 0.3048, abs=0.003)
     az = GEOD.inv(lon, lat, lon0, lat0)[0] % 360
     assert float(got["target"]["bearingDeg"]) == pytest.approx(az, abs=0.01)
+
+
+def test_aleutian_lots_either_side_of_180_open_side_by_side_and_you_are_in_one(browser, tmp_path):
+    """Two lots 450 ft apart across the antimeridian: the map opens on both (it opened on the
+    whole Earth, a lot at each edge), and a device at -179.9975° stands in the west lot, drawn
+    where the device's dot is."""
+    path = tmp_path / "aleutians.html"
+    path.write_text(to_html(aleutian_lots(), tiles=False), encoding="utf-8")
+    with browser.opened(path) as loaded:
+        page = loaded.page
+        seen = page.evaluate(
+            """() => { const m = postingMap.map, s = m.getSize();
+                return [[179.9975, 51.801], [-179.9975, 51.801], [180.0025, 51.801]].map(
+                    ([lon, lat]) => { const p = m.latLngToContainerPoint([lat, lon]);
+                        return p.x > 0 && p.x < s.x && p.y > 0 && p.y < s.y; })
+                    .concat([m.getZoom()]); }"""
+        )
+        # the east lot and the west one (drawn at lon + 360) on screen, close up
+        assert seen[0] is True and seen[2] is True and seen[3] >= 14, seen
+        assert loaded.errors == []
+    lon, lat = -179.9975, 51.801  # the middle of the west lot
+    got = _here(browser, path, lon, lat)
+    assert got["errors"] == []
+    assert [p for p, _ in got["parcels"]] == ["WEST"]
+    assert got["dot"] == {"lat": lat, "lng": lon + 360}
+    assert f"You are here: {lat:.6f}, {lon:.6f}" in got["text"]
+    # the nearest thing to go to is on one of the two lots, a few hundred feet at most
+    assert 0 < float(got["target"]["distanceFt"]) < 700
 
 
 def test_you_are_here_says_so_when_the_position_cannot_be_had(browser, sample_report, tmp_path):

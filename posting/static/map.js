@@ -1484,7 +1484,9 @@ var posting = (function () {
 
   function onPosition(pos) {
     var lat = pos.coords.latitude;
-    var lon = pos.coords.longitude;
+    var lon0 = pos.coords.longitude;
+    // on a map of land both sides of 180°, west longitudes are drawn east of 180 (lon + 360)
+    var lon = ctx.east_of_180 && lon0 < 0 ? lon0 + 360 : lon0;
     var acc = pos.coords.accuracy; // metres, 95 % by the specification's wording
     var ll = L.latLng(lat, lon);
     if (!here.dot) {
@@ -1498,7 +1500,7 @@ var posting = (function () {
     var rows = [];
     var pos0 = el("p", "posting-here-pos");
     pos0.appendChild(el("b", null, "You are here: "));
-    pos0.appendChild(document.createTextNode(lat.toFixed(6) + ", " + lon.toFixed(6) + " (± " + num(accFt, 0) + " ft)"));
+    pos0.appendChild(document.createTextNode(lat.toFixed(6) + ", " + lon0.toFixed(6) + " (± " + num(accFt, 0) + " ft)"));
     rows.push(pos0);
     var inParcels = parcelsAt(lon, lat);
     var pp = el("div", "posting-here-parcel");
