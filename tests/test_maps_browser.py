@@ -437,6 +437,22 @@ def test_phone_buttons_are_large_enough_to_tap(browser, sample_report, tmp_path)
         )
         assert len(sizes) == 5
         assert all(w >= 40 and h >= 40 for w, h in sizes), sizes
+        # the buttons the README promises at 44 px: the folded legend, a popup's close button
+        # (they were 33 and 36 px); and the popup's heading is not under its close button
+        page.evaluate("() => postingMap.open('parcels', 0)")
+        page.wait_for_selector(".leaflet-popup-close-button")
+        got = page.evaluate(
+            """() => { const box = s => document.querySelector(s).getBoundingClientRect();
+                const r = document.createRange();
+                r.selectNodeContents(document.querySelector('.leaflet-popup-content h3'));
+                const t = [...r.getClientRects()], x = box('.leaflet-popup-close-button');
+                return {legend: [box('.posting-legend > summary').width,
+                                 box('.posting-legend > summary').height],
+                        close: [x.width, x.height],
+                        under: t.some(q => q.right > x.left && q.top < x.bottom)}; }"""
+        )
+        assert min(got["legend"]) >= 44 and min(got["close"]) >= 44, got
+        assert not got["under"], got
 
 
 # -- you are here -------------------------------------------------------------------------
