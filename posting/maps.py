@@ -615,6 +615,10 @@ class _MapBuilder:
             cols["source_ids"] = _texts(
                 [", ".join(map(str, s)) if k else None for s, k in zip(src, several, strict=True)]
             )
+            # each input parcel's own id, for the Find box (an officer holds a tax-roll number)
+            rows = np.flatnonzero(several)
+            if len(rows):
+                cols["part_ids"] = {"s": rows, "v": [[str(x) for x in src[r]] for r in rows]}
         f = r.findings
         findings = {
             "parcel": _ints(f["parcel"]),

@@ -215,6 +215,38 @@ def test_every_id_offered_by_the_find_box_is_found(browser, tmp_path):
         assert loaded.errors == []
 
 
+def test_a_parcel_merged_into_a_property_is_found_by_its_own_id(browser, tmp_path):
+    """With --merge-owner the sample's N01 to N04 (one owner's adjoining lots, data/
+    make_sample.py) are checked as one property named N01. An officer holding N03's number
+    from the tax roll finds it: the list offers it, and the box opens the property that holds
+    it, saying so (it was "No parcel N03")."""
+    from click.testing import CliRunner
+    from test_cli import SAMPLE_ARGS
+
+    from posting.cli import main
+
+    out = tmp_path / "merged.html"
+    res = CliRunner().invoke(
+        main, ["check", *SAMPLE_ARGS, "--merge-owner", "owner", "--map", str(out), "-q"]
+    )
+    assert res.exit_code in (0, 1), res.output
+    with browser.opened(out) as loaded:
+        page = loaded.page
+        offered = page.evaluate(
+            "() => [...document.querySelectorAll('#posting-ids option')].map(o => o.value)"
+        )
+        assert {"N01", "N02", "N03", "N04"} <= set(offered)
+        box = page.locator(".posting-search input")
+        box.fill("N03")
+        box.press("Enter")
+        text = _popup_text(page)
+        assert "Parcel N01" in text and "N01, N02, N03, N04" in text
+        assert page.locator(".posting-search-msg").inner_text() == (
+            "N03 is part of property N01 (merged: the same owner's adjoining parcels)"
+        )
+        assert loaded.errors == []
+
+
 def test_layers_toggle(sample_page):
     page = sample_page.page
     control = page.locator(".leaflet-control-layers-overlays label", has_text="Gaps longer")

@@ -16,6 +16,7 @@ var posting = (function () {
   var groups = []; // every layer made by layer()
   var shapes = []; // parcel row -> {f: feature geometry, g: its layer, path}
   var byId = new Map(); // parcel id -> [row, ...]
+  var partOf = new Map(); // id of a parcel merged into a property -> [the property's row, ...]
   var findingsOf = null; // parcel row -> [finding index, ...], made on first use
   var touch = false;
 
@@ -712,6 +713,11 @@ var posting = (function () {
         var key = String(T.parcels.id(row));
         if (!byId.has(key)) byId.set(key, []);
         byId.get(key).push(row);
+        (T.parcels.part_ids(row) || []).forEach(function (part) {
+          if (part === key) return;
+          if (!partOf.has(part)) partOf.set(part, []);
+          partOf.get(part).push(row);
+        });
         return { lat: at.lat[i], lon: at.lon[i], text: key, bbox: bbox(geo.c, feat), kind: "parcel" };
       });
     },
@@ -1060,6 +1066,9 @@ var posting = (function () {
     list.id = "posting-ids";
     // every id, drawn or not (one not drawn is named with the reason)
     var offered = new Set(byId.keys());
+    partOf.forEach(function (rows, id) {
+      offered.add(id);
+    });
     ctx.off_map.parcels.forEach(function (p) {
       offered.add(String(p.id));
     });
@@ -1095,18 +1104,29 @@ var posting = (function () {
     return String(text).trim().toLowerCase();
   }
 
+  // the rows an id names in one of the maps: as given (picked from the list, spaces and all),
+  // else as typed
+  function lookup(ids, raw) {
+    var rows = ids.get(raw) || ids.get(raw.trim());
+    if (!rows) {
+      var key = idKey(raw);
+      ids.forEach(function (v, k) {
+        if (!rows && idKey(k) === key) rows = v;
+      });
+    }
+    return rows;
+  }
+
   function find(text) {
     var raw = String(text);
     var id = raw.trim();
     if (!id) return "";
     map.closePopup(); // whatever was open belongs to the previous search
-    // the id as given (picked from the list, spaces and all), else as typed
-    var rows = byId.get(raw) || byId.get(id);
+    var rows = lookup(byId, raw);
+    var merged = null;
     if (!rows) {
-      var key = idKey(id);
-      byId.forEach(function (v, k) {
-        if (!rows && idKey(k) === key) rows = v;
-      });
+      rows = lookup(partOf, raw);
+      if (rows) merged = id + " is part of property " + T.parcels.id(rows[0]) + " (merged: the same owner's adjoining parcels)";
     }
     if (!rows) {
       var off = ctx.off_map.parcels.filter(function (p) {
@@ -1123,6 +1143,7 @@ var posting = (function () {
     });
     map.fitBounds(bounds, { maxZoom: 18, padding: [40, 40], animate: false });
     openParcel(rows[0]);
+    if (merged) return merged;
     return rows.length > 1 ? rows.length + " parcels have this id" : "";
   }
 
@@ -1562,7 +1583,7 @@ var posting = (function () {
     T.parcels = table(tables.parcels);
     ["owner", "status", "rules", "exemption", "posted_by", "area_acres", "recorded_acres", "perimeter_ft", "signs",
       "max_gap_ft", "corners", "missing_corners", "missing_access", "repaired", "duplicate_id", "water_frontage_ft",
-      "easement_ft", "unfenced_ft", "source_ids"].forEach(function (k) {
+      "easement_ft", "unfenced_ft", "source_ids", "part_ids"].forEach(function (k) {
       T.parcels[k] = col(T.parcels, k);
     });
     T.findings = table(tables.findings, ["clause"]);
