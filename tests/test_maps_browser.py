@@ -611,6 +611,31 @@ def test_you_are_here_on_the_plan_map_points_to_the_nearest_planned_marker(
     assert p.markers["name"].iat[k] in got["text"]
 
 
+def test_you_are_here_just_outside_a_parcel_within_the_accuracy_says_you_may_be_in_it(
+    browser, tmp_path
+):
+    """The device 10 ft south of a lot's south line, its position good to 15 m (49 ft): the
+    panel said only "Outside every parcel on the map." Now it names the lot, how far its
+    boundary is (10 ft N, by pyproj) and that the device may be in it."""
+    r = check(parcels(shapely.box(0, 0, 1200, 800), ids=["LOT-9"]))
+    path = tmp_path / "near.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    [wcrs] = r.geometry.crss
+    lon, lat = (float(v[0]) for v in wcrs.ft_to_lonlat(np.array([350.0]), np.array([-10.0])))
+    elon, elat = (float(v[0]) for v in wcrs.ft_to_lonlat(np.array([350.0]), np.array([0.0])))
+    edge_ft = GEOD.inv(lon, lat, elon, elat)[2] / 0.3048
+    assert 9.9 < edge_ft < 10.1
+    got = _here(browser, path, lon, lat, accuracy_m=15.0)
+    assert got["errors"] == []
+    assert got["parcels"] == []  # not in it, as far as the position says
+    assert "Outside every parcel on the map" in got["text"]
+    assert f"Parcel LOT-9's boundary is {edge_ft:,.0f} ft N" in got["text"], got["text"]
+    assert "within the position's accuracy: you may be in it" in got["text"]
+    # with a position good to 2 m (7 ft), 10 ft out is outside: no such note
+    got = _here(browser, path, lon, lat, accuracy_m=2.0)
+    assert "boundary is" not in got["text"] and "you may be in it" not in got["text"]
+
+
 FOUR_MILES_M = 4 * 5280 * 0.3048
 
 

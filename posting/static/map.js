@@ -1334,21 +1334,31 @@ var posting = (function () {
     return odd;
   }
 
-  // every parcel drawn that contains the point, with the distance to its boundary
-  function parcelsAt(lon, lat) {
+  // every parcel drawn that contains the point, with the distance to its boundary; and
+  // (near) those that do not whose boundary is within reachFt of it
+  function parcelsAt(lon, lat, reachFt) {
     var k = metresPerDegree(lat);
+    var mx = (reachFt * FOOT) / k[0];
+    var my = (reachFt * FOOT) / k[1];
     var out = [];
+    var near = [];
     groups.forEach(function (g) {
       if (g.postingKind !== "parcels") return;
       g.labels.forEach(function (lab, i) {
         var b = lab.bbox;
-        if (lon < b[0] || lon > b[2] || lat < b[1] || lat > b[3]) return;
+        if (lon < b[0] - mx || lon > b[2] + mx || lat < b[1] - my || lat > b[3] + my) return;
         var feat = g.geo.f[i];
-        if (!inside(g.geo.c, feat, lon, lat)) return;
+        var isIn = lon >= b[0] && lon <= b[2] && lat >= b[1] && lat <= b[3] && inside(g.geo.c, feat, lon, lat);
         var best = nearestOnRings(g.geo.c, feat, lon, lat, k, true, { d2: Infinity });
-        out.push({ row: g.rows(i), edge: distance(lon, lat, best.lon, best.lat) });
+        var hit = { row: g.rows(i), edge: distance(lon, lat, best.lon, best.lat) };
+        if (isIn) out.push(hit);
+        else if (hit.edge.ft <= reachFt) near.push(hit);
       });
     });
+    near.sort(function (a, b) {
+      return a.edge.ft - b.edge.ft;
+    });
+    out.near = near;
     return out;
   }
 
@@ -1523,7 +1533,7 @@ var posting = (function () {
     pos0.appendChild(el("b", null, "You are here: "));
     pos0.appendChild(document.createTextNode(lat.toFixed(6) + ", " + lon0.toFixed(6) + " (± " + num(accFt, 0) + " ft)"));
     rows.push(pos0);
-    var inParcels = parcelsAt(lon, lat);
+    var inParcels = parcelsAt(lon, lat, accFt);
     var pp = el("div", "posting-here-parcel");
     if (!inParcels.length) {
       pp.appendChild(el("p", null, "Outside every parcel on the map."));
@@ -1549,6 +1559,26 @@ var posting = (function () {
       if (hit.edge.ft <= accFt) {
         line.appendChild(el("div", "posting-note", "The boundary is within the position's accuracy: which side you are on is not certain."));
       }
+      pp.appendChild(line);
+    });
+    // a parcel the device is not in, as far as its position says, but may be
+    inParcels.near.forEach(function (hit) {
+      var line = el("p", "posting-here-near");
+      line.dataset.near = T.parcels.id(hit.row);
+      line.appendChild(document.createTextNode("Parcel "));
+      var link = el("a", "posting-id", T.parcels.id(hit.row));
+      link.href = "#";
+      link.addEventListener("click", function (e) {
+        e.preventDefault();
+        openParcel(hit.row);
+      });
+      line.appendChild(link);
+      line.appendChild(
+        document.createTextNode(
+          "'s boundary is " + num(hit.edge.ft, 0) + " ft " + compass(hit.edge.deg) + ", within the position's accuracy: you may be in it (" +
+            (ctx.vocab.status[T.parcels.status(hit.row)] || [T.parcels.status(hit.row)])[0] + ")."
+        )
+      );
       pp.appendChild(line);
     });
     rows.push(pp);
