@@ -493,6 +493,13 @@ def _ft(x: float) -> str:
     return f"{x:,.0f} ft" if float(x).is_integer() else f"{x:,.1f} ft"
 
 
+def _by_status(*parts: tuple[str, int]) -> str:
+    """A layer's name from what it holds of each status, those it has: "Gaps longer than
+    500 ft (1), rings with no marker (1)"."""
+    text = ", ".join(f"{words} ({int(k):,})" for words, k in parts if k)
+    return text[:1].upper() + text[1:]
+
+
 def _tenths(x: float) -> str | None:
     """A number to a tenth, grouped by thousands, no trailing ".0" (None when missing)."""
     if not np.isfinite(x):
@@ -721,20 +728,32 @@ class _MapBuilder:
             )
         )
         limit = self.first.get("spacing_ft")
-        over = f"longer than {_ft(limit)}" if limit and len(self.report.profiles) == 1 else None
-        over = over or "over the limit"
+        one = limit and len(self.report.profiles) == 1
+        over = f"longer than {_ft(limit)}" if one else "over the limit"
+        n = sel["status"].value_counts()
         self.add(
             "gaps",
             data,
             len(rows),
-            f"{_swatch('line', GAP_COLORS['over'])} Gaps {over} ({len(rows):,})",
-            {
-                "shape": "line",
-                "color": GAP_COLORS["over"],
-                "label": f"Gap {over}, or a ring with no marker (length on the line)",
-            },
+            f"{_swatch('line', GAP_COLORS['over'])} "
+            + _by_status(
+                (f"gaps {over}", n.get("over", 0)),
+                ("rings with no marker", n.get("unmarked", 0)),
+                (
+                    f"gaps within the survey accuracy of {_ft(limit) if one else 'the limit'}",
+                    n.get("uncertain", 0),
+                ),
+            ),
         )
-        if (sel["status"] == "uncertain").any():
+        if n.get("over", 0) or n.get("unmarked", 0):
+            self.legend.append(
+                {
+                    "shape": "line",
+                    "color": GAP_COLORS["over"],
+                    "label": f"Gap {over}, or a ring with no marker (length on the line)",
+                }
+            )
+        if n.get("uncertain", 0):
             self.legend.append(
                 {
                     "shape": "line",
@@ -771,20 +790,27 @@ class _MapBuilder:
 
     def add_corners(self) -> None:
         data, t = self._points_layer(self.report.corners, "corners")
-        n = len(t)
+        n = t["status"].value_counts()
         tol = self.report.settings.corner_tolerance_ft
         self.add(
             "corners",
             data,
-            n,
-            f"{_swatch('ring', CORNER_COLORS['missing'])} Corners without a marker ({n:,})",
-            {
-                "shape": "ring",
-                "color": CORNER_COLORS["missing"],
-                "label": f"Corner with no marker within {_ft(tol)}",
-            },
+            len(t),
+            f"{_swatch('ring', CORNER_COLORS['missing'])} "
+            + _by_status(
+                ("corners without a marker", n.get("missing", 0)),
+                ("corners marked only within the survey accuracy", n.get("uncertain", 0)),
+            ),
         )
-        if (t["status"] == "uncertain").any():
+        if n.get("missing", 0):
+            self.legend.append(
+                {
+                    "shape": "ring",
+                    "color": CORNER_COLORS["missing"],
+                    "label": f"Corner with no marker within {_ft(tol)}",
+                }
+            )
+        if n.get("uncertain", 0):
             self.legend.append(
                 {
                     "shape": "ring",
@@ -798,18 +824,23 @@ class _MapBuilder:
         if not len(access):
             return
         data, t = self._points_layer(access, "access")
-        n = len(t)
+        n = t["status"].value_counts()
         self.add(
             "access",
             data,
-            n,
-            f"{_swatch('square', ACCESS_COLOR)} Access points without a marker ({n:,})",
-            {
-                "shape": "square",
-                "color": ACCESS_COLOR,
-                "label": "Access point (gate, road entrance) without a marker",
-            },
+            len(t),
+            f"{_swatch('square', ACCESS_COLOR)} "
+            + _by_status(
+                ("access points without a marker", n.get("missing", 0)),
+                ("access points marked only within the survey accuracy", n.get("uncertain", 0)),
+            ),
         )
+        for status, label in (
+            ("missing", "Access point (gate, road entrance) without a marker"),
+            ("uncertain", "Access point marked only within the stated survey accuracy"),
+        ):
+            if n.get(status, 0):
+                self.legend.append({"shape": "square", "color": ACCESS_COLOR, "label": label})
 
     # markers -------------------------------------------------------------------------------
     def add_markers(self) -> None:

@@ -458,6 +458,39 @@ def test_land_both_sides_of_the_antimeridian_is_drawn_side_by_side():
     assert ctx["east_of_180"] is False and ctx["bounds"][0][1] < 0
 
 
+def test_the_layer_list_counts_what_the_report_counts():
+    """A stated accuracy of 5 ft. A 300 ft square whose south-west corner's sign stands 28 ft
+    east of it (within 30 +/- 5 ft: uncertain, not missing), and a 996 x 300 ft lot signed at
+    its corners and the middles of its long sides (gaps of 498 ft, within 5 ft of the 500 ft
+    limit: uncertain). The layer list said "Corners without a marker (1)" and "Gaps longer
+    than 500 ft (4)": the report has no corner without a marker and no gap known to be longer
+    than 500 ft."""
+    from posting.settings import Settings
+
+    signs = [(28, 0), (300, 0), (300, 300), (0, 300)]
+    signs += [(2000 + x, y) for x in (0, 498, 996) for y in (0, 300)]
+    lots = [square(300), shapely.box(2000, 0, 2996, 300)]
+    r = check(parcels(*lots, ids=["Q", "R"]), markers(signs), settings=Settings(accuracy_ft=5))
+    c = r.corners[r.corners["status"] != "ok"]
+    assert c["status"].tolist() == ["uncertain"] and c["nearest_ft"].tolist() == [28.0]
+    g = r.gaps[r.gaps["status"] != "ok"]
+    assert g["status"].tolist() == ["uncertain"] * 4 and g["length_ft"].tolist() == [498.0] * 4
+    page = to_html(r, tiles=False)
+    assert "Corners without a marker" not in page and "Gaps longer than" not in page
+    assert "Corners marked only within the survey accuracy (1)" in page
+    assert "Gaps within the survey accuracy of 500 ft (4)" in page
+    # the sample: one gap over the limit and one ring with no marker, two corners missing
+    sample = to_html(
+        check(
+            read_parcels(SAMPLE / "parcels.geojson", id_field="parcel_id", owner_field="owner"),
+            read_markers([SAMPLE / "signs.csv", SAMPLE / "signs-added.gpx"]),
+        ),
+        tiles=False,
+    )
+    assert "Gaps longer than 500 ft (1), rings with no marker (1)" in sample
+    assert "Corners without a marker (2)" in sample
+
+
 def test_a_corner_whose_marker_serves_another_says_so():
     """The flag lot's road corner left without a sign: the corners layer flags it (its nearest
     sign, 12.5 ft away, serves the other road corner) and the popup says so."""
