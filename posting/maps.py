@@ -1016,10 +1016,12 @@ class _MapBuilder:
         first = self.first
         rule_bits = []
         if first.get("spacing_ft"):
-            how = {"along_boundary": "along the boundary", "straight": "in a straight line"}.get(
-                first.get("spacing_metric", ""), "apart"
-            )
-            rule_bits.append(f"markers not more than {_ft(first['spacing_ft'])} apart {how}")
+            how = {
+                "along_boundary": " along the boundary",
+                "straight": " in a straight line",
+                "either": " in a straight line or along the boundary",
+            }.get(first.get("spacing_metric", ""), "")
+            rule_bits.append(f"markers not more than {_ft(first['spacing_ft'])} apart{how}")
         if first.get("corners") == "at_corner":
             rule_bits.append("a marker at each corner")
         return "; ".join(rule_bits)

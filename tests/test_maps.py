@@ -491,6 +491,28 @@ def test_the_layer_list_counts_what_the_report_counts():
     assert "Corners without a marker (2)" in sample
 
 
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        (
+            "florida",
+            "markers not more than 500 ft apart along the boundary; a marker at each corner",
+        ),
+        # RSMo 569.145(1): "either" passes a gap whose straight line or length along the line is
+        # within 100 ft (it read "markers not more than 100 ft apart apart")
+        ("missouri", "markers not more than 100 ft apart in a straight line or along the boundary"),
+        (
+            "north-dakota",
+            "markers not more than 2,640 ft apart in a straight line or along the boundary",
+        ),
+    ],
+)
+def test_the_legend_words_the_rule(rules, words):
+    r = check(parcels(square(), ids=["Q"]), markers([(0, 0), (500, 0)]), rules)
+    ctx, _ = setup_of(to_html(r, tiles=False))
+    assert ctx["rule_text"] == words
+
+
 def test_a_corner_whose_marker_serves_another_says_so():
     """The flag lot's road corner left without a sign: the corners layer flags it (its nearest
     sign, 12.5 ft away, serves the other road corner) and the popup says so."""
