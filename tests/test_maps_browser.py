@@ -247,6 +247,32 @@ def test_a_parcel_merged_into_a_property_is_found_by_its_own_id(browser, tmp_pat
         assert loaded.errors == []
 
 
+def test_a_gap_just_over_the_limit_is_not_shown_as_the_limit(browser, tmp_path):
+    """A 1,000 ft square signed every 500 ft but one sign 0.04 ft too far along its south side:
+    a gap of 500.04 ft, over the 500 ft limit. Its label, its popup and the parcel's violation
+    read "500 ft" beside "limit 500 ft"; they now give the hundredths that make it over."""
+    signs = [(0, 0), (500.04, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000)]
+    r = check(parcels(square(), ids=["Q"]), markers([*signs, (0, 500)]))
+    assert r.parcels["status"].tolist() == ["noncompliant"]
+    with browser.opened(tmp_path / "over.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        page.evaluate(
+            "() => { postingMap.map.setZoom(17, {animate: false}); postingMap.labels(); }"
+        )
+        labels = page.evaluate(
+            """() => [...document.querySelectorAll('.posting-gap-label')]
+                .filter(e => e.style.display !== 'none').map(e => e.textContent)"""
+        )
+        assert labels == ["500.04 ft"]
+        page.evaluate("() => postingMap.open('gaps', 0)")
+        text = _popup_text(page)
+        assert "500.04 ft" in text and "not more than 500 ft" in text
+        _close_popups(page)
+        page.evaluate("() => postingMap.openParcel('Q')")
+        assert "measured 500.04 ft · limit 500 ft" in _popup_text(page)
+        assert loaded.errors == []
+
+
 def test_layers_toggle(sample_page):
     page = sample_page.page
     control = page.locator(".leaflet-control-layers-overlays label", has_text="Gaps longer")

@@ -39,9 +39,19 @@ var posting = (function () {
     return x === undefined || x === null ? null : num(x) + " ft";
   }
 
-  function qty(x, unit) {
+  // a figure beside its limit: to a tenth, or to a hundredth where a tenth would show a figure
+  // over or under its limit as the limit itself (a gap of 500.04 ft is not "500 ft")
+  function ftVs(x, limit) {
     if (x === undefined || x === null) return null;
-    return unit === "ft" ? ft(x) : num(x, 2) + (unit ? " " + unit : "");
+    if (limit === undefined || limit === null || x === limit || num(x) !== num(limit)) return ft(x);
+    return num(x, 2) + " ft";
+  }
+
+  function qty(x, unit, limit) {
+    if (x === undefined || x === null) return null;
+    if (unit === "ft") return ftVs(x, limit);
+    var d = limit !== undefined && limit !== null && x !== limit && num(x, 2) === num(limit, 2) ? 4 : 2;
+    return num(x, d) + (unit ? " " + unit : "");
   }
 
   function fact(table, label, value) {
@@ -236,7 +246,7 @@ var posting = (function () {
         li.appendChild(el("b", null, ruleWord(F.rule(i))));
         li.appendChild(document.createTextNode(": " + F.message(i)));
         var figures = [];
-        var measured = qty(F.measured(i), F.unit(i));
+        var measured = qty(F.measured(i), F.unit(i), F.limit(i));
         var limit = qty(F.limit(i), F.unit(i));
         if (measured) figures.push("measured " + measured);
         if (limit) figures.push("limit " + limit);
@@ -303,8 +313,8 @@ var posting = (function () {
     var box = el("div", "posting-popup posting-popup-gap");
     box.appendChild(heading(status === "unmarked" ? "Unmarked boundary of parcel " : "Gap on parcel ", d.parcel(i)));
     var t = el("table", "posting-facts");
-    fact(t, "Along the boundary", ft(d.length_ft(i)));
-    fact(t, "Straight line", ft(d.straight_ft(i)));
+    fact(t, "Along the boundary", ftVs(d.length_ft(i), d.limit_ft(i)));
+    fact(t, "Straight line", ftVs(d.straight_ft(i), d.limit_ft(i)));
     fact(t, "Limit", d.limit_ft(i) === undefined ? null : "not more than " + ft(d.limit_ft(i)));
     if (d.from_source(i) !== undefined) fact(t, "From marker", source(d.from_source(i), d.from_row(i)));
     if (d.to_source(i) !== undefined) fact(t, "To marker", source(d.to_source(i), d.to_row(i)));
@@ -417,7 +427,7 @@ var posting = (function () {
       case "water":
       case "easements":
       case "fences":
-        return ft(d.length_ft(i));
+        return g.postingKind === "gaps" ? ftVs(d.length_ft(i), d.limit_ft(i)) : ft(d.length_ft(i));
       case "corners":
         return "corner of " + parcelId(d.parcel(i));
       case "access":
@@ -751,7 +761,7 @@ var posting = (function () {
       });
       g.labels = geo.f.map(function (feat, i) {
         var mid = midpoint(geo.c, feat);
-        return { lat: mid[1], lon: mid[0], text: ft(g.cols.length_ft(i)), kind: "gap", length: g.cols.length_ft(i) || 0, line: feat, c: geo.c };
+        return { lat: mid[1], lon: mid[0], text: ftVs(g.cols.length_ft(i), g.cols.limit_ft(i)), kind: "gap", length: g.cols.length_ft(i) || 0, line: feat, c: geo.c };
       });
     },
     corners: function (g, data) {
@@ -1415,7 +1425,7 @@ var posting = (function () {
         var pid = g.attrs.parcel_id ? g.attrs.parcel_id(t.i) : null;
         return ["Nearest marker to add", [name, role, pid ? "parcel " + pid : null].filter(Boolean).join(", ")];
       case "gaps":
-        return ["Nearest gap", ft(d.length_ft(t.i)) + " gap on parcel " + parcelId(d.parcel(t.i))];
+        return ["Nearest gap", ftVs(d.length_ft(t.i), d.limit_ft(t.i)) + " gap on parcel " + parcelId(d.parcel(t.i))];
       case "corners":
         return ["Nearest corner without a marker", "parcel " + parcelId(d.parcel(t.i))];
       case "access":
