@@ -250,10 +250,15 @@ def test_a_parcel_merged_into_a_property_is_found_by_its_own_id(browser, tmp_pat
 def test_a_gap_just_over_the_limit_is_not_shown_as_the_limit(browser, tmp_path):
     """A 1,000 ft square signed every 500 ft but one sign 0.04 ft too far along its south side:
     a gap of 500.04 ft, over the 500 ft limit. Its label, its popup and the parcel's violation
-    read "500 ft" beside "limit 500 ft"; they now give the hundredths that make it over."""
+    read "500 ft" beside "limit 500 ft"; they now give the hundredths that make it over. So
+    does a corner whose nearest sign is 30.04 ft away (a marker within 30 ft)."""
     signs = [(0, 0), (500.04, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000)]
-    r = check(parcels(square(), ids=["Q"]), markers([*signs, (0, 500)]))
-    assert r.parcels["status"].tolist() == ["noncompliant"]
+    # and a 300 ft square whose south-west corner's nearest sign is 30.04 ft away (limit 30 ft)
+    signs += [(0, 500), (2030.04, 0), (2300, 0), (2300, 300), (2000, 300)]
+    r = check(parcels(square(), square(300, x0=2000), ids=["Q", "R"]), markers(signs))
+    assert r.parcels["status"].tolist() == ["noncompliant", "noncompliant"]
+    c = r.corners[r.corners["status"] != "ok"]
+    assert c["nearest_ft"].round(6).tolist() == [30.04]
     with browser.opened(tmp_path / "over.html", to_html(r, tiles=False)) as loaded:
         page = loaded.page
         page.evaluate(
@@ -270,6 +275,10 @@ def test_a_gap_just_over_the_limit_is_not_shown_as_the_limit(browser, tmp_path):
         _close_popups(page)
         page.evaluate("() => postingMap.openParcel('Q')")
         assert "measured 500.04 ft · limit 500 ft" in _popup_text(page)
+        _close_popups(page)
+        page.evaluate("() => postingMap.open('corners', 0)")
+        text = _popup_text(page)
+        assert "within 30 ft" in text and "30.04 ft" in text, text
         assert loaded.errors == []
 
 

@@ -338,9 +338,9 @@ var posting = (function () {
     var t = el("table", "posting-facts");
     fact(t, "Type", d.type(i));
     fact(t, "Limit", limit ? "a marker within " + ft(limit) : null);
-    fact(t, "Nearest marker of the parcel", d.nearest_ft(i) === undefined ? "none within the limit" : ft(d.nearest_ft(i)));
+    fact(t, "Nearest marker of the parcel", d.nearest_ft(i) === undefined ? "none within the limit" : ftVs(d.nearest_ft(i), limit));
     fact(t, "Its own marker", d.shared(i) ? "none: the markers near it serve other corners (one marker serves one corner)" : null);
-    fact(t, "Nearest marker along this boundary", ft(d.neighbour_ft(i)));
+    fact(t, "Nearest marker along this boundary", ftVs(d.neighbour_ft(i), limit));
     fact(t, "Stated survey accuracy", ctx.accuracy_ft ? "± " + ft(ctx.accuracy_ft) : null);
     fact(t, "Turn of the boundary", d.turn_deg(i) === undefined ? null : num(d.turn_deg(i), 0) + "°");
     box.appendChild(t);
