@@ -824,6 +824,44 @@ def signs_as_planned(report, missing: float, seed: int) -> MarkerLayer:
 
 
 @pytest.mark.realdata
+def test_a_parcel_id_is_written_only_where_it_fits_inside_the_parcel(browser, tmp_path):
+    """A strip 40 ft wide and 1,000 ft long running north-east, beside a 600 ft square. Its
+    id was written across it at close zoom (its bounding box is 700 ft wide), the label's
+    corners on the neighbours' land; Williamsburg's irregular lots had 40 % of their id labels
+    spilling out at zoom 16-18. Every id written now lies inside its parcel's outline (the
+    report's display geometry, tested with shapely), and the square's is written."""
+    strip = shapely.affinity.rotate(shapely.box(0, -20, 1000, 20), 45, origin=(0, 0))
+    lots = [strip, square(600, x0=800, y0=-300)]
+    r = check(parcels(*lots, ids=["STRIP-1", "SQUARE-2"]))
+    outlines = dict(zip(r.parcels["id"], display_geometry(r, 0), strict=True))
+    [wcrs] = r.geometry.crss
+    between = [float(v[0]) for v in wcrs.ft_to_lonlat(np.array([700.0]), np.array([200.0]))]
+    on_square = [float(v[0]) for v in wcrs.ft_to_lonlat(np.array([1100.0]), np.array([0.0]))]
+    with browser.opened(tmp_path / "fit.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        for zoom in (16, 17, 18, 19):
+            boxes = page.evaluate(
+                """([z, lon, lat]) => { const m = postingMap.map;
+                    m.setView([lat, lon], z, {animate: false});
+                    postingMap.labels();
+                    const r0 = m.getContainer().getBoundingClientRect();
+                    return [...document.querySelectorAll('.posting-label')]
+                        .filter(e => e.style.display !== 'none').map(e => {
+                            const r = e.getBoundingClientRect();
+                            return [e.textContent, [[r.left, r.top], [r.right, r.top],
+                                [r.left, r.bottom], [r.right, r.bottom]].map(([x, y]) => {
+                                    const ll = m.containerPointToLatLng([x - r0.left, y - r0.top]);
+                                    return [ll.lng, ll.lat]; })]; }); }""",
+                [zoom, *(on_square if zoom >= 18 else between)],
+            )
+            for pid, corners in boxes:
+                inside = shapely.contains_xy(outlines[pid], *np.array(corners).T)
+                assert inside.all(), (zoom, pid, inside)
+            if zoom >= 18:
+                assert "SQUARE-2" in [pid for pid, _ in boxes], zoom
+        assert loaded.errors == []
+
+
 def test_williamsburg_gap_labels_never_overlap_at_city_zoom(browser, tmp_path):
     src = require_real_data(SHARED_DATA / "williamsburg-va" / "parcels.geojson")
     layer = read_parcels(src, id_field="PID")

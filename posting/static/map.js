@@ -728,7 +728,7 @@ var posting = (function () {
           if (!partOf.has(part)) partOf.set(part, []);
           partOf.get(part).push(row);
         });
-        return { lat: at.lat[i], lon: at.lon[i], text: key, bbox: bbox(geo.c, feat), kind: "parcel" };
+        return { lat: at.lat[i], lon: at.lon[i], text: key, bbox: bbox(geo.c, feat), kind: "parcel", feat: feat, c: geo.c };
       });
     },
     merged: function (g, data) {
@@ -945,10 +945,57 @@ var posting = (function () {
         o.bw = Math.abs(b.x - a.x);
         o.bh = Math.abs(b.y - a.y);
         o.rank = 1;
+        o.it = it; // its outline, projected when a label first might fit (outlineAt0)
       }
       return o;
     });
     return g.labels0;
+  }
+
+  // a parcel's rings in pixels at zoom 0, made once
+  function outlineAt0(o) {
+    if (!o.rings) {
+      var c = o.it.c;
+      o.rings = o.it.feat.rings.map(function (se) {
+        var xy = new Float64Array(2 * (se[1] - se[0]));
+        for (var i = se[0]; i < se[1]; i++) {
+          var q = map.project([c.lat[i], c.lon[i]], 0);
+          xy[2 * (i - se[0])] = q.x;
+          xy[2 * (i - se[0]) + 1] = q.y;
+        }
+        return xy;
+      });
+    }
+    return o.rings;
+  }
+
+  // whether a label of w x h pixels at this zoom's scale, centred on the parcel's label point,
+  // lies inside its outline: its corners and the middles of its sides inside, no edge across it
+  function fitsInside(o, w, h, scale) {
+    var rings = outlineAt0(o);
+    var hw = w / 2 / scale;
+    var hh = h / 2 / scale;
+    var x0 = o.x - hw, x1 = o.x + hw, y0 = o.y - hh, y1 = o.y + hh;
+    var pts = [[x0, y0], [x1, y0], [x0, y1], [x1, y1], [o.x, y0], [o.x, y1], [x0, o.y], [x1, o.y]];
+    for (var k = 0; k < pts.length; k++) {
+      var px = pts[k][0], py = pts[k][1], odd = false;
+      rings.forEach(function (xy) {
+        var n = xy.length >> 1;
+        for (var i = 0, j = n - 1; i < n; j = i++) {
+          var yi = xy[2 * i + 1], yj = xy[2 * j + 1];
+          if (yi > py !== yj > py && px < xy[2 * j] + ((py - yj) * (xy[2 * i] - xy[2 * j])) / (yi - yj)) odd = !odd;
+        }
+      });
+      if (!odd) return false;
+    }
+    // no vertex of the outline inside the box (a notch reaching into it)
+    for (var r = 0; r < rings.length; r++) {
+      var v = rings[r];
+      for (var m = 0; m < v.length; m += 2) {
+        if (v[m] > x0 && v[m] < x1 && v[m + 1] > y0 && v[m + 1] < y1) return false;
+      }
+    }
+    return true;
   }
 
   function placeLabels() {
@@ -970,6 +1017,8 @@ var posting = (function () {
           o.w = textWidth(o.text, o.kind === "gap");
           if (o.kind === "gap" ? o.size * scale < o.w : o.bw * scale < o.w + 4) return;
         }
+        // a parcel's id only inside its outline, never over the neighbours' land
+        if (o.kind !== "gap" && !fitsInside(o, o.w + 4, LABEL_H + 2, scale)) return;
         cand.push({ o: o, x: x - origin.x, y: y - origin.y });
       });
     });
