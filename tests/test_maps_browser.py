@@ -475,6 +475,29 @@ def test_phone_popup_is_on_screen_and_clear_of_the_controls(phone_page, sample_r
     _close_popups(page)
 
 
+def test_phone_popup_wraps_a_long_id_and_long_attributes(browser, tmp_path):
+    """A parcel id of 62 characters without a space, and a sign's photo path of 90: the
+    popup's heading ran 177 px past the popup's right edge, cut off. Everything now wraps
+    within the popup."""
+    photo = "/storage/emulated/0/DCIM/Camera/IMG_20261130_101010_HDR_PORTRAIT_long_name_0001.jpg"
+    signs = markers([(0, 0), (500, 0)], attributes=pd.DataFrame({"photo": [photo, "short"]}))
+    r = check(parcels(square(), ids=["P-" + "9" * 60]), signs)
+    with browser.opened(tmp_path / "long.html", to_html(r, tiles=False), **PHONE) as loaded:
+        page = loaded.page
+        for kind in ("parcels", "markers"):
+            page.evaluate(f"() => postingMap.open('{kind}', 0)")
+            page.wait_for_selector(".leaflet-popup-content")
+            _settled(page)
+            wide = page.evaluate(
+                """() => { const c = document.querySelector('.leaflet-popup-content');
+                    const r = document.querySelector('.leaflet-popup').getBoundingClientRect();
+                    return [c.scrollWidth - c.clientWidth, r.left, r.right]; }"""
+            )
+            assert wide[0] <= 0 and wide[1] >= 0 and wide[2] <= PHONE["width"], (kind, wide)
+            _close_popups(page)
+        assert loaded.errors == []
+
+
 def test_phone_search_closes_the_previous_popup(phone_page):
     page = phone_page.page
     box = page.locator(".posting-search input")
