@@ -19,6 +19,8 @@ the order of :data:`RANK`.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -34,6 +36,7 @@ __all__ = [
     "empty_findings",
     "findings_frame",
     "ft",
+    "ft_vs",
     "marker_words",
     "plural",
     "settle",
@@ -62,6 +65,21 @@ FINDING_COLUMNS = [
 def ft(x: float) -> str:
     """Feet for messages: ``1,234.5 ft``."""
     return f"{x:,.1f} ft"
+
+
+def ft_vs(x: float, limit: float) -> str:
+    """Feet for a figure said against its limit: as :func:`ft`, with as many more decimals
+    (up to 4) as it takes not to read as the limit itself (a 500.04 ft gap over a 500 ft limit
+    is not "500.0 ft").
+
+    >>> ft_vs(500.04, 500.0), ft_vs(512.34, 500.0), ft_vs(499.996, 500.0), ft_vs(500.0, 500.0)
+    ('500.04 ft', '512.3 ft', '499.996 ft', '500.0 ft')
+    """
+    if x != limit and math.isfinite(x) and math.isfinite(limit):
+        for nd in range(1, 5):
+            if round(x, nd) != round(limit, nd):
+                return f"{x:,.{nd}f} ft"
+    return ft(x)
 
 
 def plural(n: int, one: str, many: str) -> str:

@@ -52,6 +52,17 @@ def test_gap_of_520_fails_and_480_passes():
     assert p["max_gap_ft"] == 500.0
 
 
+def test_a_gap_just_over_the_limit_is_said_with_the_decimals_that_show_it():
+    """A 500.04 ft gap fails "not more than 500 feet apart"; its violation read "longer than
+    500.0 ft; the worst is 500.0 ft", which looks like a fail of a gap at the limit (found by
+    the map's audit, whose popups show the message)."""
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(500.04, 0)]
+    p = parcel_json(check(parcels(square()), markers(pts)))
+    [v] = p["violations"]
+    assert (p["status"], v["rule"]) == ("noncompliant", "spacing")
+    assert v["message"].endswith("longer than 500.0 ft along the boundary; the worst is 500.04 ft")
+
+
 def test_wrap_around_gap_runs_from_the_last_marker_to_the_first():
     ring_start_at_origin = shapely.Polygon([(0, 0), (1000, 0), (1000, 1000), (0, 1000)])
     r = check(parcels(ring_start_at_origin), markers([(100, 0), (300, 0)]))

@@ -36,7 +36,7 @@ from posting.kinds import Kind, Part, register
 from posting.land import layer_in_group
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
-from posting.verdict import empty_findings, findings_frame, ft, marker_words, plural
+from posting.verdict import empty_findings, findings_frame, ft, ft_vs, marker_words, plural
 
 __all__ = [
     "DEFAULT_FOREST_SIGHT_FT",
@@ -298,8 +298,8 @@ def _findings(pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float) -> pd.
                 if far:
                     bits.append(
                         f"{far} {plural(far, 'pair', 'pairs')} of consecutive {what}s out of "
-                        f"sight of each other (the farthest {ft(dist)} apart; sight distance "
-                        f"{ft(lim)}, {land})"
+                        f"sight of each other (the farthest {ft_vs(dist, lim)} apart; sight "
+                        f"distance {ft(lim)}, {land})"
                     )
                 if kb:
                     bits.append(

@@ -28,6 +28,7 @@ from posting.verdict import (
     empty_findings,
     findings_frame,
     ft,
+    ft_vs,
     marker_words,
     plural,
     worst_per_parcel,
@@ -443,7 +444,7 @@ def _over(over: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:
             extra = f" ({ft(a)} along the boundary, {ft(s)} in a straight line)"
         msgs.append(
             f"{n} {plural(n, 'gap', 'gaps')} between markers longer than "
-            f"{ft(lim)} {_HOW[rule.metric]}; the worst is {ft(mm)}{extra}"
+            f"{ft(lim)} {_HOW[rule.metric]}; the worst is {ft_vs(mm, lim)}{extra}"
         )
     return _spacing_rows(w, rule, "violation", msgs, "measured_ft")
 
