@@ -201,6 +201,11 @@ class LandFacts:
     water
         Stretches of boundary formed by water (``Stretches`` over all rings), or None without a
         water layer.
+    water_crossings
+        The shorter stretches (under three times the tolerance) where the boundary meets the
+        water itself: where a creek (a line, or a polygon narrower than the tolerance) crosses
+        the line. Not frontage (``water``), but where a profile wants markers on both banks of
+        water crossing the boundary (Montana, Oregon), these are such places.
     water_zone
         Per working-CRS group, the water zone pieces (for gaps along water).
     dwelling
@@ -220,6 +225,7 @@ class LandFacts:
     """
 
     water: Stretches | None = None
+    water_crossings: Stretches | None = None
     water_zone: dict[int, np.ndarray] = field(default_factory=dict)
     dwelling: np.ndarray | None = None
     dwelling_source: str = ""
@@ -232,7 +238,17 @@ class LandFacts:
     fence_covers: dict[tuple, tuple] = field(default_factory=dict, repr=False)
 
 
-def _stretches_by_group(prep: PreparedParcels, layer: FeatureLayer, tol: float, min_len: float):
+def _stretches_by_group(
+    prep: PreparedParcels,
+    layer: FeatureLayer,
+    tol: float,
+    min_len: float,
+    crossings: list | None = None,
+):
+    """Per working-CRS group, the stretches of boundary within ``tol`` of the features and at
+    least ``min_len`` long, and the zone pieces. With ``crossings`` (a list), the shorter
+    stretches that meet a feature itself (where a line crosses a creek) are appended to it,
+    as the first four columns of :class:`Stretches`."""
     rings = prep.rings
     ring_group = prep.group[rings.parcel]
     out, zones = [], {}
@@ -241,8 +257,29 @@ def _stretches_by_group(prep: PreparedParcels, layer: FeatureLayer, tol: float, 
         rg = np.flatnonzero(ring_group == g)
         pieces = zone(geoms, tol, around=rings.geometry[rg])
         zones[g] = pieces
-        st = boundary_in_zone(rings.geometry[rg], pieces, min_length_ft=min_len)
-        out.append((rg[st.ring], st.feature, st.geometry, st.length_ft, near, pieces))
+        floor = 0.0 if crossings is not None else min_len
+        st = boundary_in_zone(rings.geometry[rg], pieces, min_length_ft=floor)
+        long = st.length_ft >= min_len
+        if crossings is not None:
+            short = np.flatnonzero(~long)
+            if len(short) and len(geoms):
+                # a short stretch is a crossing where it meets the water itself, not only
+                # its zone (a line passing within the tolerance of a pond is no crossing)
+                hit, _ = shapely.STRtree(geoms).query(st.geometry[short], predicate="intersects")
+                short = short[np.unique(hit)]
+                crossings.append(
+                    (rg[st.ring[short]], st.feature[short], st.geometry[short], st.length_ft[short])
+                )
+        out.append(
+            (
+                rg[st.ring[long]],
+                st.feature[long],
+                st.geometry[long],
+                st.length_ft[long],
+                near,
+                pieces,
+            )
+        )
     return out, zones
 
 
@@ -361,8 +398,10 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
     n = len(prep)
     tol = settings.water_tolerance_ft
     if context.water is not None:
-        parts, facts.water_zone = _stretches_by_group(prep, context.water, tol, 3 * tol)
+        crossings: list = []
+        parts, facts.water_zone = _stretches_by_group(prep, context.water, tol, 3 * tol, crossings)
         facts.water = _concat([p[:4] for p in parts])
+        facts.water_crossings = _concat(crossings)
     if context.easements is not None:
         facts.easements, facts.easement_holder = _easements(prep, context.easements)
     if context.dwellings is not None or context.dwelling is not None:

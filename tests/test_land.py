@@ -135,6 +135,47 @@ def test_both_banks_where_water_crosses_the_boundary(tmp_path):
     assert p["missing_access"] == [pytest.approx(list(_lonlat(370, 1000)), abs=1e-6)]
 
 
+@pytest.mark.parametrize(
+    "creek",
+    [
+        shapely.LineString([(300, -100), (300, 1100)]),  # a creek drawn as its centre line
+        shapely.box(290, -100, 310, 1100),  # 20 ft wide: its zone crosses 80 ft of line
+    ],
+)
+def test_both_banks_where_a_creek_narrower_than_the_tolerance_crosses(tmp_path, creek):
+    # The creek crosses the south and north lines at x = 300 (its banks 0 or 10 ft either
+    # side): water crossing the property, whose banks need a marker each ("both sides of a
+    # water body crossing the property wherever the water body intersects an outer boundary
+    # line"), though 60 or 80 ft of line is no frontage. The banks are found as a wide
+    # river's are, the tolerance (30 ft) beyond the water: x = 270 and 330 for the line,
+    # 260 and 340 for the 20 ft creek. Signs every 250 ft stand 20 (or 10) ft from the west
+    # banks (x = 250) and 170 (or 160) ft from the east ones (the next sign, x = 500).
+    rules = own(tmp_path, "both_banks")
+    ctx = Context(water=features([creek]))
+    every_250 = [(x, y) for y in (0, 1000) for x in (0, 250, 500, 750, 1000)]
+    every_250 += [(x, y) for x in (0, 1000) for y in (250, 500, 750)]
+    p = one(check(parcels(square()), markers(every_250), rules, context=ctx))
+    assert p["status"] == "noncompliant"
+    [v] = p["violations"]
+    assert v["rule"] == "water" and v["count"] == 2  # the east bank, south and north
+    east = 330 if creek.geom_type == "LineString" else 340
+    want = sorted([_lonlat(east, 0), _lonlat(east, 1000)], key=lambda q: q[1])
+    got = sorted(p["missing_access"], key=lambda q: q[1])
+    assert np.asarray(got) == pytest.approx(np.asarray(want), abs=1e-6)
+    assert p["water_frontage_ft"] == 0.0  # still no frontage
+    banks = [(315, 0), (315, 1000)]  # 15 (or 25) ft from the east banks
+    p = one(check(parcels(square()), markers(every_250 + banks), rules, context=ctx))
+    assert p["status"] == "compliant"
+    # a creek that comes within the tolerance of the line but does not meet it crosses nothing
+    beside = shapely.LineString([(300, 20), (300, 980)])
+    p = one(
+        check(
+            parcels(square()), markers(every_250), rules, context=Context(water=features([beside]))
+        )
+    )
+    assert p["status"] == "compliant"
+
+
 def _lonlat(x, y):
     from pyproj import Transformer
 

@@ -52,12 +52,24 @@ def measure(rule: WaterRule, profile, m: Measurements) -> Part:
         return part
     prep = m.prep
     rings = prep.rings
+    # the stretches formed by water, and the shorter ones where a creek crosses the line (a
+    # creek drawn as a line, or narrower than the tolerance, is water crossing the property
+    # too: its banks are the two ends of the stretch within the tolerance of it), in order
+    # along each ring
+    geometry, ring_of = water.geometry, water.ring
+    crossings = m.land.water_crossings
+    if crossings is not None and len(crossings):
+        geometry = np.concatenate([geometry, crossings.geometry])
+        ring_of = np.concatenate([ring_of, crossings.ring])
+        start = shapely.line_locate_point(rings.geometry[ring_of], shapely.get_point(geometry, 0))
+        order = np.lexsort((start, ring_of))
+        geometry, ring_of = geometry[order], ring_of[order]
     # each stretch's two banks, its first then its second, stretch by stretch (in order along
     # each ring): a parcel's banks together, as a partition of the parcels lists them
     ends = np.column_stack(
-        [shapely.get_point(water.geometry, 0), shapely.get_point(water.geometry, -1)]
+        [shapely.get_point(geometry, 0), shapely.get_point(geometry, -1)]
     ).ravel()
-    ring = np.repeat(water.ring, 2)
+    ring = np.repeat(ring_of, 2)
     pos = shapely.line_locate_point(rings.geometry[ring], ends)
     parcel = rings.parcel[ring]
     x, y = shapely.get_x(ends), shapely.get_y(ends)
