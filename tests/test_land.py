@@ -209,6 +209,23 @@ def test_dwelling_from_an_attribute_and_exactly_five_acres():
     assert [p["status"] for p in r.to_dict()["parcels"]] == ["exempt", "unposted"]
 
 
+def test_five_us_survey_acres_are_not_more_than_five_acres():
+    # A lot of 5 US survey acres (43,560 sq US survey ft each; a US survey foot is 1200/3937 m,
+    # an international foot 0.3048 m): its side, sqrt(217,800) US ft, is 466.69141 ft here, so
+    # it measures 5 x (1200 / 3937 / 0.3048)^2 = 5.00002 acres. "Not exceeding 5 acres" in
+    # either acre: exempt. A lot of 5.0001 acres (25 times the difference) is not.
+    us = 1200 / 3937 / 0.3048
+    side = (5 * 43_560) ** 0.5 * us
+    assert side * side / 43_560 == pytest.approx(5.00002, abs=1e-6)
+    over = (5.0001 * 43_560) ** 0.5
+    r = check(
+        parcels(square(side), square(over, x0=2000)),
+        markers([]),
+        context=Context(dwelling=np.array([True, True])),
+    )
+    assert [p["status"] for p in r.to_dict()["parcels"]] == ["exempt", "unposted"]
+
+
 # -- fences ------------------------------------------------------------------------------------
 
 

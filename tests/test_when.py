@@ -122,7 +122,15 @@ clause = "554.1(b)"
 """
 
 
-@pytest.mark.parametrize(("acres", "status"), [(0.99, "compliant"), (1.01, "noncompliant")])
+@pytest.mark.parametrize(
+    ("acres", "status"),
+    [
+        (0.99, "compliant"),
+        ((1200 / 3937 / 0.3048) ** 2, "compliant"),  # 1 US survey acre: 1.000004 acres
+        (1.0001, "noncompliant"),
+        (1.01, "noncompliant"),
+    ],
+)
 def test_spacing_only_over_one_acre(tmp_path, acres, status):
     # a strip 700 ft long with a sign at each corner: its long sides are 700 ft between signs,
     # over the 600 ft spacing, which applies only over one acre (43,560 sq ft) or one mile

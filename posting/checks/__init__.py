@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EPSILON_FT", "FAIL", "FOOT_SLACK", "OK", "UNCERTAIN", "against_max"]
+__all__ = [
+    "AREA_SLACK",
+    "EPSILON_FT",
+    "FAIL",
+    "FOOT_SLACK",
+    "OK",
+    "UNCERTAIN",
+    "acres_at_most",
+    "against_max",
+]
 
 OK, UNCERTAIN, FAIL = 0, 1, 2
 
@@ -20,6 +29,22 @@ FOOT_SLACK = 2.5e-6
 """Relative slack: the US survey foot is 2 parts per million longer than the international foot,
 and statutes written before 2023 may mean either. A gap of 1,320 US survey feet (1,320.0026
 international feet) is not over a limit of 1,320 feet."""
+
+AREA_SLACK = (1 + FOOT_SLACK) ** 2 - 1
+"""The same for areas: the US survey acre (43,560 square US survey feet) is 4 parts per million
+larger than the international acre, so land of exactly 5 US survey acres measures 5.00002
+acres, and is not more than 5 acres."""
+
+
+def acres_at_most(area_acres: np.ndarray, limit_acres: float) -> np.ndarray:
+    """True where an area (acres) is not more than a limit, in either acre (:data:`AREA_SLACK`)
+    and within a floating-point hair (a thousandth of a square foot).
+
+    >>> acres_at_most(np.array([5.0, 5.00002, 5.0001]), 5.0).tolist()
+    [True, True, False]
+    """
+    area = np.asarray(area_acres, dtype=float)
+    return area <= limit_acres * (1 + AREA_SLACK) + 1e-3 / 43_560
 
 
 def against_max(measured: np.ndarray, limit: float | np.ndarray, accuracy: float) -> np.ndarray:

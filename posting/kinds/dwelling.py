@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from posting.checks import acres_at_most
 from posting.kinds import Kind, Land, Part, register
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
@@ -47,7 +48,7 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
         )
         return
     valid = prep.group >= 0
-    small = valid & (prep.area_acres <= d.max_acres) & facts.dwelling.astype(bool)
+    small = valid & acres_at_most(prep.area_acres, d.max_acres) & facts.dwelling.astype(bool)
     for p in np.flatnonzero(small):  # the exempt parcels: few, and each needs its own words
         needs = []
         for cond in d.requires:

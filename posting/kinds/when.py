@@ -45,6 +45,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from posting.checks import acres_at_most
 from posting.checks.land import share_of_area
 from posting.kinds import REGISTRY, Kind, Part, register
 from posting.kinds.points import POINT_STATUS
@@ -275,8 +276,8 @@ def _holds(gate: Gate, m: Measurements, classes: dict[str, np.ndarray]) -> np.nd
         values.append(np.where(np.isnan(v), np.nan, (v == 1.0) != neg))
     acres = prep.area_acres
     for key, fn in (
-        ("acres_over", lambda t: acres > t),
-        ("acres_at_most", lambda t: acres <= t),
+        ("acres_over", lambda t: ~acres_at_most(acres, t) & ~np.isnan(acres)),  # either acre
+        ("acres_at_most", lambda t: acres_at_most(acres, t)),
         ("longest_over_ft", lambda t: longest_over(prep.geometry_ft, t)),
         ("longest_at_most_ft", lambda t: ~longest_over(prep.geometry_ft, t)),
     ):
