@@ -780,7 +780,8 @@ def find_corners(
         return laps * total[v.ring] + prefix[j] - prefix[v.start[v.ring]]
 
     window = cumulative(v.s + h, "right") - cumulative(v.s - h, "left")
-    theta = np.radians(angle_deg)
+    # "at least" the angle: a bend of exactly 30 degrees computes as a hair under it
+    theta = np.radians(angle_deg) * (1 - 1e-9)
     cand = np.flatnonzero((np.abs(delta) >= theta) | (np.abs(window) >= theta))
     if len(cand) == 0:
         return empty

@@ -77,6 +77,17 @@ def test_chamfer_across_the_ring_start_is_one_corner():
     assert len(corners_of(poly)) == 4
 
 
+def test_a_bend_of_exactly_the_corner_angle_is_a_corner():
+    # "at least 30 degrees": a bend of 30 degrees (computed a hair under it) is a corner
+    t = np.radians(30)
+    poly = shapely.Polygon(
+        [(0, 0), (1000, 0), (1000 + 1000 * np.cos(t), 1000 * np.sin(t)), (0, 1000)]
+    )
+    c = corners_of(poly)
+    assert np.hypot(c.x - 1000, c.y).min() < 1e-6
+    assert len(corners_of(poly, angle_deg=30.001)) == len(c) - 1
+
+
 def test_curve_is_not_a_row_of_corners():
     # Quarter circle frontage of radius 300 ft drawn with 1 degree steps: no corner on the arc,
     # but the two places where straight lines meet it at right angles are corners.
@@ -128,7 +139,7 @@ def slow_corners(xy, angle_deg=30.0, merge_ft=20.0):
             diff = abs(s[j] - s[i])
             if min(diff, length - diff) <= h + 1e-9:
                 window += turn[j]
-        if max(abs(turn[i]), abs(window)) >= math.radians(angle_deg):
+        if max(abs(turn[i]), abs(window)) >= math.radians(angle_deg) - 1e-9:
             cand.append(i)
     groups: list[list[int]] = []
     for i in cand:
