@@ -418,11 +418,14 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
         return [f"plan: all {len(r.parcels)} parcels comply with {r.rules_name}: nothing to add"]
     sight = getattr(plan, "sight_ft", None)
     in_sight = sight is not None and plan.spacing_ft is not None
-    in_sight = in_sight and plan.spacing_ft < sight - r.settings.accuracy_ft - plan.margin_ft
+    acc = r.settings.accuracy_ft
+    apart = 2 * acc  # a gap between two markers: each may be off by the accuracy
+    in_sight = in_sight and plan.spacing_ft < sight - apart - plan.margin_ft
+    accuracy = f"2 x {acc:g} ft accuracy" if acc else "0 ft accuracy"
     if in_sight:
         spacing = (
             f"markers spaced at most {plan.spacing_ft:,.1f} ft (in sight of each other: "
-            f"{sight:g} ft sight distance - {r.settings.accuracy_ft:g} ft accuracy - "
+            f"{sight:g} ft sight distance - {accuracy} - "
             f"{plan.margin_ft:g} ft margin - both setbacks)"
         )
     elif plan.spacing_ft is not None and getattr(plan, "spacing_by_count", False):
@@ -431,10 +434,10 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
             "law sets)"
         )
     elif plan.spacing_ft is not None:
-        limit = plan.spacing_ft + r.settings.accuracy_ft + plan.margin_ft
+        limit = plan.spacing_ft + apart + plan.margin_ft
         spacing = (
             f"markers spaced at most {plan.spacing_ft:,.1f} ft ({limit:g} ft limit"
-            f" - {r.settings.accuracy_ft:g} ft accuracy - {plan.margin_ft:g} ft margin)"
+            f" - {accuracy} - {plan.margin_ft:g} ft margin)"
         )
     else:
         spacing = "no spacing rule"

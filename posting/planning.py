@@ -21,8 +21,9 @@ measures spacing in a straight line, a gap within ``T`` along the boundary is wi
 straight line too, so the plan still complies, though on a curved boundary it may place more than
 that profile's minimum.
 
-``T`` is the rule's limit minus the stated survey accuracy (``--accuracy-ft``), so that a
-re-check with that accuracy is not ``uncertain``, minus :data:`MARGIN_FT` (0.2 ft, 6 cm): the
+``T`` is the rule's limit minus twice the stated survey accuracy (``--accuracy-ft``: a gap runs
+between two markers, each of which may be off by it), so that a re-check with that accuracy is
+not ``uncertain``, minus :data:`MARGIN_FT` (0.2 ft, 6 cm): the
 plan's coordinates are exported with 7 decimals (1 cm) and read back by devices and apps; the
 margin keeps every gap within the limit whatever reader rounds them, at the cost of one extra
 marker only for a gap within ``k * 0.2`` ft of an exact multiple ``k`` of the limit.
@@ -66,7 +67,7 @@ import shapely
 from posting.ambiguity import near_other_parcel
 from posting.assign import assign_markers
 from posting.boundary import frame
-from posting.checks import EPSILON_FT
+from posting.checks import EPSILON_FT, apart_accuracy
 from posting.checks.content import names_match, normalise_text
 from posting.checks.spacing import ring_gaps
 from posting.crs import WGS84, azimuth_deg
@@ -163,14 +164,14 @@ class Plan:
         uncertain, such as signs in words a person must read), ``note``, and
         ``complete`` (True when the plan's markers bring the parcel into compliance).
     spacing_ft
-        The spacing planned for (limit minus accuracy minus margin), or None without a spacing
-        rule.
+        The spacing planned for (limit minus twice the accuracy minus margin), or None without
+        a spacing rule.
     setback_ft, margin_ft
         The settings used.
     sight_ft
         The sight distance planned for, where a profile wants markers in sight of each other
-        (None without such a rule): the spacing is at most that, less the accuracy, the margin
-        and twice the setback.
+        (None without such a rule): the spacing is at most that, less twice the accuracy, the
+        margin and twice the setback.
     spacing_by_count
         True where ``spacing_ft`` is that of a count of markers the law sets (to a mile, or in
         all), not a limit's.
@@ -653,7 +654,9 @@ def plan(
     g = report.gaps
     if len(g):
         np.fmin.at(limit_ring, g["ring"].to_numpy(dtype=np.int64), g["limit_ft"].to_numpy(float))
-    spacing_ring = limit_ring - acc - MARGIN_FT
+    # (a gap between two markers is judged with twice the accuracy: each may be off by it)
+    apart = apart_accuracy(acc)
+    spacing_ring = limit_ring - apart - MARGIN_FT
     if (spacing_ring < 1.0).any():
         worst = float(np.nanmin(limit_ring))
         raise InputError(
@@ -679,7 +682,7 @@ def plan(
     # markers that must be in sight of each other: a straight line between two set-back
     # markers is at most the boundary between them plus both setbacks
     sight_all = _sight_ring(report, sight_ft)
-    sight_ring = sight_all - acc - MARGIN_FT - 2 * max(interval_setback, 0)
+    sight_ring = sight_all - apart - MARGIN_FT - 2 * max(interval_setback, 0)
     if (sight_ring < 1.0).any():
         raise InputError(
             f"{{option}} {acc:g} and the setback leave no room under the "

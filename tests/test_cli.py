@@ -311,9 +311,10 @@ def test_plan_exit_0_when_the_plan_fixes_everything(runner, tmp_path):
     assert res.exit_code == 0, res.stderr
     d = json.loads(summary.read_text())
     # 4 corners; the sides measure 962.7 ft east-west and 1,090.8 ft north-south on the
-    # ellipsoid: with a phone's 16 ft, markers at most 483.8 ft apart, so 1 more marker on each
-    # east-west side (962.7 / 483.8 < 2) and 2 on each north-south side
-    assert d["totals"]["corner"] == 4 and d["totals"]["interval"] == 6
+    # ellipsoid: with a phone's 16 ft at each of a gap's two markers, markers at most
+    # 500 - 2 x 16 - 0.2 = 467.8 ft apart, so 2 more markers on each side (962.7 / 467.8 and
+    # 1,090.8 / 467.8 are between 2 and 3)
+    assert d["totals"]["corner"] == 4 and d["totals"]["interval"] == 8
     res = runner.invoke(
         main,
         ["check", str(tmp_path / "lot.geojson"), "--signs", str(out), "--accuracy-ft", "16"],

@@ -11,7 +11,7 @@ from helpers import LOCAL_FT, markers, parcels, profile_file, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posting import check
+from posting import Settings, check
 from posting.io import FeatureLayer
 from posting.kinds.in_sight import blocked_by, sight_pairs
 from posting.measure import Context
@@ -93,8 +93,19 @@ def test_a_building_blocks_the_line_of_sight_a_wall_does_not():
     assert blocked_by(lines, np.array([house])).tolist() == [True, False, False]
 
 
-@pytest.mark.parametrize(("side", "status"), [(1980.0, "compliant"), (2020.0, "noncompliant")])
-def test_open_land_sight_of_1000_ft(tmp_path, side, status):
+@pytest.mark.parametrize(
+    ("side", "accuracy", "status"),
+    [
+        (1980.0, 0.0, "compliant"),
+        (2020.0, 0.0, "noncompliant"),
+        # signs good to 3 ft: 990 ft apart may be 996 ft (in sight); with 6 ft, 1,002 ft
+        (1980.0, 3.0, "compliant"),
+        (1980.0, 6.0, "uncertain"),
+        # 1,010 ft apart, each sign good to 6 ft: they may be 998 ft apart (not sure)
+        (2020.0, 6.0, "uncertain"),
+    ],
+)
+def test_open_land_sight_of_1000_ft(tmp_path, side, accuracy, status):
     # corners and midpoints: consecutive signs side / 2 = 990 ft (in sight) or 1,010 ft apart
     lot = square(side)
     pts = [
@@ -108,7 +119,10 @@ def test_open_land_sight_of_1000_ft(tmp_path, side, status):
         (0, side / 2),
     ]
     ctx = Context(parcel_landcover=[False])
-    p = one(check(parcels(lot), markers(pts), profile_file(tmp_path, RULE), context=ctx))
+    acc = Settings(accuracy_ft=accuracy)
+    p = one(
+        check(parcels(lot), markers(pts), profile_file(tmp_path, RULE), context=ctx, settings=acc)
+    )
     assert p["status"] == status
     if status == "noncompliant":
         [v] = p["violations"]

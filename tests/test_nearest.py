@@ -100,3 +100,21 @@ def test_a_lone_mark_and_the_survey_accuracy(tmp_path):
         settings=Settings(accuracy_ft=5),
     )
     assert r.parcels["status"][0] == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("apart", "status"),
+    [(93.0, "compliant"), (96.0, "uncertain"), (105.0, "uncertain"), (107.0, "noncompliant")],
+)
+def test_the_distance_between_two_marks_is_off_by_twice_the_accuracy(tmp_path, apart, status):
+    # Two tree marks `apart` ft apart, each surveyed to 3 ft: they stand between apart - 6 and
+    # apart + 6 ft apart. 96 ft may be 102 ft (not sure to pass the 100 ft figure); 105 ft may
+    # be 99 ft (not sure to fail); 93 ft is at most 99 ft, 107 ft at least 101 ft.
+    rules = profile_file(tmp_path, RULE, kinds=("paint", "post"))
+    r = check(
+        parcels(square()),
+        markers([(200, 0), (200 + apart, 0)], attributes=kinds("paint", "paint")),
+        rules,
+        settings=Settings(accuracy_ft=3),
+    )
+    assert r.parcels["status"][0] == status

@@ -122,17 +122,19 @@ def test_a_long_gap_between_existing_markers_gets_the_fewest_evenly_spaced():
     assert recheck(layer, markers([*pts, (20, 0)]), p).parcels["status"].tolist() == ["compliant"]
 
 
-def test_accuracy_spaces_for_the_limit_minus_the_accuracy():
-    # 980 ft sides: one marker per side when exact, two with a phone's 16 ft (980 > 2 * 483.8).
-    layer = parcels(square(980))
+def test_accuracy_spaces_for_the_limit_minus_twice_the_accuracy():
+    # A gap runs between two markers, each of which a phone puts up to 16 ft off: planned
+    # 500 - 2 x 16 - 0.2 = 467.8 ft apart at most. 960 ft sides: one marker per side when
+    # exact (960 <= 2 x 499.8), two with a phone (960 > 2 x 467.8).
+    layer = parcels(square(960))
     exact = plan(check(layer))
     phone = plan(check(layer, settings=Settings(accuracy_ft=16)))
     assert exact.counts()["interval"] == 4
     assert phone.counts()["interval"] == 8
-    assert phone.spacing_ft == 500 - 16 - MARGIN_FT
+    assert phone.spacing_ft == pytest.approx(500 - 2 * 16 - MARGIN_FT)
     again = recheck(layer, None, phone)
     assert again.parcels["status"].tolist() == ["compliant"]  # not "uncertain"
-    assert again.gaps["length_ft"].max() <= 500 - 16
+    assert again.gaps["length_ft"].max() <= 500 - 2 * 16
     assert again.corners["nearest_ft"].max() <= 30 - 16
 
 

@@ -93,7 +93,7 @@ def test_csv_one_row_per_parcel(report):
     rows = list(csv.DictReader(io.StringIO(report.to_csv())))
     assert [r["id"] for r in rows] == list(report.parcels["id"])
     n09 = next(r for r in rows if r["id"] == "N09")
-    assert n09["status"] == "uncertain" and "within ±16.0 ft" in n09["uncertain"]
+    assert n09["status"] == "uncertain" and "within ±32.0 ft" in n09["uncertain"]
 
 
 def _csv_from_json(record: dict) -> list[str]:

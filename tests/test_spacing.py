@@ -153,11 +153,24 @@ def test_accuracy_makes_borderline_gaps_uncertain():
         acc: parcel_json(
             check(parcels(square()), markers(pts), settings=Settings(accuracy_ft=acc))
         )["status"]
-        for acc in (0.0, 4.0, 10.0)
+        for acc in (0.0, 2.0, 4.0, 10.0)
     }
-    # 505 > 500 + 4 fails even with 4 ft of accuracy; with 10 ft, 505 and 495 could go either way.
-    assert status == {0.0: "noncompliant", 4.0: "noncompliant", 10.0: "uncertain"}
-    # Signs every 250 ft: sure to pass with 4 ft of accuracy (250 <= 500 - 4), while the
+    # A gap runs between two signs, each of which may be off by the accuracy: 505 ft between
+    # signs good to 2 ft is at least 501 ft (fails); between signs good to 4 ft it may be 497
+    # ft on the ground (505 - 2 x 4), so it could go either way.
+    assert status == {0.0: "noncompliant", 2.0: "noncompliant", 4.0: "uncertain", 10.0: "uncertain"}
+    # Gaps of 495 ft (a 990 ft square's corners and midpoints) are sure to pass with 2 ft of
+    # accuracy (at most 499 ft), not with 4 ft (up to 503 ft: 495 + 2 x 4).
+    side = 990.0
+    half = [(x * side / 1000, y * side / 1000) for x, y in CORNERS_AND_MIDPOINTS]
+    status = {
+        acc: parcel_json(
+            check(parcels(square(side)), markers(half), settings=Settings(accuracy_ft=acc))
+        )["status"]
+        for acc in (2.0, 4.0)
+    }
+    assert status == {2.0: "compliant", 4.0: "uncertain"}
+    # Signs every 250 ft: sure to pass with 4 ft of accuracy (250 <= 500 - 2 x 4), while the
     # 500 ft gaps of the first layout are not sure with it.
     every_250 = [(x, 0) for x in (0, 250, 500, 750)] + [(1000, y) for y in (0, 250, 500, 750)]
     every_250 += [(x, 1000) for x in (1000, 750, 500, 250)] + [

@@ -17,6 +17,7 @@ __all__ = [
     "UNCERTAIN",
     "acres_at_most",
     "against_max",
+    "apart_accuracy",
 ]
 
 OK, UNCERTAIN, FAIL = 0, 1, 2
@@ -73,3 +74,16 @@ def against_max(measured: np.ndarray, limit: float | np.ndarray, accuracy: float
     out[measured <= limit - accuracy + slack] = OK
     out[measured > limit + accuracy + slack] = FAIL
     return out
+
+
+def apart_accuracy(accuracy_ft: float) -> float:
+    """How far off a distance between two surveyed markers may be, when each is off by up to
+    ``accuracy_ft``: twice it (one may be that far one way, the other the other way). A gap of
+    515 ft between two phone fixes good to 10 ft each may be 495 ft on the ground; one of
+    490 ft, 510 ft. A marker's distance to a place the parcel data fixes (a corner) is off by
+    the accuracy alone.
+
+    >>> apart_accuracy(10.0)
+    20.0
+    """
+    return 2.0 * float(accuracy_ft)

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.checks import FAIL, OK, UNCERTAIN, against_max
+from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import ring_gaps
 from posting.index import unique_ints
@@ -167,7 +167,7 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
         else np.empty(0, dtype=object)
     )
     group = prep.group[parcel]
-    acc = m.settings.accuracy_ft
+    acc = apart_accuracy(m.settings.accuracy_ft)  # a distance between two markers
     d = pairs["distance_ft"].to_numpy()
     user = getattr(ctx, "sight_ft", None)
     if user is not None:
@@ -290,7 +290,8 @@ def _findings(pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float) -> pd.
                 text = (
                     f"{k} {pair} of consecutive {what}s {ft(dist)} apart or less: in sight on "
                     f"open land, not certainly in woods ({ft(rule.forest_sight_ft)}) or within "
-                    f"±{ft(accuracy_ft)} of the sight distance"
+                    f"±{ft(accuracy_ft)} of the sight distance (twice the stated survey "
+                    "accuracy: each marker may be off by it)"
                 )
             else:
                 far = k - int(kb)

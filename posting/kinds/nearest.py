@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from posting.checks import FAIL, OK, UNCERTAIN, against_max
+from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy
 from posting.checks.spacing import ring_gaps
 from posting.index import BoxGrid
 from posting.kinds import Kind, Part, register
@@ -78,7 +78,7 @@ def nearest_other(group: np.ndarray, x: np.ndarray, y: np.ndarray, reach: float)
 def measure(rule: NearestRule, profile, m: Measurements) -> Part:
     """Each marked kind's marks farther than its figure from the nearest other one."""
     asg = m.asg
-    acc = m.settings.accuracy_ft
+    acc = apart_accuracy(m.settings.accuracy_ft)  # a distance between two markers
     rows = []
     for kind in rule.kinds:
         limit = float(getattr(rule, f"{kind}_ft"))
@@ -130,8 +130,9 @@ def _findings(table: pd.DataFrame, rule: NearestRule, accuracy_ft: float) -> pd.
             of = int(total.loc[p])
             if level == "uncertain":
                 msgs.append(
-                    f"{k} of {of} {word}s within ±{ft(accuracy_ft)} (the stated survey "
-                    f"accuracy) of {ft(limit)} from the nearest other {word}"
+                    f"{k} of {of} {word}s within ±{ft(accuracy_ft)} (twice the stated survey "
+                    f"accuracy: each marker may be off by it) of {ft(limit)} from the nearest "
+                    f"other {word}"
                 )
             elif of == 1:
                 msgs.append(f"its only {word} has no other {word} within {ft(limit)}")

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from posting.boundary import interpolate_at, ring_stretches
-from posting.checks import FAIL, UNCERTAIN, against_max
+from posting.checks import FAIL, UNCERTAIN, against_max, apart_accuracy
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import measured_gap, ring_gaps
 from posting.kinds import Kind, Part, register
@@ -143,7 +143,10 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         df["water_ft"] = _water_overlap(prep, df, m.land)
         along = np.maximum(gaps.length_ft - df["water_ft"].to_numpy(), 0.0)
     df["measured_ft"] = measured_gap(along, straight, rule.metric)
-    code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), s.accuracy_ft)
+    # a gap between two markers is off by up to twice the accuracy (each end may be off by
+    # it); a ring's one marker, wherever it stands, leaves the ring's length
+    accuracy = np.where(two, apart_accuracy(s.accuracy_ft), s.accuracy_ft)
+    code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), accuracy)
     unsure = _land_unsure(rule, df["forest"].to_numpy(dtype=float)) if limits is None else None
     judged = df.assign(status=code)
     if unsure is not None and unsure.any():
@@ -151,7 +154,7 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         # within the stricter, sure; over the more lenient (with the accuracy), sure; between,
         # uncertain (the law's own words, not a false fail)
         lenient = max(rule.forest_ft, rule.other_ft)
-        over_lenient = against_max(df["measured_ft"].to_numpy(), lenient, s.accuracy_ft) == FAIL
+        over_lenient = against_max(df["measured_ft"].to_numpy(), lenient, accuracy) == FAIL
         over_strict = unsure & (code == FAIL)  # over the stricter even with the accuracy
         near_strict = unsure & (code == UNCERTAIN)  # a close call on the stricter: stays one
         code[over_strict] = np.where(over_lenient, FAIL, UNCERTAIN)[over_strict]
@@ -468,9 +471,10 @@ def _close_calls(unsure: pd.DataFrame, rule: SpacingRule, accuracy_ft: float) ->
     if not len(unsure):
         return empty_findings()
     w = worst_per_parcel(unsure, "excess")
+    both = ft(apart_accuracy(accuracy_ft))
     msgs = [
-        f"{n} {plural(n, 'gap', 'gaps')} within ±{ft(accuracy_ft)} (the stated survey "
-        f"accuracy) of the {ft(lim)} limit; the closest call is {ft(mm)}"
+        f"{n} {plural(n, 'gap', 'gaps')} within ±{both} (twice the stated survey accuracy: "
+        f"each marker may be off by it) of the {ft(lim)} limit; the closest call is {ft(mm)}"
         for n, mm, lim in zip(
             *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
         )
