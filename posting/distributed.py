@@ -587,7 +587,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         _require_column,
         geometry_kinds,
         inexact_ids,
-        parcel_values,
+        owner_keys,
         tally_rows,
     )
 
@@ -631,7 +631,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
             }
         )
     frame["mkey"] = (
-        pd.Series(parcel_values(layer, job.merge_owner, "merge_owner"), dtype=object)
+        pd.Series(owner_keys(layer, job.merge_owner, "merge_owner"), dtype=object)
         if job.merge_owner
         else pd.Series(np.full(n, None, dtype=object), dtype=object)
     )
@@ -1019,7 +1019,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     near other partitions written to them as their halo, its ids written for the count of ids
     found more than once; and what the whole run needs of it (:func:`_prepared_summary`)."""
 
-    from posting.io import parcel_values
+    from posting.io import owner_keys
     from posting.jurisdiction import parcel_state_table
     from posting.partition import _layer_concat, _layer_take
     from posting.prepare import prepare_parcels
@@ -1030,7 +1030,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     rows = np.concatenate([p[1] for p in parts])
     order = np.argsort(rows, kind="stable")
     layer, rows = _layer_take(layer, order), rows[order]
-    key = parcel_values(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
+    key = owner_keys(layer, job.merge_owner, "merge_owner") if job.merge_owner else None
     # corners are found in the check, on the same vertex table as the markers' positions
     # (a marker exactly at a corner is before or after it by that table's arithmetic)
     prep = prepare_parcels(layer, job.settings, merge_key=key, plan=plan.working, corners=False)

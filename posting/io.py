@@ -2999,6 +2999,28 @@ def parcel_values(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray
     return out
 
 
+def owner_keys(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray:
+    """The owner column ``column`` as the key that tells one owner from another (None where
+    blank): names compared as :func:`posting.checks.content.normalise_text` compares them
+    (case, spaces and punctuation aside), as a marker near a shared line and the name on a
+    sign are. ``HARNEY  TIMBER, LLC`` and ``Harney Timber LLC`` are one owner.
+
+    >>> layer = ParcelLayer.from_geometries([None] * 3, "EPSG:4326",
+    ...     owners=["Harney Timber, LLC", " HARNEY  TIMBER LLC", "Burke"])
+    >>> layer = dataclasses.replace(layer, attributes=pd.DataFrame({"owner": layer.owners}))
+    >>> owner_keys(layer, "owner", "merge_owner").tolist()
+    ['harney timber llc', 'harney timber llc', 'burke']
+    """
+    from posting.checks.content import normalise_text
+
+    values = parcel_values(layer, column, parameter)
+    text = normalise_text(pd.Series(values, dtype=object))
+    out = np.full(len(values), None, dtype=object)
+    ok = text.notna().to_numpy()
+    out[ok] = text[ok].to_numpy(dtype=object)
+    return out
+
+
 _IN = re.compile(r"^\s*(?P<col>[^=()]+?)\s+in\s*\((?P<vals>.*)\)\s*$", re.IGNORECASE)
 
 

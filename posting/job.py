@@ -266,10 +266,11 @@ def read_markers_of(job: Job, prefetch: Prefetch | None = None) -> MarkerLayer:
 
 
 def merge_key_of(job: Job, parcels: ParcelLayer) -> np.ndarray | None:
-    """Per parcel, the value of the ``merge_owner`` column (None without it)."""
-    from posting.io import parcel_values
+    """Per parcel, the owner key of the ``merge_owner`` column (:func:`posting.io.owner_keys`;
+    None without it)."""
+    from posting.io import owner_keys
 
-    return parcel_values(parcels, job.merge_owner, "merge_owner") if job.merge_owner else None
+    return owner_keys(parcels, job.merge_owner, "merge_owner") if job.merge_owner else None
 
 
 def read_inputs(job: Job, prefetch: Prefetch | None = None) -> Inputs:

@@ -178,12 +178,15 @@ def swapped_files(
 
 
 def owner_codes(owners: np.ndarray) -> np.ndarray:
-    """Owners as integer codes, compared without case and surrounding spaces; -1 for none."""
+    """Owners as integer codes, compared as :func:`posting.io.owner_keys` compares them (case,
+    spaces and punctuation aside); -1 for none."""
+    from posting.checks.content import normalise_text
+
     # the few distinct names normalised, not every row (a county has 100,000 rows and 7,000
     # owners)
     raw, names = pd.factorize(pd.Series(owners, dtype=object))
-    text = pd.Series(names, dtype="string").str.strip().str.casefold()
-    same, _ = pd.factorize(text.where(text != "", None))
+    text = normalise_text(pd.Series(names, dtype=object))
+    same, _ = pd.factorize(text.astype(object).where(text.notna(), None))
     return np.where(raw >= 0, np.append(same, -1)[raw], -1).astype(np.int64)
 
 

@@ -789,6 +789,44 @@ def test_cli_land_options(tmp_path):
     assert res.exit_code == 2 and "--water-where needs --water" in res.stderr
 
 
+def test_one_owner_written_two_ways_is_one_property(tmp_path):
+    # The county wrote one owner as "Harney Timber, LLC" and " HARNEY  TIMBER LLC" (a comma,
+    # two spaces): one owner, as a marker near their shared line and a name on a sign count
+    # it. Merged, the two 500 ft lots are one property of 3,000 ft round whose outer line is
+    # posted every 500 ft: compliant. Kept apart, the shared line would need posting, and the
+    # warning that names adjoining lots of one owner must name them. The third lot, the same
+    # owner's, touches the second at a corner only: apart.
+    import json
+
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    lots = gpd.GeoDataFrame(
+        {"OWNER": ["Harney Timber, LLC", " HARNEY  TIMBER LLC", "Harney Timber LLC"]},
+        geometry=[square(500), square(500, x0=500), square(500, x0=1000, y0=500)],
+        crs=LOCAL_FT,
+    )
+    lots.to_file(tmp_path / "lots.gpkg")
+    outer = [(0, 0), (500, 0), (1000, 0), (1000, 500), (500, 500), (0, 500)]
+    outer += [(1000, 1000), (1500, 1000), (1500, 500)]
+    xy = np.asarray(outer, dtype=float)
+    gpd.GeoDataFrame(geometry=gpd.points_from_xy(xy[:, 0], xy[:, 1]), crs=LOCAL_FT).to_file(
+        tmp_path / "signs.gpkg"
+    )
+    base = ["check", str(tmp_path / "lots.gpkg"), "--signs", str(tmp_path / "signs.gpkg")]
+    res = CliRunner().invoke(main, [*base, "--merge-owner", "OWNER", "--json", "-", "-q"])
+    d = json.loads(res.stdout)
+    assert [p["source_ids"] for p in d["parcels"]] == [["0", "1"], ["2"]]
+    assert d["parcels"][0]["status"] == "compliant"
+    assert d["parcels"][0]["perimeter_ft"] == pytest.approx(3000.0)
+    res = CliRunner().invoke(main, [*base, "--owner-field", "OWNER", "--json", "-", "-q"])
+    d = json.loads(res.stdout)
+    [w] = [w for w in d["warnings"] if "have the same owner" in w]
+    assert "1 pair(s)" in w and "'0' and '1'" in w
+
+
 @pytest.mark.parametrize(
     ("east", "crs"), [(60.0, "EPSG:4326"), (-41.0, "EPSG:4326"), (60.0, "EPSG:3857")]
 )
