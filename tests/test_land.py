@@ -105,6 +105,29 @@ def test_water_boundaries_are_posted_in_florida_and_can_be_exempt(tmp_path):
     assert gap == pytest.approx(500.0, abs=0.01)
 
 
+def test_an_exempt_water_boundary_is_left_out_of_gaps_a_creek_crossing_is_not(tmp_path):
+    # Under a profile that exempts boundaries formed by water, a gap's stretch along water is
+    # left out of it; a creek crossing the line is no water boundary (60 ft within the 30 ft
+    # tolerance of it, under 3 x 30 ft): a 540 ft gap across one is still 540 ft.
+    rules = own(tmp_path, "exempt")
+    pts = [q for q in CORNERS_AND_MIDPOINTS if q != (500, 0)] + [(540, 0)]
+    creek = features([shapely.LineString([(300, -100), (300, 1100)])])
+    p = one(check(parcels(square()), markers(pts), rules, context=Context(water=creek)))
+    assert p["status"] == "noncompliant"
+    [v] = p["violations"]
+    assert v["rule"] == "spacing" and v["measured"] == pytest.approx(540.0)
+    # A river along the north line, the ring starting in the middle of it (the water stretch
+    # runs across the ring's start), no sign in the middle of it: the north gap, 1,000 ft,
+    # is all water (0 ft); the two gaps that end at the north corners, 500 ft each, have
+    # their last 30 ft along water (the tolerance): 470 ft; the others 500 ft.
+    lot = shapely.Polygon([(500, 1000), (0, 1000), (0, 0), (1000, 0), (1000, 1000)])
+    river = features([shapely.box(-200, 1000, 1200, 1100)])
+    no_north = [q for q in CORNERS_AND_MIDPOINTS if q != (500, 1000)]
+    r = check(parcels(lot), markers(no_north), rules, context=Context(water=river))
+    assert sorted(r.gaps["measured_ft"].round(6)) == [0.0, 470.0, 470.0] + [500.0] * 4
+    assert one(r)["status"] == "compliant"
+
+
 def test_both_banks_where_water_crosses_the_boundary(tmp_path):
     river = shapely.box(400, -200, 600, 1200)  # 200 ft wide, crossing north to south
     ctx = Context(water=features([river]))

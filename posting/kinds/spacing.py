@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import shapely
 
 from posting.boundary import interpolate_at, ring_stretches
 from posting.checks import FAIL, UNCERTAIN, against_max, apart_accuracy
@@ -219,16 +220,48 @@ def empty(m: Measurements) -> Part:
 
 
 def _water_overlap(prep: PreparedParcels, df: pd.DataFrame, land: LandFacts) -> np.ndarray:
-    """Length of each gap that runs along water."""
+    """Length of each gap that runs along a boundary formed by water (``land.water``: not
+    where the line merely crosses a creek, whose 60 ft within the tolerance of it is no
+    water boundary): the overlap of the gap and the water stretches of its ring, as intervals
+    of arc position round the ring."""
     out = np.zeros(len(df))
-    if not len(df):
+    water = land.water
+    if not len(df) or water is None or not len(water):
         return out
-    lines, group = _gap_lines(prep, df)
-    for g, pieces in land.water_zone.items():
-        at = group == g
-        if at.any() and len(pieces):
-            out[at] = forest_share(lines[at], pieces) * df["length_ft"].to_numpy()[at]
-    return out
+    rings = prep.rings
+    on = rings.geometry[water.ring]
+    ends = [shapely.line_locate_point(on, shapely.get_point(water.geometry, k)) for k in (0, -1)]
+    ring_ft = rings.length_ft[water.ring]
+    # a merged stretch may run either way along its ring: it starts at the end from which
+    # the ring runs its length to the other
+    ahead = np.mod(ends[1] - ends[0], ring_ft)
+    behind = np.mod(ends[0] - ends[1], ring_ft)
+    forward = np.abs(ahead - water.length_ft) <= np.abs(behind - water.length_ft)
+    w_start = np.where(forward, ends[0], ends[1])
+    whole = shapely.is_closed(water.geometry)  # a ring wholly along water: from its start
+    w_start = np.where(whole, 0.0, w_start)
+    stretches = pd.DataFrame({"ring": water.ring, "b": w_start, "lb": water.length_ft})
+    gaps = pd.DataFrame(
+        {
+            "ring": df["ring"].to_numpy(dtype=np.int64),
+            "a": df["start_ft"].to_numpy(dtype=float),
+            "la": df["length_ft"].to_numpy(dtype=float),
+            "i": np.arange(len(df)),
+        }
+    )
+    pairs = gaps.merge(stretches, on="ring")  # each gap with the water stretches of its ring
+    if not len(pairs):
+        return out
+    length = rings.length_ft[pairs["ring"].to_numpy()]
+    a, la = pairs["a"].to_numpy(), pairs["la"].to_numpy()
+    b, lb = pairs["b"].to_numpy(), pairs["lb"].to_numpy()
+    both = np.zeros(len(pairs))
+    for k in (-1.0, 0.0, 1.0):  # the stretch a lap back, as it is, a lap on
+        lo = np.maximum(a, b + k * length)
+        hi = np.minimum(a + la, b + lb + k * length)
+        both += np.maximum(hi - lo, 0.0)
+    np.add.at(out, pairs["i"].to_numpy(), both)
+    return np.minimum(out, df["length_ft"].to_numpy(dtype=float))
 
 
 def _gap_lines(prep: PreparedParcels, df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
