@@ -186,6 +186,25 @@ def test_accuracy_makes_borderline_gaps_uncertain():
     assert u["rule"] == "spacing" and u["count"] == 8 and u["measured"] == 500.0
 
 
+def test_a_ring_with_one_marker_is_its_length_however_the_marker_is_off():
+    # A pond inside a lot (a hole), 504.99 ft round (a 256-gon of radius 505 / 2 pi), one sign
+    # on its shore: its one gap is the ring's 504.99 ft wherever the sign stands, which no
+    # survey accuracy changes: over the 500 ft limit, with 10 ft of accuracy as with none
+    # (the lot's own sides are posted every 250 ft, sure to pass with it: 250 + 2 x 10).
+    radius = 505 / (2 * math.pi)
+    pond = shapely.Point(500, 500).buffer(radius, quad_segs=64)
+    lot = shapely.Polygon(square().exterior.coords, [pond.exterior.coords])
+    shore = 2 * 256 * radius * math.sin(math.pi / 256)
+    every_250 = [(x, y) for y in (0, 1000) for x in (0, 250, 500, 750, 1000)]
+    every_250 += [(x, y) for x in (0, 1000) for y in (250, 500, 750)]
+    signs = markers([*every_250, (500 + radius + 2, 500)])
+    for acc in (0.0, 10.0):
+        p = parcel_json(check(parcels(lot), signs, settings=Settings(accuracy_ft=acc)))
+        assert p["status"] == "noncompliant", acc
+        [v] = p["violations"]
+        assert v["rule"] == "spacing" and v["measured"] == pytest.approx(shore, abs=0.01)
+
+
 # -- ring_gaps: oracle and properties ------------------------------------------------------
 
 

@@ -145,8 +145,9 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         along = np.maximum(gaps.length_ft - df["water_ft"].to_numpy(), 0.0)
     df["measured_ft"] = measured_gap(along, straight, rule.metric)
     # a gap between two markers is off by up to twice the accuracy (each end may be off by
-    # it); a ring's one marker, wherever it stands, leaves the ring's length
-    accuracy = np.where(two, apart_accuracy(s.accuracy_ft), s.accuracy_ft)
+    # it); a ring's one marker, wherever it stands, leaves the ring's length, which the
+    # parcel data fix
+    accuracy = np.where(two, apart_accuracy(s.accuracy_ft), 0.0)
     code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), accuracy)
     unsure = _land_unsure(rule, df["forest"].to_numpy(dtype=float)) if limits is None else None
     judged = df.assign(status=code)
