@@ -199,6 +199,29 @@ def test_both_banks_where_a_creek_narrower_than_the_tolerance_crosses(tmp_path, 
     assert p["status"] == "compliant"
 
 
+def test_both_banks_an_island_or_a_pond_inside_has_no_bank(tmp_path):
+    # A round island lot (a 128-gon of radius 300 ft) in a lake, and a lot round a pond (a
+    # hole): the water meets the whole of those rings and crosses none of them, so there is no
+    # bank to mark (the whole ring's stretch ended where the ring starts: a marker was wanted
+    # there, twice). Six signs round each ring, none near a ring's start.
+    rules = own(tmp_path, "both_banks")
+    island = shapely.Point(0, 0).buffer(300, quad_segs=32)
+    lake = features([shapely.box(-2000, -2000, 2000, 2000)])
+    t = np.linspace(0, 2 * np.pi, 6, endpoint=False) + 0.5
+    signs = markers(np.c_[297 * np.cos(t), 297 * np.sin(t)])
+    p = one(check(parcels(island), signs, rules, context=Context(water=lake)))
+    assert p["status"] == "compliant" and not p.get("missing_access")
+    assert p["water_frontage_ft"] == pytest.approx(2 * 128 * 300 * np.sin(np.pi / 128), abs=0.01)
+    pond = shapely.Point(500, 500).buffer(100, quad_segs=32)
+    lot = shapely.Polygon(square().exterior.coords, [pond.exterior.coords])
+    every_250 = [(x, y) for y in (0, 1000) for x in (0, 250, 500, 750, 1000)]
+    every_250 += [(x, y) for x in (0, 1000) for y in (250, 500, 750)]
+    shore = np.c_[500 + 103 * np.cos(t), 500 + 103 * np.sin(t)]
+    ctx = Context(water=features([pond]))
+    p = one(check(parcels(lot), markers([*every_250, *shore.tolist()]), rules, context=ctx))
+    assert p["status"] == "compliant" and not p.get("missing_access")
+
+
 def _lonlat(x, y):
     from pyproj import Transformer
 

@@ -64,6 +64,10 @@ def measure(rule: WaterRule, profile, m: Measurements) -> Part:
         start = shapely.line_locate_point(rings.geometry[ring_of], shapely.get_point(geometry, 0))
         order = np.lexsort((start, ring_of))
         geometry, ring_of = geometry[order], ring_of[order]
+    # a ring wholly along water (an island, a pond's shore as a hole) has no bank: nothing
+    # crosses it, and its stretch's two ends are one arbitrary point, the ring's start
+    open_ = ~shapely.is_closed(geometry)
+    geometry, ring_of = geometry[open_], ring_of[open_]
     # each stretch's two banks, its first then its second, stretch by stretch (in order along
     # each ring): a parcel's banks together, as a partition of the parcels lists them
     ends = np.column_stack(
