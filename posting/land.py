@@ -18,14 +18,7 @@ import pandas as pd
 import shapely
 
 from posting.checks import EPSILON_FT, FOOT_SLACK
-from posting.checks.land import (
-    Stretches,
-    boundary_in_zone,
-    fence_zone,
-    points_in_polygons,
-    share_of_area,
-    zone,
-)
+from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, bowed, lonlat_margin_deg
 from posting.dissolve import meeting, tile
 from posting.io import FeatureLayer, polygons_not_valid
@@ -564,7 +557,7 @@ def _unfenced(
         ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
         ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
         rg = np.flatnonzero(ring_group == g)
-        pieces = fence_zone(lines[ok], reach_ft, around=rings.geometry[rg])
+        pieces = zone(lines[ok], reach_ft, around=rings.geometry[rg])
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
         rest = rings.geometry[rg].copy()

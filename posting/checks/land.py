@@ -12,10 +12,8 @@ import shapely
 from posting.dissolve import dissolve, meeting, overlap, tile
 
 __all__ = [
-    "FENCE_JOIN_FT",
     "Stretches",
     "boundary_in_zone",
-    "fence_zone",
     "points_in_polygons",
     "share_of_area",
     "zone",
@@ -77,56 +75,6 @@ def zone(geoms: np.ndarray, tolerance_ft: float, *, around: np.ndarray | None = 
         tiles, _ = tile(geoms[huge], around=around, distance_ft=tolerance_ft)
         geoms = np.concatenate([geoms[~huge], tiles])
     return shapely.get_parts(dissolve(shapely.buffer(geoms, tolerance_ft, quad_segs=4)))
-
-
-FENCE_JOIN_FT = 1.0
-"""How near the end of a fence line must come to another fence line (or its own other end)
-to be joined to it: a corner of a fence drawn side by side, not an end where the fence stops."""
-
-
-def fence_zone(
-    geoms: np.ndarray, reach_ft: float, *, around: np.ndarray | None = None
-) -> np.ndarray:
-    """The area within ``reach_ft`` of fences, as :func:`zone`, but ending where a fence line
-    ends: the reach of a line stops square across its free ends (where it joins no other fence
-    line within :data:`FENCE_JOIN_FT`), and is round at its corners and where lines join.
-
-    A fence's reach is how far its line may stand from the boundary it fences. Grown round its
-    free ends as well, it stretched 30 ft along the boundary past each, so that an opening of
-    up to 80 ft between two fence ends on the line left less than 20 ft unreached: a gate, and
-    land with a driveway 79 ft wide and no gate "fenced all round". Polygons and points are
-    grown as :func:`zone` grows them.
-
-    Examples
-    --------
-    Two fences 50 ft apart end to end along a lot's line: the 50 ft between them is out of
-    reach, as wide as the opening; a ring of fence reaches round.
-
-    >>> z = fence_zone(np.array([shapely.LineString([(0, 0), (100, 0)]),
-    ...                          shapely.LineString([(150, 0), (250, 0)])]), 10.0)
-    >>> line = shapely.LineString([(-50, 5), (300, 5)])
-    >>> round(float(shapely.length(shapely.difference(line, shapely.union_all(z)))), 6)
-    150.0
-    """
-    geoms = np.asarray(geoms, dtype=object)
-    geoms = geoms[~(shapely.is_missing(geoms) | shapely.is_empty(geoms))]
-    if len(geoms) == 0:
-        return np.empty(0, dtype=object)
-    parts = shapely.get_parts(geoms)
-    lines = np.isin(shapely.get_type_id(parts), (1, 2))
-    grown = [zone(parts[~lines], reach_ft, around=around)] if (~lines).any() else []
-    if lines.any():
-        ln = parts[lines]
-        grown.append(shapely.buffer(ln, reach_ft, quad_segs=4, cap_style="flat"))
-        ends = np.concatenate([shapely.get_point(ln, 0), shapely.get_point(ln, -1)])
-        of = np.r_[np.arange(len(ln)), np.arange(len(ln))]
-        closed = np.r_[shapely.is_closed(ln), shapely.is_closed(ln)]
-        pi, li = shapely.STRtree(ln).query(ends, predicate="dwithin", distance=FENCE_JOIN_FT)
-        joined = closed.copy()
-        joined[pi[li != of[pi]]] = True  # near another fence line
-        if joined.any():
-            grown.append(shapely.buffer(ends[joined], reach_ft, quad_segs=4))
-    return zone(np.concatenate(grown), 0.0)
 
 
 def boundary_in_zone(
