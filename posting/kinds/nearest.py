@@ -175,7 +175,9 @@ def _around(rule: NearestRule, m: Measurements) -> pd.DataFrame:
     gaps = ring_gaps(asg.ring[mk], asg.position_ft[mk], rings.length_ft)
     parcel = rings.parcel[gaps.ring]
     marked = np.bincount(asg.parcel[mk], minlength=m.n) > 0
-    long = (against_max(gaps.length_ft, reach, m.settings.accuracy_ft) != OK) & marked[parcel]
+    long = (
+        against_max(gaps.length_ft, reach, apart_accuracy(m.settings.accuracy_ft)) != OK
+    ) & marked[parcel]
     if not long.any():
         return empty_findings()
     df = pd.DataFrame({"parcel": parcel[long], "length_ft": gaps.length_ft[long]})
