@@ -733,6 +733,19 @@ def test_minnesota_500_ft_only_where_the_woods_hide_the_line(forest, step, statu
     assert one(r)["status"] == status
 
 
+@pytest.mark.parametrize(("profile", "strict"), [("texas", "100.0 ft"), ("minnesota", "500.0 ft")])
+def test_land_without_a_marker_is_told_the_figure_that_surely_suffices(profile, strict):
+    """An unposted parcel whose land cover is unknown (or, in Minnesota, whose woods may hide
+    the line) was told the more lenient figure once gaps between the two became uncertain
+    ("not more than 1,000.0 ft apart"): placed at 1,000 ft, its marks might not post it. The
+    stricter figure surely suffices, and is the one said."""
+    r = check(parcels(square(1000)), markers([]), profile)
+    p = one(r)
+    assert p["status"] == "unposted"
+    [v] = [x for x in p["violations"] if x["rule"] == "spacing"]
+    assert f"must be not more than {strict} apart" in v["message"] and "1,000" not in v["message"]
+
+
 # -- Montana 45-6-201(2)(a): 50 sq in of orange paint, or a metal fencepost painted entirely ----
 
 

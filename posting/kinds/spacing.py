@@ -160,7 +160,10 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         over_strict = unsure & (code == FAIL)  # over the stricter even with the accuracy
         near_strict = unsure & (code == UNCERTAIN)  # a close call on the stricter: stays one
         code[over_strict] = np.where(over_lenient, FAIL, UNCERTAIN)[over_strict]
-        fail_limit = np.where(over_strict & over_lenient, lenient, df["limit_ft"].to_numpy())
+        # (a ring without a marker keeps the stricter figure: its finding says what to place,
+        # and where the land is not known, the stricter is the one that surely suffices)
+        lenient_over = over_strict & over_lenient & ~gaps.unmarked
+        fail_limit = np.where(lenient_over, lenient, df["limit_ft"].to_numpy())
         land = over_strict & ~over_lenient
         code[near_strict & over_lenient] = FAIL  # (only with an accuracy wider than the span)
         judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=land)
