@@ -216,6 +216,22 @@ var posting = (function () {
     return b;
   }
 
+  // a status in one word (its short name), or as given where the vocabulary has none
+  function statusWord(status) {
+    return (ctx.vocab.status[status] || [status])[0];
+  }
+
+  // a parcel's id as a link that opens its popup
+  function parcelLink(row) {
+    var link = el("a", "posting-id", T.parcels.id(row));
+    link.href = "#";
+    link.addEventListener("click", function (e) {
+      e.preventDefault();
+      openParcel(row);
+    });
+    return link;
+  }
+
   function parcelFindings(row) {
     if (!findingsOf) {
       findingsOf = new Map();
@@ -1602,17 +1618,11 @@ var posting = (function () {
       line.dataset.parcel = T.parcels.id(hit.row);
       line.dataset.status = T.parcels.status(hit.row);
       line.appendChild(document.createTextNode("In parcel "));
-      var link = el("a", "posting-id", T.parcels.id(hit.row));
-      link.href = "#";
-      link.addEventListener("click", function (e) {
-        e.preventDefault();
-        openParcel(hit.row);
-      });
-      line.appendChild(link);
+      line.appendChild(parcelLink(hit.row));
       line.appendChild(document.createTextNode(" "));
       var badge = statusBadge(T.parcels.status(hit.row));
       badge.classList.add("posting-status-inline");
-      badge.textContent = (ctx.vocab.status[T.parcels.status(hit.row)] || [T.parcels.status(hit.row)])[0];
+      badge.textContent = statusWord(T.parcels.status(hit.row));
       line.appendChild(badge);
       line.appendChild(el("span", "posting-here-edge", "its boundary is " + num(hit.edge.ft, 0) + " ft " + compass(hit.edge.deg)));
       if (hit.edge.ft <= accFt) {
@@ -1625,17 +1635,11 @@ var posting = (function () {
       var line = el("p", "posting-here-near");
       line.dataset.near = T.parcels.id(hit.row);
       line.appendChild(document.createTextNode("Parcel "));
-      var link = el("a", "posting-id", T.parcels.id(hit.row));
-      link.href = "#";
-      link.addEventListener("click", function (e) {
-        e.preventDefault();
-        openParcel(hit.row);
-      });
-      line.appendChild(link);
+      line.appendChild(parcelLink(hit.row));
       line.appendChild(
         document.createTextNode(
           "'s boundary is " + num(hit.edge.ft, 0) + " ft " + compass(hit.edge.deg) + ", within the position's accuracy: you may be in it (" +
-            (ctx.vocab.status[T.parcels.status(hit.row)] || [T.parcels.status(hit.row)])[0] + ")."
+            statusWord(T.parcels.status(hit.row)) + ")."
         )
       );
       pp.appendChild(line);
