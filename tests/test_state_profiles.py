@@ -58,6 +58,23 @@ NO_WAYS = features([], [])
 PURPLE = {"kind": "paint", "color": "purple", "length_in": 8, "height_ft": 4}
 
 
+def test_the_largest_gap_is_the_one_the_rule_measures():
+    """Missouri's marks "not more than one hundred feet apart" (RSMo 569.145), measured either
+    way (the statute says only "apart"): marks every 100 ft round a 1,000 ft square but for one
+    corner, where the two nearest stand 60 ft from it on either side. Along the line that gap is
+    120 ft; in a straight line 84.85 ft (60 x sqrt 2), within the limit: compliant. Its largest
+    gap was 120 ft, over the limit it complies with; now 100 ft, the figure the rule judged."""
+    lot = square(1000)
+    pts = [tuple(p) for p in along(lot, 100.0) if not np.allclose(p, (0.0, 0.0))]
+    pts += [(60.0, 0.0), (0.0, 60.0)]
+    r = check(parcels(lot), markers(pts, attributes=att(len(pts), **PURPLE)), "missouri")
+    p = one(r)
+    assert p["status"] == "compliant"
+    assert p["max_gap_ft"] == 100.0
+    [gap] = r.gaps[r.gaps["length_ft"] > 100.5].itertuples()
+    assert gap.length_ft == pytest.approx(120.0) and gap.straight_ft == pytest.approx(60 * 2**0.5)
+
+
 # -- Arkansas paint: 18-11-404(2) forest land, 18-11-405(2) other land -------------------------
 
 

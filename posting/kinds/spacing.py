@@ -174,9 +174,13 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         spacing_findings(judged, counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft)
     )
     df["status"] = categorical(np.where(gaps.unmarked, 3, code), GAP_STATUS)
+    # each parcel's largest gap as the rule measures it (along the boundary, in a straight
+    # line, or the more lenient of the two; less a boundary formed by water where the rule
+    # leaves it out): the figure its verdict turns on, not the length along the line, which
+    # showed a parcel that complies "in a straight line" with a largest gap over its limit
     max_gap = np.full(n, np.nan)
     if len(gaps):
-        np.fmax.at(max_gap, parcel, gaps.length_ft)
+        np.fmax.at(max_gap, parcel, df["measured_ft"].to_numpy(dtype=float))
     max_gap[counted == 0] = np.nan
     _gap_ends(prep, df)
     part.tables["gaps"] = df
