@@ -365,8 +365,10 @@ def _points_from_table(
     objects cost 0.6 s to make and more to take apart."""
     lon_col = _coordinate_column(frame, LON_NAMES, "longitude", path)
     lat_col = _coordinate_column(frame, LAT_NAMES, "latitude", path)
+    lonlat_note = None
     if lon_col is not None and lat_col is not None:
         xcol, ycol, layer_crs, geographic = lon_col, lat_col, WGS84, True
+        lonlat_note = _lonlat_crs_note(path, (lon_col, lat_col), crs)
     else:
         xcol, ycol = _xy_columns(frame, path)
         if xcol is None or ycol is None:
@@ -404,7 +406,7 @@ def _points_from_table(
 
     problems: dict[int, str] = {}
     values = {}
-    notes: list[str] = []
+    notes: list[str] = [lonlat_note] if lonlat_note else []
     for col, axis in ((xcol, "lon"), (ycol, "lat")):
         raw = frame[col]
         digits = raw.str.replace(",", ".", regex=False) if decimal_comma else raw
@@ -449,6 +451,35 @@ def _points_from_table(
     geometry = shapely.points(x, y)
     geometry[bad] = None
     return Layer(path, attrs, geometry, layer_crs, problems, notes=notes)
+
+
+def _lonlat_crs_note(path: str, columns: tuple[str, str], crs: CRS | None) -> str | None:
+    """The warning for a table's longitude/latitude ``columns``, always read as WGS 84, where
+    the ``crs`` given (``--crs``) is a geographic CRS on another datum than WGS 84 or NAD83
+    (whose positions PROJ takes as WGS 84's): NAD27, Old Hawaiian, Puerto Rico 1940, Guam
+    1963... Such positions read as WGS 84 stand tens to hundreds of feet off (NAD27: 115 ft in
+    Seminole County), yet the CRS given may be meant for another layer (a parcel file without
+    one), so the columns are not read in it; x/y columns are. None where there is nothing to
+    say. The words depend on the file and the CRS alone: every slice of a file says the same.
+
+    >>> print(_lonlat_crs_note("s.csv", ("lon", "lat"), CRS("EPSG:4267"))[:69])
+    s.csv: columns lon/lat are read as WGS 84 longitude/latitude, as such
+    >>> [_lonlat_crs_note("s.csv", ("lon", "lat"), CRS(c)) for c in ("EPSG:4269", "EPSG:2236")]
+    [None, None]
+    """
+    if crs is None or not crs.is_geographic or crs.geodetic_crs is None:
+        return None
+    datum = crs.geodetic_crs.datum.name if crs.geodetic_crs.datum is not None else ""
+    if datum.startswith(("World Geodetic System 1984", "North American Datum 1983", "NAD83")):
+        return None
+    code = crs.to_epsg()
+    given = f"EPSG:{code}" if code else crs.name
+    return (
+        f"{path}: columns {columns[0]}/{columns[1]} are read as WGS 84 longitude/latitude, as "
+        f"such columns always are; --crs {given} ({crs.name}) applies to layers without a CRS "
+        f"and to x/y columns, not to these. If they hold {crs.name} positions (tens to "
+        f"hundreds of feet from WGS 84's), name the columns x/y so that --crs applies"
+    )
 
 
 def _columns_shown(columns: Sequence[Any], most: int = 12) -> str:

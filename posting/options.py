@@ -77,7 +77,8 @@ input_options = _compose(
     click.option(
         "--crs",
         metavar="CRS",
-        help="CRS for layers that have none and for x/y CSV columns, e.g. EPSG:2236.",
+        help="CRS for layers that have none and for x/y CSV columns, e.g. EPSG:2236 (lon/lat "
+        "columns are WGS 84).",
     ),
     click.option("--layer", metavar="NAME", help="Layer of a multi-layer parcel file."),
     click.option(

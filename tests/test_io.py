@@ -1662,3 +1662,33 @@ def test_write_text_through_a_symbolic_link_writes_where_it_points(tmp_path):
     (tmp_path / "gone.json").symlink_to(tmp_path / "no" / "r.json")
     with pytest.raises(InputError, match=f"folder {tmp_path / 'no'} does not exist"):
         write_text(tmp_path / "gone.json", "x")
+
+
+def test_a_geographic_crs_given_for_a_csv_of_lon_lat_is_said_not_to_apply(tmp_path):
+    """Columns named lon/lat are WGS 84 (the README); ``--crs EPSG:4267`` given with such a file
+    was passed over without a word: NAD27 positions read as WGS 84 stand 35 m (115 ft) off in
+    Seminole County (PROJ's NAD27 to WGS 84 shift there), every sign beyond the 30 ft
+    tolerance, the lot "unposted". The file is still read as WGS 84 (the same --crs may be meant
+    for a parcel layer without one), with a warning that says how to read NAD27 positions:
+    x/y columns take the CRS given, and then every sign is in place."""
+    from pyproj import Transformer
+
+    ll = (-81.2, 28.7)
+    x27, y27 = Transformer.from_crs(4326, 4267, always_xy=True).transform(*ll)
+    assert Geod(ellps="WGS84").inv(x27, y27, *ll)[2] > 30  # (the shift the warning is about)
+    path = tmp_path / "signs.csv"
+    path.write_text(f"lon,lat\n{x27:.9f},{y27:.9f}\n")
+    m = read_markers([path], crs="EPSG:4267")
+    assert (m.lon[0], m.lat[0]) == (pytest.approx(x27, abs=1e-9), pytest.approx(y27, abs=1e-9))
+    said = [n for n in m.notes if "EPSG:4267" in n]
+    assert len(said) == 1
+    assert said[0].startswith(f"{path}: columns lon/lat are read as WGS 84 longitude/latitude")
+    assert "NAD27" in said[0] and "name the columns x/y" in said[0]
+    # as x/y columns with that CRS, the positions are NAD27's, shifted to WGS 84 by PROJ
+    path.write_text(f"x,y\n{x27:.9f},{y27:.9f}\n")
+    m = read_markers([path], crs="EPSG:4267")
+    assert Geod(ellps="WGS84").inv(m.lon[0], m.lat[0], *ll)[2] < 0.01
+    # WGS 84 itself, NAD83 (PROJ's shift from it is none) or a projected CRS: nothing to say
+    path.write_text(f"lon,lat\n{ll[0]},{ll[1]}\n")
+    for crs in ("EPSG:4326", "EPSG:4269", "EPSG:2236", None):
+        assert not [n for n in read_markers([path], crs=crs).notes if "WGS 84" in n], crs
