@@ -5,7 +5,8 @@ overstates a 500 ft gap by 1/cos(latitude): about 14 % in Florida, 41 % at 45°N
 
 * a projected input CRS is kept when its scale factor stays within ``MAX_SCALE_ERROR`` of 1
   everywhere over the data (State Plane zones are built for 1:10,000 at worst, so a surveyor's
-  State Plane layer is measured in its own coordinates);
+  State Plane layer is measured in its own coordinates, grid distances within 0.05 ft in 500 ft
+  of the ground's; a UTM layer, 1:2,500 short near its central meridian, is not kept there);
 * otherwise the parcels are grouped by the UTM zone of their centre, and each group is measured
   on a low-distortion projection: a transverse Mercator (WGS 84) with scale 1 on a central
   meridian through the middle of the group's parcels. Its scale error grows with the square of
@@ -55,8 +56,10 @@ __all__ = [
 FT_M = 0.3048
 """Length of the international foot in metres."""
 
-MAX_SCALE_ERROR = 5e-4
-"""Largest departure of a projected input CRS's scale factor from 1 (0.05 %) for it to be kept."""
+MAX_SCALE_ERROR = 1e-4
+"""Largest departure of a projected input CRS's scale factor from 1 (0.01 %, 1:10,000: the
+limit State Plane zones are designed to, 0.05 ft in 500 ft) for it to be kept. UTM's 0.9996 on
+its central meridian (1:2,500: 500.15 ft on the ground measured as 499.95 ft) is not."""
 
 WGS84 = CRS.from_epsg(4326)
 _GEOD = Geod(ellps="WGS84")

@@ -223,3 +223,35 @@ def test_markers_on_another_datum_than_the_parcels_are_said_where_no_shift_is_go
     assert both_nad27 == []
     assert datum_warnings(("lots.shp", CRS("EPSG:4267")), [], box) == []
     assert datum_warnings(("lots.shp", CRS("EPSG:4267")), [("s.csv", WGS84)], box[1:]) == []
+
+
+def test_a_utm_layer_is_not_measured_in_utm_where_its_scale_is_1_2500_off():
+    """UTM's scale is 0.9996 on its central meridian: a layer in UTM zone 17N metres at 81.2 W
+    (0.2 degrees from it) was kept as the working CRS (its scale error, 4.0e-4, was within the
+    0.05 % then allowed), and every length came out 1:2,530 short. A square lot whose sides are
+    1,000.3 ft on the ground (pyproj's geodesic), posted every 500.15 ft, measured 499.95 ft
+    gaps and passed Florida's 500 ft: a false pass. Only a CRS within 1:10,000 of true scale
+    over the data (State Plane's design limit) is kept now; the lot is measured on a local
+    transverse Mercator and fails by 0.15 ft, the geodesic figure."""
+    ltm = CRS.from_proj4("+proj=tmerc +lon_0=-81.2 +k=1 +datum=WGS84 +units=ft")
+    x0, y0 = Transformer.from_crs(WGS84, ltm, always_xy=True).transform(-81.2, 28.7)
+    side = 1000.3
+    lot = shapely.box(x0, y0, x0 + side, y0 + side)
+    signs = shapely.line_interpolate_point(lot.exterior, np.arange(0, 4 * side, side / 2))
+    lot_ll, signs_ll = to_crs(lot, ltm, WGS84), to_crs(signs, ltm, WGS84)
+    lon, lat = shapely.get_x(signs_ll), shapely.get_y(signs_ll)
+    truth = GEOD.inv(lon, lat, np.roll(lon, -1), np.roll(lat, -1))[2] / FT_M
+    assert truth == pytest.approx(500.15, abs=1e-4)  # the ground, independently
+    utm = CRS.from_epsg(32617)
+    assert max_scale_error(utm, lon, lat) == pytest.approx(3.95e-4, abs=1e-6)
+    lot_utm, signs_utm = to_crs(lot_ll, WGS84, utm), to_crs(signs_ll, WGS84, utm)
+    r = check(parcels(lot_utm, crs=utm), markers(shapely.get_coordinates(signs_utm), crs=utm))
+    p = r.to_dict()["parcels"][0]
+    assert "transverse Mercator" in r.crs
+    assert p["status"] == "noncompliant"
+    assert p["max_gap_ft"] == pytest.approx(500.15, abs=0.01)
+    assert p["perimeter_ft"] == pytest.approx(geodesic_ft(lot_ll), abs=0.01)
+    # Florida East State Plane in Seminole County (5.4e-5) is still measured in its own grid
+    assert max_scale_error(CRS.from_epsg(2236), lon, lat) < 1e-4
+    crss, _ = plan_working_crs(lon, lat, CRS.from_epsg(2236))
+    assert crss[0].label.startswith("EPSG:2236")
