@@ -126,7 +126,8 @@ def test_features_are_the_slow_ways_features(report):
     assert len(report.access) == 0  # (none in the sample: not compared here)
     slow = _slow_features(report)
     assert len(lines) == n + len(slow)
-    parcel_geoms = geojson_geometries(report.geometry.geometry_lonlat())
+    lonlat = shapely.orient_polygons(report.geometry.geometry_lonlat(), exterior_cw=False)
+    parcel_geoms = geojson_geometries(lonlat)  # (wound as RFC 7946 says)
     for line, geom in zip(lines[:n], parcel_geoms, strict=True):
         assert json.loads(_split(line)[0]) == (json.loads(geom) if geom else None)
     points = 0
@@ -248,3 +249,20 @@ def test_access_points_are_the_slow_ways_features():
         assert p == orjson.dumps(props)
         lon, lat = (float(_geos_grid(np.array([v], dtype=float))[0]) for v in (rec.lon, rec.lat))
         assert json.loads(g) == {"type": "Point", "coordinates": [lon, lat]}
+
+
+def test_parcels_follow_rfc_7946_s_right_hand_rule_however_the_input_winds():
+    """RFC 7946 (3.1.6): an exterior ring is counter-clockwise, a hole clockwise. A Shapefile
+    winds them the other way, and its lots came out as they were read: the sample's lot drawn
+    clockwise with a counter-clockwise hole is written wound by the rule, the same rings."""
+    from posting.io import ParcelLayer
+
+    shell = [(-81.30, 28.60), (-81.30, 28.61), (-81.29, 28.61), (-81.29, 28.60)]  # clockwise
+    hole = [(-81.297, 28.603), (-81.293, 28.603), (-81.293, 28.607), (-81.297, 28.607)]
+    lot = shapely.Polygon(shell, [hole])
+    assert not lot.exterior.is_ccw and lot.interiors[0].is_ccw  # (as a Shapefile has them)
+    r = check(ParcelLayer.from_geometries([lot], "EPSG:4326"))
+    feature = json.loads(b"".join(map(bytes, iter_geojson(r))))["features"][0]
+    rings = [shapely.LinearRing(c) for c in feature["geometry"]["coordinates"]]
+    assert [ring.is_ccw for ring in rings] == [True, False]
+    assert shapely.Polygon(rings[0], rings[1:]).equals(lot)

@@ -275,7 +275,13 @@ def marker_features(markers: pd.DataFrame, assigned: np.ndarray | None = None) -
 
 
 def _parcels(report: Report) -> Parts:
-    geoms = _geometries(report.geometry.geometry_lonlat())
+    """The parcels' features, each wound by RFC 7946's right-hand rule (exteriors
+    counter-clockwise, holes clockwise) whatever the input's winding (a Shapefile's is the
+    reverse)."""
+    import shapely
+
+    lonlat = shapely.orient_polygons(report.geometry.geometry_lonlat(), exterior_cw=False)
+    geoms = _geometries(lonlat)
     return _feature(geoms, [parcel_properties(report)]), len(geoms)
 
 
