@@ -61,6 +61,13 @@ def test_a_gap_just_over_the_limit_is_said_with_the_decimals_that_show_it():
     [v] = p["violations"]
     assert (p["status"], v["rule"]) == ("noncompliant", "spacing")
     assert v["message"].endswith("longer than 500.0 ft along the boundary; the worst is 500.04 ft")
+    # and the summary's worst parcels (it said "largest gap 500.0 ft", found by the CRS audit)
+    r = check(parcels(square()), markers(pts))
+    [line] = [x for x in r.summary_lines() if "largest gap" in x]
+    assert line.endswith(": noncompliant, largest gap 500.04 ft")
+    r = check(parcels(square()), markers(CORNERS_AND_MIDPOINTS[:-1]))  # one midpoint fewer
+    [line] = [x for x in r.summary_lines() if "largest gap" in x]
+    assert line.endswith(": noncompliant, largest gap 1,000.0 ft")
 
 
 def test_wrap_around_gap_runs_from_the_last_marker_to_the_first():

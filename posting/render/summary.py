@@ -9,6 +9,7 @@ import pandas as pd
 
 from posting.errors import python_name, worded
 from posting.render import register
+from posting.verdict import ft_vs
 
 if TYPE_CHECKING:
     from posting.report import Report
@@ -41,7 +42,10 @@ def summary_lines(
         lines.append("  worst:")
         for _, r in worst.iterrows():
             if pd.notna(r["max_gap_ft"]):
-                gap = f"largest gap {r['max_gap_ft']:,.1f} ft"
+                # with the decimals that keep it from reading as a whole number of feet, as
+                # the limits are (a 500.01 ft gap that fails 500 ft is not "500.0 ft")
+                x = float(r["max_gap_ft"])
+                gap = f"largest gap {ft_vs(x, round(x))}"
             elif r.get("signs", 0) > 0:  # its rules measure no gap (a notice at the entrance)
                 n = int(r["signs"])
                 gap = f"{n} marker{'s' if n != 1 else ''}, no gap measured"
