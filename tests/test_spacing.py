@@ -212,6 +212,94 @@ def test_a_ring_with_one_marker_is_its_length_however_the_marker_is_off():
         assert v["rule"] == "spacing" and v["measured"] == pytest.approx(shore, abs=0.01)
 
 
+def corner_signs(setback: float, lean: float = 0.0) -> list[tuple[float, float]]:
+    """A sign inside each corner of the 1,000 ft square, ``setback`` ft from one side and
+    ``setback + lean`` from the other."""
+    k, j = setback, setback + lean
+    return [(k, j), (1000 - j, k), (1000 - k, 1000 - j), (j, 1000 - k)]
+
+
+MIDPOINTS = [(500, 0), (1000, 500), (500, 1000), (0, 500)]
+
+
+def test_a_corner_sign_set_back_on_the_bisector_posts_both_sides():
+    """Corner signs 3 ft inside on the bisector, the others 500 ft from the corners: each sign
+    stands 497 ft along the line from its neighbours on either side (500 - 3 by hand). Its
+    foot on one side alone made the gap on the other side 503 ft: noncompliant, a false fail
+    (the land audit's)."""
+    r = check(parcels(square()), markers(MIDPOINTS + corner_signs(3.0)))
+    p = parcel_json(r)
+    assert p["status"] == "compliant" and p["max_gap_ft"] == 497.0
+    assert sorted(r.gaps["length_ft"].round(9)) == [497.0] * 8
+    # the gaps drawn run from foot to foot: each starts 3 ft past a corner or ends 3 ft short
+    assert sorted(np.mod(r.gaps["start_ft"], 500.0).round(9)) == [0.0] * 4 + [3.0] * 4
+
+
+def test_a_corner_sign_nearer_one_side_stands_at_its_nearest_foot():
+    """3 ft from one side and 3.5 ft from the other, a sign's place on the boundary is its foot
+    on the nearer side: the gap on the other side runs round the corner to it, 500 + 3.5 ft.
+    With an accuracy of 0.5 ft either foot may be the nearer (they differ by 0.5, within
+    twice it): uncertain, as the gap is 496.5 ft from the one and 503.5 from the other; with
+    0.2 ft it is not (noncompliant)."""
+    signs = markers(MIDPOINTS + corner_signs(3.0, lean=0.5))
+    p = parcel_json(check(parcels(square()), signs))
+    assert p["status"] == "noncompliant" and p["max_gap_ft"] == 503.5
+    [v] = p["violations"]
+    assert v["measured"] == 503.5 and v["count"] == 4
+    p = parcel_json(check(parcels(square()), signs, settings=Settings(accuracy_ft=0.5)))
+    assert p["status"] == "uncertain" and p["violations"] == []
+    p = parcel_json(check(parcels(square()), signs, settings=Settings(accuracy_ft=0.2)))
+    assert p["status"] == "noncompliant"
+
+
+def test_a_sign_past_the_corner_on_the_line_is_not_at_the_corner():
+    """A sign on the bottom line 15 ft past the corner: its foot on the other side would be
+    the corner itself, not beside it; 0.5 ft inside the line, its foot on the other side is
+    15 ft away, not as near as the 0.5 ft to its own. Either way that gap runs round the
+    corner to where it stands, 515 ft (499.5 ft to the foot 0.5 ft up the other side)."""
+    for lift in (0.0, 0.5):
+        pts = [*MIDPOINTS, (15, lift), (1000, 0), (1000, 1000), (0, 1000)]
+        p = parcel_json(check(parcels(square()), markers(pts)))
+        assert p["status"] == "noncompliant" and p["max_gap_ft"] == 515.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    corners=st.integers(3, 7),
+    turn=st.floats(0.0, 1.0),
+    setback=st.floats(0.5, 12.0),
+    radius=st.floats(800.0, 3000.0),
+    x0=st.floats(-2000.0, 2000.0),
+)
+def test_bisector_signs_stand_the_half_side_less_setback_times_cot_from_the_midpoints(
+    corners, turn, setback, radius, x0
+):
+    """A convex lot with a sign on each side's midpoint and one on the bisector of each corner,
+    ``setback`` ft from both sides: each gap is half the side less ``setback / tan(a / 2)``,
+    ``a`` the corner's inner angle (where a point on the bisector ``setback`` from a side
+    has its foot): the closed form against the check's gaps. (Near the working CRS's
+    meridian: farther out, its scale makes grid and ground lengths differ.)"""
+    ang = np.sort(np.mod(turn * 2 * np.pi + np.arange(corners) * 2 * np.pi / corners, 2 * np.pi))
+    ang += np.linspace(0.0, 0.3, corners) * (2 * np.pi / corners)  # uneven sides and angles
+    xy = np.c_[x0 + radius * np.cos(ang), radius * np.sin(ang)]
+    lot = shapely.Polygon(xy)
+    assert lot.is_valid and lot.exterior.is_ccw
+    prev, nxt = np.roll(xy, 1, axis=0), np.roll(xy, -1, axis=0)
+    u = (prev - xy) / np.hypot(*(prev - xy).T)[:, None]
+    w = (nxt - xy) / np.hypot(*(nxt - xy).T)[:, None]
+    inner = np.arccos(np.clip((u * w).sum(1), -1, 1))  # each corner's inner angle
+    bis = (u + w) / np.hypot(*(u + w).T)[:, None]
+    at = xy + bis * (setback / np.sin(inner / 2))[:, None]
+    mids = (xy + nxt) / 2
+    r = check(parcels(lot), markers(np.r_[at, mids]))
+    if len(r.corners) != corners:  # a corner under the corner angle (30 degrees) is none
+        return
+    side = np.hypot(*(nxt - xy).T)
+    foot = setback / np.tan(inner / 2)
+    expected = np.sort(np.r_[side / 2 - foot, side / 2 - np.roll(foot, -1)])
+    assert np.sort(r.gaps["length_ft"].to_numpy()) == pytest.approx(expected, abs=1e-6)
+
+
 # -- ring_gaps: oracle and properties ------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from posting.checks.corners import along_rings
 
-__all__ = ["Gaps", "measured_gap", "ring_gaps"]
+__all__ = ["TIE_FT", "CornerReach", "Gaps", "corner_reach", "measured_gap", "ring_gaps"]
 
 
 @dataclass(frozen=True)
@@ -130,3 +130,149 @@ def measured_gap(along_ft: np.ndarray, straight_ft: np.ndarray, metric: str) -> 
     if metric == "either":
         return np.minimum(along_ft, straight)
     raise ValueError(f"unknown spacing metric {metric!r}")
+
+
+@dataclass(frozen=True)
+class CornerReach:
+    """How far along its ring each marker posts beyond its recorded position, round a corner.
+
+    A marker set back inside a corner has a foot on each of the corner's two sides. Where it
+    is as near one side as the other, both are its place on the boundary: the gap on each side
+    runs to the foot on that side (a sign 3 ft inside a square corner on its bisector stands
+    497 ft along the line from a sign 500 ft from the corner on either side, not 497 ft on
+    one side and 503 ft on the other, as one foot made it).
+
+    Attributes
+    ----------
+    behind_ft, ahead_ft
+        Per marker, how far back and ahead of its position along the ring its other foot is
+        (0 for most markers).
+    sure
+        Per marker, True where both feet are equally near (within :data:`TIE_FT`): the other
+        foot is as much the marker's place as the one it was given. False where they are
+        only as near within the stated accuracy, which might make either foot the nearer: a
+        gap that turns on it is uncertain.
+    """
+
+    behind_ft: np.ndarray
+    ahead_ft: np.ndarray
+    sure: np.ndarray
+
+
+TIE_FT = 0.01
+"""Two feet of a marker this close in distance are equally near: its place is either one."""
+
+
+def corner_reach(
+    v,
+    corners,
+    ring: np.ndarray,
+    position_ft: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    distance_ft: np.ndarray,
+    *,
+    tie_ft: float = TIE_FT,
+    reach_ft: float = 30.0,
+) -> CornerReach:
+    """Each marker's feet on the two sides of a corner near it (:class:`CornerReach`).
+
+    Parameters
+    ----------
+    v
+        The rings' vertex table (:func:`posting.boundary.ring_vertices`).
+    corners
+        The rings' corners (:class:`posting.boundary.Corners`); only those at a vertex of the
+        ring (not a rounded corner, whose sides are curves) are asked.
+    ring, position_ft, x, y, distance_ft
+        Per marker: its ring, its position along it (its nearest foot), where it stands and
+        how far from the ring, in working feet.
+    tie_ft
+        How nearly equal the distances to the two sides must be for the other foot to count
+        (at least :data:`TIE_FT`; twice the stated accuracy where one is stated).
+    reach_ft
+        Only corners within this distance along the ring of a marker's position are asked
+        (the corner tolerance: a marker farther along is no corner's marker).
+
+    Notes
+    -----
+    A foot counts only where it lies on the side itself (not on its extension past the
+    corner, as for a marker outside a convex corner, whose nearest point is the corner) and is
+    as near as the marker's nearest point on its ring. Vectorised: each marker off its line is
+    paired with the corners before and after it along its ring by one sorted search
+    (:func:`posting.checks.corners.ring_neighbours`), and the feet are found with numpy.
+    """
+    from posting.boundary import _ring_search
+    from posting.checks.corners import ring_neighbours
+
+    n = len(ring)
+    behind, ahead = np.zeros(n), np.zeros(n)
+    sure = np.ones(n, dtype=bool)
+    tie_ft = max(float(tie_ft), TIE_FT)
+    ask = np.flatnonzero((np.asarray(distance_ft) > TIE_FT) & (np.asarray(ring) >= 0))
+    if not len(ask) or corners is None or not len(corners):
+        return CornerReach(behind, ahead, sure)
+    # each corner's vertex: the ring's vertex at the corner's point
+    cring = np.asarray(corners.ring, dtype=np.int64)
+    first = v.start[cring]
+    last = first + np.maximum(v.count[cring], 1) - 1
+    j = np.clip(_ring_search(v, cring, corners.position_ft, "left"), first, last + 1)
+    j = np.where(j > last, first, j)  # at the ring's end: its first vertex
+    jb = np.where(j > first, j - 1, last)
+    off = np.hypot(v.xy[j, 0] - corners.x, v.xy[j, 1] - corners.y)
+    off_b = np.hypot(v.xy[jb, 0] - corners.x, v.xy[jb, 1] - corners.y)
+    j = np.where(off_b < off, jb, j)
+    at_vertex = np.minimum(off, off_b) <= 1e-6 + 1e-12 * np.abs(corners.x)
+    keep = np.flatnonzero(at_vertex & (v.count[cring] >= 3))
+    if not len(keep):
+        return CornerReach(behind, ahead, sure)
+    cring, j, first, last = cring[keep], j[keep], first[keep], last[keep]
+    cpos = np.asarray(corners.position_ft, dtype=float)[keep]
+    # the corners before and after each marker along its ring
+    mring = np.asarray(ring, dtype=np.int64)[ask]
+    mpos = np.asarray(position_ft, dtype=float)[ask]
+    cb, ca, db, da = ring_neighbours(mring, mpos, cring, cpos, v.length)
+    pm = np.r_[ask[(cb >= 0) & (db <= reach_ft)], ask[(ca >= 0) & (da <= reach_ft)]]
+    pc = np.r_[cb[(cb >= 0) & (db <= reach_ft)], ca[(ca >= 0) & (da <= reach_ft)]]
+    if not len(pm):
+        return CornerReach(behind, ahead, sure)
+    k = j[pc]
+    prev = np.where(k > first[pc], k - 1, last[pc])
+    nxt = np.where(k < last[pc], k + 1, first[pc])
+    px, py = v.xy[prev].T
+    vx, vy = v.xy[k].T
+    nx, ny = v.xy[nxt].T
+    mx, my = np.asarray(x, dtype=float)[pm], np.asarray(y, dtype=float)[pm]
+    len_in, len_out = np.hypot(vx - px, vy - py), np.hypot(nx - vx, ny - vy)
+    ok = (len_in > 0) & (len_out > 0)
+    li, lo = np.where(ok, len_in, 1.0), np.where(ok, len_out, 1.0)
+    uix, uiy = (vx - px) / li, (vy - py) / li
+    uox, uoy = (nx - vx) / lo, (ny - vy) / lo
+    t_in = (mx - px) * uix + (my - py) * uiy  # along the side coming in, from its start
+    d_in = np.abs((mx - px) * uiy - (my - py) * uix)
+    t_out = (mx - vx) * uox + (my - vy) * uoy  # along the side going out, from the corner
+    d_out = np.abs((mx - vx) * uoy - (my - vy) * uox)
+    nearest = np.asarray(distance_ft, dtype=float)[pm]
+    both = (
+        ok
+        & (t_in >= 0)
+        & (t_in <= len_in)
+        & (t_out >= 0)
+        & (t_out <= len_out)
+        & (np.abs(d_in - d_out) <= tie_ft)
+        & (np.minimum(d_in, d_out) <= nearest + TIE_FT)
+    )
+    if not both.any():
+        return CornerReach(behind, ahead, sure)
+    pm, pc, t_in, t_out, len_in = pm[both], pc[both], t_in[both], t_out[both], len_in[both]
+    tie = np.abs(d_in - d_out)[both] <= TIE_FT
+    # the marker's position from the corner (signed, the short way round its ring)
+    L = v.length[cring[pc]]
+    ds = np.mod(np.asarray(position_ft, dtype=float)[pm] - cpos[pc] + L / 2, L) - L / 2
+    back = np.maximum(ds + (len_in - t_in), 0.0)  # to the foot on the side coming in
+    on = np.maximum(t_out - ds, 0.0)  # to the foot on the side going out
+    np.maximum.at(behind, pm, back)
+    np.maximum.at(ahead, pm, on)
+    unsure = np.zeros(n, dtype=bool)
+    unsure[pm[~tie & ((back > 0) | (on > 0))]] = True
+    return CornerReach(behind, ahead, ~unsure)

@@ -7,6 +7,7 @@ consecutive markers of a ring is measured; a ring without a marker is one unmark
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ import shapely
 from posting.boundary import interpolate_at, ring_stretches
 from posting.checks import FAIL, UNCERTAIN, against_max, apart_accuracy
 from posting.checks.landcover import forest_share
-from posting.checks.spacing import measured_gap, ring_gaps
+from posting.checks.spacing import Gaps, corner_reach, measured_gap, ring_gaps
 from posting.kinds import Kind, Part, register
 from posting.land import LandFacts, layer_in_group
 from posting.measure import Measurements
@@ -116,6 +117,9 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     mk = m.am[sel]
     gaps = ring_gaps(asg.ring[mk], asg.position_ft[mk], rings.length_ft)
     sm, em = gaps.start_marker, gaps.end_marker
+    unsure_ft = None
+    if rule.metric != "straight":
+        gaps, unsure_ft = _round_corners(gaps, m, mk)
     mx, my = asg.x_ft[mk], asg.y_ft[mk]
     two = (sm >= 0) & (sm != em)
     straight = np.full(len(gaps), np.nan)
@@ -149,6 +153,12 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     # parcel data fix
     accuracy = np.where(two, apart_accuracy(s.accuracy_ft), 0.0)
     code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), accuracy)
+    if unsure_ft is not None:
+        # a marker about as near both sides of a corner (within the accuracy) may stand on
+        # either: over the limit from one foot and not from the other is uncertain
+        short = measured_gap(np.maximum(along - unsure_ft, 0.0), straight, rule.metric)
+        could = against_max(short, df["limit_ft"].to_numpy(), accuracy) != FAIL
+        code[(code == FAIL) & could & (unsure_ft > 0)] = UNCERTAIN
     unsure = _land_unsure(rule, df["forest"].to_numpy(dtype=float)) if limits is None else None
     judged = df.assign(status=code)
     if unsure is not None and unsure.any():
@@ -191,6 +201,44 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
 LANDCOVER_COUNTS = re.compile(r"land cover unknown for (\d+) of (\d+) gaps")
 """The counts of the land-cover note (:func:`_limits`), which the report makes those of the
 parcels each profile judges (:func:`posting.assemble.landcover_counted`)."""
+
+
+def _round_corners(gaps: Gaps, m: Measurements, mk: np.ndarray) -> tuple[Gaps, np.ndarray | None]:
+    """The gaps measured to each marker's foot on the gap's own side of a corner, where the
+    marker is as near that side as the other (:func:`posting.checks.spacing.corner_reach`);
+    and per gap, how much shorter it may be by a foot that is as near only within the stated
+    accuracy (None where no gap may)."""
+    prep, asg, s = m.prep, m.asg, m.settings
+    if prep.corners is None or not len(gaps) or not len(mk):
+        return gaps, None
+    r = corner_reach(
+        prep.vertices,
+        prep.corners,
+        asg.ring[mk],
+        asg.position_ft[mk],
+        asg.x_ft[mk],
+        asg.y_ft[mk],
+        asg.distance_ft[mk],
+        tie_ft=apart_accuracy(s.accuracy_ft),
+        reach_ft=s.corner_tolerance_ft,
+    )
+    sm, em = gaps.start_marker, gaps.end_marker
+    marked = sm >= 0
+    a, b = np.where(marked, sm, 0), np.where(marked, em, 0)
+    ahead = np.where(marked, r.ahead_ft[a], 0.0)
+    behind = np.where(marked, r.behind_ft[b], 0.0)
+    if not (ahead.any() or behind.any()):
+        return gaps, None
+    sure_ahead = np.where(r.sure[a], ahead, 0.0)
+    sure_behind = np.where(r.sure[b], behind, 0.0)
+    # a gap is never made shorter than nothing (two markers' feet crossing at a corner)
+    cut = np.minimum(sure_ahead + sure_behind, gaps.length_ft)
+    start = gaps.start_ft + np.minimum(sure_ahead, cut)
+    length = prep.rings.length_ft[gaps.ring]
+    start = np.where(start >= length, start - length, start)
+    measured = dataclasses.replace(gaps, start_ft=start, length_ft=gaps.length_ft - cut)
+    unsure = np.maximum(ahead + behind - cut, 0.0)
+    return measured, unsure if unsure.any() else None
 
 
 def landcover_counts(unknown: int, gaps: int) -> str:
