@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -174,7 +175,7 @@ class Measurements:
     doubtful: np.ndarray | None = None
     warnings: list[str] = field(default_factory=list)
     own: np.ndarray | None = None
-    _masks: dict[tuple[str, ...], np.ndarray] = field(default_factory=dict, repr=False)
+    _masks: dict[tuple[str, ...], Any] = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
@@ -194,6 +195,23 @@ class Measurements:
             for k in key:  # a few kinds: one comparison each, faster than np.isin on text
                 hit |= self.kinds == k
             self._masks[key] = np.flatnonzero(hit)
+        return self._masks[key]
+
+    def beside_corners(
+        self, kinds: tuple[str, ...]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The markers of ``kinds`` before and after each corner along its ring, and how far
+        along (:func:`posting.checks.corners.ring_neighbours`; marker indices are positions in
+        ``am[mask(kinds)]``). Kept: the corner rule and the spacing rule ask it alike."""
+        from posting.checks.corners import ring_neighbours
+
+        key = ("beside_corners", *sorted(set(kinds)))
+        if key not in self._masks:
+            c, mk = self.prep.corners, self.am[self.mask(kinds)]
+            self._masks[key] = ring_neighbours(
+                c.ring, c.position_ft, self.asg.ring[mk], self.asg.position_ft[mk],
+                self.prep.rings.length_ft,
+            )  # fmt: skip
         return self._masks[key]
 
     def counted(self, sel: np.ndarray) -> np.ndarray:

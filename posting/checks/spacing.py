@@ -166,7 +166,7 @@ TIE_FT = 0.01
 def corner_reach(
     v,
     corners,
-    ring: np.ndarray,
+    beside: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     position_ft: np.ndarray,
     x: np.ndarray,
     y: np.ndarray,
@@ -175,7 +175,7 @@ def corner_reach(
     tie_ft: float = TIE_FT,
     reach_ft: float = 30.0,
 ) -> CornerReach:
-    """Each marker's feet on the two sides of a corner near it (:class:`CornerReach`).
+    """Each marker's feet on the two sides of a corner beside it (:class:`CornerReach`).
 
     Parameters
     ----------
@@ -184,61 +184,72 @@ def corner_reach(
     corners
         The rings' corners (:class:`posting.boundary.Corners`); only those at a vertex of the
         ring (not a rounded corner, whose sides are curves) are asked.
-    ring, position_ft, x, y, distance_ft
-        Per marker: its ring, its position along it (its nearest foot), where it stands and
-        how far from the ring, in working feet.
+    beside
+        The markers before and after each corner along its ring and how far along they are
+        (:func:`posting.checks.corners.ring_neighbours` of the corners among the markers).
+    position_ft, x, y, distance_ft
+        Per marker: its position along its ring (its nearest foot), where it stands and how
+        far from the ring, in working feet.
     tie_ft
         How nearly equal the distances to the two sides must be for the other foot to count
         (at least :data:`TIE_FT`; twice the stated accuracy where one is stated).
     reach_ft
-        Only corners within this distance along the ring of a marker's position are asked
-        (the corner tolerance: a marker farther along is no corner's marker).
+        Only markers within this distance along the ring of a corner are asked (the corner
+        tolerance: a marker farther along is no corner's marker).
 
     Notes
     -----
     A foot counts only where it lies on the side itself (not on its extension past the
     corner, as for a marker outside a convex corner, whose nearest point is the corner) and is
-    as near as the marker's nearest point on its ring. Vectorised: each marker off its line is
-    paired with the corners before and after it along its ring by one sorted search
-    (:func:`posting.checks.corners.ring_neighbours`), and the feet are found with numpy.
+    as near as the marker's nearest point on its ring. Vectorised: the markers beside each
+    corner, off their line, are paired with it, and their feet found with numpy.
     """
     from posting.boundary import _ring_search
-    from posting.checks.corners import ring_neighbours
 
-    n = len(ring)
+    n = len(position_ft)
     behind, ahead = np.zeros(n), np.zeros(n)
     sure = np.ones(n, dtype=bool)
     tie_ft = max(float(tie_ft), TIE_FT)
-    ask = np.flatnonzero((np.asarray(distance_ft) > TIE_FT) & (np.asarray(ring) >= 0))
-    if not len(ask) or corners is None or not len(corners):
+    if not n or corners is None or not len(corners):
+        return CornerReach(behind, ahead, sure)
+    dist = np.asarray(distance_ft, dtype=float)
+    b, a, bft, aft = beside
+    near_b = np.flatnonzero((b >= 0) & (bft <= reach_ft))
+    near_a = np.flatnonzero((a >= 0) & (aft <= reach_ft) & (a != b))
+    pc, pm = np.r_[near_b, near_a], np.r_[b[near_b], a[near_a]]
+    e = np.r_[bft[near_b], aft[near_a]]  # along the ring from the corner to the marker's foot
+    # a marker as near both sides of a corner whose sides meet at the angle t stands where its
+    # foot is d / tan(t / 2) from the corner, d its distance: the pairs far from that are
+    # dropped before any geometry is looked at. The corner's turn is measured on the ring
+    # rid of its digitising noise, a few degrees off the sides' own angle at times: the band
+    # kept allows some 3 degrees. A marker on its line has one foot.
+    d = dist[pm]
+    inner = np.radians(180.0 - np.minimum(np.abs(np.asarray(corners.turn_deg)[pc]), 179.0))
+    slip = np.abs(e * np.sin(inner) - d * (1.0 + np.cos(inner)))
+    near = (d > TIE_FT) & (slip <= tie_ft + 0.05 * (e + d) + 0.01)
+    pc, pm = pc[near], pm[near]
+    if not len(pc):
         return CornerReach(behind, ahead, sure)
     # each corner's vertex: the ring's vertex at the corner's point
-    cring = np.asarray(corners.ring, dtype=np.int64)
+    cring = np.asarray(corners.ring, dtype=np.int64)[pc]
+    cpos = np.asarray(corners.position_ft, dtype=float)[pc]
+    cx, cy = np.asarray(corners.x)[pc], np.asarray(corners.y)[pc]
     first = v.start[cring]
     last = first + np.maximum(v.count[cring], 1) - 1
-    j = np.clip(_ring_search(v, cring, corners.position_ft, "left"), first, last + 1)
+    j = np.clip(_ring_search(v, cring, cpos, "left"), first, last + 1)
     j = np.where(j > last, first, j)  # at the ring's end: its first vertex
     jb = np.where(j > first, j - 1, last)
-    off = np.hypot(v.xy[j, 0] - corners.x, v.xy[j, 1] - corners.y)
-    off_b = np.hypot(v.xy[jb, 0] - corners.x, v.xy[jb, 1] - corners.y)
+    off = np.hypot(v.xy[j, 0] - cx, v.xy[j, 1] - cy)
+    off_b = np.hypot(v.xy[jb, 0] - cx, v.xy[jb, 1] - cy)
     j = np.where(off_b < off, jb, j)
-    at_vertex = np.minimum(off, off_b) <= 1e-6 + 1e-12 * np.abs(corners.x)
-    keep = np.flatnonzero(at_vertex & (v.count[cring] >= 3))
-    if not len(keep):
+    keep = (np.minimum(off, off_b) <= 1e-6 + 1e-12 * np.abs(cx)) & (v.count[cring] >= 3)
+    pc, pm, j, first, last = pc[keep], pm[keep], j[keep], first[keep], last[keep]
+    cring, cpos = cring[keep], cpos[keep]
+    if not len(pc):
         return CornerReach(behind, ahead, sure)
-    cring, j, first, last = cring[keep], j[keep], first[keep], last[keep]
-    cpos = np.asarray(corners.position_ft, dtype=float)[keep]
-    # the corners before and after each marker along its ring
-    mring = np.asarray(ring, dtype=np.int64)[ask]
-    mpos = np.asarray(position_ft, dtype=float)[ask]
-    cb, ca, db, da = ring_neighbours(mring, mpos, cring, cpos, v.length)
-    pm = np.r_[ask[(cb >= 0) & (db <= reach_ft)], ask[(ca >= 0) & (da <= reach_ft)]]
-    pc = np.r_[cb[(cb >= 0) & (db <= reach_ft)], ca[(ca >= 0) & (da <= reach_ft)]]
-    if not len(pm):
-        return CornerReach(behind, ahead, sure)
-    k = j[pc]
-    prev = np.where(k > first[pc], k - 1, last[pc])
-    nxt = np.where(k < last[pc], k + 1, first[pc])
+    k = j
+    prev = np.where(k > first, k - 1, last)
+    nxt = np.where(k < last, k + 1, first)
     px, py = v.xy[prev].T
     vx, vy = v.xy[k].T
     nx, ny = v.xy[nxt].T
@@ -252,7 +263,7 @@ def corner_reach(
     d_in = np.abs((mx - px) * uiy - (my - py) * uix)
     t_out = (mx - vx) * uox + (my - vy) * uoy  # along the side going out, from the corner
     d_out = np.abs((mx - vx) * uoy - (my - vy) * uox)
-    nearest = np.asarray(distance_ft, dtype=float)[pm]
+    nearest = dist[pm]
     both = (
         ok
         & (t_in >= 0)
@@ -264,11 +275,11 @@ def corner_reach(
     )
     if not both.any():
         return CornerReach(behind, ahead, sure)
-    pm, pc, t_in, t_out, len_in = pm[both], pc[both], t_in[both], t_out[both], len_in[both]
+    pm, t_in, t_out, len_in = pm[both], t_in[both], t_out[both], len_in[both]
     tie = np.abs(d_in - d_out)[both] <= TIE_FT
     # the marker's position from the corner (signed, the short way round its ring)
-    L = v.length[cring[pc]]
-    ds = np.mod(np.asarray(position_ft, dtype=float)[pm] - cpos[pc] + L / 2, L) - L / 2
+    L = v.length[cring[both]]
+    ds = np.mod(np.asarray(position_ft, dtype=float)[pm] - cpos[both] + L / 2, L) - L / 2
     back = np.maximum(ds + (len_in - t_in), 0.0)  # to the foot on the side coming in
     on = np.maximum(t_out - ds, 0.0)  # to the foot on the side going out
     np.maximum.at(behind, pm, back)

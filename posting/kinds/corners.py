@@ -91,7 +91,7 @@ def measure(rule: CornerRule, profile, m: Measurements) -> Part:
     if rule.mode == "none":
         return empty(m)
     tol = m.settings.corner_tolerance_ft
-    out = points_check(m, _places(m), rule.kinds, rule.mode, tol)
+    out = points_check(m, _places(m), rule.kinds, rule.mode, tol, m.beside_corners(rule.kinds))
     shared = None
     if rule.mode == "at_corner":
         shared = _one_corner_each(m, out, rule.kinds, tol)

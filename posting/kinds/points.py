@@ -31,17 +31,20 @@ POINT_STATUS = ["ok", "uncertain", "missing", "not required"]
 """A place's status in the report, by code (OK, UNCERTAIN, FAIL, and 3: no rule asks for it)."""
 
 
-def points_check(m: Measurements, pts: pd.DataFrame, kinds, mode: str, tol: float) -> pd.DataFrame:
+def points_check(
+    m: Measurements, pts: pd.DataFrame, kinds, mode: str, tol: float, beside=None
+) -> pd.DataFrame:
     """Status of places that need a marker (corners, access points).
 
     The markers that can serve a place are first the two beside it along its ring: the last one
     at or before it and the first one after it. ``at_corner``: the nearer of the two, in a
     straight line, must be within ``tol`` (or, failing that, any marker of the parcel).
     ``each_side``: both must be within ``tol`` along the ring, and be two different markers.
+    ``beside``: those two markers of each place, if known already (``ring_neighbours``).
     """
     asg, rings = m.asg, m.prep.rings
     mk = m.am[m.mask(kinds)]
-    b, a, bft, aft = ring_neighbours(
+    b, a, bft, aft = beside or ring_neighbours(
         pts["ring"].to_numpy(),
         pts["position_ft"].to_numpy(),
         asg.ring[mk],

@@ -119,7 +119,7 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     sm, em = gaps.start_marker, gaps.end_marker
     unsure_ft = None
     if rule.metric != "straight":
-        gaps, unsure_ft = _round_corners(gaps, m, mk)
+        gaps, unsure_ft = _round_corners(gaps, m, mk, rule.kinds)
     mx, my = asg.x_ft[mk], asg.y_ft[mk]
     two = (sm >= 0) & (sm != em)
     straight = np.full(len(gaps), np.nan)
@@ -203,7 +203,9 @@ LANDCOVER_COUNTS = re.compile(r"land cover unknown for (\d+) of (\d+) gaps")
 parcels each profile judges (:func:`posting.assemble.landcover_counted`)."""
 
 
-def _round_corners(gaps: Gaps, m: Measurements, mk: np.ndarray) -> tuple[Gaps, np.ndarray | None]:
+def _round_corners(
+    gaps: Gaps, m: Measurements, mk: np.ndarray, kinds: tuple[str, ...]
+) -> tuple[Gaps, np.ndarray | None]:
     """The gaps measured to each marker's foot on the gap's own side of a corner, where the
     marker is as near that side as the other (:func:`posting.checks.spacing.corner_reach`);
     and per gap, how much shorter it may be by a foot that is as near only within the stated
@@ -214,7 +216,7 @@ def _round_corners(gaps: Gaps, m: Measurements, mk: np.ndarray) -> tuple[Gaps, n
     r = corner_reach(
         prep.vertices,
         prep.corners,
-        asg.ring[mk],
+        m.beside_corners(kinds),
         asg.position_ft[mk],
         asg.x_ft[mk],
         asg.y_ft[mk],
