@@ -9,10 +9,14 @@ with none is unmarked along its whole length.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from posting.checks.corners import along_rings
+
+if TYPE_CHECKING:
+    from posting.boundary import Corners, _Vertices
 
 __all__ = ["TIE_FT", "CornerReach", "Gaps", "corner_reach", "measured_gap", "ring_gaps"]
 
@@ -164,8 +168,8 @@ TIE_FT = 0.01
 
 
 def corner_reach(
-    v,
-    corners,
+    v: _Vertices,
+    corners: Corners | None,
     beside: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
     position_ft: np.ndarray,
     x: np.ndarray,
