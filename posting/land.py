@@ -18,7 +18,15 @@ import pandas as pd
 import shapely
 
 from posting.checks import EPSILON_FT, FOOT_SLACK
-from posting.checks.land import Stretches, boundary_in_zone, points_in_polygons, share_of_area, zone
+from posting.checks.land import (
+    FENCE_JOIN_FT,
+    Stretches,
+    boundary_in_zone,
+    fence_zone,
+    points_in_polygons,
+    share_of_area,
+    zone,
+)
 from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, bowed, lonlat_margin_deg
 from posting.dissolve import meeting, tile
 from posting.io import FeatureLayer, polygons_not_valid
@@ -433,8 +441,9 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
         facts.fence_lines = {}
         heights = pd.to_numeric(pd.Series(context.fences.values), errors="coerce").to_numpy(float)
         for g in range(len(prep.crss)):
-            # (a fence within the tolerance plus the accuracy may serve: fence_cover)
-            reach = settings.tolerance_ft + max(settings.accuracy_ft, 0.0)
+            # (a fence within the tolerance plus the accuracy may serve: fence_cover; and one
+            # within a foot of its end joins it: checks.land.fence_zone)
+            reach = settings.tolerance_ft + max(settings.accuracy_ft, 0.0) + FENCE_JOIN_FT
             near, geoms = layer_in_group(context.fences, prep, g, reach)
             facts.fence_lines[g] = (geoms, heights[near])
     if context.recorded_acres is not None:
@@ -557,7 +566,7 @@ def _unfenced(
         ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
         ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
         rg = np.flatnonzero(ring_group == g)
-        pieces = zone(lines[ok], reach_ft, around=rings.geometry[rg])
+        pieces = fence_zone(lines[ok], reach_ft, around=rings.geometry[rg])
         if except_water and g in facts.water_zone:
             pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
         rest = rings.geometry[rg].copy()

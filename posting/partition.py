@@ -27,6 +27,7 @@ import numpy as np
 import shapely
 
 from posting.boundary import Corners, Rings, ring_vertices, vertices_concat, vertices_take
+from posting.checks.land import FENCE_JOIN_FT
 from posting.crs import (
     MAX_SCALE_ERROR,
     WorkingCRS,
@@ -163,7 +164,8 @@ class Halo:
         context = max(
             settings.water_tolerance_ft,
             settings.access_tolerance_ft,
-            tol + max(settings.accuracy_ft, 0.0),  # fences (within the accuracy, maybe)
+            # fences (within the accuracy, maybe), and one joined to a fence's end
+            tol + max(settings.accuracy_ft, 0.0) + FENCE_JOIN_FT,
             1.0,  # easements
         )
         return cls(markers=tol, parcels=max(2 * tol, settings.merge_snap_ft), context=context)

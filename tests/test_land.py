@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import shapely
+import shapely.affinity
 import shapely.ops
 from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square, tiled
 from hypothesis import example, given, settings
@@ -378,17 +379,28 @@ def test_a_low_fence_or_an_open_side_is_not_enough():
     assert p["unfenced_ft"] == pytest.approx(1000 - 2 * 25, abs=0.5)  # 25 ft ends within reach
 
 
-def test_a_gate_in_the_fence_and_a_water_side_need_no_fence():
+@pytest.mark.parametrize(
+    ("opening", "fenced"),
+    [(10.0, True), (19.5, True), (20.0, False), (50.0, False), (79.0, False)],
+)
+def test_a_gate_in_the_fence_and_a_water_side_need_no_fence(opening, fenced):
+    # A fence 5 ft outside the lot, with an opening on the north side: openings under 20 ft
+    # are gates. The fence's 30 ft reach ends square across its free ends, so the north line
+    # is out of reach for the opening's width (grown round them, it reached 30 ft past each
+    # end, and an opening of up to 80 ft was a gate: a driveway 79 ft wide, fenced land).
     with_gate = shapely.MultiLineString(
         [
-            [(-5, 1005), (-5, -5), (1005, -5), (1005, 1005), (520, 1005)],
+            [(-5, 1005), (-5, -5), (1005, -5), (1005, 1005), (500 + opening, 1005)],
             [(500, 1005), (-5, 1005)],
         ]
-    )  # a 20 ft opening, less the 30 ft reach of the fence on each side: fenced
+    )
     p = one(
         check(parcels(square()), markers([]), context=Context(fences=features([with_gate], ["4"])))
     )
-    assert p["posted_by"] == "fence"
+    assert (p["posted_by"] == "fence") == fenced
+    assert p["unfenced_ft"] == pytest.approx(0.0 if fenced else opening)
+    if not fenced:
+        return
     three_sides = shapely.LineString([(-5, 1005), (-5, -5), (1005, -5), (1005, 1005)])
     river = shapely.box(-200, 1000, 1200, 1100)
     p = one(
@@ -399,6 +411,70 @@ def test_a_gate_in_the_fence_and_a_water_side_need_no_fence():
         )
     )
     assert p["posted_by"] == "fence"  # the river bank needs no fence
+
+
+def rotated(geom, degrees):
+    """``geom`` turned ``degrees`` round the origin: off the axes, where a lot's side through a
+    fence's end, square across the fence, is no longer exactly on the edge of its reach."""
+    return shapely.affinity.rotate(geom, degrees, origin=(0, 0))
+
+
+def fenced_check(lot, fences, **kw):
+    """The fence cover of ``lot`` (no markers), untiled and with every piece cut into tiles."""
+    args = (parcels(lot), markers([]))
+    kw["context"] = Context(fences=features(fences, ["4"] * len(fences)))
+    return one(check(*args, **kw)), one(tiled(check, *args, **kw))
+
+
+@pytest.mark.parametrize("degrees", [0.0, 23.0, 77.0])
+@pytest.mark.parametrize(("opening", "accuracy_ft"), [(50.0, 0.0), (50.0, 16.0), (10.0, 0.0)])
+def test_an_opening_between_two_fence_ends_on_the_line_is_open_for_its_width(
+    opening, accuracy_ft, degrees
+):
+    """A 1,000 ft square fenced on its line all round but for an opening on the south side,
+    between the fence's two ends: 50 ft is no gate (20 ft or more), and the unfenced stretch
+    is the opening, not 50 ft less the 30 ft the reach grew past each end (none: a gate, and
+    "posted by fence"); the survey's accuracy moves the fence's reach across the line, not
+    along it. A 10 ft opening is a gate."""
+    fence = shapely.LineString(
+        [(500 + opening, 0), (1000, 0), (1000, 1000), (0, 1000), (0, 0), (500, 0)]
+    )
+    lot, fence = rotated(square(), degrees), rotated(fence, degrees)
+    settings = Settings(accuracy_ft=accuracy_ft)
+    for p in fenced_check(lot, [fence], settings=settings):
+        gate = opening < GATE_FT
+        assert p["posted_by"] == ("fence" if gate else None)
+        assert p["status"] == ("compliant" if gate else "unposted")
+        assert p["unfenced_ft"] == pytest.approx(0.0 if gate else opening, abs=0.01)
+
+
+@pytest.mark.parametrize("degrees", [0.0, 23.0, 77.0])
+def test_a_fence_that_stops_at_a_corner_pin_fences_up_to_the_corner(degrees):
+    """A fence on the lot's line along three sides, stopping at the two north corner pins:
+    the north side is open all its 1,000 ft (its reach grew 30 ft along the north side past
+    each pin: 940 ft), whichever way the lot lies (off the axes, the side through the pin lay
+    on the edge of the reach, and came out in, out, or partly, as floating point fell). A
+    fence along the north side that starts 50 ft from the north-west pin leaves an opening of
+    50 ft at the corner (it was a gate), and joined at the north-east pin to the other (within
+    1 ft), the two reach round the corner."""
+    three_sides = shapely.LineString([(0, 1000), (0, 0), (1000, 0), (1000, 1000)])
+    north = shapely.LineString([(1000, 1000), (50, 1000)])
+    lot = rotated(square(), degrees)
+    for p in fenced_check(lot, [rotated(three_sides, degrees)]):
+        assert p["posted_by"] is None
+        assert p["unfenced_ft"] == pytest.approx(1000.0, abs=0.01)
+    for p in fenced_check(lot, [rotated(three_sides, degrees), rotated(north, degrees)]):
+        assert p["posted_by"] is None
+        assert p["unfenced_ft"] == pytest.approx(50.0, abs=0.01)
+
+
+def test_a_fence_drawn_twice_ends_where_it_ends():
+    """The same fence twice in the layer (the same vertices, the second drawn the other way):
+    each end lies on the other line, which made it a joint, reached round, and the 50 ft
+    opening a gate again. A fence drawn twice is one fence."""
+    fence = shapely.LineString([(550, 0), (1000, 0), (1000, 1000), (0, 1000), (0, 0), (500, 0)])
+    for p in fenced_check(square(), [fence, shapely.reverse(fence)]):
+        assert p["posted_by"] is None and p["unfenced_ft"] == pytest.approx(50.0, abs=0.01)
 
 
 def test_a_stream_line_on_the_open_side_within_0_ft_needs_no_fence():
@@ -506,7 +582,35 @@ def slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft=0.0, holes=
     tall = [f for f, h in zip(fences, heights, strict=True) if h is not None and float(h) >= 3]
     # as every limit is (against_max): the slack is the tolerance's
     within = tolerance_ft + accuracy_ft + EPSILON_FT + FOOT_SLACK * tolerance_ft
-    reach = [shapely.buffer(f, within, quad_segs=4) for f in tall] if within >= 0 else []
+    # each line's reach ends square across its free ends, a thousandth of a foot short of
+    # them; round where an end comes within a foot of another fence line or of its own other
+    # end; a line drawn twice is one
+    lines = []
+    for g in (g for f in tall for g in shapely.get_parts(f) if not g.is_empty):
+        if not any(shapely.normalize(g).equals_exact(shapely.normalize(h), 0) for h in lines):
+            lines.append(g)
+    reach = []
+    for i, line in enumerate(lines if within >= 0 else []):
+        if line.geom_type not in ("LineString", "LinearRing"):
+            reach.append(shapely.buffer(line, within, quad_segs=4))
+            continue
+        if line.is_closed:
+            reach.append(shapely.buffer(line, within, quad_segs=4))
+            continue
+        first, last = shapely.get_point(line, 0), shapely.get_point(line, -1)
+        others = [g for j, g in enumerate(lines) if j != i]
+        joined = [
+            shapely.distance(first, last) <= 1.0
+            or any(shapely.distance(end, g) <= 1.0 for g in others)
+            for end in (first, last)
+        ]
+        cut = [0.0 if j else 1e-3 for j in joined]
+        if line.length > sum(cut):
+            kept = shapely.ops.substring(line, cut[0], line.length - cut[1])
+            reach.append(shapely.buffer(kept, within, quad_segs=4, cap_style="flat"))
+        for end, j in zip((first, last), joined, strict=True):
+            if j:
+                reach.append(shapely.buffer(end, within, quad_segs=4))
     cover = shapely.union_all(reach, grid_size=1e-6) if reach else None
     total = 0.0
     for ring in [lot.exterior, *(lot.interiors if holes else [])]:
@@ -525,8 +629,10 @@ fence_line = st.lists(
 
 @st.composite
 def fenced_lots(draw):
-    """Lots of 2 to 600 ft (boxes, or hulls of a few points), and fences: lines anywhere, and
-    rings drawn a few feet outside or inside a lot with a stretch cut out (a gate, or more)."""
+    """Lots of 2 to 600 ft (boxes, or hulls of a few points), and fences: lines anywhere,
+    rings drawn a few feet outside or inside a lot with a stretch cut out (a gate, or more),
+    and lines along a lot's line from one corner pin to another; a third of the cases turned
+    off the axes."""
     lots = []
     for _ in range(draw(st.integers(1, 4))):
         x, y = draw(fence_coordinate), draw(fence_coordinate)
@@ -565,6 +671,13 @@ def fenced_lots(draw):
         parts = [q for q in parts if q.geom_type == "LineString" and q.length > 0]
         if parts:
             fences.append(shapely.MultiLineString(parts))
+    for lot in draw(st.lists(st.sampled_from(lots), max_size=2)):  # from corner pin to pin
+        pins = shapely.get_coordinates(lot.exterior)[:-1]
+        i, k = draw(st.integers(0, len(pins) - 1)), draw(st.integers(1, len(pins) - 1))
+        fences.append(shapely.LineString(np.roll(pins, -i, axis=0)[: k + 1]))
+    if draw(st.integers(0, 2)) == 0:  # off the axes: sides through a fence's end square to it
+        turn = draw(st.sampled_from([23.0, 45.0, 77.0]))
+        lots, fences = [rotated(g, turn) for g in lots], [rotated(g, turn) for g in fences]
     heights = draw(
         st.lists(st.sampled_from(FENCE_HEIGHTS), min_size=len(fences), max_size=len(fences))
     )
@@ -586,6 +699,38 @@ def fenced_lots(draw):
 )
 @example(  # 40 ft off: beyond 30 ft, not beyond it plus 16 ft: maybe fenced
     ([shapely.box(0, 0, 100, 100)], [shapely.box(-40, -40, 140, 140).exterior], ["4"]), 16.0
+)
+@example(  # free ends at a lot's corner pins, square across the lot's sides, off the axes
+    (
+        [rotated(square(300), 23)],
+        [rotated(shapely.LineString([(0, 300), (0, 0), (300, 0)]), 23)],
+        ["4"],
+    ),
+    0.0,
+)
+@example(  # a fence ending on the line, square across it, off the axes; one crossing it
+    (
+        [rotated(square(300), 77)],
+        [
+            rotated(shapely.LineString([(150, -100), (150, 0)]), 77),
+            rotated(shapely.LineString([(50, -100), (50, 100)]), 77),
+        ],
+        ["4", "4"],
+    ),
+    16.0,
+)
+@example(  # two lines joined at a corner (within 1 ft), a ring, a line nearly closed
+    (
+        [square(300), square(200, 400, 0)],
+        [
+            shapely.LineString([(300, 150), (300, 300), (0, 300)]),
+            shapely.LineString([(300.5, 0), (0, 0)]),
+            shapely.box(400, 0, 600, 200).exterior,
+            shapely.LineString([(0.5, 300), (0, 0)]),
+        ],
+        ["4", "4", "4", "4"],
+    ),
+    5.0,
 )
 def test_fence_cover_agrees_with_the_slow_obvious_measure(case, accuracy_ft):
     """Each lot's unfenced length and its fenced status against the slow method above: posted

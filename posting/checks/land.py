@@ -12,8 +12,10 @@ import shapely
 from posting.dissolve import dissolve, meeting, overlap, tile
 
 __all__ = [
+    "FENCE_JOIN_FT",
     "Stretches",
     "boundary_in_zone",
+    "fence_zone",
     "points_in_polygons",
     "share_of_area",
     "zone",
@@ -75,6 +77,146 @@ def zone(geoms: np.ndarray, tolerance_ft: float, *, around: np.ndarray | None = 
         tiles, _ = tile(geoms[huge], around=around, distance_ft=tolerance_ft)
         geoms = np.concatenate([geoms[~huge], tiles])
     return shapely.get_parts(dissolve(shapely.buffer(geoms, tolerance_ft, quad_segs=4)))
+
+
+FENCE_JOIN_FT = 1.0
+"""How near the end of a fence line must come to another fence line (or its own other end)
+to be joined to it: a corner of a fence drawn as two lines, not an end where the fence stops."""
+
+FENCE_END_FT = 1e-3
+"""How far short of a free end of a fence line its reach stops (:func:`fence_zone`), as
+:data:`posting.checks.EPSILON_FT`: a lot's side that runs through the end, square across the
+line (a fence stopping at a corner pin, or ending on the line it meets), lies that far beyond
+the reach, not on its edge, where floating point would put it in or out by chance."""
+
+
+def fence_zone(
+    geoms: np.ndarray, reach_ft: float, *, around: np.ndarray | None = None
+) -> np.ndarray:
+    """The area within ``reach_ft`` of fences, as :func:`zone`, but ending where a fence line
+    ends: the reach of a line stops square across each free end (an end that comes within
+    :data:`FENCE_JOIN_FT` of no other fence line, nor of its own other end), and is round at
+    its bends, round a closed line, and round an end where lines join.
+
+    A fence's reach is how far its line may stand from the boundary it fences. Grown round its
+    free ends as well, it stretched 30 ft along the boundary past each, so that an opening of
+    up to 80 ft between two fence ends on the line left less than 20 ft unreached: a gate, and
+    land with a driveway 79 ft wide and no gate "fenced all round".
+
+    The square end stands :data:`FENCE_END_FT` short of the end, along the line: what lies
+    across the end (a side of a lot meeting the fence's line at its end, square) is beyond the
+    reach, not on its edge. So a fence that stops at a lot's corner pin fences its own side up
+    to the corner, and none of the side that turns square (or wider) away from it; a fence
+    that ends on the boundary, square across it, fences none of it. A side that turns back
+    along the fence (a corner sharper than square) is within the reach where it runs within
+    ``reach_ft`` of the fence, as any line is. A line drawn twice (the same vertices, either
+    way round) is one fence, whose ends are free (each copy's ends lie on the other: joints,
+    else). Polygons and points are grown as :func:`zone` grows them.
+
+    Examples
+    --------
+    Two fences 50 ft apart end to end along a lot's line: the 50 ft between them is out of
+    reach (and the thousandth of a foot short of each end); a ring of fence reaches round.
+
+    >>> z = fence_zone(np.array([shapely.LineString([(0, 0), (100, 0)]),
+    ...                          shapely.LineString([(150, 0), (250, 0)])]), 10.0)
+    >>> line = shapely.LineString([(-50, 5), (300, 5)])
+    >>> round(float(shapely.length(shapely.difference(line, shapely.union_all(z)))), 6)
+    150.004
+    >>> ring = shapely.box(0, 0, 100, 100).exterior
+    >>> round(float(shapely.area(fence_zone(np.array([ring]), 10.0)).sum()))
+    7906
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    geoms = geoms[~(shapely.is_missing(geoms) | shapely.is_empty(geoms))]
+    if len(geoms) == 0:
+        return np.empty(0, dtype=object)
+    parts = shapely.get_parts(geoms)
+    parts = parts[~shapely.is_empty(parts)]
+    is_line = np.isin(shapely.get_type_id(parts), (1, 2))
+    if is_line.any():  # a line drawn twice is one fence (its ends join nothing but each other)
+        key = shapely.to_wkb(shapely.normalize(parts[is_line]))
+        _, first = np.unique(key, return_index=True)
+        once = np.zeros(len(parts), dtype=bool)
+        once[np.flatnonzero(is_line)[first]] = True
+        parts = parts[once | ~is_line]
+        is_line = is_line[once | ~is_line]
+    grown = [zone(parts[~is_line], reach_ft, around=around)] if (~is_line).any() else []
+    if is_line.any():
+        at = np.flatnonzero(is_line)
+        ln = parts[at]
+        closed = shapely.is_closed(ln)
+        ends = np.concatenate([shapely.get_point(ln, 0), shapely.get_point(ln, -1)])
+        own = np.r_[at, at]
+        pi, gi = shapely.STRtree(parts).query(ends, predicate="dwithin", distance=FENCE_JOIN_FT)
+        joined = np.zeros(len(ends), dtype=bool)
+        joined[pi[gi != own[pi]]] = True  # near another fence
+        near_self = shapely.distance(ends[: len(ln)], ends[len(ln) :]) <= FENCE_JOIN_FT
+        joined |= np.r_[near_self, near_self]
+        joined[np.r_[closed, closed]] = False  # (a closed line is grown round as a ring)
+        grown.append(
+            shapely.buffer(
+                _shortened(ln, joined[: len(ln)], joined[len(ln) :], closed),
+                reach_ft,
+                quad_segs=4,
+                cap_style="flat",
+            )
+        )
+        if joined.any():
+            grown.append(shapely.buffer(ends[joined], reach_ft, quad_segs=4))
+    return zone(np.concatenate(grown), 0.0)
+
+
+def _shortened(
+    lines: np.ndarray, start_joined: np.ndarray, end_joined: np.ndarray, closed: np.ndarray
+) -> np.ndarray:
+    """``lines`` each made :data:`FENCE_END_FT` shorter, along it, at each end that is not
+    joined (nor closed); a line not longer than what it loses is None (it reaches nothing).
+
+    Examples
+    --------
+    A line's first 0.0005 ft bend: its new start is on the next edge, 0.001 ft along; a line
+    of 0.001 ft with two free ends is none.
+
+    >>> lines = np.array([shapely.LineString([(0, 0), (0, 0.0005), (10, 0.0005)]),
+    ...                   shapely.LineString([(0, 0), (0.001, 0)])])
+    >>> [g if g is None else g.wkt for g in _shortened(lines, np.array([False, False]),
+    ...                                                 np.array([True, False]), np.zeros(2, bool))]
+    ['LINESTRING (0.0005 0.0005, 10 0.0005)', None]
+    """
+    start_cut = np.where(np.asarray(start_joined) | closed, 0.0, FENCE_END_FT)
+    end_cut = np.where(np.asarray(end_joined) | closed, 0.0, FENCE_END_FT)
+    if not (start_cut.any() or end_cut.any()):
+        return lines
+    xy, of = shapely.get_coordinates(lines, return_index=True)
+    step = np.r_[0.0, np.hypot(*np.diff(xy, axis=0).T)]
+    first = np.r_[True, of[1:] != of[:-1]]
+    step[first] = 0.0
+    along = np.cumsum(step)
+    along -= along[first][np.cumsum(first) - 1]  # (from each line's start)
+    length = np.zeros(len(lines))
+    length[of] = along  # (each line's last vertex: its length)
+    inside = (along > start_cut[of]) | (start_cut[of] == 0)
+    inside &= (along < length[of] - end_cut[of]) | (end_cut[of] == 0)
+    cut = start_cut > 0
+    head = shapely.get_coordinates(shapely.line_interpolate_point(lines[cut], FENCE_END_FT))
+    cut_end = end_cut > 0
+    tail = shapely.get_coordinates(shapely.line_interpolate_point(lines[cut_end], -FENCE_END_FT))
+    # each line's vertices in order: its new start, the vertices kept, its new end
+    rows = np.r_[np.flatnonzero(cut), of[inside], np.flatnonzero(cut_end)]
+    pos = np.r_[np.full(cut.sum(), -1.0), along[inside], np.full(cut_end.sum(), np.inf)]
+    order = np.lexsort((pos, rows))
+    points = np.concatenate([head, xy[inside], tail])[order]
+    rows = rows[order]
+    out = np.full(len(lines), None, dtype=object)
+    keep = length > start_cut + end_cut
+    made = np.isin(rows, np.flatnonzero(keep))
+    if made.any():
+        _, count = np.unique(rows[made], return_counts=True)
+        out[keep] = shapely.linestrings(
+            points[made], indices=np.repeat(np.arange(keep.sum()), count)
+        )
+    return out
 
 
 def boundary_in_zone(
