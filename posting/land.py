@@ -470,7 +470,10 @@ def fence_cover(
 
     A stretch of boundary is fenced when a fence at least ``min_height_ft`` high (any height
     when None; a fence of unknown height does not count when a height is required) runs within
-    ``tolerance_ft`` of it. With ``except_water``, stretches formed by water need no fence.
+    ``tolerance_ft`` of it: the reach of a fence line stops square across each end where the
+    fence stops (:func:`posting.checks.land.fence_zone`), so an opening between two ends is
+    unfenced for its width, and a fence that stops at a corner pin fences up to the corner.
+    With ``except_water``, stretches formed by water need no fence.
     Unfenced pieces shorter than ``gate_ft`` are gates and openings of the fence itself; a
     ring with no fence along it at all is no opening, however short (a sliver lot of a 15 ft
     boundary, with no fence near, is not fenced land).
