@@ -9,6 +9,7 @@ once; each kind of rule (:mod:`posting.kinds`) then reads them under each profil
 from __future__ import annotations
 
 import datetime as _dt
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,13 +207,25 @@ class Measurements:
         from posting.checks.corners import ring_neighbours
 
         key = ("beside_corners", *sorted(set(kinds)))
-        if key not in self._masks:
+        # the two rules are measured side by side: the first to ask finds them, the other
+        # waits for its answer (setdefault is one step: only one of them puts its Future)
+        mine: Future = Future()
+        held = self._masks.setdefault(key, mine)
+        if held is not mine:
+            return held.result() if isinstance(held, Future) else held
+        try:
             c, mk = self.prep.corners, self.am[self.mask(kinds)]
-            self._masks[key] = ring_neighbours(
+            found = ring_neighbours(
                 c.ring, c.position_ft, self.asg.ring[mk], self.asg.position_ft[mk],
                 self.prep.rings.length_ft,
             )  # fmt: skip
-        return self._masks[key]
+        except BaseException as e:
+            del self._masks[key]
+            mine.set_exception(e)
+            raise
+        self._masks[key] = found
+        mine.set_result(found)
+        return found
 
     def counted(self, sel: np.ndarray) -> np.ndarray:
         """Per parcel, how many of the assigned markers ``sel`` (positions into ``am``) it has."""
