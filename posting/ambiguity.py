@@ -15,8 +15,9 @@ verdict says so (:func:`combine`):
 The two bounds come from two more evaluations of each profile, on the same measurements:
 without the doubtful markers (each parcel's worst case), and with each doubtful marker counted
 for every parcel it could post (each parcel's best case: a marker posts one parcel, so no real
-assignment does better for any of them). Both run only where the stated accuracy is above zero
-and some marker is in doubt; a check with no doubt is unchanged.
+assignment does better for any of them). Both run only where some marker is in doubt (with no
+accuracy stated, only a marker on a shared line, within :data:`ON_LINE_FT`); a check with no
+doubt is unchanged.
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ __all__ = [
     "with_doubtful",
     "without_doubtful",
 ]
+
+ON_LINE_FT = 0.01
+"""A marker this close to another parcel's line is on it, whatever the stated accuracy: drawn
+onto the line (a GIS's snapping puts signs on parcel lines exactly), where no GPS fix lands.
+With no accuracy stated it went to whichever of the two parcels came first in the input."""
 
 _PASS = ("compliant", "exempt")
 _FAIL = ("noncompliant", "unposted")
@@ -86,11 +92,16 @@ def doubtful_markers(
     agrees only with the other parcel's owner moved to it.
 
     A marker placed by position is in doubt when another parcel's boundary lies within
-    ``accuracy_ft`` of it (and within ``tolerance_ft``, beyond which it posts nothing).
+    ``accuracy_ft`` of it (and within ``tolerance_ft``, beyond which it posts nothing), or,
+    with no accuracy stated, within :data:`ON_LINE_FT` (a marker on the line two parcels
+    share: only those on their own parcel's line are asked).
     Vectorised: one ring index per working CRS, asked for every marker placed by position.
     """
     rows = []
     placed = np.flatnonzero(asg.assigned & np.isin(asg.how, ("inside", "nearest")))
+    if accuracy_ft < ON_LINE_FT:
+        accuracy_ft = ON_LINE_FT
+        placed = placed[asg.distance_ft[placed] <= ON_LINE_FT]
     ring_group = prep.group[prep.rings.parcel]
     mgroup = prep.group[np.maximum(asg.parcel, 0)]
     for g in range(len(prep.crss)):
@@ -323,9 +334,14 @@ def _doubt_findings(
         )
         more = f" and {len(mk) - 5} more" if len(mk) > 5 else ""
         neighbours = ", ".join(repr(str(ids[q])) for q in nb[:3].tolist())
+        where = (
+            f"within {ft(acc)} (the stated survey accuracy) of"
+            if acc >= ON_LINE_FT
+            else f"on (within {ON_LINE_FT:g} ft of)"
+        )
         msgs.append(
-            f"{len(mk)} {plural(len(mk), 'marker stands', 'markers stand')} within "
-            f"{ft(acc)} (the stated survey accuracy) of the line shared with parcel "
+            f"{len(mk)} {plural(len(mk), 'marker stands', 'markers stand')} {where} "
+            f"the line shared with parcel "
             f"{neighbours} ({shown}{more}): {lo[p]} if {plural(len(mk), 'it posts', 'they post')} "
             f"the neighbour, {hi[p]} if this parcel; name the owner on each sign, or survey "
             "them more precisely"
@@ -333,7 +349,15 @@ def _doubt_findings(
         counts.append(len(mk))
     clause = r.profile.spacing.clause if r.profile.spacing is not None else r.profile.citation
     out = findings_frame(
-        parcels, "shared_line", "uncertain", clause, msgs, np.nan, acc, "ft", counts
+        parcels,
+        "shared_line",
+        "uncertain",
+        clause,
+        msgs,
+        np.nan,
+        max(acc, ON_LINE_FT),
+        "ft",
+        counts,
     )
     out["profile"] = r.profile.name
     out["basis"] = "guidance" if r.profile.standard == "guidance" else "statute"

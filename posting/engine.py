@@ -145,10 +145,8 @@ def _check(
         cornering = background(add_corners, prep)
     asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft, explain=explain)
     doubt = None
-    if settings.accuracy_ft > 0:  # markers that GPS error could put across a shared line
-        asg, doubt = doubtful_markers(
-            prep, markers, asg, settings.accuracy_ft, settings.tolerance_ft
-        )
+    # markers that GPS error could put across a shared line (or that stand on it)
+    asg, doubt = doubtful_markers(prep, markers, asg, settings.accuracy_ft, settings.tolerance_ft)
     try:
         if choosing is not None:
             applied = choosing.result()

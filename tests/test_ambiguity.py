@@ -104,6 +104,32 @@ def test_without_a_stated_accuracy_nothing_changes():
     assert not r.markers["doubtful"].any() and "shared_line" not in set(r.findings["rule"])
 
 
+def test_signs_drawn_onto_the_shared_line_are_in_doubt_without_a_stated_accuracy():
+    """Signs snapped onto the line the lots share (a GIS draws them there exactly) went to the
+    lot first in the input: A compliant, B noncompliant (its west side bare), by the order of
+    the rows alone. On the line, either lot may be the one they post: both uncertain, the
+    finding saying they stand on the line. Signs 3 ft off it stay their lot's."""
+    on_line = own_side(A, inset=0.0)
+    on_line = on_line[np.isclose(on_line[:, 0], 1000.0)]  # A's east side: x = 1000 exactly
+    assert len(on_line) == 5  # its two corners and every 250 ft between
+    rest = np.vstack([SIGNS[IN_A & (SIGNS[:, 0] < 990)], SIGNS[~IN_A & (SIGNS[:, 0] > 1010)]])
+    r = check(layer(), signs(np.vstack([rest, on_line])))
+    assert statuses(r) == ["uncertain", "uncertain"]
+    d = r.to_dict()
+    for p, other in zip(d["parcels"], ("B", "A"), strict=True):
+        [f] = [u for u in p["uncertain"] if u["rule"] == "shared_line"]
+        assert (
+            f["count"] == 5
+            and f"on (within 0.01 ft of) the line shared with parcel '{other}'" in f["message"]
+        )
+    # named for their lots, or 3 ft off the line: no doubt, as before
+    assert statuses(check(layer(), signs(SIGNS))) == ["compliant", "compliant"]
+    names = ["Ann Able"] * len(rest) + ["Ann Able"] * 5
+    r = check(layer(), signs(np.vstack([rest, on_line]), names))
+    assert not r.markers["doubtful"].any()
+    assert r.parcels["status"].tolist()[0] == "compliant"
+
+
 def _phone(xy: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Positions as a phone records them: 5 to 12 ft off in any direction."""
     r = rng.uniform(5.0, 12.0, len(xy))
