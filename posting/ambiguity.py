@@ -16,8 +16,9 @@ The two bounds come from two more evaluations of each profile, on the same measu
 without the doubtful markers (each parcel's worst case), and with each doubtful marker counted
 for every parcel it could post (each parcel's best case: a marker posts one parcel, so no real
 assignment does better for any of them). Both run only where some marker is in doubt (with no
-accuracy stated, only a marker on a shared line, within :data:`ON_LINE_FT`); a check with no
-doubt is unchanged.
+accuracy stated, only a marker on a shared line, within :data:`ON_LINE_FT`), and only on the
+parcels a doubtful marker concerns (:func:`bounds`); a check with no doubt is unchanged, and so
+is every parcel no doubtful marker concerns.
 """
 
 from __future__ import annotations
@@ -35,16 +36,18 @@ from posting.checks.content import NO_NAME, names_match, normalise_text
 from posting.evaluate import Result
 from posting.index import unique_ints
 from posting.io import MarkerLayer
-from posting.measure import Measurements
+from posting.measure import Measurements, restrict
 from posting.prepare import PreparedParcels
 from posting.verdict import findings_frame, ft, plural
 
 __all__ = [
     "Doubt",
+    "bounds",
     "combine",
     "doubtful_markers",
     "near_other_parcel",
     "shared_by_one_owner",
+    "touched",
     "with_doubtful",
     "without_doubtful",
 ]
@@ -264,10 +267,47 @@ def with_doubtful(m: Measurements, doubt: Doubt) -> Measurements:
     return out
 
 
-def combine(actual: Result, worst: Result, best: Result, doubt: Doubt, m: Measurements) -> Result:
+def touched(m: Measurements, doubt: Doubt) -> np.ndarray:
+    """The parcels (places, ascending) the doubtful markers concern: each one's own and every
+    other it could post."""
+    return unique_ints(np.r_[m.asg.parcel[doubt.marker], doubt.parcel])
+
+
+def bounds(m: Measurements, doubt: Doubt) -> tuple[np.ndarray, Measurements, Measurements]:
+    """The parcels the doubtful markers concern (:func:`touched`), and their measurements
+    without the doubtful markers and with them (:func:`without_doubtful`,
+    :func:`with_doubtful`), of those parcels alone (:func:`posting.measure.restrict`).
+
+    No other parcel's markers change, so its bounds are its verdict: judging those parcels
+    alone gives each profile's two more evaluations the same verdicts as judging every parcel,
+    at the cost of the few parcels on lines in doubt.
+    """
+    parcels = touched(m, doubt)
+    sub = restrict(m, parcels)
+    at = np.searchsorted(parcels, doubt.parcel)  # the other parcel's place among them
+    ring = sub.prep.ring_start[at] + (doubt.ring - m.prep.ring_start[doubt.parcel])
+    d = dataclasses.replace(doubt, parcel=at, ring=ring)
+    return parcels, without_doubtful(sub, d), with_doubtful(sub, d)
+
+
+def combine(
+    actual: Result,
+    worst: Result,
+    best: Result,
+    doubt: Doubt,
+    m: Measurements,
+    parcels: np.ndarray | None = None,
+) -> Result:
     """One profile's verdict with its doubtful markers: each parcel's status where both bounds
-    agree, else ``uncertain`` with a finding that names the markers and the neighbours."""
+    agree, else ``uncertain`` with a finding that names the markers and the neighbours.
+
+    ``worst`` and ``best`` judge ``parcels`` (places; None: every parcel, as ``actual``); the
+    others' bounds are their verdict in ``actual``.
+    """
     lo, hi = worst.status, best.status
+    if parcels is not None:
+        lo, hi = actual.status.copy(), actual.status.copy()
+        lo[parcels], hi[parcels] = worst.status, best.status
     passes = np.isin(lo, _PASS) & np.isin(hi, _PASS)
     fails = np.isin(lo, _FAIL) & np.isin(hi, _FAIL)
     failing = np.isin(actual.status, _FAIL)

@@ -19,13 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from posting import parallel
-from posting.ambiguity import (
-    combine,
-    doubtful_markers,
-    shared_by_one_owner,
-    with_doubtful,
-    without_doubtful,
-)
+from posting.ambiguity import bounds, combine, doubtful_markers, shared_by_one_owner, with_doubtful
 from posting.assemble import assemble
 from posting.assign import assign_markers
 from posting.crs import datum_warnings
@@ -166,9 +160,11 @@ def _check(
     results = [evaluate(p, m, beside=background) for p in profiles]
     if doubt is not None and len(doubt):
         m.doubtful = np.isin(np.arange(len(markers)), doubt.marker)
-        worst, best = without_doubtful(m, doubt), with_doubtful(m, doubt)
+        # the bounds of the parcels the doubtful markers concern, judged alone: the others'
+        # are their verdicts
+        near, worst, best = bounds(m, doubt)
         results = [
-            combine(r, evaluate(p, worst), evaluate(p, best), doubt, m)
+            combine(r, evaluate(p, worst), evaluate(p, best), doubt, m, near)
             for p, r in zip(profiles, results, strict=True)
         ]
     return assemble(m, profiles, results, applied, partial=own is not None)

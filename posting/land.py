@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from pyproj import CRS
 
 __all__ = [
+    "PER_ROW",
     "REACH_DEG",
     "LandFacts",
     "frame_reach",
@@ -245,6 +246,53 @@ class LandFacts:
     notes: list[str] = field(default_factory=list)
     fence_covers: dict[tuple, tuple] = field(default_factory=dict, repr=False)
 
+    def take(self, parcels: np.ndarray, ring_new: np.ndarray) -> LandFacts:
+        """The facts of ``parcels`` (places, ascending) alone, their rings renumbered by
+        ``ring_new`` (per old ring, its new number, -1 for those left out): each per-parcel
+        value and per-stretch row of theirs, in order, with the fence covers already measured
+        (:func:`posting.measure.restrict`)."""
+
+        def of(values: np.ndarray | None) -> np.ndarray | None:
+            return None if values is None else np.asarray(values)[parcels]
+
+        easements, holder = _stretches_take(self.easements, ring_new)
+        covers = {
+            key: (
+                fenced[parcels],
+                unfenced[parcels],
+                _stretches_take(gaps, ring_new)[0],
+                maybe[parcels],
+            )
+            for key, (fenced, unfenced, gaps, maybe) in self.fence_covers.items()
+        }
+        return LandFacts(
+            water=_stretches_take(self.water, ring_new)[0],
+            water_crossings=_stretches_take(self.water_crossings, ring_new)[0],
+            water_zone=self.water_zone,
+            dwelling=of(self.dwelling),
+            dwelling_source=self.dwelling_source,
+            cultivated=of(self.cultivated),
+            fence_lines=self.fence_lines,
+            easements=easements,
+            easement_holder=None
+            if self.easement_holder is None or holder is None
+            else self.easement_holder[holder],
+            recorded_acres=of(self.recorded_acres),
+            notes=list(self.notes),
+            fence_covers=covers,
+        )
+
+
+def _stretches_take(
+    st: Stretches | None, ring_new: np.ndarray
+) -> tuple[Stretches | None, np.ndarray | None]:
+    """The rows of ``st`` on the rings ``ring_new`` keeps, renumbered, and their places."""
+    if st is None:
+        return None, None
+    ring = ring_new[st.ring]
+    keep = np.flatnonzero(ring >= 0)
+    return Stretches(ring[keep], st.feature[keep], st.geometry[keep], st.length_ft[keep]), keep
+
 
 def _stretches_by_group(
     prep: PreparedParcels,
@@ -345,7 +393,7 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     return out
 
 
-_PER_ROW = {  # the context's per-row attributes (from parcel columns), and how a merged
+PER_ROW = {  # the context's per-row attributes (from parcel columns), and how a merged
     "dwelling": "any",  # property takes them: a dwelling on any of its lots
     "cultivated": "any",
     "recorded_acres": "sum",
@@ -358,15 +406,15 @@ _PER_ROW = {  # the context's per-row attributes (from parcel columns), and how 
 
 def properties_context(prep: PreparedParcels, context: Any) -> Any:
     """``context`` (a :class:`posting.measure.Context`) with its per-row parcel attributes
-    (:data:`_PER_ROW`: read from the parcels' columns, one value per input row) as one value
+    (:data:`PER_ROW`: read from the parcels' columns, one value per input row) as one value
     per property of ``prep`` (:func:`_per_property`): where parcels are merged by owner, or a
     partition's rows are not in its properties' order, property ``i`` is not row ``i``."""
     from dataclasses import replace
 
-    given = {k: getattr(context, k) for k in _PER_ROW if getattr(context, k) is not None}
+    given = {k: getattr(context, k) for k in PER_ROW if getattr(context, k) is not None}
     if prep.source_rows is None or not given:
         return context
-    return replace(context, **{k: _per_property(prep, v, _PER_ROW[k]) for k, v in given.items()})
+    return replace(context, **{k: _per_property(prep, v, PER_ROW[k]) for k, v in given.items()})
 
 
 def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, np.ndarray]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -21,13 +21,22 @@ from posting.attributes import kind_text
 from posting.boundary import interpolate, outward_normals
 from posting.checks.access import boundary_crossings
 from posting.crs import azimuth_deg
+from posting.index import expand_counts
 from posting.io import FeatureLayer, MarkerLayer
 from posting.job import CONTEXT_LAYERS
-from posting.land import LandFacts, land_facts, layer_in_group, properties_context
+from posting.land import PER_ROW, LandFacts, land_facts, layer_in_group, properties_context
+from posting.partition import take
 from posting.prepare import PreparedParcels
 from posting.settings import Settings
 
-__all__ = ["CROSSING_COLUMNS", "Context", "Measurements", "measure", "outward_azimuth"]
+__all__ = [
+    "CROSSING_COLUMNS",
+    "Context",
+    "Measurements",
+    "measure",
+    "outward_azimuth",
+    "restrict",
+]
 
 CROSSING_COLUMNS = [
     "parcel",
@@ -268,6 +277,69 @@ def measure(
         m.outward_az = outward_azimuth(prep, asg, am)
     m.land = land_facts(prep, context, settings)
     return m
+
+
+def restrict(m: Measurements, parcels: np.ndarray) -> Measurements:
+    """The measurements of ``parcels`` alone (places, ascending), numbered ``0, 1, ...`` in
+    that order, as :func:`measure` would have made them for those parcels with the same
+    assignment: their prepared parcels (:func:`posting.partition.take`), rings renumbered
+    with them; the markers assigned to them (the others unassigned; markers keep their
+    numbers); their access points, land facts (fence covers already measured kept) and
+    per-parcel context.
+
+    A parcel's verdict reads only its own markers, boundary and land, so each profile judges
+    these parcels here as it judges them among all (:func:`posting.ambiguity.bounds`: the
+    parcels a doubtful marker concerns judged again, not the whole layer).
+    """
+    idx = np.asarray(parcels, dtype=np.int64)
+    prep = m.prep
+    # per old parcel and ring (and -1 at the end: an unassigned marker's), the new number
+    parcel_new = np.full(m.n + 1, -1, dtype=np.int64)
+    parcel_new[idx] = np.arange(len(idx))
+    pair, k = expand_counts(prep.ring_count[idx])
+    ring_new = np.full(len(prep.rings) + 1, -1, dtype=np.int64)
+    ring_new[prep.ring_start[idx][pair] + k] = np.arange(len(pair))
+
+    asg = m.asg
+    parcel = parcel_new[asg.parcel]
+    sub_asg = replace(asg, parcel=parcel, ring=np.where(parcel >= 0, ring_new[asg.ring], -1))
+    keep = np.flatnonzero(parcel[m.am] >= 0)
+    crossings = m.crossings
+    if crossings is not None:
+        at = parcel_new[crossings["parcel"].to_numpy(dtype=np.int64)]
+        crossings = crossings.iloc[np.flatnonzero(at >= 0)].reset_index(drop=True)
+        crossings["parcel"] = at[at >= 0]
+        crossings["ring"] = ring_new[crossings["ring"].to_numpy(dtype=np.int64)]
+    per_parcel = {
+        k: _take_values(getattr(m.context, k), idx)
+        for k in PER_ROW
+        if getattr(m.context, k) is not None
+    }
+    return replace(
+        m,
+        prep=take(prep, idx),
+        asg=sub_asg,
+        context=replace(m.context, **per_parcel),
+        am=m.am[keep],
+        kinds=m.kinds[keep],
+        attrs=m.attrs.iloc[keep].reset_index(drop=True),
+        crossings=crossings,
+        outward_az=None if m.outward_az is None else m.outward_az[keep],
+        land=m.land.take(idx, ring_new),
+        warnings=list(m.warnings),
+        own=None if m.own is None else m.own[idx],
+        _masks={},
+    )
+
+
+def _take_values(values: Any, idx: np.ndarray) -> np.ndarray:
+    """Per-parcel ``values`` (an array, or a list as :func:`posting.job.read_context` gives
+    it: as numpy would make it an array, or of objects where its values are tuples) of
+    parcels ``idx``."""
+    if not isinstance(values, np.ndarray):
+        arr = np.asarray(values)
+        values = arr if arr.ndim == 1 else pd.Series(list(values), dtype=object).to_numpy()
+    return values[idx]
 
 
 def outward_azimuth(prep: PreparedParcels, asg: Assignment, am: np.ndarray) -> np.ndarray:

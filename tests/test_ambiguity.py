@@ -7,13 +7,14 @@ stated accuracy of 16 ft the markers by the shared line could stand in either lo
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from helpers import SHARED_DATA, markers, parcels, require_real_data, square
+from helpers import LOCAL_FT, SHARED_DATA, markers, parcels, require_real_data, square
 
 from posting import Settings, check, plan
 from posting.io import MarkerLayer
@@ -220,3 +221,127 @@ def test_pacific_lots_171_and_173_with_a_phone():
         r = check(two, MarkerLayer.from_points(lonlat.x, lonlat.y, "EPSG:4326"), settings=PHONE)
         # one owner of record for both lots: the shared line is posted for both
         assert set(r.parcels["status"]) <= {"compliant", "uncertain"}
+
+
+def _county(seed: int, owned: bool = True):
+    """A seeded block of adjoining lots of random sizes (listed in a random order; owners of
+    three names, so neighbours are sometimes one owner's), each posted along its own side
+    with signs and purple paint: on the line, a hair off it, or feet inside or outside; some
+    left out; the owner's name, another's or none on each. A road crosses the block; the land
+    cover of some lots is known. ``owned`` False: no owners of record (no name settles a
+    marker)."""
+    from posting.io import FeatureLayer
+    from posting.measure import Context
+
+    rng = np.random.default_rng(seed)
+    xs = np.r_[0.0, np.cumsum(rng.uniform(250.0, 800.0, 4))]
+    ys = np.r_[0.0, np.cumsum(rng.uniform(250.0, 800.0, 3))]
+    lots = [
+        shapely.box(x0, y0, x1, y1)
+        for x0, x1 in itertools.pairwise(xs)
+        for y0, y1 in itertools.pairwise(ys)
+    ]
+    order = rng.permutation(len(lots))
+    names = np.array(["Ann Able", "Bob Baker", "Cy Dee"])
+    owners = names[rng.integers(0, 3, len(lots))]
+    xy, said = [], []
+    for k in order:
+        inset = rng.choice([0.0, 0.004, 3.0, 12.0, -2.0], p=[0.2, 0.1, 0.5, 0.1, 0.1])
+        pts = own_side(lots[k], step=rng.uniform(150.0, 400.0), inset=inset)
+        pts = pts[rng.uniform(size=len(pts)) > 0.05]
+        xy.append(pts)
+        said += rng.choice(np.array([owners[k], *names, "", None], dtype=object), len(pts)).tolist()
+    xy = np.vstack(xy)
+    attrs = pd.DataFrame(
+        {
+            "name_on_sign": said,
+            "kind": rng.choice(["sign", "paint"], len(xy)),
+            "color": "purple",
+            "text": "No trespassing",
+        }
+    )
+    road = shapely.LineString([(-50.0, ys[1] + 40.0), (xs[-1] + 50.0, ys[2] - 40.0)])
+    context = Context(
+        access=FeatureLayer("<road>", np.array([road], dtype=object), LOCAL_FT, np.array(["road"])),
+        parcel_landcover=rng.choice(
+            np.array([True, False, None], dtype=object), len(lots)
+        ).tolist(),
+    )
+    layer = parcels(
+        *[lots[k] for k in order],
+        ids=[f"L{k}" for k in order],
+        owners=owners[order].tolist() if owned else None,
+    )
+    return layer, markers(xy, attributes=attrs), context
+
+
+def _whole(monkeypatch) -> None:
+    """The bounds of every parcel judged again, as before they were of the parcels in doubt
+    alone (:func:`posting.ambiguity.bounds`): the oracle."""
+    from posting import ambiguity
+
+    monkeypatch.setattr(ambiguity, "touched", lambda m, doubt: np.arange(m.n))
+    monkeypatch.setattr(ambiguity, "restrict", lambda m, parcels: m)
+
+
+@pytest.mark.parametrize("rules", ["florida", "texas", ["florida", "kansas"]])
+@pytest.mark.parametrize("accuracy_ft", [0.0, 16.0])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_bounds_of_the_parcels_in_doubt_alone_are_those_of_every_parcel(
+    seed, accuracy_ft, rules, monkeypatch
+):
+    """Each profile's two more evaluations judge only the parcels a doubtful marker concerns:
+    the report is the one judging every parcel gave, status, finding and figure alike."""
+    layer, signs_, context = _county(seed)
+    settings = Settings(accuracy_ft=accuracy_ft)
+    fast = check(layer, signs_, rules, settings=settings, context=context)
+    with monkeypatch.context() as mp:
+        _whole(mp)
+        slow = check(layer, signs_, rules, settings=settings, context=context)
+    a, b = fast.to_dict(), slow.to_dict()
+    a.pop("generated"), b.pop("generated")  # (the time of each check)
+    assert a == b
+    for name in ("parcels", "findings", "all_findings", "gaps", "corners", "access", "markers"):
+        pd.testing.assert_frame_equal(getattr(fast, name), getattr(slow, name))
+    # some markers in doubt, some parcels beyond them (so both sides of it are asked)
+    doubtful = fast.markers["doubtful"].to_numpy()
+    assert doubtful.any() and not doubtful.all()
+
+
+def test_signs_on_the_shared_line_give_the_same_verdicts_whichever_lot_comes_first():
+    """The land audit's case: A's east side posted on the line it shares with B, B's west side
+    bare. A was compliant and B noncompliant, or the other way round with the rows swapped."""
+    on_line = own_side(A, inset=0.0)
+    on_line = on_line[np.isclose(on_line[:, 0], 1000.0)]
+    rest = np.vstack([SIGNS[IN_A & (SIGNS[:, 0] < 990)], SIGNS[~IN_A & (SIGNS[:, 0] > 1010)]])
+    xy = signs(np.vstack([rest, on_line]))
+    for settings in (Settings(), PHONE):
+        ab = check(layer(), xy, settings=settings).parcels
+        ba = check(
+            parcels(B, A, ids=["B", "A"], owners=["Bob Baker", "Ann Able"]), xy, settings=settings
+        ).parcels
+        assert ab["status"].tolist() == ba["status"].tolist()[::-1] == ["uncertain"] * 2
+
+
+VERDICT = {"compliant": "passes", "exempt": "passes", "noncompliant": "fails", "unposted": "fails"}
+
+
+@pytest.mark.parametrize("accuracy_ft", [0.0, 16.0])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_verdicts_do_not_depend_on_the_order_of_the_parcels(seed, accuracy_ft):
+    """A block of lots with signs on, by and off their shared lines (no owners of record: no
+    name settles a sign): the rows in reverse order, each lot passes, fails or is uncertain as
+    before. (The words of a failing lot, its figures and its findings are those of the markers
+    it was given, and a sign on the line goes to the lot first in the input.)"""
+    layer, signs_, context = _county(seed, owned=False)
+    settings = Settings(accuracy_ft=accuracy_ft)
+    back = np.arange(len(layer))[::-1]
+    flipped = parcels(*np.asarray(layer.geometry, dtype=object)[back], ids=list(layer.ids[back]))
+    lots = dataclasses.replace(
+        context, parcel_landcover=list(np.asarray(context.parcel_landcover, dtype=object)[back])
+    )
+    a = check(layer, signs_, "florida", settings=settings, context=context).parcels
+    b = check(flipped, signs_, "florida", settings=settings, context=lots).parcels
+    b = b.set_index("id").loc[a["id"]]
+    verdict = [VERDICT.get(s, s) for s in a["status"]]
+    assert verdict == [VERDICT.get(s, s) for s in b["status"]]
