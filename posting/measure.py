@@ -296,9 +296,9 @@ def restrict(m: Measurements, parcels: np.ndarray) -> Measurements:
     # per old parcel and ring (and -1 at the end: an unassigned marker's), the new number
     parcel_new = np.full(m.n + 1, -1, dtype=np.int64)
     parcel_new[idx] = np.arange(len(idx))
-    pair, k = expand_counts(prep.ring_count[idx])
+    pair, rank = expand_counts(prep.ring_count[idx])
     ring_new = np.full(len(prep.rings) + 1, -1, dtype=np.int64)
-    ring_new[prep.ring_start[idx][pair] + k] = np.arange(len(pair))
+    ring_new[prep.ring_start[idx][pair] + rank] = np.arange(len(pair))
 
     asg = m.asg
     parcel = parcel_new[asg.parcel]
@@ -311,9 +311,9 @@ def restrict(m: Measurements, parcels: np.ndarray) -> Measurements:
         crossings["parcel"] = at[at >= 0]
         crossings["ring"] = ring_new[crossings["ring"].to_numpy(dtype=np.int64)]
     per_parcel = {
-        k: _take_values(getattr(m.context, k), idx)
-        for k in PER_ROW
-        if getattr(m.context, k) is not None
+        name: _take_values(getattr(m.context, name), idx)
+        for name in PER_ROW
+        if getattr(m.context, name) is not None
     }
     return replace(
         m,
