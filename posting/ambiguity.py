@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from posting.assign import Assignment
+from posting.assign import Assignment, LinesNear
 from posting.attributes import find_column, first_recorded
 from posting.boundary import RingIndex
 from posting.checks.content import NO_NAME, names_match, normalise_text
@@ -89,6 +89,7 @@ def doubtful_markers(
     asg: Assignment,
     accuracy_ft: float,
     tolerance_ft: float,
+    lines: LinesNear | None = None,
 ) -> tuple[Assignment, Doubt]:
     """Markers placed by their position within ``accuracy_ft`` of another parcel's boundary,
     less those the name on the sign settles; and the assignment with the markers whose name
@@ -98,38 +99,48 @@ def doubtful_markers(
     ``accuracy_ft`` of it (and within ``tolerance_ft``, beyond which it posts nothing), or,
     with no accuracy stated, within :data:`ON_LINE_FT` (a marker on the line two parcels
     share: only those on their own parcel's line are asked).
-    Vectorised: one ring index per working CRS, asked for every marker placed by position.
+    Vectorised: the ``lines`` the assignment found near the markers
+    (:func:`posting.assign.assign_near`) where given (within the reach), else one ring index
+    per working CRS, asked for the markers placed by position.
     """
     rows = []
     placed = np.flatnonzero(asg.assigned & np.isin(asg.how, ("inside", "nearest")))
     if accuracy_ft < ON_LINE_FT:
         accuracy_ft = ON_LINE_FT
         placed = placed[asg.distance_ft[placed] <= ON_LINE_FT]
+    reach = min(accuracy_ft, tolerance_ft)  # beyond the tolerance it could post nothing
+    ask = placed
+    if lines is not None and lines.reach_ft >= reach:
+        # the lines the assignment found near each marker: those of a marker with two
+        # parcels' lines near; a marker with one, its own or (its own line farther: a parcel
+        # within another) asked again; the others have none
+        told = np.zeros(len(asg.parcel), dtype=bool)
+        told[placed] = True
+        at = np.flatnonzero(told[lines.marker] & (lines.distance_ft <= reach))
+        rows.append(
+            _nearest_others(
+                prep,
+                asg,
+                lines.marker[at],
+                lines.ring[at],
+                lines.distance_ft[at],
+                lines.position_ft[at],
+            )
+        )
+        ask = placed[lines.lone[placed] & ~(asg.distance_ft[placed] <= reach)]
     ring_group = prep.group[prep.rings.parcel]
     mgroup = prep.group[np.maximum(asg.parcel, 0)]
     for g in range(len(prep.crss)):
-        mk = placed[mgroup[placed] == g]
+        mk = ask[mgroup[ask] == g]
         rings_g = np.flatnonzero(ring_group == g)
         if not len(mk) or not len(rings_g):
             continue
-        reach = min(accuracy_ft, tolerance_ft)  # beyond the tolerance it could post nothing
         near = RingIndex(prep.vertices, rings_g, reach).near(asg.x_ft[mk], asg.y_ft[mk])
-        other = prep.rings.parcel[near.ring] != asg.parcel[mk[near.point]]
-        m_, r_, d_, s_ = (
-            mk[near.point[other]],
-            near.ring[other],
-            near.distance_ft[other],
-            near.position_ft[other],
+        rows.append(
+            _nearest_others(
+                prep, asg, mk[near.point], near.ring, near.distance_ft, near.position_ft
+            )
         )
-        p_ = prep.rings.parcel[r_]
-        # the nearest ring of each other parcel (ties: the first ring)
-        order = np.lexsort((r_, d_, p_, m_))
-        first = (
-            order[np.r_[True, (np.diff(m_[order]) != 0) | (np.diff(p_[order]) != 0)]]
-            if len(order)
-            else order
-        )
-        rows.append((m_[first], p_[first], r_[first], s_[first], d_[first]))
     if rows:
         doubt = Doubt(*(np.concatenate(c) for c in zip(*rows, strict=True)))
         order = np.lexsort((doubt.parcel, doubt.marker))
@@ -138,6 +149,28 @@ def doubtful_markers(
         e = np.empty(0, dtype=np.int64)
         doubt = Doubt(e, e, e, np.empty(0), np.empty(0))
     return _settle_by_names(prep, markers, asg, doubt)
+
+
+def _nearest_others(
+    prep: PreparedParcels,
+    asg: Assignment,
+    marker: np.ndarray,
+    ring: np.ndarray,
+    distance_ft: np.ndarray,
+    position_ft: np.ndarray,
+) -> tuple[np.ndarray, ...]:
+    """Of the rings near markers (one row per marker and ring), the nearest ring of each
+    other parcel than the marker's (ties: the first ring): the columns of :class:`Doubt`."""
+    other = np.flatnonzero(prep.rings.parcel[ring] != asg.parcel[marker])
+    m_, r_, d_, s_ = marker[other], ring[other], distance_ft[other], position_ft[other]
+    p_ = prep.rings.parcel[r_]
+    order = np.lexsort((r_, d_, p_, m_))
+    first = (
+        order[np.r_[True, (np.diff(m_[order]) != 0) | (np.diff(p_[order]) != 0)]]
+        if len(order)
+        else order
+    )
+    return m_[first], p_[first], r_[first], s_[first], d_[first]
 
 
 def _settle_by_names(
@@ -167,7 +200,9 @@ def _settle_by_names(
     move_row = np.flatnonzero(with_other & moved.reindex(marker).to_numpy())
     if len(move_row):
         mm = marker[move_row]
-        fields = {f.name: getattr(asg, f.name).copy() for f in dataclasses.fields(asg)}
+        fields = {f.name: getattr(asg, f.name) for f in dataclasses.fields(asg)}
+        for k in ("parcel", "ring", "position_ft", "distance_ft", "how"):  # (those changed)
+            fields[k] = fields[k].copy()
         fields["parcel"][mm] = doubt.parcel[move_row]
         fields["ring"][mm] = doubt.ring[move_row]
         fields["position_ft"][mm] = doubt.position_ft[move_row]

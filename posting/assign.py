@@ -35,7 +35,7 @@ from posting.io import MarkerLayer
 from posting.parallel import background, pmap, soon
 from posting.prepare import ParcelGeometry, PreparedParcels
 
-__all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "assign_markers"]
+__all__ = ["HOW", "REASON_SEARCH_FT", "Assignment", "LinesNear", "assign_markers", "assign_near"]
 
 REASON_SEARCH_FT = 5_000.0
 """How far the nearest boundary is looked for, only to word why a marker is unassigned."""
@@ -51,6 +51,26 @@ _NEAR_FT = 150.0
 HOW = ("named", "inside", "nearest")
 """How a marker was assigned, in order of precedence (``sign_name``, the owner's name on the
 sign, settles a marker within the survey's accuracy of a shared line: :mod:`posting.ambiguity`)."""
+
+
+@dataclass(frozen=True)
+class LinesNear:
+    """The parcels' lines within ``reach_ft`` of the markers placed by position, as the
+    assignment found them (:func:`assign_near`): what :func:`posting.ambiguity.doubtful_markers`
+    asks, without searching again.
+
+    Per marker: ``crowded``, two parcels' lines or more within the reach; ``lone``, one
+    parcel's line alone. For the crowded markers, one row per (marker, ring within the reach):
+    ``marker``, ``ring``, ``distance_ft``, ``position_ft``.
+    """
+
+    reach_ft: float
+    crowded: np.ndarray
+    lone: np.ndarray
+    marker: np.ndarray
+    ring: np.ndarray
+    distance_ft: np.ndarray
+    position_ft: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -183,7 +203,28 @@ def assign_markers(
         unassigned marker with a usable position None: for a check whose unassigned markers
         are explained elsewhere (a partition's, whose neighbours may assign them).
     """
+    return assign_near(prep, markers, tolerance_ft=tolerance_ft, explain=explain)[0]
+
+
+def assign_near(
+    prep: PreparedParcels | ParcelGeometry,
+    markers: MarkerLayer,
+    *,
+    tolerance_ft: float,
+    explain: bool = True,
+    near_ft: float = 0.0,
+) -> tuple[Assignment, LinesNear | None]:
+    """Assign each marker (:func:`assign_markers`); and, with ``near_ft`` above 0 (at most
+    ``tolerance_ft``) where the parcels have one working CRS, which parcels' lines lie within
+    it of each marker placed by position (:class:`LinesNear`: from the rings found within the
+    tolerance, no search of its own), else None.
+    """
     n = len(markers)
+    if len(prep.crss) > 1:  # (a marker's rows in each frame: not told; asked again instead)
+        near_ft = 0.0
+    crowded = np.zeros(n if near_ft > 0 else 0, dtype=bool)
+    lone = crowded.copy()
+    near_rows: list[tuple[np.ndarray, ...]] = []
     usable = pd.isna(markers.reason)
     ids = prep.ids
     ring_count = prep.ring_count
@@ -269,6 +310,8 @@ def assign_markers(
         near = index.result().near(fx, fy)
         del index
         fp, pp = near.point, rings.parcel[near.ring]  # a marker (in free) and a ring's parcel
+        if near_ft > 0:
+            near_rows.append(_lines_near(near, pp, free, near_ft, crowded, lone))
         qx, qy = fx[fp], fy[fp]
         x0, y0, x1, y1 = parcel_box
         own = (qx >= x0[pp]) & (qx <= x1[pp])
@@ -360,8 +403,13 @@ def assign_markers(
         merge_far((inside_parcel, inside_dist, nearest_ring, nearest_dist), lost, found)
     reason = np.asarray(markers.reason, dtype=object).copy()
     reason[parcel >= 0] = None
+    lines = None
+    if near_ft > 0:
+        e = np.empty(0, dtype=np.int64)
+        cols = [np.concatenate(c) for c in zip(*near_rows, strict=True)] if near_rows else []
+        lines = LinesNear(near_ft, crowded, lone & ~crowded, *(cols or (e, e, e * 0.0, e * 0.0)))
     if not explain:
-        return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason)
+        return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason), lines
     _explain(
         reason,
         parcel,
@@ -378,7 +426,37 @@ def assign_markers(
         tolerance_ft,
         parcels_extent(prep),
     )
-    return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason)
+    return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason), lines
+
+
+def _lines_near(
+    near: Any,
+    parcel: np.ndarray,
+    free: np.ndarray,
+    near_ft: float,
+    crowded: np.ndarray,
+    lone: np.ndarray,
+) -> tuple[np.ndarray, ...]:
+    """Of the rings found within the tolerance of the markers ``free`` (``near``, the rings'
+    ``parcel``s), those within ``near_ft``: the markers with one parcel's line or more within
+    it marked in ``lone``, those with two or more in ``crowded``, and their rows returned
+    (marker, ring, distance, position). No sort: a marker has two parcels near where one of
+    its rows' parcel is not the one written last for it."""
+    close = np.flatnonzero(near.distance_ft <= near_ft)
+    pt, pp = near.point[close], parcel[close]
+    seen = np.full(len(free), -1, dtype=np.int64)
+    seen[pt] = pp  # (one of each marker's parcels: whichever row is written last)
+    several = np.zeros(len(free), dtype=bool)
+    several[pt[pp != seen[pt]]] = True
+    lone[free[pt]] = True
+    crowded[free[several]] = True
+    rows = close[several[pt]]
+    return (
+        free[near.point[rows]],
+        near.ring[rows],
+        near.distance_ft[rows],
+        near.position_ft[rows],
+    )
 
 
 def _side_at_nearest(

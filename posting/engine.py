@@ -19,9 +19,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from posting import parallel
-from posting.ambiguity import bounds, combine, doubtful_markers, shared_by_one_owner, with_doubtful
+from posting.ambiguity import (
+    ON_LINE_FT,
+    bounds,
+    combine,
+    doubtful_markers,
+    shared_by_one_owner,
+    with_doubtful,
+)
 from posting.assemble import assemble
-from posting.assign import assign_markers
+from posting.assign import assign_near
 from posting.crs import datum_warnings
 from posting.errors import InputError
 from posting.evaluate import evaluate
@@ -137,10 +144,15 @@ def _check(
     choosing = parallel.aside(choose, spec, prep) if applied is None else None
     if cornering is None:
         cornering = background(add_corners, prep)
-    asg = assign_markers(prep, markers, tolerance_ft=settings.tolerance_ft, explain=explain)
-    doubt = None
+    # (the lines within the reach of the doubt, told by the assignment: no search again)
+    reach = min(max(settings.accuracy_ft, ON_LINE_FT), settings.tolerance_ft)
+    asg, lines = assign_near(
+        prep, markers, tolerance_ft=settings.tolerance_ft, explain=explain, near_ft=reach
+    )
     # markers that GPS error could put across a shared line (or that stand on it)
-    asg, doubt = doubtful_markers(prep, markers, asg, settings.accuracy_ft, settings.tolerance_ft)
+    asg, doubt = doubtful_markers(
+        prep, markers, asg, settings.accuracy_ft, settings.tolerance_ft, lines
+    )
     try:
         if choosing is not None:
             applied = choosing.result()

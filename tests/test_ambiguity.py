@@ -345,3 +345,48 @@ def test_the_verdicts_do_not_depend_on_the_order_of_the_parcels(seed, accuracy_f
     b = b.set_index("id").loc[a["id"]]
     verdict = [VERDICT.get(s, s) for s in a["status"]]
     assert verdict == [VERDICT.get(s, s) for s in b["status"]]
+
+
+@pytest.mark.parametrize("accuracy_ft", [0.0, 2.5, 16.0, 100.0])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_lines_the_assignment_found_are_those_a_search_finds(seed, accuracy_ft):
+    """The markers in doubt, from the lines the assignment found near each marker, are those
+    a search of every boundary finds: in a block of lots, and where a lot lies over others
+    (its signs on their lines, and inside them), with no accuracy stated, a small one, a
+    phone's and one beyond the tolerance."""
+    from posting.ambiguity import ON_LINE_FT, doubtful_markers
+    from posting.assign import assign_markers, assign_near
+    from posting.prepare import prepare_parcels
+
+    layer, signs_, _ = _county(seed)
+    x0, y0, x1, y1 = shapely.total_bounds(np.asarray(layer.geometry, dtype=object))
+    over = shapely.box(x0 + (x1 - x0) / 3, y0 + (y1 - y0) / 3, x1 - (x1 - x0) / 4, y1 - 2.0)
+    lots = parcels(
+        *np.asarray(layer.geometry, dtype=object),
+        over,
+        ids=[*layer.ids, "over"],
+        owners=[*layer.owners, "Dee Over"],
+    )
+    xy = np.vstack(
+        [
+            np.c_[signs_.x, signs_.y],
+            own_side(over, step=120.0, inset=0.0),
+            own_side(over, step=200.0, inset=3.0),
+        ]
+    )
+    names = [*signs_.attributes["name_on_sign"], *["Dee Over"] * (len(xy) - len(signs_))]
+    signs_ = signs(xy, names)
+    settings = Settings(accuracy_ft=accuracy_ft)
+    prep = prepare_parcels(lots, settings)
+    tol = settings.tolerance_ft
+    reach = min(max(accuracy_ft, ON_LINE_FT), tol)
+    asg, lines = assign_near(prep, signs_, tolerance_ft=tol, near_ft=reach)
+    whole = assign_markers(prep, signs_, tolerance_ft=tol)
+    for f in dataclasses.fields(asg):  # the assignment itself as before
+        np.testing.assert_array_equal(getattr(asg, f.name), getattr(whole, f.name))
+    told = doubtful_markers(prep, signs_, asg, accuracy_ft, tol, lines)
+    found = doubtful_markers(prep, signs_, asg, accuracy_ft, tol)
+    assert len(found[1])  # (some markers in doubt)
+    for a, b in zip(told, found, strict=True):
+        for f in dataclasses.fields(a):
+            np.testing.assert_array_equal(getattr(a, f.name), getattr(b, f.name))
