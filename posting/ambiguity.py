@@ -318,10 +318,10 @@ def bounds(m: Measurements, doubt: Doubt) -> tuple[np.ndarray, Measurements, Mea
     at the cost of the few parcels on lines in doubt.
     """
     parcels = touched(m, doubt)
-    sub = restrict(m, parcels)
+    sub, rows = restrict(m, parcels)
     at = np.searchsorted(parcels, doubt.parcel)  # the other parcel's place among them
     ring = sub.prep.ring_start[at] + (doubt.ring - m.prep.ring_start[doubt.parcel])
-    d = dataclasses.replace(doubt, parcel=at, ring=ring)
+    d = dataclasses.replace(doubt, marker=np.searchsorted(rows, doubt.marker), parcel=at, ring=ring)
     return parcels, without_doubtful(sub, d), with_doubtful(sub, d)
 
 

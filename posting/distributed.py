@@ -519,26 +519,9 @@ def read_marker_piece(job: Job, entry: int, piece: dataset.Piece) -> MarkerLayer
 
 
 def markers_take(m: MarkerLayer, idx: np.ndarray) -> MarkerLayer:
-    """Markers ``idx`` of a marker layer."""
-    attrs = m.attributes
-    attrs = (
-        attrs.iloc[idx].reset_index(drop=True)
-        if len(attrs.columns)
-        else pd.DataFrame(index=range(len(idx)))
-    )
-    return replace(
-        m,
-        source=m.source[idx],
-        row=m.row[idx],
-        x=m.x[idx],
-        y=m.y[idx],
-        lon=m.lon[idx],
-        lat=m.lat[idx],
-        file_index=m.file_index[idx],
-        reason=m.reason[idx],
-        attributes=attrs,
-        parcel_ref=None if m.parcel_ref is None else m.parcel_ref[idx],
-    )
+    """Markers ``idx`` of a marker layer (a piece's: its ``type`` columns judged as the
+    layer's are, ``type_kinds`` as it was)."""
+    return replace(m.take(idx), type_kinds=m.type_kinds)
 
 
 def markers_concat(parts: list[MarkerLayer], files: list[Any]) -> MarkerLayer:

@@ -2720,6 +2720,35 @@ class MarkerLayer:
         per_file[list(self.type_kinds)] = True
         return per_file
 
+    def take(self, idx: np.ndarray) -> MarkerLayer:
+        """Markers ``idx`` of the layer (its files' ``type`` columns judged as before: on the
+        rows of this layer, not of those taken, unless ``type_kinds`` already says)."""
+        from dataclasses import replace
+
+        attrs = self.attributes
+        attrs = (
+            attrs.iloc[idx].reset_index(drop=True)
+            if len(attrs.columns)
+            else pd.DataFrame(index=range(len(idx)))
+        )
+        kinds_of = self.type_kinds
+        if kinds_of is None:
+            kinds_of = frozenset(np.flatnonzero(self._typed_files()).tolist())
+        return replace(
+            self,
+            source=self.source[idx],
+            row=self.row[idx],
+            x=self.x[idx],
+            y=self.y[idx],
+            lon=self.lon[idx],
+            lat=self.lat[idx],
+            file_index=self.file_index[idx],
+            reason=self.reason[idx],
+            attributes=attrs,
+            parcel_ref=None if self.parcel_ref is None else self.parcel_ref[idx],
+            type_kinds=kinds_of,
+        )
+
     def typed(self) -> np.ndarray:
         """Whether each marker's file reads its ``type`` column as kinds (``type_kinds``)."""
         return self._typed_files()[self.file_index]

@@ -21,7 +21,7 @@ from posting.attributes import kind_text
 from posting.boundary import interpolate, outward_normals
 from posting.checks.access import boundary_crossings
 from posting.crs import azimuth_deg
-from posting.index import expand_counts
+from posting.index import expand_counts, unique_ints
 from posting.io import FeatureLayer, MarkerLayer
 from posting.job import CONTEXT_LAYERS
 from posting.land import PER_ROW, LandFacts, land_facts, layer_in_group, properties_context
@@ -279,17 +279,18 @@ def measure(
     return m
 
 
-def restrict(m: Measurements, parcels: np.ndarray) -> Measurements:
+def restrict(m: Measurements, parcels: np.ndarray) -> tuple[Measurements, np.ndarray]:
     """The measurements of ``parcels`` alone (places, ascending), numbered ``0, 1, ...`` in
     that order, as :func:`measure` would have made them for those parcels with the same
-    assignment: their prepared parcels (:func:`posting.partition.take`), rings renumbered
-    with them; the markers assigned to them (the others unassigned; markers keep their
-    numbers); their access points, land facts (fence covers already measured kept) and
-    per-parcel context.
+    assignment; and the old number of each row of their assignment (ascending).
 
-    A parcel's verdict reads only its own markers, boundary and land, so each profile judges
-    these parcels here as it judges them among all (:func:`posting.ambiguity.bounds`: the
-    parcels a doubtful marker concerns judged again, not the whole layer).
+    Their prepared parcels (:func:`posting.partition.take`), rings renumbered with them; the
+    markers assigned to them, and the markers their extra counts stand for, in order (a marker
+    assigned to another parcel is unassigned here); their access points, land facts (fence
+    covers already measured kept) and per-parcel context. A parcel's verdict reads only its
+    own markers, boundary and land, so each profile judges these parcels here as it judges
+    them among all (:func:`posting.ambiguity.bounds`: the parcels a doubtful marker concerns
+    judged again, not the whole layer).
     """
     idx = np.asarray(parcels, dtype=np.int64)
     prep = m.prep
@@ -300,9 +301,19 @@ def restrict(m: Measurements, parcels: np.ndarray) -> Measurements:
     ring_new = np.full(len(prep.rings) + 1, -1, dtype=np.int64)
     ring_new[prep.ring_start[idx][pair] + rank] = np.arange(len(pair))
 
-    asg = m.asg
+    # the assignment's rows kept: the input markers they stand for, then the extra counts
+    asg, n_in = m.asg, len(m.markers)
     parcel = parcel_new[asg.parcel]
-    sub_asg = replace(asg, parcel=parcel, ring=np.where(parcel >= 0, ring_new[asg.ring], -1))
+    kept = np.flatnonzero(parcel >= 0)
+    inputs = unique_ints(kept if m.origin is None else m.origin[kept])
+    rows = np.r_[inputs, kept[kept >= n_in]]
+    row_new = np.full(len(asg.parcel), -1, dtype=np.int64)
+    row_new[rows] = np.arange(len(rows))
+    sub_asg = Assignment(
+        **{f: getattr(asg, f)[rows] for f in Assignment.__dataclass_fields__},
+    )
+    p = parcel[rows]
+    sub_asg = replace(sub_asg, parcel=p, ring=np.where(p >= 0, ring_new[asg.ring[rows]], -1))
     keep = np.flatnonzero(parcel[m.am] >= 0)
     crossings = m.crossings
     if crossings is not None:
@@ -315,21 +326,26 @@ def restrict(m: Measurements, parcels: np.ndarray) -> Measurements:
         for name in PER_ROW
         if getattr(m.context, name) is not None
     }
-    return replace(
+    sub = replace(
         m,
         prep=take(prep, idx),
         asg=sub_asg,
+        markers=m.markers.take(inputs),
         context=replace(m.context, **per_parcel),
-        am=m.am[keep],
+        am=row_new[m.am[keep]],
         kinds=m.kinds[keep],
         attrs=m.attrs.iloc[keep].reset_index(drop=True),
+        all_kinds=m.all_kinds[rows],
         crossings=crossings,
         outward_az=None if m.outward_az is None else m.outward_az[keep],
         land=m.land.take(idx, ring_new),
+        origin=None if m.origin is None else np.searchsorted(inputs, m.origin[rows]),
+        doubtful=None if m.doubtful is None else m.doubtful[inputs],
         warnings=list(m.warnings),
         own=None if m.own is None else m.own[idx],
         _masks={},
     )
+    return sub, rows
 
 
 def _take_values(values: Any, idx: np.ndarray) -> np.ndarray:

@@ -281,7 +281,7 @@ def _whole(monkeypatch) -> None:
     from posting import ambiguity
 
     monkeypatch.setattr(ambiguity, "touched", lambda m, doubt: np.arange(m.n))
-    monkeypatch.setattr(ambiguity, "restrict", lambda m, parcels: m)
+    monkeypatch.setattr(ambiguity, "restrict", lambda m, parcels: (m, np.arange(len(m.asg.parcel))))
 
 
 @pytest.mark.parametrize("rules", ["florida", "texas", ["florida", "kansas"]])
