@@ -238,15 +238,23 @@ def near_other_parcel(
 
 
 def shared_by_one_owner(prep: PreparedParcels, asg: Assignment, doubt: Doubt) -> np.ndarray:
-    """Rows of ``doubt`` between two parcels of the same owner of record (False without
-    owners): such a marker posts their shared line for that owner either way."""
-    owners = prep.layer.owners
-    if owners is None or not len(doubt):
-        return np.zeros(len(doubt), dtype=bool)
-    a = pd.Series(owners[asg.parcel[doubt.marker]], dtype=object)
-    b = pd.Series(owners[doubt.parcel], dtype=object)
-    same = a.notna() & b.notna() & (normalise_text(a) == normalise_text(b))
-    return same.to_numpy(dtype=bool)
+    """Rows of ``doubt`` between two parcels of the same owner, of record (``--owner-field``)
+    or as ``--merge-owner`` keys them (``prep.owner_key``: lots of one owner that touch at a
+    point, left apart); False without either: such a marker posts their shared line for that
+    owner either way."""
+    same = np.zeros(len(doubt), dtype=bool)
+    if not len(doubt):
+        return same
+    mine = asg.parcel[doubt.marker]
+    for owners in (prep.layer.owners, prep.owner_key):
+        if owners is None:
+            continue
+        a = pd.Series(owners[mine], dtype=object)
+        b = pd.Series(owners[doubt.parcel], dtype=object)
+        same |= (a.notna() & b.notna() & (normalise_text(a) == normalise_text(b))).to_numpy(
+            dtype=bool
+        )
+    return same
 
 
 def without_doubtful(m: Measurements, doubt: Doubt) -> Measurements:

@@ -395,6 +395,7 @@ def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> Prepa
         corner_lonlat=corner_lonlat,
         source_rows=None if prep.source_rows is None else [prep.source_rows[i] for i in idx],
         source_ids=None if prep.source_ids is None else [prep.source_ids[i] for i in idx],
+        owner_key=None if prep.owner_key is None else prep.owner_key[idx],
     )
 
 
@@ -458,6 +459,7 @@ def concat(preps: list[PreparedParcels], order: np.ndarray | None = None) -> Pre
         corner_lonlat=corner_lonlat,
         source_rows=joined("source_rows"),
         source_ids=joined("source_ids"),
+        owner_key=None if first.owner_key is None else np.concatenate([p.owner_key for p in preps]),
     )
     n = sum(sizes)
     return take(whole, np.arange(n) if order is None else np.asarray(order, dtype=np.int64))

@@ -148,6 +148,9 @@ class PreparedParcels:
     # when parcels were merged into properties (--merge-owner): each one's input rows and ids
     source_rows: list[list[int]] | None = None
     source_ids: list[list[str]] | None = None
+    # per parcel (property), its owner as ``--merge-owner`` keys it (None without that column):
+    # who owns both sides of a shared line, where no ``--owner-field`` says
+    owner_key: np.ndarray | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.geometry)
@@ -864,7 +867,7 @@ def prepare_parcels(
     usable = pd.isna(invalid)
     group = np.where(usable, group, -1)
     geometry_ft = np.where(usable, geometry_ft, None)
-    source_rows = source_ids = None
+    source_rows = source_ids = owner_key = None
     if merge_key is not None:
         m = _merge(
             layer,
@@ -879,6 +882,8 @@ def prepare_parcels(
             bounds_lonlat,
         )
         source_ids = [[layer.ids[r] for r in rows] for rows in m.source_rows]
+        # (a property's lots share their key: merged by it)
+        owner_key = np.asarray(merge_key, dtype=object)[[rows[0] for rows in m.source_rows]]
         layer, source_rows, geometry_ft, group, invalid, repaired = (
             m.layer,
             m.source_rows,
@@ -917,5 +922,6 @@ def prepare_parcels(
         settings=settings,
         source_rows=source_rows,
         source_ids=source_ids,
+        owner_key=owner_key,
     )
     return add_corners(prep) if corners else prep
