@@ -64,10 +64,10 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.ambiguity import near_other_parcel
+from posting.ambiguity import ON_LINE_FT, near_other_parcel
 from posting.assign import assign_markers
 from posting.boundary import frame
-from posting.checks import EPSILON_FT, apart_accuracy
+from posting.checks import EPSILON_FT, OK, apart_accuracy
 from posting.checks.content import names_match, normalise_text
 from posting.checks.spacing import ring_gaps
 from posting.crs import WGS84, azimuth_deg
@@ -76,6 +76,7 @@ from posting.index import unique_ints
 from posting.io import MarkerLayer
 from posting.kinds.access import UNSURE
 from posting.kinds.density import FT_PER_MILE, required, ring_places
+from posting.kinds.points import own_markers
 from posting.records import LONLAT_DECIMALS
 from posting.report import Report
 
@@ -710,7 +711,7 @@ def plan(
     c = report.corners
     if corners_rule and len(c):
         needs = ~c["status"].isin(["ok", "not required"]).to_numpy()
-        needs |= _served_by_doubt(report, c, corner_reach + MARGIN_FT)
+        needs |= _served_by_doubt(report, c, corner_reach + MARGIN_FT, own=True)
         csel = c[needs & todo[c["parcel"].to_numpy()]]
     else:
         csel = c.iloc[:0]
@@ -954,16 +955,22 @@ def _sight_ring(report: Report, sight_ft: float | None) -> np.ndarray:
     return rules.map(by_profile).to_numpy(dtype=float, na_value=np.nan)
 
 
-def _served_by_doubt(report: Report, places: pd.DataFrame, reach_ft: float) -> np.ndarray:
+def _served_by_doubt(
+    report: Report, places: pd.DataFrame, reach_ft: float, own: bool = False
+) -> np.ndarray:
     """Places (corners, access points) a check found marked, but only by markers GPS error
-    could put across a shared line: no other marker of the parcel within ``reach_ft``."""
+    could put across a shared line (or standing on it): no other marker of the parcel within
+    ``reach_ft``; with ``own`` (corners, where one marker serves one corner), none of the
+    parcel's other markers left to it once each of its marked corners has one of its own
+    (:func:`~posting.kinds.points.own_markers`, as a check matches them)."""
     m = report.markers
     out = np.zeros(len(places), dtype=bool)
     doubt = m["doubtful"].to_numpy(dtype=bool)
     ok = (places["status"] == "ok").to_numpy()
     if not doubt.any() or not ok.any():
         return out
-    sure = np.flatnonzero((m["parcel"].to_numpy() >= 0) & ~doubt)
+    mparcel = m["parcel"].to_numpy(dtype=np.int64)
+    sure = np.flatnonzero((mparcel >= 0) & ~doubt)
     mx, my = m["x_ft"].to_numpy(float)[sure], m["y_ft"].to_numpy(float)[sure]
     px, py = places["x_ft"].to_numpy(float), places["y_ft"].to_numpy(float)
     pp = places["parcel"].to_numpy(dtype=np.int64)
@@ -971,9 +978,39 @@ def _served_by_doubt(report: Report, places: pd.DataFrame, reach_ft: float) -> n
     if len(sure):
         tree = shapely.STRtree(shapely.points(mx, my))
         qi, ti = tree.query(shapely.points(px, py), predicate="dwithin", distance=reach_ft)
-        same = m["parcel"].to_numpy(dtype=np.int64)[sure][ti] == pp[qi]
+        same = mparcel[sure][ti] == pp[qi]
         served[qi[same]] = True
+    if own:
+        # the marked corners of the parcels a doubtful marker posts, matched to their sure
+        # markers as a check would: a sure marker near two corners serves one of them
+        n = len(report.parcels)
+        touched = np.zeros(n, dtype=bool)
+        touched[mparcel[doubt & (mparcel >= 0)]] = True
+        at = np.flatnonzero(ok & served & touched[pp] & _at_corner(report, pp))
+        mine = sure[touched[mparcel[sure]]]
+        st = report.settings
+        status = own_markers(
+            px[at],
+            py[at],
+            pp[at],
+            m["x_ft"].to_numpy(float)[mine],
+            m["y_ft"].to_numpy(float)[mine],
+            mparcel[mine],
+            mine,
+            st.corner_tolerance_ft,
+            st.accuracy_ft,
+            n,
+            together_ft=st.corner_merge_ft,
+        )
+        served[at[status != OK]] = False
     return ok & ~served
+
+
+def _at_corner(report: Report, parcel: np.ndarray) -> np.ndarray:
+    """True where the parcel's profile wants a marker of its own at each corner."""
+    mode = {p.name: p.corners.mode if p.corners is not None else "none" for p in report.profiles}
+    rules = report.parcels["rules"].to_numpy(dtype=object)[parcel]
+    return np.array([mode.get(r) == "at_corner" for r in rules], dtype=bool)
 
 
 def _counts(report: Report) -> np.ndarray:
@@ -1030,24 +1067,25 @@ def _clearance(report: Report) -> np.ndarray:
     so an owner's name without a distinctive word ("J & B LLC") or one a neighbour's owner
     shares ("Harney Timber LLC" beside "Harney Timber Trust") settles nothing, unless the
     neighbour has the same owner. Elsewhere new markers stand the accuracy and a margin from
-    shared lines.
+    shared lines. With no accuracy stated, a marker on a shared line (within
+    :data:`~posting.ambiguity.ON_LINE_FT`) is in doubt: new markers stand twice that from it
+    (each position is judged as exported, rounded, so no margin is needed for the rounding).
     """
     acc = report.settings.accuracy_ft
-    if acc <= 0:
-        return np.zeros(len(report.parcels))
+    clearance = acc + MARGIN_FT if acc > 0 else 2 * ON_LINE_FT
     owner = report.parcels["owner"].astype(object).reset_index(drop=True)
     known = owner.notna().to_numpy() & (owner.astype(str).str.strip() != "").to_numpy()
     known &= names_match(owner.where(known), owner.where(known))
     # neighbours near enough for a marker of one to be doubted by the other's line
     geo = report.geometry
     cand = np.flatnonzero(known)
-    a, b = _near_pairs(geo, cand, acc + report.settings.tolerance_ft)
+    a, b = _near_pairs(geo, cand, clearance + report.settings.tolerance_ft)
     if len(a):
         sign, other = owner.iloc[a].reset_index(drop=True), owner.iloc[b].reset_index(drop=True)
         same = (normalise_text(sign) == normalise_text(other)).to_numpy(dtype=bool, na_value=False)
         shared_name = names_match(sign, other) & ~same
         known[a[shared_name]] = False
-    return np.where(known, 0.0, acc + MARGIN_FT)
+    return np.where(known, 0.0, clearance)
 
 
 def _near_pairs(geo: Any, parcels: np.ndarray, within_ft: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1147,13 +1185,16 @@ def _fill(
     else:  # no fixed position anywhere (no marker, no corner rule): every ring is bare
         si = ei = np.full(len(sm), -1, dtype=np.int64)
     both_existing = ~unmarked & (si >= 0) & (ei >= 0)
-    # gaps between two existing markers: as the check judged them
+    # gaps between two existing markers: as the check judged them (the same two: a marker
+    # between them that the plan does not count, a doubtful one, made the check's gaps shorter)
     rep = report.gaps
     passed = pd.Series(
         rep["status"].to_numpy() == "ok",
-        index=pd.MultiIndex.from_arrays([rep["ring"].to_numpy(), rep["start_marker"].to_numpy()]),
+        index=pd.MultiIndex.from_arrays(
+            [rep["ring"].to_numpy(), rep["start_marker"].to_numpy(), rep["end_marker"].to_numpy()]
+        ),
     )
-    key = pd.MultiIndex.from_arrays([ring, si])
+    key = pd.MultiIndex.from_arrays([ring, si, ei])
     was_ok = passed.reindex(key).fillna(False).to_numpy(dtype=bool)
     sp = np.asarray(spacing, dtype=float)[ring] if np.ndim(spacing) else np.full(len(g), spacing)
     held = np.isfinite(sp)  # a ring whose profile has a spacing rule
@@ -1322,15 +1363,26 @@ def _notes(
     acc = report.settings.accuracy_ft
     for k in np.flatnonzero(cat["unsure"]):
         at = f"[{cat['lon'][k]:.7f}, {cat['lat'][k]:.7f}]"
+        why, within = (
+            (
+                f"no spot here stands {clear[parcel[k]]:.1f} ft from the line shared with "
+                f"another parcel (the survey's {acc:g} ft accuracy)",
+                "within the survey's accuracy of",
+            )
+            if acc > 0
+            else (
+                "no spot here stands off the line shared with another parcel (a marker on it "
+                f"could post either: within {ON_LINE_FT:g} ft)",
+                "on",
+            )
+        )
         notes[k] = (
-            f"a check cannot be sure this marker posts this parcel: no spot here stands "
-            f"{clear[parcel[k]]:.1f} ft from the line shared with another parcel (the "
-            f"survey's {acc:g} ft accuracy); give the owner column, whose name on the sign "
-            "settles it, or survey it more precisely"
+            f"a check cannot be sure this marker posts this parcel: {why}; give the owner "
+            "column, whose name on the sign settles it, or survey it more precisely"
         )
         warnings.append(
-            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} stands within the "
-            "survey's accuracy of a shared line, so a check cannot be sure it posts this parcel"
+            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} stands {within} a shared "
+            "line, so a check cannot be sure it posts this parcel"
         )
     for k in np.flatnonzero(~ok):
         at = f"[{cat['lon'][k]:.7f}, {cat['lat'][k]:.7f}]"
@@ -1446,9 +1498,8 @@ def _shopping_list(
     for i in np.flatnonzero(stuck):
         n, u = int((unplaced == rows[i]).sum()), int((unsure == rows[i]).sum())
         parts = [f"{n} marker(s) cannot stand where a check counts them for this parcel"] * (n > 0)
-        parts += [f"{u} marker(s) cannot stand clear of a shared line by the survey's accuracy"] * (
-            u > 0
-        )
+        clear_of = "by the survey's accuracy" if report.settings.accuracy_ft > 0 else "off it"
+        parts += [f"{u} marker(s) cannot stand clear of a shared line {clear_of}"] * (u > 0)
         note[i] = "; ".join(parts)
     # a parcel whose profile wants markers at its ways in, which no access layer gave: its
     # markers there cannot be placed, and a re-check would be uncertain

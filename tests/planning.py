@@ -35,11 +35,16 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
     planned = (m["source"] == "<plan>").to_numpy()
     role = np.full(len(m), "existing", dtype=object)
     role[planned] = plan.markers["role"].to_numpy(dtype=object)[m["row"].to_numpy()[planned]]
-    # the first check's verdict on each gap between two existing markers, by its start marker
+    # the first check's verdict on each gap between two existing markers, by its two markers
+    # (a doubtful marker between two others made two gaps of what is one for the plan)
     ok_gap = {
-        (int(r), int(s)): st == "ok"
-        for r, s, st in zip(
-            first.gaps["ring"], first.gaps["start_marker"], first.gaps["status"], strict=True
+        (int(r), int(s), int(e)): st == "ok"
+        for r, s, e, st in zip(
+            first.gaps["ring"],
+            first.gaps["start_marker"],
+            first.gaps["end_marker"],
+            first.gaps["status"],
+            strict=True,
         )
         if s >= 0
     }
@@ -79,7 +84,7 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
             if len(fixed) > 1 and g == 0:
                 continue
             both_existing = ia < n_existing and ib < n_existing
-            if both_existing and ok_gap.get((r, int(ia)), False):
+            if both_existing and ok_gap.get((r, int(ia), int(ib)), False):
                 continue
             if g > T + EPSILON_FT:
                 needed += math.ceil(g / T - 1e-9) - 1

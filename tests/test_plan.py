@@ -642,6 +642,49 @@ def test_an_owners_name_that_settles_nothing_keeps_markers_off_the_shared_line(o
     assert len(by_line) and ((by_line["x_ft"] - 1000).abs() >= 16).all()
 
 
+def test_a_gap_a_doubtful_marker_split_is_planned_whole():
+    # Lot P's east side (998 ft between its corner signs at (999, 1) and (999, 999)) is split
+    # by a sign drawn on the line it shares with lot Q (1000, 500): the check passed the two
+    # halves, but that sign may post Q (P is uncertain). The plan counts no doubtful sign, so
+    # the gap it fills is the whole side: one interval marker, not none (the gap's first half
+    # passed; the whole is not that gap). Re-checked, P complies.
+    layer = parcels(square(1000), square(1000, 1000), ids=["P", "Q"])
+    signs = [(1, 1), (999, 1), (999, 999), (1, 999), (500, 1), (500, 999), (1, 500)]
+    signs = markers([*signs, (1000, 500)])
+    first = check(layer, signs)
+    assert first.parcels["status"].tolist() == ["uncertain", "unposted"]
+    p = plan(first)
+    pp = p.parcels.set_index("id")
+    assert (pp.loc["P", "corner"], pp.loc["P", "interval"]) == (0, 1) and pp.loc["P", "complete"]
+    east = p.markers[(p.markers["parcel_id"] == "P")]
+    assert east["x_ft"].round(1).tolist() == [997.0]
+    assert east["y_ft"].iloc[0] == pytest.approx(500.0, abs=0.5)
+    again = recheck(layer, signs, p)
+    assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+    assert interval_oracle(p, again) == (1 + pp.loc["Q", "interval"],) * 2
+
+
+def test_a_corner_whose_only_own_marker_is_doubtful_gets_one():
+    # A 40 ft deep strip P, Q beside it to the east. P's south-east corner has a sign drawn on
+    # it, on the line P shares with Q (doubtful: it may post Q); the sign at (995, 20) stands
+    # 20.6 ft from both east corners, but one sign serves one corner, so without the doubtful
+    # one P's east corners share it. Then one east corner needs a marker of its own: the plan
+    # places it (a sure sign within reach of the corner is not enough), and P complies.
+    strip = shapely.box(0, 0, 1000, 40)
+    layer = parcels(strip, shapely.box(1000, 0, 2000, 40), ids=["P", "Q"])
+    signs = [(2, 2), (2, 38), (400, 1), (700, 1), (400, 39), (700, 39), (995, 20), (1000, 0)]
+    signs = markers(signs)
+    first = check(layer, signs)
+    assert first.parcels["status"].tolist() == ["uncertain", "unposted"]
+    p = plan(first)
+    pp = p.parcels.set_index("id")
+    assert (pp.loc["P", "corner"], pp.loc["P", "interval"]) == (1, 0) and pp.loc["P", "complete"]
+    new = p.markers[p.markers["parcel_id"] == "P"]
+    assert (new["x_ft"] > 960).all()  # at one of the east corners
+    again = recheck(layer, signs, p)
+    assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+
+
 def test_markers_that_must_be_in_sight_of_each_other_are_planned_within_sight():
     # Nevada: marks every 200 ft, and in sight of each other: 100 ft in woods. The land cover
     # is unknown, so only the forest distance is certain: 100 - 0.2 - 2 x 3 = 93.8 ft apart.
