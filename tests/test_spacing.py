@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import shapely
 from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from posting import Settings, check
@@ -288,6 +288,9 @@ def test_bisector_signs_stand_the_half_side_less_setback_times_cot_from_the_midp
     u = (prev - xy) / np.hypot(*(prev - xy).T)[:, None]
     w = (nxt - xy) / np.hypot(*(nxt - xy).T)[:, None]
     inner = np.arccos(np.clip((u * w).sum(1), -1, 1))  # each corner's inner angle
+    # a sign on a sharp corner's bisector may stand beyond the corner tolerance (30 ft), and is
+    # then no corner's sign (12 ft from both sides of a 42 degree corner: 33.5 ft from it)
+    assume((setback / np.sin(inner / 2) < 29.0).all())
     bis = (u + w) / np.hypot(*(u + w).T)[:, None]
     at = xy + bis * (setback / np.sin(inner / 2))[:, None]
     mids = (xy + nxt) / 2
