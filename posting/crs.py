@@ -15,6 +15,16 @@ overstates a 500 ft gap by 1/cos(latitude): about 14 % in Florida, 41 % at 45°N
   600 ft lot measures 599.76 ft); the low-distortion projection is what surveyors use for ground
   distances. A dataset that spans zones is measured in one such projection per zone.
 
+Those are lengths on the ellipsoid (sea level). The statutes' feet are on the ground, which at
+an elevation ``h`` above the ellipsoid is longer by the **elevation factor** ``(R + h) / R``
+(``R`` the Gaussian mean radius at the land's latitude, about 20.9 million feet): 2.5e-4 at
+5,280 ft (500 ft measures 499.87 ft), more than the scale error a kept CRS may have. Given the
+land's elevation (``elevation_ft``), the local transverse Mercator takes that factor as its
+scale on the central meridian (``k_0``, a surveyor's low-distortion projection, grid = ground)
+and no input CRS is kept: every length, position and area is then a ground figure, and a
+position computed in the frame (a planned marker) goes back to its true longitude and latitude
+through the frame's own inverse.
+
 Internally, coordinates are scaled to **international feet** (0.3048 m) after projection, so every
 length and distance in the engine is in feet whatever the CRS unit: metres, feet or US survey
 feet (1200/3937 m; the two feet differ by 2 parts per million).
@@ -44,6 +54,8 @@ __all__ = [
     "WorkingCRS",
     "azimuth_deg",
     "crs_of",
+    "elevation_factor",
+    "gaussian_radius_ft",
     "geodesic_ft",
     "local_tm",
     "lonlat_margin_deg",
@@ -51,6 +63,7 @@ __all__ = [
     "plan_working_crs",
     "projected_area_of_use",
     "to_lonlat",
+    "zone_frame",
 ]
 
 FT_M = 0.3048
@@ -63,6 +76,38 @@ its central meridian (1:2,500: 500.15 ft on the ground measured as 499.95 ft) is
 
 WGS84 = CRS.from_epsg(4326)
 _GEOD = Geod(ellps="WGS84")
+
+
+def gaussian_radius_ft(lat: float) -> float:
+    """The Gaussian mean radius of the WGS 84 ellipsoid at latitude ``lat`` (degrees), in feet:
+    ``sqrt(M N)``, ``M`` the radius of curvature in the meridian and ``N`` in the prime vertical
+    (GRS 80's is the same to a millimetre).
+
+    >>> round(gaussian_radius_ft(39.74))  # Denver: 6,374.19 km
+    20912705
+    """
+    a, f = _GEOD.a, _GEOD.f
+    e2 = f * (2 - f)
+    w = 1 - e2 * np.sin(np.radians(lat)) ** 2
+    return float(a * np.sqrt(1 - e2) / w / FT_M)
+
+
+def elevation_factor(elevation_ft: float, lat: float) -> float:
+    """How much longer a length on the ground at ``elevation_ft`` above the ellipsoid is than
+    its projection on the ellipsoid, at latitude ``lat``: ``(R + h) / R``
+    (:func:`gaussian_radius_ft`). The geoid lies within 200 ft of the ellipsoid in the United
+    States, so a height above sea level gives the factor to better than 1e-5.
+
+    >>> round(elevation_factor(5280.0, 39.74), 7)  # Denver: 500 ft on the ground, 499.874 ft
+    1.0002525
+    >>> elevation_factor(0.0, 39.74)
+    1.0
+    """
+    h = float(elevation_ft)
+    if h == 0:
+        return 1.0
+    r = gaussian_radius_ft(lat)
+    return (r + h) / r
 
 
 @lru_cache(maxsize=64)
@@ -194,6 +239,12 @@ class WorkingCRS:
     ----------
     crs
         The projected CRS.
+    name
+        Its label, when not the CRS's own name.
+    elevation_ft, elevation_factor
+        The elevation whose ground lengths the CRS measures, and the factor by which its scale
+        exceeds the ellipsoid's for that (built into the CRS itself:
+        :func:`local_tm`); 0 and 1 for a CRS of lengths on the ellipsoid (or grid lengths).
 
     Examples
     --------
@@ -204,6 +255,8 @@ class WorkingCRS:
 
     crs: CRS
     name: str | None = None
+    elevation_ft: float = 0.0
+    elevation_factor: float = 1.0
     ft_per_unit: float = field(init=False)
 
     def __post_init__(self) -> None:
@@ -443,26 +496,51 @@ def utm_zone(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:
     return np.where(np.asarray(lat) >= 0, 32600, 32700) + zone
 
 
-def local_tm(lon0: float) -> WorkingCRS:
-    """A low-distortion transverse Mercator (WGS 84, scale 1, feet) on meridian ``lon0``.
+def local_tm(lon0: float, elevation_ft: float = 0.0, lat: float = 0.0) -> WorkingCRS:
+    """A low-distortion transverse Mercator (WGS 84, feet) on meridian ``lon0``: scale 1 on it,
+    or, for land at ``elevation_ft`` (not 0) near latitude ``lat``, the elevation factor
+    (:func:`elevation_factor`), so that its lengths are ground lengths there.
 
     Examples
     --------
     >>> local_tm(-81.1149).label
     'local transverse Mercator (WGS 84), central meridian -81.115°, scale 1, international feet'
+    >>> w = local_tm(-104.99, 5280, 39.74)
+    >>> w.label.split(", ")[2:]
+    ['scale 1.0002525 (ground distances at 5,280 ft elevation)', 'international feet']
+    >>> round(w.elevation_factor, 7), w.elevation_ft
+    (1.0002525, 5280.0)
     """
     lon0 = round(float(lon0), 3)
+    h = float(elevation_ft)
+    scale, k = "scale 1", 1.0
+    if h != 0:
+        # (the latitude to a hundredth of a degree, the factor to 1e-10: the same frame from
+        # every partition's extremes, and 1e-10 is 0.00000005 ft in 500 ft)
+        k = round(elevation_factor(h, round(float(lat), 2)), 10)
+        scale = f"scale {k:.7f} (ground distances at {h:,g} ft elevation)"
     # +approx: the Evenden-Snyder series, three times faster than PROJ's default exact
     # algorithm and within 0.00001 ft of it 3 degrees either side of the meridian.
     crs = CRS.from_proj4(
-        f"+proj=tmerc +approx +lat_0=0 +lon_0={lon0} +k=1 +x_0=0 +y_0=0 +datum=WGS84 "
+        f"+proj=tmerc +approx +lat_0=0 +lon_0={lon0} +k={k:.10g} +x_0=0 +y_0=0 +datum=WGS84 "
         "+units=ft +no_defs"
     )
     return WorkingCRS(
         crs,
-        name=f"local transverse Mercator (WGS 84), central meridian {lon0:.3f}°, scale 1, "
+        name=f"local transverse Mercator (WGS 84), central meridian {lon0:.3f}°, {scale}, "
         "international feet",
+        elevation_ft=h,
+        elevation_factor=k,
     )
+
+
+def zone_frame(lon: np.ndarray, lat: np.ndarray, elevation_ft: float = 0.0) -> WorkingCRS:
+    """The local transverse Mercator of the features of one UTM zone centred at ``lon``/``lat``
+    (their extremes are enough): on the meridian through their middle, and, at an
+    ``elevation_ft``, scaled to the ground at their middle latitude."""
+    mid_lon = (float(np.min(lon)) + float(np.max(lon))) / 2
+    mid_lat = (float(np.min(lat)) + float(np.max(lat))) / 2
+    return local_tm(mid_lon, elevation_ft, mid_lat)
 
 
 def max_scale_error(crs: CRS, lon: np.ndarray, lat: np.ndarray) -> float:
@@ -485,7 +563,7 @@ def _sample_grid(lon: np.ndarray, lat: np.ndarray, n: int = 7) -> tuple[np.ndarr
 
 
 def plan_working_crs(
-    lon: np.ndarray, lat: np.ndarray, source: CRS
+    lon: np.ndarray, lat: np.ndarray, source: CRS, elevation_ft: float = 0.0
 ) -> tuple[list[WorkingCRS], np.ndarray]:
     """Choose the working CRS (or CRSs) for features centred at ``lon``/``lat``.
 
@@ -496,6 +574,10 @@ def plan_working_crs(
         feature without usable geometry: it gets group -1.
     source
         The CRS the features come in.
+    elevation_ft
+        The land's elevation: 0 measures on the ellipsoid; any other keeps no input CRS
+        (its grid lengths are not the ground's) and measures ground lengths on each zone's
+        local transverse Mercator (:func:`zone_frame`).
 
     Returns
     -------
@@ -514,7 +596,7 @@ def plan_working_crs(
     group = np.full(len(lon), -1, dtype=np.int64)
     if not ok.any():
         return [], group
-    if source.is_projected:
+    if source.is_projected and not elevation_ft:
         glon, glat = _sample_grid(lon[ok], lat[ok])
         if max_scale_error(source, glon, glat) <= MAX_SCALE_ERROR:
             try:
@@ -527,10 +609,10 @@ def plan_working_crs(
     zones = utm_zone(lon[ok], lat[ok])
     codes, inverse = np.unique(zones, return_inverse=True)
     group[ok] = inverse
-    crss = []
-    for k in range(len(codes)):
-        glon = lon[ok][inverse == k]
-        crss.append(local_tm((float(glon.min()) + float(glon.max())) / 2))
+    crss = [
+        zone_frame(lon[ok][inverse == k], lat[ok][inverse == k], elevation_ft)
+        for k in range(len(codes))
+    ]
     return crss, group
 
 

@@ -2162,6 +2162,7 @@ class _Steps:
             np.concatenate([x["extreme_lon"] for x in info]),
             np.concatenate([x["extreme_lat"] for x in info]),
             crs,
+            job.settings.elevation_ft,
         )
         return pieces, frames, info, working
 

@@ -140,6 +140,18 @@ settings_options = _compose(
         help="Stated survey accuracy: findings this close to a limit are 'uncertain'. "
         "Phone ~16, handheld GPS ~10, mapping-grade ~3, RTK ~0.1.",
     ),
+    click.option(
+        "--elevation-ft",
+        type=float,
+        default=_defaults.elevation_ft,
+        show_default=True,
+        metavar="FT",
+        help="The land's height above sea level: lengths and areas are then measured on the "
+        "ground, longer than at sea level by (R + h) / R (1.00025 at 5,280 ft: 500 ft measures "
+        "499.87 ft at sea level). Give it for land above a few hundred feet when gaps come "
+        "within a fraction of a foot of the limit (RTK surveys). The geoid's height (under "
+        "200 ft in the US) changes the factor by under 1e-5; 0: sea level.",
+    ),
 )
 
 context_options = _compose(
@@ -285,6 +297,7 @@ SETTINGS_OPTIONS = (
     "corner_merge_ft",
     "access_tolerance_ft",
     "accuracy_ft",
+    "elevation_ft",
 )
 """The settings given by :data:`settings_options` (the others keep their defaults)."""
 INPUT_OPTIONS = (

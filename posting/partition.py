@@ -32,10 +32,10 @@ from posting.crs import (
     MAX_SCALE_ERROR,
     WorkingCRS,
     _sample_grid,
-    local_tm,
     lonlat_margin_deg,
     max_scale_error,
     utm_zone,
+    zone_frame,
 )
 from posting.errors import CRSError
 from posting.index import expand_counts, unique_ints
@@ -95,17 +95,20 @@ class WorkingPlan:
     zones: tuple[int, ...] | None  # the UTM zone of each CRS; None: the source CRS is kept
 
     @classmethod
-    def of(cls, lon: np.ndarray, lat: np.ndarray, source: Any) -> WorkingPlan:
+    def of(
+        cls, lon: np.ndarray, lat: np.ndarray, source: Any, elevation_ft: float = 0.0
+    ) -> WorkingPlan:
         """The plan for a layer whose centres' extremes are ``lon``/``lat`` (the same choice
         :func:`posting.crs.plan_working_crs` makes: the source CRS when its scale error is
-        small over the data, else a local transverse Mercator per UTM zone)."""
+        small over the data and no ``elevation_ft`` is given, else a local transverse Mercator
+        per UTM zone, scaled to the ground at that elevation)."""
         lon = np.asarray(lon, dtype=float)
         lat = np.asarray(lat, dtype=float)
         ok = np.isfinite(lon) & np.isfinite(lat)
         if not ok.any():
             return cls((), ())
         lon, lat = lon[ok], lat[ok]
-        if source.is_projected:
+        if source.is_projected and not elevation_ft:
             glon, glat = _sample_grid(lon, lat)
             if max_scale_error(source, glon, glat) <= MAX_SCALE_ERROR:
                 try:
@@ -114,10 +117,7 @@ class WorkingPlan:
                     pass
         zones = utm_zone(lon, lat)
         codes = np.unique(zones)
-        crss = []
-        for z in codes:
-            glon = lon[zones == z]
-            crss.append(local_tm((float(glon.min()) + float(glon.max())) / 2))
+        crss = [zone_frame(lon[zones == z], lat[zones == z], elevation_ft) for z in codes]
         return cls(tuple(crss), tuple(int(z) for z in codes))
 
     def __call__(

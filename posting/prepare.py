@@ -203,19 +203,23 @@ def add_corners(prep: PreparedParcels) -> PreparedParcels:
 def _equal_area_acres(
     geoms_ft: np.ndarray, wcrs: WorkingCRS, lon: np.ndarray, lat: np.ndarray
 ) -> np.ndarray:
-    """Area in acres on the ellipsoid: the working (conformal) area over its areal scale.
+    """Area in acres on the ground: the working (conformal) area over its areal scale, times
+    the square of the frame's elevation factor.
 
     A conformal projection scales areas by k² at each point; across one parcel k varies by far
     less than a part in a million, so dividing by the areal scale at the parcel's centre gives
-    the true (equal-area) figure. The local transverse Mercator's areal scale is within 1e-5 of
-    1 on a county-sized layer; State Plane's within 2e-4.
+    the true (equal-area) figure on the ellipsoid. The local transverse Mercator's areal scale
+    is within 1e-5 of 1 on a county-sized layer; State Plane's within 2e-4. A frame scaled to
+    the ground at an elevation (:func:`posting.crs.local_tm`) has that factor in its areal
+    scale; the ground's area is the ellipsoid's times its square (1 without an elevation).
     """
     scale = np.ones(len(geoms_ft))
     ok = np.isfinite(lon) & np.isfinite(lat)
     if ok.any():
         factors = Proj(wcrs.crs).get_factors(lon[ok], lat[ok])
         scale[ok] = np.asarray(factors.areal_scale, dtype=float)
-    return shapely.area(geoms_ft) / SQFT_PER_ACRE / scale
+    ground = wcrs.elevation_factor**2
+    return shapely.area(geoms_ft) / SQFT_PER_ACRE / scale * ground
 
 
 def _reason_lonlat(reason: str, wcrs: WorkingCRS) -> str:
@@ -766,8 +770,8 @@ def prepare_parcels(
         beside other work, says False.
     plan
         Chooses the working CRSs, called as :func:`posting.crs.plan_working_crs` (the default)
-        is; a partition of a larger layer is given the whole layer's
-        (:class:`posting.partition.WorkingPlan`).
+        is, with the settings' ``elevation_ft``; a partition of a larger layer is given the
+        whole layer's (:class:`posting.partition.WorkingPlan`, made at that elevation).
     """
     settings = settings or Settings()
     n = len(layer)
@@ -819,7 +823,10 @@ def prepare_parcels(
     unplaced = polygonal & ~(np.isfinite(lon) & np.isfinite(lat))
     invalid[unplaced] = f"cannot be placed on Earth from {layer.crs.name}"
     lon[unplaced] = np.nan
-    crss, group = (plan or plan_working_crs)(lon, lat, layer.crs)
+    if plan is None:
+        crss, group = plan_working_crs(lon, lat, layer.crs, settings.elevation_ft)
+    else:
+        crss, group = plan(lon, lat, layer.crs)
 
     geometry_ft = np.full(n, None, dtype=object)
     for g, wcrs in enumerate(crss):

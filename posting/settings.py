@@ -12,7 +12,7 @@ from typing import Any
 
 from posting.errors import InputError
 
-__all__ = ["ACCURACY_GUIDE_FT", "Settings"]
+__all__ = ["ACCURACY_GUIDE_FT", "ELEVATION_RANGE_FT", "Settings"]
 
 ACCURACY_GUIDE_FT = {
     "phone": 16.0,
@@ -26,6 +26,10 @@ Smartphones give about 5 m (16 ft) under open sky and worse under trees or in to
 measured with an iPhone and Avenza); recreational handheld receivers 3-15 m, typically about
 3 m (10 ft) in the open; mapping-grade receivers about 1 m; RTK survey equipment 1-2 cm.
 """
+
+ELEVATION_RANGE_FT = (-300.0, 20_500.0)
+"""The elevations ``elevation_ft`` may state, in feet: the lowest and highest land in the United
+States (Badwater Basin, 282 ft below sea level; Denali, 20,310 ft above) with some room."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,14 @@ class Settings:
         The survey's stated accuracy. A finding within this distance of its limit could go
         either way, so the parcel is ``uncertain`` rather than passed or failed. See
         :data:`ACCURACY_GUIDE_FT`.
+    elevation_ft
+        The land's height above sea level, in feet (within :data:`ELEVATION_RANGE_FT`). The
+        statutes' feet are on the ground, longer than the same span on the ellipsoid (sea
+        level) by ``(R + h) / R``: at 5,280 ft, 500 ft measures 499.87 ft at sea level. Given,
+        every length, position and area is a ground figure (the working CRS is scaled to the
+        ground: :func:`posting.crs.local_tm`); 0 (the default) measures at sea level. The
+        geoid lies within 200 ft of the ellipsoid in the United States: a height above sea
+        level changes the factor by under 1e-5 (0.005 ft in 500 ft).
     """
 
     tolerance_ft: float = 30.0
@@ -80,14 +92,35 @@ class Settings:
     water_tolerance_ft: float = 30.0
     merge_snap_ft: float = 1.0
     accuracy_ft: float = 0.0
+    elevation_ft: float = 0.0
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
+            if name == "elevation_ft":
+                continue
             if not (value >= 0) or value != value or value == float("inf"):
                 raise InputError(f"{name} must be a finite number >= 0, not {value!r}")
+        low, high = ELEVATION_RANGE_FT
+        if not (low <= self.elevation_ft <= high):  # (NaN fails both)
+            raise InputError(
+                f"{{option}} is the land's height above sea level in feet, from {low:,g} "
+                f"(Badwater Basin, -282 ft) to {high:,g} (Denali, 20,310 ft), not "
+                f"{self.elevation_ft!r}",
+                parameter="elevation_ft",
+            )
         if self.tolerance_ft <= 0 or self.corner_angle_deg <= 0 or self.corner_angle_deg >= 180:
             raise InputError("tolerance_ft must be > 0 and corner_angle_deg within (0, 180)")
 
     def as_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict."""
-        return asdict(self)
+        """The settings as a JSON-ready dict (``elevation_ft`` only when given: at sea level,
+        the reports of before it came).
+
+        >>> "elevation_ft" in Settings().as_dict()
+        False
+        >>> Settings(elevation_ft=5280).as_dict()["elevation_ft"]
+        5280
+        """
+        out = asdict(self)
+        if not self.elevation_ft:
+            del out["elevation_ft"]
+        return out

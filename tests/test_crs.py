@@ -8,9 +8,17 @@ import shapely
 from helpers import markers, parcels
 from pyproj import CRS, Geod, Transformer
 
-from posting import check
-from posting.crs import WGS84, WorkingCRS, local_tm, max_scale_error, plan_working_crs, utm_zone
-from posting.errors import CRSError
+from posting import Settings, check
+from posting.crs import (
+    WGS84,
+    WorkingCRS,
+    elevation_factor,
+    local_tm,
+    max_scale_error,
+    plan_working_crs,
+    utm_zone,
+)
+from posting.errors import CRSError, InputError
 
 GEOD = Geod(ellps="WGS84")
 FT_M = 0.3048
@@ -255,3 +263,101 @@ def test_a_utm_layer_is_not_measured_in_utm_where_its_scale_is_1_2500_off():
     assert max_scale_error(CRS.from_epsg(2236), lon, lat) < 1e-4
     crss, _ = plan_working_crs(lon, lat, CRS.from_epsg(2236))
     assert crss[0].label.startswith("EPSG:2236")
+
+
+# -- ground lengths at an elevation -----------------------------------------------------------
+# A transverse Mercator at Denver, scale 1: its feet are feet on the ellipsoid (sea level).
+DENVER = CRS.from_proj4(
+    "+proj=tmerc +lat_0=39.74 +lon_0=-104.99 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft +no_defs"
+)
+
+
+def test_signs_500_1_ground_ft_apart_in_denver_fail_only_at_its_elevation():
+    """By hand. WGS 84: a = 6,378,137 m = 20,925,646.3 ft, e² = f (2 - f) = 0.00669438. At
+    Denver's 39.74° N, sin² = 0.408711, 1 - e² sin² = 0.9972639, sqrt(1 - e²) = 0.9966472: the
+    Gaussian mean radius R = a sqrt(1 - e²) / (1 - e² sin²) = 20,912,705 ft. At 5,280 ft the
+    ground is longer than the ellipsoid by (R + 5280) / R = 1.00025248: 500 ft on the ground is
+    500 / 1.00025248 = 499.874 ft at sea level (0.126 ft short), and signs 500.1 ground ft
+    apart are 500.1 / 1.00025248 = 499.974 ft apart at sea level. A square lot whose sides are
+    1,000.2 ft on the ground (999.9475 ft at sea level) with a sign at each corner and
+    midpoint passes Florida's 500 ft measured at sea level: a false pass. At its elevation it
+    fails by 0.1 ft, its perimeter 4 x 1,000.2 = 4,000.8 ft and its area 1,000.2² / 43,560 =
+    22.9660 acres (22.9544 at sea level)."""
+    factor = 1.00025248
+    side = 1000.2 / factor  # at sea level: 999.9475 ft
+    assert side == pytest.approx(999.9475, abs=1e-4)
+    half = side / 2
+    signs = [(x * half, y * half) for x, y in [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2)]]
+    signs += [(0, 2 * half), (0, half)]
+    lot = parcels(shapely.box(0, 0, side, side), crs=DENVER)
+    at_sea = check(lot, markers(signs, crs=DENVER)).to_dict()["parcels"][0]
+    assert at_sea["status"] == "compliant"
+    assert at_sea["max_gap_ft"] == pytest.approx(499.97, abs=0.005)
+    r = check(lot, markers(signs, crs=DENVER), settings=Settings(elevation_ft=5280))
+    p = r.to_dict()["parcels"][0]
+    assert p["status"] == "noncompliant"
+    assert p["max_gap_ft"] == pytest.approx(500.1, abs=0.005)
+    assert p["perimeter_ft"] == pytest.approx(4000.8, abs=0.01)
+    assert p["area_acres"] == pytest.approx(22.9660, abs=1e-4)
+    assert at_sea["area_acres"] == pytest.approx(22.9544, abs=1e-4)
+    # the report says the elevation it measured at (a projected layer is no longer kept: its
+    # grid lengths are not the ground's)
+    assert "scale 1.0002525 (ground distances at 5,280 ft elevation)" in r.crs
+    assert r.to_dict()["settings"]["elevation_ft"] == 5280
+
+
+def test_a_long_gap_at_an_elevation_is_the_sea_level_one_times_r_plus_h_over_r():
+    """A second method: the Gaussian radius from pyproj's geodesics, sqrt(M N), M a short
+    meridian arc over its angle and N cos(lat) a short parallel arc over its angle (N from the
+    geodesic between two points of a parallel, within 1e-9 of the parallel's arc at 0.01°).
+    A lot in longitude/latitude near Leadville, Colorado (10,150 ft): its two signs 1.3 miles
+    apart, the long gap between them measured with and without the elevation."""
+    lat, h = 39.25, 10_150.0
+    d = 0.01
+    m = GEOD.inv(-106.3, lat - d / 2, -106.3, lat + d / 2)[2] / np.radians(d)
+    n = GEOD.inv(-106.3 - d / 2, lat, -106.3 + d / 2, lat)[2] / np.radians(d)
+    n /= np.cos(np.radians(lat))
+    r_ft = np.sqrt(m * n) / FT_M
+    lot = shapely.box(-106.33, lat - 0.005, -106.27, lat + 0.005)  # 5,300 by 3,640 ft
+    signs = [(-106.33, lat - 0.005), (-106.33, lat + 0.005)]  # the west side: one long gap
+    lengths = []
+    for elevation in (0.0, h):
+        r = check(
+            parcels(lot, crs=WGS84),
+            markers(signs, crs=WGS84),
+            settings=Settings(elevation_ft=elevation),
+        )
+        lengths.append(r.to_dict()["parcels"][0]["max_gap_ft"])
+    assert lengths[0] > 14_000  # the way round, not the 3,640 ft side
+    assert lengths[1] / lengths[0] == pytest.approx((r_ft + h) / r_ft, abs=1e-7)
+    # and the formula (:func:`posting.crs.elevation_factor`) agrees
+    assert elevation_factor(h, lat) == pytest.approx((r_ft + h) / r_ft, abs=1e-10)
+
+
+def test_without_an_elevation_the_frame_and_the_kept_crs_are_today_s():
+    crss, _ = plan_working_crs(np.array([-81.2]), np.array([28.7]), CRS.from_epsg(2236))
+    assert crss[0].label.startswith("EPSG:2236") and crss[0].elevation_factor == 1.0
+    tm = local_tm(-81.1)
+    assert "+k=1 " in tm.crs.srs and tm.elevation_factor == 1.0
+    # given an elevation, State Plane is not kept: a local transverse Mercator scaled to it
+    crss, _ = plan_working_crs(np.array([-81.2]), np.array([28.7]), CRS.from_epsg(2236), 300)
+    assert "300 ft elevation" in crss[0].label
+    assert crss[0].elevation_factor == pytest.approx(1 + 300 / 20_896_000, abs=1e-8)
+
+
+def test_a_planned_position_at_an_elevation_goes_back_to_its_own_longitude_and_latitude():
+    frame = local_tm(-104.99, 5280, 39.74)
+    x, y = frame.xy_to_ft(np.array([-104.98, -105.0]), np.array([39.73, 39.75]), WGS84)
+    lon, lat = frame.ft_to_lonlat(x, y)
+    assert np.allclose(lon, [-104.98, -105.0], atol=1e-11)
+    assert np.allclose(lat, [39.73, 39.75], atol=1e-11)
+    # the frame's feet are ground feet: the geodesic between the two, times the factor
+    ground = GEOD.inv(-104.98, 39.73, -105.0, 39.75)[2] / FT_M * 1.00025248
+    assert np.hypot(x[1] - x[0], y[1] - y[0]) == pytest.approx(ground, rel=2e-7)
+
+
+@pytest.mark.parametrize("value", [-301.0, 20_501.0, 52_800.0, float("nan"), float("inf")])
+def test_an_elevation_off_the_map_is_refused(value):
+    with pytest.raises(InputError, match=r"elevation_ft= is the land's height above sea level"):
+        Settings(elevation_ft=value)
+    assert Settings(elevation_ft=-282.0).elevation_ft == -282.0  # Badwater Basin
