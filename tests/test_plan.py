@@ -4,6 +4,7 @@ the existing plus the planned markers gives `compliant`, with the fewest interva
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from helpers import CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, square
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from planning import interval_oracle, recheck
-from pyproj import CRS, Transformer
+from pyproj import CRS, Geod, Transformer
 
 from posting import InputError, Settings, check, read_markers, read_parcels
 from posting.planning import MARGIN_FT, ROLES, plan
@@ -796,3 +797,78 @@ def test_a_neighbour_without_an_owner_is_no_error():
     layer = parcels(square(500), square(500, x0=500), owners=[None, "Doe Farms"])
     p = plan(check(layer, rules="florida", settings=Settings(accuracy_ft=3.0)))
     assert len(p.parcels) == 2 and p.parcels["total"].gt(0).all()
+
+
+# -- at an elevation ---------------------------------------------------------------------------
+# Sea-level feet at Denver: a transverse Mercator of scale 1 (its lengths are the ellipsoid's).
+DENVER = CRS.from_proj4(
+    "+proj=tmerc +lat_0=39.74 +lon_0=-104.99 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft +no_defs"
+)
+GEOD_FT = 1 / 0.3048
+
+
+def _ground_ft(lon, lat, factor):
+    """Geodesic distance from each point to the next (WGS 84), times the elevation factor."""
+    d = Geod(ellps="WGS84").inv(lon[:-1], lat[:-1], lon[1:], lat[1:])[2]
+    return np.asarray(d) * GEOD_FT * factor
+
+
+def test_a_plan_at_an_elevation_spaces_its_markers_on_the_ground():
+    # Figures by hand (tests/test_crs.py: R = 20,912,705 ft at 39.74 N): at 10,000 ft the
+    # ground is (R + 10000) / R = 1.00047818 times the ellipsoid. A square lot of 1,000.04 ground
+    # ft sides is 1,000.04 / 1.00047818 = 999.562 ft at sea level. Planned at sea level, each
+    # side (the span between two corner markers) needs ceil(999.562 / 499.8) = 2 pieces, one
+    # marker in the middle: 499.78 ft at sea level, 500.02 ft on the ground, over the limit.
+    # Planned at the elevation, ceil(1000.04 / 499.8) = 3 pieces of 333.35 ground ft.
+    factor = 1.00047818
+    side = 1000.04 / factor
+    layer = parcels(square(side), crs=DENVER)
+    high = Settings(elevation_ft=10_000)
+    at_sea = plan(check(layer))
+    assert at_sea.counts()["interval"] == 4
+    again = recheck(layer, None, at_sea, settings=high)
+    assert again.parcels["status"].tolist() == ["noncompliant"]
+    assert again.to_dict()["parcels"][0]["max_gap_ft"] == pytest.approx(500.02, abs=0.01)
+    p = plan(check(layer, settings=high))
+    assert p.counts() == {"corner": 4, "access": 0, "interval": 8}
+    again = recheck(layer, None, p)  # (the plan's settings: at 10,000 ft)
+    assert again.parcels["status"].tolist() == ["compliant"]
+    assert again.to_dict()["parcels"][0]["max_gap_ft"] == pytest.approx(333.35, abs=0.01)
+    # the two interval markers of each side, 3 ft in from it, as exported (lon/lat to 1e-7°,
+    # within 0.02 ft each of the spots planned): their geodesic distance times the factor, the
+    # ground's, is a third of the side, and the plan's next_ft (measured as a check measures
+    # the exported positions) to a thousandth of a foot
+    m = p.markers[p.markers["role"] == "interval"].sort_values("along_ft")
+    lon, lat = m["lon"].to_numpy(float), m["lat"].to_numpy(float)
+    ground = _ground_ft(lon, lat, factor)[::2]  # (first to second of each side)
+    assert ground == pytest.approx([333.35] * 4, abs=0.04)
+    assert m["next_ft"].to_numpy()[::2] == pytest.approx(ground, abs=0.001)
+
+
+def test_the_plan_command_at_5280_ft_is_compliant_when_checked_at_5280_ft(tmp_path):
+    # 1,000.3 ft sides on the ground at 5,280 ft (x 1.00025248: 1,000.3 / 1.00025248 = 1,000.047
+    # ft at sea level): three pieces of 333.43 ground ft between corner markers on each side
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    factor = 1.00025248
+    path = tmp_path / "lot.gpkg"
+    lot = square(1000.3 / factor)
+    gpd.GeoDataFrame({"id": ["L1"]}, geometry=[lot], crs=DENVER).to_file(path)
+    args = [str(path), "--rules", "florida", "--elevation-ft", "5280"]
+    out = tmp_path / "plan.csv"
+    res = CliRunner().invoke(main, ["plan", *args, "-o", str(out)])
+    assert res.exit_code == 0, res.stderr
+    planned = pd.read_csv(out)
+    again = CliRunner().invoke(main, ["check", *args, "--signs", str(out), "--json", "-", "-q"])
+    assert again.exit_code == 0, again.stderr
+    report = json.loads(again.stdout)
+    assert "5,280 ft elevation" in report["crs"]
+    # (the exported positions to 1e-7°: within 0.02 ft each)
+    assert report["parcels"][0]["max_gap_ft"] == pytest.approx(1000.3 / 3, abs=0.04)
+    m = planned[planned["role"] == "interval"].sort_values("along_ft")
+    ground = _ground_ft(m["lon"].to_numpy(float), m["lat"].to_numpy(float), factor)[::2]
+    assert ground == pytest.approx([1000.3 / 3] * 4, abs=0.04)
+    assert (ground <= 500).all()
