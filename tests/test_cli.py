@@ -83,6 +83,15 @@ def test_exit_0_when_every_parcel_is_compliant(runner, tmp_path):
         (["check", *SAMPLE_ARGS, "--json", "-", "--csv", "-"], "only one output can go to stdout"),
         (["check", *SAMPLE_ARGS, "--json", "/nonexistent/dir/r.json"], "does not exist"),
         (["check", *SAMPLE_ARGS, "--tolerance-ft", "-3"], "-3"),
+        # a height in miles' worth of feet, a typing slip, or a number that is not one
+        (
+            ["check", *SAMPLE_ARGS, "--elevation-ft", "52800"],
+            "--elevation-ft is the land's height above sea level in feet, from -300 (Badwater "
+            "Basin, -282 ft) to 20,500 (Denali, 20,310 ft), not 52800.0",
+        ),
+        (["plan", *SAMPLE_ARGS, "-o", "-", "--elevation-ft", "-1000"], "not -1000.0"),
+        (["check", *SAMPLE_ARGS, "--elevation-ft", "nan"], "--elevation-ft is the land's"),
+        (["check", *SAMPLE_ARGS, "--elevation-ft", "1mi"], "'1mi' is not a valid float"),
     ],
 )
 def test_bad_input_exits_2_with_one_clear_line(runner, args, message):

@@ -545,6 +545,40 @@ def test_the_working_plan_is_the_whole_layers():
     assert got_group.tolist() == group.tolist()
 
 
+def test_the_working_plan_at_an_elevation_is_the_whole_layers():
+    rng = np.random.default_rng(6)
+    lon = rng.uniform(-84.5, -77.5, 500)  # UTM zones 16, 17 and 18
+    lat = rng.uniform(25, 31, 500)
+    state_plane = CRS.from_epsg(2236)  # (not kept at an elevation: its lengths are the grid's)
+    crss, group = plan_working_crs(lon, lat, state_plane, 5280)
+    pieces = np.array_split(np.arange(len(lon)), 7)
+    ext = np.concatenate([p[extremes(lon[p], lat[p])] for p in pieces])
+    plan = WorkingPlan.of(lon[ext], lat[ext], state_plane, 5280)
+    got_crss, got_group = plan(lon, lat, state_plane)
+    assert [c.label for c in got_crss] == [c.label for c in crss]
+    assert [c.crs.srs for c in got_crss] == [c.crs.srs for c in crss]
+    assert all("5,280 ft elevation" in c.label for c in crss) and len(crss) == 3
+    assert got_group.tolist() == group.tolist()
+
+
+def test_the_sample_at_an_elevation_in_partitions_as_in_one_run(tmp_path, scheduler):
+    """At 5,280 ft (the sample is in Florida: as if it were not) every figure is the ground's,
+    in each partition's frame as in the one run's: the same bytes, with the context layers
+    (water, fences, easements, dwellings) measured in the frames too."""
+    args = [
+        *SAMPLE_ARGS,
+        "--fences",
+        str(SAMPLE / "fences.geojson"),
+        "--easements",
+        str(SAMPLE / "easements.geojson"),
+        "--elevation-ft",
+        "5280",
+    ]
+    report = _same(args, tmp_path, scheduler, 3, ("json", "csv", "geojson"))
+    assert "5,280 ft elevation" in report["crs"]
+    assert report["settings"]["elevation_ft"] == 5280
+
+
 def test_the_plan_s_cuts_are_the_keys_of_their_ranks(scheduler):
     """The cuts found from the pieces' histograms are the keys of ranks n*j//k of all keys
     sorted (here sorted whole, by numpy), with many keys in one bin of the histogram and many
