@@ -301,6 +301,7 @@ class _MapData:
     gaps: list[tuple[Any, str, str]]  # line, status, label
     corners: pd.DataFrame  # label, lon, lat, status
     access: pd.DataFrame  # label, lon, lat, status
+    elevation_ft: float = 0.0  # the check's: the scale bar's feet are the ground's there
 
 
 def parcel_svg(data: _MapData, title: str) -> str:
@@ -308,11 +309,12 @@ def parcel_svg(data: _MapData, title: str) -> str:
 
     Projected on a transverse Mercator (scale 1, feet) whose central meridian runs through the
     parcel's middle, so north is up at the parcel and a foot on the scale bar is a foot on the
-    ground (to better than 1:100,000 over a parcel).
+    ground (to better than 1:100,000 over a parcel; scaled to the ground at the check's
+    elevation, :func:`posting.crs.local_tm`).
     """
     if data.outline is None:
         return '<p class="nomap">No map: the parcel has no usable geometry.</p>'
-    f = _SvgFrame.around(data.outline)
+    f = _SvgFrame.around(data.outline, data.elevation_ft)
     w, h = f.w, f.h
     out = [
         f'<svg class="map" viewBox="0 0 {w:.1f} {h:.1f}" xmlns="http://www.w3.org/2000/svg" '
@@ -347,12 +349,14 @@ class _SvgFrame:
     h: float
 
     @classmethod
-    def around(cls, outline: Any) -> _SvgFrame:
-        """The frame of the map of ``outline`` (WGS 84): the parcel with a margin around it."""
+    def around(cls, outline: Any, elevation_ft: float = 0.0) -> _SvgFrame:
+        """The frame of the map of ``outline`` (WGS 84): the parcel with a margin around it,
+        in ground feet at ``elevation_ft``."""
         from posting.crs import local_tm
 
-        west, _, east, _ = shapely.bounds(outline)
-        frame = cls(local_tm((west + east) / 2.0), 0.0, 0.0, 0.0, 0.0)
+        west, south, east, north = shapely.bounds(outline)
+        tm = local_tm((west + east) / 2.0, elevation_ft, (south + north) / 2.0)
+        frame = cls(tm, 0.0, 0.0, 0.0, 0.0)
         x0, y0, x1, y1 = shapely.bounds(frame.geom(outline))
         w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
         pad = 0.08 * max(w, h) + 20.0
@@ -875,6 +879,7 @@ def render_page(t: _Tables, i: int) -> str:
         gap_items,
         corners,
         access,
+        rep.settings.elevation_ft,
     )
     out.append("<h2>Map</h2><figure>")
     out.append(parcel_svg(data, f"Map of parcel {pid}"))
@@ -882,6 +887,8 @@ def render_page(t: _Tables, i: int) -> str:
     if geom is not None:
         b = shapely.bounds(geom)
         lon0 = round((b[0] + b[2]) / 2.0, 3)
+    h = rep.settings.elevation_ft
+    unit = f"ground feet at {h:,g} ft elevation" if h else "feet"
     out.append(
         '<figcaption class="legend">'
         '<span class="key" style="background:#fdf6d8;border:1px solid #222"></span>parcel'
@@ -895,7 +902,7 @@ def render_page(t: _Tables, i: int) -> str:
         "</span>other markers"
         + (
             f"<br>North is up (true north at the parcel); drawn on a transverse Mercator in "
-            f"feet through meridian {lon0:.3f}°, so the scale bar holds across the map. Drawn "
+            f"{unit} through meridian {lon0:.3f}°, so the scale bar holds across the map. Drawn "
             "from the report: the figures were measured in the working CRS."
             if lon0 is not None
             else ""

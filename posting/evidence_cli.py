@@ -330,6 +330,8 @@ def _record_options(
     from posting.evidence import check_date_text, find_chromium
 
     opts = _jsonable(options)
+    if not opts.get("elevation_ft"):  # sea level: the manifest and command of before it came
+        opts.pop("elevation_ft", None)
     opts["check_date"] = check_date_text(opts.get("check_date"))
     opts.setdefault("paper", "letter")
     want_pdf = bool(opts.get("pdf")) if print_pdf is None else print_pdf

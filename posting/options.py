@@ -323,7 +323,9 @@ def job_of(values: dict[str, Any]) -> Job:
     flags."""
     inputs = {k: values.pop(k) for k in INPUT_OPTIONS}
     inputs["signs"], inputs["rules"] = tuple(inputs["signs"] or ()), tuple(inputs["rules"] or ())
-    settings = Settings(**{k: values.pop(k) for k in SETTINGS_OPTIONS})
+    # (a setting missing from ``values`` keeps its default: an evidence record's manifest
+    # leaves out ``elevation_ft`` at sea level, as the records made before it came did)
+    settings = Settings(**{k: values.pop(k) for k in SETTINGS_OPTIONS if k in values})
     context = {f.name: values.pop(f.name) for f in dataclasses.fields(ContextFiles)}
     if isinstance(context["check_date"], _dt.datetime):
         context["check_date"] = context["check_date"].date()

@@ -322,6 +322,37 @@ def test_map_is_in_feet_north_up_with_a_true_scale_bar(runner, tmp_path):
     assert svg.count('<path class="gap') >= 1
 
 
+def test_a_record_at_an_elevation_measures_and_draws_ground_feet_and_verifies(runner, tmp_path):
+    # the 1,000 ft square (sea-level feet: LOCAL_FT is a transverse Mercator of scale 1 at
+    # 28.7 N) is 1,000 x (R + 5280) / R = 1,000.253 ground ft a side at 5,280 ft (R =
+    # a sqrt(1 - e²) / (1 - e² sin² 28.7°) = 20,925,646 x 0.996647 / 0.998456 = 20,887,733 ft),
+    # and the map's feet are the ground's too
+    parcels, signs = _square_survey(tmp_path)
+    pages = {}
+    for h in ("0", "5280"):
+        out = tmp_path / f"rec{h}"
+        args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--elevation-ft", h]
+        res = runner.invoke(main, ["evidence", *args, "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+        manifest = json.loads((out / "manifest.json").read_text())
+        pages[h] = ((out / "P1.html").read_text(), manifest)
+    html, manifest = pages["5280"]
+    assert manifest["options"]["elevation_ft"] == 5280
+    assert "ground feet at 5,280 ft elevation" in html
+    assert "(ground distances at 5,280 ft elevation)" in html
+    # at sea level the manifest and command are those of before the option came
+    assert "elevation_ft" not in pages["0"][1]["options"]
+    assert "--elevation-ft" not in pages["0"][1]["command"]
+    for h, side in (("0", 1000.0), ("5280", 1000.253)):
+        page = pages[h][0]
+        svg = page[page.index("<svg") : page.index("</svg>")]
+        d = re.search(r'<path class="parcel"[^>]* d="([^"]+)"', svg).group(1)
+        xy = np.array([float(v) for v in re.findall(r"-?\d+\.\d+", d)]).reshape(-1, 2)
+        assert np.ptp(xy[:, 0]) == pytest.approx(side, abs=0.11), h
+        assert np.ptp(xy[:, 1]) == pytest.approx(side, abs=0.11), h
+
+
 def test_nothing_from_the_input_runs_as_script(runner, tmp_path):
     owner = '<script>alert("owner")</script>'
     pid = "<img src=x onerror=alert(1)></style>"
