@@ -717,7 +717,7 @@ def plan(
         csel = c.iloc[:0]
     # a profile with a marker on each side of each corner (New York): two markers per corner,
     # one on each side, placed like interval markers
-    each = _each_side(report, csel["parcel"].to_numpy(dtype=np.int64))
+    each = _corner_mode(report, csel["parcel"].to_numpy(dtype=np.int64)) == "each_side"
     sides = csel[each]
     csel = csel[~each]
     a = report.access
@@ -986,7 +986,7 @@ def _served_by_doubt(
         n = len(report.parcels)
         touched = np.zeros(n, dtype=bool)
         touched[mparcel[doubt & (mparcel >= 0)]] = True
-        at = np.flatnonzero(ok & served & touched[pp] & _at_corner(report, pp))
+        at = np.flatnonzero(ok & served & touched[pp] & (_corner_mode(report, pp) == "at_corner"))
         mine = sure[touched[mparcel[sure]]]
         st = report.settings
         status = own_markers(
@@ -1006,13 +1006,6 @@ def _served_by_doubt(
     return ok & ~served
 
 
-def _at_corner(report: Report, parcel: np.ndarray) -> np.ndarray:
-    """True where the parcel's profile wants a marker of its own at each corner."""
-    mode = {p.name: p.corners.mode if p.corners is not None else "none" for p in report.profiles}
-    rules = report.parcels["rules"].to_numpy(dtype=object)[parcel]
-    return np.array([mode.get(r) == "at_corner" for r in rules], dtype=bool)
-
-
 def _counts(report: Report) -> np.ndarray:
     """Per marker, True where the profile of the parcel it posts counts its kind for spacing."""
     m = report.markers
@@ -1027,11 +1020,12 @@ def _counts(report: Report) -> np.ndarray:
     return out & (parcel >= 0)
 
 
-def _each_side(report: Report, parcel: np.ndarray) -> np.ndarray:
-    """True where the parcel's profile wants a marker on each side of each corner."""
+def _corner_mode(report: Report, parcel: np.ndarray) -> np.ndarray:
+    """Per parcel, how its profile wants its corners marked: ``at_corner`` (a marker of its
+    own at each), ``each_side`` (one on each side of each: New York) or ``none``."""
     mode = {p.name: p.corners.mode if p.corners is not None else "none" for p in report.profiles}
-    rules = report.parcels["rules"].to_numpy(dtype=object)[parcel]
-    return np.array([mode.get(r) == "each_side" for r in rules], dtype=bool)
+    rules = pd.Series(report.parcels["rules"].to_numpy(dtype=object)[parcel], dtype=object)
+    return rules.map(mode).fillna("none").to_numpy(dtype=object)
 
 
 def _side_markers(
