@@ -118,6 +118,7 @@ def assemble(
         easements=stretches.get("easements"),
         fence_gaps=choice.rows("fence_gaps"),
         states=None if applied is None else applied.states,
+        parcels_crs=prep.layer.crs,
         generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
     )
 

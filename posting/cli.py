@@ -278,8 +278,30 @@ def map_cmd(job: Job, out: str, no_tiles: bool, quiet: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["gpx", "kml", "csv", "geojson"]),
-    help="Output format (default: from the output's extension).",
+    type=click.Choice(["gpx", "kml", "csv", "geojson", "pnezd"]),
+    help="Output format (default: from the output's extension; a .csv is lon/lat). pnezd: a "
+    "surveyor's point file for a data collector, point,northing,easting,elevation,description "
+    "in --stakeout-crs.",
+)
+@click.option(
+    "--stakeout-crs",
+    metavar="CRS",
+    help="pnezd: the point file's projected CRS, as the collector's job (EPSG:6438 for "
+    "NAD83(2011) Florida East, US survey feet); northing and easting in its unit, 3 decimals "
+    "(default: the parcels' CRS, when projected).",
+)
+@click.option(
+    "--start-point",
+    metavar="N",
+    default="1",
+    show_default=True,
+    help="pnezd: the first point number (5001 to follow a job's own points).",
+)
+@click.option(
+    "--no-header",
+    is_flag=True,
+    help="pnezd: leave out the header line point,northing,easting,elevation,description, for "
+    "a collector that takes it for a point (posting reads the file back only with it).",
 )
 @click.option(
     "--setback-ft",
@@ -313,6 +335,9 @@ def plan_cmd(
     job: Job,
     output: str,
     fmt: str | None,
+    stakeout_crs: str | None,
+    start_point: str,
+    no_header: bool,
     setback_ft: float,
     include_existing: bool,
     summary_out: str | None,
@@ -325,9 +350,10 @@ def plan_cmd(
     Checks PARCELS and their signs as `posting check` does (it takes every option of check),
     then places, for each parcel that is not compliant, a marker at every corner without one
     and the fewest markers that bring every gap within the spacing limit, each set back inside
-    the line and facing out. Exit status: 0 when the plan brings every parcel into compliance,
-    1 when some parcel still would not comply (invalid geometry, sign content), 2 for bad usage
-    or unreadable input.
+    the line and facing out. For a surveyor's data collector, --format pnezd writes the points'
+    northings and eastings in --stakeout-crs (a State Plane zone). Exit status: 0 when the plan
+    brings every parcel into compliance, 1 when some parcel still would not comply (invalid
+    geometry, sign content), 2 for bad usage or unreadable input.
     """
     from posting import outputs
     from posting.export import format_of, summary_lines
@@ -337,6 +363,25 @@ def plan_cmd(
     if output == "-" and not fmt:
         raise click.UsageError("-o - (stdout) needs --format")
     fmt = format_of(output, fmt)
+    if fmt != "pnezd":
+        given = [
+            name
+            for name, value in (
+                ("--stakeout-crs", stakeout_crs),
+                ("--start-point", start_point != "1"),
+                ("--no-header", no_header),
+            )
+            if value
+        ]
+        if given:
+            raise UserError(f"{given[0]} is for a point file (--format pnezd), not {fmt}")
+    else:  # (refused before the check runs; a geographic CRS once the lots are known)
+        from posting.crs import parse_crs
+        from posting.stakeout import parse_start_point
+
+        parse_start_point(start_point)
+        if stakeout_crs is not None:
+            parse_crs(stakeout_crs, parameter="stakeout_crs")
     summary_fmt = None
     if summary_out:
         summary_fmt = "json" if summary_out == "-" else summary_out.lower().rsplit(".", 1)[-1]
@@ -352,6 +397,10 @@ def plan_cmd(
     )
     report = _run(job)
     result = make_plan(report, setback_ft=setback_ft, sight_ft=job.context.sight_ft)
+    if fmt == "pnezd":
+        from posting.stakeout import with_stakeout
+
+        result = with_stakeout(result, stakeout_crs, start_point, header=not no_header)
     made = {
         "output": lambda: render(result, fmt, include_existing=include_existing),
         "summary": lambda: render(result, f"summary-{summary_fmt}"),
@@ -363,7 +412,11 @@ def plan_cmd(
             click.echo(line, err=True)
         if output != "-":
             n = len(result.markers) + (len(result.existing()) if include_existing else 0)
-            click.echo(f"wrote {output}: {n:,} markers ({fmt})", err=True)
+            what = f"{n:,} markers ({fmt})"
+            if result.stakeout is not None and n:
+                first = result.stakeout.start_point
+                what = f"{n:,} points {first}-{first + n - 1} (pnezd, {result.stakeout.label})"
+            click.echo(f"wrote {output}: {what}", err=True)
     sys.exit(result.exit_code)
 
 

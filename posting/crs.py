@@ -62,6 +62,7 @@ __all__ = [
     "parse_crs",
     "plan_working_crs",
     "projected_area_of_use",
+    "stakeout_zones",
     "to_lonlat",
     "zone_frame",
 ]
@@ -653,10 +654,14 @@ def datum_warnings(
     parcels: tuple[str, CRS],
     markers: list[tuple[str, CRS]],
     bounds_lonlat: np.ndarray,
+    within_m: float = DATUM_ACCURACY_M,
 ) -> list[str]:
     """A warning for each marker file on another datum than the parcels, where no
-    transformation between the two is good to :data:`DATUM_ACCURACY_M` here (the parcels'
+    transformation between the two is good to ``within_m`` here (the parcels'
     ``bounds_lonlat``: west, south, east, north per parcel, NaN without geometry).
+
+    ``within_m`` is :data:`DATUM_ACCURACY_M` for a phone's markers; a surveyor's point file
+    (:mod:`posting.stakeout`) is told of any shift that is not exact (0).
 
     Examples
     --------
@@ -691,7 +696,7 @@ def datum_warnings(
     out = []
     for path, their in others:
         accuracy, grids = _datum_shift(crs, their, box)
-        if 0 <= accuracy <= DATUM_ACCURACY_M:
+        if 0 <= accuracy <= within_m:
             continue
         good = f"good to {accuracy:g} m" if accuracy >= 0 else "of unknown accuracy"
         first = grids.split(", ")[0]
@@ -708,3 +713,101 @@ def datum_warnings(
             "reproject one of the files onto the other's datum with a better transformation"
         )
     return out
+
+
+def _lots_box(bounds_lonlat: np.ndarray) -> tuple[float, float, float, float] | None:
+    """West, south, east, north of every parcel with geometry (None without one)."""
+    b = np.asarray(bounds_lonlat, dtype=float).reshape(-1, 4)
+    b = b[np.isfinite(b).all(axis=1)]
+    if not len(b):
+        return None
+    return (
+        float(b[:, 0].min()),
+        float(b[:, 1].min()),
+        float(b[:, 2].max()),
+        float(b[:, 3].max()),
+    )
+
+
+def stakeout_zones(bounds_lonlat: np.ndarray) -> list[tuple[str, str]]:
+    """Projected CRSs in feet for a surveyor's point file of the lots ``bounds_lonlat`` (west,
+    south, east, north per parcel): the NAD83(2011) State Plane zones whose area of use holds
+    every lot, best first, as (``EPSG:n``, name); from PROJ's database, without the network.
+
+    A zone is given in US survey feet where the database has it so (most states' surveys),
+    else in international feet. The areas of use are boxes around each zone's counties, and
+    neighbouring zones' boxes overlap; the zone whose box holds the lots deepest inside (the
+    farthest from its nearest edge, in degrees of latitude and of longitude times the cosine
+    of the latitude) comes first: Orlando (81.2°W) is 1.0° inside Florida East's box and
+    0.07° inside Florida West's. An empty list where no zone holds the lots (outside the
+    United States, or lots across two zones).
+
+    Examples
+    --------
+    >>> for code, name in stakeout_zones(np.array([[-81.21, 28.59, -81.2, 28.6]])):
+    ...     print(code, name)
+    EPSG:6438 NAD83(2011) / Florida East (ftUS)
+    EPSG:6443 NAD83(2011) / Florida West (ftUS)
+    """
+    from pyproj.aoi import AreaOfInterest
+    from pyproj.database import query_crs_info
+    from pyproj.enums import PJType
+
+    box = _lots_box(bounds_lonlat)
+    if box is None or not (-180 <= box[0] <= box[2] <= 180 and -90 <= box[1] <= box[3] <= 90):
+        return []
+    infos = query_crs_info(
+        auth_name="EPSG",
+        pj_types=PJType.PROJECTED_CRS,
+        area_of_interest=AreaOfInterest(*box),
+        contains=True,
+        allow_deprecated=False,
+    )
+    zones: dict[str, tuple[float, int, str, str]] = {}
+    cos = np.cos(np.radians((box[1] + box[3]) / 2))
+    for info in infos:
+        name = info.name
+        if not name.startswith("NAD83(2011) / ") or not name.endswith(("(ftUS)", "(ft)")):
+            continue
+        if not crs_of(f"EPSG:{info.code}").coordinate_operation.name.startswith("SPCS83 "):
+            continue  # (county systems, Albers ...: not a State Plane zone)
+        a = info.area_of_use
+        depth = min(
+            (box[0] - a.west) * cos, (a.east - box[2]) * cos, box[1] - a.south, a.north - box[3]
+        )
+        zone = name.rsplit(" (", 1)[0]
+        us = name.endswith("(ftUS)")
+        if zone not in zones or (us and zones[zone][1] == 0):
+            zones[zone] = (depth, int(us), f"EPSG:{info.code}", name)
+    ranked = sorted(zones.values(), key=lambda z: -z[0])
+    return [(code, name) for _, _, code, name in ranked]
+
+
+def stakeout_hint(bounds_lonlat: np.ndarray) -> str:
+    """A projected CRS to suggest for a point file of the lots ``bounds_lonlat``: the State
+    Plane zone in feet (:func:`stakeout_zones`), or else the WGS 84 UTM zone of their centre
+    (metres), as ``EPSG:n (name)`` with a few words on why.
+
+    >>> print(stakeout_hint(np.array([[-81.21, 28.59, -81.2, 28.6]]))[:72])
+    EPSG:6438 (NAD83(2011) / Florida East (ftUS)), the State Plane zone of t
+    >>> stakeout_hint(np.array([[2.0, 48.8, 2.1, 48.9]]))
+    'EPSG:32631 (WGS 84 / UTM zone 31N), the UTM zone of these lots in metres'
+    """
+    zones = stakeout_zones(bounds_lonlat)
+    if zones:
+        (code, name), others = zones[0], zones[1:]
+        unit = "US survey feet" if name.endswith("(ftUS)") else "feet"
+        text = f"{code} ({name}), the State Plane zone of these lots in {unit}"
+        if others:
+            code2, name2 = others[0]
+            short = name2.split(" / ", 1)[1].rsplit(" (", 1)[0]
+            text += (
+                f" (its neighbour {code2}, {short}, also covers them: take the zone of the county)"
+            )
+        return text
+    box = _lots_box(bounds_lonlat)
+    if box is None:
+        return "a State Plane zone in feet or a UTM zone"
+    lon, lat = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    code = int(utm_zone(np.array([lon]), np.array([lat]))[0])
+    return f"EPSG:{code} ({crs_of(f'EPSG:{code}').name}), the UTM zone of these lots in metres"

@@ -354,6 +354,7 @@ def summary_dict(plan: Plan) -> dict[str, Any]:
         "totals": {k: (_num(v, 2) if k.endswith("_ft") else int(v)) for k, v in totals.items()},
         "parcels": _parcel_items(plan),
         "warnings": plan.warnings,
+        **({"stakeout": plan.stakeout.as_dict()} if plan.stakeout is not None else {}),
     }
 
 
@@ -455,6 +456,8 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
         f"  {t['total']:,} new markers to place ({_counts_text(plan.counts())}) on "
         f"{t['parcels_with_markers']:,} parcel(s), posting {t['covered_ft']:,.1f} ft of boundary",
     ]
+    if plan.stakeout is not None:
+        lines.append(plan.stakeout.summary_line())
     p = plan.parcels
     for rec in p.head(k).itertuples(index=False):
         counts = {role: int(getattr(rec, role)) for role in ROLES}

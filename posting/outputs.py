@@ -60,6 +60,7 @@ SUFFIXES: dict[str, tuple[str, ...]] = {
     "html": (".html", ".htm"),
     "gpx": (".gpx",),
     "kml": (".kml",),
+    "pnezd": (".csv", ".txt"),  # (what collectors' import dialogs list: Trimble's *.CSV, *.TXT)
 }
 """The extensions a file of each output format may have (the first is the one suggested)."""
 
@@ -70,6 +71,7 @@ _FORMAT_NAMES = {
     "html": "HTML",
     "gpx": "GPX",
     "kml": "KML",
+    "pnezd": "a PNEZD point file",
 }
 
 INPUTS: dict[str, str] = {

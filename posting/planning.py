@@ -177,7 +177,12 @@ class Plan:
         True where ``spacing_ft`` is that of a count of markers the law sets (to a mile, or in
         all), not a limit's.
     warnings
-        Markers that could not be placed so that a check counts them for their parcel.
+        Markers that could not be placed so that a check counts them for their parcel (and,
+        with a stakeout, its datum and area notes).
+    stakeout
+        Where a surveyor's point file is asked for, its CRS, first point number and header
+        (a :class:`posting.stakeout.Stakeout`, set by :func:`posting.stakeout.with_stakeout`);
+        None otherwise.
     """
 
     RENDER_TARGET = "plan"
@@ -192,6 +197,7 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
     sight_ft: float | None = None
     spacing_by_count: bool = False
+    stakeout: Any = None
 
     def counts(self) -> dict[str, int]:
         """New markers per role (every role, zeros included)."""

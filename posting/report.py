@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
+from pyproj import CRS
 
 from posting.errors import python_name
 from posting.prepare import ParcelGeometry
@@ -111,6 +112,9 @@ class Report:
         Rules not checked for any parcel, with the reason (and the profile).
     warnings
         Problems with the input that did not stop the check.
+    parcels_crs
+        The parcel layer's own CRS, as read or given (``--crs``): a point file for a surveyor
+        (:mod:`posting.stakeout`) is written in it by default. None where not known.
     generated
         When the check ran (ISO 8601, UTC).
     """
@@ -141,6 +145,7 @@ class Report:
     states: dict[str, list[str]] | None = None
     record_keys: frozenset[str] = frozenset()
     signs_beyond: pd.DataFrame = field(default_factory=pd.DataFrame)
+    parcels_crs: CRS | None = None
 
     @property
     def profile(self) -> Profile:

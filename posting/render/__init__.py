@@ -48,6 +48,7 @@ _BUILTIN = {
     ("plan", "kml"): "posting.export",
     ("plan", "csv"): "posting.export",
     ("plan", "geojson"): "posting.export",
+    ("plan", "pnezd"): "posting.stakeout",
     ("plan", "summary-json"): "posting.export",
     ("plan", "summary-csv"): "posting.export",
 }

@@ -1,0 +1,323 @@
+"""A surveyor's point file (PNEZD) of the plan: the round trip through our own reader, the
+positions worked out by hand, the CRS chosen or refused, and the file's shape."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from click.testing import CliRunner
+from pyproj import CRS, Transformer
+
+from posting import check, read_markers, read_parcels
+from posting.cli import main
+from posting.crs import stakeout_zones
+from posting.planning import plan
+from posting.stakeout import pnezd_descriptions, render_pnezd, with_stakeout
+
+US_FT = 1200 / 3937 / 0.3048  # international feet in a US survey foot (1.000002)
+X0, Y0, SIDE = 600000.0, 1600000.0, 900.0  # Florida East (EPSG:2236), near Orlando
+HEADER = "point,northing,easting,elevation,description"
+
+
+class Runner(CliRunner):
+    def invoke(self, *args, **kwargs):
+        res = super().invoke(*args, **kwargs)
+        if res.exception is not None and not isinstance(res.exception, SystemExit):
+            raise res.exception
+        return res
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return Runner()
+
+
+@pytest.fixture
+def job(tmp_path):
+    """A lot 900 US survey feet square in Florida East (EPSG:2236), and the surveyor's job:
+    a monument at each corner (IRF, IPF) and a sign 3 ft inside the middle of the south, east
+    and north sides. The west side and the corners have none."""
+    lot = shapely.box(X0, Y0, X0 + SIDE, Y0 + SIDE)
+    gpd.GeoDataFrame({"parcel_id": ["12-345-678"]}, geometry=[lot], crs="EPSG:2236").to_file(
+        tmp_path / "lot.geojson"
+    )
+    inside = 3 / US_FT  # 3 international feet, in US survey feet
+    rows = [(Y0, X0, "IRF"), (Y0, X0 + SIDE, "IRF"), (Y0 + SIDE, X0 + SIDE, "IPF")]
+    rows += [(Y0 + SIDE, X0, "IRF 5/8")]
+    rows += [(Y0 + inside, X0 + SIDE / 2, "SIGN"), (Y0 + SIDE / 2, X0 + SIDE - inside, "SIGN")]
+    rows += [(Y0 + SIDE - inside, X0 + SIDE / 2, "SIGN")]
+    (tmp_path / "job.csv").write_text(
+        HEADER + "\n" + "".join(f"{k + 1},{n},{e},31.2,{d}\n" for k, (n, e, d) in enumerate(rows))
+    )
+    return tmp_path
+
+
+def _args(d):
+    return [
+        str(d / "lot.geojson"),
+        "--signs",
+        str(d / "job.csv"),
+        "--crs",
+        "EPSG:2236",
+        "--signs-where",
+        "description=SIGN*",
+        "--rules",
+        "florida",
+        "--id-field",
+        "parcel_id",
+    ]
+
+
+def _points(path) -> pd.DataFrame:
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def test_the_point_file_reads_back_as_the_plan_and_the_lot_complies(runner, job):
+    """The key round trip: plan, write PNEZD in the lot's own State Plane zone (US survey
+    feet), check again with the job's signs and the point file read back with ``--crs``: the
+    lot complies, and each point is where the plan's lon/lat export says, to 0.002 ft."""
+    stake = job / "stake.csv"
+    res = runner.invoke(
+        main,
+        ["plan", *_args(job), "-o", str(stake), "--format", "pnezd", "--start-point", "101"],
+    )
+    assert res.exit_code == 0, res.stderr
+    assert "northing and easting in US survey feet of EPSG:2236" in res.stderr
+    assert "wrote " + str(stake) + ": 5 points 101-105 (pnezd, EPSG:2236" in res.stderr
+    res = runner.invoke(main, ["plan", *_args(job), "-o", str(job / "plan.csv"), "-q"])
+    assert res.exit_code == 0, res.stderr
+
+    raw = stake.read_bytes()
+    assert raw.startswith((HEADER + "\r\n").encode()) and raw.count(b"\r\n") == 6
+    assert raw.decode("ascii")  # (ASCII only)
+    pts = _points(stake)
+    assert list(pts.columns) == HEADER.split(",")
+    assert pts["point"].tolist() == ["101", "102", "103", "104", "105"]
+    assert (pts["elevation"] == "").all()
+    assert all(len(v.split(".")[1]) == 3 for v in [*pts["northing"], *pts["easting"]])
+    lonlat = pd.read_csv(job / "plan.csv")
+    assert pts["description"].tolist() == [
+        f"SIGN NEW {role.upper()} 12-345-678" for role in lonlat["role"]
+    ]
+    # the lon/lat export projected independently (pyproj, WGS 84 to Florida East)
+    e, n = Transformer.from_crs(4326, 2236, always_xy=True).transform(
+        lonlat["lon"].to_numpy(), lonlat["lat"].to_numpy()
+    )
+    assert np.abs(pts["northing"].astype(float).to_numpy() - n).max() < 0.002 / US_FT
+    assert np.abs(pts["easting"].astype(float).to_numpy() - e).max() < 0.002 / US_FT
+
+    # read back by our own reader, as a job's file: every point where the file says
+    m = read_markers([stake], crs="EPSG:2236", where="description=SIGN*")
+    assert np.array_equal(m.x, pts["easting"].astype(float).to_numpy())
+    assert np.array_equal(m.y, pts["northing"].astype(float).to_numpy())
+
+    # and checked again with the job's signs: compliant, 3 old signs and 5 new
+    res = runner.invoke(
+        main,
+        [
+            "check",
+            *_args(job),
+            "--signs",
+            str(stake),
+            "--json",
+            str(job / "r.json"),
+            "-q",
+        ],
+    )
+    assert res.exit_code == 0, res.stderr
+    [p] = json.loads((job / "r.json").read_text())["parcels"]
+    assert (p["status"], p["markers_counted"], p["missing_corners"]) == ("compliant", 8, [])
+
+
+def test_the_planned_points_stand_where_setback_and_spacing_put_them(job):
+    """Worked by hand. The lot's sides are 900 US survey feet (900.0018 ft); the four corners
+    have no sign, so each gets a corner marker 3 ft from it on the inward bisector turned 5°
+    towards the next side (walking with the lot on the left, counter-clockwise): 3 sin 40° =
+    1.9284 ft from that side and 3 cos 40° = 2.2981 ft along it. The west side (north to
+    south) has no sign: the gap from the NW corner marker (2.2981 ft south of the corner) to
+    the SW one (2.2981 ft east of the SW corner) is 900.0018 ft along the boundary, over the
+    499.8 ft spacing, so one interval marker goes to its middle, 2.2981 + 450.0009 = 452.2990
+    ft south of the NW corner, 3 ft inside: N = 1,600,900 - 452.2990 / 1.000002 = 1,600,447.702,
+    E = 600,000 + 3 / 1.000002 = 600,002.99999 (US survey feet). The other sides' gaps (corner
+    marker to the middle sign, 447.7 ft) are within it.
+
+    The points are the plan's positions as checked: its longitudes and latitudes with 7
+    decimals (1e-7 degree is 0.036 ft of latitude, 0.032 ft of longitude here), so each stands
+    within half of that of the figure, and the interval marker, midway between two rounded
+    corner markers, within half of theirs as well: 0.035 ft at most."""
+    lots = read_parcels(job / "lot.geojson", id_field="parcel_id")
+    signs = read_markers([job / "job.csv"], crs="EPSG:2236", where="description=SIGN*")
+    p = with_stakeout(plan(check(lots, signs)))  # the lot's own CRS: Florida East
+    assert p.stakeout.label == "EPSG:2236 (NAD83 / Florida East (ftUS))"
+    pts = _points_of(render_pnezd(p))
+    k = US_FT
+    a, b = 3 * math.cos(math.radians(40)) / k, 3 * math.sin(math.radians(40)) / k
+    x1, y1 = X0 + SIDE, Y0 + SIDE
+    expect = {
+        ("corner", "SE"): (Y0 + a, x1 - b),  # turned north, along the east side
+        ("corner", "NE"): (y1 - b, x1 - a),  # turned west, along the north side
+        ("corner", "NW"): (y1 - a, X0 + b),  # turned south, along the west side
+        ("corner", "SW"): (Y0 + b, X0 + a),  # turned east, along the south side
+        ("interval", "W"): (y1 - (3 * math.cos(math.radians(40)) + SIDE * k / 2) / k, X0 + 3 / k),
+    }
+    got = {}
+    for d, n, e in zip(pts["description"], pts["northing"], pts["easting"], strict=True):
+        n, e = float(n), float(e)
+        where = ("S" if n < Y0 + 450 else "N") + ("W" if e < X0 + 450 else "E")
+        if d.startswith("SIGN NEW INTERVAL"):
+            where = "W"
+        got[(d.split()[2].lower(), where)] = (n, e)
+    assert got.keys() == expect.keys()
+    assert round(expect[("interval", "W")][0], 3) == 1600447.702  # (the figure above)
+    for key, (n, e) in expect.items():
+        assert abs(got[key][0] - n) < 0.035 and abs(got[key][1] - e) < 0.035, (key, got[key])
+
+
+def _points_of(text: str) -> pd.DataFrame:
+    import io
+
+    return pd.read_csv(io.StringIO(text), dtype=str, keep_default_na=False)
+
+
+def test_a_stakeout_in_another_zone_and_datum_is_said(runner, job):
+    """The lot in NAD83 Florida East, the point file in NAD83(2011) Florida East (EPSG:6438):
+    the same zone's coordinates on another realisation of NAD83, which PROJ relates here only
+    through WGS 84 (a null shift, the numbers unchanged) without NOAA's NADCON5 grids: the
+    plan says so, on stderr and in the summary's warnings, with the CRS and unit."""
+    out, summary = job / "stake.txt", job / "s.json"
+    args = ["plan", *_args(job), "-o", str(out), "--format", "pnezd"]
+    res = runner.invoke(main, [*args, "--stakeout-crs", "6438", "--summary", str(summary)])
+    assert res.exit_code == 0, res.stderr
+    s = json.loads(summary.read_text())
+    assert s["stakeout"] == {
+        "format": "pnezd",
+        "crs": "EPSG:6438 (NAD83(2011) / Florida East (ftUS))",
+        "unit": "US survey foot",
+        "decimals": 3,
+        "start_point": 1,
+        "header": True,
+        "columns": HEADER.split(","),
+    }
+    [w] = [w for w in s["warnings"] if "point file's CRS" in w]
+    assert "its datum (NAD83(2011)) is not the parcels' (NAD83, " in w
+    assert "warning: the point file's CRS EPSG:6438" in res.stderr
+    # the same numbers as in the lot's own zone (PROJ's null shift), to the last decimal
+    res = runner.invoke(main, [*args, "--stakeout-crs", "2236", "-q", "-o", str(job / "a.csv")])
+    own = _points(job / "a.csv")
+    other = _points(out)
+    assert (own[["northing", "easting"]] == other[["northing", "easting"]]).all().all()
+    # in UTM, metres: the lot's middle by an independent projection
+    res = runner.invoke(main, [*args, "--stakeout-crs", "EPSG:26917", "-q", "--no-header"])
+    assert res.exit_code == 0, res.stderr
+    first = out.read_text().splitlines()[0].split(",")
+    assert first[0] == "1" and first[3] == "" and len(first) == 5
+    e, n = Transformer.from_crs(2236, 26917, always_xy=True).transform(X0 + 450, Y0 + 450)
+    assert abs(float(first[1]) - n) < 300 and abs(float(first[2]) - e) < 300  # (in the lot)
+
+
+def test_without_a_header_our_reader_asks_for_it(runner, job):
+    out = job / "stake.csv"
+    args = ["plan", *_args(job), "-o", str(out), "--format", "pnezd", "--no-header", "-q"]
+    assert runner.invoke(main, args).exit_code == 0
+    assert not out.read_text().startswith("point")
+    res = runner.invoke(main, ["check", *_args(job), "--signs", str(out)])
+    assert res.exit_code == 2 and "has no header line" in res.stderr
+    assert "P,N,E,Z,D" in res.stderr
+
+
+def test_lots_in_longitude_latitude_need_a_stakeout_crs_and_are_told_their_zone(runner, job):
+    """Lots near Orlando in WGS 84: no default CRS for a point file; the hint names Florida
+    East in US survey feet (EPSG:6438), whose box holds them deepest (1.0° inside it, 0.07°
+    inside Florida West's), found in PROJ's database without the network."""
+    lots = gpd.read_file(job / "lot.geojson").to_crs(4326)
+    lots.to_file(job / "lotll.geojson")
+    args = ["plan", str(job / "lotll.geojson"), "--id-field", "parcel_id", "--format", "pnezd"]
+    args += ["-o", str(job / "s.csv")]
+    res = runner.invoke(main, args)
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+    assert "the parcels are in WGS 84 (longitude/latitude)" in res.stderr
+    assert "give it with --stakeout-crs, e.g. EPSG:6438 (NAD83(2011) / Florida East (ftUS))" in (
+        res.stderr
+    )
+    assert not (job / "s.csv").exists()
+    res = runner.invoke(main, [*args, "--stakeout-crs", "EPSG:4269"])
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+    assert "--stakeout-crs EPSG:4269: NAD83 is geographic" in res.stderr
+    assert "EPSG:6438" in res.stderr
+    res = runner.invoke(main, [*args, "--stakeout-crs", "EPSG:6438", "-q"])
+    assert res.exit_code == 0, res.stderr
+    assert len(_points(job / "s.csv")) == 8  # unposted: 4 corners, one in each side
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--start-point", "0"], "--start-point '0': a point number is a whole number from 1"),
+        (["--start-point", "-3"], "--start-point '-3': a point number"),
+        (["--start-point", "x"], "--start-point 'x': a point number"),
+        (["--start-point", "1.5"], "--start-point '1.5': a point number"),
+        (["--stakeout-crs", "nonsense"], "--stakeout-crs: 'nonsense' is not a CRS pyproj knows"),
+        (["--stakeout-crs", "4326"], "--stakeout-crs 4326: WGS 84 is geographic"),
+        (["-o", "/nonexistent/dir/s.csv"], "folder /nonexistent/dir does not exist"),
+        (["-o", "s.pnezd"], "writes a PNEZD point file, not .pnezd; name the file .csv or .txt"),
+        (["--format", "gpx", "-o", "p.gpx", "--stakeout-crs", "6438"], "is for a point file"),
+        (["--format", "gpx", "-o", "p.gpx", "--no-header"], "--no-header is for a point file"),
+    ],
+)
+def test_bad_point_file_settings_exit_2_with_one_line(runner, job, args, message):
+    full = ["plan", *_args(job), "--format", "pnezd", "-o", str(job / "s.csv"), *args]
+    res = runner.invoke(main, full)
+    assert res.exit_code == 2, res.stderr
+    assert message in res.stderr and res.stderr.count("\n") == 1, res.stderr
+    assert not (job / "s.csv").exists()
+
+
+def test_a_point_file_to_stdout(runner, job):
+    """``-o -`` with ``--format pnezd``: the file on stdout, the summary on stderr."""
+    res = runner.invoke(main, ["plan", *_args(job), "-o", "-", "--format", "pnezd"])
+    assert res.exit_code == 0, res.stderr
+    out = res.stdout_bytes
+    assert out.startswith((HEADER + "\r\n1,").encode()) and out.count(b"\r\n") == 6
+    assert "point file (PNEZD)" in res.stderr
+
+
+def test_descriptions_keep_to_what_collectors_read():
+    t = pd.DataFrame(
+        {
+            "kind": ["sign", "paint", "post", None],
+            "role": ["interval", "existing", "corner", "access"],
+            "parcel_id": ["N08", 'Smith, "Jr"; Lot 4', "Ñandú 12/3 #7", "x" * 40],
+        }
+    )
+    got = pnezd_descriptions(t).tolist()
+    assert got[:3] == [
+        "SIGN NEW INTERVAL N08",
+        "PAINT EXISTING Smith Jr Lot 4",
+        "POST NEW CORNER Nandu 12/3 #7",
+    ]
+    assert got[3] == ("SIGN NEW ACCESS " + "x" * 40)[:32]
+    assert all(len(d) <= 32 and "," not in d and '"' not in d for d in got)
+
+
+def test_stakeout_zones_orders_the_zones_whose_box_holds_the_lots():
+    """Worked by hand from the EPSG boxes: Florida East (82.33°W to 79.97°W, 24.41°N to
+    30.83°N) and Florida West (83.34°W to 81.13°W, 26.27°N to 29.6°N) both hold a lot from
+    81.21°W to 81.2°W, 28.59°N to 28.6°N. Its depth in each box is its least distance to an
+    edge, longitudes times cos 28.6° = 0.878: in Florida East min(1.12 x 0.878, 1.23 x 0.878,
+    4.18, 2.23) = 0.98°, in Florida West min(2.13 x 0.878, 0.07 x 0.878, 2.32, 1.0) = 0.06°:
+    East first. Each in US survey feet."""
+    zones = stakeout_zones(np.array([[-81.21, 28.59, -81.2, 28.6]]))
+    assert zones == [
+        ("EPSG:6438", "NAD83(2011) / Florida East (ftUS)"),
+        ("EPSG:6443", "NAD83(2011) / Florida West (ftUS)"),
+    ]
+    # central Oregon: international feet, the only foot its zones have in NAD83(2011)
+    [(code, name), *_] = stakeout_zones(np.array([[-121.3, 44.0, -121.29, 44.01]]))
+    assert name.endswith("(ft)") and CRS(code).axis_info[0].unit_name == "foot"
+    assert stakeout_zones(np.array([[2.0, 48.8, 2.1, 48.9]])) == []  # (Paris: none)
