@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import geopandas as gpd
 import numpy as np
@@ -101,6 +102,8 @@ def test_the_point_file_reads_back_as_the_plan_and_the_lot_complies(runner, job)
     assert pts["point"].tolist() == ["101", "102", "103", "104", "105"]
     assert (pts["elevation"] == "").all()
     assert all(len(v.split(".")[1]) == 3 for v in [*pts["northing"], *pts["easting"]])
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    assert raw.decode().replace("\r\n", "\n") in readme  # (the README shows this very file)
     lonlat = pd.read_csv(job / "plan.csv")
     assert pts["description"].tolist() == [
         f"SIGN NEW {role.upper()} 12-345-678" for role in lonlat["role"]
