@@ -170,7 +170,9 @@ def _default_crs(plan: Plan, box: np.ndarray) -> CRS:
     )
 
 
-def _outside_area(stakeout: Stakeout, lon: np.ndarray, lat: np.ndarray) -> str | None:
+def _outside_area(
+    stakeout: Stakeout, lon: np.ndarray, lat: np.ndarray, box: np.ndarray
+) -> str | None:
     area = stakeout.crs.area_of_use
     if area is None or area.west > area.east or not len(lon):
         return None
@@ -180,8 +182,9 @@ def _outside_area(stakeout: Stakeout, lon: np.ndarray, lat: np.ndarray) -> str |
         return None
     return (
         f"{n:,} of {len(lon):,} markers lie outside the area of use of the point file's CRS "
-        f"{stakeout.label} ({area.name}): its northings and eastings there are distorted; "
-        "a zone of these lots is the one to stake them out in"
+        f"{stakeout.label} ({area.west:g}° to {area.east:g}° of longitude, {area.south:g}° to "
+        f"{area.north:g}° of latitude): its northings and eastings are distorted there; a CRS "
+        f"of these lots is {stakeout_hint(box)}"
     )
 
 
@@ -228,7 +231,7 @@ def with_stakeout(
         )
     m = plan.markers
     outside = _outside_area(
-        stakeout, m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float)
+        stakeout, m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float), box
     )
     notes += [outside] if outside else []
     return dataclasses.replace(plan, stakeout=stakeout, warnings=[*plan.warnings, *notes])

@@ -324,3 +324,29 @@ def test_stakeout_zones_orders_the_zones_whose_box_holds_the_lots():
     [(code, name), *_] = stakeout_zones(np.array([[-121.3, 44.0, -121.29, 44.01]]))
     assert name.endswith("(ft)") and CRS(code).axis_info[0].unit_name == "foot"
     assert stakeout_zones(np.array([[2.0, 48.8, 2.1, 48.9]])) == []  # (Paris: none)
+
+
+def test_existing_markers_and_a_zone_that_does_not_hold_the_lots(runner, job):
+    """``--include-existing`` adds the lot's existing markers (the job's 3 signs and, read as
+    not selected, its 4 monuments) as ``EXISTING`` points, each within 0.018 ft (half of
+    1e-7 degree of latitude) of its own coordinates in the job: they go through the same
+    7-decimal longitudes and latitudes as every export. A zone whose area of use does not hold
+    the lots (Texas Central for a lot near Orlando) is warned of, with the zone to use."""
+    out = job / "s.csv"
+    args = ["plan", *_args(job), "-o", str(out), "--format", "pnezd"]
+    res = runner.invoke(main, [*args, "--include-existing", "-q"])
+    assert res.exit_code == 0, res.stderr
+    pts = _points(out)
+    assert len(pts) == 12 and pts["point"].tolist() == [str(k) for k in range(1, 13)]
+    old = pts[pts["description"].str.contains("EXISTING")]
+    assert sorted(old["description"].str.split().str[0]) == ["OTHER"] * 4 + ["SIGN"] * 3
+    given = pd.read_csv(job / "job.csv")
+    for n, e in zip(old["northing"].astype(float), old["easting"].astype(float), strict=True):
+        d = np.hypot(given["northing"] - n, given["easting"] - e).min()
+        assert d < 0.018 * math.sqrt(2)
+    res = runner.invoke(main, [*args, "--stakeout-crs", "EPSG:2277"])
+    assert res.exit_code == 0, res.stderr
+    text = " ".join(res.stderr.split())
+    assert "warning: 5 of 5 markers lie outside the area of use of the point file's CRS " in text
+    assert "EPSG:2277 (NAD83 / Texas Central (ftUS))" in text
+    assert "a CRS of these lots is EPSG:6438" in text
