@@ -18,6 +18,7 @@ __all__ = [
     "acres_at_most",
     "against_max",
     "apart_accuracy",
+    "shown",
 ]
 
 OK, UNCERTAIN, FAIL = 0, 1, 2
@@ -87,3 +88,85 @@ def apart_accuracy(accuracy_ft: float) -> float:
     20.0
     """
     return 2.0 * float(accuracy_ft)
+
+
+def shown(
+    values: np.ndarray,
+    decimals: int,
+    limit: float | np.ndarray,
+    verdict: int | np.ndarray,
+    maximum: bool | np.ndarray = True,
+) -> np.ndarray:
+    """Figures to be shown to ``decimals`` beside their verdict against a limit, each kept on
+    its verdict's side of the limit: ``values`` as they are, but where rounding would put one
+    on the wrong side, the nearest figure of ``decimals`` decimals on the right side.
+
+    A figure that fails a maximum (``verdict`` ``FAIL``, ``maximum`` true) is never shown at
+    or under the limit: a gap of 500.004 ft fails "not more than 500 feet" (the slack of
+    :func:`against_max` is 0.00225 ft there) and is shown 500.01 at two decimals, not 500.0.
+    One that fails a minimum is never shown at or above it (limit less one unit of the last
+    decimal); one that passes a maximum (it may exceed it by the slack) never above it, one
+    that passes a minimum never under it. ``UNCERTAIN`` figures, and any not finite or
+    without a finite limit, are left as they are.
+
+    The figure shown is within one unit of the last decimal of the plain rounding (where the
+    slack is under half a unit, as it is at two decimals for limits under 1,600 ft). The
+    figures replaced are exact to ``decimals``, so that every writer's rounding (numpy's, or
+    Python's ``round`` and ``format``) shows them alike; both roundings are tested. The side is
+    the verdict's, never a comparison made again here.
+
+    Parameters
+    ----------
+    values
+        The figures (as measured).
+    decimals
+        The decimals they are shown to (0 or more).
+    limit, verdict, maximum
+        Per figure (or one for all): its limit, its verdict against it (``OK``, ``UNCERTAIN``,
+        ``FAIL``), and whether the limit is a maximum (else a minimum).
+
+    Examples
+    --------
+    >>> shown(np.array([500.004, 512.3, 500.004, 500.002, 499.9]), 2, 500.0,
+    ...       np.array([FAIL, FAIL, UNCERTAIN, OK, OK])).tolist()
+    [500.01, 512.3, 500.004, 500.002, 499.9]
+    >>> shown(np.array([500.004]), 1, 500.0, FAIL).tolist()
+    [500.1]
+    >>> shown(np.array([1.996, 2.0]), 2, 2.0, np.array([FAIL, OK]), maximum=False).tolist()
+    [1.99, 2.0]
+    >>> shown(np.array([5280.012]), 2, 5280.0, OK).tolist()  # passes within the slack
+    [5280.0]
+    """
+    from posting.jsontext import rounded
+
+    v = np.asarray(values, dtype=float)
+    lim = np.broadcast_to(np.asarray(limit, dtype=float), v.shape)
+    verdict = np.broadcast_to(np.asarray(verdict), v.shape)
+    high = np.broadcast_to(np.asarray(maximum, dtype=bool), v.shape)
+    scale = 10.0**decimals
+    with np.errstate(invalid="ignore", over="ignore"):
+        # the least and the greatest of the two roundings a writer may use
+        a, b = np.round(v, decimals), rounded(v, decimals)
+        lo, hi = np.fmin(a, b), np.fmax(a, b)
+        fail, ok = verdict == FAIL, verdict == OK
+        # above the limit (fails a maximum), under it (fails a minimum), at or under it
+        # (passes a maximum), at or above it (passes a minimum)
+        above = fail & high & (lo <= lim)
+        under = fail & ~high & (hi >= lim)
+        at_most = ok & high & (hi > lim)
+        at_least = ok & ~high & (lo < lim)
+        down, up = np.floor(lim * scale), np.ceil(lim * scale)
+        out = v.copy()
+        for mask, first, second, right in (
+            (above, down + 1, down + 2, lambda c, x: c > x),
+            (under, up - 1, up - 2, lambda c, x: c < x),
+            (at_most, down, down - 1, lambda c, x: c <= x),
+            (at_least, up, up + 1, lambda c, x: c >= x),
+        ):
+            if mask.any():
+                # the nearest figure of so many decimals on the right side of the limit (the
+                # product of the limit and the scale may be off by an ulp: then the next)
+                c1 = np.round(first[mask] / scale, decimals)
+                c2 = np.round(second[mask] / scale, decimals)
+                out[mask] = np.where(right(c1, lim[mask]), c1, c2)
+    return out
