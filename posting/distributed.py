@@ -1219,6 +1219,8 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
         explain=False,  # which markers no partition assigns, and why: _lost and _reasons
         own=own,  # its own parcels' counts in its notes, which the run sums (stream.Totals)
     )
+    from posting.stream import WORST_COLUMNS
+
     drawn = bool({"geojson", "parquet"} & set(outputs))  # gap lines need the vertex table
     sub, kept = core_report(report, prep, core_at, facts, core.first_row, drawn)
     # each kept marker's place in the input order: its file, then its row, in one integer
@@ -1234,7 +1236,7 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
             "compliant_by": sub.parcels.loc[sub.parcels["status"].eq("compliant"), "rules"]
             .value_counts()
             .to_dict(),
-            "worst": sub.worst(5)[["id", "row", "status", "max_gap_ft", "perimeter_ft", "signs"]],
+            "worst": sub.worst(5)[WORST_COLUMNS],
             "not_checked": _core_not_checked(report, core_at, len(prep)),
             "record_keys": facts.record_keys,
             "elsewhere": elsewhere_counts(

@@ -21,6 +21,7 @@ import pyarrow as pa
 import shapely
 
 from posting import jsontext
+from posting.checks import FAIL, OK, UNCERTAIN, shown
 from posting.errors import python_name, worded
 from posting.parallel import aside, soon
 
@@ -34,12 +35,17 @@ __all__ = [
     "LONLAT_DECIMALS",
     "SCHEMA",
     "as_dict",
+    "finding_figures",
     "finding_items",
+    "gap_figures",
     "header",
     "list_counts",
+    "max_gap_figures",
+    "max_gap_verdicts",
     "parcel_line_chunks",
     "parcel_lines",
     "parcel_properties",
+    "point_figures",
     "unassigned_items",
     "why_text",
 ]
@@ -107,6 +113,133 @@ def _text(x: Any) -> Any:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) or x is pd.NA else x
 
 
+def finding_figures(f: pd.DataFrame, decimals: int = FT_DECIMALS) -> np.ndarray:
+    """Findings' ``measured`` figures to be shown to ``decimals`` beside their ``limit``
+    (:func:`posting.checks.shown`): a violation's never at or beyond its limit on the passing
+    side (a gap of 500.004 ft over 500 ft is 500.01, a letter 1.996 in high under 2 in is
+    1.99); the others' as they are. A violation whose figure is over its limit failed a
+    maximum, one under it a minimum.
+
+    >>> f = pd.DataFrame({"level": ["violation", "violation", "uncertain"],
+    ...                   "measured": [500.004, 1.996, 500.004], "limit": [500.0, 2.0, 500.0]})
+    >>> finding_figures(f).tolist()
+    [500.01, 1.99, 500.004]
+    """
+    measured = f["measured"].to_numpy(dtype=float)
+    limit = f["limit"].to_numpy(dtype=float)
+    failed = f["level"].eq("violation").to_numpy(dtype=bool)
+    with np.errstate(invalid="ignore"):
+        verdict = np.where(failed & (measured != limit), FAIL, UNCERTAIN)
+        return shown(measured, decimals, limit, verdict, maximum=measured > limit)
+
+
+def _gap_verdicts(gaps: pd.DataFrame) -> np.ndarray:
+    """Each gap's verdict against its ``limit_ft``: ``FAIL`` where ``over``, ``OK`` where
+    ``ok``, ``UNCERTAIN`` elsewhere (within the accuracy, or a ring without a marker)."""
+    status = gaps["status"]
+    return np.where(
+        status.eq("over").to_numpy(dtype=bool),
+        FAIL,
+        np.where(status.eq("ok").to_numpy(dtype=bool), OK, UNCERTAIN),
+    ).astype(np.int8)
+
+
+def gap_figures(gaps: pd.DataFrame, key: str, decimals: int = FT_DECIMALS) -> np.ndarray:
+    """The gaps' ``key`` figures (``length_ft``, ``straight_ft``, ``measured_ft``) to be shown
+    to ``decimals`` beside their status (:func:`posting.checks.shown`): a gap ``over`` its
+    limit is never shown at or under it, an ``ok`` one never over it. The status is the
+    figure compared's (``measured_ft``: the length along the boundary, in a straight line, or
+    the shorter); another of the gap's figures shares it where it is at least as long (over)
+    or at most as long (ok), and is shown as it is otherwise (a gap around a corner over
+    500 ft along the boundary may be 400 ft across it).
+
+    >>> g = pd.DataFrame({"status": ["over", "over", "ok"], "limit_ft": [500.0] * 3,
+    ...                   "measured_ft": [500.004, 500.004, 500.002],
+    ...                   "length_ft": [500.004, 500.004, 500.002],
+    ...                   "straight_ft": [500.004, 400.0, np.nan]})
+    >>> gap_figures(g, "length_ft").tolist(), gap_figures(g, "straight_ft").tolist()
+    ([500.01, 500.01, 500.002], [500.01, 400.0, nan])
+    """
+    x = gaps[key].to_numpy(dtype=float)
+    measured = gaps["measured_ft"].to_numpy(dtype=float)
+    verdict = _gap_verdicts(gaps)
+    with np.errstate(invalid="ignore"):
+        shares = np.where(verdict == FAIL, x >= measured, x <= measured)
+    verdict = np.where(shares, verdict, UNCERTAIN)
+    return shown(x, decimals, gaps["limit_ft"].to_numpy(dtype=float), verdict)
+
+
+def max_gap_verdicts(max_gap_ft: Any, gaps: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Each parcel's largest gap's (``max_gap_ft``: the largest of its gaps' ``measured_ft``)
+    verdict and limit, from its gaps of that figure: ``FAIL`` where one is ``over`` (the
+    largest of their limits), ``OK`` where all are ``ok`` (the least of their limits),
+    ``UNCERTAIN`` elsewhere (and where the parcel has no gap).
+
+    >>> g = pd.DataFrame({"parcel": [0, 0, 1, 1], "status": ["over", "ok", "ok", "ok"],
+    ...                   "measured_ft": [500.004, 300.0, 500.002, 200.0],
+    ...                   "limit_ft": [500.0, 500.0, 500.0, 500.0]})
+    >>> v, lim = max_gap_verdicts(np.array([500.004, 500.002, np.nan]), g)
+    >>> v.tolist(), lim.tolist()
+    ([2, 0, 1], [500.0, 500.0, nan])
+    """
+    mx = np.asarray(max_gap_ft, dtype=float)
+    n = len(mx)
+    worst = np.full(n, -1, dtype=np.int8)  # -1: no gap of that figure (none, or no figure)
+    fail_limit, ok_limit = np.full(n, np.nan), np.full(n, np.nan)
+    if len(gaps) and n:
+        parcel = gaps["parcel"].to_numpy(dtype=np.int64)
+        at = gaps["measured_ft"].to_numpy(dtype=float) == mx[parcel]
+        parcel = parcel[at]
+        verdict = _gap_verdicts(gaps)[at]
+        limit = gaps["limit_ft"].to_numpy(dtype=float)[at]
+        # the worst of them: FAIL, then UNCERTAIN, then OK (the codes in that order)
+        np.maximum.at(worst, parcel, verdict)
+        failed = verdict == FAIL
+        np.fmax.at(fail_limit, parcel[failed], limit[failed])
+        np.fmin.at(ok_limit, parcel, limit)
+    verdict = np.where(worst < 0, UNCERTAIN, worst).astype(np.int8)
+    limit = np.where(verdict == FAIL, fail_limit, np.where(verdict == OK, ok_limit, np.nan))
+    return verdict, limit
+
+
+def max_gap_figures(report: Report, decimals: int = FT_DECIMALS) -> np.ndarray:
+    """Each parcel's ``max_gap_ft`` to be shown to ``decimals``, on its verdict's side of its
+    limit (:func:`max_gap_verdicts`, :func:`posting.checks.shown`)."""
+    mx = report.parcels["max_gap_ft"].to_numpy(dtype=float)
+    verdict, limit = max_gap_verdicts(mx, report.gaps)
+    return shown(mx, decimals, limit, verdict)
+
+
+def point_figures(
+    table: pd.DataFrame, tolerance_ft: float, decimals: int = FT_DECIMALS
+) -> np.ndarray:
+    """The corners' or access points' ``nearest_ft`` (the figure compared with the tolerance)
+    to be shown to ``decimals`` beside their status (:func:`posting.checks.shown`): a place
+    ``missing`` its marker is never shown with one at or within the tolerance (a corner
+    30.004 ft from its marker, 30 ft allowed, is 30.01 ft from it, not 30.0), an ``ok`` one
+    never beyond it. A place missing its marker because that marker serves another place
+    (``marker_shared``) is shown as it is: its distance is not what failed.
+
+    >>> t = pd.DataFrame({"status": ["missing", "missing", "ok", "uncertain"],
+    ...                   "nearest_ft": [30.004, 12.5, 30.0, 30.004],
+    ...                   "marker_shared": [False, True, False, False]})
+    >>> point_figures(t, 30.0).tolist()
+    [30.01, 12.5, 30.0, 30.004]
+    """
+    shared = (
+        table["marker_shared"].fillna(False).to_numpy(dtype=bool)
+        if "marker_shared" in table
+        else np.zeros(len(table), dtype=bool)
+    )
+    status = table["status"]
+    verdict = np.where(
+        status.eq("missing").to_numpy(dtype=bool) & ~shared,
+        FAIL,
+        np.where(status.eq("ok").to_numpy(dtype=bool) & ~shared, OK, UNCERTAIN),
+    )
+    return shown(table["nearest_ft"].to_numpy(dtype=float), decimals, tolerance_ft, verdict)
+
+
 def finding_items(f: pd.DataFrame) -> list[dict[str, Any]]:
     """Findings rows as JSON-ready dicts (columns converted at once, not value by value)."""
     basis = f["basis"].tolist() if "basis" in f else ["statute"] * len(f)
@@ -115,7 +248,7 @@ def finding_items(f: pd.DataFrame) -> list[dict[str, Any]]:
         f["clause"].tolist(),
         basis,
         f["message"].tolist(),
-        _numbers(f["measured"]),
+        _numbers(finding_figures(f)),
         _numbers(f["limit"]),
         _texts(f["unit"]),
         f["count"].astype(np.int64).tolist(),
@@ -157,7 +290,7 @@ def _finding_text(f: pd.DataFrame) -> pa.Array:
         ',"message":',
         _text_column(f["message"]),
         ',"measured":',
-        jsontext.numbers(f["measured"], FT_DECIMALS),
+        jsontext.numbers(finding_figures(f), FT_DECIMALS),
         ',"limit":',
         jsontext.numbers(f["limit"], FT_DECIMALS),
         ',"unit":',
@@ -277,9 +410,9 @@ def _gap_arrays(report: Report, n: int) -> list[Any]:
         '},"status":',
         jsontext.texts(g["status"].to_numpy(dtype=object)),
         ',"length_ft":',
-        jsontext.numbers(g["length_ft"], FT_DECIMALS),
+        jsontext.numbers(gap_figures(g, "length_ft"), FT_DECIMALS),
         ',"straight_ft":',
-        jsontext.numbers(g["straight_ft"], FT_DECIMALS),
+        jsontext.numbers(gap_figures(g, "straight_ft"), FT_DECIMALS),
         ',"limit_ft":',
         jsontext.numbers(g["limit_ft"], FT_DECIMALS),
         ',"start":',
@@ -402,7 +535,7 @@ def _record_parts(
         ("rings", jsontext.integers(p["rings"])),
         ("perimeter_ft", jsontext.numbers(p["perimeter_ft"], FT_DECIMALS)),
         ("area_acres", jsontext.numbers(p["area_acres"], 4)),
-        ("max_gap_ft", jsontext.numbers(p["max_gap_ft"], FT_DECIMALS)),
+        ("max_gap_ft", jsontext.numbers(max_gap_figures(report), FT_DECIMALS)),
     ]
     corners = jsontext.integers(p["corners"])
     tail = [("duplicate_id", jsontext.booleans(p["duplicate_id"].astype(bool)))]

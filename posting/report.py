@@ -195,8 +195,16 @@ class Report:
         return out
 
     def worst(self, k: int = 5) -> pd.DataFrame:
-        """The ``k`` parcels that fail worst: largest gap (or unposted boundary) first."""
-        bad = self.parcels[self.parcels["status"].isin(["noncompliant", "unposted", "uncertain"])]
+        """The ``k`` parcels that fail worst: largest gap (or unposted boundary) first, with
+        their largest gap's verdict and limit (``max_gap_verdict``, ``max_gap_limit_ft``:
+        :func:`posting.records.max_gap_verdicts`)."""
+        p = self.parcels
+        if "max_gap_verdict" not in p:  # (the partitions' worst parcels have them)
+            from posting.records import max_gap_verdicts
+
+            verdict, limit = max_gap_verdicts(p["max_gap_ft"], self.gaps)
+            p = p.assign(max_gap_verdict=verdict, max_gap_limit_ft=limit)
+        bad = p[p["status"].isin(["noncompliant", "unposted", "uncertain"])]
         key = bad["max_gap_ft"].fillna(bad["perimeter_ft"])
         return bad.assign(_k=key).sort_values("_k", ascending=False, kind="stable").head(k)
 

@@ -37,9 +37,21 @@ if TYPE_CHECKING:
     from posting.distributed import Run
     from posting.report import Report
 
-__all__ = ["Totals", "write_outputs", "write_parquet_report", "write_partition"]
+__all__ = ["WORST_COLUMNS", "Totals", "write_outputs", "write_parquet_report", "write_partition"]
 
 _BATCH = 2_000
+WORST_COLUMNS = [
+    "id",
+    "row",
+    "status",
+    "max_gap_ft",
+    "perimeter_ft",
+    "signs",
+    "max_gap_verdict",
+    "max_gap_limit_ft",
+]
+"""What a partition gives of its worst parcels (:meth:`posting.report.Report.worst`), for the
+summary."""
 _ROW = 1 << 20  # packed keys: profile << 50 | row << 20 | rank within the parcel
 
 
@@ -275,7 +287,7 @@ def _parcels_part(path: str, sub: Report, ids: Any) -> None:
     its outline in longitude/latitude."""
     import pyarrow as pa
 
-    from posting.records import list_counts
+    from posting.records import list_counts, max_gap_figures
     from posting.render.csv import FIGURES, HEADER, findings_text
 
     s, i, f, b = pa.string(), pa.int64(), pa.float64(), pa.bool_()
@@ -294,7 +306,8 @@ def _parcels_part(path: str, sub: Report, ids: Any) -> None:
         "signs": p["signs"].to_numpy(dtype=np.int64),
     }
     for c, nd in FIGURES.items():
-        a = p[c].to_numpy(dtype=float)
+        # the largest gap on its verdict's side of its limit, as the CSV gives it
+        a = max_gap_figures(sub) if c == "max_gap_ft" else p[c].to_numpy(dtype=float)
         cols[c] = pa.array(np.round(a, nd), type=f, mask=~np.isfinite(a))
     cols["gaps_over_limit"] = counts["over"].astype(np.int64)
     cols["corners"] = p["corners"].to_numpy(dtype=np.int64)
@@ -621,9 +634,7 @@ class Totals:
         self.candidates = (
             pd.concat(parts, ignore_index=True).sort_values("row", kind="stable")
             if parts
-            else pd.DataFrame(
-                columns=["id", "row", "status", "max_gap_ft", "perimeter_ft", "signs"]
-            )
+            else pd.DataFrame(columns=WORST_COLUMNS)
         )
         self.not_checked = _not_checked(checks, self.profiles, self.landcover_known)
         elsewhere: dict[str, int] = {}

@@ -67,17 +67,20 @@ def ft(x: float) -> str:
     return f"{x:,.1f} ft"
 
 
-def ft_vs(x: float, limit: float) -> str:
+def ft_vs(x: float, limit: float, *others: float) -> str:
     """Feet for a figure said against its limit: as :func:`ft`, with as many more decimals
     (up to 4) as it takes not to read as the limit itself (a 500.04 ft gap over a 500 ft limit
-    is not "500.0 ft").
+    is not "500.0 ft"), nor as any of ``others``.
 
     >>> ft_vs(500.04, 500.0), ft_vs(512.34, 500.0), ft_vs(499.996, 500.0), ft_vs(500.0, 500.0)
     ('500.04 ft', '512.3 ft', '499.996 ft', '500.0 ft')
+    >>> ft_vs(16.504, 17.0), ft_vs(16.504, 17.0, 16.5)  # a rod: not 16.5 ft
+    ('16.5 ft', '16.504 ft')
     """
-    if x != limit and math.isfinite(x) and math.isfinite(limit):
+    against = [v for v in (limit, *others) if v != x and math.isfinite(v)]
+    if against and math.isfinite(x):
         for nd in range(1, 5):
-            if round(x, nd) != round(limit, nd):
+            if all(round(x, nd) != round(v, nd) for v in against):
                 return f"{x:,.{nd}f} ft"
     return ft(x)
 

@@ -139,3 +139,24 @@ def test_not_a_period_nor_a_date_is_not_recorded():
     assert got.tolist() == [NOT_RECORDED] * len(values)
     full = ["2026-11-29", "2025-11-30", "2025-11-29", "11/29/2025", "2026-01-01T10:00:00+02:00"]
     assert age_status(pd.Series(full), today, 365).tolist() == [OK, OK, FAIL, FAIL, OK]
+
+
+def test_letters_a_hair_under_the_minimum_are_never_shown_at_it():
+    """Letters 1.996 in high fail "at least 2 inches" (no slack): the violation's measured
+    figure read 2.0 beside its limit 2.0; it is 1.99 (the limit less one unit of the last
+    decimal), in the JSON report and in the GeoJSON's parcel properties alike. Letters
+    2.004 in high pass and are no violation."""
+    import json
+
+    heights = ["2", "1.996", "3", "2.004", "2", "2", "2", "2"]
+    r, p = run(pd.DataFrame({"letter_height_in": heights}))
+    [v] = [x for x in p["violations"] if x["rule"] == "letter_height"]
+    assert (v["count"], v["measured"], v["limit"], v["unit"]) == (1, 1.99, 2.0, "in")
+    assert r.findings.loc[r.findings["rule"] == "letter_height", "measured"].tolist() == [1.996]
+    [parcel] = [
+        f["properties"]
+        for f in json.loads(r.to_geojson())["features"]
+        if f["properties"]["layer"] == "parcel"
+    ]
+    [g] = [x for x in parcel["violations"] if x["rule"] == "letter_height"]
+    assert g["measured"] == 1.99

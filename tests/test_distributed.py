@@ -4076,3 +4076,67 @@ def test_signs_on_another_datum_than_the_parcels_are_said_as_in_one_run(tmp_path
     assert said == expected
     assert len(said) == 1 or not expected  # (none where NOAA's grid is installed)
     assert report["warnings"][0] == said[0] if said else True  # first, as one run puts it
+
+
+def test_figures_a_hair_from_their_limits_in_partitions_as_in_one_run(tmp_path, scheduler):
+    """Six 1,000 ft squares, each with signs at its corners and side midpoints, the bottom
+    sign moved so that one gap is 500.004 ft (fails 500 ft: shown 500.01, never 500.0),
+    500.002 ft (passes within the slack: 500.0, never 500.01) or 500 ft; and letters 1.996 in
+    high on one sign (fail 2 in: 1.99). Built in the run's own working frame (the local
+    transverse Mercator on the layers' middle meridian, scale 1), so the lengths are exact
+    there. In partitions of two parcels: one run's bytes, and its summary's largest gaps."""
+    import geopandas as gpd
+
+    from posting.crs import local_tm
+
+    wcrs = local_tm(-81.1)
+    _, y0 = wcrs.xy_to_ft(np.array([-81.1]), np.array([28.7]), WGS84)
+    moved = [500.004, 500.002, 500.0, 500.004, 500.002, 500.004]
+    x0s = [-3250.0 + 1300.0 * i for i in range(6)]  # x from -3,250 to 3,250 ft: middle 0
+    outlines, rows = [], []
+    for i, (x0, at) in enumerate(zip(x0s, moved, strict=True)):
+        corners = np.array([[0, 0], [1000, 0], [1000, 1000], [0, 1000], [0, 0]], dtype=float)
+        lon, lat = wcrs.ft_to_lonlat(corners[:, 0] + x0, corners[:, 1] + y0[0])
+        outlines.append(shapely.Polygon(np.column_stack([lon, lat])))
+        pts = [(0, 0), (1000, 0), (1000, 500), (1000, 1000), (500, 1000), (0, 1000), (0, 500)]
+        pts.append((at, 0))  # the bottom side's sign
+        xy = np.asarray(pts, dtype=float)
+        lon, lat = wcrs.ft_to_lonlat(xy[:, 0] + x0, xy[:, 1] + y0[0])
+        for k, (a, b) in enumerate(zip(lon.tolist(), lat.tolist(), strict=True)):
+            rows.append({"lon": repr(a), "lat": repr(b), "letter_height_in": "2"})
+            if i == 2 and k == 0:
+                rows[-1]["letter_height_in"] = "1.996"
+    parcels = tmp_path / "lots.geojson"
+    gpd.GeoDataFrame({"pid": [f"L{i}" for i in range(6)]}, geometry=outlines, crs=4326).to_file(
+        parcels
+    )
+    signs = tmp_path / "signs.csv"
+    pd.DataFrame(rows).to_csv(signs, index=False)
+    args = ["check", str(parcels), "--signs", str(signs), "--id-field", "pid"]
+    one = _same(args, tmp_path, scheduler, 2, ("json", "csv", "geojson"))
+    lots = one["parcels"]
+    bad, good = "noncompliant", "compliant"
+    assert [p["status"] for p in lots] == [bad, good, bad, bad, good, bad]
+    assert [p["max_gap_ft"] for p in lots] == [500.01, 500.0, 500.0, 500.01, 500.0, 500.01]
+    assert [g["length_ft"] for p in lots for g in p["gaps"]] == [500.01] * 3
+    [letters] = [v for v in lots[2]["violations"] if v["rule"] == "letter_height"]
+    assert (letters["measured"], letters["limit"]) == (1.99, 2.0)
+    csv_rows = (tmp_path / "one" / "report.csv").read_text().splitlines()[1:]
+    over, at = "500.01", "500.0"
+    assert [r.split(",")[8] for r in csv_rows] == [over, at, at, over, at, over]
+    # the summary's largest gaps, one run and partitioned
+    said = {}
+    for mode, extra in (
+        ("one", []),
+        ("part", ["--scheduler", scheduler, "--partition-parcels", "2"]),
+    ):
+        res = _run([*args, *extra], cwd=ROOT)
+        assert res.returncode == 1, res.stderr.decode()[-2000:]
+        said[mode] = [x for x in res.stderr.decode().splitlines() if "largest gap" in x]
+    assert said["one"] == said["part"]
+    assert sorted(said["one"]) == [
+        "    L0: noncompliant, largest gap 500.004 ft",
+        "    L2: noncompliant, largest gap 500.0 ft",
+        "    L3: noncompliant, largest gap 500.004 ft",
+        "    L5: noncompliant, largest gap 500.004 ft",
+    ]

@@ -424,3 +424,92 @@ def test_check_is_invariant_under_rotation_and_translation(angle, dx, dy, drop):
             assert o[key] is None
         else:
             assert o[key] == pytest.approx(b[key], abs=0.02)
+
+
+def _moved_midpoint(x: float):
+    """The 1,000 ft square with its bottom sign moved from 500 ft to ``x``: one gap of ``x``
+    ft (and one of 1,000 - ``x``), exact in the local frame (transverse Mercator, scale 1)."""
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(x, 0)]
+    return check(parcels(square()), markers(pts))
+
+
+def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit():
+    """A 500.004 ft gap fails "not more than 500 feet" (the slack is 0.001 + 2.5e-6 * 500 =
+    0.00225 ft), but rounded to two decimals it read 500.0 in the JSON, GeoJSON and CSV:
+    "noncompliant, longer than 500.0 ft, 500.0 ft". It is shown 500.01 (the limit and one
+    unit of the last decimal) wherever it stands beside its verdict; the messages and the
+    summary give it with the decimals that show it (500.004 ft)."""
+    import csv
+    import io
+    import json
+
+    r = _moved_midpoint(500.004)
+    assert r.gaps["measured_ft"].max() == pytest.approx(500.004, abs=1e-9)
+    p = parcel_json(r)
+    assert p["status"] == "noncompliant"
+    assert p["max_gap_ft"] == 500.01
+    [gap] = p["gaps"]
+    assert (gap["status"], gap["length_ft"], gap["straight_ft"], gap["limit_ft"]) == (
+        "over",
+        500.01,
+        500.01,
+        500.0,
+    )
+    [v] = p["violations"]
+    assert (v["measured"], v["limit"]) == (500.01, 500.0)
+    assert v["message"].endswith("longer than 500.0 ft along the boundary; the worst is 500.004 ft")
+    # the CSV
+    [row] = list(csv.DictReader(io.StringIO(r.to_csv())))
+    assert (row["status"], row["max_gap_ft"], row["gaps_over_limit"]) == (
+        "noncompliant",
+        "500.01",
+        "1",
+    )
+    # the GeoJSON: the parcel's properties and the gap's feature
+    features = json.loads(r.to_geojson())["features"]
+    [parcel] = [f["properties"] for f in features if f["properties"]["layer"] == "parcel"]
+    assert parcel["max_gap_ft"] == 500.01 and parcel["violations"][0]["measured"] == 500.01
+    [line] = [f["properties"] for f in features if f["properties"]["layer"] == "gap"]
+    assert (line["status"], line["length_ft"], line["straight_ft"]) == ("over", 500.01, 500.01)
+    # the summary on stderr
+    [worst] = [x for x in r.summary_lines() if "largest gap" in x]
+    assert worst.endswith(": noncompliant, largest gap 500.004 ft")
+    # the other gap (499.996 ft) passes and is not reported; the parcel's other figures stand
+    assert p["perimeter_ft"] == 4000.0 and p["signs"] == 8
+
+
+def test_a_gap_that_passes_within_the_slack_is_shown_at_the_limit_not_over_it():
+    """500.002 ft is within the slack of 500 ft: compliant, and shown 500.0 (never 500.01)."""
+    import json
+
+    r = _moved_midpoint(500.002)
+    p = parcel_json(r)
+    assert (p["status"], p["max_gap_ft"], p["gaps"], p["violations"]) == (
+        "compliant",
+        500.0,
+        [],
+        [],
+    )
+    assert "500.01" not in r.to_json() and "500.01" not in r.to_csv()
+    [parcel] = [
+        f["properties"]
+        for f in json.loads(r.to_geojson())["features"]
+        if f["properties"]["layer"] == "parcel"
+    ]
+    assert parcel["max_gap_ft"] == 500.0
+
+
+def test_a_passing_largest_gap_on_a_failing_parcel_is_said_at_its_limit_in_the_summary():
+    """A parcel noncompliant for a missing corner (the south-west sign moved 40 ft up the west
+    side) whose largest gap passes within the slack (500.002 ft): the summary said "largest gap
+    500.002 ft", over the limit it passes; it says 500.0 ft."""
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p not in ((500, 0), (0, 0))]
+    # gaps: 40 + 460 = 500 round the corner, 500.002 and 39.998 along the bottom, 460 up the
+    # west side to the moved sign
+    pts += [(0, 40), (460, 0), (960.002, 0)]
+    r = check(parcels(square()), markers(pts))
+    p = parcel_json(r)
+    assert p["status"] == "noncompliant" and [v["rule"] for v in p["violations"]] == ["corners"]
+    assert p["max_gap_ft"] == 500.0
+    [worst] = [x for x in r.summary_lines() if "largest gap" in x]
+    assert worst.endswith(": noncompliant, largest gap 500.0 ft")

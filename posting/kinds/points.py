@@ -16,7 +16,7 @@ from posting.checks import EPSILON_FT, FAIL, FOOT_SLACK, OK, UNCERTAIN, against_
 from posting.checks.corners import ring_neighbours
 from posting.index import exclusive_cumsum, expand_counts
 from posting.measure import Measurements
-from posting.verdict import empty_findings, findings_frame, ft, plural
+from posting.verdict import empty_findings, findings_frame, ft, ft_vs, plural
 
 __all__ = [
     "POINT_STATUS",
@@ -423,7 +423,9 @@ def point_findings(
             if none:
                 msgs.append(f"none of its {k} {word} has a marker")
             elif level == "violation":
-                tail = f"; the farthest is {ft(far)} from a marker" if math.isfinite(far) else ""
+                # (a corner 30.004 ft from its marker, 30 ft allowed, is not "30.0 ft" from it)
+                far_ft = ft_vs(far, tolerance_ft)
+                tail = f"; the farthest is {far_ft} from a marker" if math.isfinite(far) else ""
                 has = plural(n, "has", "have")
                 msgs.append(f"{n} of {k} {word} {has} no {need}{own} within {within}{why}{tail}")
             else:

@@ -12,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 
 from posting import jsontext
-from posting.records import FT_DECIMALS, _numbers, _texts, list_counts
+from posting.records import FT_DECIMALS, _numbers, _texts, list_counts, max_gap_figures
 from posting.render import register
 
 if TYPE_CHECKING:
@@ -73,6 +73,8 @@ def csv_rows(report: Report) -> Iterator[list[Any]]:
         level: _joined(report, level) for level in ("violation", "uncertain", "not_checked")
     }
     extra = [_present(p[c]) for c in ("repaired", "invalid_reason")]
+    # the largest gap on its verdict's side of its limit, as the JSON report gives it
+    figures = {c: p[c] for c in FIGURES} | {"max_gap_ft": max_gap_figures(report)}
     columns = zip(
         ids,
         p["row"].astype(np.int64).tolist(),
@@ -80,7 +82,7 @@ def csv_rows(report: Report) -> Iterator[list[Any]]:
         p["status"].astype(object).tolist(),
         p["rules"].astype(object).tolist(),
         p["signs"].astype(np.int64).tolist(),
-        *(_numbers(p[c], nd) for c, nd in FIGURES.items()),
+        *(_numbers(figures[c], nd) for c, nd in FIGURES.items()),
         counts["over"].tolist(),
         p["corners"].astype(np.int64).tolist(),
         counts["missing_corners"].tolist(),

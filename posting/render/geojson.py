@@ -27,8 +27,10 @@ from posting.records import (
     SCHEMA,
     _label_column,
     _text_column,
+    gap_figures,
     header,
     parcel_properties,
+    point_figures,
     why_text,
 )
 from posting.render import register
@@ -93,8 +95,9 @@ def feature_parts(report: Report) -> Iterator[tuple[str, list[jsontext.Part], in
     yield "parcels", *_parcels(report)
     yield "markers", *_markers(report)
     yield "gaps", *_gaps(report, ids)
-    yield "corners", *_corners(report.corners, ids)
-    yield "access", *_access(report.access, ids)
+    settings = report.settings
+    yield "corners", *_corners(report.corners, ids, settings.corner_tolerance_ft)
+    yield "access", *_access(report.access, ids, settings.access_tolerance_ft)
 
 
 def feature_sections(report: Report) -> Iterator[tuple[str, pa.Array]]:
@@ -303,9 +306,9 @@ def _gaps(report: Report, ids: np.ndarray) -> Parts:
         ',"ring":',
         _ring(np.ones(len(g), dtype=bool), g["part"], g["hole"]),
         ',"length_ft":',
-        _numeric(g["length_ft"]),
+        _numeric(gap_figures(g, "length_ft")),
         ',"straight_ft":',
-        _numeric(g["straight_ft"]),
+        _numeric(gap_figures(g, "straight_ft")),
         ',"limit_ft":',
         _numeric(g["limit_ft"]),
         "}",
@@ -313,10 +316,11 @@ def _gaps(report: Report, ids: np.ndarray) -> Parts:
     return _feature(_geometries(gap_lines(report)[reported]), props), len(g)
 
 
-def _corners(c: pd.DataFrame, ids: np.ndarray) -> Parts:
+def _corners(c: pd.DataFrame, ids: np.ndarray, tolerance_ft: float) -> Parts:
     return _located(
         c,
         ids,
+        tolerance_ft,
         "corner",
         lambda t: [',"turn_deg":', _numeric(t["turn_deg"], 1)],
         # the nearest marker serves another corner (one marker serves one corner)
@@ -330,18 +334,28 @@ def _shared(c: pd.DataFrame) -> np.ndarray:
     return c["marker_shared"].fillna(False).to_numpy(dtype=bool)
 
 
-def _access(a: pd.DataFrame, ids: np.ndarray) -> Parts:
+def _access(a: pd.DataFrame, ids: np.ndarray, tolerance_ft: float) -> Parts:
     return _located(
-        a, ids, "access", lambda t: [',"type":', _text_column(t["type"].to_numpy(dtype=object))]
+        a,
+        ids,
+        tolerance_ft,
+        "access",
+        lambda t: [',"type":', _text_column(t["type"].to_numpy(dtype=object))],
     )
 
 
 def _located(
-    table: pd.DataFrame, ids: np.ndarray, layer: str, middle: Any, after: Any = None
+    table: pd.DataFrame,
+    ids: np.ndarray,
+    tolerance_ft: float,
+    layer: str,
+    middle: Any,
+    after: Any = None,
 ) -> Parts:
     """Point features of a table with ``parcel``, ``status``, ``nearest_ft``, ``lon`` and
     ``lat`` (corners, access points): ``middle(table)``, the parts of the properties between
-    the status and the nearest marker's distance, and ``after(table)`` those after it."""
+    the status and the nearest marker's distance (on its status's side of ``tolerance_ft``:
+    :func:`posting.records.point_figures`), and ``after(table)`` those after it."""
     if not len(table):
         return [], 0
     props = [
@@ -351,7 +365,7 @@ def _located(
         _text_column(table["status"].to_numpy(dtype=object)),
         *middle(table),
         ',"nearest_marker_ft":',
-        _numeric(table["nearest_ft"]),
+        _numeric(point_figures(table, tolerance_ft)),
         *(after(table) if after is not None else []),
         "}",
     ]

@@ -5,16 +5,42 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 
+from posting.checks import FAIL, OK, shown
 from posting.errors import python_name, worded
 from posting.render import register
-from posting.verdict import ft_vs
+from posting.verdict import ft, ft_vs
 
 if TYPE_CHECKING:
     from posting.report import Report
 
 __all__ = ["summary_lines", "summary_text"]
+
+
+def _largest_gap(r: pd.Series) -> str:
+    """A worst parcel's largest gap (``max_gap_ft``) in feet, with the decimals that keep it
+    from reading as a whole number of feet, as the limits are (a 500.01 ft gap that fails
+    500 ft is not "500.0 ft"), on its verdict's side of its limit (``max_gap_verdict``,
+    ``max_gap_limit_ft``: :meth:`posting.report.Report.worst`): one that fails it is never
+    said at or under it, one that passes it within the slack never over it.
+
+    >>> row = {"max_gap_ft": 500.004, "max_gap_verdict": FAIL, "max_gap_limit_ft": 500.0}
+    >>> _largest_gap(pd.Series(row))
+    '500.004 ft'
+    >>> _largest_gap(pd.Series(row | {"max_gap_ft": 16.504, "max_gap_limit_ft": 16.5}))
+    '16.504 ft'
+    >>> _largest_gap(pd.Series(row | {"max_gap_ft": 500.002, "max_gap_verdict": OK}))
+    '500.0 ft'
+    """
+    x = float(r["max_gap_ft"])
+    verdict, limit = r.get("max_gap_verdict"), float(r.get("max_gap_limit_ft", np.nan))
+    if verdict == FAIL:
+        return ft_vs(x, round(x), limit)
+    if verdict == OK and x > limit:  # within the slack of its limit
+        return ft(float(shown(np.array([x]), 1, limit, OK)[0]))
+    return ft_vs(x, round(x))
 
 
 def summary_lines(
@@ -42,10 +68,7 @@ def summary_lines(
         lines.append("  worst:")
         for _, r in worst.iterrows():
             if pd.notna(r["max_gap_ft"]):
-                # with the decimals that keep it from reading as a whole number of feet, as
-                # the limits are (a 500.01 ft gap that fails 500 ft is not "500.0 ft")
-                x = float(r["max_gap_ft"])
-                gap = f"largest gap {ft_vs(x, round(x))}"
+                gap = f"largest gap {_largest_gap(r)}"
             elif r.get("signs", 0) > 0:  # its rules measure no gap (a notice at the entrance)
                 n = int(r["signs"])
                 gap = f"{n} marker{'s' if n != 1 else ''}, no gap measured"
