@@ -40,6 +40,7 @@ import shapely
 
 from posting.draw import display_geometry, gap_lines
 from posting.errors import python_name, worded
+from posting.records import finding_figures, gap_figures, max_gap_figures, point_figures
 
 if TYPE_CHECKING:
     from posting.report import Report
@@ -772,11 +773,13 @@ def render_page(t: _Tables, i: int) -> str:
                 "<th class=num>Measured</th><th class=num>Limit</th><th>Clause</th></tr></thead>"
                 "<tbody>"
             )
-            for r in sel.itertuples(index=False):
+            # each violation's figure on its side of the limit at the tenth shown
+            figures = finding_figures(sel, 1)
+            for r, figure in zip(sel.itertuples(index=False), figures.tolist(), strict=True):
                 pr = t.profiles.get(getattr(r, "profile", ""), prof)
                 _, text = rule_text(pr, r.rule)
                 unit = f" {_e(r.unit)}" if isinstance(r.unit, str) else ""
-                meas = _num(r.measured, 1)
+                meas = _num(figure, 1)
                 lim = _num(r.limit, 1)
                 basis = getattr(r, "basis", "statute")
                 law = f'<div class="law">“{_e(text)}”</div>' if text else ""
@@ -813,9 +816,13 @@ def render_page(t: _Tables, i: int) -> str:
     lines = gap_lines(rep)
     gap_items = []
     gap_rows = []
+    # the figures of a gap over its limit never at or under it, at the decimals shown
+    label_ft = gap_figures(gaps_rep, "length_ft", 0).tolist()
+    length_ft = gap_figures(gaps_rep, "length_ft", 1).tolist()
+    straight_ft = gap_figures(gaps_rep, "straight_ft", 1).tolist()
     for k, r in enumerate(gaps_rep.itertuples()):
         line = lines[r.Index]
-        label = _ft(r.length_ft, 0)
+        label = _ft(label_ft[k], 0)
         if line is not None:
             gap_items.append((line, str(r.status), label))
         sm, em = int(r.start_marker), int(r.end_marker)
@@ -829,7 +836,7 @@ def render_page(t: _Tables, i: int) -> str:
             ring += f" of part {int(r.part) + 1}"
         gap_rows.append(
             f"<tr><td>G{k + 1}</td><td>{_e(r.status)}</td><td>{between}</td><td>{ring}</td>"
-            f"<td class=num>{_ft(r.length_ft)}</td><td class=num>{_ft(r.straight_ft)}</td>"
+            f"<td class=num>{_ft(length_ft[k])}</td><td class=num>{_ft(straight_ft[k])}</td>"
             f"<td class=num>{_ft(r.limit_ft, 0)}</td></tr>"
         )
     c = rep.corners.iloc[t.corners.get(i, np.empty(0, dtype=np.int64))]
@@ -919,7 +926,8 @@ def render_page(t: _Tables, i: int) -> str:
             "<tbody>" + "".join(gap_rows) + "</tbody></table>"
         )
     if len(c):
-        near_ft = c["nearest_ft"].to_numpy(float)
+        # on its status's side of the tolerance at the tenth shown
+        near_ft = point_figures(c, rep.settings.corner_tolerance_ft, 1)
         shared = (
             c["marker_shared"].fillna(False).to_numpy(dtype=bool)
             if "marker_shared" in c
@@ -1037,6 +1045,7 @@ def render_index(
         f"assigned, {s['markers_unassigned']:,} not assigned.</p>"
     )
     p = rep.parcels
+    max_gap = max_gap_figures(rep, 1)  # on its verdict's side of its limit, to a tenth
     out.append(
         f"<h2>Parcels in this record ({len(rows):,})</h2><table><colgroup>"
         '<col style="width:18%"><col style="width:34%"><col style="width:18%">'
@@ -1047,7 +1056,7 @@ def render_index(
             f'<tr><td><a href="{_e(names[int(i)])}">{_e(p["id"].iat[i])}</a></td>'
             f"<td>{_e(p['owner'].iat[i])}</td><td>{_e(STATUS_WORDS.get(p['status'].iat[i]))}</td>"
             f"<td class=num>{_num(p['area_acres'].iat[i], 2)}</td>"
-            f"<td class=num>{_ft(p['max_gap_ft'].iat[i])}</td></tr>"
+            f"<td class=num>{_ft(max_gap[i])}</td></tr>"
             for i in rows
         )
         + "</tbody></table>"

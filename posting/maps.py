@@ -68,7 +68,14 @@ from folium.utilities import JsCode
 
 from posting.draw import display_geometry, extent_lonlat, gap_lines
 from posting.errors import python_name, worded
-from posting.records import DISPLAY_DECIMALS, HOW_TEXT
+from posting.records import (
+    DISPLAY_DECIMALS,
+    HOW_TEXT,
+    finding_figures,
+    gap_figures,
+    max_gap_verdicts,
+    point_figures,
+)
 from posting.render import register
 from posting.report import Report
 from posting.verdict import STATUSES
@@ -437,6 +444,18 @@ def _numbers(values: Any, decimals: int = 2) -> Any:
     return out.tolist()
 
 
+def _max_gap(report: Report) -> np.ndarray:
+    """Each parcel's largest gap as the popups' data holds it (to a hundredth, which they
+    show to a tenth), each rounding on its verdict's side of its limit
+    (:func:`posting.checks.shown`): a gap of 500.004 ft over 500 ft is "500.1 ft", not
+    "500 ft"."""
+    from posting.checks import shown
+
+    mx = report.parcels["max_gap_ft"].to_numpy(dtype=float)
+    verdict, limit = max_gap_verdicts(mx, report.gaps)
+    return shown(np.round(shown(mx, 2, limit, verdict), 2), 1, limit, verdict)
+
+
 def _ints(values: Any) -> dict[str, Any]:
     """Integers that mostly go up by small steps (rows, parcel numbers): their differences."""
     return {"d": _deltas(np.asarray(values, dtype=np.int64))}
@@ -584,7 +603,7 @@ class _MapBuilder:
             "area_acres": _numbers(p["area_acres"]),
             "perimeter_ft": _numbers(p["perimeter_ft"]),
             "signs": _numbers(p["signs"]),
-            "max_gap_ft": _numbers(p["max_gap_ft"]),
+            "max_gap_ft": _numbers(_max_gap(r)),
             "corners": _numbers(p["corners"]),
             "missing_corners": _numbers(
                 _counts(corners.loc[corners["status"] == "missing", "parcel"], n)
@@ -633,7 +652,7 @@ class _MapBuilder:
             "rule": _texts(f["rule"]),
             "clause": self.clauses.codes(f["clause"].tolist()),
             "message": _texts(f["message"]),
-            "measured": _numbers(f["measured"]),
+            "measured": _numbers(finding_figures(f)),
             "limit": _numbers(f["limit"]),
             "unit": _texts(f["unit"]),
         }
@@ -716,9 +735,9 @@ class _MapBuilder:
                 {
                     "parcel": _ints(parcel),
                     "status": _texts(sel["status"]),
-                    "length_ft": _numbers(sel["length_ft"]),
-                    "straight_ft": _numbers(sel["straight_ft"]),
-                    "measured_ft": _numbers(sel["measured_ft"]),
+                    "length_ft": _numbers(gap_figures(sel, "length_ft")),
+                    "straight_ft": _numbers(gap_figures(sel, "straight_ft")),
+                    "measured_ft": _numbers(gap_figures(sel, "measured_ft")),
                     "limit_ft": _numbers(sel["limit_ft"]),
                     "clause": self.clauses.codes(self.rule_clause["spacing"][parcel]),
                     "hole": _numbers(np.where(sel["hole"] > 0, sel["hole"], np.nan)),
@@ -764,7 +783,9 @@ class _MapBuilder:
             )
 
     # corners and access points -------------------------------------------------------------
-    def _points_layer(self, table: pd.DataFrame, rule: str) -> tuple[dict[str, Any], pd.DataFrame]:
+    def _points_layer(
+        self, table: pd.DataFrame, rule: str, tolerance_ft: float
+    ) -> tuple[dict[str, Any], pd.DataFrame]:
         t = table[table["status"].isin(["missing", "uncertain"])]
         t = t[self.status[t["parcel"].to_numpy(dtype=np.int64)] != "unposted"]
         data, ok = _points(t["lon"], t["lat"], self.east_of_180)
@@ -775,7 +796,7 @@ class _MapBuilder:
                 {
                     "parcel": _ints(parcel),
                     "status": _texts(t["status"]),
-                    "nearest_ft": _numbers(t["nearest_ft"]),
+                    "nearest_ft": _numbers(point_figures(t, tolerance_ft)),
                     "neighbour_ft": _numbers(t["neighbour_ft"]) if "neighbour_ft" in t else None,
                     "shared": _flags(t["marker_shared"].fillna(False))
                     if "marker_shared" in t
@@ -789,9 +810,9 @@ class _MapBuilder:
         return data, t
 
     def add_corners(self) -> None:
-        data, t = self._points_layer(self.report.corners, "corners")
-        n = t["status"].value_counts()
         tol = self.report.settings.corner_tolerance_ft
+        data, t = self._points_layer(self.report.corners, "corners", tol)
+        n = t["status"].value_counts()
         self.add(
             "corners",
             data,
@@ -823,7 +844,7 @@ class _MapBuilder:
         access = self.report.access
         if not len(access):
             return
-        data, t = self._points_layer(access, "access")
+        data, t = self._points_layer(access, "access", self.report.settings.access_tolerance_ft)
         n = t["status"].value_counts()
         self.add(
             "access",

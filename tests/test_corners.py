@@ -362,3 +362,41 @@ def test_own_markers_fail_and_doubt_as_many_places_as_no_matching_serves(
         together_ft=together,
     )
     assert again.tolist() == own.tolist()
+
+
+def test_a_corner_a_hair_beyond_the_tolerance_is_never_shown_within_it():
+    """The south-west corner's sign moved 30.004 ft along the south side: the corner has no
+    marker within 30 ft (the slack is 0.001 + 2.5e-6 * 30 ft). Its distance read 30.0 beside
+    "missing" in the GeoJSON's corner and 30.0 as the violation's measured figure; they read
+    30.01, the message 30.004 ft, the evidence record 30.1 ft."""
+    import json
+    import re
+
+    from helpers import CORNERS_AND_MIDPOINTS, markers, parcels, square
+
+    from posting import check
+    from posting.evidence import RecordPage, render_record
+
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p != (0, 0)] + [(30.004, 0)]
+    r = check(parcels(square(), ids=["P1"]), markers(pts))
+    p = r.to_dict()["parcels"][0]
+    [v] = [x for x in p["violations"] if x["rule"] == "corners"]
+    assert (v["measured"], v["limit"]) == (30.01, 30.0)
+    assert (
+        v["message"]
+        == "1 of 4 corners has no marker within 30.0 ft; the farthest is 30.004 ft from a marker"
+    )
+    corners = [
+        f["properties"]
+        for f in json.loads(r.to_geojson())["features"]
+        if f["properties"]["layer"] == "corner"
+    ]
+    assert sorted((c["status"], c["nearest_marker_ft"]) for c in corners) == [
+        ("missing", 30.01),
+        ("ok", 0.0),
+        ("ok", 0.0),
+        ("ok", 0.0),
+    ]
+    html = render_record(r, np.array([0]), RecordPage(check_date="2026-12-06"))["P1.html"]
+    [row] = re.findall(r"<tr><td>C1</td>.*?</tr>", html)
+    assert "30.1 ft" in row

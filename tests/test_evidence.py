@@ -667,3 +667,23 @@ def test_a_bidirectional_control_shows_as_its_code_point(runner, tmp_path):
         assert not re.search("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", html), page.name
     html = (out / "P1.html").read_text()
     assert "NO [U+202E]GNISSAPSERT" in html and "Ann [U+2066]Lee" in html
+
+
+def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit_in_the_record():
+    """A 500.004 ft gap fails 500 ft: the record's page read "500.0 ft" for it (the gap's
+    row, the violation's measured figure), "500 ft" on its label and the index's largest
+    gap "500.0 ft". They read 500.1 ft (and 501 ft on the label, shown to the foot)."""
+    from helpers import CORNERS_AND_MIDPOINTS, markers, parcels, square
+
+    from posting.evidence import RecordPage, render_record
+
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(500.004, 0)]
+    report = posting.check(parcels(square(), ids=["P1"]), markers(pts))
+    pages = render_record(report, np.array([0]), RecordPage(check_date="2026-12-06"))
+    html = pages["P1.html"]
+    [row] = re.findall(r"<tr><td>G1</td>.*?</tr>", html)
+    assert "<td class=num>500.1 ft</td><td class=num>500.1 ft</td>" in row
+    [finding] = re.findall(r'<tr class="finding">.*?</tr>', html)
+    assert "<td class=num>500.1 ft</td><td class=num>500 ft</td>" in finding
+    assert ">501 ft</text>" in html and ">500 ft</text>" not in html
+    assert "<td class=num>500.1 ft</td></tr>" in pages["index.html"]

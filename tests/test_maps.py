@@ -604,3 +604,28 @@ def test_points_of_no_marker_kind_are_drawn_apart_and_say_so():
     [data] = [d for kind, d in layers_of(page) if kind == "markers"]
     assert "uncounted" not in data
     assert not any("no marker kind" in i["label"] for i in setup_of(page)[0]["legend"])
+
+
+def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit_in_a_popup():
+    """A 500.004 ft gap fails 500 ft: the page's data held 500 (its hundredths rounded), and
+    the popups read "Longest gap 500 ft", "Along the boundary 500 ft", "measured 500 ft". The
+    data holds 500.01 for the gap and the violation (the popup's ftVs shows hundredths where
+    tenths read as the limit) and 500.1 for the parcel's largest gap (shown to a tenth)."""
+    from helpers import CORNERS_AND_MIDPOINTS
+
+    pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(500.004, 0)]
+    r = check(parcels(square()), markers(pts))
+    page = to_html(r)
+    table = parcel_table(page)
+    assert table["max_gap_ft"].tolist() == [500.1]
+    _, tables = setup_of(page)
+    assert column(tables["findings"]["measured"], 1) == [500.01]
+    [(_, gaps)] = [(k, d) for k, d in layers_of(page) if k == "gaps"]
+    [row] = layer_table(gaps).to_dict("records")
+    assert (row["status"], row["length_ft"], row["straight_ft"], row["measured_ft"]) == (
+        "over",
+        500.01,
+        500.01,
+        500.01,
+    )
+    assert row["limit_ft"] == 500
