@@ -119,6 +119,7 @@ def assemble(
         fence_gaps=choice.rows("fence_gaps"),
         states=None if applied is None else applied.states,
         parcels_crs=prep.layer.crs,
+        ground=m.ground,
         generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
     )
 

@@ -1023,7 +1023,7 @@ def _prepare(plan: Plan, k: int) -> dict[str, Any]:
     # the input geometry is not needed once prepared (the working geometry is): not saved
     prep = replace(prep, layer=replace(prep.layer, geometry=np.full(len(prep), None, object)))
     layer = replace(layer, geometry=np.full(len(layer), None, dtype=object))
-    states = None if table is None else table[["status", "state"]]
+    states = None if table is None else table[["status", "state", "states"]]
     if prep.source_rows is None:
         block = Block(prep, prep.layer, rows, rows, states)
     else:
@@ -1278,17 +1278,21 @@ def _with_columns(markers: MarkerLayer, columns: tuple[pd.DataFrame, ...]) -> Ma
 def _applied(plan: Plan, local: Block) -> Applied | None:
     """Which profiles judge which of the local properties (the partition's and its halo's):
     with ``auto``, by the whole layer's choice; with a state's profile given by name, the
-    properties' states for the warning of land in another state; else None (every profile
-    judges every property)."""
-    from posting.jurisdiction import named_applied
+    properties' states for the warning of land in another state; without the land's
+    elevation, their states for its range (every profile judges every property); else None
+    (every profile judges every property)."""
+    from posting.jurisdiction import Applied, named_applied, state_of, touched_array
 
     if local.states is None:
         return None
     status = local.states["status"].to_numpy(dtype=object)
     state = local.states["state"].to_numpy(dtype=object)
+    touched = local.states["states"].to_numpy(dtype=object)
     if plan.choice is not None:
-        return plan.choice.applied(status, state)
-    return named_applied(plan.profiles, status, state)
+        return plan.choice.applied(status, state, touched)
+    if not any(state_of(p) for p in plan.profiles):  # looked up for the elevations alone
+        return Applied(list(plan.profiles), touched=touched_array(touched))
+    return named_applied(plan.profiles, status, state, touched)
 
 
 def _same_owner(plan: Plan, local: Block, core_at: np.ndarray) -> tuple[int, list[tuple]]:
@@ -1934,7 +1938,8 @@ def run_partitioned(
         k_parts,
         lat_range,
         marker_starts=tuple((e, p.offset) for e, p in marker_pieces),
-        states=spec.auto or any(state_of(p) for p in profiles),
+        # (the states also give the land's elevations when it is not given: posting.elevation)
+        states=spec.auto or any(state_of(p) for p in profiles) or job.settings.elevation_ft is None,
     )
     _tick(timings, "distribute")
     plan, mres, marker_pieces = steps.distribute(plan, pieces, part_futs, marker_pieces)
@@ -2164,7 +2169,7 @@ class _Steps:
             np.concatenate([x["extreme_lon"] for x in info]),
             np.concatenate([x["extreme_lat"] for x in info]),
             crs,
-            job.settings.elevation_ft,
+            job.settings.ground_ft,
         )
         return pieces, frames, info, working
 

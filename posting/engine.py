@@ -30,11 +30,19 @@ from posting.ambiguity import (
 from posting.assemble import assemble
 from posting.assign import assign_near
 from posting.crs import datum_warnings
+from posting.elevation import ground_band
 from posting.errors import InputError
 from posting.evaluate import evaluate
 from posting.io import MarkerLayer, ParcelLayer
 from posting.job import Job, merge_key_of, read_context, read_markers_of, read_parcels_of
-from posting.jurisdiction import Applied, RulesSpec, choose, rules_spec, state_of
+from posting.jurisdiction import (
+    Applied,
+    RulesSpec,
+    choose,
+    parcel_state_table,
+    rules_spec,
+    state_of,
+)
 from posting.measure import Context, measure
 from posting.parallel import background, soon
 from posting.prepare import PreparedParcels, add_corners, prepare_parcels
@@ -164,6 +172,11 @@ def _check(
     facing = any(p.facing is not None for p in profiles)
     m = measure(prep, asg, markers, settings, context, facing=facing)
     m.own = own
+    if settings.elevation_ft is None:  # at sea level: each parcel's land between its states'
+        touched = applied.touched
+        if touched is None:
+            touched = parcel_state_table(prep)["states"].to_numpy(object)
+        m.ground = ground_band(prep, touched)
     if doubt is not None and len(doubt):
         one_owner = shared_by_one_owner(prep, asg, doubt)
         if one_owner.any():  # it posts the owner's shared line: it counts for both parcels

@@ -886,7 +886,7 @@ def render_page(t: _Tables, i: int) -> str:
         gap_items,
         corners,
         access,
-        rep.settings.elevation_ft,
+        rep.settings.ground_ft,
     )
     out.append("<h2>Map</h2><figure>")
     out.append(parcel_svg(data, f"Map of parcel {pid}"))
@@ -894,7 +894,7 @@ def render_page(t: _Tables, i: int) -> str:
     if geom is not None:
         b = shapely.bounds(geom)
         lon0 = round((b[0] + b[2]) / 2.0, 3)
-    h = rep.settings.elevation_ft
+    h = rep.settings.ground_ft
     unit = f"ground feet at {h:,g} ft elevation" if h else "feet"
     out.append(
         '<figcaption class="legend">'

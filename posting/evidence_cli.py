@@ -330,7 +330,7 @@ def _record_options(
     from posting.evidence import check_date_text, find_chromium
 
     opts = _jsonable(options)
-    if not opts.get("elevation_ft"):  # sea level: the manifest and command of before it came
+    if opts.get("elevation_ft") is None:  # not given: the manifest and command of before it came
         opts.pop("elevation_ft", None)
     opts["check_date"] = check_date_text(opts.get("check_date"))
     opts.setdefault("paper", "letter")

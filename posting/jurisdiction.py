@@ -94,6 +94,10 @@ class Applied:
         With ``auto``: each state the parcels lie in and the profiles applied there.
     warnings
         A profile given by name is another state's, for some parcels.
+    touched
+        Per parcel, the profile names of the states it touches (:func:`parcel_state_table`'s
+        ``states``: one, several across or near a line, none outside every state), where they
+        were looked up; None where not (:mod:`posting.elevation` reads it).
     """
 
     profiles: list[Profile]
@@ -101,6 +105,7 @@ class Applied:
     state: np.ndarray | None = None
     states: dict[str, list[str]] | None = None
     warnings: list[str] = field(default_factory=list)
+    touched: np.ndarray | None = None
 
 
 def rules_spec(rules: str | Profile | Sequence[str | Profile]) -> RulesSpec:
@@ -408,9 +413,12 @@ class Choice:
     states: dict[str, list[str]]
     named: frozenset[str] = frozenset()
 
-    def applied(self, status: np.ndarray, state: np.ndarray) -> Applied:
+    def applied(
+        self, status: np.ndarray, state: np.ndarray, touched: np.ndarray | None = None
+    ) -> Applied:
         """Which profile may judge which of some parcels of the layer, from their
-        :func:`parcel_state_table` ``status`` and ``state`` (none unsure)."""
+        :func:`parcel_state_table` ``status`` and ``state`` (none unsure), and ``states``
+        (``touched``)."""
         state = np.asarray(state, dtype=object).copy()
         state[np.asarray(status, dtype=object) == "empty"] = self.fill
         defaults = auto_profiles()
@@ -421,7 +429,9 @@ class Choice:
                 applies[k] = True
             else:
                 applies[k] = np.isin(state, [s for s in present if p.name in defaults[s]])
-        return Applied(list(self.profiles), applies, state, dict(self.states))
+        return Applied(
+            list(self.profiles), applies, state, dict(self.states), touched=touched_array(touched)
+        )
 
 
 def decide(spec: RulesSpec, facts: StateFacts) -> Choice:
@@ -477,7 +487,20 @@ def choose(spec: RulesSpec, prep: PreparedParcels) -> Applied:
         return _named(spec, prep)
     table = parcel_state_table(prep)
     choice = decide(spec, StateFacts.of(table, prep.ids, np.arange(len(prep))))
-    return choice.applied(table["status"].to_numpy(dtype=object), table["state"].to_numpy(object))
+    return choice.applied(
+        table["status"].to_numpy(dtype=object),
+        table["state"].to_numpy(object),
+        table["states"].to_numpy(object),
+    )
+
+
+def touched_array(values: Any) -> np.ndarray | None:
+    """``values`` (tuples) as an array of objects (None stays None)."""
+    if values is None:
+        return None
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)
+    return out
 
 
 def _named(spec: RulesSpec, prep: PreparedParcels) -> Applied:
@@ -486,20 +509,28 @@ def _named(spec: RulesSpec, prep: PreparedParcels) -> Applied:
         return Applied(spec.named)
     table = parcel_state_table(prep)
     return named_applied(
-        spec.named, table["status"].to_numpy(object), table["state"].to_numpy(object)
+        spec.named,
+        table["status"].to_numpy(object),
+        table["state"].to_numpy(object),
+        table["states"].to_numpy(object),
     )
 
 
-def named_applied(profiles: Sequence[Profile], status: np.ndarray, state: np.ndarray) -> Applied:
+def named_applied(
+    profiles: Sequence[Profile],
+    status: np.ndarray,
+    state: np.ndarray,
+    touched: np.ndarray | None = None,
+) -> Applied:
     """Profiles given by name (some a state's) judging parcels whose :func:`parcel_state_table`
-    ``status`` and ``state`` are given: each parcel's state where known, and the warning when
-    some lie in another state than the profiles'."""
+    ``status``, ``state`` and ``states`` (``touched``) are given: each parcel's state where
+    known, and the warning when some lie in another state than the profiles'."""
     profiles = list(profiles)
     where = placed(status, state)
     counts = elsewhere_counts(where, profiles)
     state = np.where(where == OUTSIDE, None, where)
     warnings = [elsewhere_warning(counts, len(state), profiles)] if counts else []
-    return Applied(profiles, None, state, None, warnings)
+    return Applied(profiles, None, state, None, warnings, touched=touched_array(touched))
 
 
 OUTSIDE = "(outside every state)"

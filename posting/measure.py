@@ -21,6 +21,7 @@ from posting.attributes import kind_text
 from posting.boundary import interpolate, outward_normals
 from posting.checks.access import boundary_crossings
 from posting.crs import azimuth_deg
+from posting.elevation import GroundBand
 from posting.index import expand_counts, unique_ints
 from posting.io import FeatureLayer, MarkerLayer
 from posting.job import CONTEXT_LAYERS
@@ -167,6 +168,10 @@ class Measurements:
         Per parcel, True where its figures count in the notes' counts (a partition's own
         parcels, not its halo's: the run sums the partitions'); None: every parcel, and a note
         is made only where its counts give cause.
+    ground
+        Per parcel, how much longer on the ground its lengths may be than as measured (the
+        land's elevation not given: :class:`posting.elevation.GroundBand`); None: the working
+        frame's lengths are the ground's (``elevation_ft`` given).
     """
 
     prep: PreparedParcels
@@ -185,6 +190,7 @@ class Measurements:
     doubtful: np.ndarray | None = None
     warnings: list[str] = field(default_factory=list)
     own: np.ndarray | None = None
+    ground: GroundBand | None = None
     _masks: dict[tuple[str, ...], Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -235,6 +241,14 @@ class Measurements:
         self._masks[key] = found
         mine.set_result(found)
         return found
+
+    def scale(self, parcel: np.ndarray) -> tuple[Any, Any]:
+        """The ground's scale (lo, hi) for figures of ``parcel`` (one parcel number per
+        figure), as :func:`posting.checks.against_max` takes it: (1, 1) where the frame is
+        the ground's."""
+        if self.ground is None:
+            return 1.0, 1.0
+        return self.ground.at(parcel)
 
     def counted(self, sel: np.ndarray) -> np.ndarray:
         """Per parcel, how many of the assigned markers ``sel`` (positions into ``am``) it has."""
@@ -343,6 +357,7 @@ def restrict(m: Measurements, parcels: np.ndarray) -> tuple[Measurements, np.nda
         doubtful=None if m.doubtful is None else m.doubtful[inputs],
         warnings=list(m.warnings),
         own=None if m.own is None else m.own[idx],
+        ground=None if m.ground is None else m.ground.take(idx),
         _masks={},
     )
     return sub, rows

@@ -143,14 +143,15 @@ settings_options = _compose(
     click.option(
         "--elevation-ft",
         type=float,
-        default=_defaults.elevation_ft,
-        show_default=True,
+        default=None,
         metavar="FT",
         help="The land's height above sea level: lengths and areas are then measured on the "
         "ground, longer than at sea level by (R + h) / R (1.00025 at 5,280 ft: 500 ft measures "
         "499.87 ft at sea level). Give it for land above a few hundred feet when gaps come "
         "within a fraction of a foot of the limit (RTK surveys). The geoid's height (under "
-        "200 ft in the US) changes the factor by under 1e-5; 0: sea level.",
+        "200 ft in the US) changes the factor by under 1e-5; 0: sea level. Not given: lengths "
+        "at sea level, each parcel's land anywhere between its state's lowest and highest "
+        "points; a figure that passes at one and not the other is 'uncertain'.",
     ),
 )
 
@@ -324,7 +325,7 @@ def job_of(values: dict[str, Any]) -> Job:
     inputs = {k: values.pop(k) for k in INPUT_OPTIONS}
     inputs["signs"], inputs["rules"] = tuple(inputs["signs"] or ()), tuple(inputs["rules"] or ())
     # (a setting missing from ``values`` keeps its default: an evidence record's manifest
-    # leaves out ``elevation_ft`` at sea level, as the records made before it came did)
+    # leaves out ``elevation_ft`` when not given, as the records made before it came did)
     settings = Settings(**{k: values.pop(k) for k in SETTINGS_OPTIONS if k in values})
     context = {f.name: values.pop(f.name) for f in dataclasses.fields(ContextFiles)}
     if isinstance(context["check_date"], _dt.datetime):

@@ -824,7 +824,7 @@ def prepare_parcels(
     invalid[unplaced] = f"cannot be placed on Earth from {layer.crs.name}"
     lon[unplaced] = np.nan
     if plan is None:
-        crss, group = plan_working_crs(lon, lat, layer.crs, settings.elevation_ft)
+        crss, group = plan_working_crs(lon, lat, layer.crs, settings.ground_ft)
     else:
         crss, group = plan(lon, lat, layer.crs)
 

@@ -117,6 +117,10 @@ class Report:
         (:mod:`posting.stakeout`) is written in it by default. None where not known.
     generated
         When the check ran (ISO 8601, UTC).
+    ground
+        Per parcel, how much longer on the ground its lengths may be than as measured (the
+        land's elevation not given: :class:`posting.elevation.GroundBand`); None when the
+        figures are the ground's. The plan spaces its markers by it.
     """
 
     RENDER_TARGET = "report"
@@ -146,6 +150,7 @@ class Report:
     record_keys: frozenset[str] = frozenset()
     signs_beyond: pd.DataFrame = field(default_factory=pd.DataFrame)
     parcels_crs: CRS | None = None
+    ground: Any = None
 
     @property
     def profile(self) -> Profile:

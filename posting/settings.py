@@ -80,7 +80,10 @@ class Settings:
         every length, position and area is a ground figure (the working CRS is scaled to the
         ground: :func:`posting.crs.local_tm`); 0 (the default) measures at sea level. The
         geoid lies within 200 ft of the ellipsoid in the United States: a height above sea
-        level changes the factor by under 1e-5 (0.005 ft in 500 ft).
+        level changes the factor by under 1e-5 (0.005 ft in 500 ft). None (the default: not
+        given) measures at sea level and takes each parcel's elevation to lie anywhere between
+        its state's lowest and highest points (:mod:`posting.elevation`): a figure that is
+        within a limit at one and not at the other is uncertain. 0 is land at sea level.
     """
 
     tolerance_ft: float = 30.0
@@ -92,7 +95,7 @@ class Settings:
     water_tolerance_ft: float = 30.0
     merge_snap_ft: float = 1.0
     accuracy_ft: float = 0.0
-    elevation_ft: float = 0.0
+    elevation_ft: float | None = None
 
     def __post_init__(self) -> None:
         for name, value in asdict(self).items():
@@ -101,7 +104,7 @@ class Settings:
             if not (value >= 0) or value != value or value == float("inf"):
                 raise InputError(f"{name} must be a finite number >= 0, not {value!r}")
         low, high = ELEVATION_RANGE_FT
-        if not (low <= self.elevation_ft <= high):  # (NaN fails both)
+        if self.elevation_ft is not None and not (low <= self.elevation_ft <= high):  # NaN too
             raise InputError(
                 f"{{option}} is the land's height above sea level in feet, from {low:,g} "
                 f"(Badwater Basin, -282 ft) to {high:,g} (Denali, 20,310 ft), not "
@@ -112,15 +115,20 @@ class Settings:
             raise InputError("tolerance_ft must be > 0 and corner_angle_deg within (0, 180)")
 
     def as_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict (``elevation_ft`` only when given: at sea level,
-        the reports of before it came).
+        """The settings as a JSON-ready dict (``elevation_ft`` only when given, 0 included: not
+        given, the reports of before it came).
 
         >>> "elevation_ft" in Settings().as_dict()
         False
-        >>> Settings(elevation_ft=5280).as_dict()["elevation_ft"]
-        5280
+        >>> [Settings(elevation_ft=h).as_dict()["elevation_ft"] for h in (5280, 0)]
+        [5280, 0]
         """
         out = asdict(self)
-        if not self.elevation_ft:
+        if self.elevation_ft is None:
             del out["elevation_ft"]
         return out
+
+    @property
+    def ground_ft(self) -> float:
+        """The elevation the working frame measures at: the one given, else 0 (sea level)."""
+        return float(self.elevation_ft or 0.0)

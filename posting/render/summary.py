@@ -59,6 +59,13 @@ def summary_lines(
         f"  markers: {s['markers_read']} read, {s['markers_assigned']} assigned, "
         f"{s['markers_unassigned']} unassigned",
     ]
+    if report.settings.elevation_ft is None:
+        lines.append(
+            "  land's elevation not given: lengths measured at sea level, each parcel's land "
+            "taken to lie between its state's lowest and highest points (USGS); a figure "
+            f"within a limit at one and not at the other is uncertain ({name('elevation_ft')} "
+            "settles it)"
+        )
     if "compliant_by" in s:
         lines.append(
             "  compliant by: " + ", ".join(f"{name} {n}" for name, n in s["compliant_by"].items())

@@ -1,0 +1,186 @@
+"""How much longer on the ground a length measured at sea level may be, per parcel, when the
+land's elevation is not given.
+
+The working frame measures on the ellipsoid (sea level: :mod:`posting.crs`), or in a kept
+State Plane CRS whose grid is within 1e-4 of it. The statutes' feet are on the ground, longer by
+the elevation factor ``(R + h) / R`` (:func:`posting.crs.elevation_factor`). Without
+``elevation_ft``, a parcel's elevation is known only to lie between its state's lowest and
+highest points (USGS: ``posting/data/state-elevations.csv``), so a length ``L`` measured in the
+working frame is on the ground between ``L * lo`` and ``L * hi``: :class:`GroundBand`, one pair
+of factors per parcel, which every comparison with a limit takes
+(:func:`posting.checks.against_max`'s ``scale``).
+
+- A parcel across or near a state line takes the union of the states it touches
+  (:func:`posting.states.parcel_states`' ``states``); one outside every state, without geometry,
+  or in a territory the table does not list, the whole country's range (:data:`US_RANGE_FT`).
+- The working frame's own scale at the parcel (``k``, from PROJ at the corners of the parcel's
+  box) is folded in: a grid length is ``k`` times the sea-level one, so the ground length is
+  between ``L * f(h_lo) / k_max`` and ``L * f(h_hi) / k_min``. A kept State Plane zone is 1:10,000
+  at worst (Florida East is 0.99994 on its central meridian: 500 ft at sea level measures
+  499.97 ft there); a local transverse Mercator is 1 on its meridian and 1.0000001 five miles off.
+
+Examples
+--------
+>>> lo, hi = elevation_range_ft([("wyoming",), ("florida", "georgia"), ()])
+>>> lo.tolist(), hi.tolist()
+([3099.0, 0.0, -282.0], [13804.0, 4784.0, 20320.0])
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+from pyproj import Geod
+
+__all__ = [
+    "US_RANGE_FT",
+    "GroundBand",
+    "elevation_range_ft",
+    "ground_band",
+    "ground_factors",
+    "state_elevations_ft",
+]
+
+_WGS84 = Geod(ellps="WGS84")
+
+US_RANGE_FT = (-282.0, 20_320.0)
+"""The lowest and highest land in the United States, feet (Death Valley; Mt. McKinley as the
+USGS table gives it, 20,310 ft since its 2015 survey: the larger is kept), for land whose state
+is not known."""
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, tuple[float, float, str]]:
+    text = (resources.files("posting") / "data" / "state-elevations.csv").read_text("utf-8")
+    rows = csv.DictReader(io.StringIO("".join(ln for ln in text.splitlines(True) if ln[:1] != "#")))
+    return {r["slug"]: (float(r["low_ft"]), float(r["high_ft"]), r["name"]) for r in rows}
+
+
+def state_elevations_ft() -> dict[str, tuple[float, float]]:
+    """Each state's (profile name's) lowest and highest elevation, feet above sea level.
+
+    >>> state_elevations_ft()["colorado"]
+    (3350.0, 14433.0)
+    """
+    return {k: (lo, hi) for k, (lo, hi, _) in _table().items()}
+
+
+def _range_of(states: tuple[str, ...]) -> tuple[float, float]:
+    t = _table()
+    if not states or any(s not in t for s in states):
+        return US_RANGE_FT
+    return min(t[s][0] for s in states), max(t[s][1] for s in states)
+
+
+def elevation_range_ft(touched: Sequence[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    """Per parcel, the lowest and highest elevation its land may have (feet): the union of the
+    ranges of the states it touches (profile names), the whole country's where none or one the
+    table does not list (each distinct tuple looked up once)."""
+    keys = [tuple(t) if t is not None else () for t in touched]
+    ranges = {k: _range_of(k) for k in set(keys)}
+    lo = np.array([ranges[k][0] for k in keys], dtype=float)
+    hi = np.array([ranges[k][1] for k in keys], dtype=float)
+    return lo, hi
+
+
+def ground_factors(elevation_ft: np.ndarray, lat: np.ndarray) -> np.ndarray:
+    """:func:`posting.crs.elevation_factor`, vectorised: ``(R + h) / R``, ``R`` the Gaussian
+    mean radius at each latitude.
+
+    >>> ground_factors(np.array([5280.0, 0.0]), np.array([39.74, 39.74])).round(7).tolist()
+    [1.0002525, 1.0]
+    """
+    from posting.crs import FT_M
+
+    a, f = _WGS84.a, _WGS84.f
+    e2 = f * (2 - f)
+    lat = np.where(np.isfinite(lat), lat, 0.0)
+    r = a * np.sqrt(1 - e2) / (1 - e2 * np.sin(np.radians(lat)) ** 2) / FT_M
+    return (r + np.asarray(elevation_ft, dtype=float)) / r
+
+
+@dataclass(frozen=True)
+class GroundBand:
+    """Per parcel, how much longer on the ground than in the working frame a length may be:
+    between ``lo`` and ``hi`` times; ``low_ft``/``high_ft`` the elevations they stand for, and
+    ``where`` the words for them (``"Wyoming's elevations (3,099-13,804 ft)"``)."""
+
+    lo: np.ndarray
+    hi: np.ndarray
+    low_ft: np.ndarray
+    high_ft: np.ndarray
+    where: np.ndarray
+
+    def take(self, idx: np.ndarray) -> GroundBand:
+        """The band of parcels ``idx``."""
+        return GroundBand(
+            self.lo[idx], self.hi[idx], self.low_ft[idx], self.high_ft[idx], self.where[idx]
+        )
+
+    def at(self, parcel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The factors (lo, hi) of each of ``parcel`` (parcel numbers, one per figure)."""
+        parcel = np.asarray(parcel, dtype=np.int64)
+        return self.lo[parcel], self.hi[parcel]
+
+
+def _where_words(touched: Sequence[tuple[str, ...]], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    t = _table()
+    out = np.empty(len(lo), dtype=object)
+    cache: dict[tuple, str] = {}
+    for i, k in enumerate(touched):
+        key = (tuple(k or ()), lo[i], hi[i])
+        if key not in cache:
+            names = [t[s][2] for s in key[0] if s in t]
+            if names and len(names) == len(key[0]):
+                who = " and ".join(n + "'s" for n in names)
+            else:
+                who = "the United States'"
+            cache[key] = f"{who} elevations ({lo[i]:,.0f} to {hi[i]:,.0f} ft)"
+        out[i] = cache[key]
+    return out
+
+
+def _grid_scale(prep) -> tuple[np.ndarray, np.ndarray]:
+    """Per parcel, the smallest and largest scale of its working frame at the corners of its
+    box (1 where it has no usable geometry)."""
+    from pyproj import Proj
+
+    n = len(prep)
+    kmin, kmax = np.ones(n), np.ones(n)
+    b = np.asarray(prep.bounds_lonlat, dtype=float).reshape(n, 4)
+    group = np.asarray(prep.group)
+    for g, w in enumerate(prep.crss):
+        at = np.flatnonzero((group == g) & np.isfinite(b).all(axis=1))
+        if not len(at):
+            continue
+        bb = b[at]
+        lon = np.column_stack([bb[:, 0], bb[:, 2], bb[:, 0], bb[:, 2]]).ravel()
+        lat = np.column_stack([bb[:, 1], bb[:, 1], bb[:, 3], bb[:, 3]]).ravel()
+        f = Proj(w.crs).get_factors(lon, lat)
+        k = np.column_stack([np.asarray(f.meridional_scale), np.asarray(f.parallel_scale)]).reshape(
+            len(at), 8
+        )
+        k = k / w.elevation_factor  # (1 at sea level: the band applies only there)
+        ok = np.isfinite(k).all(axis=1)
+        kmin[at[ok]], kmax[at[ok]] = k[ok].min(axis=1), k[ok].max(axis=1)
+    return kmin, kmax
+
+
+def ground_band(prep, touched: Sequence[tuple[str, ...]]) -> GroundBand:
+    """The :class:`GroundBand` of prepared parcels (:class:`posting.prepare.PreparedParcels`)
+    measured at sea level, each touching the states ``touched`` (profile names; ``()`` where
+    none is known)."""
+    touched = [tuple(t) if t is not None else () for t in touched]
+    low, high = elevation_range_ft(touched)
+    b = np.asarray(prep.bounds_lonlat, dtype=float).reshape(len(prep), 4)
+    lat = (b[:, 1] + b[:, 3]) / 2.0
+    kmin, kmax = _grid_scale(prep)
+    lo = ground_factors(low, lat) / kmax
+    hi = ground_factors(high, lat) / kmin
+    return GroundBand(lo, hi, low, high, _where_words(touched, low, high))
