@@ -611,6 +611,17 @@ def _take(sim, keep: np.ndarray):
 # One function on purpose (about 230 lines): the plan's four steps (anchors, fixed positions,
 # intervals, the table) share the report's arrays and each step's placements; each step is one
 # block with its comment, and the work is in the helpers below.
+def _ground_hi(report: Report) -> np.ndarray | float:
+    """Per ring, how much longer on the ground a length may be than as measured (the land's
+    elevation not given: the highest of its parcel's states, :mod:`posting.elevation`); 1
+    where the figures are the ground's. A gap planned within ``limit / hi`` is within the
+    limit on the ground at any of those elevations, as the re-check asks."""
+    band = getattr(report, "ground", None)
+    if band is None:
+        return 1.0
+    return band.hi[report.geometry.rings.parcel]
+
+
 def plan(
     report: Report, *, setback_ft: float = DEFAULT_SETBACK_FT, sight_ft: float | None = None
 ) -> Plan:
@@ -663,7 +674,7 @@ def plan(
         np.fmin.at(limit_ring, g["ring"].to_numpy(dtype=np.int64), g["limit_ft"].to_numpy(float))
     # (a gap between two markers is judged with twice the accuracy: each may be off by it)
     apart = apart_accuracy(acc)
-    spacing_ring = limit_ring - apart - MARGIN_FT
+    spacing_ring = (limit_ring - apart) / _ground_hi(report) - MARGIN_FT
     if (spacing_ring < 1.0).any():
         worst = float(np.nanmin(limit_ring))
         raise InputError(

@@ -579,6 +579,55 @@ def test_the_sample_at_an_elevation_in_partitions_as_in_one_run(tmp_path, schedu
     assert report["settings"]["elevation_ft"] == 5280
 
 
+def _wyoming_lots(tmp: Path) -> tuple[Path, Path]:
+    """The sample's parcels with three lots in central Wyoming among them (at row 3), each a
+    square with a sign at its corners and side midpoints, gaps of 499.95, 499.8 and 499 ft at
+    sea level (tests/test_elevation.py: over at any Wyoming elevation, over at some, within);
+    and the sample's signs with theirs."""
+    import pandas as pd
+    from pyproj import Transformer
+
+    to_lonlat = Transformer.from_crs(
+        "+proj=tmerc +lat_0=43 +lon_0=-107.5 +k=1 +datum=WGS84 +units=ft", 4326, always_xy=True
+    )
+    lots, rows = [], []
+    for k, gap in enumerate((499.95, 499.8, 499.0)):
+        x0, s = 5000.0 * k, 2 * gap
+        ring = [(x0, 0), (x0 + s, 0), (x0 + s, s), (x0, s)]
+        lots.append((f"wy-{k}", shapely.Polygon([to_lonlat.transform(x, y) for x, y in ring])))
+        pts = [(0, 0), (gap, 0), (s, 0), (s, gap), (s, s), (gap, s), (0, s), (0, gap)]
+        for j, (x, y) in enumerate(pts):
+            lon, lat = to_lonlat.transform(x0 + x, y)
+            rows.append({"sign_id": f"WY{k}{j}", "lon": lon, "lat": lat})
+    signs = pd.read_csv(SAMPLE / "signs.csv", dtype=str)
+    extra = pd.DataFrame(rows)
+    for c in signs.columns.difference(["sign_id", "lon", "lat"]):
+        extra[c] = signs[c].iloc[0]
+    path = tmp / "signs.csv"
+    pd.concat([signs, extra[signs.columns]], ignore_index=True).to_csv(path, index=False)
+    return _layer_with(tmp, lots, at=3), path
+
+
+@pytest.mark.parametrize("rules", ["florida", "auto"])
+def test_wyoming_lots_without_their_elevation_in_partitions_as_in_one_run(
+    tmp_path, scheduler, rules
+):
+    """The land's elevation not given: each lot's band is its state's (Florida's 0-345 ft,
+    Wyoming's 3,099-13,804 ft), whichever partition holds it: the same bytes, and the verdicts
+    the band gives (tests/test_elevation.py's figures)."""
+    layer, signs = _wyoming_lots(tmp_path)
+    args = ["check", str(layer), "--signs", str(signs), "--id-field", "pid", "--rules", rules]
+    report = _same(args, tmp_path, scheduler, 4)
+    by_id = {p["id"]: p for p in report["parcels"]}
+    assert "elevation_ft" not in report["settings"]
+    if rules == "florida":
+        assert [by_id[f"wy-{k}"]["status"] for k in range(3)] == [
+            "noncompliant",
+            "uncertain",
+            "compliant",
+        ]
+
+
 def test_the_plan_s_cuts_are_the_keys_of_their_ranks(scheduler):
     """The cuts found from the pieces' histograms are the keys of ranks n*j//k of all keys
     sorted (here sorted whole, by numpy), with many keys in one bin of the histogram and many

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 import shapely
 import shapely.affinity
-from helpers import CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, square
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, square
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from planning import interval_oracle, recheck
@@ -111,13 +111,13 @@ def test_a_long_gap_between_existing_markers_gets_the_fewest_evenly_spaced():
     # rounding the coordinates could push over; the 0.2 ft margin asks for two.
     pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)]
     layer, signs = parcels(square()), markers(pts)
-    p = plan(check(layer, signs))
+    p = plan(check(layer, signs, settings=AT_SEA))
     assert p.counts() == {"corner": 0, "access": 0, "interval": 2}
     xs = sorted(p.markers["x_ft"].round(1))
     assert xs == pytest.approx([1000 / 3, 2000 / 3], abs=0.1)
     assert np.allclose(p.markers["y_ft"], 3.0, atol=0.02)
     # a 980 ft gap (signs at x = 20 and x = 1000): one marker midway
-    p = plan(check(layer, markers([*pts, (20, 0)])))
+    p = plan(check(layer, markers([*pts, (20, 0)]), settings=AT_SEA))
     assert p.counts()["interval"] == 1
     assert p.markers["x_ft"].iloc[0] == pytest.approx(510.0, abs=0.05)
     assert recheck(layer, markers([*pts, (20, 0)]), p).parcels["status"].tolist() == ["compliant"]
@@ -128,8 +128,8 @@ def test_accuracy_spaces_for_the_limit_minus_twice_the_accuracy():
     # 500 - 2 x 16 - 0.2 = 467.8 ft apart at most. 960 ft sides: one marker per side when
     # exact (960 <= 2 x 499.8), two with a phone (960 > 2 x 467.8).
     layer = parcels(square(960))
-    exact = plan(check(layer))
-    phone = plan(check(layer, settings=Settings(accuracy_ft=16)))
+    exact = plan(check(layer, settings=AT_SEA))
+    phone = plan(check(layer, settings=Settings(accuracy_ft=16, elevation_ft=0)))
     assert exact.counts()["interval"] == 4
     assert phone.counts()["interval"] == 8
     assert phone.spacing_ft == pytest.approx(500 - 2 * 16 - MARGIN_FT)
@@ -146,7 +146,7 @@ def test_holes_and_detached_parts_are_posted_all_round():
     part = shapely.box(2000, 0, 2600, 300)  # 1,800 ft round: 4 corners, 1 more on each long side
     geom = shapely.MultiPolygon([shapely.Polygon(outer.exterior, [hole.exterior]), part])
     layer, signs = parcels(geom), markers(CORNERS_AND_MIDPOINTS)
-    r = check(layer, signs)
+    r = check(layer, signs, settings=AT_SEA)
     assert r.parcels["status"].tolist() == ["noncompliant"]
     p = plan(r)
     m = p.markers
@@ -264,7 +264,7 @@ def test_sample_plan_counts_by_hand_and_rechecks_compliant():
 
 def test_nothing_to_plan_when_everything_complies():
     layer, signs = parcels(square()), markers(CORNERS_AND_MIDPOINTS)
-    p = plan(check(layer, signs))
+    p = plan(check(layer, signs, settings=AT_SEA))
     assert len(p.markers) == 0 and len(p.parcels) == 0 and p.exit_code == 0
 
 
@@ -824,7 +824,7 @@ def test_a_plan_at_an_elevation_spaces_its_markers_on_the_ground():
     side = 1000.04 / factor
     layer = parcels(square(side), crs=DENVER)
     high = Settings(elevation_ft=10_000)
-    at_sea = plan(check(layer))
+    at_sea = plan(check(layer, settings=AT_SEA))
     assert at_sea.counts()["interval"] == 4
     again = recheck(layer, None, at_sea, settings=high)
     assert again.parcels["status"].tolist() == ["noncompliant"]

@@ -6,6 +6,8 @@ aligned with its input.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = [
@@ -16,8 +18,10 @@ __all__ = [
     "OK",
     "UNCERTAIN",
     "acres_at_most",
+    "acres_may_be_at_most",
     "against_max",
     "apart_accuracy",
+    "by_ground",
     "shown",
 ]
 
@@ -38,24 +42,55 @@ larger than the international acre, so land of exactly 5 US survey acres measure
 acres, and is not more than 5 acres."""
 
 
-def acres_at_most(area_acres: np.ndarray, limit_acres: float) -> np.ndarray:
+def acres_at_most(
+    area_acres: np.ndarray, limit_acres: float, scale: tuple[Any, Any] = (1.0, 1.0)
+) -> np.ndarray:
     """True where an area (acres) is not more than a limit, in either acre (:data:`AREA_SLACK`)
     and within a floating-point hair (a thousandth of a square foot).
 
+    ``scale`` (``lo``, ``hi``) is how much longer on the ground a length may be than as
+    measured (:func:`against_max`): an area is then ``lo**2`` to ``hi**2`` times as large, and
+    True means not more than the limit at ``hi`` (surely); :func:`acres_may_be_at_most` tells
+    the areas not more than it at ``lo``.
+
     >>> acres_at_most(np.array([5.0, 5.00002, 5.0001]), 5.0).tolist()
     [True, True, False]
+    >>> acres_at_most(np.array([4.99, 4.995, 4.999]), 5.0, (1.0003, 1.0007)).tolist()
+    [True, False, False]
     """
-    area = np.asarray(area_acres, dtype=float)
+    area = np.asarray(area_acres, dtype=float) * np.asarray(scale[1], dtype=float) ** 2
     return area <= limit_acres * (1 + AREA_SLACK) + 1e-3 / 43_560
 
 
-def against_max(measured: np.ndarray, limit: float | np.ndarray, accuracy: float) -> np.ndarray:
+def acres_may_be_at_most(
+    area_acres: np.ndarray, limit_acres: float, scale: tuple[Any, Any]
+) -> np.ndarray:
+    """True where an area may be not more than a limit on the ground: at the smaller ``scale``
+    (:func:`acres_at_most` at ``lo``).
+
+    >>> acres_may_be_at_most(np.array([4.99, 4.995, 4.999]), 5.0, (1.0003, 1.0007)).tolist()
+    [True, True, False]
+    """
+    return acres_at_most(area_acres, limit_acres, (scale[0], scale[0]))
+
+
+def against_max(
+    measured: np.ndarray,
+    limit: float | np.ndarray,
+    accuracy: float | np.ndarray,
+    scale: tuple[Any, Any] = (1.0, 1.0),
+) -> np.ndarray:
     """Compare measured values with a maximum, allowing for the stated survey accuracy.
 
     A value is ``OK`` when it is within the limit even if the survey is off by ``accuracy``
     (``measured <= limit - accuracy``), ``FAIL`` when it exceeds the limit even so
     (``measured > limit + accuracy``), and ``UNCERTAIN`` in between. With ``accuracy = 0``
     this is the plain "not more than" test.
+
+    ``scale`` (``lo``, ``hi``; numbers or arrays aligned with ``measured``) is how much longer
+    on the ground the measured figure may be (:class:`posting.elevation.GroundBand`: measured
+    at sea level, land whose elevation is known only to lie in a range): ``OK`` only when
+    ``measured * hi`` is within, ``FAIL`` only when ``measured * lo`` is over.
 
     Examples
     --------
@@ -67,14 +102,33 @@ def against_max(measured: np.ndarray, limit: float | np.ndarray, accuracy: float
     [0, 2]
     >>> against_max(np.array([1320 * 1200 / 3937 / 0.3048]), 1320.0, 0.0).tolist()  # US survey ft
     [0]
+    >>> against_max(np.array([499.0, 499.8, 499.95]), 500.0, 0.0, (1.00016, 1.00069)).tolist()
+    [0, 1, 2]
     """
     measured = np.asarray(measured, dtype=float)
     limit = np.asarray(limit, dtype=float)
+    lo, hi = scale
     slack = EPSILON_FT + FOOT_SLACK * np.abs(limit)
     out = np.full(measured.shape, UNCERTAIN, dtype=np.int8)
-    out[measured <= limit - accuracy + slack] = OK
-    out[measured > limit + accuracy + slack] = FAIL
+    out[measured * hi <= limit - accuracy + slack] = OK
+    out[measured * lo > limit + accuracy + slack] = FAIL
     return out
+
+
+def by_ground(
+    measured: np.ndarray,
+    limit: float | np.ndarray,
+    accuracy: float | np.ndarray,
+    scale: tuple[Any, Any],
+) -> np.ndarray:
+    """True where :func:`against_max` with ``scale`` says otherwise than at the figure as
+    measured (the land's elevation decides it: a pass or a close call made uncertain or a
+    fail by the ground's longer feet).
+
+    >>> by_ground(np.array([499.0, 499.8, 499.95, 510.0]), 500.0, 0.0, (1.00016, 1.00069)).tolist()
+    [False, True, True, False]
+    """
+    return against_max(measured, limit, accuracy, scale) != against_max(measured, limit, accuracy)
 
 
 def apart_accuracy(accuracy_ft: float) -> float:

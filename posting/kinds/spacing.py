@@ -17,9 +17,10 @@ import pandas as pd
 import shapely
 
 from posting.boundary import interpolate_at, ring_stretches
-from posting.checks import FAIL, UNCERTAIN, against_max, apart_accuracy
+from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import Gaps, corner_reach, measured_gap, ring_gaps
+from posting.elevation import GroundBand
 from posting.kinds import Kind, Part, register
 from posting.land import LandFacts, layer_in_group
 from posting.measure import Measurements
@@ -152,36 +153,26 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     # it); a ring's one marker, wherever it stands, leaves the ring's length, which the
     # parcel data fix
     accuracy = np.where(two, apart_accuracy(s.accuracy_ft), 0.0)
-    code = against_max(df["measured_ft"].to_numpy(), df["limit_ft"].to_numpy(), accuracy)
-    if unsure_ft is not None:
-        # a marker about as near both sides of a corner (within the accuracy) may stand on
-        # either: over the limit from one foot and not from the other is uncertain
-        short = measured_gap(np.maximum(along - unsure_ft, 0.0), straight, rule.metric)
-        could = against_max(short, df["limit_ft"].to_numpy(), accuracy) != FAIL
-        code[(code == FAIL) & could & (unsure_ft > 0)] = UNCERTAIN
     unsure = _land_unsure(rule, df["forest"].to_numpy(dtype=float)) if limits is None else None
+    measured = df["measured_ft"].to_numpy()
+    judge = _Judge(rule, df["limit_ft"].to_numpy(), accuracy, gaps.unmarked, along, unsure)
+    if unsure_ft is not None:
+        judge.short = measured_gap(np.maximum(along - unsure_ft, 0.0), straight, rule.metric)
+        judge.unsure_ft = unsure_ft
+    # on the ground, where the land's elevation is not given: between lo and hi times as long
+    code, fail_limit, land = judge(measured, m.scale(parcel))
     judged = df.assign(status=code)
     if unsure is not None and unsure.any():
-        # the figure is the stricter or the more lenient, by a fact the data does not show:
-        # within the stricter, sure; over the more lenient (with the accuracy), sure; between,
-        # uncertain (the law's own words, not a false fail)
-        lenient = max(rule.forest_ft, rule.other_ft)
-        over_lenient = against_max(df["measured_ft"].to_numpy(), lenient, accuracy) == FAIL
-        over_strict = unsure & (code == FAIL)  # over the stricter even with the accuracy
-        near_strict = unsure & (code == UNCERTAIN)  # a close call on the stricter: stays one
-        code[over_strict] = np.where(over_lenient, FAIL, UNCERTAIN)[over_strict]
-        # (a ring without a marker keeps the stricter figure: its finding says what to place,
-        # and where the land is not known, the stricter is the one that surely suffices)
-        lenient_over = over_strict & over_lenient & ~gaps.unmarked
-        fail_limit = np.where(lenient_over, lenient, df["limit_ft"].to_numpy())
-        land = over_strict & ~over_lenient
-        code[near_strict & over_lenient] = FAIL  # (only with an accuracy wider than the span)
         judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=land)
-    code[gaps.unmarked & (along > 1.0)] = FAIL
+    if m.ground is not None:
+        plain = judge(measured, (1.0, 1.0))[0]
+        judged["ground"] = (code != plain) & ~gaps.unmarked
     judged["status"] = code
     counted = m.counted(sel)
     part.findings.append(
-        spacing_findings(judged, counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft)
+        spacing_findings(
+            judged, counted, prep.perimeter_ft, prep.group >= 0, rule, s.accuracy_ft, m.ground
+        )
     )
     df["status"] = categorical(np.where(gaps.unmarked, 3, code), GAP_STATUS)
     # each parcel's largest gap as the rule measures it (along the boundary, in a straight
@@ -196,6 +187,54 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     part.tables["gaps"] = df
     part.columns["max_gap"] = max_gap
     return part
+
+
+@dataclass
+class _Judge:
+    """Each gap's status against its limit, as measured times ``scale`` (lo, hi: the ground's
+    longer feet, :meth:`posting.measure.Measurements.scale`): the survey's accuracy, a marker
+    that may stand on either side of a corner (``short``: the gap from the nearer foot; where
+    ``unsure_ft`` > 0), the stricter or more lenient figure by a fact the data does not show
+    (``unsure``), a ring without a marker."""
+
+    rule: SpacingRule
+    limit: np.ndarray
+    accuracy: np.ndarray
+    unmarked: np.ndarray
+    along: np.ndarray
+    unsure: np.ndarray | None
+    short: np.ndarray | None = None
+    unsure_ft: np.ndarray | None = None
+
+    def __call__(self, measured: np.ndarray, scale) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The status codes, the limit each fail is said against, and where the land's cover
+        (or condition) leaves the figure unsure."""
+        rule, limit, accuracy, unsure = self.rule, self.limit, self.accuracy, self.unsure
+        code = against_max(measured, limit, accuracy, scale)
+        if self.short is not None:
+            # a marker about as near both sides of a corner (within the accuracy) may stand on
+            # either: over the limit from one foot and not from the other is uncertain
+            could = against_max(self.short, limit, accuracy, scale) != FAIL
+            code[(code == FAIL) & could & (self.unsure_ft > 0)] = UNCERTAIN
+        fail_limit, land = limit, np.zeros(len(code), dtype=bool)
+        if unsure is not None and unsure.any():
+            # the figure is the stricter or the more lenient, by a fact the data does not
+            # show: within the stricter, sure; over the more lenient (with the accuracy), sure;
+            # between, uncertain (the law's own words, not a false fail)
+            lenient = max(rule.forest_ft, rule.other_ft)
+            over_lenient = against_max(measured, lenient, accuracy, scale) == FAIL
+            over_strict = unsure & (code == FAIL)  # over the stricter even with the accuracy
+            near_strict = unsure & (code == UNCERTAIN)  # a close call on the stricter: stays one
+            code[over_strict] = np.where(over_lenient, FAIL, UNCERTAIN)[over_strict]
+            # (a ring without a marker keeps the stricter figure: its finding says what to
+            # place, and where the land is not known, the stricter is the one that surely
+            # suffices)
+            lenient_over = over_strict & over_lenient & ~self.unmarked
+            fail_limit = np.where(lenient_over, lenient, limit)
+            land = over_strict & ~over_lenient
+            code[near_strict & over_lenient] = FAIL  # (only with an accuracy wider than the span)
+        code[self.unmarked & (self.along > 1.0)] = FAIL
+        return code, fail_limit, land
 
 
 LANDCOVER_COUNTS = re.compile(r"land cover unknown for (\d+) of (\d+) gaps")
@@ -439,6 +478,7 @@ def spacing_findings(
     valid: np.ndarray,
     rule: SpacingRule,
     accuracy_ft: float,
+    ground: GroundBand | None = None,
 ) -> pd.DataFrame:
     """Spacing findings per parcel.
 
@@ -450,6 +490,9 @@ def spacing_findings(
         markers).
     counted, perimeter_ft, valid
         Per parcel: markers of the rule's kinds, boundary length, usable geometry.
+    ground
+        Per parcel, the ground's band (the land's elevation not given); the gaps' ``ground``
+        column marks those whose status it decides (over, or uncertain, on the ground only).
     """
     # masks first, with numpy: a county has a million gaps and few are reported
     status = gaps["status"].to_numpy()
@@ -461,6 +504,10 @@ def spacing_findings(
         else np.zeros(len(gaps), dtype=bool)
     )
 
+    by_ground = (
+        gaps["ground"].to_numpy(dtype=bool) if "ground" in gaps else np.zeros(len(gaps), dtype=bool)
+    )
+
     def rows(mask: np.ndarray) -> pd.DataFrame:
         sel = gaps[mask]
         return sel.assign(excess=sel["measured_ft"] - sel["limit_ft"])
@@ -469,12 +516,15 @@ def spacing_findings(
         [
             empty_findings(),
             _no_marker(gaps, posted, valid & (counted == 0), perimeter_ft, rule),
-            _over(rows(posted & (status == FAIL) & ~unmarked), rule),
+            _over(rows(posted & (status == FAIL) & ~unmarked & ~by_ground), rule),
             _unmarked_rings(rows(posted & unmarked), rule),
+            _ground_calls(rows(posted & (status != OK) & ~unmarked & by_ground), rule, ground),
             _close_calls(
-                rows(posted & (status == UNCERTAIN) & ~unmarked & ~land), rule, accuracy_ft
+                rows(posted & (status == UNCERTAIN) & ~unmarked & ~land & ~by_ground),
+                rule,
+                accuracy_ft,
             ),
-            _land_calls(rows(posted & (status == UNCERTAIN) & ~unmarked & land), rule),
+            _land_calls(rows(posted & (status == UNCERTAIN) & ~unmarked & land & ~by_ground), rule),
         ],
         ignore_index=True,
     )
@@ -571,6 +621,50 @@ def _close_calls(unsure: pd.DataFrame, rule: SpacingRule, accuracy_ft: float) ->
         )
     ]
     return _spacing_rows(w, rule, "uncertain", msgs, "measured_ft")
+
+
+def _ground_calls(gaps: pd.DataFrame, rule: SpacingRule, ground: GroundBand) -> pd.DataFrame:
+    """Gaps over the limit (a violation), or maybe over it (uncertain), only on the ground: as
+    measured at sea level they pass or are a close call, and the land's elevation, not given,
+    lies between its states' lowest and highest points. Per parcel and level, how many and
+    the worst, with its figures on the ground and what settles it."""
+    if not len(gaps):
+        return empty_findings()
+    out = []
+    for level, code in (("violation", FAIL), ("uncertain", UNCERTAIN)):
+        sel = gaps[gaps["status"].to_numpy() == code]
+        if not len(sel):
+            continue
+        w = worst_per_parcel(sel, "excess")
+        parcel = w["parcel"].to_numpy(dtype=np.int64)
+        lo, hi = ground.at(parcel)
+        msgs = []
+        for n, mm, lim, a, b, where in zip(
+            w["n"].tolist(),
+            w["measured_ft"].tolist(),
+            w["limit_ft"].tolist(),
+            lo.tolist(),
+            hi.tolist(),
+            ground.where[parcel].tolist(),
+            strict=True,
+        ):
+            gap = "1 gap" if n == 1 else f"{n} gaps, the worst"
+            verdict = (
+                f"over the {ft(lim)} limit at any of them"
+                if code == FAIL
+                else f"may be over the {ft(lim)} limit: the land's elevation settles it"
+            )
+            msgs.append(
+                f"{gap} of {ft_vs(mm, lim)} {_HOW[rule.metric]} at sea level, is "
+                f"{mm * a:,.2f}-{_ft2(mm * b)} on the ground at {where}: {verdict}"
+            )
+        out.append(_spacing_rows(w, rule, level, msgs, "measured_ft"))
+    return pd.concat(out, ignore_index=True) if out else empty_findings()
+
+
+def _ft2(x: float) -> str:
+    """Feet to the hundredth, for a figure on the ground (``500.03 ft``)."""
+    return f"{x:,.2f} ft"
 
 
 def _land_calls(unsure: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:

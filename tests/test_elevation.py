@@ -1,0 +1,226 @@
+"""The land's elevation not given: each parcel's lengths at sea level are on the ground between
+the elevation factors at its states' lowest and highest points (posting.elevation), and a verdict
+that turns on where between is uncertain, never a false pass or fail.
+
+Figures by hand. Central Wyoming (43.0 N, 107.5 W: 100 miles from every state line), Wyoming's
+land between 3,099 ft (Belle Fourche River) and 13,804 ft (Gannett Peak) per USGS. The Gaussian
+mean radius there is R = 20,920,627 ft (sqrt(M N) of WGS 84 at 43 N; tests/test_crs.py checks
+the formula at Denver), so the ground is longer than sea level by
+
+    f_lo = 1 + 3,099 / 20,920,627 = 1.00014813     f_hi = 1 + 13,804 / 20,920,627 = 1.00065983
+
+Against Florida's 500 ft (slack 0.001 + 2.5e-6 x 500 = 0.00225 ft: a figure passes up to
+500.00225): a gap fails surely above 500.00225 / f_lo = 499.928 ft at sea level, passes surely
+up to 500.00225 / f_hi = 499.673 ft, and is uncertain between. 499.95 ft is 500.024-500.280 ft
+on the ground (over at any Wyoming elevation); 499.8 ft is 499.874-500.130 ft (uncertain);
+499.0 ft is 499.074-499.329 ft (within).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from helpers import AT_SEA, LOCAL_FT, markers, parcels, square
+from hypothesis import example, given
+from hypothesis import strategies as st
+from planning import recheck
+from pyproj import CRS
+
+from posting import Settings, check
+from posting.checks import EPSILON_FT, FAIL, FOOT_SLACK, OK, against_max
+from posting.elevation import US_RANGE_FT, elevation_range_ft, state_elevations_ft
+from posting.measure import Context
+from posting.planning import plan
+from posting.states import states_table
+
+WYOMING = CRS.from_proj4(
+    "+proj=tmerc +lat_0=43 +lon_0=-107.5 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft +no_defs"
+)
+F_LO, F_HI = 1.00014813, 1.00065983  # (see the module's note)
+
+
+def _lot(gap_ft: float, crs=WYOMING):
+    """A square of side 2 x gap with a sign at each corner and side midpoint: eight gaps of
+    ``gap_ft`` along the boundary."""
+    s = 2 * gap_ft
+    pts = [(0, 0), (gap_ft, 0), (s, 0), (s, gap_ft), (s, s), (gap_ft, s), (0, s), (0, gap_ft)]
+    return parcels(square(s), crs=crs), markers(pts, crs=crs)
+
+
+def _one(report):
+    p = report.parcels.iloc[0]
+    return p["status"], report.findings[report.findings["parcel"] == 0]
+
+
+# -- the data --------------------------------------------------------------------------------
+
+
+def test_every_state_has_its_lowest_and_highest_point_under_the_project_s_names():
+    table = state_elevations_ft()
+    states = states_table()
+    fifty_one = set(states.loc[states["fips"] < "60", "slug"])
+    assert set(table) == fifty_one
+    assert all(lo < hi for lo, hi in table.values())
+    # the figures read from the USGS table (posting/data/SOURCES.md)
+    assert table["colorado"] == (3350.0, 14433.0)
+    assert table["wyoming"] == (3099.0, 13804.0)
+    assert table["florida"] == (0.0, 345.0)
+    assert table["california"] == (-282.0, 14494.0)
+    assert min(lo for lo, _ in table.values()) == US_RANGE_FT[0]
+    assert max(hi for _, hi in table.values()) == US_RANGE_FT[1]
+
+
+def test_a_parcel_s_range_is_the_union_of_its_states_and_the_country_s_when_unknown():
+    lo, hi = elevation_range_ft([("colorado", "wyoming"), (), ("puerto-rico",)])
+    assert lo.tolist() == [3099.0, -282.0, -282.0]  # Wyoming's low, the country's twice
+    assert hi.tolist() == [14433.0, 20320.0, 20320.0]  # Colorado's high
+
+
+def test_the_band_of_a_wyoming_lot_is_its_elevation_factors():
+    layer, signs = _lot(499.0)
+    r = check(layer, signs, "florida")
+    lo, hi = r.ground.lo[0], r.ground.hi[0]
+    assert lo == pytest.approx(F_LO, abs=2e-8) and hi == pytest.approx(F_HI, abs=2e-8)
+    assert r.ground.where[0] == "Wyoming's elevations (3,099 to 13,804 ft)"
+    # given the elevation, the frame is the ground's: no band
+    assert check(layer, signs, "florida", settings=Settings(elevation_ft=5000)).ground is None
+
+
+# -- spacing ---------------------------------------------------------------------------------
+
+
+def test_a_gap_over_the_limit_on_the_ground_at_any_wyoming_elevation_fails():
+    layer, signs = _lot(499.95)
+    status, f = _one(check(layer, signs, "florida"))
+    assert status == "noncompliant"
+    [msg] = f.loc[f["rule"] == "spacing", "message"]
+    assert msg == (
+        "8 gaps, the worst of 499.95 ft along the boundary at sea level, is 500.02-500.28 ft "
+        "on the ground at Wyoming's elevations (3,099 to 13,804 ft): over the 500.0 ft limit "
+        "at any of them"
+    )
+    # (before: compliant, a false pass)
+
+
+def test_a_gap_over_the_limit_at_some_wyoming_elevations_only_is_uncertain():
+    layer, signs = _lot(499.8)
+    r = check(layer, signs, "florida")
+    status, f = _one(r)
+    assert status == "uncertain"
+    [msg] = f.loc[f["rule"] == "spacing", "message"]
+    assert msg == (
+        "8 gaps, the worst of 499.8 ft along the boundary at sea level, is 499.87-500.13 ft "
+        "on the ground at Wyoming's elevations (3,099 to 13,804 ft): may be over the 500.0 ft "
+        "limit: the land's elevation settles it"
+    )
+    assert set(r.gaps["status"]) == {"uncertain"}
+
+
+@pytest.mark.parametrize(
+    ("gap", "elevation", "status"),
+    [
+        # given, the frame is scaled to the ground: the lots' sea-level figures times f
+        (499.8, 3099, "compliant"),  # 499.874 ft
+        (499.8, 13804, "noncompliant"),  # 500.130 ft
+        (499.95, 0, "compliant"),  # as before: sea level, exactly
+    ],
+)
+def test_given_the_elevation_the_verdict_is_the_ground_s(gap, elevation, status):
+    layer, signs = _lot(gap)
+    r = check(layer, signs, "florida", settings=Settings(elevation_ft=elevation))
+    assert _one(r)[0] == status
+    assert not r.findings["message"].str.contains("sea level").any()
+
+
+def test_a_florida_lot_of_499_ft_gaps_is_compliant_as_before():
+    # Florida's land is 0-345 ft: 499 ft at sea level is at most 499 x 1.0000165 = 499.008 ft
+    layer, signs = _lot(499.0, crs=LOCAL_FT)
+    assert _one(check(layer, signs, "florida"))[0] == "compliant"
+
+
+def test_a_florida_lot_of_500_ft_gaps_is_uncertain_unless_at_sea_level():
+    # 500 ft at sea level is up to 500 x (1 + 345 / 20,887,734) = 500.008 ft on the ground: over
+    # 500.00225 ft at Britton Hill, within at sea level
+    layer, signs = _lot(500.0, crs=LOCAL_FT)
+    assert _one(check(layer, signs, "florida"))[0] == "uncertain"
+    assert _one(check(layer, signs, "florida", settings=AT_SEA))[0] == "compliant"
+
+
+def test_auto_takes_the_band_from_the_state_it_chooses():
+    # Wyoming's own 660 ft: 659.95 ft at sea level is 660.048 ft on the ground at 3,099 ft
+    layer, signs = _lot(659.95)
+    r = check(layer, signs, "auto")
+    gaps = r.gaps
+    assert set(gaps["status"]) == {"over"}
+    assert (gaps["limit_ft"] == 660.0).all()
+
+
+@given(
+    measured=st.floats(1.0, 5000.0),
+    limit=st.floats(1.0, 5000.0),
+    accuracy=st.floats(0.0, 20.0),
+    lo=st.floats(0.999, 1.001),
+    spread=st.floats(0.0, 0.002),
+)
+@example(measured=499.95, limit=500.0, accuracy=0.0, lo=F_LO, spread=F_HI - F_LO)
+def test_never_a_pass_over_the_limit_nor_a_fail_within_it_on_the_ground(
+    measured, limit, accuracy, lo, spread
+):
+    hi = lo + spread
+    slack = EPSILON_FT + FOOT_SLACK * limit
+    [code] = against_max(np.array([measured]), limit, accuracy, (lo, hi)).tolist()
+    if measured * hi > limit - accuracy + slack:  # over at the highest (or within the accuracy)
+        assert code != OK
+    if measured * lo <= limit + accuracy + slack:  # within at the lowest (with the accuracy)
+        assert code != FAIL
+    # and the band never decides more than the figure at either end of it would
+    for f in (lo, hi):
+        [at] = against_max(np.array([measured * f]), limit, accuracy).tolist()
+        assert code in (at, 1)
+
+
+# -- areas: the five-acre exemption ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("acres", "status"),
+    [
+        # with a dwelling, exempt at not more than 5 acres on the ground (5.00002: either acre)
+        (4.99, "exempt"),  # 4.99147-4.99659 acres on the ground
+        (4.997, "uncertain"),  # 4.99848-5.00360
+        (4.999, "unposted"),  # 5.00048-5.00560: over at any elevation (before: exempt)
+    ],
+)
+def test_land_of_about_five_acres_is_exempt_only_where_it_surely_is(acres, status):
+    side = math.sqrt(acres * 43_560)
+    layer = parcels(square(side), crs=WYOMING)
+    r = check(layer, None, "florida", context=Context(dwelling=np.array([True])))
+    assert r.parcels["status"].tolist() == [status]
+    if status == "uncertain":
+        [msg] = r.findings.loc[r.findings["rule"] == "dwelling", "message"]
+        assert msg.startswith(
+            "land of 4.997 acres at sea level is 4.998-5.004 acres on the ground at Wyoming's "
+            "elevations (3,099 to 13,804 ft)"
+        )
+    at_sea = check(layer, None, "florida", settings=AT_SEA, context=Context(dwelling=[True]))
+    assert at_sea.parcels["status"].tolist() == ["exempt"]  # as before
+
+
+# -- the plan ----------------------------------------------------------------------------------
+
+
+def test_the_plan_in_wyoming_spaces_its_markers_for_the_highest_land():
+    # A 1,998 ft square, no marker, a marker at each corner: spaced by 500 / 1.00065983 - 0.2
+    # = 499.470 ft (the limit on the highest land, less the 0.2 ft margin), each side takes
+    # ceil(1998 / 499.470) = ceil(4.0002) = 5 pieces, 4 markers. Planned at sea level, 499.8 ft:
+    # ceil(3.9976) = 4 pieces of 499.5 ft, up to 499.83 ft on the ground in Wyoming.
+    layer = parcels(square(1998.0), crs=WYOMING)
+    p = plan(check(layer, None, "florida"))
+    assert p.spacing_ft == pytest.approx(500 / F_HI - 0.2, abs=1e-4)
+    assert p.counts()["interval"] == 4 * 4
+    again = recheck(layer, None, p)
+    assert again.parcels["status"].tolist() == ["compliant"]  # not "uncertain"
+    at_sea = plan(check(layer, None, "florida", settings=AT_SEA))
+    assert at_sea.counts()["interval"] == 4 * 3
