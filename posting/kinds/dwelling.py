@@ -4,6 +4,11 @@ dwelling on it (Florida: five acres, enclosed).
 The area is the parcel's equal-area measure; the dwelling comes from a layer of footprints or
 address points, or from an attribute. What the data cannot show (that the land is enclosed) is
 said in the exemption's text, unless the land is fenced all round.
+
+The area is measured at sea level unless the land's elevation is given: on the ground it is
+larger by the square of the elevation factor (:mod:`posting.elevation`). Land of at most the
+acres only at some of its states' elevations may be exempt or not: a parcel that its markers
+do not post is then uncertain, with a finding that says so.
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from posting.checks import acres_at_most
+from posting.checks import acres_at_most, acres_may_be_at_most
 from posting.kinds import Kind, Land, Part, register
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
+from posting.verdict import findings_frame
 
 __all__ = ["DwellingExemption"]
 
@@ -48,7 +54,11 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
         )
         return
     valid = prep.group >= 0
-    small = valid & acres_at_most(prep.area_acres, d.max_acres) & facts.dwelling.astype(bool)
+    scale = m.scale(np.arange(m.n))
+    housed = valid & facts.dwelling.astype(bool)
+    small = housed & acres_at_most(prep.area_acres, d.max_acres, scale)
+    if m.ground is not None:
+        _maybe_small(d, m, land, part, housed & ~small, scale)
     for p in np.flatnonzero(small):  # the exempt parcels: few, and each needs its own words
         needs = []
         for cond in d.requires:
@@ -61,6 +71,43 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
             f"a dwelling ({facts.dwelling_source}), {d.clause}"
             + (f"; the land must also be {', '.join(needs)}" if needs else "")
         )
+
+
+def _maybe_small(
+    d: DwellingExemption, m: Measurements, land: Land, part: Part, candidates, scale
+) -> None:
+    """Land with a dwelling of at most ``max_acres`` at some of its states' elevations and not
+    at others (the land's elevation not given): where its markers do not post it, uncertain."""
+    prep, facts = m.prep, m.land
+    maybe = candidates & acres_may_be_at_most(prep.area_acres, d.max_acres, scale)
+    unsure = np.flatnonzero(maybe & np.isin(land.status, ["noncompliant", "unposted"]))
+    if not len(unsure):
+        return
+    land.status[unsure] = "uncertain"
+    lo, hi = (np.asarray(x, dtype=float)[unsure] for x in scale)
+    acres = prep.area_acres[unsure]
+    where = m.ground.where[unsure]
+    part.findings.append(
+        findings_frame(
+            unsure,
+            "dwelling",
+            "uncertain",
+            d.clause,
+            [
+                f"land of {a:.3f} acres at sea level is {a * x * x:.3f}-{a * y * y:.3f} acres "
+                f"on the ground at {w}: with a dwelling ({facts.dwelling_source}) it may be "
+                f"exempt (not more than {d.max_acres:g} acres, {d.clause}) or not; the land's "
+                "elevation settles it"
+                for a, x, y, w in zip(
+                    acres.tolist(), lo.tolist(), hi.tolist(), where.tolist(), strict=True
+                )
+            ],
+            acres,
+            d.max_acres,
+            "acres",
+            1,
+        )
+    )
 
 
 register(
