@@ -6,7 +6,7 @@ import datetime as dt
 
 import pandas as pd
 import pytest
-from helpers import CORNERS_AND_MIDPOINTS, markers, parcels, square
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, markers, parcels, square
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +16,11 @@ from posting.checks.content import NOT_KNOWN, NOT_RECORDED, age_status
 
 
 def run(attrs, owners=None):
-    r = check(parcels(square(), owners=owners), markers(CORNERS_AND_MIDPOINTS, attributes=attrs))
+    r = check(
+        parcels(square(), owners=owners),
+        markers(CORNERS_AND_MIDPOINTS, attributes=attrs),
+        settings=AT_SEA,
+    )
     return r, r.to_dict()["parcels"][0]
 
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 import shapely
 from helpers import (
+    AT_SEA,
     CORNERS_AND_MIDPOINTS,
     LOCAL_FT,
     SAMPLE,
@@ -240,7 +241,9 @@ def test_absurd_coordinates_do_not_spoil_the_next_parcels(big):
     valid square after it 'noncompliant, largest gap 1,600 ft'. It is invalid now, and the
     square, with a marker every 500 ft, is compliant with a largest gap of 500 ft."""
     huge = shapely.Polygon([(-big, -big), (big, -big), (big, big), (-big, big)])
-    report = posting.check(parcels(huge, square()), markers(CORNERS_AND_MIDPOINTS), "florida")
+    report = posting.check(
+        parcels(huge, square()), markers(CORNERS_AND_MIDPOINTS), "florida", settings=AT_SEA
+    )
     p = report.parcels
     assert p["status"].tolist() == ["invalid", "compliant"]
     assert "not a place on Earth" in p["invalid_reason"][0]
@@ -297,7 +300,7 @@ def test_z_coordinates_from_geometries():
     z = shapely.Polygon([(x, y, 12.5) for x, y in square().exterior.coords])
     assert shapely.has_z(z)
     report = posting.check(
-        parcels(z, square(1000, 2000)), markers(CORNERS_AND_MIDPOINTS), "florida"
+        parcels(z, square(1000, 2000)), markers(CORNERS_AND_MIDPOINTS), "florida", settings=AT_SEA
     )
     assert report.parcels["status"].tolist() == ["compliant", "unposted"]
     assert report.parcels["perimeter_ft"][0] == pytest.approx(4000.0)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from helpers import CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, square
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, square
 
 from posting import check, kinds, read_markers, read_parcels
 from posting.assign import assign_markers
@@ -86,7 +86,7 @@ def test_a_new_kind_of_rule_is_one_module_and_a_profile_uses_it(toy_kind, tmp_pa
     many = square(1000, x0=2000)
     signs = [(x, y) for x, y in CORNERS_AND_MIDPOINTS]
     signs += [(x + 2000, y) for x, y in CORNERS_AND_MIDPOINTS] + [(2250.0, 0.0)]
-    r = check(parcels(few, many), markers(signs), str(path))
+    r = check(parcels(few, many), markers(signs), str(path), settings=AT_SEA)
     assert r.profile.sign_count.min_signs == 9.0  # the loader read the kind's own table
     assert r.parcels["status"].tolist() == ["noncompliant", "compliant"]
     d = r.to_dict()

@@ -8,7 +8,7 @@ import pytest
 import shapely
 import shapely.affinity
 import shapely.ops
-from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square, tiled
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square, tiled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -93,14 +93,26 @@ def test_water_boundaries_are_posted_in_florida_and_can_be_exempt(tmp_path):
     river = shapely.box(-200, 1000, 1200, 1100)
     no_north = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 1000)]  # 1,000 ft gap on the bank
     ctx = Context(water=features([river]))
-    p = one(check(parcels(square()), markers(no_north), context=ctx))
+    p = one(check(parcels(square()), markers(no_north), context=ctx, settings=AT_SEA))
     assert p["status"] == "noncompliant"  # Florida: posted like any boundary
-    p = one(check(parcels(square()), markers(no_north), own(tmp_path, "exempt"), context=ctx))
+    p = one(
+        check(
+            parcels(square()),
+            markers(no_north),
+            own(tmp_path, "exempt"),
+            context=ctx,
+            settings=AT_SEA,
+        )
+    )
     assert p["status"] == "compliant"  # the bank's 1,000 ft do not count in the gap
     gap = max(
         g
         for g in check(
-            parcels(square()), markers(no_north), own(tmp_path, "exempt"), context=ctx
+            parcels(square()),
+            markers(no_north),
+            own(tmp_path, "exempt"),
+            context=ctx,
+            settings=AT_SEA,
         ).gaps["measured_ft"]
     )
     assert gap == pytest.approx(500.0, abs=0.01)
@@ -113,7 +125,9 @@ def test_an_exempt_water_boundary_is_left_out_of_gaps_a_creek_crossing_is_not(tm
     rules = own(tmp_path, "exempt")
     pts = [q for q in CORNERS_AND_MIDPOINTS if q != (500, 0)] + [(540, 0)]
     creek = features([shapely.LineString([(300, -100), (300, 1100)])])
-    p = one(check(parcels(square()), markers(pts), rules, context=Context(water=creek)))
+    p = one(
+        check(parcels(square()), markers(pts), rules, context=Context(water=creek), settings=AT_SEA)
+    )
     assert p["status"] == "noncompliant"
     [v] = p["violations"]
     assert v["rule"] == "spacing" and v["measured"] == pytest.approx(540.0)
@@ -124,7 +138,7 @@ def test_an_exempt_water_boundary_is_left_out_of_gaps_a_creek_crossing_is_not(tm
     lot = shapely.Polygon([(500, 1000), (0, 1000), (0, 0), (1000, 0), (1000, 1000)])
     river = features([shapely.box(-200, 1000, 1200, 1100)])
     no_north = [q for q in CORNERS_AND_MIDPOINTS if q != (500, 1000)]
-    r = check(parcels(lot), markers(no_north), rules, context=Context(water=river))
+    r = check(parcels(lot), markers(no_north), rules, context=Context(water=river), settings=AT_SEA)
     assert sorted(r.gaps["measured_ft"].round(6)) == [0.0, 470.0, 470.0] + [500.0] * 4
     assert one(r)["status"] == "compliant"
 
@@ -252,6 +266,7 @@ def test_dwelling_from_an_attribute_and_exactly_five_acres():
         parcels(square(side), square(side * 1.01, x0=2000)),
         markers([]),
         context=Context(dwelling=np.array([True, True])),
+        settings=AT_SEA,
     )
     assert [p["status"] for p in r.to_dict()["parcels"]] == ["exempt", "unposted"]
 
@@ -269,6 +284,7 @@ def test_five_us_survey_acres_are_not_more_than_five_acres():
         parcels(square(side), square(over, x0=2000)),
         markers([]),
         context=Context(dwelling=np.array([True, True])),
+        settings=AT_SEA,
     )
     assert [p["status"] for p in r.to_dict()["parcels"]] == ["exempt", "unposted"]
 
@@ -928,11 +944,13 @@ def test_merged_property_has_no_internal_boundary_to_post():
     # signs on the property's outer line only: the shared line needs none
     outer = [(0, 0), (500, 0), (1000, 0), (1000, 500), (500, 500), (0, 500)]
     layer = parcels(west, east, ids=["W", "E"], owners=["Ann", "Ann"])
-    r = check(prepare_parcels(layer, Settings(), merge_key=layer.owners), markers(outer))
+    r = check(
+        prepare_parcels(layer, AT_SEA, merge_key=layer.owners), markers(outer), settings=AT_SEA
+    )
     [p] = r.to_dict()["parcels"]
     assert p["source_ids"] == ["W", "E"] and p["status"] == "compliant"
     assert p["perimeter_ft"] == pytest.approx(3000.0) and p["corners"] == 4
-    unmerged = check(layer, markers(outer)).to_dict()["parcels"]
+    unmerged = check(layer, markers(outer), settings=AT_SEA).to_dict()["parcels"]
     # unmerged, the signs at (500, 0) and (500, 500) stand on the line both lots share, of one
     # owner: they post it for both (ambiguity.shared_by_one_owner), E's west side 500 ft between
     # them (they went to W alone, the first lot in the input: E "lacked its west")
@@ -1010,6 +1028,7 @@ def test_one_owner_written_two_ways_is_one_property(tmp_path):
         tmp_path / "signs.gpkg"
     )
     base = ["check", str(tmp_path / "lots.gpkg"), "--signs", str(tmp_path / "signs.gpkg")]
+    base += ["--elevation-ft", "0"]  # (500 ft gaps: at sea level, as the figures are)
     res = CliRunner().invoke(main, [*base, "--merge-owner", "OWNER", "--json", "-", "-q"])
     d = json.loads(res.stdout)
     assert [p["source_ids"] for p in d["parcels"]] == [["0", "1"], ["2"]]

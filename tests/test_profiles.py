@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
 from pyproj import CRS, Transformer
 
 from posting import Settings, check
@@ -176,9 +176,11 @@ def test_new_york_one_sign_at_the_corner_is_not_enough():
 def test_new_york_660_ft():
     lot = shapely.box(0, 0, 1320, 40)  # a strip: two sides of 1,320 ft
     pts = [(20, 0), (660, 0), (1300, 0), (1320, 20), (1300, 40), (640, 40), (20, 40), (0, 20)]
-    assert one(check(parcels(lot), markers(pts), "new-york"))["status"] == "compliant"
+    assert (
+        one(check(parcels(lot), markers(pts), "new-york", settings=AT_SEA))["status"] == "compliant"
+    )
     pts[1] = (700, 0)  # gaps of 680 and 600 ft along the south side
-    p = one(check(parcels(lot), markers(pts), "new-york"))
+    p = one(check(parcels(lot), markers(pts), "new-york", settings=AT_SEA))
     [v] = [v for v in p["violations"] if v["rule"] == "spacing"]
     assert v["measured"] == pytest.approx(680.0) and v["limit"] == 660.0
 
@@ -401,6 +403,7 @@ def _surveyed(own: str, surveyed: list) -> dict:
         markers(pts, attributes=pd.DataFrame({"surveyed": surveyed})),
         own,
         context=Context(today=pd.Timestamp("2026-11-30").date()),
+        settings=AT_SEA,
     )
     return one(r)
 
@@ -454,12 +457,13 @@ def test_public_property_notice_states_the_hours(own):
         markers(pts, attributes=attrs),
         own,
         context=Context(public=np.array([True, True])),
+        settings=AT_SEA,
     )
     a, b = r.to_dict()["parcels"]
     assert a["status"] == "compliant"
     [v] = b["violations"]
     assert v["rule"] == "public_notice" and v["count"] == 8
-    r = check(parcels(*lots), markers(pts, attributes=attrs), own)
+    r = check(parcels(*lots), markers(pts, attributes=attrs), own, settings=AT_SEA)
     assert any(x["rule"] == "public_notice" for x in r.not_checked)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, LOCAL_FT, markers, parcels, square
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +23,7 @@ def parcel_json(report, i=0):
 
 def test_square_with_signs_at_corners_and_midpoints_is_compliant():
     # 1,000 ft square: 8 signs, 8 gaps of exactly 500 ft ("not more than 500 feet apart").
-    r = check(parcels(square()), markers(CORNERS_AND_MIDPOINTS))
+    r = check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), settings=AT_SEA)
     p = parcel_json(r)
     assert p["status"] == "compliant"
     assert p["signs"] == 8
@@ -38,7 +38,7 @@ def test_square_with_signs_at_corners_and_midpoints_is_compliant():
 def test_gap_of_520_fails_and_480_passes():
     # Bottom midpoint moved to x = 520: gaps 520 and 480 along the bottom side.
     pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(520, 0)]
-    p = parcel_json(check(parcels(square()), markers(pts)))
+    p = parcel_json(check(parcels(square()), markers(pts), settings=AT_SEA))
     assert p["status"] == "noncompliant"
     assert p["max_gap_ft"] == 520.0
     [gap] = p["gaps"]
@@ -47,7 +47,7 @@ def test_gap_of_520_fails_and_480_passes():
     assert v["rule"] == "spacing" and v["measured"] == 520.0 and v["limit"] == 500.0
     assert v["clause"] == "Fla. Stat. 810.011(5)(a)1"
     # One more sign at x = 40 splits the 520 ft gap into 40 + 480.
-    p = parcel_json(check(parcels(square()), markers([*pts, (40, 0)])))
+    p = parcel_json(check(parcels(square()), markers([*pts, (40, 0)]), settings=AT_SEA))
     assert p["status"] == "compliant"
     assert p["max_gap_ft"] == 500.0
 
@@ -92,25 +92,25 @@ def test_one_marker_leaves_one_gap_of_the_whole_ring():
 def test_hole_is_a_boundary_to_post():
     hole = [(400, 400), (600, 400), (600, 600), (400, 600)]
     poly = shapely.Polygon(square().exterior.coords, [hole])
-    p = parcel_json(check(parcels(poly), markers(CORNERS_AND_MIDPOINTS)))
+    p = parcel_json(check(parcels(poly), markers(CORNERS_AND_MIDPOINTS), settings=AT_SEA))
     assert p["status"] == "noncompliant"
     assert p["rings"] == 2 and p["corners"] == 8
     assert p["max_gap_ft"] == 800.0  # the unmarked hole, whole
     rules = {v["rule"] for v in p["violations"]}
     assert rules == {"spacing", "corners"}
     assert any("800.0 ft of boundary unmarked" in v["message"] for v in p["violations"])
-    p = parcel_json(check(parcels(poly), markers(CORNERS_AND_MIDPOINTS + hole)))
+    p = parcel_json(check(parcels(poly), markers(CORNERS_AND_MIDPOINTS + hole), settings=AT_SEA))
     assert p["status"] == "compliant"
     assert p["signs"] == 12
 
 
 def test_multipolygon_needs_markers_on_every_part():
     mp = shapely.MultiPolygon([square(), square(x0=3000)])
-    p = parcel_json(check(parcels(mp), markers(CORNERS_AND_MIDPOINTS)))
+    p = parcel_json(check(parcels(mp), markers(CORNERS_AND_MIDPOINTS), settings=AT_SEA))
     assert p["status"] == "noncompliant" and p["rings"] == 2
     assert p["perimeter_ft"] == 8000.0
     second = [(x + 3000, y) for x, y in CORNERS_AND_MIDPOINTS]
-    p = parcel_json(check(parcels(mp), markers(CORNERS_AND_MIDPOINTS + second)))
+    p = parcel_json(check(parcels(mp), markers(CORNERS_AND_MIDPOINTS + second), settings=AT_SEA))
     assert p["status"] == "compliant" and p["signs"] == 16
 
 

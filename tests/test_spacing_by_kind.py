@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from helpers import markers, parcels, profile_file, square
+from helpers import AT_SEA, markers, parcels, profile_file, square
 
 from posting import check
 from posting.kinds.spacing_by_kind import SpacingByKindRule, gap_limits
@@ -56,6 +56,7 @@ def test_trees_and_posts_on_one_boundary(tmp_path, tree, post, status):
         parcels(square(720)),
         markers(pts, attributes=att),
         profile_file(tmp_path, RULE, kinds=("paint", "post")),
+        settings=AT_SEA,
     )
     p = r.to_dict()["parcels"][0]
     assert p["status"] == status

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from helpers import LOCAL_FT, markers, parcels, profile_file, square
+from helpers import AT_SEA, LOCAL_FT, markers, parcels, profile_file, square
 from pyproj import CRS
 
 from posting import Settings, check
@@ -67,7 +67,9 @@ def test_the_largest_gap_is_the_one_the_rule_measures():
     lot = square(1000)
     pts = [tuple(p) for p in along(lot, 100.0) if not np.allclose(p, (0.0, 0.0))]
     pts += [(60.0, 0.0), (0.0, 60.0)]
-    r = check(parcels(lot), markers(pts, attributes=att(len(pts), **PURPLE)), "missouri")
+    r = check(
+        parcels(lot), markers(pts, attributes=att(len(pts), **PURPLE)), "missouri", settings=AT_SEA
+    )
     p = one(r)
     assert p["status"] == "compliant"
     assert p["max_gap_ft"] == 100.0
@@ -261,6 +263,7 @@ def test_nevada_200_ft(step, status):
         markers(pts, attributes=a),
         "nevada",
         context=Context(parcel_landcover=[False], access=NO_WAYS),
+        settings=AT_SEA,
     )
     assert one(r)["status"] == status
 
@@ -323,7 +326,7 @@ def test_trees_100_ft_and_posts_36_ft_on_one_boundary(profile, post_step, status
         }
     )
     a.loc[a["kind"] == "post", "length_in"] = 2
-    p = one(check(parcels(square(side)), markers(pts, attributes=a), profile))
+    p = one(check(parcels(square(side)), markers(pts, attributes=a), profile, settings=AT_SEA))
     assert p["status"] == status
     if status == "noncompliant":
         assert p["violations"][0]["limit"] == 36.0
@@ -337,11 +340,23 @@ def test_pennsylvania_paint_not_in_philadelphia():
     pts = along(lot, 100)
     a = att(len(pts), kind="paint", color="purple", length_in=8, width_in=1, height_ft=4)
     place = Context(parcel_place=np.array(["Philadelphia County"], dtype=object))
-    r = check(parcels(lot), markers(pts, attributes=a), "pennsylvania-paint", context=place)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "pennsylvania-paint",
+        context=place,
+        settings=AT_SEA,
+    )
     [v] = one(r)["violations"]
     assert v["rule"] == "except_in" and v["basis"] == "statute (unverified)"
     york = Context(parcel_place=np.array(["York County"], dtype=object))
-    r = check(parcels(lot), markers(pts, attributes=a), "pennsylvania-paint", context=york)
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "pennsylvania-paint",
+        context=york,
+        settings=AT_SEA,
+    )
     assert one(r)["status"] == "compliant"
 
 
@@ -355,11 +370,15 @@ def test_vermont_400_ft_dated_and_recorded(side, status):
     a = att(len(pts), sign_year="2026", signed="A. Owner", width_in=8.5, length_in=11)
     ctx = Context(today=dt.date(2026, 11, 30), registered=np.array([True], dtype=object))
     assert (
-        one(check(parcels(lot), markers(pts, attributes=a), "vermont", context=ctx))["status"]
+        one(
+            check(parcels(lot), markers(pts, attributes=a), "vermont", context=ctx, settings=AT_SEA)
+        )["status"]
         == status
     )
     a["sign_year"] = "2025"
-    p = one(check(parcels(lot), markers(pts, attributes=a), "vermont", context=ctx))
+    p = one(
+        check(parcels(lot), markers(pts, attributes=a), "vermont", context=ctx, settings=AT_SEA)
+    )
     assert "current_year" in {v["rule"] for v in p["violations"]}
 
 
@@ -439,6 +458,7 @@ def test_new_mexico_500_ft_only_on_unfenced_land(fenced, step, status):
         markers(pts, attributes=a),
         "new-mexico",
         context=Context(fences=fences, access=NO_WAYS),
+        settings=AT_SEA,
     )
     assert one(r)["status"] == status
 
@@ -457,7 +477,13 @@ def test_access_that_meets_no_boundary_needs_no_marker():
         ["driveway", "gate"],
         None,
     )
-    r = check(parcels(lot), markers(pts, attributes=a), "new-mexico", context=Context(access=drive))
+    r = check(
+        parcels(lot),
+        markers(pts, attributes=a),
+        "new-mexico",
+        context=Context(access=drive),
+        settings=AT_SEA,
+    )
     p = one(r)
     assert p["status"] == "compliant" and p.get("missing_access", []) == []
     ring = shapely.get_exterior_ring(lot)

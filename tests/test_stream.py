@@ -11,7 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import shapely
-from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, flag_lot, markers, parcels, square
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, LOCAL_FT, flag_lot, markers, parcels, square
 from pyproj import Transformer
 
 from posting import check
@@ -30,7 +30,7 @@ def written(tmp_path_factory):
     lots = parcels(
         square(), shapely.box(2000, 0, 2800, 600), ids=["A", "B"], owners=["SMITH JOHN", None]
     )
-    report = check(lots, markers(SIGNS))
+    report = check(lots, markers(SIGNS), settings=AT_SEA)
     folder = tmp_path_factory.mktemp("pq") / "out"
     write_parquet_report(report, str(folder), python_name)
     tables = {name: pq.read_table(folder / name) for name in ("parcels", "gaps", "corners")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import shapely
-from helpers import LOCAL_FT, markers, parcels, profile_file, square
+from helpers import AT_SEA, LOCAL_FT, markers, parcels, profile_file, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,7 +57,11 @@ def test_an_entry_rule_for_land_other_than_forest(tmp_path, forest, status, leve
     # signs at the four corners (1,000 ft apart), none where the driveway crosses at x = 500
     ctx = Context(parcel_landcover=[forest], access=features(DRIVEWAY, ["driveway"]))
     r = check(
-        parcels(square()), markers(CORNERS), profile_file(tmp_path, ENTRY_OFF_FOREST), context=ctx
+        parcels(square()),
+        markers(CORNERS),
+        profile_file(tmp_path, ENTRY_OFF_FOREST),
+        context=ctx,
+        settings=AT_SEA,
     )
     p = one(r)
     assert p["status"] == status
@@ -178,15 +182,15 @@ def test_a_way_of_posting_for_farm_land_only(tmp_path):
     pts = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
     rules = profile_file(tmp_path, WHOLE)
     farm = Context(cultivated=np.array([True], dtype=object))
-    assert one(check(parcels(square()), markers(pts), rules, context=farm))["status"] == (
-        "compliant"
-    )
+    assert one(check(parcels(square()), markers(pts), rules, context=farm, settings=AT_SEA))[
+        "status"
+    ] == ("compliant")
     other = Context(cultivated=np.array([False], dtype=object))
-    p = one(check(parcels(square()), markers(pts), rules, context=other))
+    p = one(check(parcels(square()), markers(pts), rules, context=other, settings=AT_SEA))
     assert p["status"] == "noncompliant"
     assert "serves only land used for agriculture or grazing" in p["violations"][0]["message"]
     # unknown land: the lenient way is not granted, and the message says what would settle it
-    p = one(check(parcels(square()), markers(pts), rules))
+    p = one(check(parcels(square()), markers(pts), rules, settings=AT_SEA))
     assert p["status"] == "noncompliant" and "is unknown (give" in p["violations"][0]["message"]
 
 
