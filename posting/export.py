@@ -435,10 +435,18 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
             "law sets)"
         )
     elif plan.spacing_ft is not None:
-        limit = plan.spacing_ft + apart + plan.margin_ft
+        hi = getattr(plan, "ground_hi", 1.0)
+        at_sea = plan.spacing_ft + plan.margin_ft
+        limit = at_sea * hi + apart
+        ground = ""
+        if getattr(plan, "ground_high_ft", None) is not None:  # the land's elevation not given
+            ground = (
+                f", {at_sea:,.3f} ft at sea level for land up to "
+                f"{plan.ground_high_ft:,.0f} ft high"
+            )
         spacing = (
-            f"markers spaced at most {plan.spacing_ft:,.1f} ft ({limit:g} ft limit"
-            f" - {accuracy} - {plan.margin_ft:g} ft margin)"
+            f"markers spaced at most {plan.spacing_ft:,.1f} ft ({round(limit, 6):g} ft limit"
+            f" - {accuracy}{ground} - {plan.margin_ft:g} ft margin)"
         )
     else:
         spacing = "no spacing rule"

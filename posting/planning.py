@@ -176,6 +176,12 @@ class Plan:
     spacing_by_count
         True where ``spacing_ft`` is that of a count of markers the law sets (to a mile, or in
         all), not a limit's.
+    ring_spacing_ft
+        Per ring of the report, the spacing planned for (NaN without a spacing rule).
+    ground_hi, ground_high_ft
+        The land's elevation not given (:mod:`posting.elevation`): how much longer on the
+        ground a length at sea level may be on the ring ``spacing_ft`` is that of, and the
+        highest elevation that stands for (1 and None when the figures are the ground's).
     warnings
         Markers that could not be placed so that a check counts them for their parcel (and,
         with a stakeout, its datum and area notes).
@@ -198,6 +204,9 @@ class Plan:
     sight_ft: float | None = None
     spacing_by_count: bool = False
     stakeout: Any = None
+    ring_spacing_ft: np.ndarray | None = field(default=None, repr=False)
+    ground_hi: float = 1.0
+    ground_high_ft: float | None = None
 
     def counts(self) -> dict[str, int]:
         """New markers per role (every role, zeros included)."""
@@ -887,7 +896,19 @@ def plan(
         sight_ft=None if np.isnan(sight_all).all() else float(np.nanmin(sight_all)),
         spacing_by_count=spacing is not None
         and bool(np.nanmin(spacing) == np.nanmin(np.r_[by_count, np.inf])),
+        ring_spacing_ft=None if spacing is None else np.asarray(spacing, dtype=float),
+        **_ground_of(report, spacing),
     )
+
+
+def _ground_of(report: Report, spacing: np.ndarray | None) -> dict[str, Any]:
+    """The ground's factor and highest elevation on the ring whose spacing is the plan's
+    (:attr:`Plan.ground_hi`), where the land's elevation is not given."""
+    band = getattr(report, "ground", None)
+    if band is None or spacing is None or np.isnan(spacing).all():
+        return {}
+    parcel = report.geometry.rings.parcel[int(np.nanargmin(spacing))]
+    return {"ground_hi": float(band.hi[parcel]), "ground_high_ft": float(band.high_ft[parcel])}
 
 
 def _density_rules(report: Report) -> Iterator[tuple[np.ndarray, Any, np.ndarray]]:

@@ -24,12 +24,13 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
 
     On each planned ring, the fixed positions are the existing markers and the new corner
     markers, where the re-check counted them. A gap between two fixed positions needs
-    ``ceil(g / T) - 1`` markers to bring every piece within ``T`` (the plan's spacing) unless it
+    ``ceil(g / T) - 1`` markers to bring every piece within ``T`` (the plan's spacing for the
+    ring: its limit, less the accuracy, on its parcel's highest land, less the margin) unless it
     is within ``T`` already, or it lies between two existing markers that the first check
     passed; a ring without any fixed position needs ``ceil(length / T)`` (at least one).
     ``only`` restricts the count to some parcels (input rows).
     """
-    T = plan.spacing_ft
+    spacing = plan.ring_spacing_ft  # per ring: each parcel's band (posting.elevation)
     first = plan.report
     m = again.markers
     planned = (m["source"] == "<plan>").to_numpy()
@@ -73,7 +74,9 @@ def interval_oracle(plan, again, only=None) -> tuple[int, int]:
             if k != "interval" and not (k == "existing" and row in doubtful)
         ]
         placed += int((kinds == "interval").sum())
-        L = length[r]
+        L, T = length[r], spacing[r]
+        if not np.isfinite(T):  # no spacing rule on this ring
+            continue
         if not fixed:
             needed += max(1, math.ceil(L / T - 1e-9))
             continue
