@@ -441,8 +441,7 @@ def summary_lines(plan: Plan, k: int = 20, name: Callable[[str], str] = python_n
         ground = ""
         if getattr(plan, "ground_high_ft", None) is not None:  # the land's elevation not given
             ground = (
-                f", {at_sea:,.3f} ft at sea level for land up to "
-                f"{plan.ground_high_ft:,.0f} ft high"
+                f", {at_sea:,.3f} ft at sea level for land up to {plan.ground_high_ft:,.0f} ft high"
             )
         spacing = (
             f"markers spaced at most {plan.spacing_ft:,.1f} ft ({round(limit, 6):g} ft limit"
