@@ -282,7 +282,9 @@ def test_signs_500_1_ground_ft_apart_in_denver_fail_only_at_its_elevation():
     1,000.2 ft on the ground (999.9475 ft at sea level) with a sign at each corner and
     midpoint passes Florida's 500 ft measured at sea level: a false pass. At its elevation it
     fails by 0.1 ft, its perimeter 4 x 1,000.2 = 4,000.8 ft and its area 1,000.2² / 43,560 =
-    22.9660 acres (22.9544 at sea level)."""
+    22.9660 acres (22.9544 at sea level). Its elevation not given, the lot is somewhere in
+    Colorado (3,350 to 14,433 ft): 499.974 ft is at least 499.974 x (1 + 3350 / R) =
+    500.054 ft on the ground, over the limit: no false pass."""
     factor = 1.00025248
     side = 1000.2 / factor  # at sea level: 999.9475 ft
     assert side == pytest.approx(999.9475, abs=1e-4)
@@ -290,8 +292,11 @@ def test_signs_500_1_ground_ft_apart_in_denver_fail_only_at_its_elevation():
     signs = [(x * half, y * half) for x, y in [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2)]]
     signs += [(0, 2 * half), (0, half)]
     lot = parcels(shapely.box(0, 0, side, side), crs=DENVER)
-    at_sea = check(lot, markers(signs, crs=DENVER)).to_dict()["parcels"][0]
+    at_sea = check(lot, markers(signs, crs=DENVER), settings=Settings(elevation_ft=0))
+    at_sea = at_sea.to_dict()["parcels"][0]
     assert at_sea["status"] == "compliant"
+    unknown = check(lot, markers(signs, crs=DENVER)).to_dict()["parcels"][0]
+    assert unknown["status"] == "noncompliant"
     assert at_sea["max_gap_ft"] == pytest.approx(499.97, abs=0.005)
     r = check(lot, markers(signs, crs=DENVER), settings=Settings(elevation_ft=5280))
     p = r.to_dict()["parcels"][0]

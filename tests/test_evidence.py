@@ -341,9 +341,11 @@ def test_a_record_at_an_elevation_measures_and_draws_ground_feet_and_verifies(ru
     assert manifest["options"]["elevation_ft"] == 5280
     assert "ground feet at 5,280 ft elevation" in html
     assert "(ground distances at 5,280 ft elevation)" in html
-    # at sea level the manifest and command are those of before the option came
-    assert "elevation_ft" not in pages["0"][1]["options"]
-    assert "--elevation-ft" not in pages["0"][1]["command"]
+    # at sea level, given: the manifest and command say it (not given is not sea level: each
+    # parcel's land between its state's lowest and highest points), and a record that does
+    # not give it is as those of before the option came
+    assert pages["0"][1]["options"]["elevation_ft"] == 0
+    assert "--elevation-ft 0" in pages["0"][1]["command"]
     for h, side in (("0", 1000.0), ("5280", 1000.253)):
         page = pages[h][0]
         svg = page[page.index("<svg") : page.index("</svg>")]
