@@ -224,3 +224,38 @@ def test_the_plan_in_wyoming_spaces_its_markers_for_the_highest_land():
     assert again.parcels["status"].tolist() == ["compliant"]  # not "uncertain"
     at_sea = plan(check(layer, None, "florida", settings=AT_SEA))
     assert at_sea.counts()["interval"] == 4 * 3
+
+
+# -- the nearest other mark (Indiana: a marked tree within 100 ft of the nearest other) -------
+
+
+@pytest.mark.parametrize(
+    ("step", "status"),
+    [
+        (99.99, "noncompliant"),  # 99.99 x 1.00014813 = 100.0048 > 100.00125 (the slack)
+        (99.97, "uncertain"),  # 99.9848-100.0360: over at the highest land only
+        (99.5, "compliant"),  # up to 99.5 x 1.00065983 = 99.5657
+    ],
+)
+def test_the_nearest_marked_tree_on_wyoming_land(step, status):
+    from test_state_profiles import PURPLE, along, att
+
+    lot = square(4 * step)
+    pts = along(lot, step)
+    r = check(
+        parcels(lot, crs=WYOMING),
+        markers(pts, crs=WYOMING, attributes=att(len(pts), **PURPLE)),
+        "indiana",
+    )
+    assert r.parcels["status"].tolist() == [status]
+    said = r.findings.loc[r.findings["rule"] == "nearest_paint", "message"].tolist()
+    if status == "noncompliant":
+        assert said == [
+            "16 of 16 paint marks are up to 99.99 ft at sea level from the nearest other paint "
+            "mark, 100.00-100.06 ft on the ground at Wyoming's elevations (3,099 to 13,804 ft): "
+            "not more than 100.0 ft is asked, and the farthest is over it at any of them"
+        ]
+    elif status == "uncertain":
+        assert said[0].endswith("perhaps over it: the land's elevation settles it")
+    else:
+        assert said == []

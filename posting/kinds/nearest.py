@@ -6,6 +6,10 @@ nearest other marked post").
 This is not the gap along the boundary: a mark is judged by its nearest neighbour wherever that
 stands, so two marks across a narrow strip are near each other. A parcel with a single mark of a
 kind has no "other" mark: that mark fails. Each kind with a figure is judged on its own.
+
+Where the land's elevation is not given, a distance at sea level is judged at its states'
+lowest and highest points (:mod:`posting.elevation`): within the figure at one and not at the
+other is uncertain.
 """
 
 from __future__ import annotations
@@ -21,7 +25,15 @@ from posting.index import BoxGrid
 from posting.kinds import Kind, Part, register
 from posting.measure import Measurements
 from posting.rules.schema import KINDS, Reader, Rule
-from posting.verdict import MARKER_WORDS, empty_findings, findings_frame, ft, marker_words, plural
+from posting.verdict import (
+    MARKER_WORDS,
+    empty_findings,
+    findings_frame,
+    ft,
+    ft_vs,
+    marker_words,
+    plural,
+)
 
 __all__ = ["NearestRule", "nearest_other"]
 
@@ -84,8 +96,13 @@ def measure(rule: NearestRule, profile, m: Measurements) -> Part:
         limit = float(getattr(rule, f"{kind}_ft"))
         mk = m.am[m.mask((kind,))]
         parcel = asg.parcel[mk]
-        d = nearest_other(parcel, asg.x_ft[mk], asg.y_ft[mk], limit + acc + 1.0)
-        code = against_max(d, limit, acc)
+        # on the ground (the land's elevation not given), a distance is lo to hi times as
+        # measured: looked for as far as the shortest ground foot could still be within
+        scale = m.scale(parcel)
+        least = min(1.0, float(np.min(scale[0], initial=1.0)))
+        d = nearest_other(parcel, asg.x_ft[mk], asg.y_ft[mk], (limit + acc + 1.0) / least)
+        code = against_max(d, limit, acc, scale)
+        ground = code != against_max(d, limit, acc)
         alone = np.bincount(parcel, minlength=m.n)[parcel] == 1
         rows.append(
             pd.DataFrame(
@@ -97,19 +114,22 @@ def measure(rule: NearestRule, profile, m: Measurements) -> Part:
                     "limit_ft": limit,
                     "status": code,
                     "alone": alone,
+                    "ground": ground,
                 }
             )
         )
     table = pd.concat(rows, ignore_index=True) if rows else pd.DataFrame()
-    part = Part(findings=[_findings(table, rule, acc)] if len(table) else [empty_findings()])
+    part = Part(findings=[_findings(table, rule, acc, m)] if len(table) else [empty_findings()])
     if rule.around:
         part.findings.append(_around(rule, m))
     bad = table[table["status"] != 0] if len(table) else table
-    part.tables["nearest"] = bad.reset_index(drop=True)
+    part.tables["nearest"] = bad.drop(columns="ground", errors="ignore").reset_index(drop=True)
     return part
 
 
-def _findings(table: pd.DataFrame, rule: NearestRule, accuracy_ft: float) -> pd.DataFrame:
+def _findings(
+    table: pd.DataFrame, rule: NearestRule, accuracy_ft: float, m: Measurements
+) -> pd.DataFrame:
     out = [empty_findings()]
     for (kind, level), code in (
         ((k, lv), c)
@@ -119,6 +139,12 @@ def _findings(table: pd.DataFrame, rule: NearestRule, accuracy_ft: float) -> pd.
         sel = table[(table["kind"] == kind) & (table["status"] == code)]
         if not len(sel):
             continue
+        by_ground = sel["ground"].to_numpy(dtype=bool)
+        if by_ground.any():
+            out.append(_ground_findings(sel[by_ground], table, rule, kind, level, m))
+            sel = sel[~by_ground]
+            if not len(sel):
+                continue
         limit = float(getattr(rule, f"{kind}_ft"))
         word = MARKER_WORDS[kind]
         total = table[table["kind"] == kind].groupby("parcel").size()
@@ -158,6 +184,48 @@ def _findings(table: pd.DataFrame, rule: NearestRule, accuracy_ft: float) -> pd.
     return pd.concat(out, ignore_index=True)
 
 
+def _ground_findings(
+    sel: pd.DataFrame,
+    table: pd.DataFrame,
+    rule: NearestRule,
+    kind: str,
+    level: str,
+    m: Measurements,
+) -> pd.DataFrame:
+    """The marks over the figure (``violation``) or maybe over it (``uncertain``) on the ground
+    only: the land's elevation, not given, lies between its states' lowest and highest
+    points (:mod:`posting.elevation`). Per parcel, how many and the farthest, on the ground."""
+    limit = float(getattr(rule, f"{kind}_ft"))
+    word = MARKER_WORDS[kind]
+    total = table[table["kind"] == kind].groupby("parcel").size()
+    g = sel.groupby("parcel")
+    n, far = g.size(), g["nearest_ft"].max()
+    parcel = n.index.to_numpy(dtype=np.int64)
+    lo, hi = m.ground.at(parcel)
+    verdict = (
+        "over it at any of them"
+        if level == "violation"
+        else "perhaps over it: the land's elevation settles it"
+    )
+    msgs = [
+        f"{k} of {int(total.loc[p])} {word}s {plural(k, 'is', 'are')} up to {ft_vs(d, limit)} "
+        f"at sea level from the nearest other {word}, {d * a:,.2f}-{d * b:,.2f} ft on the "
+        f"ground at {w}: not more than {ft(limit)} is asked, and the farthest is {verdict}"
+        for p, k, d, a, b, w in zip(
+            parcel.tolist(),
+            n.tolist(),
+            far.tolist(),
+            lo.tolist(),
+            hi.tolist(),
+            m.ground.where[parcel].tolist(),
+            strict=True,
+        )
+    ]
+    return findings_frame(
+        parcel, f"nearest_{kind}", level, rule.clause, msgs, far.to_numpy(), limit, "ft", n
+    )
+
+
 def _around(rule: NearestRule, m: Measurements) -> pd.DataFrame:
     """``around``: the marks are placed "around the area where entry is denied" (Indiana
     35-43-2-2(c)(4)). Each
@@ -175,9 +243,9 @@ def _around(rule: NearestRule, m: Measurements) -> pd.DataFrame:
     gaps = ring_gaps(asg.ring[mk], asg.position_ft[mk], rings.length_ft)
     parcel = rings.parcel[gaps.ring]
     marked = np.bincount(asg.parcel[mk], minlength=m.n) > 0
-    long = (
-        against_max(gaps.length_ft, reach, apart_accuracy(m.settings.accuracy_ft)) != OK
-    ) & marked[parcel]
+    acc = apart_accuracy(m.settings.accuracy_ft)
+    # (on the ground: a stretch that may be longer than the figure there is one)
+    long = (against_max(gaps.length_ft, reach, acc, m.scale(parcel)) != OK) & marked[parcel]
     if not long.any():
         return empty_findings()
     df = pd.DataFrame({"parcel": parcel[long], "length_ft": gaps.length_ft[long]})
