@@ -4161,7 +4161,16 @@ def test_figures_a_hair_from_their_limits_in_partitions_as_in_one_run(tmp_path, 
     )
     signs = tmp_path / "signs.csv"
     pd.DataFrame(rows).to_csv(signs, index=False)
-    args = ["check", str(parcels), "--signs", str(signs), "--id-field", "pid"]
+    args = [
+        "check",
+        str(parcels),
+        "--signs",
+        str(signs),
+        "--id-field",
+        "pid",
+        "--elevation-ft",
+        "0",
+    ]
     one = _same(args, tmp_path, scheduler, 2, ("json", "csv", "geojson"))
     lots = one["parcels"]
     bad, good = "noncompliant", "compliant"

@@ -675,12 +675,12 @@ def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit_in_the
     """A 500.004 ft gap fails 500 ft: the record's page read "500.0 ft" for it (the gap's
     row, the violation's measured figure), "500 ft" on its label and the index's largest
     gap "500.0 ft". They read 500.1 ft (and 501 ft on the label, shown to the foot)."""
-    from helpers import CORNERS_AND_MIDPOINTS, markers, parcels, square
+    from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, markers, parcels, square
 
     from posting.evidence import RecordPage, render_record
 
     pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(500.004, 0)]
-    report = posting.check(parcels(square(), ids=["P1"]), markers(pts))
+    report = posting.check(parcels(square(), ids=["P1"]), markers(pts), settings=AT_SEA)
     pages = render_record(report, np.array([0]), RecordPage(check_date="2026-12-06"))
     html = pages["P1.html"]
     [row] = re.findall(r"<tr><td>G1</td>.*?</tr>", html)

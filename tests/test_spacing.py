@@ -428,9 +428,10 @@ def test_check_is_invariant_under_rotation_and_translation(angle, dx, dy, drop):
 
 def _moved_midpoint(x: float):
     """The 1,000 ft square with its bottom sign moved from 500 ft to ``x``: one gap of ``x``
-    ft (and one of 1,000 - ``x``), exact in the local frame (transverse Mercator, scale 1)."""
+    ft (and one of 1,000 - ``x``), exact in the local frame (transverse Mercator, scale 1), the
+    land at sea level (no elevation band)."""
     pts = [p for p in CORNERS_AND_MIDPOINTS if p != (500, 0)] + [(x, 0)]
-    return check(parcels(square()), markers(pts))
+    return check(parcels(square()), markers(pts), settings=AT_SEA)
 
 
 def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit():
@@ -507,7 +508,7 @@ def test_a_passing_largest_gap_on_a_failing_parcel_is_said_at_its_limit_in_the_s
     # gaps: 40 + 460 = 500 round the corner, 500.002 and 39.998 along the bottom, 460 up the
     # west side to the moved sign
     pts += [(0, 40), (460, 0), (960.002, 0)]
-    r = check(parcels(square()), markers(pts))
+    r = check(parcels(square()), markers(pts), settings=AT_SEA)
     p = parcel_json(r)
     assert p["status"] == "noncompliant" and [v["rule"] for v in p["violations"]] == ["corners"]
     assert p["max_gap_ft"] == 500.0
