@@ -36,6 +36,7 @@ from functools import lru_cache
 from importlib import resources
 
 import numpy as np
+import pandas as pd
 from pyproj import Geod
 
 __all__ = [
@@ -78,15 +79,22 @@ def _range_of(states: tuple[str, ...]) -> tuple[float, float]:
     return min(t[s][0] for s in states), max(t[s][1] for s in states)
 
 
+def _distinct(touched: Sequence[tuple[str, ...]]) -> tuple[np.ndarray, list[tuple[str, ...]]]:
+    """Each parcel's number among the distinct tuples of ``touched`` (None as ``()``), and
+    those tuples: a county touches one or two states, so each is looked up once."""
+    keys = np.empty(len(touched), dtype=object)
+    keys[:] = [tuple(t) if t is not None else () for t in touched]
+    codes, uniques = pd.factorize(keys)
+    return codes, list(uniques)
+
+
 def elevation_range_ft(touched: Sequence[tuple[str, ...]]) -> tuple[np.ndarray, np.ndarray]:
     """Per parcel, the lowest and highest elevation its land may have (feet): the union of the
     ranges of the states it touches (profile names), the whole country's where none or one the
     table does not list (each distinct tuple looked up once)."""
-    keys = [tuple(t) if t is not None else () for t in touched]
-    ranges = {k: _range_of(k) for k in set(keys)}
-    lo = np.array([ranges[k][0] for k in keys], dtype=float)
-    hi = np.array([ranges[k][1] for k in keys], dtype=float)
-    return lo, hi
+    codes, uniques = _distinct(touched)
+    ranges = np.array([_range_of(k) for k in uniques], dtype=float).reshape(-1, 2)
+    return ranges[codes, 0], ranges[codes, 1]
 
 
 def ground_factors(elevation_ft: np.ndarray, lat: np.ndarray) -> np.ndarray:
@@ -129,21 +137,22 @@ class GroundBand:
         return self.lo[parcel], self.hi[parcel]
 
 
-def _where_words(touched: Sequence[tuple[str, ...]], lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _where_words(touched: Sequence[tuple[str, ...]]) -> np.ndarray:
+    """Per parcel, the words for its states' elevations (``"Wyoming's elevations (3,099 to
+    13,804 ft)"``: :func:`elevation_range_ft`), made once for each distinct tuple of states."""
     t = _table()
-    out = np.empty(len(lo), dtype=object)
-    cache: dict[tuple, str] = {}
-    for i, k in enumerate(touched):
-        key = (tuple(k or ()), lo[i], hi[i])
-        if key not in cache:
-            names = [t[s][2] for s in key[0] if s in t]
-            if names and len(names) == len(key[0]):
-                who = " and ".join(n + "'s" for n in names)
-            else:
-                who = "the United States'"
-            cache[key] = f"{who} elevations ({lo[i]:,.0f} to {hi[i]:,.0f} ft)"
-        out[i] = cache[key]
-    return out
+    codes, uniques = _distinct(touched)
+    words = []
+    for states in uniques:
+        low, high = _range_of(states)
+        names = [t[s][2] for s in states if s in t]
+        who = (
+            " and ".join(n + "'s" for n in names)
+            if names and len(names) == len(states)
+            else "the United States'"
+        )
+        words.append(f"{who} elevations ({low:,.0f} to {high:,.0f} ft)")
+    return np.array(words, dtype=object)[codes]
 
 
 def _grid_scale(prep) -> tuple[np.ndarray, np.ndarray]:
@@ -183,4 +192,4 @@ def ground_band(prep, touched: Sequence[tuple[str, ...]]) -> GroundBand:
     kmin, kmax = _grid_scale(prep)
     lo = ground_factors(low, lat) / kmax
     hi = ground_factors(high, lat) / kmin
-    return GroundBand(lo, hi, low, high, _where_words(touched, low, high))
+    return GroundBand(lo, hi, low, high, _where_words(touched))
