@@ -78,12 +78,12 @@ class Settings:
         statutes' feet are on the ground, longer than the same span on the ellipsoid (sea
         level) by ``(R + h) / R``: at 5,280 ft, 500 ft measures 499.87 ft at sea level. Given,
         every length, position and area is a ground figure (the working CRS is scaled to the
-        ground: :func:`posting.crs.local_tm`); 0 (the default) measures at sea level. The
-        geoid lies within 200 ft of the ellipsoid in the United States: a height above sea
-        level changes the factor by under 1e-5 (0.005 ft in 500 ft). None (the default: not
-        given) measures at sea level and takes each parcel's elevation to lie anywhere between
-        its state's lowest and highest points (:mod:`posting.elevation`): a figure that is
-        within a limit at one and not at the other is uncertain. 0 is land at sea level.
+        ground: :func:`posting.crs.local_tm`); 0 is land at sea level. The geoid lies within
+        200 ft of the ellipsoid in the United States: a height above sea level changes the
+        factor by under 1e-5 (0.005 ft in 500 ft). None (the default: not given) measures at
+        sea level and takes each parcel's elevation to lie anywhere between its state's lowest
+        and highest points (:mod:`posting.elevation`): a figure that is within a limit at one
+        and not at the other is uncertain.
     """
 
     tolerance_ft: float = 30.0
