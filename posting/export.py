@@ -72,6 +72,20 @@ def _num(x: Any, nd: int = 1) -> float | None:
     return round(x, nd) if math.isfinite(x) else None
 
 
+def _at_most(x: float | None, nd: int) -> float | None:
+    """``x`` rounded to ``nd`` decimals but never over it (a spacing planned for).
+
+    >>> _at_most(499.79174171561465, 2), _at_most(499.8, 2), _at_most(499.796, 2)
+    (499.79, 499.8, 499.79)
+    """
+    if x is None or not math.isfinite(x):
+        return x
+    from posting.checks import OK, shown
+
+    r = round(x, nd)  # (over it: the figure of nd decimals under it, as a passing one is shown)
+    return r if r <= x else float(shown(np.array([x]), nd, x, OK)[0])
+
+
 def _text(x: Any) -> str | None:
     return x.strip() if isinstance(x, str) and x.strip() else None
 
@@ -348,7 +362,8 @@ def summary_dict(plan: Plan) -> dict[str, Any]:
             **r.settings.as_dict(),
             "setback_ft": plan.setback_ft,
             "margin_ft": plan.margin_ft,
-            "planned_spacing_ft": plan.spacing_ft,
+            # (to the hundredth, never over the spacing planned: 499.79 for 499.7917)
+            "planned_spacing_ft": _at_most(plan.spacing_ft, 2),
             "lonlat_decimals": LONLAT_DECIMALS,
         },
         "totals": {k: (_num(v, 2) if k.endswith("_ft") else int(v)) for k, v in totals.items()},

@@ -112,10 +112,45 @@ def test_a_gap_over_the_limit_at_some_wyoming_elevations_only_is_uncertain():
     [msg] = f.loc[f["rule"] == "spacing", "message"]
     assert msg == (
         "8 gaps, the worst of 499.8 ft along the boundary at sea level, is 499.87-500.13 ft "
-        "on the ground at Wyoming's elevations (3,099 to 13,804 ft): may be over the 500.0 ft "
-        "limit: the land's elevation settles it"
+        "on the ground at Wyoming's elevations (3,099 to 13,804 ft): it may be over the "
+        "500.0 ft limit: the land's elevation (--elevation-ft) settles it"
     )
     assert set(r.gaps["status"]) == {"uncertain"}
+
+
+def test_a_close_call_with_the_survey_s_accuracy_on_wyoming_land_names_both():
+    """Signs good to 1 ft: a gap passes surely when it is within 500 - 2 ft (twice the
+    accuracy) on the ground at the highest land. 497.9 ft at sea level is 497.97-498.23 ft on
+    the ground: within 498.00225 ft at sea level and at the lowest land, not at the highest,
+    so uncertain; the finding names the accuracy, which makes the close call (the ground's
+    figure is 2 ft from the limit), and says the elevation may (not will) settle it."""
+    layer, signs = _lot(497.9)
+    r = check(layer, signs, "florida", settings=Settings(accuracy_ft=1.0))
+    status, f = _one(r)
+    assert status == "uncertain"
+    [msg] = f.loc[f["rule"] == "spacing", "message"]
+    assert msg == (
+        "8 gaps, the worst of 497.9 ft along the boundary at sea level, is 497.97-498.23 ft on "
+        "the ground at Wyoming's elevations (3,099 to 13,804 ft); with the survey's accuracy "
+        "(±2.0 ft on a gap between two markers) it may be over the 500.0 ft limit: the land's "
+        "elevation (--elevation-ft) may settle it"
+    )
+    # at sea level (the elevation given as 0) the same lot passes: 497.9 <= 498.00225
+    assert (
+        _one(check(layer, signs, "florida", settings=Settings(accuracy_ft=1.0, elevation_ft=0)))[0]
+        == "compliant"
+    )
+
+
+def test_a_gap_failing_on_the_ground_by_a_hair_is_never_shown_at_the_limit():
+    """499.93 ft at sea level is 500.0041-500.2598 ft on the ground in Wyoming (x F_LO, F_HI):
+    over 500.00225 at the lowest land, a violation; its lower figure rounds to 500.00 and is
+    shown 500.01 (posting.checks.shown), never at the limit it fails."""
+    layer, signs = _lot(499.93)
+    status, f = _one(check(layer, signs, "florida"))
+    assert status == "noncompliant"
+    [msg] = f.loc[f["rule"] == "spacing", "message"]
+    assert "is 500.01-500.26 ft on the ground" in msg
 
 
 @pytest.mark.parametrize(

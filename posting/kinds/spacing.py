@@ -17,7 +17,7 @@ import pandas as pd
 import shapely
 
 from posting.boundary import interpolate_at, ring_stretches
-from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy
+from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy, shown
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import Gaps, corner_reach, measured_gap, ring_gaps
 from posting.elevation import GroundBand
@@ -518,7 +518,9 @@ def spacing_findings(
             _no_marker(gaps, posted, valid & (counted == 0), perimeter_ft, rule),
             _over(rows(posted & (status == FAIL) & ~unmarked & ~by_ground), rule),
             _unmarked_rings(rows(posted & unmarked), rule),
-            _ground_calls(rows(posted & (status != OK) & ~unmarked & by_ground), rule, ground),
+            _ground_calls(
+                rows(posted & (status != OK) & ~unmarked & by_ground), rule, ground, accuracy_ft
+            ),
             _close_calls(
                 rows(posted & (status == UNCERTAIN) & ~unmarked & ~land & ~by_ground),
                 rule,
@@ -623,13 +625,27 @@ def _close_calls(unsure: pd.DataFrame, rule: SpacingRule, accuracy_ft: float) ->
     return _spacing_rows(w, rule, "uncertain", msgs, "measured_ft")
 
 
-def _ground_calls(gaps: pd.DataFrame, rule: SpacingRule, ground: GroundBand) -> pd.DataFrame:
+def _ground_calls(
+    gaps: pd.DataFrame, rule: SpacingRule, ground: GroundBand, accuracy_ft: float = 0.0
+) -> pd.DataFrame:
     """Gaps over the limit (a violation), or maybe over it (uncertain), only on the ground: as
     measured at sea level they pass or are a close call, and the land's elevation, not given,
     lies between its states' lowest and highest points. Per parcel and level, how many and
-    the worst, with its figures on the ground and what settles it."""
+    the worst, with its figures on the ground (a violation's lower figure never shown at or
+    under the limit: :func:`posting.checks.shown`), the survey's accuracy where one is stated
+    (it makes the close call with the ground's figure), and what settles it."""
     if not len(gaps):
         return empty_findings()
+    both = apart_accuracy(accuracy_ft)
+    if both:  # the accuracy makes the close call, the ground's figure which side of it
+        maybe = (
+            f"; with the survey's accuracy (±{ft(both)} on a gap between two markers) it may "
+            "be over the {limit} limit: the land's elevation (--elevation-ft) may settle it"
+        )
+    else:
+        maybe = (
+            ": it may be over the {limit} limit: the land's elevation (--elevation-ft) settles it"
+        )
     out = []
     for level, code in (("violation", FAIL), ("uncertain", UNCERTAIN)):
         sel = gaps[gaps["status"].to_numpy() == code]
@@ -638,25 +654,31 @@ def _ground_calls(gaps: pd.DataFrame, rule: SpacingRule, ground: GroundBand) -> 
         w = worst_per_parcel(sel, "excess")
         parcel = w["parcel"].to_numpy(dtype=np.int64)
         lo, hi = ground.at(parcel)
+        measured, limit = w["measured_ft"].to_numpy(dtype=float), w["limit_ft"].to_numpy(float)
+        low_ft = shown(measured * lo, 2, limit, code)
         msgs = []
-        for n, mm, lim, a, b, where in zip(
+        for n, mm, lim, x, y, where in zip(
             w["n"].tolist(),
-            w["measured_ft"].tolist(),
-            w["limit_ft"].tolist(),
-            lo.tolist(),
-            hi.tolist(),
+            measured.tolist(),
+            limit.tolist(),
+            low_ft.tolist(),
+            (measured * hi).tolist(),
             ground.where[parcel].tolist(),
             strict=True,
         ):
-            gap = "1 gap" if n == 1 else f"{n} gaps, the worst"
-            verdict = (
-                f"over the {ft(lim)} limit at any of them"
+            gap = (
+                f"1 gap of {ft_vs(mm, lim)}"
+                if n == 1
+                else f"{n} gaps, the worst of {ft_vs(mm, lim)}"
+            )
+            tail = (
+                f": over the {ft(lim)} limit at any of them"
                 if code == FAIL
-                else f"may be over the {ft(lim)} limit: the land's elevation settles it"
+                else maybe.format(limit=ft(lim))
             )
             msgs.append(
-                f"{gap} of {ft_vs(mm, lim)} {_HOW[rule.metric]} at sea level, is "
-                f"{mm * a:,.2f}-{_ft2(mm * b)} on the ground at {where}: {verdict}"
+                f"{gap} {_HOW[rule.metric]} at sea level{',' if n > 1 else ''} is "
+                f"{x:,.2f}-{_ft2(y)} on the ground at {where}{tail}"
             )
         out.append(_spacing_rows(w, rule, level, msgs, "measured_ft"))
     return pd.concat(out, ignore_index=True) if out else empty_findings()
