@@ -75,7 +75,7 @@ from posting.errors import InputError
 from posting.index import unique_ints
 from posting.io import MarkerLayer
 from posting.kinds.access import UNSURE
-from posting.kinds.density import FT_PER_MILE, required, ring_places
+from posting.kinds.density import FT_PER_MILE, count
 from posting.kinds.points import own_markers
 from posting.records import LONLAT_DECIMALS
 from posting.report import Report
@@ -930,16 +930,20 @@ def _density_ring(report: Report) -> np.ndarray:
     are at least as many as the count (a ring of length L gets at least L / spacing of them),
     and as many places unless some stand within ``place_ft`` of each other (existing ones, a
     corner's): :func:`_short_of_places` counts them as a check does. No margin: a count does
-    not move with a position's last decimal."""
+    not move with a position's last decimal. The land's elevation not given, the count to a
+    mile is that of the boundary on the highest land (``b * hi``): at most a mile over the
+    markers to a mile, over ``hi`` (:func:`_ground_hi`)."""
     rings = report.geometry.rings
     out = np.full(len(rings), np.nan)
+    band = getattr(report, "ground", None)
+    hi = np.ones(len(report.parcels)) if band is None else band.hi
     for parcels, rule, counted in _density_rules(report):
         boundary = np.bincount(
             rings.parcel, weights=np.where(counted, rings.length_ft, 0.0), minlength=len(parcels)
         )
         cap = np.full(len(parcels), np.inf)
         if rule.per_mile is not None:
-            cap = np.minimum(cap, FT_PER_MILE / rule.per_mile)
+            cap = np.minimum(cap, FT_PER_MILE / rule.per_mile / hi)
         if rule.min_count is not None:
             cap = np.minimum(cap, boundary / rule.min_count)
         mine = parcels[rings.parcel] & counted
@@ -952,27 +956,25 @@ def _short_of_places(
 ) -> np.ndarray:
     """Per parcel, True where the markers that will stand (existing and planned, at ``ring``
     and ``position_ft`` as a check counts them) are fewer places than its profile's count of
-    markers wants, with a note saying so: the check's own count (:func:`ring_places`,
-    :func:`required`)."""
+    markers wants, with a note saying so: the check's own count (:func:`count`: where the
+    land's elevation is not given, the fewest places at any of its elevations against the
+    most needed)."""
     rings = report.geometry.rings
     short = np.zeros(len(report.parcels), dtype=bool)
+    band = getattr(report, "ground", None)
+    scale = (1.0, 1.0) if band is None else band.at(rings.parcel)
     for parcels, rule, counted in _density_rules(report):
-        on = counted[ring]
-        places_ring = ring_places(ring[on], position_ft[on], rings.length_ft, rule.place_ft)
-        places_ring[~counted] = 0
-        places = np.bincount(rings.parcel, weights=places_ring, minlength=len(parcels))
-        boundary = np.bincount(
-            rings.parcel, weights=np.where(counted, rings.length_ft, 0.0), minlength=len(parcels)
+        c = count(
+            rule, ring, position_ft, rings.length_ft, rings.parcel, counted, len(parcels), scale
         )
-        need = required(rule, boundary)
-        few = np.flatnonzero(parcels & todo & (places < need))
+        few = np.flatnonzero(parcels & todo & (c.places_lo < c.need_hi))
         short[few] = True
         for i in few.tolist():
-            k = int(places[i])
+            k = int(c.places_lo[i])
             notes[i] = (
                 f"the plan's markers stand at {k} {'place' if k == 1 else 'places'} where its "
-                f"profile's count wants {int(need[i])} (markers within {rule.place_ft:g} ft of "
-                "each other are one place): add markers between them"
+                f"profile's count wants {int(c.need_hi[i])} (markers within {rule.place_ft:g} ft "
+                "of each other are one place): add markers between them"
             )
     return short
 

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 import shapely
-from helpers import markers, parcels, profile_file, square
+from helpers import AT_SEA, markers, parcels, profile_file, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -137,6 +137,10 @@ def test_four_conspicuous_places(tmp_path):
 
 
 def test_unposted_parcel_needs_its_count_and_is_unposted(tmp_path):
-    r = check(parcels(square(5280 / 4)), markers([]), profile_file(tmp_path, NJ_LIKE))
+    # exactly a mile of boundary, at sea level: in Florida (up to 345 ft) it may be up to
+    # 5,280.09 ft on the ground, which needs 11
+    lot, rules = parcels(square(5280 / 4)), profile_file(tmp_path, NJ_LIKE)
+    r = check(lot, markers([]), rules, settings=AT_SEA)
     p = r.to_dict()["parcels"][0]
     assert p["status"] == "unposted" and p["places_required"] == math.ceil(10 * 1.0)
+    assert check(lot, markers([]), rules).parcels["places_required"][0] == 11

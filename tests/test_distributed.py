@@ -628,6 +628,58 @@ def test_wyoming_lots_without_their_elevation_in_partitions_as_in_one_run(
         ]
 
 
+def _wyoming_squares(tmp: Path, lots: list[tuple[float, list[tuple[float, float]]]]):
+    """The sample's parcels with square lots in central Wyoming among them (at row 3), each
+    ``(side, signs)`` (the signs' feet from its south-west corner, 5,000 ft apart); and the
+    sample's signs with theirs (ids ``wy-k``)."""
+    from pyproj import Transformer
+
+    to_lonlat = Transformer.from_crs(
+        "+proj=tmerc +lat_0=43 +lon_0=-107.5 +k=1 +datum=WGS84 +units=ft", 4326, always_xy=True
+    )
+    polys, rows = [], []
+    for k, (side, pts) in enumerate(lots):
+        x0 = 5000.0 * k
+        ring = [(x0, 0), (x0 + side, 0), (x0 + side, side), (x0, side)]
+        polys.append((f"wy-{k}", shapely.Polygon([to_lonlat.transform(x, y) for x, y in ring])))
+        for j, (x, y) in enumerate(pts):
+            lon, lat = to_lonlat.transform(x0 + x, y)
+            rows.append({"sign_id": f"WY{k}-{j}", "lon": lon, "lat": lat})
+    signs = pd.read_csv(SAMPLE / "signs.csv", dtype=str)
+    extra = pd.DataFrame(rows)
+    for c in signs.columns.difference(["sign_id", "lon", "lat"]):
+        extra[c] = signs[c].iloc[0]
+    path = tmp / "signs.csv"
+    pd.concat([signs, extra[signs.columns]], ignore_index=True).to_csv(path, index=False)
+    return _layer_with(tmp, polys, at=3), path
+
+
+def _round(side: float, n: int) -> list[tuple[float, float]]:
+    """``n`` points evenly spaced round a square of ``side`` from its south-west corner."""
+    ring = shapely.get_exterior_ring(shapely.box(0, 0, side, side))
+    at = shapely.line_interpolate_point(ring, np.arange(n) * 4 * side / n)
+    return [tuple(xy) for xy in shapely.get_coordinates(at).tolist()]
+
+
+def test_wyoming_counts_to_a_mile_in_partitions_as_in_one_run(tmp_path, scheduler):
+    """Ten to a mile, the land's elevation not given (tests/test_elevation.py's figures): 2,640
+    ft of boundary with 5 signs is too few at any Wyoming elevation, 2,639 ft perhaps too few,
+    2,638 ft enough, whichever partition holds each lot."""
+    from helpers import profile_file
+
+    rules = profile_file(tmp_path, '[density]\nper_mile = 10\nclause = "Test 10/mi"\n')
+    lots = [(s, _round(s, 5)) for s in (660.0, 659.75, 659.5)]
+    layer, signs = _wyoming_squares(tmp_path, lots)
+    args = ["check", str(layer), "--signs", str(signs), "--id-field", "pid", "--rules", rules]
+    report = _same(args, tmp_path, scheduler, 4)
+    by_id = {p["id"]: p for p in report["parcels"]}
+    assert [by_id[f"wy-{k}"]["status"] for k in range(3)] == [
+        "noncompliant",
+        "uncertain",
+        "compliant",
+    ]
+
+
 def test_the_plan_s_cuts_are_the_keys_of_their_ranks(scheduler):
     """The cuts found from the pieces' histograms are the keys of ranks n*j//k of all keys
     sorted (here sorted whole, by numpy), with many keys in one bin of the histogram and many

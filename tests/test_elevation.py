@@ -22,8 +22,9 @@ import math
 
 import numpy as np
 import pytest
-from helpers import AT_SEA, LOCAL_FT, markers, parcels, square
-from hypothesis import example, given
+import shapely
+from helpers import AT_SEA, LOCAL_FT, markers, parcels, profile_file, square
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from planning import recheck
 from pyproj import CRS
@@ -31,6 +32,7 @@ from pyproj import CRS
 from posting import Settings, check
 from posting.checks import EPSILON_FT, FAIL, FOOT_SLACK, OK, against_max
 from posting.elevation import US_RANGE_FT, elevation_range_ft, state_elevations_ft
+from posting.kinds.density import DensityRule, count
 from posting.measure import Context
 from posting.planning import plan
 from posting.states import states_table
@@ -294,3 +296,133 @@ def test_the_nearest_marked_tree_on_wyoming_land(step, status):
         assert said[0].endswith("perhaps over it: the land's elevation settles it")
     else:
         assert said == []
+
+
+# -- markers to a mile (posting/kinds/density.py) ----------------------------------------------
+
+TEN_A_MILE = """
+[density]
+per_mile = 10
+clause = "Test 10/mi"
+"""
+
+
+def _ring_signs(side: float, n: int, crs=WYOMING):
+    """A square lot of ``side`` and ``n`` signs evenly spaced round it from a corner."""
+    ring = shapely.get_exterior_ring(square(side))
+    at = shapely.line_interpolate_point(ring, np.arange(n) * 4 * side / n)
+    return parcels(square(side), crs=crs), markers(shapely.get_coordinates(at).tolist(), crs=crs)
+
+
+@pytest.mark.parametrize(
+    ("side", "signs", "status"),
+    [
+        # 10 to a mile: a step each 528 ft of boundary on the ground
+        (660.0, 5, "noncompliant"),  # 2,640 ft: 2,640.39-2,641.74 on the ground needs 6
+        (659.75, 5, "uncertain"),  # 2,639 ft: 2,639.39 (5 needed)-2,640.74 (6 needed)
+        (659.75, 6, "compliant"),  # 6 places: enough at any Wyoming elevation
+        (659.75, 4, "noncompliant"),  # fewer than the 5 at the lowest land
+        (659.5, 5, "compliant"),  # 2,638 ft: up to 2,639.74 ft, 5 needed
+    ],
+)
+def test_markers_to_a_mile_on_wyoming_land(tmp_path, side, signs, status):
+    rules = profile_file(tmp_path, TEN_A_MILE)
+    layer, pts = _ring_signs(side, signs)
+    r = check(layer, pts, rules)
+    assert r.parcels["status"].tolist() == [status]
+    said = r.findings.loc[r.findings["rule"] == "density", ["level", "message"]]
+    if (side, signs) == (660.0, 5):
+        assert said.values.tolist() == [
+            [
+                "violation",
+                "5 places with a sign on its 0.50 mi (2,640.0 ft) of boundary at sea level, "
+                "2,640.39-2,641.74 ft on the ground at Wyoming's elevations (3,099 to 13,804 "
+                "ft): at least 6 needed (10 to a mile); too few at any of them",
+            ]
+        ]
+        # (before: compliant, 5 for half a mile at sea level: a false pass)
+    if status == "uncertain":
+        assert said.values.tolist() == [
+            [
+                "uncertain",
+                "5 places with a sign on its 0.50 mi (2,639.0 ft) of boundary at sea level, "
+                "2,639.39-2,640.74 ft on the ground at Wyoming's elevations (3,099 to 13,804 "
+                "ft): 5 to 6 needed (10 to a mile); it may be too few: the land's elevation "
+                "(--elevation-ft) settles it",
+            ]
+        ]
+        assert r.parcels["places_marked"].tolist() == [5]
+        assert r.parcels["places_required"].tolist() == [6]
+    if status == "compliant":
+        assert said.empty
+
+
+@pytest.mark.parametrize(
+    ("side", "signs", "elevation", "status"),
+    [
+        (660.0, 5, 0.0, "compliant"),  # half a mile at sea level: 5
+        (659.75, 5, 3099.0, "compliant"),  # 2,639.39 ft: 5
+        (659.75, 5, 13804.0, "noncompliant"),  # 2,640.74 ft: 6
+    ],
+)
+def test_markers_to_a_mile_given_the_elevation(tmp_path, side, signs, elevation, status):
+    layer, pts = _ring_signs(side, signs)
+    r = check(
+        layer, pts, profile_file(tmp_path, TEN_A_MILE), settings=Settings(elevation_ft=elevation)
+    )
+    assert r.ground is None
+    assert r.parcels["status"].tolist() == [status]
+    if status == "noncompliant":
+        [msg] = r.findings.loc[r.findings["rule"] == "density", "message"]
+        assert msg.startswith("5 places with a sign on its 0.50 mi (2,640.7 ft) of boundary;")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pos=st.lists(st.floats(0.0, 0.999), max_size=12),
+    length=st.floats(100.0, 6000.0),
+    per_mile=st.sampled_from([3.0, 10.0, 17.5]),
+    place_ft=st.sampled_from([0.0, 20.0, 30.0]),
+    lo=st.floats(0.9999, 1.001),
+    spread=st.floats(0.0, 0.002),
+)
+def test_never_enough_markers_that_are_too_few_at_some_elevation(
+    pos, length, per_mile, place_ft, lo, spread
+):
+    """The band's count passes only where each elevation's count passes, fails only where each
+    fails (the factors between lo and hi tried on a grid, both ends included)."""
+    rule = DensityRule("x", per_mile=per_mile, place_ft=place_ft)
+    hi = lo + spread
+    args = (
+        np.zeros(len(pos), np.int64),
+        np.array(sorted(pos)) * length,
+        np.array([length]),
+        np.array([0]),
+        np.array([True]),
+        1,
+    )
+    c = count(rule, *args, (lo, hi))
+    each = [count(rule, *args, (f, f)) for f in np.linspace(lo, hi, 41)]
+    short = [bool(e.places_lo[0] < e.need_lo[0]) for e in each]
+    if not (c.few[0] or c.maybe_few[0]):
+        assert not any(short)
+    if c.few[0]:
+        assert all(short)
+
+
+def test_the_plan_counts_markers_to_a_mile_for_the_highest_land(tmp_path):
+    # A 1,320 ft square, no marker, 10 to a mile: its 5,280 ft of boundary at sea level is up
+    # to 5,283.48 ft on the ground, which needs ceil(10.0066) = 11. Spaced by 528 / 1.00065983
+    # = 527.65 ft, the ring takes ceil(5,280 / 527.65) = ceil(10.0066) = 11 markers; at sea
+    # level 528 ft, 10, too few for the 5,280.78 ft on the lowest Wyoming land (11 needed).
+    rules = profile_file(tmp_path, TEN_A_MILE)
+    layer = parcels(square(1320.0), crs=WYOMING)
+    p = plan(check(layer, None, rules))
+    assert p.counts()["interval"] == 11
+    assert p.spacing_by_count
+    assert recheck(layer, None, p).parcels["status"].tolist() == ["compliant"]
+    at_sea = plan(check(layer, None, rules, settings=AT_SEA))
+    assert at_sea.counts()["interval"] == 10
+    assert recheck(layer, None, at_sea, settings=Settings()).parcels["status"].tolist() == [
+        "noncompliant"
+    ]

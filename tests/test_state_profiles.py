@@ -152,6 +152,7 @@ def test_new_jersey_ten_to_a_mile(count, status):
         markers(pts, attributes=a),
         "new-jersey",
         context=Context(parcel_landcover=[False], access=NO_WAYS),
+        settings=AT_SEA,  # exactly a mile: up to 5,280.09 ft on Florida's land, which needs 11
     )
     p = one(r)
     assert p["status"] == status
@@ -219,6 +220,7 @@ def test_hawaii_three_to_a_mile(count, status):
                 markers(pts, attributes=a),
                 "hawaii-state-lands",
                 context=Context(access=NO_WAYS),
+                settings=AT_SEA,  # exactly a mile (3 signs): more on land above sea level
             )
         )["status"]
         == status
@@ -232,11 +234,13 @@ def test_hawaii_three_to_a_mile(count, status):
 @pytest.mark.parametrize(("side", "status"), [(1760.0, "compliant"), (1761.0, "noncompliant")])
 def test_california_three_to_the_mile(side, status):
     # corners only: 4 signs. 4 signs suffice up to 4/3 mile of boundary (7,040 ft): a 1,760 ft
-    # square; a 1,761 ft square (7,044 ft) needs ceil(4.002) = 5
+    # square; a 1,761 ft square (7,044 ft) needs ceil(4.002) = 5. At sea level: 7,040 ft is
+    # up to 7,040.12 ft on Florida's land (345 ft), which needs 5
     lot = square(side)
     pts = [(0, 0), (side, 0), (side, side), (0, side)]
     ways = Context(access=NO_WAYS)
-    assert one(check(parcels(lot), markers(pts), "california", context=ways))["status"] == status
+    r = check(parcels(lot), markers(pts), "california", context=ways, settings=AT_SEA)
+    assert one(r)["status"] == status
 
 
 @pytest.mark.parametrize(("acres", "status"), [(0.99, "compliant"), (1.01, "noncompliant")])
@@ -875,7 +879,11 @@ def test_new_jersey_intervisible_by_our_distance_is_uncertain(forest, sight_ft, 
     a = att(len(pts), name_on_sign="A. Owner")
     ctx = Context(parcel_landcover=[forest], access=NO_WAYS, sight_ft=sight_ft)
     r = check(
-        parcels(lot, owners=["A. Owner"]), markers(pts, attributes=a), "new-jersey", context=ctx
+        parcels(lot, owners=["A. Owner"]),
+        markers(pts, attributes=a),
+        "new-jersey",
+        context=ctx,
+        settings=AT_SEA,  # ten signs on exactly a mile: eleven on land above sea level
     )
     assert one(r)["status"] == status
 

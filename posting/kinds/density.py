@@ -7,11 +7,22 @@ closer than ``place_ft`` to the previous one along the ring stand at the same pl
 on one post, a survey that recorded one sign twice). The boundary is every ring, or the exterior
 rings only (``exterior_only``: "along the exterior boundaries"). A parcel needs
 ``ceil(per_mile * miles)`` places (at least one), and at least ``min_count``.
+
+The boundary and the distances between markers are measured at sea level unless the land's
+elevation is given: on the ground they are ``lo`` to ``hi`` times as long
+(:mod:`posting.elevation`). A parcel then needs between ``required(b * lo)`` and
+``required(b * hi)`` places, and its markers stand at between the places they make with the
+distances at ``lo`` (the fewest: markers nearer together on the ground are more often one
+place) and at ``hi``. It passes when the fewest places are at least the most needed, fails when
+the most places are fewer than the fewest needed, and is ``uncertain`` between, with a finding
+that says the land's elevation settles it. (Both counts step with the elevation: the pass asks
+more than each elevation alone would, never less.)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +33,7 @@ from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
 from posting.verdict import empty_findings, findings_frame, ft, marker_words, plural
 
-__all__ = ["FT_PER_MILE", "DensityRule", "required", "ring_places"]
+__all__ = ["FT_PER_MILE", "Count", "DensityRule", "count", "required", "ring_places"]
 
 FT_PER_MILE = 5280.0
 
@@ -60,14 +71,19 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> DensityRule:
 
 
 def ring_places(
-    marker_ring: np.ndarray, position_ft: np.ndarray, ring_length_ft: np.ndarray, place_ft: float
+    marker_ring: np.ndarray,
+    position_ft: np.ndarray,
+    ring_length_ft: np.ndarray,
+    place_ft: float,
+    scale: Any = 1.0,
 ) -> np.ndarray:
     """Places with a marker on each ring: markers within ``place_ft`` of the previous one
     along the ring (wrapping round) stand at one place.
 
     On a ring with markers, the places are as many as the gaps between consecutive markers
     longer than ``place_ft`` (each such gap ends a place; markers within a thousandth of a foot
-    of each other stand at one point), and at least one.
+    of each other stand at one point), and at least one. ``scale`` (one number, or one per
+    ring) is how much longer on the ground the gaps are than as measured.
 
     Examples
     --------
@@ -80,11 +96,20 @@ def ring_places(
     >>> ring_places(np.array([0, 0, 0]), np.array([0.0, 10.0, 500.0]),
     ...             np.array([1000.0, 300.0]), 0.0).tolist()
     [3, 0]
+
+    Markers 19.999 ft apart at sea level are 20.0038 ft apart on the ground at 1.00024: two
+    places when markers within 20 ft are one.
+
+    >>> ring_places(np.array([0, 0]), np.array([0.0, 19.999]), np.array([1000.0]), 20.0,
+    ...             np.array([1.00024])).tolist()
+    [2]
     """
     length = np.asarray(ring_length_ft, dtype=float)
     gaps = ring_gaps(marker_ring, position_ft, length)
     marked = ~gaps.unmarked
-    apart = gaps.length_ft > place_ft + EPSILON_FT  # within a thousandth of a foot: one point
+    k = np.broadcast_to(np.asarray(scale, dtype=float), length.shape)[gaps.ring]
+    # within a thousandth of a foot: one point
+    apart = gaps.length_ft * k > place_ft + EPSILON_FT
     ends = np.bincount(gaps.ring[marked & apart], minlength=len(length))
     has = np.bincount(gaps.ring[marked], minlength=len(length)) > 0
     return np.where(has, np.maximum(ends, 1), 0).astype(np.int64)
@@ -108,49 +133,155 @@ def required(rule: DensityRule, boundary_ft: np.ndarray) -> np.ndarray:
     return need
 
 
+@dataclass(frozen=True)
+class Count:
+    """Per parcel, the places its markers make and the places it needs, with the ground's
+    lengths ``lo`` and ``hi`` times those measured: ``places_lo`` (the fewest) and
+    ``places_hi``, ``need_lo`` and ``need_hi`` (the most); ``boundary_ft`` the counted boundary
+    as measured."""
+
+    places_lo: np.ndarray
+    places_hi: np.ndarray
+    need_lo: np.ndarray
+    need_hi: np.ndarray
+    boundary_ft: np.ndarray
+
+    @property
+    def few(self) -> np.ndarray:
+        """Too few places at every elevation of the band: fewer at the most than needed at
+        the least."""
+        return self.places_hi < self.need_lo
+
+    @property
+    def maybe_few(self) -> np.ndarray:
+        """Too few at some elevations of the band, not at others."""
+        return ~self.few & (self.places_lo < self.need_hi)
+
+
+def count(
+    rule: DensityRule,
+    marker_ring: np.ndarray,
+    position_ft: np.ndarray,
+    ring_length_ft: np.ndarray,
+    ring_parcel: np.ndarray,
+    counted_rings: np.ndarray,
+    n: int,
+    scale: tuple[Any, Any] = (1.0, 1.0),
+) -> Count:
+    """The :class:`Count` of ``n`` parcels: markers at ``marker_ring`` and ``position_ft``
+    (those on rings not counted are left out), the rings' lengths, parcels and whether each is
+    counted (``exterior_only``); ``scale`` per ring (``lo``, ``hi``: the ground's lengths to
+    those measured, :meth:`posting.measure.Measurements.scale`).
+
+    Examples
+    --------
+    A ring of 2,639 ft at sea level with five markers, ten to a mile: 2,639.4-2,640.7 ft on
+    the ground at 1.00014813-1.00065983 needs 5 to 6 (at 2,640 ft, half a mile, 6).
+
+    >>> c = count(DensityRule("x", per_mile=10.0), np.zeros(5, np.int64),
+    ...           np.arange(5) * 500.0, np.array([2639.0]), np.array([0]), np.array([True]), 1,
+    ...           (1.00014813, 1.00065983))
+    >>> c.places_lo.tolist(), c.need_lo.tolist(), c.need_hi.tolist(), c.maybe_few.tolist()
+    ([5], [5], [6], [True])
+    """
+    length = np.asarray(ring_length_ft, dtype=float)
+    on = counted_rings[marker_ring]
+    ring, pos = marker_ring[on], position_ft[on]
+    out = []
+    for k in (np.broadcast_to(np.asarray(x, dtype=float), length.shape) for x in scale):
+        places_ring = ring_places(ring, pos, length, rule.place_ft, k)
+        places_ring[~counted_rings] = 0
+        out.append(np.bincount(ring_parcel, weights=places_ring, minlength=n).astype(np.int64))
+    boundary = np.bincount(ring_parcel, weights=np.where(counted_rings, length, 0.0), minlength=n)
+    # the boundary on the ground, at the lowest and the highest land
+    b_lo, b_hi = (
+        np.bincount(ring_parcel, weights=np.where(counted_rings, length * k, 0.0), minlength=n)
+        for k in (np.broadcast_to(np.asarray(x, dtype=float), length.shape) for x in scale)
+    )
+    return Count(out[0], out[1], required(rule, b_lo), required(rule, b_hi), boundary)
+
+
 def measure(rule: DensityRule, profile, m: Measurements) -> Part:
-    """Places marked and needed per parcel, and a violation where there are too few."""
+    """Places marked and needed per parcel, and a violation where there are too few (uncertain
+    where too few at some of the land's elevations only: the elevation not given).
+
+    ``places_marked`` is the fewest places the markers make, ``places_required`` the most
+    needed (what suffices at any elevation); without the band, the count and the need."""
     prep, asg = m.prep, m.asg
     rings = prep.rings
     counted_rings = rings.hole == 0 if rule.exterior_only else np.ones(len(rings), dtype=bool)
     mk = m.am[m.mask(rule.kinds)]
-    mk = mk[counted_rings[asg.ring[mk]]]
-    places_ring = ring_places(asg.ring[mk], asg.position_ft[mk], rings.length_ft, rule.place_ft)
-    places_ring[~counted_rings] = 0
-    places = np.bincount(rings.parcel, weights=places_ring, minlength=m.n).astype(np.int64)
-    boundary = np.bincount(
-        rings.parcel, weights=np.where(counted_rings, rings.length_ft, 0.0), minlength=m.n
+    c = count(
+        rule,
+        asg.ring[mk],
+        asg.position_ft[mk],
+        rings.length_ft,
+        rings.parcel,
+        counted_rings,
+        m.n,
+        m.scale(rings.parcel),
     )
-    need = required(rule, boundary)
     valid = prep.group >= 0
-    few = np.flatnonzero(valid & (places < need))
-    part = Part(columns={"places_marked": places, "places_required": np.where(valid, need, 0)})
-    if not len(few):
-        part.findings.append(empty_findings())
-        return part
+    few = np.flatnonzero(valid & c.few)
+    maybe = np.flatnonzero(valid & c.maybe_few)
+    part = Part(
+        columns={"places_marked": c.places_lo, "places_required": np.where(valid, c.need_hi, 0)}
+    )
+    part.findings.append(empty_findings())
+    if len(few):
+        part.findings.append(_findings(rule, m, c, few, "violation"))
+    if len(maybe):
+        part.findings.append(_findings(rule, m, c, maybe, "uncertain"))
+    return part
+
+
+def _findings(rule: DensityRule, m: Measurements, c: Count, at: np.ndarray, level: str):
+    """The findings of parcels ``at``: too few places (``violation``: at every elevation the
+    land may have), or perhaps too few (``uncertain``: at some)."""
     what = marker_words(rule.kinds)
     where = "exterior boundary" if rule.exterior_only else "boundary"
     one_place = f" (markers within {ft(rule.place_ft)} of each other are one place)"
+    lo, hi = (np.broadcast_to(x, at.shape) for x in m.scale(at))
+    places_lo, places_hi = c.places_lo[at].tolist(), c.places_hi[at].tolist()
+    need_lo, need_hi = c.need_lo[at].tolist(), c.need_hi[at].tolist()
+    b = c.boundary_ft[at]
+    at_sea = required(rule, b).tolist()
     msgs = []
-    for k, n, b in zip(
-        places[few].tolist(), need[few].tolist(), boundary[few].tolist(), strict=True
-    ):
+    for i in range(len(at)):
+        k0, k1, n0, n1 = places_lo[i], places_hi[i], need_lo[i], need_hi[i]
         rate = (
             f" ({rule.per_mile:g} to a mile)"
-            if rule.per_mile is not None and n > (rule.min_count or 0)
+            if rule.per_mile is not None and n1 > (rule.min_count or 0)
             else ""
         )
+        miles = f"{b[i] / FT_PER_MILE:,.2f} mi ({ft(b[i])}) of {where}"
+        also = one_place if rule.place_ft > 0 else ""
+        if k0 == k1 and n0 == n1 == at_sea[i]:  # as at sea level: the band decides nothing
+            msgs.append(
+                f"{k1} {plural(k1, 'place', 'places')} with a {what} on its {miles}; at least "
+                f"{n0} needed{rate}{also}"
+            )
+            continue
+        places = f"{k0} {plural(k0, 'place', 'places')}" if k0 == k1 else f"{k0} to {k1} places"
+        ground = (
+            f"{b[i] * lo[i]:,.2f}-{b[i] * hi[i]:,.2f} ft on the ground at {m.ground.where[at[i]]}"
+        )
+        need = f"at least {n0}" if n0 == n1 else f"{n0} to {n1}"
+        tail = (
+            "too few at any of them"
+            if level == "violation"
+            else "it may be too few: the land's elevation (--elevation-ft) settles it"
+        )
         msgs.append(
-            f"{k} {plural(k, 'place', 'places')} with a {what} on its {b / FT_PER_MILE:,.2f} mi "
-            f"({ft(b)}) of {where}; at least {n} needed{rate}"
-            + (one_place if rule.place_ft > 0 else "")
+            f"{places} with a {what} on its {miles} at sea level, {ground}{also}: {need} "
+            f"needed{rate}; {tail}"
         )
-    part.findings.append(
-        findings_frame(
-            few, "density", "violation", rule.clause, msgs, places[few], need[few], "places", 1
-        )
+    measured, limit = (
+        (c.places_hi[at], c.need_lo[at])
+        if level == "violation"
+        else (c.places_lo[at], c.need_hi[at])
     )
-    return part
+    return findings_frame(at, "density", level, rule.clause, msgs, measured, limit, "places", 1)
 
 
 def summary(rule: DensityRule) -> dict:
