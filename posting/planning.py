@@ -708,8 +708,9 @@ def plan(
     corner_setback = min(setback_ft, reach, max(corner_reach, 0.0))
     # markers that must be in sight of each other: a straight line between two set-back
     # markers is at most the boundary between them plus both setbacks
+    # (on the highest land, where its elevation is not given: the distance over hi)
     sight_all = _sight_ring(report, sight_ft)
-    sight_ring = sight_all - apart - MARGIN_FT - 2 * max(interval_setback, 0)
+    sight_ring = (sight_all - apart) / _ground_hi(report) - MARGIN_FT - 2 * max(interval_setback, 0)
     if (sight_ring < 1.0).any():
         raise InputError(
             f"{{option}} {acc:g} and the setback leave no room under the "

@@ -680,6 +680,25 @@ def test_wyoming_counts_to_a_mile_in_partitions_as_in_one_run(tmp_path, schedule
     ]
 
 
+def test_wyoming_markers_in_sight_in_partitions_as_in_one_run(tmp_path, scheduler):
+    """In sight within 1,000 ft (stated: --sight-ft), the land's elevation not given
+    (tests/test_elevation.py's figures): signs 999.9 ft apart are out of sight at any Wyoming
+    elevation, 999.6 ft perhaps, 999 ft in sight, whichever partition holds each lot."""
+    from helpers import profile_file
+
+    rules = profile_file(tmp_path, '[in_sight]\nclause = "Test sight"\n')
+    lots = [(2 * g, _round(2 * g, 8)) for g in (999.9, 999.6, 999.0)]
+    layer, signs = _wyoming_squares(tmp_path, lots)
+    args = ["check", str(layer), "--signs", str(signs), "--id-field", "pid", "--rules", rules]
+    report = _same([*args, "--sight-ft", "1000"], tmp_path, scheduler, 4)
+    by_id = {p["id"]: p for p in report["parcels"]}
+    assert [by_id[f"wy-{k}"]["status"] for k in range(3)] == [
+        "noncompliant",
+        "uncertain",
+        "compliant",
+    ]
+
+
 def test_the_plan_s_cuts_are_the_keys_of_their_ranks(scheduler):
     """The cuts found from the pieces' histograms are the keys of ranks n*j//k of all keys
     sorted (here sorted whole, by numpy), with many keys in one bin of the histogram and many

@@ -426,3 +426,104 @@ def test_the_plan_counts_markers_to_a_mile_for_the_highest_land(tmp_path):
     assert recheck(layer, None, at_sea, settings=Settings()).parcels["status"].tolist() == [
         "noncompliant"
     ]
+
+
+# -- markers in sight (posting/kinds/in_sight.py) ----------------------------------------------
+
+IN_SIGHT = """
+[in_sight]
+clause = "Test sight"
+"""
+OPEN = Context(parcel_landcover=[False])
+
+
+@pytest.mark.parametrize(
+    ("gap", "status"),
+    [
+        # against 1,000 ft on open land (slack 0.001 + 2.5e-6 x 1,000 = 0.0035 ft)
+        (999.9, "noncompliant"),  # 1,000.048-1,000.560 ft on the ground (before: compliant)
+        (999.6, "uncertain"),  # 999.748-1,000.260 ft
+        (999.0, "compliant"),  # up to 999.659 ft
+    ],
+)
+def test_markers_in_sight_on_wyoming_land(tmp_path, gap, status):
+    layer, signs = _lot(gap)
+    r = check(layer, signs, profile_file(tmp_path, IN_SIGHT), context=OPEN)
+    status_, f = _one(r)
+    assert status_ == status
+    said = f.loc[f["rule"] == "in_sight", "message"].tolist()
+    if status == "noncompliant":
+        assert said == [
+            "8 pairs of consecutive signs, the farthest 999.9 ft apart at sea level, are "
+            "1,000.05-1,000.56 ft on the ground at Wyoming's elevations (3,099 to 13,804 ft), "
+            "the sight distance 1,000.0 ft (open land): out of sight at any of them"
+        ]
+    elif status == "uncertain":
+        assert said == [
+            "8 pairs of consecutive signs, the farthest 999.6 ft apart at sea level, are "
+            "999.75-1,000.26 ft on the ground at Wyoming's elevations (3,099 to 13,804 ft), "
+            "the sight distance 1,000.0 ft (open land): they may be out of sight: the land's "
+            "elevation (--elevation-ft) settles it"
+        ]
+        assert set(r.tables["sight"]["status"]) == {"uncertain"}
+    else:
+        assert said == []
+
+
+@pytest.mark.parametrize(
+    ("gap", "elevation", "status"),
+    [(999.9, 0.0, "compliant"), (999.6, 3099.0, "compliant"), (999.6, 13804.0, "noncompliant")],
+)
+def test_markers_in_sight_given_the_elevation(tmp_path, gap, elevation, status):
+    layer, signs = _lot(gap)
+    at = Settings(elevation_ft=elevation)
+    r = check(layer, signs, profile_file(tmp_path, IN_SIGHT), context=OPEN, settings=at)
+    assert _one(r)[0] == status
+    if status == "noncompliant":  # 999.6 x 1.00065983 = 1,000.26 ft, measured on the ground
+        [msg] = r.findings.loc[r.findings["rule"] == "in_sight", "message"]
+        assert "(the farthest 1,000.3 ft apart; sight distance 1,000.0 ft, open land)" in msg
+
+
+@given(
+    d=st.floats(1.0, 2000.0),
+    open_ft=st.sampled_from([1000.0, 300.0]),
+    unknown=st.booleans(),
+    verified=st.booleans(),
+    acc=st.sampled_from([0.0, 2.0, 20.0]),
+    lo=st.floats(0.9999, 1.001),
+    spread=st.floats(0.0, 0.002),
+)
+@example(d=99.97, open_ft=1000.0, unknown=True, verified=True, acc=0.0, lo=F_LO, spread=F_HI - F_LO)
+def test_never_in_sight_where_out_of_it_at_some_elevation(
+    d, open_ft, unknown, verified, acc, lo, spread
+):
+    """The band's status is in sight (OK) only where each elevation's is, out of sight (FAIL)
+    only where each elevation's is (the factors between lo and hi tried on a grid)."""
+    from posting.kinds.in_sight import InSightRule, _Judge
+
+    rule = InSightRule("x", sight_ft=open_ft, forest_sight_ft=100.0, verified=verified)
+    judge = _Judge(rule, np.array([d]), np.array([open_ft]), np.array([unknown]), acc, False)
+    [code] = judge((lo, lo + spread))[0].tolist()
+    each = [judge((f, f))[0][0] for f in np.linspace(lo, lo + spread, 41)]
+    if code == OK:
+        assert all(c == OK for c in each)
+    if code == FAIL:
+        assert all(c == FAIL for c in each)
+
+
+def test_the_plan_keeps_markers_in_sight_on_the_highest_land(tmp_path):
+    # A 1,999.5 ft square (7,998 ft of boundary), no marker, in sight within 1,000 ft (stated):
+    # spaced by 1,000 / 1.00065983 - 0.2 = 999.14 ft, the ring takes ceil(8.0049) = 9 markers;
+    # at sea level by 999.8 ft, ceil(7.9996) = 8, 999.75 ft apart along a side, which is
+    # 999.90-1,000.41 ft on Wyoming's land: perhaps out of sight.
+    rules, ctx = profile_file(tmp_path, IN_SIGHT), Context(sight_ft=1000.0)
+    layer = parcels(square(1999.5), crs=WYOMING)
+    p = plan(check(layer, None, rules, context=ctx), setback_ft=0.0, sight_ft=1000.0)
+    assert p.counts()["interval"] == 9
+    assert recheck(layer, None, p, context=ctx).parcels["status"].tolist() == ["compliant"]
+    at_sea = plan(
+        check(layer, None, rules, context=ctx, settings=AT_SEA), setback_ft=0.0, sight_ft=1000.0
+    )
+    assert at_sea.counts()["interval"] == 8
+    again = recheck(layer, None, at_sea, settings=Settings(), context=ctx)
+    assert again.parcels["status"].tolist() == ["uncertain"]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 import shapely
-from helpers import LOCAL_FT, markers, parcels, profile_file, square
+from helpers import AT_SEA, LOCAL_FT, markers, parcels, profile_file, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -163,7 +163,8 @@ def test_a_house_between_two_signs(tmp_path):
     )
     rules = profile_file(tmp_path, RULE)
     ctx = Context(parcel_landcover=[False], dwellings=house)
-    r = check(parcels(lot), markers(pts), rules, context=ctx)
+    # (signs exactly 1,000 ft apart, at sea level: on land above it, perhaps out of sight)
+    r = check(parcels(lot), markers(pts), rules, context=ctx, settings=AT_SEA)
     [v] = one(r)["violations"]
     assert "1 line of sight between consecutive signs crossing a building" in v["message"]
     assert len(r.tables["sight"]) == 1 and bool(r.tables["sight"]["blocked"].iat[0])
@@ -190,7 +191,8 @@ def test_points_and_lines_of_the_dwellings_layer_block_no_line_of_sight(tmp_path
         "<memory>", np.array(wrong, dtype=object), LOCAL_FT, np.full(len(wrong), None)
     )
     ctx = Context(parcel_landcover=[False], dwellings=layer)
-    r = check(parcels(square()), markers(pts), profile_file(tmp_path, RULE), context=ctx)
+    rules = profile_file(tmp_path, RULE)  # (1,000 ft apart exactly: at sea level)
+    r = check(parcels(square()), markers(pts), rules, context=ctx, settings=AT_SEA)
     assert one(r)["status"] == "compliant" and len(r.tables["sight"]) == 0
 
 

@@ -28,15 +28,24 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy
+from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy, shown
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import ring_gaps
+from posting.elevation import GroundBand
 from posting.index import unique_ints
 from posting.kinds import Kind, Part, register
 from posting.land import layer_in_group
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
-from posting.verdict import empty_findings, findings_frame, ft, ft_vs, marker_words, plural
+from posting.verdict import (
+    empty_findings,
+    findings_frame,
+    ft,
+    ft_vs,
+    marker_words,
+    plural,
+    worst_per_parcel,
+)
 
 __all__ = [
     "DEFAULT_FOREST_SIGHT_FT",
@@ -172,24 +181,19 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
     user = getattr(ctx, "sight_ft", None)
     if user is not None:
         sight = np.full(len(pairs), float(user))
-        code = against_max(d, sight, acc)
+        forest = np.zeros(len(pairs))
         how = np.full(len(pairs), "the stated sight distance", dtype=object)
     else:
         forest = _forest(m, lines, group, parcel, part, rule)
         sight = np.where(forest == 1.0, rule.forest_sight_ft, rule.sight_ft)
-        code = against_max(d, sight, acc)
-        unknown = np.isnan(forest)
-        # unknown land cover: within sight on open land, perhaps not in woods
-        far_in_woods = against_max(d, rule.forest_sight_ft, acc) != OK
-        code[unknown & (code == OK) & far_in_woods] = UNCERTAIN
         how = np.where(forest == 1.0, "forest land", "open land").astype(object)
-        how[unknown] = "open land; land cover unknown"
-    # the distance is ours where the rule is unverified (no statute gives a sight distance:
-    # New Jersey's "intervisible", Nevada's "line of sight"): a pair beyond it may still be in
-    # sight, a question of fact, so uncertain, not out of sight; a building between them, or
-    # the user's own sight distance (--sight-ft), settles it
-    beyond = (code == FAIL) & (user is None) & (not rule.verified)
-    code[beyond] = UNCERTAIN
+        how[np.isnan(forest)] = "open land; land cover unknown"
+    judge = _Judge(rule, d, sight, np.isnan(forest), acc, user is not None)
+    # on the ground, where the land's elevation is not given: between lo and hi times as far
+    code, beyond = judge(m.scale(parcel))
+    ground = np.zeros(len(pairs), dtype=bool)
+    if m.ground is not None:
+        ground = code != judge((1.0, 1.0))[0]
     blocked = np.zeros(len(pairs), dtype=bool)
     if ctx.dwellings is not None:
         for g in unique_ints(group[group >= 0]).tolist():
@@ -202,8 +206,14 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
     pairs["sight_ft"], pairs["status"], pairs["blocked"] = sight, code, blocked
     pairs["beyond"] = beyond & ~blocked
     pairs["land"] = how
-    part.findings.append(_findings(pairs, rule, acc))
-    bad = pairs[code != OK].copy()
+    pairs["ground"] = ground & ~blocked
+    # the distance the band decided against: the forest one where the cover is unknown and the
+    # pair within the open-land one
+    pairs["ground_sight_ft"] = np.where(
+        judge.woods_only(m.scale(parcel)), rule.forest_sight_ft, sight
+    )
+    part.findings.append(_findings(pairs, rule, acc, m.ground))
+    bad = pairs[code != OK].drop(columns=["ground", "ground_sight_ft"])
     ends = (
         np.column_stack(
             [
@@ -218,6 +228,44 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
     bad["status"] = np.where(bad["status"] == FAIL, "out of sight", "uncertain")
     part.tables["sight"] = bad.reset_index(drop=True)
     return part
+
+
+@dataclass
+class _Judge:
+    """Each pair's status against its sight distance, its distance times ``scale`` (lo, hi:
+    the ground's longer feet, :meth:`posting.measure.Measurements.scale`): the survey's
+    accuracy (``acc``), land cover unknown (``unknown``: within sight on open land but perhaps
+    not in woods), and a distance that is ours, not the statute's (an unverified rule without
+    the user's own sight distance, ``stated``: beyond it, uncertain)."""
+
+    rule: InSightRule
+    d: np.ndarray
+    sight: np.ndarray
+    unknown: np.ndarray
+    acc: float
+    stated: bool
+
+    def __call__(self, scale) -> tuple[np.ndarray, np.ndarray]:
+        """The status codes and the pairs beyond a distance of ours (uncertain)."""
+        code = against_max(self.d, self.sight, self.acc, scale)
+        if not self.stated:
+            # unknown land cover: within sight on open land, perhaps not in woods
+            code[self.woods_only(scale) & (code == OK)] = UNCERTAIN
+        # the distance is ours where the rule is unverified (no statute gives a sight
+        # distance: New Jersey's "intervisible", Nevada's "line of sight"): a pair beyond it
+        # may still be in sight, a question of fact, so uncertain, not out of sight; a
+        # building between them, or the user's own sight distance (--sight-ft), settles it
+        beyond = (code == FAIL) & (not self.stated) & (not self.rule.verified)
+        code[beyond] = UNCERTAIN
+        return code, beyond
+
+    def woods_only(self, scale) -> np.ndarray:
+        """Land cover unknown and the pair perhaps out of sight in woods (not surely within
+        the forest distance)."""
+        if self.stated:
+            return np.zeros(len(self.d), dtype=bool)
+        far = against_max(self.d, self.rule.forest_sight_ft, self.acc, scale) != OK
+        return self.unknown & far & (against_max(self.d, self.sight, self.acc, scale) == OK)
 
 
 def _forest(m: Measurements, lines, group, parcel, part: Part, rule: InSightRule) -> np.ndarray:
@@ -248,9 +296,17 @@ def _forest(m: Measurements, lines, group, parcel, part: Part, rule: InSightRule
     return forest
 
 
-def _findings(pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float) -> pd.DataFrame:
+def _findings(
+    pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float, ground: GroundBand | None = None
+) -> pd.DataFrame:
+    """Per parcel and level, the pairs out of sight (a violation) or perhaps (uncertain); those
+    whose status the ground's band decides (``ground``) said apart (:func:`_ground_calls`)."""
     out = [empty_findings()]
     what = marker_words(rule.kinds)
+    by_ground = pairs["ground"].to_numpy(dtype=bool)
+    if by_ground.any():
+        out.append(_ground_calls(pairs[by_ground], rule, accuracy_ft, ground))
+    pairs = pairs[~by_ground]
     for level, code in (("violation", FAIL), ("uncertain", UNCERTAIN)):
         sel = pairs[pairs["status"].to_numpy() == code]
         if not len(sel):
@@ -323,6 +379,76 @@ def _findings(pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float) -> pd.
             )
         )
     return pd.concat(out, ignore_index=True)
+
+
+def _ground_calls(
+    pairs: pd.DataFrame, rule: InSightRule, accuracy_ft: float, ground: GroundBand
+) -> pd.DataFrame:
+    """Pairs out of sight (a violation), or perhaps (uncertain), only on the ground: as
+    measured at sea level they are in sight or a close call, and the land's elevation, not
+    given, lies between its states' lowest and highest points. Per parcel and level, how many
+    and the farthest, with its distance on the ground (a violation's lower figure never shown
+    at or under the sight distance: :func:`posting.checks.shown`), the survey's accuracy
+    where one is stated, and what settles it."""
+    out = []
+    what = marker_words(rule.kinds)
+    if accuracy_ft:  # the accuracy makes the close call, the ground's figure which side of it
+        maybe = (
+            f"; with the survey's accuracy (±{ft(accuracy_ft)} on a distance between two "
+            "markers) they may be out of sight: the land's elevation (--elevation-ft) may "
+            "settle it"
+        )
+    else:
+        maybe = ": they may be out of sight: the land's elevation (--elevation-ft) settles it"
+    for level, code in (("violation", FAIL), ("uncertain", UNCERTAIN)):
+        sel = pairs[pairs["status"].to_numpy() == code]
+        if not len(sel):
+            continue
+        sel = sel.assign(excess=sel["distance_ft"] - sel["ground_sight_ft"])
+        w = worst_per_parcel(sel, "excess")
+        parcel = w["parcel"].to_numpy(dtype=np.int64)
+        lo, hi = ground.at(parcel)
+        d, lim = w["distance_ft"].to_numpy(dtype=float), w["ground_sight_ft"].to_numpy(float)
+        low_ft = shown(d * lo, 2, lim, code)
+        land = np.where(
+            lim < w["sight_ft"].to_numpy(float), "woods; land cover unknown", w["land"]
+        ).tolist()
+        msgs = []
+        for n, dd, li, x, y, where, how in zip(
+            w["n"].tolist(),
+            d.tolist(),
+            lim.tolist(),
+            low_ft.tolist(),
+            (d * hi).tolist(),
+            ground.where[parcel].tolist(),
+            land,
+            strict=True,
+        ):
+            pairs_of = (
+                f"1 pair of consecutive {what}s {ft_vs(dd, li)} apart"
+                if n == 1
+                else f"{n} pairs of consecutive {what}s, the farthest {ft_vs(dd, li)} apart"
+            )
+            tail = ": out of sight at any of them" if code == FAIL else maybe
+            msgs.append(
+                f"{pairs_of} at sea level{',' if n > 1 else ''} {'is' if n == 1 else 'are'} "
+                f"{x:,.2f}-{y:,.2f} ft on the ground at {where}, the sight distance "
+                f"{ft(li)} ({how}){tail}"
+            )
+        out.append(
+            findings_frame(
+                w["parcel"],
+                "in_sight",
+                level,
+                rule.clause,
+                msgs,
+                w["distance_ft"],
+                lim,
+                "ft",
+                w["n"],
+            )
+        )
+    return pd.concat(out, ignore_index=True) if out else empty_findings()
 
 
 def summary(rule: InSightRule) -> dict:
