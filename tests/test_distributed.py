@@ -629,9 +629,9 @@ def test_wyoming_lots_without_their_elevation_in_partitions_as_in_one_run(
 
 
 def _wyoming_squares(tmp: Path, lots: list[tuple[float, list[tuple[float, float]]]]):
-    """The sample's parcels with square lots in central Wyoming among them (at row 3), each
-    ``(side, signs)`` (the signs' feet from its south-west corner, 5,000 ft apart); and the
-    sample's signs with theirs (ids ``wy-k``)."""
+    """The sample's parcels with square (or oblong) lots in central Wyoming among them (at row
+    3), each ``(side, signs)`` or ``((width, height), signs)`` (the signs' feet from its
+    south-west corner, 5,000 ft apart); and the sample's signs with theirs (ids ``wy-k``)."""
     from pyproj import Transformer
 
     to_lonlat = Transformer.from_crs(
@@ -640,7 +640,8 @@ def _wyoming_squares(tmp: Path, lots: list[tuple[float, list[tuple[float, float]
     polys, rows = [], []
     for k, (side, pts) in enumerate(lots):
         x0 = 5000.0 * k
-        ring = [(x0, 0), (x0 + side, 0), (x0 + side, side), (x0, side)]
+        w, h = side if isinstance(side, tuple) else (side, side)
+        ring = [(x0, 0), (x0 + w, 0), (x0 + w, h), (x0, h)]
         polys.append((f"wy-{k}", shapely.Polygon([to_lonlat.transform(x, y) for x, y in ring])))
         for j, (x, y) in enumerate(pts):
             lon, lat = to_lonlat.transform(x0 + x, y)
@@ -691,6 +692,46 @@ def test_wyoming_markers_in_sight_in_partitions_as_in_one_run(tmp_path, schedule
     layer, signs = _wyoming_squares(tmp_path, lots)
     args = ["check", str(layer), "--signs", str(signs), "--id-field", "pid", "--rules", rules]
     report = _same([*args, "--sight-ft", "1000"], tmp_path, scheduler, 4)
+    by_id = {p["id"]: p for p in report["parcels"]}
+    assert [by_id[f"wy-{k}"]["status"] for k in range(3)] == [
+        "noncompliant",
+        "uncertain",
+        "compliant",
+    ]
+
+
+def test_wyoming_rules_for_land_over_an_acre_in_partitions_as_in_one_run(tmp_path, scheduler):
+    """California 554.1's 600 ft only over an acre, the land's elevation not given
+    (tests/test_elevation.py's figures): strips 700 ft long with a sign at each corner, of
+    0.9999 acres (over one at any Wyoming elevation), 0.999 (at some) and 0.998 (at none),
+    whichever partition holds each lot."""
+    lots = []
+    for acres in (0.9999, 0.999, 0.998):
+        w = acres * 43_560 / 700
+        lots.append(((w, 700.0), [(0.0, 0.0), (w, 0.0), (w, 700.0), (0.0, 700.0)]))
+    layer, signs = _wyoming_squares(tmp_path, lots)
+    # the ways in are known: one road, 30 miles off
+    road = {"type": "LineString", "coordinates": [[-107.0, 43.5], [-107.0, 43.51]]}
+    access = tmp_path / "access.geojson"
+    access.write_text(
+        json.dumps(
+            {
+                "type": "FeatureCollection",
+                "features": [{"type": "Feature", "properties": {"type": "road"}, "geometry": road}],
+            }
+        )
+    )
+    args = [
+        "check",
+        str(layer),
+        "--signs",
+        str(signs),
+        "--id-field",
+        "pid",
+        "--access",
+        str(access),
+    ]
+    report = _same([*args, "--rules", "california-554"], tmp_path, scheduler, 4)
     by_id = {p["id"]: p for p in report["parcels"]}
     assert [by_id[f"wy-{k}"]["status"] for k in range(3)] == [
         "noncompliant",

@@ -527,3 +527,117 @@ def test_the_plan_keeps_markers_in_sight_on_the_highest_land(tmp_path):
     assert at_sea.counts()["interval"] == 8
     again = recheck(layer, None, at_sea, settings=Settings(), context=ctx)
     assert again.parcels["status"].tolist() == ["uncertain"]
+
+
+# -- a rule for some land only (posting/kinds/when.py) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("acres", "status"),
+    [
+        # California 554.1: the 600 ft spacing only over one acre (or one mile); a strip 700 ft
+        # long with a sign at each corner has gaps of 700 ft. Over one acre (with the slack of
+        # either acre, 1.000005) on the ground at x 1.00029628 (lowest) to 1.00132010 (highest):
+        (0.9999, "noncompliant"),  # 1.00020-1.00122 acres: over at any elevation (before: pass)
+        (0.999, "uncertain"),  # 0.99930-1.00032: over at the highest land only
+        (0.998, "compliant"),  # up to 0.99932: not over, the spacing not required
+    ],
+)
+def test_a_rule_over_an_acre_on_wyoming_land(acres, status):
+    from test_state_profiles import NO_WAYS
+
+    width = acres * 43_560 / 700
+    layer = parcels(shapely.box(0, 0, width, 700), crs=WYOMING)
+    signs = markers([(0, 0), (width, 0), (width, 700), (0, 700)], crs=WYOMING)
+    ways = Context(access=NO_WAYS)  # (no entrance to mark)
+    r = check(layer, signs, "california-554", context=ways)
+    status_, f = _one(r)
+    assert status_ == status
+    spacing = f[f["rule"] == "spacing"]
+    if status == "uncertain":
+        [(level, msg)] = spacing[["level", "message"]].values.tolist()
+        assert level == "uncertain"
+        assert msg.startswith(
+            "(required only on more than 1 acre or a lineal dimension over 5,280 ft, which it "
+            "is at some of its elevations and not at others: land of 0.9990 acres at sea level "
+            "is 0.9993-1.0003 acres on the ground at Wyoming's elevations (3,099 to 13,804 ft); "
+            "the land's elevation (--elevation-ft) settles it) "
+        )
+    elif status == "compliant":
+        assert spacing["level"].tolist() == ["note"]
+    # given the elevation, the acre is the ground's: at 13,804 ft 0.999 acres is over one
+    given = check(
+        layer, signs, "california-554", context=ways, settings=Settings(elevation_ft=13804)
+    )
+    assert _one(given)[0] == ("compliant" if acres == 0.998 else "noncompliant")
+
+
+ONLY_OVER_AN_ACRE = """
+[spacing]
+max_ft = 1000
+clause = "Test 1"
+
+[when.profile]
+acres_over = 1
+clause = "Test 2"
+"""
+
+
+@pytest.mark.parametrize(
+    ("acres", "status"),
+    [(0.9999, "compliant"), (0.999, "uncertain"), (0.998, "noncompliant")],  # (as above)
+)
+def test_a_way_of_posting_for_land_over_an_acre_on_wyoming_land(tmp_path, acres, status):
+    # the way serves only land over an acre: 0.999 acres may be over one on the ground or not,
+    # which the land's elevation settles (uncertain, as where a fence may or may not enclose it)
+    width = acres * 43_560 / 700
+    layer = parcels(shapely.box(0, 0, width, 700), crs=WYOMING)
+    signs = markers([(0, 0), (width, 0), (width, 700), (0, 700)], crs=WYOMING)
+    r = check(layer, signs, profile_file(tmp_path, ONLY_OVER_AN_ACRE))
+    status_, f = _one(r)
+    assert status_ == status
+    said = f.loc[f["rule"] == "when", ["level", "message"]].values.tolist()
+    if status == "uncertain":
+        assert said == [
+            [
+                "uncertain",
+                "this way of posting serves only more than 1 acre: the land is at some of its "
+                "elevations and not at others: land of 0.9990 acres at sea level is "
+                "0.9993-1.0003 acres on the ground at Wyoming's elevations (3,099 to 13,804 "
+                "ft); the land's elevation (--elevation-ft) settles it",
+            ]
+        ]
+    elif status == "noncompliant":
+        assert said == [
+            ["violation", "this way of posting serves only more than 1 acre: this land is not"]
+        ]
+
+
+@given(
+    size=st.floats(0.5, 2.0),
+    lo=st.floats(0.9999, 1.001),
+    spread=st.floats(0.0, 0.002),
+    key=st.sampled_from(["acres_over", "acres_at_most", "longest_over_ft", "longest_at_most_ft"]),
+)
+@example(size=0.999, lo=F_LO, spread=F_HI - F_LO, key="acres_over")
+def test_a_threshold_is_met_by_the_band_only_where_it_is_at_every_elevation(size, lo, spread, key):
+    """A square of ``size`` acres (or, against a length, of a diagonal ``size`` x 1,000 ft):
+    the band says a threshold (1 acre, 1,000 ft) is met only where it is at every factor
+    between lo and hi, not met only where it is at none (a grid of factors tried)."""
+    from types import SimpleNamespace
+
+    from posting.kinds.when import Gate, _thresholds
+
+    side = math.sqrt(size * 43_560) if key.startswith("acres") else size * 1000 / math.sqrt(2)
+    prep = SimpleNamespace(
+        area_acres=np.array([side * side / 43_560]), geometry_ft=np.array([square(side)])
+    )
+    m = SimpleNamespace(prep=prep)
+    gate = Gate("x", **{key: 1.0 if key.startswith("acres") else 1000.0})
+    [band] = _thresholds(gate, m, (lo, lo + spread))
+    each = [_thresholds(gate, m, (f, f))[0][0] for f in np.linspace(lo, lo + spread, 41)]
+    assert not np.isnan(each).any()
+    if band[0] == 1.0:
+        assert all(v == 1.0 for v in each)
+    if band[0] == 0.0:
+        assert all(v == 0.0 for v in each)

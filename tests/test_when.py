@@ -141,7 +141,9 @@ def test_spacing_only_over_one_acre(tmp_path, acres, status):
     width = acres * 43_560 / 700
     lot = shapely.box(0, 0, width, 700.0)
     pts = [(0, 0), (width, 0), (width, 700), (0, 700)]
-    p = one(check(parcels(lot), markers(pts), profile_file(tmp_path, OVER_ONE_ACRE)))
+    # (at sea level: a US survey acre on land above it may be over an acre, which is uncertain)
+    rules = profile_file(tmp_path, OVER_ONE_ACRE)
+    p = one(check(parcels(lot), markers(pts), rules, settings=AT_SEA))
     assert p["status"] == status
     if status == "compliant":
         [note] = [n for n in p["notes"] if n["rule"] == "spacing"]

@@ -34,18 +34,27 @@ layer), its violations become ``uncertain``, saying what would settle it. A whol
 (``profile``) that does not serve the land, or that the data cannot show serves it, gets a
 violation that says so: a more lenient way of posting is not granted on land it may not serve,
 and another profile, given as an alternative, judges the parcel.
+
+The land's elevation not given, its acres and lengths are measured at sea level and are ``lo``
+to ``hi`` times as long on the ground (areas by the squares: :mod:`posting.elevation`). A
+threshold is met where it is at every elevation of the band, not met where at none, and
+unknown between: the rule is judged both ways, as where the land cover is unknown (its
+violations ``uncertain``, with words that say the land's elevation settles it), never a false
+pass. A whole way of posting for such land alone is ``uncertain`` there (as where a fence may
+or may not enclose the land), not a violation: the data were given, the elevation was not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import shapely
 
-from posting.checks import acres_at_most
+from posting.checks import acres_at_most, acres_may_be_at_most
 from posting.checks.land import share_of_area
 from posting.kinds import REGISTRY, Kind, Part, register
 from posting.kinds.points import POINT_STATUS
@@ -176,9 +185,10 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> WhenRule:
 # -- the land, per parcel ------------------------------------------------------------------------
 
 
-def longest_over(geoms: np.ndarray, threshold_ft: float) -> np.ndarray:
+def longest_over(geoms: np.ndarray, threshold_ft: float | np.ndarray) -> np.ndarray:
     """For each geometry, True where two of its points are more than ``threshold_ft`` apart
-    (its diameter exceeds it; None/empty: False).
+    (its diameter exceeds it; None/empty: False); ``threshold_ft`` one for all, or one per
+    geometry.
 
     The diameter ``D`` of a shape lies between ``sqrt(3) R`` and ``2 R``, ``R`` the radius of
     its smallest enclosing circle; only shapes in that band have their convex hull's vertices
@@ -190,17 +200,18 @@ def longest_over(geoms: np.ndarray, threshold_ft: float) -> np.ndarray:
     """
     geoms = np.asarray(geoms, dtype=object)
     out = np.zeros(len(geoms), dtype=bool)
+    t = np.broadcast_to(np.asarray(threshold_ft, dtype=float), geoms.shape)
     ok = ~(shapely.is_missing(geoms) | shapely.is_empty(geoms))
     if not ok.any():
         return out
     r = np.zeros(len(geoms))
     r[ok] = shapely.minimum_bounding_radius(geoms[ok])
-    out[ok & (np.sqrt(3.0) * r > threshold_ft)] = True
-    band = np.flatnonzero(ok & (np.sqrt(3.0) * r <= threshold_ft) & (2.0 * r > threshold_ft))
+    out[ok & (np.sqrt(3.0) * r > t)] = True
+    band = np.flatnonzero(ok & (np.sqrt(3.0) * r <= t) & (2.0 * r > t))
     for i in band.tolist():  # the few shapes whose diameter is close to the threshold
         xy = shapely.get_coordinates(shapely.convex_hull(geoms[i]))
         d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=-1)
-        out[i] = bool(d2.max() > threshold_ft**2)
+        out[i] = bool(d2.max() > t[i] ** 2)
     return out
 
 
@@ -266,24 +277,56 @@ def _fence_doubt(gate: Gate, m: Measurements, classes: dict[str, np.ndarray]) ->
     return ~np.isnan(yes) & ~np.isnan(no) & (yes != no)
 
 
-def _holds(gate: Gate, m: Measurements, classes: dict[str, np.ndarray]) -> np.ndarray:
-    """Per parcel: 1.0 where the gate's conditions hold, 0.0 where not, NaN unknown."""
+def _thresholds(gate: Gate, m: Measurements, scale: tuple[Any, Any]) -> list[np.ndarray]:
+    """Per threshold of the gate and parcel: 1.0 where the land meets it, 0.0 where not, NaN
+    where it does at some of its elevations and not at others (its lengths on the ground
+    ``lo`` to ``hi`` times as measured, areas by their squares; ``scale`` (1, 1): as
+    measured)."""
     prep = m.prep
+    acres, geoms = prep.area_acres, prep.geometry_ft
+    lo, hi = (np.broadcast_to(np.asarray(x, dtype=float), acres.shape) for x in scale)
+    known = ~np.isnan(acres)
+
+    def over(t: float) -> tuple[np.ndarray, np.ndarray]:  # (surely over, perhaps over)
+        sure = ~acres_may_be_at_most(acres, t, (lo, hi)) & known  # over at the lowest land
+        return sure, ~acres_at_most(acres, t, (lo, hi)) & known  # over at the highest
+
+    def longest(t: float) -> tuple[np.ndarray, np.ndarray]:
+        return longest_over(geoms, t / lo), longest_over(geoms, t / hi)
+
+    values = []
+    for key, fn, yes in (
+        ("acres_over", over, True),  # either acre
+        ("acres_at_most", over, False),
+        ("longest_over_ft", longest, True),
+        ("longest_at_most_ft", longest, False),
+    ):
+        t = getattr(gate, key)
+        if t is None:
+            continue
+        sure, perhaps = fn(t)
+        v = np.where(sure, 1.0, np.where(perhaps, np.nan, 0.0))
+        values.append(v if yes else 1.0 - v)
+    return values
+
+
+def _holds(
+    gate: Gate,
+    m: Measurements,
+    classes: dict[str, np.ndarray],
+    scale: tuple[Any, Any] | None = None,
+) -> np.ndarray:
+    """Per parcel: 1.0 where the gate's conditions hold, 0.0 where not, NaN unknown (by the
+    data, or by the land's elevation: ``scale``, the ground's band, :meth:`Measurements.scale`
+    of every parcel by default)."""
     values = []
     for c in gate.land:
         neg, cls = _split(c)
         v = classes[cls]
         values.append(np.where(np.isnan(v), np.nan, (v == 1.0) != neg))
-    acres = prep.area_acres
-    for key, fn in (
-        ("acres_over", lambda t: ~acres_at_most(acres, t) & ~np.isnan(acres)),  # either acre
-        ("acres_at_most", lambda t: acres_at_most(acres, t)),
-        ("longest_over_ft", lambda t: longest_over(prep.geometry_ft, t)),
-        ("longest_at_most_ft", lambda t: ~longest_over(prep.geometry_ft, t)),
-    ):
-        t = getattr(gate, key)
-        if t is not None:
-            values.append(fn(t).astype(float))
+    if scale is None:
+        scale = m.scale(np.arange(m.n))
+    values += _thresholds(gate, m, scale)
     v = np.vstack(values)
     if gate.combine == "any":
         out = np.where((v == 1.0).any(axis=0), 1.0, np.where(np.isnan(v).any(axis=0), np.nan, 0.0))
@@ -306,17 +349,25 @@ def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
     for gate in rule.gates:
         holds = _holds(gate, m, classes)
         doubt = _fence_doubt(gate, m, classes)
+        # unknown only by the land's elevation (not given): the thresholds are met at some of
+        # its elevations and not at others, and the data tell the rest
+        by_ground = np.isnan(holds) & ~np.isnan(_holds(gate, m, classes, (1.0, 1.0)))
         words = gate.words()
         if gate.rule == "profile":
             no = np.flatnonzero(valid & (holds == 0.0))
             maybe_fenced = np.flatnonzero(valid & doubt)
-            unsure = np.flatnonzero(valid & np.isnan(holds) & ~doubt)
+            maybe_ground = np.flatnonzero(valid & by_ground & ~doubt)
+            unsure = np.flatnonzero(valid & np.isnan(holds) & ~doubt & ~by_ground)
             new = [f]
             if len(no):
                 new.append(_whole(no, "violation", gate, "this land is not"))
             if len(maybe_fenced):  # the data was given: it may serve the land or not
                 why = f"whether it is {words}, the data cannot tell: {_MAYBE_WORDS}"
                 new.append(_whole(maybe_fenced, "uncertain", gate, why))
+            if len(maybe_ground):  # it serves the land at some of its elevations
+                for p in maybe_ground.tolist():  # (each parcel its own words: few)
+                    why = _ground_words(gate, m, p).replace("which it is", "the land is", 1)
+                    new.append(_whole(np.array([p]), "uncertain", gate, why))
             if len(unsure):  # a way of posting is not granted on land it may not serve
                 new.append(
                     _whole(
@@ -342,14 +393,38 @@ def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
         f.loc[off, "level"] = "note"
         maybe = (mine & (f["level"] == "violation") & np.isnan(at)).to_numpy()
         fence_doubt = doubt[parcel[maybe]] if len(parcel) else np.zeros(0, dtype=bool)
+        ground = by_ground[parcel[maybe]] if len(parcel) else np.zeros(0, dtype=bool)
         f.loc[maybe, "message"] = [
-            f"(required only on {words}, which the data cannot tell: "
+            f"(required only on {words}, {_ground_words(gate, m, p)}) {x}"
+            if g and not d
+            else f"(required only on {words}, which the data cannot tell: "
             f"{_MAYBE_WORDS if d else 'give ' + _unknown(gate)}) {x}"
-            for x, d in zip(f.loc[maybe, "message"], fence_doubt, strict=True)
+            for x, d, g, p in zip(
+                f.loc[maybe, "message"], fence_doubt, ground, parcel[maybe].tolist(), strict=True
+            )
         ]
         f.loc[maybe, "level"] = "uncertain"
         _tables(part, gate.rule, holds == 0.0)
     part.findings[:] = [f]
+
+
+def _ground_words(gate: Gate, m: Measurements, p: int) -> str:
+    """Why parcel ``p`` may meet the gate's thresholds or not: its land's elevation, not
+    given (its figures on the ground at its states' lowest and highest points)."""
+    lo, hi = (float(np.asarray(x, dtype=float).reshape(-1)[0]) for x in m.scale(np.array([p])))
+    a = float(m.prep.area_acres[p])
+    where = m.ground.where[p]
+    if gate.acres_over is not None or gate.acres_at_most is not None:
+        figure = (
+            f"land of {a:.4f} acres at sea level is {a * lo * lo:.4f}-{a * hi * hi:.4f} acres "
+            f"on the ground at {where}"
+        )
+    else:
+        figure = f"its lengths on the ground at {where} are {lo:.6f}-{hi:.6f} times as measured"
+    return (
+        f"which it is at some of its elevations and not at others: {figure}; the land's "
+        "elevation (--elevation-ft) settles it"
+    )
 
 
 def _whole(parcels: np.ndarray, level: str, gate: Gate, why: str) -> pd.DataFrame:
