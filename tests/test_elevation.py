@@ -32,7 +32,6 @@ from pyproj import CRS
 from posting import Settings, check
 from posting.checks import EPSILON_FT, FAIL, FOOT_SLACK, OK, against_max
 from posting.elevation import US_RANGE_FT, elevation_range_ft, state_elevations_ft
-from posting.kinds.density import DensityRule, count
 from posting.measure import Context
 from posting.planning import plan
 from posting.states import states_table
@@ -391,6 +390,8 @@ def test_never_enough_markers_that_are_too_few_at_some_elevation(
 ):
     """The band's count passes only where each elevation's count passes, fails only where each
     fails (the factors between lo and hi tried on a grid, both ends included)."""
+    from posting.kinds.density import DensityRule, count
+
     rule = DensityRule("x", per_mile=per_mile, place_ft=place_ft)
     hi = lo + spread
     args = (
