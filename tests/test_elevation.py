@@ -642,3 +642,35 @@ def test_a_threshold_is_met_by_the_band_only_where_it_is_at_every_elevation(size
         assert all(v == 1.0 for v in each)
     if band[0] == 0.0:
         assert all(v == 0.0 for v in each)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), accuracy_ft=st.sampled_from([0.0, 1.0, 16.0]))
+def test_the_gaps_judged_again_at_sea_level_are_all_that_the_band_may_decide(seed, accuracy_ft):
+    """Oracle for kinds.spacing.measure's shortcut: it judges as measured (no band) only the
+    gaps not within the limit at the highest land, and those where the ground may be shorter
+    than as measured (hi < 1: a kept State Plane grid's scale over 1). Slow and obvious: every
+    gap judged both ways; the same statuses, for gaps within a quarter of a foot of the
+    limits, corner feet and the land's stricter and more lenient figures included."""
+    from posting.kinds.spacing import SpacingRule, _Judge
+
+    rng = np.random.default_rng(seed)
+    n = 2000
+    rule = SpacingRule("spacing", forest_ft=500.0, other_ft=660.0)
+    limit = rng.choice([500.0, 660.0], n)
+    both = 2 * accuracy_ft
+    near = np.choose(rng.integers(0, 3, n), [limit - both, limit + both, np.full(n, 660.0)])
+    measured = near * rng.uniform(0.9995, 1.0005, n)
+    unmarked = rng.random(n) < 0.05
+    judge = _Judge(rule, limit, np.full(n, both), unmarked, measured.copy(), rng.random(n) < 0.3)
+    judge.short = measured - rng.uniform(0, 3, n)
+    judge.unsure_ft = rng.uniform(0, 3, n)
+    lo = rng.uniform(0.9998, 1.0002, n)  # (under 1: a grid's scale over the ground's)
+    scale = (lo, lo * rng.uniform(1.0, 1.0007, n))
+    code = judge(measured, scale)[0]
+    plain = judge(measured, (1.0, 1.0))[0]
+    again = np.flatnonzero((code != OK) | (scale[1] < 1.0))
+    fast = np.full(n, OK, dtype=code.dtype)
+    fast[again] = judge.take(again)(measured[again], (1.0, 1.0))[0]
+    assert fast.tolist() == plain.tolist()
+    assert (code != plain).any()  # (the band decides some)

@@ -107,11 +107,14 @@ def against_max(
     """
     measured = np.asarray(measured, dtype=float)
     limit = np.asarray(limit, dtype=float)
-    lo, hi = scale
+    lo, hi = (
+        measured if isinstance(k, float | int) and k == 1 else measured * k  # (no copy at 1)
+        for k in scale
+    )
     slack = EPSILON_FT + FOOT_SLACK * np.abs(limit)
     out = np.full(measured.shape, UNCERTAIN, dtype=np.int8)
-    out[measured * hi <= limit - accuracy + slack] = OK
-    out[measured * lo > limit + accuracy + slack] = FAIL
+    out[hi <= limit - accuracy + slack] = OK
+    out[lo > limit + accuracy + slack] = FAIL
     return out
 
 

@@ -160,12 +160,18 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         judge.short = measured_gap(np.maximum(along - unsure_ft, 0.0), straight, rule.metric)
         judge.unsure_ft = unsure_ft
     # on the ground, where the land's elevation is not given: between lo and hi times as long
-    code, fail_limit, land = judge(measured, m.scale(parcel))
+    scale = m.scale(parcel)
+    code, fail_limit, land = judge(measured, scale)
     judged = df.assign(status=code)
     if unsure is not None and unsure.any():
         judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=land)
     if m.ground is not None:
-        plain = judge(measured, (1.0, 1.0))[0]
+        # which statuses the band decides: as measured, a gap that is within the limit at the
+        # highest land is within it too (the ground no shorter than as measured, hi >= 1), so
+        # only the others are judged again (a county's million gaps, a few thousand of them)
+        again = np.flatnonzero((code != OK) | (np.asarray(scale[1]) < 1.0))
+        plain = np.full(len(code), OK, dtype=code.dtype)
+        plain[again] = judge.take(again)(measured[again], (1.0, 1.0))[0]
         judged["ground"] = (code != plain) & ~gaps.unmarked
     judged["status"] = code
     counted = m.counted(sel)
@@ -205,6 +211,23 @@ class _Judge:
     unsure: np.ndarray | None
     short: np.ndarray | None = None
     unsure_ft: np.ndarray | None = None
+
+    def take(self, idx: np.ndarray) -> _Judge:
+        """The judge of gaps ``idx`` alone."""
+
+        def at(a: np.ndarray | None) -> np.ndarray | None:
+            return None if a is None else np.asarray(a)[idx]
+
+        return _Judge(
+            self.rule,
+            self.limit[idx],
+            self.accuracy[idx],
+            self.unmarked[idx],
+            self.along[idx],
+            at(self.unsure),
+            at(self.short),
+            at(self.unsure_ft),
+        )
 
     def __call__(self, measured: np.ndarray, scale) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The status codes, the limit each fail is said against, and where the land's cover
