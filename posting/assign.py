@@ -29,7 +29,7 @@ import pandas as pd
 import shapely
 
 from posting.boundary import RingIndex, project
-from posting.crs import bowed, geodesic_ft, lonlat_margin_deg
+from posting.crs import bowed, geodesic_ft, lonlat_box, lonlat_margin_deg
 from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import background, pmap, soon
@@ -702,16 +702,7 @@ def _explain(
 def parcels_extent(prep: PreparedParcels | ParcelGeometry) -> tuple[float, ...] | None:
     """(west, south, east, north) in degrees around the parcels with usable geometry (the
     boxes of ``prep.bounds_lonlat``), or None when none has one."""
-    b = prep.bounds_lonlat[prep.group >= 0]
-    b = b[np.isfinite(b).all(axis=1)] if len(b) else b
-    if not len(b):
-        return None
-    return (
-        float(b[:, 0].min()),
-        float(b[:, 1].min()),
-        float(b[:, 2].max()),
-        float(b[:, 3].max()),
-    )
+    return lonlat_box(prep.bounds_lonlat[prep.group >= 0])
 
 
 def outside_ft(lon: np.ndarray, lat: np.ndarray, extent: tuple[float, ...] | None) -> np.ndarray:

@@ -58,6 +58,7 @@ __all__ = [
     "gaussian_radius_ft",
     "geodesic_ft",
     "local_tm",
+    "lonlat_box",
     "lonlat_margin_deg",
     "parse_crs",
     "plan_working_crs",
@@ -715,8 +716,9 @@ def datum_warnings(
     return out
 
 
-def _lots_box(bounds_lonlat: np.ndarray) -> tuple[float, float, float, float] | None:
-    """West, south, east, north of every parcel with geometry (None without one)."""
+def lonlat_box(bounds_lonlat: np.ndarray) -> tuple[float, float, float, float] | None:
+    """West, south, east, north (degrees) around the boxes ``bounds_lonlat`` (west, south,
+    east, north per parcel) that are finite: the parcels with geometry (None without one)."""
     b = np.asarray(bounds_lonlat, dtype=float).reshape(-1, 4)
     b = b[np.isfinite(b).all(axis=1)]
     if not len(b):
@@ -753,7 +755,7 @@ def stakeout_zones(bounds_lonlat: np.ndarray) -> list[tuple[str, str]]:
     from pyproj.database import query_crs_info
     from pyproj.enums import PJType
 
-    box = _lots_box(bounds_lonlat)
+    box = lonlat_box(bounds_lonlat)
     if box is None or not (-180 <= box[0] <= box[2] <= 180 and -90 <= box[1] <= box[3] <= 90):
         return []
     infos = query_crs_info(
@@ -805,7 +807,7 @@ def stakeout_hint(bounds_lonlat: np.ndarray) -> str:
                 f" (its neighbour {code2}, {short}, also covers them: take the zone of the county)"
             )
         return text
-    box = _lots_box(bounds_lonlat)
+    box = lonlat_box(bounds_lonlat)
     if box is None:
         return "a State Plane zone in feet or a UTM zone"
     lon, lat = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
