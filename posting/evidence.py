@@ -557,6 +557,7 @@ class RecordPage:
     check_date: str
     checked_by: str | None = None
     tool_version: str = ""
+    tool_sha256: str = ""  # the build's (:func:`posting.records.tool_files_sha256`)
     inputs: list[dict[str, Any]] = field(default_factory=list)
     profiles: list[dict[str, Any]] = field(default_factory=list)
     thumbnails: dict[str, str] = field(default_factory=dict)  # photo path -> data URI
@@ -981,7 +982,13 @@ def render_page(t: _Tables, i: int) -> str:
     out.append(
         f'<p class="small"><b>Working CRS</b>: {_e(p["working_crs"] or rep.crs)}. '
         f"<b>Settings</b>: {_e(settings)}. <b>Check date</b>: {_e(page.check_date)}. "
-        f"<b>Tool</b>: posting {_e(page.tool_version)}.</p>"
+        f"<b>Tool</b>: posting {_e(page.tool_version)}"
+        + (
+            f', its files\' SHA-256 <span class="mono">{_e(page.tool_sha256)}</span>'
+            if page.tool_sha256
+            else ""
+        )
+        + ".</p>"
     )
     shown = set(t.photos_on_page)
     out.append(

@@ -3,8 +3,9 @@
 ``posting evidence`` takes every option of ``posting check``, checks, and writes a folder: one
 printable page per parcel asked for (``posting.evidence``), ``index.html``, the JSON report
 (``report.json``), PDFs with ``--pdf``, and ``manifest.json``: every input file with its size
-and SHA-256, the rule profiles' files with theirs, the tool's version, the options and settings,
-the check date, each parcel's verdict and each output's SHA-256.
+and SHA-256, the rule profiles' files with theirs, the tool's version and the SHA-256 of its
+files (its build), the options and settings, the check date, each parcel's verdict and each
+output's SHA-256.
 
 ``posting verify DIR`` reads the manifest, checks that every input is there (exit 2 when one is
 missing) and unchanged, that the record's own files are as made, then checks again with the
@@ -13,7 +14,8 @@ the first difference; 0 when all are the same).
 
 Outputs are reproducible: nothing in them depends on the clock (the check date comes from the
 manifest, and the report's ``generated`` is that date), so a record made again from the same
-inputs with the same version is the same, byte for byte.
+inputs with the same build of the tool is the same, byte for byte; ``verify`` refuses (exit 1) to
+check a record with another version or build, whose verdicts may differ for that reason alone.
 """
 
 from __future__ import annotations
@@ -280,7 +282,7 @@ def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Re
         select_parcels,
         thumbnails,
     )
-    from posting.records import _tool_version
+    from posting.records import _tool_version, tool_files_sha256
     from posting.render import render
 
     opts, want_pdf, chromium = _record_options(options, print_pdf)
@@ -294,6 +296,7 @@ def make_record(options: dict[str, Any], *, print_pdf: bool | None = None) -> Re
         check_date=opts["check_date"],
         checked_by=opts.get("checked_by"),
         tool_version=_tool_version(),
+        tool_sha256=tool_files_sha256(),
         inputs=inputs,
         profiles=_profile_entries(report),
         thumbnails=uris,
@@ -400,7 +403,7 @@ def _manifest(
     p = report.parcels
     return {
         "schema": SCHEMA,
-        "tool": {"name": "posting", "version": page.tool_version},
+        "tool": {"name": "posting", "version": page.tool_version, "sha256": page.tool_sha256},
         "check_date": opts["check_date"],
         "checked_by": opts.get("checked_by"),
         "created": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
@@ -660,6 +663,8 @@ def _manifest_problem(manifest: dict[str, Any]) -> str | None:
             return f"no {key!r} {'table' if kind is dict else 'list'}"
     if not isinstance(manifest["tool"].get("version"), str):
         return "no tool version"
+    if not isinstance(manifest["tool"].get("sha256", ""), str):
+        return "a tool SHA-256 that is not text"
     for key, fields in _MANIFEST_LISTS.items():
         for k, item in enumerate(manifest[key]):
             if not isinstance(item, dict) or any(f not in item for f in fields):
@@ -762,17 +767,30 @@ def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | No
 
 
 def _other_version(manifest: dict[str, Any]) -> Verification | None:
-    """Status 1 when this is not the version of ``posting`` that made the record, else None."""
-    from posting.records import _tool_version
+    """Status 1 when this is not the version of ``posting`` that made the record, or not its
+    build (the SHA-256 of the package's files, where the record has it), else None."""
+    from posting.records import _tool_version, tool_files_sha256
 
     version = _tool_version()
-    if version == manifest["tool"]["version"]:
+    was = manifest["tool"]["version"]
+    if version != was:
+        return Verification(
+            1,
+            [
+                f"tool version: the record was made with posting {was}, this is {version}; "
+                "verify with that version"
+            ],
+        )
+    recorded = manifest["tool"].get("sha256")
+    if recorded is None or recorded == tool_files_sha256():
         return None
     return Verification(
         1,
         [
-            f"tool version: the record was made with posting {manifest['tool']['version']}, "
-            f"this is {version}; verify with that version"
+            f"tool build: the record was made with another build of posting {was} (the "
+            f"SHA-256 of its files {recorded[:16]}..., this one's {tool_files_sha256()[:16]}...); "
+            "its verdicts and pages may differ from this one's for that reason alone: verify "
+            "with the build that made it"
         ],
     )
 
@@ -799,11 +817,18 @@ def _environment_hints(manifest: dict[str, Any], again: Record) -> list[str]:
     """A note for each library whose version differs from the one that made the record."""
     was = manifest.get("environment", {})
     now_env = again.manifest["environment"]
-    return [
+    hints = [
         f"note: {k} {was[k]} made the record, {now_env.get(k, 'none')} is here"
         for k in sorted(was)
         if k != "chromium" and was[k] != now_env.get(k)
     ]
+    if "sha256" not in manifest["tool"]:  # a record made before posting named its build
+        hints.append(
+            f"note: the record does not say which build of posting {manifest['tool']['version']}"
+            " made it (it was made before records held the SHA-256 of posting's files): the "
+            "difference may come from the tool, not the inputs"
+        )
+    return hints
 
 
 def _same_verdicts(manifest: dict[str, Any], again: Record, hint: list[str]) -> Verification:
@@ -842,6 +867,8 @@ def _same_manifest(manifest: dict[str, Any], again: Record, d: Path) -> Verifica
     import json
 
     made = json.loads(json.dumps(again.manifest, ensure_ascii=False))
+    if "sha256" not in manifest["tool"]:  # made before records named the build
+        made["tool"].pop("sha256", None)
     for key in sorted(set(manifest) | set(made)):
         if key in _NOT_MADE_AGAIN:
             continue

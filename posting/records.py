@@ -10,8 +10,11 @@ tables, rounded for display. The keys are a contract other tools rely on (see th
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,6 +38,7 @@ __all__ = [
     "LONLAT_DECIMALS",
     "SCHEMA",
     "as_dict",
+    "files_sha256",
     "finding_figures",
     "finding_items",
     "gap_figures",
@@ -46,6 +50,7 @@ __all__ = [
     "parcel_lines",
     "parcel_properties",
     "point_figures",
+    "tool_files_sha256",
     "unassigned_items",
     "why_text",
 ]
@@ -73,6 +78,48 @@ def _tool_version() -> str:
         return version("posting")
     except PackageNotFoundError:  # pragma: no cover - running from a source tree
         return "unknown"
+
+
+@functools.cache
+def tool_files_sha256() -> str:
+    """The SHA-256 of the files of the ``posting`` package that runs (:func:`files_sha256` of
+    its folder: its code, rule profiles and data): which build of a version made a result. A
+    version number names a release; this tells two builds of one version apart (a source tree
+    between releases, a patched install), and is the same for a wheel and the source it was
+    built from (the same files). About 8 ms for the package's 170 files, once a process.
+
+    >>> len(tool_files_sha256()), tool_files_sha256() == tool_files_sha256()
+    (64, True)
+    """
+    return files_sha256(Path(__file__).resolve().parent)
+
+
+def files_sha256(root: str | os.PathLike[str]) -> str:
+    """The SHA-256 of every file under ``root`` (``__pycache__`` folders aside), in the order of
+    their paths from ``root``, each as its path's and its content's lengths, path and content:
+    a file renamed, moved, added, removed or changed by a byte changes it; where the folder is
+    does not, nor are the files' times read.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "a.py").write_text("x = 1\\n")
+    ...     files_sha256(d)[:12]
+    '31c4ec487429'
+    """
+    import hashlib
+
+    root = Path(root)
+    digest = hashlib.sha256()
+    named = (
+        (f.relative_to(root).as_posix().encode(), f)
+        for f in root.rglob("*")
+        if "__pycache__" not in f.relative_to(root).parts and f.is_file()
+    )
+    for name, f in sorted(named):
+        data = f.read_bytes()
+        digest.update(b"%d:%d:%s" % (len(name), len(data), name))  # unambiguous boundaries
+        digest.update(data)
+    return digest.hexdigest()
 
 
 def _num(x: Any, nd: int = FT_DECIMALS) -> float | int | None:

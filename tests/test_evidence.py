@@ -147,6 +147,42 @@ def test_verify_names_a_different_verdict_and_a_changed_page(runner, sample, tmp
     assert res.exit_code == 1 and f"record file changed since it was made: {page}" in res.stderr
 
 
+def test_verify_refuses_another_build_and_hints_at_the_tool_for_an_older_record(
+    runner, sample, tmp_path
+):
+    out = tmp_path / "record"
+    assert runner.invoke(main, ["evidence", *_sample_args(sample), "-o", str(out)]).exit_code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    # made by another build of the same version (its files' SHA-256 differs): refused before
+    # anything is made again, since its verdicts may differ for that reason alone
+    other = json.loads(json.dumps(manifest))
+    other["tool"]["sha256"] = "0123456789abcdef" * 4
+    (out / "manifest.json").write_text(json.dumps(other))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    assert res.stderr.startswith(
+        "posting verify: tool build: the record was made with another build of posting "
+        f"{manifest['tool']['version']} (the SHA-256 of its files 0123456789abcdef..., this "
+        f"one's {manifest['tool']['sha256'][:16]}...)"
+    )
+    # a record made before records named the build: verified as before; a difference found
+    # says that it may come from the tool
+    older = json.loads(json.dumps(manifest))
+    del older["tool"]["sha256"]
+    (out / "manifest.json").write_text(json.dumps(older))
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+    older["verdicts"][5]["status"] = "compliant"
+    (out / "manifest.json").write_text(json.dumps(older))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    assert "the difference may come from the tool, not the inputs" in res.stderr
+    # a build that is not text: the manifest cannot be used
+    other["tool"]["sha256"] = 12
+    (out / "manifest.json").write_text(json.dumps(other))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 2 and "a tool SHA-256 that is not text" in res.stderr
+
+
 def test_verify_with_relative_paths_from_another_folder(runner, sample, tmp_path, monkeypatch):
     monkeypatch.chdir(sample.parent)
     args = ["data/parcels.geojson", "--signs", "data/signs.csv", "--id-field", "parcel_id"]
@@ -172,7 +208,22 @@ def test_manifest_lists_inputs_profiles_outputs_with_their_hashes(runner, sample
     assert m["check_date"] == "2026-11-30" and m["checked_by"] == "Dep. Ruiz"
     from importlib.metadata import version
 
-    assert m["tool"] == {"name": "posting", "version": version("posting")}
+    # the build: the package's files, hashed here by their own paths and bytes
+    package = Path(posting.__file__).resolve().parent
+    files = sorted(
+        (f.relative_to(package).as_posix(), f)
+        for f in package.rglob("*")
+        if f.is_file() and "__pycache__" not in f.relative_to(package).parts
+    )
+    build = hashlib.sha256()
+    for name, f in files:
+        data = f.read_bytes()
+        build.update(f"{len(name)}:{len(data)}:{name}".encode() + data)
+    assert len(files) > 100 and any(n == "rules/florida.toml" for n, _ in files)
+    want_tool = {"name": "posting", "version": version("posting"), "sha256": build.hexdigest()}
+    assert m["tool"] == want_tool
+    page = (out / "N06.html").read_text()
+    assert f'its files\' SHA-256 <span class="mono">{build.hexdigest()}</span>' in page
     assert [(x["role"], x["path"]) for x in m["inputs"]] == [
         ("parcels", str(sample / "parcels.geojson")),
         ("signs", str(sample / "signs.csv")),
