@@ -45,6 +45,14 @@ figure). No survey is that precise; ordinary coordinates are never touched."""
 _POINT = re.compile(r"\[\s*([-+0-9.eE]+)\s+([-+0-9.eE]+)\s*\]")
 _NAMES = shapely.geometry.base.GEOMETRY_TYPES
 
+ANTIMERIDIAN = (
+    "it crosses the antimeridian (180 degrees of longitude): in longitude and latitude it spans "
+    "the globe (split in two parts or not), which posting cannot measure; give the layer in a "
+    "projected CRS that holds it (UTM zone 1N, EPSG:32601, or 60N, EPSG:32660, for the "
+    "Aleutians), in which it is measured as it is"
+)
+"""The reason a parcel given in longitude and latitude that crosses 180 degrees is not checked."""
+
 
 def _not_a_parcel(kind: str, closed: bool = False) -> str:
     """Why a geometry of this kind (a shapely type name) is not a parcel; ``closed``: a line
@@ -822,6 +830,10 @@ def prepare_parcels(
         )
     unplaced = polygonal & ~(np.isfinite(lon) & np.isfinite(lat))
     invalid[unplaced] = f"cannot be placed on Earth from {layer.crs.name}"
+    if layer.crs.is_geographic:  # a lot across 180 degrees spans the globe in longitude
+        across = polygonal & ~unplaced & (bounds[:, 2] - bounds[:, 0] > 180.0)
+        invalid[across] = ANTIMERIDIAN
+        unplaced |= across
     lon[unplaced] = np.nan
     if plan is None:
         crss, group = plan_working_crs(lon, lat, layer.crs, settings.ground_ft)
