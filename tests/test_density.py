@@ -144,3 +144,61 @@ def test_unposted_parcel_needs_its_count_and_is_unposted(tmp_path):
     p = r.to_dict()["parcels"][0]
     assert p["status"] == "unposted" and p["places_required"] == math.ceil(10 * 1.0)
     assert check(lot, markers([]), rules).parcels["places_required"][0] == 11
+
+
+# -- the elevation band: both counts step inside it ---------------------------------------------
+
+# Central Wyoming, a frame of scale 1 at its origin: lengths at sea level. Wyoming's land is
+# 3,099 to 13,804 ft: the ground is F_LO = 1.00014813 to F_HI = 1.00065983 times as long
+# (tests/test_elevation.py works them out).
+WYOMING = "+proj=tmerc +lat_0=43 +lon_0=-107.5 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft +no_defs"
+F_LO, F_HI = 1.00014813, 1.00065983
+TEN_A_MILE_PLACE_20 = """
+[density]
+per_mile = 10
+place_ft = 20
+clause = "Test 3"
+"""
+
+
+def _steps_lot(pair_ft: float):
+    """A square of 2,639 ft round (659.75 ft a side) with six signs along it, the first two
+    ``pair_ft`` apart, the others 500 ft and more apart."""
+    lot = square(2639.0 / 4)
+    ring = shapely.get_exterior_ring(shapely.orient_polygons(lot))
+    at = shapely.line_interpolate_point(ring, [0.0, pair_ft, 520.0, 1040.0, 1560.0, 2080.0])
+    return lot, shapely.get_coordinates(at)
+
+
+@pytest.mark.parametrize(
+    ("pair_ft", "status"),
+    [
+        # 10 to a mile of 2,639 ft x f needs 5 up to f = 2,640 / 2,639 = 1.000379, then 6. The
+        # pair 19.995 ft apart is one place up to f = 20.001 / 19.995 = 1.000300 (20 ft and
+        # the 0.001 ft of one point), then two: 5 places and 5 needed, then 6 and 5, then 6
+        # and 6: enough at every elevation of the band (before: uncertain, 5 places at the
+        # lowest against 6 needed at the highest)
+        (19.995, "compliant"),
+        # 19.99 ft apart: one place up to f = 20.001 / 19.99 = 1.000550, after the need's step
+        # at 1.000379: between them 5 places and 6 needed, too few on land at 7,940 to 11,510 ft
+        (19.99, "uncertain"),
+        # 19.9 ft: one place at every elevation (20.001 / 19.9 = 1.00508): 5 places, 5 to 6
+        # needed
+        (19.9, "uncertain"),
+    ],
+)
+def test_density_on_the_band_is_judged_at_every_elevation(tmp_path, pair_ft, status):
+    crs = WYOMING
+    lot, pts = _steps_lot(pair_ft)
+    rules = profile_file(tmp_path, TEN_A_MILE_PLACE_20)
+    r = check(parcels(lot, crs=crs), markers(pts, crs=crs), rules)
+    assert r.parcels["status"][0] == status
+    lo, hi = r.ground.lo[0], r.ground.hi[0]
+    assert lo == pytest.approx(F_LO, abs=2e-8) and hi == pytest.approx(F_HI, abs=2e-8)
+    # a second method: the counts at 20,001 factors across the band, each alone
+    rule = DensityRule("x", per_mile=10.0, place_ft=20.0)
+    f = np.linspace(lo, hi, 20_001)
+    pos = np.array([0.0, pair_ft, 520.0, 1040.0, 1560.0, 2080.0])
+    places = np.array([ring_places(np.zeros(6, np.int64), pos, [2639.0], 20.0, k)[0] for k in f])
+    short = places < required(rule, 2639.0 * f)
+    assert status == ("uncertain" if short.any() else "compliant")

@@ -13,10 +13,12 @@ elevation is given: on the ground they are ``lo`` to ``hi`` times as long
 (:mod:`posting.elevation`). A parcel then needs between ``required(b * lo)`` and
 ``required(b * hi)`` places, and its markers stand at between the places they make with the
 distances at ``lo`` (the fewest: markers nearer together on the ground are more often one
-place) and at ``hi``. It passes when the fewest places are at least the most needed, fails when
-the most places are fewer than the fewest needed, and is ``uncertain`` between, with a finding
-that says the land's elevation settles it. (Both counts step with the elevation: the pass asks
-more than each elevation alone would, never less.)
+place) and at ``hi``. Both counts step up with the elevation, so it is judged at every factor
+of the band: it passes when there are enough places at each (at ``lo`` and where the need
+steps up), fails when there are too few at each (at ``hi`` and just before each step), and is
+``uncertain`` otherwise, with a finding that says the land's elevation settles it. Five places
+and five needed at the lowest land, six and six at the highest, pass when the places step up
+before the need does.
 """
 
 from __future__ import annotations
@@ -138,24 +140,34 @@ class Count:
     """Per parcel, the places its markers make and the places it needs, with the ground's
     lengths ``lo`` and ``hi`` times those measured: ``places_lo`` (the fewest) and
     ``places_hi``, ``need_lo`` and ``need_hi`` (the most); ``boundary_ft`` the counted boundary
-    as measured."""
+    as measured; ``spare_fewest`` and ``spare_most`` the fewest and most places to spare
+    (places less needed) at any one factor of the band (:func:`count`)."""
 
     places_lo: np.ndarray
     places_hi: np.ndarray
     need_lo: np.ndarray
     need_hi: np.ndarray
     boundary_ft: np.ndarray
+    spare_fewest: np.ndarray | None = None
+    spare_most: np.ndarray | None = None
 
     @property
     def few(self) -> np.ndarray:
-        """Too few places at every elevation of the band: fewer at the most than needed at
-        the least."""
-        return self.places_hi < self.need_lo
+        """Too few places at every elevation of the band: fewer than needed wherever the
+        places to spare are most (without them, fewer at the most than needed at the least)."""
+        if self.spare_most is None:
+            return self.places_hi < self.need_lo
+        return self.spare_most < 0
 
     @property
     def maybe_few(self) -> np.ndarray:
-        """Too few at some elevations of the band, not at others."""
-        return ~self.few & (self.places_lo < self.need_hi)
+        """Too few at some elevations of the band, not at others: where the places to spare
+        are fewest (both counts step inside the band: five places and five needed at the
+        lowest land, six and six at the highest, is enough at every elevation when the
+        places step up first)."""
+        if self.spare_fewest is None:
+            return ~self.few & (self.places_lo < self.need_hi)
+        return ~self.few & (self.spare_fewest < 0)
 
 
 def count(
@@ -198,7 +210,58 @@ def count(
         np.bincount(ring_parcel, weights=np.where(counted_rings, length * k, 0.0), minlength=n)
         for k in (np.broadcast_to(np.asarray(x, dtype=float), length.shape) for x in scale)
     )
-    return Count(out[0], out[1], required(rule, b_lo), required(rule, b_hi), boundary)
+    need_lo, need_hi = required(rule, b_lo), required(rule, b_hi)
+    margin = _margins(rule, ring, pos, length, ring_parcel, counted_rings, n, scale, boundary)
+    return Count(out[0], out[1], need_lo, need_hi, boundary, *margin(out, need_lo, need_hi))
+
+
+def _margins(
+    rule: DensityRule,
+    ring: np.ndarray,
+    pos: np.ndarray,
+    length: np.ndarray,
+    ring_parcel: np.ndarray,
+    counted_rings: np.ndarray,
+    n: int,
+    scale: tuple[Any, Any],
+    boundary: np.ndarray,
+):
+    """A function of the counts at the band's ends (places, needed) giving per parcel the
+    fewest and the most places to spare (places less needed) over every factor of the band.
+
+    Both counts step up with the factor. Between two steps of the need, the places to spare are
+    fewest at the lower end and most at the upper: so the fewest are at ``lo`` or where the
+    need steps up (``f_N``, the factor at which ``N + 1`` are needed), the most at ``hi`` or at
+    an ``f_N`` (``N`` still needed). The places at ``f_N`` (the count of markers at exactly
+    that factor) are found once for each step (one or two steps in a band of 1:1,500)."""
+
+    def margin(out, need_lo, need_hi):
+        # at the band's ends; where the need is one over the band, exact
+        fewest, most = out[0] - need_lo, out[1] - need_hi
+        steps = need_hi - need_lo
+        if rule.per_mile is None or not steps.any():
+            return fewest, most
+        lo_ring = np.broadcast_to(np.asarray(scale[0], dtype=float), length.shape)
+        per_parcel = np.ones(n)
+        per_parcel[ring_parcel] = lo_ring
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = rule.per_mile * boundary / FT_PER_MILE  # places needed a factor of 1
+        for j in range(int(steps.max())):
+            at = np.flatnonzero(steps > j)
+            # the per-mile need reaches N + 1 above f_N (required's slack of a millionth)
+            big_n = need_lo[at] + j
+            f = per_parcel.copy()
+            f[at] = (big_n + 1e-6) / x[at]
+            on = np.isin(ring_parcel[ring], at)
+            k = f[ring_parcel]
+            places_ring = ring_places(ring[on], pos[on], length, rule.place_ft, k)
+            places_ring[~counted_rings] = 0
+            places = np.bincount(ring_parcel, weights=places_ring, minlength=n).astype(np.int64)
+            fewest[at] = np.minimum(fewest[at], places[at] - (big_n + 1))
+            most[at] = np.maximum(most[at], places[at] - big_n)
+        return fewest, most
+
+    return margin
 
 
 def measure(rule: DensityRule, profile, m: Measurements) -> Part:
