@@ -573,6 +573,36 @@ def test_a_rule_over_an_acre_on_wyoming_land(acres, status):
     assert _one(given)[0] == ("compliant" if acres == 0.998 else "noncompliant")
 
 
+OVER_A_MILE_LONG = """
+[spacing]
+max_ft = 1000
+clause = "Test 1"
+
+[when.spacing]
+longest_over_ft = 5280
+clause = "Test 1"
+"""
+
+
+def test_a_rule_for_land_over_a_mile_long_on_wyoming_land_names_its_length(tmp_path):
+    """A strip 5,279 by 1 ft (its longest dimension the diagonal, sqrt(5,279^2 + 1) =
+    5,279.0001 ft at sea level) is 5,279.78-5,282.48 ft long on the ground in Wyoming (x F_LO,
+    F_HI): over a mile at the highest land only. Its signs at the corners are 5,279 ft apart,
+    over the 1,000 ft spacing, which applies only to land over a mile long: uncertain, the
+    finding giving the ground's length (before: the factors, 1.000148-1.000660)."""
+    layer = parcels(shapely.box(0, 0, 5279.0, 1.0), crs=WYOMING)
+    signs = markers([(0, 0), (5279, 0), (5279, 1), (0, 1)], crs=WYOMING)
+    status, f = _one(check(layer, signs, profile_file(tmp_path, OVER_A_MILE_LONG)))
+    assert status == "uncertain"
+    [msg] = f.loc[f["rule"] == "spacing", "message"]
+    assert msg.startswith(
+        "(required only on a lineal dimension over 5,280 ft, which it is at some of its "
+        "elevations and not at others: its longest dimension of 5,279.00 ft at sea level is "
+        "5,279.78-5,282.48 ft on the ground at Wyoming's elevations (3,099 to 13,804 ft); the "
+        "land's elevation (--elevation-ft) settles it) "
+    )
+
+
 ONLY_OVER_AN_ACRE = """
 [spacing]
 max_ft = 1000

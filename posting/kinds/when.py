@@ -185,6 +185,20 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> WhenRule:
 # -- the land, per parcel ------------------------------------------------------------------------
 
 
+def longest_ft(geom: Any) -> float:
+    """The longest lineal dimension of one geometry (feet): the greatest distance between two
+    vertices of its convex hull (NaN: None or empty). For the words of one parcel's finding;
+    :func:`longest_over` compares many with a threshold.
+
+    >>> longest_ft(shapely.box(0, 0, 3000, 4000))
+    5000.0
+    """
+    if geom is None or shapely.is_empty(geom):
+        return float("nan")
+    xy = shapely.get_coordinates(shapely.convex_hull(geom))
+    return float(np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=-1).max()))
+
+
 def longest_over(geoms: np.ndarray, threshold_ft: float | np.ndarray) -> np.ndarray:
     """For each geometry, True where two of its points are more than ``threshold_ft`` apart
     (its diameter exceeds it; None/empty: False); ``threshold_ft`` one for all, or one per
@@ -410,17 +424,32 @@ def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
 
 def _ground_words(gate: Gate, m: Measurements, p: int) -> str:
     """Why parcel ``p`` may meet the gate's thresholds or not: its land's elevation, not
-    given (its figures on the ground at its states' lowest and highest points)."""
+    given (its figures on the ground at its states' lowest and highest points: its acres, its
+    longest dimension, as the gate's thresholds ask)."""
     lo, hi = (float(np.asarray(x, dtype=float).reshape(-1)[0]) for x in m.scale(np.array([p])))
-    a = float(m.prep.area_acres[p])
     where = m.ground.where[p]
-    if gate.acres_over is not None or gate.acres_at_most is not None:
-        figure = (
-            f"land of {a:.4f} acres at sea level is {a * lo * lo:.4f}-{a * hi * hi:.4f} acres "
-            f"on the ground at {where}"
+    # the figure of each threshold the band leaves open (over at one end, not at the other)
+    a = float(m.prep.area_acres[p])
+    d = longest_ft(m.prep.geometry_ft[p])
+    acres = [t for t in (gate.acres_over, gate.acres_at_most) if t is not None]
+    lengths = [t for t in (gate.longest_over_ft, gate.longest_at_most_ft) if t is not None]
+    open_acres = any(
+        acres_at_most(np.array([a]), t, (lo, lo))[0] != acres_at_most(np.array([a]), t, (hi, hi))[0]
+        for t in acres
+    )
+    open_length = any((d * lo > t) != (d * hi > t) for t in lengths)
+    if not (open_acres or open_length):  # (not expected: the band left a threshold open)
+        open_acres, open_length = bool(acres), bool(lengths)
+    figures = []
+    if open_acres:
+        figures.append(
+            f"land of {a:.4f} acres at sea level is {a * lo * lo:.4f}-{a * hi * hi:.4f} acres"
         )
-    else:
-        figure = f"its lengths on the ground at {where} are {lo:.6f}-{hi:.6f} times as measured"
+    if open_length:
+        figures.append(
+            f"its longest dimension of {d:,.2f} ft at sea level is {d * lo:,.2f}-{d * hi:,.2f} ft"
+        )
+    figure = " and ".join(figures) + f" on the ground at {where}"
     return (
         f"which it is at some of its elevations and not at others: {figure}; the land's "
         "elevation (--elevation-ft) settles it"
