@@ -43,6 +43,7 @@ __all__ = [
     "US_RANGE_FT",
     "GroundBand",
     "elevation_range_ft",
+    "frame_band",
     "ground_band",
     "ground_factors",
     "state_elevations_ft",
@@ -124,11 +125,19 @@ class GroundBand:
     low_ft: np.ndarray
     high_ft: np.ndarray
     where: np.ndarray
+    given: bool = False
+    """The land's elevation was given: one factor per parcel (``lo`` = ``hi``), the working
+    frame's own scale divided out (:func:`frame_band`)."""
 
     def take(self, idx: np.ndarray) -> GroundBand:
         """The band of parcels ``idx``."""
         return GroundBand(
-            self.lo[idx], self.hi[idx], self.low_ft[idx], self.high_ft[idx], self.where[idx]
+            self.lo[idx],
+            self.hi[idx],
+            self.low_ft[idx],
+            self.high_ft[idx],
+            self.where[idx],
+            self.given,
         )
 
     def at(self, parcel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -179,6 +188,40 @@ def _grid_scale(prep) -> tuple[np.ndarray, np.ndarray]:
         ok = np.isfinite(k).all(axis=1)
         kmin[at[ok]], kmax[at[ok]] = k[ok].min(axis=1), k[ok].max(axis=1)
     return kmin, kmax
+
+
+def frame_band(prep, elevation_ft: float) -> GroundBand:
+    """The land's elevation given: per parcel, how much longer on the ground a length is than
+    in its working frame, one factor (``lo`` = ``hi``): the elevation factor at the parcel's
+    latitude over the frame's scale at the middle of its box (PROJ's).
+
+    The frame (:func:`posting.crs.zone_frame`, a local transverse Mercator through the middle
+    of the data of one UTM zone, scaled to the ground at the elevation) is exact on its central
+    meridian and longer by ``x^2 / 2R^2`` at ``x`` from it: 6e-6 (0.003 ft in 500 ft) at the
+    edge of a county half a degree wide, 7e-4 (0.37 ft) at the edge of a UTM zone. Divided out
+    here, what is left is the scale's change across one parcel (2e-7 for a lot 1,500 ft wide
+    15 miles off the meridian). The elevation factor itself is good to about 1e-5 (a height
+    above sea level, not the ellipsoid: :func:`posting.crs.elevation_factor`).
+    """
+    from pyproj import Proj
+
+    n = len(prep)
+    factor = np.ones(n)
+    b = np.asarray(prep.bounds_lonlat, dtype=float).reshape(n, 4)
+    lon, lat = (b[:, 0] + b[:, 2]) / 2.0, (b[:, 1] + b[:, 3]) / 2.0
+    group = np.asarray(prep.group)
+    for g, w in enumerate(prep.crss):
+        at = np.flatnonzero((group == g) & np.isfinite(lon) & np.isfinite(lat))
+        if not len(at):
+            continue
+        f = Proj(w.crs).get_factors(lon[at], lat[at])
+        k = np.fmax(np.asarray(f.meridional_scale), np.asarray(f.parallel_scale))
+        ground = ground_factors(np.full(len(at), float(elevation_ft)), lat[at])
+        ok = np.isfinite(k) & (k > 0)
+        factor[at[ok]] = ground[ok] / k[ok]
+    h = np.full(n, float(elevation_ft))
+    words = np.full(n, f"the land's elevation ({float(elevation_ft):,g} ft)", dtype=object)
+    return GroundBand(factor, factor.copy(), h, h.copy(), words, given=True)
 
 
 def ground_band(prep, touched: Sequence[tuple[str, ...]]) -> GroundBand:

@@ -30,7 +30,7 @@ from posting.ambiguity import (
 from posting.assemble import assemble
 from posting.assign import assign_near
 from posting.crs import datum_warnings
-from posting.elevation import ground_band
+from posting.elevation import frame_band, ground_band
 from posting.errors import InputError
 from posting.evaluate import evaluate
 from posting.io import MarkerLayer, ParcelLayer
@@ -177,6 +177,8 @@ def _check(
         if touched is None:
             touched = parcel_state_table(prep)["states"].to_numpy(object)
         m.ground = ground_band(prep, touched)
+    else:  # one factor per parcel: the working frame's own scale divided out
+        m.ground = frame_band(prep, settings.elevation_ft)
     if doubt is not None and len(doubt):
         one_owner = shared_by_one_owner(prep, asg, doubt)
         if one_owner.any():  # it posts the owner's shared line: it counts for both parcels

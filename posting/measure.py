@@ -242,6 +242,13 @@ class Measurements:
         mine.set_result(found)
         return found
 
+    @property
+    def banded(self) -> bool:
+        """The land's elevation not given: figures judged on a band of elevations, whose close
+        calls have words of their own (given, :attr:`ground` is one factor per parcel, the
+        working frame's scale divided out: no band)."""
+        return self.ground is not None and not self.ground.given
+
     def scale(self, parcel: np.ndarray) -> tuple[Any, Any]:
         """The ground's scale (lo, hi) for figures of ``parcel`` (one parcel number per
         figure), as :func:`posting.checks.against_max` takes it: (1, 1) where the frame is

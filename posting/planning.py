@@ -909,6 +909,8 @@ def _ground_of(report: Report, spacing: np.ndarray | None) -> dict[str, Any]:
     if band is None or spacing is None or np.isnan(spacing).all():
         return {}
     parcel = report.geometry.rings.parcel[int(np.nanargmin(spacing))]
+    if band.given:  # the elevation given: the frame's scale alone, no range of elevations
+        return {"ground_hi": float(band.hi[parcel])}
     return {"ground_hi": float(band.hi[parcel]), "ground_high_ft": float(band.high_ft[parcel])}
 
 

@@ -85,8 +85,11 @@ def test_the_band_of_a_wyoming_lot_is_its_elevation_factors():
     lo, hi = r.ground.lo[0], r.ground.hi[0]
     assert lo == pytest.approx(F_LO, abs=2e-8) and hi == pytest.approx(F_HI, abs=2e-8)
     assert r.ground.where[0] == "Wyoming's elevations (3,099 to 13,804 ft)"
-    # given the elevation, the frame is the ground's: no band
-    assert check(layer, signs, "florida", settings=Settings(elevation_ft=5000)).ground is None
+    # given the elevation, the frame is the ground's (on its meridian, through the lot): no
+    # band, one factor of 1
+    g = check(layer, signs, "florida", settings=Settings(elevation_ft=5000)).ground
+    assert g.given and g.lo.tolist() == g.hi.tolist()
+    assert g.lo[0] == pytest.approx(1.0, abs=1e-8)
 
 
 # -- spacing ---------------------------------------------------------------------------------
@@ -369,7 +372,7 @@ def test_markers_to_a_mile_given_the_elevation(tmp_path, side, signs, elevation,
     r = check(
         layer, pts, profile_file(tmp_path, TEN_A_MILE), settings=Settings(elevation_ft=elevation)
     )
-    assert r.ground is None
+    assert r.ground.given  # one factor: the frame's scale (about 1 on this lone lot)
     assert r.parcels["status"].tolist() == [status]
     if status == "noncompliant":
         [msg] = r.findings.loc[r.findings["rule"] == "density", "message"]

@@ -185,7 +185,37 @@ def test_lon_lat_lots_at_the_elevation_given(place, elevation_ft):
     ]
     assert got == want, list(zip(gaps, got, want, strict=True))
     assert want[:2] == ["compliant", "noncompliant"]
-    assert r.ground is None
+    assert r.ground.given and r.ground.lo.tolist() == r.ground.hi.tolist()
+
+
+def test_lots_off_the_frame_s_meridian_at_the_elevation_given():
+    """A layer 0.5 degrees wide (a county) at 5,280 ft in Colorado: its frame's meridian runs
+    through its middle, and the lots at its east and west edges, about 66,000 ft from it,
+    measure longer there by x^2 / 2R^2, about 5e-6 (0.0025 ft in 500 ft). Gaps 0.001 ft
+    either side of the limit on the ground (geodesics x the elevation factor, worked out here)
+    are judged as on the ground: the one within, compliant (it measured 500.003 ft and failed
+    before the frame's scale was divided out)."""
+    h, lat0 = 5280.0, 39.70
+    f = _factor(h, lat0)
+    at = WITHIN_FT / f  # the ellipsoid's length of a gap just within the limit on the ground
+    gaps = [at - 0.001, at + 0.001]
+    lots = []
+    for lon0 in (-105.25, -104.78):  # west edge, east edge (each lot about 0.02 deg wide)
+        lots += [_lonlat_lot(lon0, lat0 + 0.01 * i, g, 3) for i, g in enumerate(gaps)]
+    got, r = _run(lots, settings=Settings(elevation_ft=h))
+    want = [_expected(_geodesic_gaps_ft(p), h, h, np.asarray(p)[:, 1].mean()) for p in lots]
+    assert want == ["compliant", "noncompliant"] * 2
+    assert got == want, list(zip(gaps * 2, got, want, strict=True))
+    # the frame's scale at the first lot, as posting divides it out: 1 / (1 + x^2 / 2R^2), x
+    # the distance along the parallel from the middle of the lots' extremes (the frame's
+    # meridian) to the middle of the lot's box
+    box = [shapely.Polygon(p).bounds for p in lots]
+    middle = (min(b[0] for b in box) + max(b[2] for b in box)) / 2
+    own = (box[0][0] + box[0][2]) / 2
+    x_ft = GEOD.inv(middle, lat0, own, lat0)[2] / FT_M
+    k = 1 + x_ft**2 / (2 * _radius_ft(lat0) ** 2)
+    assert 60_000 < x_ft < 70_000 and 4e-6 < k - 1 < 6e-6
+    assert r.ground.lo[0] == pytest.approx(1 / k, abs=2e-7)
 
 
 def _grid_lots(epsg: int, lon0: float, lat0: float, targets_ft: list[float]):

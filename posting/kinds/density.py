@@ -319,7 +319,7 @@ def _findings(rule: DensityRule, m: Measurements, c: Count, at: np.ndarray, leve
         )
         miles = f"{b[i] / FT_PER_MILE:,.2f} mi ({ft(b[i])}) of {where}"
         also = one_place if rule.place_ft > 0 else ""
-        if k0 == k1 and n0 == n1 == at_sea[i]:  # as at sea level: the band decides nothing
+        if k0 == k1 and n0 == n1 and (n0 == at_sea[i] or not m.banded):  # no band to word
             msgs.append(
                 f"{k1} {plural(k1, 'place', 'places')} with a {what} on its {miles}; at least "
                 f"{n0} needed{rate}{also}"

@@ -57,7 +57,7 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
     scale = m.scale(np.arange(m.n))
     housed = valid & facts.dwelling.astype(bool)
     small = housed & acres_at_most(prep.area_acres, d.max_acres, scale)
-    if m.ground is not None:
+    if m.banded:
         _maybe_small(d, m, land, part, housed & ~small, scale)
     for p in np.flatnonzero(small):  # the exempt parcels: few, and each needs its own words
         needs = []

@@ -192,7 +192,7 @@ def measure(rule: InSightRule, profile, m: Measurements) -> Part:
     # on the ground, where the land's elevation is not given: between lo and hi times as far
     code, beyond = judge(m.scale(parcel))
     ground = np.zeros(len(pairs), dtype=bool)
-    if m.ground is not None:
+    if m.banded:
         ground = code != judge((1.0, 1.0))[0]
     blocked = np.zeros(len(pairs), dtype=bool)
     if ctx.dwellings is not None:

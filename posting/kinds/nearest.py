@@ -102,7 +102,7 @@ def measure(rule: NearestRule, profile, m: Measurements) -> Part:
         least = min(1.0, float(np.min(scale[0], initial=1.0)))
         d = nearest_other(parcel, asg.x_ft[mk], asg.y_ft[mk], (limit + acc + 1.0) / least)
         code = against_max(d, limit, acc, scale)
-        ground = code != against_max(d, limit, acc)
+        ground = (code != against_max(d, limit, acc)) & m.banded
         alone = np.bincount(parcel, minlength=m.n)[parcel] == 1
         rows.append(
             pd.DataFrame(

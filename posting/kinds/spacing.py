@@ -165,7 +165,7 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     judged = df.assign(status=code)
     if unsure is not None and unsure.any():
         judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=land)
-    if m.ground is not None:
+    if m.banded:
         # which statuses the band decides: as measured, a gap that is within the limit at the
         # highest land is within it too (the ground no shorter than as measured, hi >= 1), so
         # only the others are judged again (a county's million gaps, a few thousand of them)
