@@ -56,9 +56,12 @@ import pandas as pd
 __all__ = [
     "COLUMNS",
     "SHAPEFILE_NAME_LENGTH",
+    "description_kinds",
+    "description_tally",
     "find_column",
     "first_recorded",
     "kind_text",
+    "kinds_tally",
     "marker_kinds",
     "measured",
     "select",
@@ -182,11 +185,116 @@ def type_tally(attributes: pd.DataFrame, group: np.ndarray, n: int) -> tuple[np.
     )
 
 
-def type_kinds(valued: np.ndarray, other: np.ndarray) -> np.ndarray:
-    """Which groups' ``type`` column gives their kinds, from :func:`type_tally`: those where it
-    holds a value and every value is a marker kind (a GPX of ``posting plan``'s); any other
-    ``type`` column (a GPX's symbols, a survey's point types) is not read so."""
-    return np.asarray(valued, dtype=bool) & ~np.asarray(other, dtype=bool)
+def type_kinds(
+    valued: np.ndarray,
+    other: np.ndarray,
+    described: np.ndarray | None = None,
+    foreign: np.ndarray | None = None,
+) -> np.ndarray:
+    """Which groups read their kinds from their own columns, from :func:`type_tally` (and
+    :func:`description_tally`: :func:`kinds_tally` gives all four): those whose ``type`` holds
+    a value and every value is a marker kind (a GPX of ``posting plan``'s), and those without
+    a ``type`` value whose descriptions are all a plan's point file's (``PAINT NEW CORNER 7``,
+    :func:`posting.stakeout.pnezd_descriptions`). Any other ``type`` column (a GPX's symbols, a
+    survey's point types) or description (a survey's own codes) is not read so.
+
+    Examples
+    --------
+    >>> type_kinds(*kinds_tally(pd.DataFrame({"description": ["PAINT NEW CORNER 7", "IRF"]}),
+    ...                         np.array([0, 1]), 2)).tolist()
+    [True, False]
+    """
+    valued = np.asarray(valued, dtype=bool)
+    typed = valued & ~np.asarray(other, dtype=bool)
+    if described is None or foreign is None:
+        return typed
+    by_description = np.asarray(described, dtype=bool) & ~np.asarray(foreign, dtype=bool)
+    return typed | (~valued & by_description)
+
+
+STAKEOUT_DESCRIPTION = r"^\s*(sign|paint|post|other)\s+(?:new|existing)(?:\s|$)"
+"""A description of ``posting plan --format pnezd``'s (``SIGN NEW CORNER 12-345``, ``PAINT
+EXISTING 7``): a marker kind, then ``NEW`` or ``EXISTING`` (case aside); the kind is the first
+word."""
+
+
+def _description_column(columns: pd.Index | list[str]) -> str | None:
+    """The column that describes each point (:data:`DESCRIPTIONS`, or ``D`` of a ``P,N,E,Z,D``
+    file), as named in ``columns``; None without one."""
+    lower = {str(c).strip().lower(): c for c in columns}
+    col = next((lower[c] for c in DESCRIPTIONS if c in lower), None)
+    if col is None and {"n", "e", "d"} <= lower.keys():  # P,N,E,Z,D: D describes the point
+        col = lower["d"]
+    return col
+
+
+def _descriptions(attributes: pd.DataFrame) -> pd.Series | None:
+    """Each row's description: the first non-blank of the description columns present (files
+    read together share their columns: a job's ``description``, another's ``code``)."""
+    lower = {str(c).strip().lower(): c for c in attributes.columns}
+    names = [lower[c] for c in DESCRIPTIONS if c in lower]
+    if not names and {"n", "e", "d"} <= lower.keys():
+        names = [lower["d"]]
+    if not names:
+        return None
+    out = pd.Series(attributes[names[0]], dtype="string").str.strip()
+    for name in names[1:]:
+        blank = (out.isna() | (out == "")).to_numpy(dtype=bool)
+        if blank.any():
+            out = out.where(~blank, pd.Series(attributes[name], dtype="string").str.strip())
+    return out
+
+
+def description_kinds(attributes: pd.DataFrame) -> pd.Series | None:
+    """Each row's kind as a plan's point file describes it (the first word of ``SIGN NEW
+    CORNER 12-345``, lower case), NaN where the description is not one; None without a
+    description column.
+
+    Examples
+    --------
+    >>> description_kinds(pd.DataFrame({"D": ["PAINT NEW INTERVAL 7", "IRF 5/8", None],
+    ...                                 "N": 0, "E": 0})).tolist()
+    ['paint', nan, nan]
+    """
+    text = _descriptions(attributes)
+    if text is None:
+        return None
+    codes, uniques = pd.factorize(text)  # (one per parcel and role at most)
+    word = pd.Series(uniques, dtype="string").str.casefold().str.extract(STAKEOUT_DESCRIPTION)[0]
+    word = word.astype(object).where(word.notna(), np.nan).to_numpy(dtype=object)
+    return pd.Series(np.append(word, np.nan)[codes], index=attributes.index, dtype=object)
+
+
+def description_tally(
+    attributes: pd.DataFrame, group: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """For each of ``n`` groups of rows (as :func:`type_tally`), whether its description column
+    holds a value, and whether some value is not a plan's point file's
+    (:data:`STAKEOUT_DESCRIPTION`): all False without one. The tallies of a file's pieces add
+    up (by ``|``) to the whole file's.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"description": ["SIGN NEW CORNER 7", "IRF", None, ""]})
+    >>> [t.tolist() for t in description_tally(a, np.array([0, 1, 1, 2]), 3)]
+    [[True, True, False], [False, True, False]]
+    """
+    text = _descriptions(attributes)
+    if text is None:
+        return np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
+    valued = (text.notna() & (text != "")).to_numpy(dtype=bool)
+    ours = description_kinds(attributes).notna().to_numpy(dtype=bool)
+    group = np.asarray(group, dtype=np.int64)
+    return (
+        np.bincount(group[valued], minlength=n)[:n] > 0,
+        np.bincount(group[valued & ~ours], minlength=n)[:n] > 0,
+    )
+
+
+def kinds_tally(attributes: pd.DataFrame, group: np.ndarray, n: int) -> tuple[np.ndarray, ...]:
+    """:func:`type_tally` and :func:`description_tally` of each group, the four arrays that
+    :func:`type_kinds` judges (or-ed over a file's pieces, the whole file's)."""
+    return (*type_tally(attributes, group, n), *description_tally(attributes, group, n))
 
 
 _KIND_WORDS = ("sign", "paint", "post")
@@ -233,10 +341,14 @@ def select(attributes: pd.DataFrame, selected: np.ndarray) -> pd.DataFrame:
     return out
 
 
-def description_note(columns: pd.Index | list[str], path: str) -> str | None:
+def description_note(
+    columns: pd.Index | list[str], path: str, described: bool = False
+) -> str | None:
     """The note for a marker file whose points are described (:data:`DESCRIPTIONS`) but have no
     kind (nor a ``type``): every row counts as a sign, monuments and fence corners too. From
-    the columns alone, so that every slice of a file says the same.
+    the columns alone, so that every slice of a file says the same; ``described``: the whole
+    file's descriptions are a plan's point file's (:func:`type_kinds`), whose kinds are read
+    from them, and the note says that instead.
 
     Examples
     --------
@@ -249,12 +361,16 @@ def description_note(columns: pd.Index | list[str], path: str) -> str | None:
     """
     if find_column(columns, "kind") is not None:
         return None
-    lower = {str(c).strip().lower(): str(c) for c in columns}
-    col = next((lower[c] for c in DESCRIPTIONS if c in lower), None)
-    if col is None and {"n", "e", "d"} <= lower.keys():  # P,N,E,Z,D: D describes the point
-        col = lower["d"]
+    lower = {str(c).strip().lower() for c in columns}
+    col = _description_column(columns)
     if col is None or "type" in lower:  # (a type column may hold the kinds)
         return None
+    col = str(col)
+    if described:
+        return (
+            f"{path}: its {col!r} column holds a plan's point file's descriptions (SIGN NEW "
+            f"CORNER ..., PAINT NEW ...): each row's kind is its description's first word"
+        )
     return (
         f"{path}: has a {col!r} column and no kind column: every row counts as a sign; "
         f"if some rows are not markers (monuments, fence corners), choose the markers with "
@@ -282,7 +398,9 @@ def shortened_columns(columns: pd.Index | list[str]) -> dict[str, str]:
 def kind_text(attributes: pd.DataFrame, typed: np.ndarray | None = None) -> pd.Series | None:
     """Each row's kind as recorded: the first non-blank of its kind columns (``kind``,
     ``marker_kind``, ``marker``, in that order), else its ``type`` where its file's ``type``
-    column holds nothing but kinds (a GPX of ``posting plan``'s); None without any such column.
+    column holds nothing but kinds (a GPX of ``posting plan``'s), else its description's first
+    word where its file's descriptions are all a plan's point file's (``PAINT NEW CORNER 7``:
+    :func:`type_kinds`); None without any such column.
 
     Marker files read together share their columns: a CSV's ``kind`` is blank on a GPX's rows,
     whose ``type`` holds theirs, and a file's ``marker_kind`` is blank on another's with
@@ -301,13 +419,16 @@ def kind_text(attributes: pd.DataFrame, typed: np.ndarray | None = None) -> pd.S
     """
     lower = {str(c).lower(): c for c in attributes.columns}
     cols: list = [attributes[lower[a]] for a in COLUMNS["kind"] if a in lower]
-    if "type" in lower:
+    described = _description_column(attributes.columns)
+    if "type" in lower or described is not None:
         if typed is None:  # the rows as one file's
-            one = type_kinds(*type_tally(attributes, np.zeros(len(attributes), dtype=int), 1))
+            one = type_kinds(*kinds_tally(attributes, np.zeros(len(attributes), dtype=int), 1))
             typed = np.repeat(one, len(attributes))
         typed = np.asarray(typed, dtype=bool)
-        if typed.any():
+        if typed.any() and "type" in lower:
             cols.append(attributes[lower["type"]].where(typed))
+        if typed.any() and described is not None:  # a plan's point file: SIGN NEW CORNER 7
+            cols.append(description_kinds(attributes).where(typed))
     if not cols:
         return None
     out = cols[0]

@@ -799,7 +799,7 @@ def _marker_boxes(m: MarkerLayer) -> np.ndarray:
 
 @_task
 def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) -> dict[str, Any]:
-    from posting.attributes import kind_text, marker_kinds, type_tally
+    from posting.attributes import kind_text, kinds_tally, marker_kinds
 
     with io.columns_read() as seen, _tallies_of(piece) as tallies:
         m = read_marker_piece(plan.job, entry, piece)  # (seen: a GeoJSON slice's columns)
@@ -829,10 +829,31 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         and plan.job.sign_parcel_field.strip().lower() in m.attributes.columns,
         "has_where_column": bool(plan.job.signs_where)
         and _where_column(plan.job.signs_where) in m.attributes.columns,
-        # whether its type column holds a value, and one not a kind: the file's judgement
-        # (a type column of kinds) is its pieces' together
-        "type_tally": tuple(bool(t[0]) for t in type_tally(attrs, np.zeros(len(m), int), 1)),
+        # whether its type column holds a value, and one not a kind, and its descriptions
+        # one, and one not a plan's point file's: the file's judgement (a type column of
+        # kinds, descriptions of a plan's) is its pieces' together
+        "type_tally": tuple(bool(t[0]) for t in kinds_tally(attrs, np.zeros(len(m), int), 1)),
     }
+
+
+def _describe_kinds(
+    mres: list[dict[str, Any]], typed: np.ndarray, files: list[tuple[str, Any]]
+) -> None:
+    """In place, the notes of each piece of a marker file whose descriptions are a plan's point
+    file's (``typed``, judged on the whole file): the note that every row counts as a sign
+    (said by each piece, from its columns) becomes the one that the kinds are read from the
+    descriptions, as one process words it."""
+    from posting.attributes import description_note
+
+    for r in mres:
+        e = r["entry"]
+        if not typed[e]:
+            continue
+        cols = r["columns"].columns
+        path = files[e][0]
+        said, meant = description_note(cols, path), description_note(cols, path, True)
+        if said is not None:
+            r["notes"] = [meant if n == said else n for n in r["notes"]]
 
 
 def _where_column(where: str) -> str:
@@ -2315,14 +2336,16 @@ class _Steps:
         columns = tuple(r["columns"] for r in mres if len(r["columns"].columns))
         from posting.attributes import type_kinds
 
-        tally = np.zeros((2, len(job.signs)), dtype=bool)
+        tally = np.zeros((4, len(job.signs)), dtype=bool)
         for r in mres:
             tally[:, r["entry"]] |= r["type_tally"]
+        typed = type_kinds(*tally)
+        _describe_kinds(mres, typed, files)
         plan = replace(
             plan,
             marker_files=tuple(files),
             marker_columns=columns,
-            marker_type_kinds=frozenset(np.flatnonzero(type_kinds(*tally)).tolist()),
+            marker_type_kinds=frozenset(np.flatnonzero(typed).tolist()),
             context_warnings=_context_warnings(job, context, read),
         )
         return plan, mres, marker_pieces

@@ -2679,7 +2679,8 @@ class MarkerLayer:
     parcel_ref
         The parcel id named by ``--sign-parcel-field``, or None.
     type_kinds
-        The files (places in ``files``) whose ``type`` column gives their markers' kinds,
+        The files (places in ``files``) whose ``type`` column (or a plan's point file's
+        descriptions) gives their markers' kinds,
         judged on each whole file (:func:`posting.attributes.type_kinds`); None: judged on
         the rows here, each file's as one (a layer read whole). A partition's markers are
         some rows of each file: it is told the whole files' judgement.
@@ -2710,12 +2711,12 @@ class MarkerLayer:
         return dataclasses.replace(self, type_kinds=typed)
 
     def _typed_files(self) -> np.ndarray:
-        from posting.attributes import type_kinds, type_tally
+        from posting.attributes import kinds_tally, type_kinds
 
         fi = self.file_index
         n = max(len(self.files), int(fi.max()) + 1 if len(fi) else 0)
         if self.type_kinds is None:
-            return type_kinds(*type_tally(self.attributes, fi, n))
+            return type_kinds(*kinds_tally(self.attributes, fi, n))
         per_file = np.zeros(max(n, *self.type_kinds, -1) + 1, dtype=bool)
         per_file[list(self.type_kinds)] = True
         return per_file
@@ -2929,7 +2930,13 @@ def read_markers(
         A file cannot be read, no file has a single row (a file without rows among others is
         a note), ``where`` is not an expression, or no file has its column.
     """
-    from posting.attributes import description_note, select, shortened_columns
+    from posting.attributes import (
+        description_note,
+        kinds_tally,
+        select,
+        shortened_columns,
+        type_kinds,
+    )
     from posting.crs import to_lonlat
 
     if isinstance(paths, str | os.PathLike):
@@ -2980,8 +2987,10 @@ def read_markers(
             )
         attrs.columns = [str(c).strip().lower() for c in attrs.columns]
         attrs = attrs.loc[:, ~attrs.columns.duplicated()]
-        if where is None:
-            note = description_note(attrs.columns, lay.path)
+        if where is None:  # (a piece's file is judged whole by the caller, who words it)
+            whole = np.zeros(len(attrs), dtype=np.int64)
+            described = not piece and bool(type_kinds(*kinds_tally(attrs, whole, 1))[0])
+            note = description_note(attrs.columns, lay.path, described)
             placemarks = Path(lay.path).suffix.lower() in _PLACEMARKS
             notes.extend([note] if note and not placemarks else [])
         elif where_col not in attrs.columns:

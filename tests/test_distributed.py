@@ -1781,6 +1781,34 @@ def test_a_type_column_is_judged_on_the_whole_file_in_slices(
     assert counted == signs_assigned - (0 if other else 20)
 
 
+@pytest.mark.parametrize("other", [None, "IRF 5/8"])
+def test_a_plan_s_point_file_descriptions_are_judged_on_the_whole_file_in_slices(
+    tmp_path, scheduler, monkeypatch, other
+):
+    """The sample's signs as a plan's point file would describe them (``SIGN NEW INTERVAL``,
+    20 of them ``PAINT NEW INTERVAL``), no kind column, read in 57 slices of 4: each slice reads
+    the kinds from the descriptions as the whole file says, with one run's note. With one
+    ``IRF 5/8`` among them (a monument, far from the parcels), the descriptions are a survey's
+    own codes: every row a sign, and the note that says so, in one run as in the slices (whose
+    partitions hold no monument)."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table = table.drop(columns=["kind"]).assign(description="SIGN NEW INTERVAL N01")
+    table.loc[100:119, "description"] = "PAINT NEW INTERVAL N01"
+    if other:
+        table.loc[220, ["description", "lon", "lat"]] = [other, "-81.2", "28.8"]
+    signs = tmp_path / "signs.csv"
+    _signs_csv(signs, table)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    counted = sum(p["markers_counted"] for p in report["parcels"])
+    signs_assigned = sum(p["signs"] for p in report["parcels"])
+    # Florida counts signs: the 20 paint marks count for nothing unless the codes are a survey's
+    assert counted == signs_assigned - (0 if other else 20)
+    text = " ".join(report["warnings"])
+    assert ("every row counts as a sign" in text) == bool(other)
+    assert ("each row's kind is its description's first word" in text) == (not other)
+
+
 def test_an_integer_column_with_blanks_reads_alike_in_slices(tmp_path, scheduler, monkeypatch):
     """A GeoPackage of signs with whole-number columns (``code``, the survey's ``point``
     number: GDAL's 32-bit integers), each blank in one row, read in 57 slices of 3 and 4: a

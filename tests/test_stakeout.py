@@ -350,3 +350,42 @@ def test_existing_markers_and_a_zone_that_does_not_hold_the_lots(runner, job):
     assert "warning: 5 of 5 markers lie outside the area of use of the point file's CRS " in text
     assert "EPSG:2277 (NAD83 / Texas Central (ftUS))" in text
     assert "a CRS of these lots is EPSG:6438" in text
+
+
+def test_a_paint_plan_read_back_from_its_point_file_keeps_its_kinds(runner, job):
+    """A plan under a paint profile (Missouri: purple marks at most 100 ft apart) written as a
+    point file and read back with ``--signs stake.csv --crs``: each row's kind is its
+    description's first word (``PAINT NEW ...``), so the lot complies with the paint marks
+    alone (before: every row a sign, which Missouri does not count: unposted). By hand: the
+    lot's ring is 900 x 4 = 3,600 US survey feet, 3,600.007 ft, with no marker at all, so
+    ceil(3,600.007 / 99.8) = 37 marks (Missouri wants none at the corners). One row in the
+    file with a survey's own code (``IRF``) makes the descriptions a survey's: every row a
+    sign, with the note that says so, and the lot unposted."""
+    stake = job / "stake.csv"
+    lot = [str(job / "lot.geojson"), "--id-field", "parcel_id", "--rules", "missouri"]
+    res = runner.invoke(main, ["plan", *lot, "--format", "pnezd", "-o", str(stake), "-q"])
+    assert res.exit_code == 0, res.stderr
+    pts = _points(stake)
+    assert len(pts) == 37 and pts["description"].str.startswith("PAINT NEW ").all()
+
+    def recheck(path):
+        out = job / "r.json"
+        args = ["check", *lot, "--signs", str(path), "--crs", "EPSG:2236", "--json", str(out)]
+        res = runner.invoke(main, [*args, "-q"])
+        assert res.exit_code in (0, 1), res.stderr
+        report = json.loads(out.read_text())
+        return report["parcels"][0], " ".join(report["warnings"])
+
+    p, warnings = recheck(stake)
+    assert (p["status"], p["markers_counted"]) == ("compliant", 37)
+    assert "'description' column holds a plan's point file's descriptions" in warnings
+    assert "every row counts as a sign" not in warnings
+
+    foreign = job / "foreign.csv"
+    text = stake.read_text().replace(",PAINT NEW INTERVAL", ",IRF", 1)
+    foreign.write_text(text)
+    p, warnings = recheck(foreign)
+    assert (p["status"], p["markers_counted"]) == ("unposted", 0)
+    assert "foreign.csv: has a 'description' column and no kind column: every row counts" in (
+        warnings
+    )
