@@ -381,7 +381,7 @@ def plan_cmd(
 
         parse_start_point(start_point)
         if stakeout_crs is not None:
-            parse_crs(stakeout_crs, parameter="stakeout_crs")
+            parse_crs(stakeout_crs, parameter="stakeout_crs", projected=True)
     summary_fmt = None
     if summary_out:
         summary_fmt = "json" if summary_out == "-" else summary_out.lower().rsplit(".", 1)[-1]

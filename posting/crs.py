@@ -132,9 +132,10 @@ def pyproj_reason(exc: Exception) -> str:
     return str(exc).split(": (Internal Proj Error:", 1)[0]
 
 
-def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
+def parse_crs(value: str | int | CRS, *, parameter: str = "crs", projected: bool = False) -> CRS:
     """Parse a user-given CRS (``EPSG:2236``, ``2236``, WKT, PROJ string); ``parameter`` is the
-    setting that gave it (for the error).
+    setting that gave it (for the error); ``projected``: the setting takes a projected CRS
+    only (a point file's northings and eastings), and the error offers no geographic one.
 
     Raises
     ------
@@ -156,11 +157,12 @@ def parse_crs(value: str | int | CRS, *, parameter: str = "crs") -> CRS:
             parameter=parameter,
         ) from None
     if not (crs.is_geographic or crs.is_projected):
+        geographic = "" if projected else " or a geographic one (EPSG:4326 for longitude/latitude)"
         raise CRSError(
             f"{{option}}: {value!r} is a {crs.type_name.removesuffix(' CRS').lower()} CRS "
             f"({crs.name}), not one of "
             "places on a map: give a projected CRS (State Plane, UTM: EPSG:2236 for Florida "
-            "East, US survey feet) or a geographic one (EPSG:4326 for longitude/latitude)",
+            f"East, US survey feet){geographic}",
             parameter=parameter,
         )
     return crs

@@ -147,7 +147,7 @@ def parse_start_point(value: Any) -> int:
 
 
 def _given_crs(crs: str | int | CRS, box: np.ndarray) -> CRS:
-    given = parse_crs(crs, parameter="stakeout_crs")
+    given = parse_crs(crs, parameter="stakeout_crs", projected=True)
     if not given.is_projected:
         raise CRSError(
             f"{{option}} {crs}: {given.name} is geographic (degrees); a surveyor's point file "

@@ -267,6 +267,19 @@ def test_lots_in_longitude_latitude_need_a_stakeout_crs_and_are_told_their_zone(
         (["--start-point", "1.5"], "--start-point '1.5': a point number"),
         (["--stakeout-crs", "nonsense"], "--stakeout-crs: 'nonsense' is not a CRS pyproj knows"),
         (["--stakeout-crs", "4326"], "--stakeout-crs 4326: WGS 84 is geographic"),
+        # (a geocentric or vertical CRS: a projected one asked for, never a geographic one)
+        (
+            ["--stakeout-crs", "EPSG:4978"],
+            "is a geocentric CRS (WGS 84), not one of places on "
+            "a map: give a projected CRS (State Plane, UTM: EPSG:2236 for Florida East, US survey "
+            "feet)\n",
+        ),
+        (
+            ["--stakeout-crs", "EPSG:5703"],
+            "is a vertical CRS (NAVD88 height), not one of places "
+            "on a map: give a projected CRS (State Plane, UTM: EPSG:2236 for Florida East, US "
+            "survey feet)\n",
+        ),
         (["-o", "/nonexistent/dir/s.csv"], "folder /nonexistent/dir does not exist"),
         (["-o", "s.pnezd"], "writes a PNEZD point file, not .pnezd; name the file .csv or .txt"),
         (["--format", "gpx", "-o", "p.gpx", "--stakeout-crs", "6438"], "is for a point file"),
