@@ -25,7 +25,8 @@ here:
 * **description** ``SIGN NEW CORNER N08``: the marker's kind, ``NEW`` (or ``EXISTING``), its
   role and its parcel id, in capitals but for the id, in ASCII letters, digits, spaces and
   ``- . _ / #`` only (no comma, no quote: a comma would split the line), at most
-  :data:`DESCRIPTION_MAX_CHARS` characters. ``--signs-where "description=SIGN*"`` reads the
+  :data:`DESCRIPTION_MAX_CHARS` characters (the role shortened, ``SIGN NEW INT 12-345``, where
+  the whole would cut the id). ``--signs-where "description=SIGN*"`` reads the
   signs back from a job that holds monuments too.
 
 Positions are the plan's longitudes and latitudes (the 7-decimal values the plan was checked
@@ -63,6 +64,7 @@ __all__ = [
     "DECIMALS",
     "DESCRIPTION_MAX_CHARS",
     "PNEZD_COLUMNS",
+    "ROLE_SHORT",
     "Stakeout",
     "northing_easting",
     "parse_start_point",
@@ -75,9 +77,11 @@ PNEZD_COLUMNS = ("point", "northing", "easting", "elevation", "description")
 """The header line of the point file (posting reads a point file by it)."""
 DECIMALS = 3
 """Decimals of northing and easting, in the CRS's unit (0.001 US survey foot, 0.3 mm)."""
-DESCRIPTION_MAX_CHARS = 32
+DESCRIPTION_MAX_CHARS = 31
 """Longest description written: the shortest limit among collectors' point descriptions we
-know of (Carlson's coordinate files keep 32 characters)."""
+know of (a Carlson coordinate file, ``.crd``, keeps 31 characters; its ``.crdb`` 255)."""
+ROLE_SHORT = {"corner": "COR", "interval": "INT", "access": "ACC"}
+"""A role as a description shortens it, where the whole would cut the parcel id."""
 _EOL = "\r\n"
 _PLURAL = {"US survey foot": "US survey feet", "foot": "feet", "metre": "metres"}
 
@@ -234,6 +238,15 @@ def with_stakeout(
         stakeout, m["lon"].to_numpy(dtype=float), m["lat"].to_numpy(dtype=float), box
     )
     notes += [outside] if outside else []
+    cut = _descriptions(m)[1]
+    if cut.any():
+        ids = m["parcel_id"].to_numpy(dtype=object)[cut]
+        notes.append(
+            f"{int(cut.sum()):,} point(s) of {len(pd.unique(ids)):,} parcel(s) (as "
+            f"{ids[0]}) have their parcel id cut in the description, to "
+            f"{DESCRIPTION_MAX_CHARS} characters: it may read as another parcel's; the "
+            "point numbers follow the plan's order, whose other exports hold the whole id"
+        )
     return dataclasses.replace(plan, stakeout=stakeout, warnings=[*plan.warnings, *notes])
 
 
@@ -268,25 +281,14 @@ def northing_easting(
     return n, e
 
 
-def pnezd_descriptions(table: pd.DataFrame) -> np.ndarray:
-    """Each marker's description in the point file: ``SIGN NEW CORNER N08``.
-
-    Kind and role in capitals, ``NEW`` (or ``EXISTING`` for an existing marker), then the
-    parcel id reduced to ASCII letters, digits, spaces and ``- . _ / #`` (accents dropped,
-    anything else a space), cut to :data:`DESCRIPTION_MAX_CHARS` characters.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"kind": ["sign", "paint"], "role": ["corner", "existing"],
-    ...                   "parcel_id": ['12-345, "Peña"', 7]})
-    >>> pnezd_descriptions(t).tolist()
-    ['SIGN NEW CORNER 12-345 Pena', 'PAINT EXISTING 7']
-    """
+def _descriptions(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The descriptions (:func:`pnezd_descriptions`) and whether each one cut its parcel id."""
     if not len(table):
-        return np.empty(0, dtype=object)
+        return np.empty(0, dtype=object), np.zeros(0, dtype=bool)
     kind = table["kind"].astype(object).where(table["kind"].notna(), "sign").astype(str)
     role = table["role"].astype(str)
-    new = np.where(role == EXISTING, "EXISTING", "NEW " + role.str.upper())
+    existing = (role == EXISTING).to_numpy(dtype=bool)
+    short = role.map(ROLE_SHORT).fillna(role).str.upper()
     ids = table["parcel_id"].astype(object).where(table["parcel_id"].notna(), "").astype(str)
     ids = (
         ids.str.normalize("NFKD")
@@ -296,9 +298,35 @@ def pnezd_descriptions(table: pd.DataFrame) -> np.ndarray:
         .str.split()
         .str.join(" ")
     )
-    head = kind.str.upper().str.replace(r"[^A-Z0-9]+", " ", regex=True).str.strip() + " " + new
-    text = (head + " " + ids).str.strip().str.slice(0, DESCRIPTION_MAX_CHARS).str.rstrip()
-    return text.to_numpy(dtype=object)
+    kind = kind.str.upper().str.replace(r"[^A-Z0-9]+", " ", regex=True).str.strip()
+    full = kind + np.where(existing, " EXISTING", " NEW " + role.str.upper()) + " " + ids
+    brief = kind + np.where(existing, " EXISTING", " NEW " + short) + " " + ids
+    full, brief = full.str.strip(), brief.str.strip()
+    text = full.where(full.str.len() <= DESCRIPTION_MAX_CHARS, brief)
+    cut = (text.str.len() > DESCRIPTION_MAX_CHARS).to_numpy(dtype=bool)
+    text = text.str.slice(0, DESCRIPTION_MAX_CHARS).str.rstrip()
+    return text.to_numpy(dtype=object), cut
+
+
+def pnezd_descriptions(table: pd.DataFrame) -> np.ndarray:
+    """Each marker's description in the point file: ``SIGN NEW CORNER N08``.
+
+    Kind and role in capitals, ``NEW`` (or ``EXISTING`` for an existing marker), then the
+    parcel id reduced to ASCII letters, digits, spaces and ``- . _ / #`` (accents dropped,
+    anything else a space), at most :data:`DESCRIPTION_MAX_CHARS` characters. Where that is
+    too long, the role is shortened as surveyors write it (:data:`ROLE_SHORT`: ``COR``,
+    ``INT``, ``ACC``) so that the parcel id stays whole; only an id too long even so is cut
+    (:func:`with_stakeout` warns of it): a cut id may be another parcel's.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"kind": ["sign", "paint", "paint"],
+    ...                   "role": ["corner", "existing", "interval"],
+    ...                   "parcel_id": ['12-345, "Peña"', 7, "13212951100000130"]})
+    >>> pnezd_descriptions(t).tolist()
+    ['SIGN NEW CORNER 12-345 Pena', 'PAINT EXISTING 7', 'PAINT NEW INT 13212951100000130']
+    """
+    return _descriptions(table)[0]
 
 
 def to_pnezd(plan: Plan, table: pd.DataFrame) -> str:

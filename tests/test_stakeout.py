@@ -317,8 +317,40 @@ def test_descriptions_keep_to_what_collectors_read():
         "PAINT EXISTING Smith Jr Lot 4",
         "POST NEW CORNER Nandu 12/3 #7",
     ]
-    assert got[3] == ("SIGN NEW ACCESS " + "x" * 40)[:32]
-    assert all(len(d) <= 32 and "," not in d and '"' not in d for d in got)
+    assert got[3] == ("SIGN NEW ACC " + "x" * 40)[:31]  # (too long even so: cut)
+    assert all(len(d) <= 31 and "," not in d and '"' not in d for d in got)
+
+
+def test_a_county_s_parcel_id_stays_whole_in_the_description():
+    """A Florida parcel id of 17 digits (Seminole County's ``13212951100000130``): ``PAINT NEW
+    INTERVAL `` and the id are 19 + 17 = 36 characters, over the 31 a Carlson ``.crd`` keeps,
+    and cut to 31 the id kept 12 of its digits (two of Seminole's 50 parcels then read alike).
+    The role shortened, ``PAINT NEW INT `` (14) leaves the id whole: 31; ``SIGN NEW CORNER ``
+    (16) + 17 = 33, ``SIGN NEW COR `` 13 + 17 = 30. Only an id too long even so is cut, and
+    the plan warns of it; the descriptions still read back as their kinds."""
+    from posting.attributes import description_kinds
+
+    pid = "13212951100000130"
+    t = pd.DataFrame(
+        {
+            "kind": ["paint", "sign", "sign", "post"],
+            "role": ["interval", "corner", "interval", "existing"],
+            "parcel_id": [pid, pid, "N08", "y" * 30],
+        }
+    )
+    got = pnezd_descriptions(t).tolist()
+    assert (
+        got
+        == [
+            "PAINT NEW INT " + pid,
+            "SIGN NEW COR " + pid,
+            "SIGN NEW INTERVAL N08",  # (it fits whole)
+            ("POST EXISTING " + "y" * 30)[:31],
+        ]
+    )
+    assert [len(d) for d in got] == [31, 30, 21, 31]
+    kinds = description_kinds(pd.DataFrame({"description": got})).tolist()
+    assert kinds == ["paint", "sign", "sign", "post"]
 
 
 def test_stakeout_zones_orders_the_zones_whose_box_holds_the_lots():
@@ -337,6 +369,28 @@ def test_stakeout_zones_orders_the_zones_whose_box_holds_the_lots():
     [(code, name), *_] = stakeout_zones(np.array([[-121.3, 44.0, -121.29, 44.01]]))
     assert name.endswith("(ft)") and CRS(code).axis_info[0].unit_name == "foot"
     assert stakeout_zones(np.array([[2.0, 48.8, 2.1, 48.9]])) == []  # (Paris: none)
+
+
+def test_a_parcel_id_cut_in_the_descriptions_is_warned_of(runner, tmp_path):
+    """A lot whose id is 30 characters: ``SIGN NEW COR `` (13) + 30 = 43, over 31 even with the
+    role shortened: the ids of its 8 points (the unposted lot 900 ft square gets a sign at each
+    corner and one in each side; ``SIGN NEW INT `` is 13 too) are cut to 31 - 13 = 18
+    characters, and the plan says so."""
+    pid = "PARCEL-" + "1234567890" * 2 + "ABC"
+    assert len(pid) == 30
+    lot = shapely.box(X0, Y0, X0 + SIDE, Y0 + SIDE)
+    gpd.GeoDataFrame({"parcel_id": [pid]}, geometry=[lot], crs="EPSG:2236").to_file(
+        tmp_path / "lot.geojson"
+    )
+    out = tmp_path / "s.csv"
+    args = [str(tmp_path / "lot.geojson"), "--id-field", "parcel_id", "--rules", "florida"]
+    res = runner.invoke(main, ["plan", *args, "--format", "pnezd", "-o", str(out)])
+    assert res.exit_code == 0, res.stderr
+    pts = _points(out)
+    assert len(pts) == 8 and (pts["description"].str.len() == 31).all()
+    assert set(pts["description"].str.split().str[-1]) == {pid[:18]}
+    text = " ".join(res.stderr.split())
+    assert f"8 point(s) of 1 parcel(s) (as {pid}) have their parcel id cut" in text
 
 
 def test_existing_markers_and_a_zone_that_does_not_hold_the_lots(runner, job):
