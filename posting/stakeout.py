@@ -64,6 +64,7 @@ __all__ = [
     "DECIMALS",
     "DESCRIPTION_MAX_CHARS",
     "PNEZD_COLUMNS",
+    "POINT_MAX",
     "ROLE_SHORT",
     "Stakeout",
     "northing_easting",
@@ -82,6 +83,9 @@ DESCRIPTION_MAX_CHARS = 31
 know of (a Carlson coordinate file, ``.crd``, keeps 31 characters; its ``.crdb`` 255)."""
 ROLE_SHORT = {"corner": "COR", "interval": "INT", "access": "ACC"}
 """A role as a description shortens it, where the whole would cut the parcel id."""
+POINT_MAX = 999_999_999
+"""The highest point number written: 9 digits, as many as a Carlson coordinate file's point
+numbers hold."""
 _EOL = "\r\n"
 _PLURAL = {"US survey foot": "US survey feet", "foot": "feet", "metre": "metres"}
 
@@ -128,12 +132,12 @@ class Stakeout:
 
 
 def parse_start_point(value: Any) -> int:
-    """The first point number: a positive whole number (``5001``).
+    """The first point number: a whole number from 1 to :data:`POINT_MAX` (``5001``).
 
     Raises
     ------
     InputError
-        Otherwise (``0``, ``-3``, ``x``, ``1.5``), naming the setting.
+        Otherwise (``0``, ``-3``, ``x``, ``1.5``, ``²``, ``10000000000``), naming the setting.
 
     Examples
     --------
@@ -141,13 +145,24 @@ def parse_start_point(value: Any) -> int:
     (5001, 1)
     """
     text = str(value).strip()
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= POINT_MAX:
         raise InputError(
-            f"{{option}} {value!r}: a point number is a whole number from 1 (e.g. 5001, to "
-            "follow a job's own points)",
+            f"{{option}} {value!r}: a point number is a whole number from 1 to {POINT_MAX:,} "
+            "(e.g. 5001, to follow a job's own points)",
             parameter="start_point",
         )
     return int(text)
+
+
+def _numbered(first: int, n: int) -> None:
+    """Refuse points numbered from ``first`` whose last (of ``n``) has over 9 digits."""
+    if n and first + n - 1 > POINT_MAX:
+        raise InputError(
+            f"{{option}} {first}: the plan's {n:,} points would be numbered up to "
+            f"{first + n - 1:,}, past {POINT_MAX:,} (9 digits); start from at most "
+            f"{POINT_MAX - n + 1:,}",
+            parameter="start_point",
+        )
 
 
 def _given_crs(crs: str | int | CRS, box: np.ndarray) -> CRS:
@@ -332,6 +347,7 @@ def pnezd_descriptions(table: pd.DataFrame) -> np.ndarray:
 def to_pnezd(plan: Plan, table: pd.DataFrame) -> str:
     """The point file of the markers of ``table`` (see the module's docstring)."""
     stakeout = plan.stakeout if plan.stakeout is not None else with_stakeout(plan).stakeout
+    _numbered(stakeout.start_point, len(table))
     n, e = northing_easting(
         stakeout, table["lon"].to_numpy(dtype=float), table["lat"].to_numpy(dtype=float)
     )

@@ -265,6 +265,16 @@ def test_lots_in_longitude_latitude_need_a_stakeout_crs_and_are_told_their_zone(
         (["--start-point", "-3"], "--start-point '-3': a point number"),
         (["--start-point", "x"], "--start-point 'x': a point number"),
         (["--start-point", "1.5"], "--start-point '1.5': a point number"),
+        # (a superscript is a digit to Python, not to int(); 20 digits overflowed numpy)
+        (["--start-point", "\u00b2"], "--start-point '\u00b2': a point number"),
+        (["--start-point", "9" * 20], "a point number is a whole number from 1 to 999,999,999"),
+        # the lot's 5 points from 999,999,998 would end at 1,000,000,002: 10 digits
+        (
+            ["--start-point", "999999998"],
+            "--start-point 999999998: the plan's 5 points would be "
+            "numbered up to 1,000,000,002, past 999,999,999 (9 digits); start from at most "
+            "999,999,995\n",
+        ),
         (["--stakeout-crs", "nonsense"], "--stakeout-crs: 'nonsense' is not a CRS pyproj knows"),
         (["--stakeout-crs", "4326"], "--stakeout-crs 4326: WGS 84 is geographic"),
         # (a geocentric or vertical CRS: a projected one asked for, never a geographic one)
