@@ -466,3 +466,23 @@ def test_a_paint_plan_read_back_from_its_point_file_keeps_its_kinds(runner, job)
     assert "foreign.csv: has a 'description' column and no kind column: every row counts" in (
         warnings
     )
+
+
+def test_a_point_file_with_the_existing_markers_reads_back_alone(runner, job):
+    """``--include-existing``: the job's 3 signs (``SIGN EXISTING``) and its 4 monuments, not
+    markers (``OTHER EXISTING``), beside the 5 new signs. Read back alone, the monuments are
+    of kind other, as in the plan, and count for no rule: 5 + 3 = 8 signs counted (before,
+    every row a sign: 12, the monuments at the corners among them)."""
+    out = job / "s.csv"
+    res = runner.invoke(
+        main, ["plan", *_args(job), "-o", str(out), "--format", "pnezd", "--include-existing"]
+    )
+    assert res.exit_code == 0, res.stderr
+    lot = [str(job / "lot.geojson"), "--id-field", "parcel_id", "--rules", "florida"]
+    res = runner.invoke(
+        main,
+        ["check", *lot, "--signs", str(out), "--crs", "EPSG:2236", "--json", str(job / "r.json")],
+    )
+    assert res.exit_code == 0, res.stderr
+    [p] = json.loads((job / "r.json").read_text())["parcels"]
+    assert (p["status"], p["markers_counted"], p["signs"]) == ("compliant", 8, 12)
