@@ -2987,10 +2987,13 @@ def read_markers(
             )
         attrs.columns = [str(c).strip().lower() for c in attrs.columns]
         attrs = attrs.loc[:, ~attrs.columns.duplicated()]
-        if where is None:  # (a piece's file is judged whole by the caller, who words it)
+        if where is None:
+            note = description_note(attrs.columns, lay.path)
+            # descriptions that are a plan's point file's give the kinds: judged on the whole
+            # file (a piece's by the caller, who words its note)
             whole = np.zeros(len(attrs), dtype=np.int64)
-            described = not piece and bool(type_kinds(*kinds_tally(attrs, whole, 1))[0])
-            note = description_note(attrs.columns, lay.path, described)
+            if note and not piece and type_kinds(*kinds_tally(attrs, whole, 1))[0]:
+                note = description_note(attrs.columns, lay.path, described=True)
             placemarks = Path(lay.path).suffix.lower() in _PLACEMARKS
             notes.extend([note] if note and not placemarks else [])
         elif where_col not in attrs.columns:
