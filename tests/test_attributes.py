@@ -103,6 +103,46 @@ def test_rows_not_selected_are_of_no_kind_whatever_kind_they_had():
         assert (marker_kinds(select(frame, np.ones(4, bool))) == marker_kinds(frame)).all()
 
 
+_OURS = ["SIGN NEW CORNER 12-345", "paint new int 7", "POST EXISTING", "OTHER EXISTING 7"]
+_THEIRS = ["IRF 5/8", "SIGN", "SIGN NEWS 7", "PAINTNEW 7", "NEW SIGN 7"]
+_DESCRIPTIONS = st.sampled_from([None, "", " ", *_OURS, *_THEIRS])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), _DESCRIPTIONS), max_size=30))
+def test_a_plan_s_descriptions_give_kinds_file_by_file(rows):
+    """Oracle: a file (group) without a ``type`` reads its kinds from its descriptions exactly
+    when, read alone, it has one and every non-blank one starts with a kind (sign, paint,
+    post, other) then the word new or existing (a loop over the words); and the tallies of
+    any split of a file's rows into pieces, or-ed together, give the whole file's judgement."""
+    import numpy as np
+
+    from posting.attributes import description_kinds, kinds_tally, type_kinds
+
+    group = np.array([g for g, _ in rows], dtype=int)
+    frame = pd.DataFrame({"description": pd.Series([d for _, d in rows], dtype=object)})
+    got = type_kinds(*kinds_tally(frame, group, 4))
+
+    def ours(d: str) -> bool:
+        words = d.split()
+        return (
+            len(words) >= 2
+            and words[0].lower() in {"sign", "paint", "post", "other"}
+            and (words[1].lower() in {"new", "existing"})
+        )
+
+    for g in range(4):
+        values = [d.strip() for k, d in rows if k == g and d is not None and d.strip()]
+        assert got[g] == (bool(values) and all(map(ours, values))), g
+    kinds = description_kinds(frame).tolist()
+    for (_, d), k in zip(rows, kinds, strict=True):
+        assert (k == d.split()[0].lower()) if d and ours(d) else pd.isna(k)
+    tally = np.zeros((4, 4), dtype=bool)
+    for i in range(len(rows)):
+        tally |= np.array(kinds_tally(frame.iloc[[i]], group[[i]], 4))
+    assert (type_kinds(*tally) == got).all()
+
+
 @pytest.mark.parametrize(
     ("columns", "noted"),
     [
