@@ -643,6 +643,28 @@ def test_an_owners_name_that_settles_nothing_keeps_markers_off_the_shared_line(o
     assert len(by_line) and ((by_line["x_ft"] - 1000).abs() >= 16).all()
 
 
+def test_a_corner_on_a_shared_line_is_set_back_farther_to_stand_clear_of_it():
+    # Two 1,000 ft lots side by side (the line x = 1,000 shared), no owner's name to settle a
+    # doubt, an accuracy of 3 ft: new markers must stand 3.2 ft (3 + the 0.2 ft margin) from
+    # the shared line, 3.3 ft set back (half the margin more). Along the bisector of the
+    # square corner at (1000, 0), turned 5°, 3.3 ft puts a marker only 3.3 x sin(40°) = 2.1
+    # ft from the line; the plan halved it towards the line and gave up (the lots uncertain
+    # when checked again). Set back 2 x 3.3 = 6.6 ft it stands 4.2 ft clear, 6.6 ft from the
+    # corner, within the 27 ft reach (30 ft less the accuracy): both lots comply.
+    layer = parcels(square(1000), square(1000, 1000))
+    p = plan(check(layer, settings=Settings(accuracy_ft=3)))
+    assert p.parcels["complete"].all(), p.parcels["note"].tolist()
+    m = p.markers
+    corner = m[(m["parcel"] == 0) & (m["role"] == "corner") & (m["x_ft"] > 990) & (m["y_ft"] < 10)]
+    [(x, y, back)] = corner[["x_ft", "y_ft", "setback_ft"]].to_numpy().tolist()
+    assert back == pytest.approx(6.6)
+    # (each position as exported: rounded to 7 decimals of a degree, within 0.026 ft)
+    assert 1000 - x == pytest.approx(6.6 * math.sin(math.radians(40)), abs=0.03)
+    assert math.hypot(1000 - x, y) == pytest.approx(6.6, abs=0.03)
+    again = recheck(layer, None, p)
+    assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+
+
 def test_a_gap_a_doubtful_marker_split_is_planned_whole():
     # Lot P's east side (998 ft between its corner signs at (999, 1) and (999, 999)) is split
     # by a sign drawn on the line it shares with lot Q (1000, 500): the check passed the two
