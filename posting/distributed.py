@@ -573,6 +573,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         owner_keys,
         tally_rows,
     )
+    from posting.prepare import across_antimeridian
 
     with _tallies_of(piece) as tallies:
         layer, rows = read_parcel_piece(job, piece)
@@ -590,10 +591,12 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     cy[~polygonal] = np.nan
     lon, lat = to_lonlat(cx, cy, layer.crs)
     lon, lat = lon.copy(), lat.copy()
-    bad = ~(np.isfinite(lon) & np.isfinite(lat))
+    across = polygonal & across_antimeridian(b, layer.crs)  # placed nowhere, as one run
+    bad = ~(np.isfinite(lon) & np.isfinite(lat)) | across
     lon[bad] = np.nan
     lat[bad] = np.nan
     box = every_ring_bounds(geometry, b)  # as prepare_parcels boxes them
+    box[across] = np.nan
     clon, clat = to_lonlat(
         np.r_[box[:, 0], box[:, 2], box[:, 0], box[:, 2]],
         np.r_[box[:, 1], box[:, 1], box[:, 3], box[:, 3]],

@@ -26,7 +26,14 @@ from posting.io import ParcelLayer
 from posting.parallel import pmap
 from posting.settings import Settings
 
-__all__ = ["ParcelGeometry", "PreparedParcels", "add_corners", "prepare_parcels"]
+__all__ = [
+    "ANTIMERIDIAN",
+    "ParcelGeometry",
+    "PreparedParcels",
+    "across_antimeridian",
+    "add_corners",
+    "prepare_parcels",
+]
 
 SQFT_PER_ACRE = 43_560.0
 SLIVER_SQFT = 10.0
@@ -52,6 +59,24 @@ ANTIMERIDIAN = (
     "Aleutians), in which it is measured as it is"
 )
 """The reason a parcel given in longitude and latitude that crosses 180 degrees is not checked."""
+
+
+def across_antimeridian(bounds: np.ndarray, crs: Any) -> np.ndarray:
+    """Which boxes (``shapely.bounds`` rows) of features given in ``crs`` span more than 180
+    degrees of longitude: in a geographic CRS, features across the antimeridian
+    (:data:`ANTIMERIDIAN`), placed nowhere (:func:`prepare_parcels`, and the partitioned
+    run's scan of the parcels alike).
+
+    >>> from pyproj import CRS
+    >>> across_antimeridian(np.array([[-81.3, 28.6, -81.2, 28.7], [-179.9, 0, 179.9, 1]]),
+    ...                     CRS.from_epsg(4326)).tolist()
+    [False, True]
+    """
+    bounds = np.asarray(bounds, dtype=float).reshape(-1, 4)
+    if not getattr(crs, "is_geographic", False):
+        return np.zeros(len(bounds), dtype=bool)
+    with np.errstate(invalid="ignore"):
+        return bounds[:, 2] - bounds[:, 0] > 180.0
 
 
 def _not_a_parcel(kind: str, closed: bool = False) -> str:
@@ -830,10 +855,9 @@ def prepare_parcels(
         )
     unplaced = polygonal & ~(np.isfinite(lon) & np.isfinite(lat))
     invalid[unplaced] = f"cannot be placed on Earth from {layer.crs.name}"
-    if layer.crs.is_geographic:  # a lot across 180 degrees spans the globe in longitude
-        across = polygonal & ~unplaced & (bounds[:, 2] - bounds[:, 0] > 180.0)
-        invalid[across] = ANTIMERIDIAN
-        unplaced |= across
+    across = polygonal & ~unplaced & across_antimeridian(bounds, layer.crs)
+    invalid[across] = ANTIMERIDIAN
+    unplaced |= across
     lon[unplaced] = np.nan
     if plan is None:
         crss, group = plan_working_crs(lon, lat, layer.crs, settings.ground_ft)

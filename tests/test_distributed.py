@@ -3528,6 +3528,36 @@ def test_fuzz_partitioned_as_one_run(scheduler, c, k, merge):
     _one_run_and_partitions_alike(scheduler, c, k, merge)
 
 
+@pytest.mark.parametrize("beside", [False, True])
+def test_a_lot_across_the_antimeridian_is_placed_nowhere_in_partitions_as_in_one_run(
+    scheduler, beside
+):
+    """A lon/lat lot from -179.97 to 180 degrees (the fuzz campaign's): one run calls it invalid
+    (across the antimeridian) and measures in no frame for it; the partitioned run's scan
+    placed it at its box's middle, meridian 0, and named that frame. Alone, and beside a lot
+    of its own near 179.9 W."""
+    import shapely
+
+    across = shapely.from_wkt(
+        "POLYGON ((-179.96875 0, -179.96875 0.03125, 180 0.03125, 180 0, -179.96875 0))"
+    )
+    geoms, mx, my = [across], [-179.96875], [0.0]
+    if beside:
+        geoms.append(shapely.box(-179.95, 0.0, -179.94, 0.01))
+        mx, my = [*mx, -179.95], [*my, 0.0]
+    c = Case(
+        geoms=geoms,
+        crs="EPSG:4326",
+        ids=[str(i) for i in range(len(geoms))],
+        owners=[None] * len(geoms),
+        mx=np.array(mx),
+        my=np.array(my),
+        marker_crs="EPSG:4326",
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False)
+
+
 def _one_run_and_partitions_alike(
     scheduler: str, c, k: int, merge: bool, layers=None, *, rows=None, **written
 ) -> None:
