@@ -1769,16 +1769,23 @@ def test_a_type_column_is_judged_on_the_whole_file_in_slices(
     table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
     table = table.rename(columns={"kind": "type"})
     table.loc[100:119, "type"] = "paint"
+    _, counted, signs_assigned = _kinds_in_slices(tmp_path, scheduler, monkeypatch, table, other)
+    # Florida counts signs: the 20 paint marks count for nothing unless the column is no kinds
+    assert counted == signs_assigned - (0 if other else 20)
+
+
+def _kinds_in_slices(tmp_path, scheduler, monkeypatch, table, other, column="type"):
+    """The sample's signs as ``table`` gives them, with ``other`` (if any) in ``column`` of a
+    marker far from the parcels, read in 57 slices of 4 (as one run: :func:`_one_and_sliced`):
+    the report, and how many markers were counted and assigned as signs."""
     if other:
-        table.loc[220, ["type", "lon", "lat"]] = [other, "-81.2", "28.8"]
+        table.loc[220, [column, "lon", "lat"]] = [other, "-81.2", "28.8"]
     signs = tmp_path / "signs.csv"
     _signs_csv(signs, table)
     monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
     report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
     counted = sum(p["markers_counted"] for p in report["parcels"])
-    signs_assigned = sum(p["signs"] for p in report["parcels"])
-    # Florida counts signs: the 20 paint marks count for nothing unless the column is no kinds
-    assert counted == signs_assigned - (0 if other else 20)
+    return report, counted, sum(p["signs"] for p in report["parcels"])
 
 
 @pytest.mark.parametrize("other", [None, "IRF 5/8"])
@@ -1794,14 +1801,9 @@ def test_a_plan_s_point_file_descriptions_are_judged_on_the_whole_file_in_slices
     table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
     table = table.drop(columns=["kind"]).assign(description="SIGN NEW INTERVAL N01")
     table.loc[100:119, "description"] = "PAINT NEW INTERVAL N01"
-    if other:
-        table.loc[220, ["description", "lon", "lat"]] = [other, "-81.2", "28.8"]
-    signs = tmp_path / "signs.csv"
-    _signs_csv(signs, table)
-    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
-    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
-    counted = sum(p["markers_counted"] for p in report["parcels"])
-    signs_assigned = sum(p["signs"] for p in report["parcels"])
+    report, counted, signs_assigned = _kinds_in_slices(
+        tmp_path, scheduler, monkeypatch, table, other, column="description"
+    )
     # Florida counts signs: the 20 paint marks count for nothing unless the codes are a survey's
     assert counted == signs_assigned - (0 if other else 20)
     text = " ".join(report["warnings"])
