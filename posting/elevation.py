@@ -164,29 +164,41 @@ def _where_words(touched: Sequence[tuple[str, ...]]) -> np.ndarray:
     return np.array(words, dtype=object)[codes]
 
 
+def _frame_scales(prep, lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """PROJ's scales of each parcel's working frame at its points ``lon``/``lat`` (``n`` rows
+    of ``m`` points): the meridional and parallel scale of each, shape ``(n, m, 2)`` (NaN for a
+    parcel without usable geometry), and each frame's own elevation factor (1 where none)."""
+    from pyproj import Proj
+
+    n, m = lon.shape
+    k = np.full((n, m, 2), np.nan)
+    own = np.ones(n)
+    group = np.asarray(prep.group)
+    placed = np.isfinite(lon).all(axis=1) & np.isfinite(lat).all(axis=1)
+    for g, w in enumerate(prep.crss):
+        at = np.flatnonzero((group == g) & placed)
+        if not len(at):
+            continue
+        f = Proj(w.crs).get_factors(lon[at].ravel(), lat[at].ravel())
+        k[at] = np.column_stack(
+            [np.asarray(f.meridional_scale), np.asarray(f.parallel_scale)]
+        ).reshape(len(at), m, 2)
+        own[at] = w.elevation_factor
+    return k, own
+
+
 def _grid_scale(prep) -> tuple[np.ndarray, np.ndarray]:
     """Per parcel, the smallest and largest scale of its working frame at the corners of its
     box (1 where it has no usable geometry)."""
-    from pyproj import Proj
-
     n = len(prep)
-    kmin, kmax = np.ones(n), np.ones(n)
     b = np.asarray(prep.bounds_lonlat, dtype=float).reshape(n, 4)
-    group = np.asarray(prep.group)
-    for g, w in enumerate(prep.crss):
-        at = np.flatnonzero((group == g) & np.isfinite(b).all(axis=1))
-        if not len(at):
-            continue
-        bb = b[at]
-        lon = np.column_stack([bb[:, 0], bb[:, 2], bb[:, 0], bb[:, 2]]).ravel()
-        lat = np.column_stack([bb[:, 1], bb[:, 1], bb[:, 3], bb[:, 3]]).ravel()
-        f = Proj(w.crs).get_factors(lon, lat)
-        k = np.column_stack([np.asarray(f.meridional_scale), np.asarray(f.parallel_scale)]).reshape(
-            len(at), 8
-        )
-        k = k / w.elevation_factor  # (1 at sea level: the band applies only there)
-        ok = np.isfinite(k).all(axis=1)
-        kmin[at[ok]], kmax[at[ok]] = k[ok].min(axis=1), k[ok].max(axis=1)
+    lon = b[:, [0, 2, 0, 2]]
+    lat = b[:, [1, 1, 3, 3]]
+    k, own = _frame_scales(prep, lon, lat)
+    k = k.reshape(n, 8) / own[:, None]  # (1 at sea level: the band applies only there)
+    ok = np.isfinite(k).all(axis=1)
+    kmin, kmax = np.ones(n), np.ones(n)
+    kmin[ok], kmax[ok] = k[ok].min(axis=1), k[ok].max(axis=1)
     return kmin, kmax
 
 
@@ -197,28 +209,21 @@ def frame_band(prep, elevation_ft: float) -> GroundBand:
 
     The frame (:func:`posting.crs.zone_frame`, a local transverse Mercator through the middle
     of the data of one UTM zone, scaled to the ground at the elevation) is exact on its central
-    meridian and longer by ``x^2 / 2R^2`` at ``x`` from it: 6e-6 (0.003 ft in 500 ft) at the
-    edge of a county half a degree wide, 7e-4 (0.37 ft) at the edge of a UTM zone. Divided out
-    here, what is left is the scale's change across one parcel (2e-7 for a lot 1,500 ft wide
-    15 miles off the meridian). The elevation factor itself is good to about 1e-5 (a height
-    above sea level, not the ellipsoid: :func:`posting.crs.elevation_factor`).
+    meridian and longer by ``x^2 / 2R^2`` at ``x`` from it: 5e-6 (0.0025 ft in 500 ft) at the
+    edge of a county half a degree wide at 40 degrees north, 7e-4 (0.37 ft) at the edge of a
+    UTM zone. Divided out here, what is left is the scale's change across one parcel (2e-7
+    for a lot 1,500 ft wide 13 miles off the meridian). The elevation factor itself is good to
+    about 1e-5 (a height above sea level, not the ellipsoid:
+    :func:`posting.crs.elevation_factor`).
     """
-    from pyproj import Proj
-
     n = len(prep)
-    factor = np.ones(n)
     b = np.asarray(prep.bounds_lonlat, dtype=float).reshape(n, 4)
     lon, lat = (b[:, 0] + b[:, 2]) / 2.0, (b[:, 1] + b[:, 3]) / 2.0
-    group = np.asarray(prep.group)
-    for g, w in enumerate(prep.crss):
-        at = np.flatnonzero((group == g) & np.isfinite(lon) & np.isfinite(lat))
-        if not len(at):
-            continue
-        f = Proj(w.crs).get_factors(lon[at], lat[at])
-        k = np.fmax(np.asarray(f.meridional_scale), np.asarray(f.parallel_scale))
-        ground = ground_factors(np.full(len(at), float(elevation_ft)), lat[at])
-        ok = np.isfinite(k) & (k > 0)
-        factor[at[ok]] = ground[ok] / k[ok]
+    k = _frame_scales(prep, lon[:, None], lat[:, None])[0][:, 0]  # (meridional, parallel)
+    k = np.fmax(k[:, 0], k[:, 1])
+    ground = ground_factors(np.full(n, float(elevation_ft)), lat)
+    ok = np.isfinite(k) & (k > 0)
+    factor = np.where(ok, ground / np.where(ok, k, 1.0), 1.0)
     h = np.full(n, float(elevation_ft))
     words = np.full(n, f"the land's elevation ({float(elevation_ft):,g} ft)", dtype=object)
     return GroundBand(factor, factor.copy(), h, h.copy(), words, given=True)
