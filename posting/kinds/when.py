@@ -195,8 +195,14 @@ def longest_ft(geom: Any) -> float:
     """
     if geom is None or shapely.is_empty(geom):
         return float("nan")
+    return float(np.sqrt(_diameter2(geom)))
+
+
+def _diameter2(geom: Any) -> float:
+    """The squared greatest distance between two vertices of ``geom``'s convex hull (a
+    geometry that is neither None nor empty)."""
     xy = shapely.get_coordinates(shapely.convex_hull(geom))
-    return float(np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=-1).max()))
+    return float(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=-1).max())
 
 
 def longest_over(geoms: np.ndarray, threshold_ft: float | np.ndarray) -> np.ndarray:
@@ -223,9 +229,7 @@ def longest_over(geoms: np.ndarray, threshold_ft: float | np.ndarray) -> np.ndar
     out[ok & (np.sqrt(3.0) * r > t)] = True
     band = np.flatnonzero(ok & (np.sqrt(3.0) * r <= t) & (2.0 * r > t))
     for i in band.tolist():  # the few shapes whose diameter is close to the threshold
-        xy = shapely.get_coordinates(shapely.convex_hull(geoms[i]))
-        d2 = ((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=-1)
-        out[i] = bool(d2.max() > t[i] ** 2)
+        out[i] = _diameter2(geoms[i]) > t[i] ** 2
     return out
 
 
