@@ -1407,6 +1407,29 @@ def _next_gaps(
     return next_ft, pd.Series(nxt[: len(am)], index=am, dtype=float)
 
 
+def _what_settles(report: Report, many: bool = False) -> np.ndarray:
+    """Per parcel, what settles which parcel a marker by a shared line posts, as advice.
+
+    The owner's name on the sign settles it where the parcel has an owner of record (the
+    owner column) that a neighbour's does not share (:func:`_clearance`); a column of the
+    survey naming the marker's parcel (``--sign-parcel-field``) settles it always; a more
+    precise survey (a smaller stated accuracy) brings fewer markers into doubt. A parcel with
+    an owner of record is told why the name does not settle it, not to give the column.
+    """
+    owner = report.parcels["owner"].astype(object)
+    known = (owner.notna() & (owner.astype(str).str.strip() != "")).to_numpy(dtype=bool)
+    it, its = ("them", "their") if many else ("it", "its")
+    record = (
+        f"record {its} parcel in the survey (a column read with --sign-parcel-field), or "
+        f"survey {it} more precisely"
+    )
+    return np.where(
+        known,
+        f"its owner's name does not tell this parcel from the neighbour's on a sign: {record}",
+        f"give the owner column, whose name on the sign settles it, {record}",
+    )
+
+
 def _notes(
     report: Report,
     cat: dict[str, np.ndarray],
@@ -1427,6 +1450,7 @@ def _notes(
     ]
     warnings = []
     acc = report.settings.accuracy_ft
+    settle = _what_settles(report)
     for k in np.flatnonzero(cat["unsure"]):
         at = f"[{cat['lon'][k]:.7f}, {cat['lat'][k]:.7f}]"
         why, within = (
@@ -1443,8 +1467,7 @@ def _notes(
             )
         )
         notes[k] = (
-            f"a check cannot be sure this marker posts this parcel: {why}; give the owner "
-            "column, whose name on the sign settles it, or survey it more precisely"
+            f"a check cannot be sure this marker posts this parcel: {why}; {settle[parcel[k]]}"
         )
         warnings.append(
             f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} stands {within} a shared "
@@ -1455,7 +1478,7 @@ def _notes(
         where = f"parcel {ids[cat['parcel'][k]]!r}" if cat["parcel"][k] >= 0 else "no parcel"
         notes[k] = (
             f"a check would count this marker for {where}, not for this boundary: record the "
-            "parcel on the sign's survey row"
+            "parcel on the sign's survey row (a column read with --sign-parcel-field)"
         )
         warnings.append(
             f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} cannot stand where a "
@@ -1561,11 +1584,17 @@ def _shopping_list(
     unplaced = table.loc[notes_.startswith("a check would count"), "parcel"]
     unsure = table.loc[notes_.startswith("a check cannot be sure"), "parcel"]
     stuck = np.isin(rows, unplaced.to_numpy()) | np.isin(rows, unsure.to_numpy())
+    settle = _what_settles(report, many=True)
     for i in np.flatnonzero(stuck):
         n, u = int((unplaced == rows[i]).sum()), int((unsure == rows[i]).sum())
-        parts = [f"{n} marker(s) cannot stand where a check counts them for this parcel"] * (n > 0)
+        parts = [
+            f"{n} marker(s) cannot stand where a check counts them for this parcel: record "
+            "their parcel in the survey (a column read with --sign-parcel-field)"
+        ] * (n > 0)
         clear_of = "by the survey's accuracy" if report.settings.accuracy_ft > 0 else "off it"
-        parts += [f"{u} marker(s) cannot stand clear of a shared line {clear_of}"] * (u > 0)
+        parts += [
+            f"{u} marker(s) cannot stand clear of a shared line {clear_of}: {settle[rows[i]]}"
+        ] * (u > 0)
         note[i] = "; ".join(parts)
     # a parcel whose profile wants markers at its ways in, which no access layer gave: its
     # markers there cannot be placed, and a re-check would be uncertain
@@ -1587,8 +1616,9 @@ def _shopping_list(
     for i in np.flatnonzero(empty):
         note[i] = (
             "nothing to place: its verdict turns on markers by a line shared with another "
-            "parcel, within the survey's accuracy of it; name the owner of record on them (give "
-            "the owner column) or survey them more precisely"
+            "parcel, within the survey's accuracy of it: record in the survey the name on each "
+            "(a name_on_sign column, read against the owner column) or its parcel (a column "
+            "read with --sign-parcel-field), or survey them more precisely"
             if rows[i] in doubt
             else "nothing to place: its profile's rules give no place for a marker here (give "
             "the layers they need, such as the access points or the water)"

@@ -4,6 +4,7 @@ the existing plus the planned markers gives `compliant`, with the fewest interva
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import subprocess
@@ -14,7 +15,7 @@ import pandas as pd
 import pytest
 import shapely
 import shapely.affinity
-from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, square
+from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, planned_markers, square
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from planning import interval_oracle, recheck
@@ -663,6 +664,46 @@ def test_a_corner_on_a_shared_line_is_set_back_farther_to_stand_clear_of_it():
     assert math.hypot(1000 - x, y) == pytest.approx(6.6, abs=0.03)
     again = recheck(layer, None, p)
     assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+
+
+@pytest.mark.parametrize(
+    ("owners", "why", "unsure"),
+    [
+        (None, "give the owner column, whose name on the sign settles it, record", "PPQQ"),
+        (
+            # J & B LLC: no distinctive word; Q's markers name Osceola Cattle, which settles them
+            ["J & B LLC", "Osceola Cattle Co"],
+            "its owner's name does not tell this parcel from the neighbour's on a sign: record",
+            "PP",
+        ),
+    ],
+)
+def test_markers_that_cannot_stand_clear_of_a_shared_line_say_what_settles_them(
+    owners, why, unsure
+):
+    # Two 1,000 ft lots side by side, a phone's 16 ft: the corners on the shared line x = 1,000
+    # have no spot within their 14 ft reach (30 ft less 16) that stands 16.2 ft off that line,
+    # so the plan places them where a check cannot be sure which lot they post. The plan says
+    # what settles it, and it does: a survey naming each marker's parcel (the plan's parcel_id,
+    # read with --sign-parcel-field) makes both lots comply at the same 16 ft.
+    layer = parcels(square(1000), square(1000, 1000), ids=["P", "Q"], owners=owners)
+    p = plan(check(layer, settings=Settings(accuracy_ft=16)))
+    doubtful = p.markers[p.markers["note"].str.startswith("a check cannot be sure")]
+    assert "".join(sorted(doubtful["parcel_id"])) == unsure
+    assert (doubtful["x_ft"] - 1000).abs().max() < 16  # none could stand clear
+    lot = p.parcels.set_index("id").loc["P"]
+    assert not lot["complete"]
+    assert lot["note"] == (
+        "2 marker(s) cannot stand clear of a shared line by the survey's accuracy: "
+        f"{why} their parcel in the survey (a column read with --sign-parcel-field), or "
+        "survey them more precisely"
+    )
+    named = planned_markers(p)
+    named = dataclasses.replace(named, parcel_ref=p.markers["parcel_id"].to_numpy(dtype=object))
+    again = check(layer, named, p.report.profiles, settings=p.report.settings)
+    assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+    unnamed = recheck(layer, None, p)
+    assert unnamed.parcels.set_index("id").loc["P", "status"] == "uncertain"
 
 
 def test_a_gap_a_doubtful_marker_split_is_planned_whole():
