@@ -202,3 +202,31 @@ def test_density_on_the_band_is_judged_at_every_elevation(tmp_path, pair_ft, sta
     places = np.array([ring_places(np.zeros(6, np.int64), pos, [2639.0], 20.0, k)[0] for k in f])
     short = places < required(rule, 2639.0 * f)
     assert status == ("uncertain" if short.any() else "compliant")
+
+
+def test_a_density_violation_on_the_band_shows_places_and_need_at_one_elevation(tmp_path):
+    # The lot of 2,639 ft round with five signs, the first two 19.99 ft apart: 4 places up to
+    # f = 20.001 / 19.99 = 1.000550, then 5; needed 5 up to f = 2,640 / 2,639 = 1.000379, then
+    # 6. Too few at every elevation (4 of 5, 4 of 6, 5 of 6): a violation. Its figures must
+    # be one elevation's: 4 places against 5 needed on the lowest land, not the 5 places of
+    # the highest against the 5 needed on the lowest (a "violation" whose figure met its limit).
+    crs = WYOMING
+    lot = square(2639.0 / 4)
+    ring = shapely.get_exterior_ring(shapely.orient_polygons(lot))
+    pos = np.array([0.0, 19.99, 520.0, 1040.0, 1560.0])
+    pts = shapely.get_coordinates(shapely.line_interpolate_point(ring, pos))
+    rules = profile_file(tmp_path, TEN_A_MILE_PLACE_20)
+    r = check(parcels(lot, crs=crs), markers(pts, crs=crs), rules)
+    assert r.parcels["status"][0] == "noncompliant"
+    [v] = r.findings[r.findings["rule"] == "density"].itertuples()
+    assert v.level == "violation"
+    # a second method: the counts at 20,001 factors across the band, each alone
+    rule = DensityRule("x", per_mile=10.0, place_ft=20.0)
+    f = np.linspace(r.ground.lo[0], r.ground.hi[0], 20_001)
+    places = np.array([ring_places(np.zeros(5, np.int64), pos, [2639.0], 20.0, k)[0] for k in f])
+    need = required(rule, 2639.0 * f)
+    assert (places < need).all()
+    assert (places.min(), places.max(), need.min(), need.max()) == (4, 5, 5, 6)
+    best = np.argmax(places - need)  # the first factor where the fewest are missing
+    assert (v.measured, v.limit) == (places[best], need[best]) == (4, 5)
+    assert v.measured < v.limit

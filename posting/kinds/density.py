@@ -141,7 +141,9 @@ class Count:
     lengths ``lo`` and ``hi`` times those measured: ``places_lo`` (the fewest) and
     ``places_hi``, ``need_lo`` and ``need_hi`` (the most); ``boundary_ft`` the counted boundary
     as measured; ``spare_fewest`` and ``spare_most`` the fewest and most places to spare
-    (places less needed) at any one factor of the band (:func:`count`)."""
+    (places less needed) at any one factor of the band, and ``most_at`` the places and the
+    need at a factor where they are most (:func:`count`): a violation's figures, which stand
+    for one elevation, never places at one end of the band against the need at the other."""
 
     places_lo: np.ndarray
     places_hi: np.ndarray
@@ -150,6 +152,7 @@ class Count:
     boundary_ft: np.ndarray
     spare_fewest: np.ndarray | None = None
     spare_most: np.ndarray | None = None
+    most_at: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def few(self) -> np.ndarray:
@@ -233,14 +236,19 @@ def _margins(
     fewest at the lower end and most at the upper: so the fewest are at ``lo`` or where the
     need steps up (``f_N``, the factor at which ``N + 1`` are needed), the most at ``hi`` or at
     an ``f_N`` (``N`` still needed). The places at ``f_N`` (the count of markers at exactly
-    that factor) are found once for each step (one or two steps in a band of 1:1,500)."""
+    that factor) are found once for each step (one or two steps in a band of 1:1,500). With
+    them, the places and the need at a factor where the places to spare are most (the lowest
+    such of those looked at)."""
 
     def margin(out, need_lo, need_hi):
         # at the band's ends; where the need is one over the band, exact
         fewest, most = out[0] - need_lo, out[1] - need_hi
+        first = out[0] - need_lo >= most  # the lowest land has as many to spare
+        most = np.maximum(most, out[0] - need_lo)
+        best = (np.where(first, out[0], out[1]), np.where(first, need_lo, need_hi))
         steps = need_hi - need_lo
         if rule.per_mile is None or not steps.any():
-            return fewest, most
+            return fewest, most, best
         lo_ring = np.broadcast_to(np.asarray(scale[0], dtype=float), length.shape)
         per_parcel = np.ones(n)
         per_parcel[ring_parcel] = lo_ring
@@ -258,8 +266,10 @@ def _margins(
             places_ring[~counted_rings] = 0
             places = np.bincount(ring_parcel, weights=places_ring, minlength=n).astype(np.int64)
             fewest[at] = np.minimum(fewest[at], places[at] - (big_n + 1))
+            more = places[at] - big_n > most[at]
+            best[0][at[more]], best[1][at[more]] = places[at][more], big_n[more]
             most[at] = np.maximum(most[at], places[at] - big_n)
-        return fewest, most
+        return fewest, most, best
 
     return margin
 
@@ -339,11 +349,12 @@ def _findings(rule: DensityRule, m: Measurements, c: Count, at: np.ndarray, leve
             f"{places} with a {what} on its {miles} at sea level, {ground}{also}: {need} "
             f"needed{rate}; {tail}"
         )
-    measured, limit = (
-        (c.places_hi[at], c.need_lo[at])
-        if level == "violation"
-        else (c.places_lo[at], c.need_hi[at])
-    )
+    if level == "violation":  # at one elevation, where the fewest are missing
+        measured, limit = (
+            (c.places_hi[at], c.need_lo[at]) if c.most_at is None else (x[at] for x in c.most_at)
+        )
+    else:  # the fewest places against the most needed
+        measured, limit = c.places_lo[at], c.need_hi[at]
     return findings_frame(at, "density", level, rule.clause, msgs, measured, limit, "places", 1)
 
 
