@@ -83,3 +83,40 @@ def test_a_property_whose_lots_name_different_places_is_uncertain(tmp_path):
     assert "partly in Chicago" in u["message"] and "Chicago and Evanston" in u["message"]
     [v] = d[1]["violations"]
     assert v["message"].endswith("the land lies in Chicago")
+
+
+def test_half_the_area_counts_the_excluded_place_s_rows_together(tmp_path):
+    """A layer may draw a city in several rows (a municipal layer split in pieces) or as a
+    collection of parts. A 500 ft square lot, 150 ft of its width in one row of Chicago and
+    150 ft in another: 2 * 150 * 500 / (500 * 500) = 60 % of it in Chicago, so it lies there
+    (each row alone holds 30 %, which passed it). 40 % of it (200 ft of 500) is not half."""
+    import pandas as pd
+
+    lot = square(500)
+    pts = along(lot, 95)
+    att = pd.DataFrame({"kind": ["paint"] * len(pts)})
+    rules = profile_file(tmp_path, RULE, kinds=("paint",))
+    west, middle = shapely.box(-100, -100, 150, 600), shapely.box(150, -100, 300, 600)
+
+    def status(geoms, names):
+        city = FeatureLayer(
+            "<memory>",
+            np.array(geoms, dtype=object),
+            LOCAL_FT,
+            np.array(names, dtype=object),
+        )
+        r = check(parcels(lot), markers(pts, attributes=att), rules, context=Context(places=city))
+        return r.to_dict()["parcels"][0]
+
+    for geoms, names in [
+        ([west, middle], ["Chicago city", "Chicago"]),
+        ([shapely.GeometryCollection([west, middle])], ["Chicago"]),
+        ([west, middle, shapely.box(300, -100, 600, 600)], ["Chicago", "Chicago", "Evanston"]),
+    ]:
+        p = status(geoms, names)
+        assert p["status"] == "noncompliant"
+        [v] = p["violations"]
+        assert v["rule"] == "except_in" and "the land lies in Chicago" in v["message"]
+    # 200 ft of 500 in Chicago (two rows of 100 ft): 40 %, not half
+    p = status([shapely.box(-100, -100, 100, 600), shapely.box(100, -100, 200, 600)], ["Chicago"] * 2)
+    assert p["status"] == "compliant"

@@ -4,7 +4,9 @@ Allegheny County; Iowa's bills: incorporated areas).
 
 Where the land lies comes from a layer of places (municipalities, counties: ``places``, named
 by ``place_field``) or from a parcel attribute (``place_field`` alone). A parcel lies in a place
-when at least half its area does (a layer), or when its attribute names it; a property merged
+when at least half its area lies in the excluded places together (a layer: a city drawn in
+several rows or parts is one place; the one holding the most of it names it), or when its
+attribute names it; a property merged
 of lots (``merge_owner``) lies there when every lot's attribute names it, and is
 ``uncertain`` when only some do (it may lie partly there: the attribute cannot say how much).
 Names match without regard to case, and a place's name may go on with its kind ("Chicago
@@ -83,11 +85,20 @@ def excluded(
         for g in range(len(prep.crss)):
             sel = np.flatnonzero(prep.group == g)
             near, polys = layer_in_group(ctx.places, prep, g, 0.0)
-            keep = hit[near]
-            for k in np.flatnonzero(keep).tolist():  # each excluded place: a city, a county
-                inside = share_of_area(prep.geometry_ft[sel], polys[[k]]) >= 0.5
-                out[sel[inside]] = True
-                where[sel[inside]] = ctx.places.values[near[k]]
+            keep = np.flatnonzero(hit[near])
+            if not (len(sel) and len(keep)):
+                continue
+            # half the area in the excluded places together: a city given in several rows or
+            # parts (a parcel 30 % in each of two is 60 % in it), or two adjoining towns of
+            # ``any_place``
+            inside = sel[share_of_area(prep.geometry_ft[sel], polys[keep]) >= 0.5]
+            out[inside] = True
+            geoms, most = prep.geometry_ft[inside], np.zeros(len(inside))
+            for k in keep.tolist():  # each excluded place (a city, a county): the one holding
+                share = share_of_area(geoms, polys[[k]])  # the most of the parcel names it
+                more = share > most
+                most[more] = share[more]
+                where[inside[more]] = ctx.places.values[near[k]]
         return out, where, partly
     if ctx.parcel_place is not None:
         values = np.asarray(ctx.parcel_place, dtype=object).copy()
