@@ -118,5 +118,7 @@ def test_half_the_area_counts_the_excluded_place_s_rows_together(tmp_path):
         [v] = p["violations"]
         assert v["rule"] == "except_in" and "the land lies in Chicago" in v["message"]
     # 200 ft of 500 in Chicago (two rows of 100 ft): 40 %, not half
-    p = status([shapely.box(-100, -100, 100, 600), shapely.box(100, -100, 200, 600)], ["Chicago"] * 2)
+    p = status(
+        [shapely.box(-100, -100, 100, 600), shapely.box(100, -100, 200, 600)], ["Chicago"] * 2
+    )
     assert p["status"] == "compliant"
