@@ -119,6 +119,35 @@ def test_texas_land_cover_from_a_layer_gap_by_gap():
     assert (r.gaps.loc[r.gaps["status"] == "ok", "limit_ft"] == 1000.0).all()
 
 
+@pytest.mark.parametrize(
+    ("forest_ft", "status"),
+    [
+        # Tex. Penal Code 30.05(b)(2)(D)(iii): "no more than: (a) 100 feet apart on forest land;
+        # or (b) 1,000 feet apart on land other than forest land". A 990 ft gap (the south
+        # side's first: marks at (0, 0) and (990, 0)) with this much forest land along it:
+        (445.5, "uncertain"),  # 45 %: by most of its length 1,000 ft (within); but 445.5 ft
+        # of forest land without a mark is over 100 ft: the law says nothing of a gap on both
+        (544.5, "noncompliant"),  # 55 %: forest land for more than 100 ft, most of it: over
+        (0.5, "compliant"),  # half a foot of a woods' edge is no forest land: 1,000 ft
+    ],
+)
+def test_texas_a_gap_partly_through_forest_land(forest_ft, status):
+    lot = square(1980)  # perimeter 7,920 ft = 8 gaps of 990 ft
+    pts = along(lot, 990.0)
+    woods = shapely.box(100, -5, 100 + forest_ft, 5)  # along the south side, x 100 to ...
+    ctx = Context(landcover=features([woods], ["forest"]))
+    r = check(parcels(lot), markers(pts, attributes=kinds(len(pts))), "texas", context=ctx)
+    p = one(r)
+    assert p["status"] == status
+    if status == "uncertain":
+        [u] = [u for u in p["uncertain"] if u["rule"] == "spacing"]
+        assert "forest land for 445.5 ft of its 990.0 ft" in u["message"]
+        assert u["measured"] == pytest.approx(990.0)
+        # the gap is held to the figure that surely suffices, for a plan
+        [gap] = r.gaps[r.gaps["status"] == "uncertain"].to_dict("records")
+        assert gap["limit_ft"] == 100.0 and gap["forest"] == 0.0
+
+
 def test_texas_counts_paint_marks_not_signs_and_checks_them():
     pts = along(square(), 95.0)
     r = check(parcels(square()), markers(pts), "texas", context=Context(parcel_landcover=[True]))

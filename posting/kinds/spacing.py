@@ -37,11 +37,15 @@ from posting.verdict import (
     worst_per_parcel,
 )
 
-__all__ = ["GAP_STATUS", "METRICS", "SpacingRule", "spacing_findings"]
+__all__ = ["GAP_STATUS", "METRICS", "MIXED_MIN_FT", "SpacingRule", "spacing_findings"]
 
 METRICS = ("along_boundary", "straight", "either")
 GAP_STATUS = ["ok", "uncertain", "over", "unmarked"]
 """A gap's status in the report, by code (OK, UNCERTAIN, FAIL, and 3: a ring with no marker)."""
+
+MIXED_MIN_FT = 1.0
+"""A gap runs through two land covers when at least this much of its length lies on each (a
+land-cover edge drawn along the boundary may take a hair of it, which is no cover)."""
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,9 @@ class SpacingRule(Rule):
     Where the figure depends on a fact the data does not show, a gap between the two figures
     is uncertain, not over: land cover unknown, or, with ``forest_condition``, forest land
     that must also meet a condition of the statute's (Minnesota's 500 ft holds "in a wooded
-    area where boundary lines are not clear"; elsewhere in the woods, 1,000 ft).
+    area where boundary lines are not clear"; elsewhere in the woods, 1,000 ft). So is a gap
+    that runs partly through forest land (at least :data:`MIXED_MIN_FT` on each cover): no
+    statute says which figure holds between markers on two covers.
     """
 
     max_ft: float | None = None
@@ -141,7 +147,10 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
         },
         copy=False,  # this function's own arrays: a million gaps need no second copy
     )
-    df["forest"], df["limit_ft"] = (limits or _limits)(rule, m, df, part)
+    if limits is None:
+        df["forest"], df["limit_ft"], forest_ft = _limits(rule, m, df, part)
+    else:
+        (df["forest"], df["limit_ft"]), forest_ft = limits(rule, m, df, part), None
     along = gaps.length_ft
     w = profile.water
     if w is not None and w.mode == "exempt" and m.land.water is not None:
@@ -153,7 +162,10 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     # it); a ring's one marker, wherever it stands, leaves the ring's length, which the
     # parcel data fix
     accuracy = np.where(two, apart_accuracy(s.accuracy_ft), 0.0)
-    unsure = _land_unsure(rule, df["forest"].to_numpy(dtype=float)) if limits is None else None
+    unsure = None
+    if limits is None:
+        forest = df["forest"].to_numpy(dtype=float)
+        unsure = _land_unsure(rule, forest, forest_ft, gaps.length_ft)
     measured = df["measured_ft"].to_numpy()
     judge = _Judge(rule, df["limit_ft"].to_numpy(), accuracy, gaps.unmarked, along, unsure)
     if unsure_ft is not None:
@@ -165,6 +177,8 @@ def measure(rule: SpacingRule, profile, m: Measurements, limits=None) -> Part:
     judged = df.assign(status=code)
     if unsure is not None and unsure.any():
         judged = df.assign(status=code, limit_ft=fail_limit, land_unsure=land)
+        if forest_ft is not None:  # (the findings' words: how much of a gap is forest)
+            judged["forest_ft"] = forest_ft
     if m.banded:
         # which statuses the band decides: as measured, a gap that is within the limit at the
         # highest land is within it too (the ground no shorter than as measured, hi >= 1), so
@@ -314,14 +328,32 @@ def landcover_counts(unknown: int, gaps: int) -> str:
     return f"land cover unknown for {unknown:d} of {gaps:d} gaps"
 
 
-def _land_unsure(rule: SpacingRule, forest: np.ndarray) -> np.ndarray | None:
+def _land_unsure(
+    rule: SpacingRule,
+    forest: np.ndarray,
+    forest_ft: np.ndarray | None = None,
+    length_ft: np.ndarray | None = None,
+) -> np.ndarray | None:
     """Per gap: True where the limit is the stricter or the more lenient by a fact the data
-    does not show (land cover unknown; forest land under a ``forest_condition``); None for a
-    rule with one figure.
+    does not show (land cover unknown; forest land under a ``forest_condition``; a gap of
+    ``length_ft`` with ``forest_ft`` of it on forest land, at least :data:`MIXED_MIN_FT` on
+    each cover); None for a rule with one figure.
+
+    A gap on both covers is held to the forest figure by some readings (its forest land is
+    not posted at that figure) and to the other by others (most of it is other land): unsure,
+    unless most of it is forest land and that part alone is longer than the forest figure, a
+    stretch of forest land more than that without a marker, over on every reading.
 
     >>> r = SpacingRule("x", forest_ft=500.0, other_ft=1000.0)
     >>> _land_unsure(r, np.array([np.nan, 1.0, 0.0])).tolist()
     [True, False, False]
+
+    Gaps of 990, 600 and 700 ft with 400, 599.5 and 400 ft of forest land, and one with half a
+    foot: the second's forest part alone is over 500 ft (over on any reading).
+
+    >>> _land_unsure(r, np.array([0.0, 1.0, 1.0, 0.0]), np.array([400.0, 599.5, 400, 0.5]),
+    ...              np.array([990.0, 600.0, 700.0, 990.0])).tolist()
+    [True, False, True, False]
     >>> r = SpacingRule("x", forest_ft=500.0, other_ft=1000.0, forest_condition="unclear lines")
     >>> _land_unsure(r, np.array([np.nan, 1.0, 0.0])).tolist()
     [True, True, False]
@@ -331,6 +363,11 @@ def _land_unsure(rule: SpacingRule, forest: np.ndarray) -> np.ndarray | None:
     unsure = np.isnan(forest)
     if rule.forest_condition:
         unsure |= forest == 1.0
+    if forest_ft is not None and length_ft is not None:
+        with np.errstate(invalid="ignore"):
+            both = (forest_ft >= MIXED_MIN_FT) & (length_ft - forest_ft >= MIXED_MIN_FT)
+            over = (forest == 1.0) & (forest_ft > rule.forest_ft)
+        unsure |= both & ~(over & (rule.forest_ft < rule.other_ft))
     return unsure
 
 
@@ -398,30 +435,39 @@ def _gap_lines(prep: PreparedParcels, df: pd.DataFrame) -> tuple[np.ndarray, np.
 
 def _limits(
     rule: SpacingRule, m: Measurements, df: pd.DataFrame, part: Part
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per gap: forest land or not (NaN unknown), and the spacing limit that applies."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Per gap: forest land or not (most of its length; NaN unknown), the spacing limit that
+    applies (the stricter where the gap runs through both covers: :func:`_land_unsure` judges
+    it), and, from a land-cover layer, how many feet of the gap are forest (else None)."""
     n = len(df)
     forest = np.full(n, np.nan)
     if not rule.by_landcover:
-        return forest, np.full(n, rule.max_ft)
+        return forest, np.full(n, rule.max_ft), None
+    forest_ft = None
     ctx = m.context
     if ctx.landcover is not None:
         prep = m.prep
         lines, group = _gap_lines(prep, df)
         is_forest = ctx.landcover.values == "forest"
+        share = np.full(n, np.nan)
         for g in range(len(prep.crss)):
             at = group == g
             if not at.any():
                 continue
             near, polys = layer_in_group(ctx.landcover, prep, g, 0.0)
-            share = forest_share(lines[at], polys[is_forest[near]])
-            forest[at] = (share >= 0.5).astype(float)
+            share[at] = forest_share(lines[at], polys[is_forest[near]])
+        forest = np.where(np.isnan(share), np.nan, share >= 0.5)
+        forest_ft = share * df["length_ft"].to_numpy(dtype=float)
     elif ctx.parcel_landcover is not None:
         per_parcel = ctx.forest_by_parcel()
         forest = per_parcel[df["parcel"].to_numpy(dtype=np.int64)] if n else forest
     unknown = np.isnan(forest)
     limit = np.where(forest == 1.0, rule.forest_ft, rule.other_ft)
     limit[unknown] = rule.strictest_ft
+    if forest_ft is not None:  # (a gap on both covers: the figure that surely suffices)
+        both = _land_unsure(rule, forest, forest_ft, df["length_ft"].to_numpy(float))
+        if both is not None:
+            limit[both] = rule.strictest_ft
     # noted always, with its counts: the report keeps the note where a gap of the parcels
     # this profile judges has land cover unknown, or none was given (a partition of the
     # parcels notes its counts though none of its gaps is unknown: the run sums them)
@@ -437,7 +483,7 @@ def _limits(
         f"{rule.strictest_ft:,.0f} ft passes, one over "
         f"{max(rule.forest_ft, rule.other_ft):,.0f} ft fails, one between is uncertain",
     )
-    return forest, limit
+    return forest, limit, forest_ft
 
 
 def _empty_gaps() -> pd.DataFrame:
@@ -724,11 +770,27 @@ def _land_calls(unsure: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:
         if rule.forest_condition
         else "on forest land, and the land cover is not known"
     )
+    f_ft = w["forest_ft"] if "forest_ft" in w else pd.Series(np.nan, index=w.index)
+    length = w["length_ft"].to_numpy(dtype=float)
+    mixed = _land_unsure(
+        rule, w["forest"].to_numpy(dtype=float), f_ft.to_numpy(dtype=float), length
+    )
     msgs = [
         f"{n} {plural(n, 'gap', 'gaps')} longer than {ft(lim)} but within {ft(lenient)} "
-        f"{_HOW[rule.metric]}; the shorter figure holds {why}; the longest is {ft(mm)}"
-        for n, mm, lim in zip(
-            *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")), strict=True
+        f"{_HOW[rule.metric]}; the shorter figure holds "
+        + (
+            f"on forest land, and the longest, {ft(mm)}, runs through forest land for {ft(f)} "
+            f"of its {ft(a)} along the boundary and other land for the rest: the law gives no "
+            "figure for a gap on both"
+            if two
+            else f"{why}; the longest is {ft(mm)}"
+        )
+        for n, mm, lim, f, a, two in zip(
+            *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")),
+            f_ft.tolist(),
+            length.tolist(),
+            mixed.tolist() if mixed is not None else [False] * len(w),
+            strict=True,
         )
     ]
     return _spacing_rows(w, rule, "uncertain", msgs, "measured_ft")
