@@ -9,7 +9,9 @@ Bureau's boundaries shipped with posting, offline). A shipped profile belongs to
 ``auto = true`` are that state's defaults: a parcel in the state is judged by them, as
 alternative ways to post (a parcel complies if it meets any one; Texas: ``texas`` and
 ``texas-signs``). Profiles named beside ``auto`` (``auto`` and ``town-code``) are further
-alternatives for every parcel. Each distinct profile is evaluated once, on every parcel; the
+alternatives: a town's or one's own of no state for every parcel, a state's for the parcels in
+that state alone (``auto`` and ``florida-paint`` judge no Virginia lot by Florida's law). Each
+distinct profile is evaluated once, on every parcel; the
 Report then chooses, for each parcel, only among the profiles that apply to it
 (:func:`posting.assemble.assemble`).
 
@@ -405,13 +407,13 @@ class Choice:
         The state of the parcels without usable geometry (the most common; they are invalid
         under any profile).
     states
-        Each state the parcels lie in, in that order, and the profiles applied there.
+        Each state the parcels lie in, in that order, and the profiles applied there (its
+        defaults, and those given by name that are its law or no state's).
     """
 
     profiles: list[Profile]
     fill: str
     states: dict[str, list[str]]
-    named: frozenset[str] = frozenset()
 
     def applied(
         self, status: np.ndarray, state: np.ndarray, touched: np.ndarray | None = None
@@ -421,14 +423,10 @@ class Choice:
         (``touched``)."""
         state = np.asarray(state, dtype=object).copy()
         state[np.asarray(status, dtype=object) == "empty"] = self.fill
-        defaults = auto_profiles()
         present = list(self.states)
         applies = np.zeros((len(self.profiles), len(state)), dtype=bool)
         for k, p in enumerate(self.profiles):
-            if p.name in self.named:
-                applies[k] = True
-            else:
-                applies[k] = np.isin(state, [s for s in present if p.name in defaults[s]])
+            applies[k] = np.isin(state, [s for s in present if p.name in self.states[s]])
         return Applied(
             list(self.profiles), applies, state, dict(self.states), touched=touched_array(touched)
         )
@@ -442,7 +440,8 @@ def decide(spec: RulesSpec, facts: StateFacts) -> Choice:
     ------
     InputError
         A parcel near or across a state line or outside every state, no parcel with geometry,
-        or land in a state with no default profile (``parameter="rules"``).
+        land in a state with no default profile, or a state's profile named beside ``auto``
+        whose state none of the parcels lies in (``parameter="rules"``).
     """
     if facts.unsure:
         _refuse_unsure(facts)
@@ -465,13 +464,23 @@ def decide(spec: RulesSpec, facts: StateFacts) -> Choice:
     missing = [s for s in present if s not in defaults]
     if missing:
         _refuse_states([(s, *where[s]) for s in missing])
+    idle = [p for p in spec.named if state_of(p) not in (None, *present)]
+    if idle:
+        _refuse_idle(idle, present)
     names: list[str] = []
     for s in present:
         names += [n for n in defaults[s] if n not in names]
     named = {p.name for p in spec.named}
     profiles = [load_rules(n) for n in names if n not in named] + list(spec.named)
-    states = {s: list(defaults[s]) + [p.name for p in spec.named] for s in present}
-    return Choice(profiles, fill, states, frozenset(named))
+    # a profile named beside auto: another way to post where its law is the land's (a
+    # state's, in that state; one of no state, a town's, everywhere)
+    states = {
+        s: list(
+            dict.fromkeys(defaults[s] + [p.name for p in spec.named if state_of(p) in (None, s)])
+        )
+        for s in present
+    }
+    return Choice(profiles, fill, states)
 
 
 def choose(spec: RulesSpec, prep: PreparedParcels) -> Applied:
@@ -604,6 +613,22 @@ def _refuse_unsure(facts: StateFacts) -> None:
         f"the state of {facts.unsure:,} parcel(s) is not certain, so {AUTO} cannot choose their "
         f"rules: {shown}{more}.{crs} {give} the profile of the state whose law applies with "
         f"{{option}}{hint}, or check those parcels on their own",
+        parameter="rules",
+    )
+
+
+def _refuse_idle(idle: list[Profile], present: list[str]) -> None:
+    """Refuse the profiles named beside ``auto`` whose state none of the parcels lies in
+    (``present``): beside ``auto`` they would judge no parcel."""
+    from posting.states import states_table
+
+    names = dict(zip(states_table()["slug"], states_table()["name"], strict=True))
+    whose = "; ".join(f"{p.name} is the law of {names[state_of(p)]}" for p in idle)
+    raise InputError(
+        f"{whose}, where none of the parcels lies (they lie in "
+        f"{' and '.join(names[s] for s in present)}): beside {AUTO}, a state's profile judges "
+        "that state's land alone. To check this land against it, give it without "
+        f"{AUTO} ({{option}} {idle[0].name}); else leave it out",
         parameter="rules",
     )
 

@@ -963,8 +963,12 @@ def _two_states(tmp: Path, virginia_first: bool, one_file: bool = True) -> tuple
 @pytest.mark.realdata
 @pytest.mark.parametrize(
     ("virginia_first", "rules"),
-    [(True, ["auto"]), (False, ["auto", "town-code"])],
-    ids=["virginia-first", "florida-first-and-a-town-s-code-and-two-marker-files"],
+    [(True, ["auto"]), (False, ["auto", "town-code"]), (True, ["auto", "florida-paint"])],
+    ids=[
+        "virginia-first",
+        "florida-first-and-a-town-s-code-and-two-marker-files",
+        "florida-s-paint-in-florida-alone",
+    ],
 )
 def test_auto_on_a_layer_of_two_states_as_in_one_run(tmp_path, scheduler, virginia_first, rules):
     """Partitions of eight parcels: each lies in one state, the run in two. The states come in
@@ -983,7 +987,8 @@ def test_auto_on_a_layer_of_two_states_as_in_one_run(tmp_path, scheduler, virgin
     ]
     report = _same(args, tmp_path, scheduler, 8, ("json", "csv", "geojson"))
     named = rules[1:]
-    va, fl = ["virginia", "virginia-paint", *named], ["florida", *named]
+    va = ["virginia", "virginia-paint", *(n for n in named if n != "florida-paint")]
+    fl = ["florida", *named]  # (Florida's paint is Florida's alone)
     states = {"virginia": va, "florida": fl} if virginia_first else {"florida": fl, "virginia": va}
     assert report["rules"]["states"] == states
     assert list(report["rules"]["states"]) == list(states)

@@ -72,6 +72,60 @@ def test_auto_with_another_profile_beside_it():
     assert rules_spec([]).auto and not rules_spec(["florida"]).auto
 
 
+def test_a_state_s_profile_beside_auto_judges_that_state_s_land_alone():
+    """``auto`` and ``florida-paint``: Florida's paint is another way to post in Florida, not
+    in Virginia. A Virginia lot (about 290 by 360 ft) painted all round in orange, 80 marks
+    about 16 ft apart, each 1 in wide: Virginia's paint asks 2 in (Va. Code 18.2-134.1), so
+    the lot is noncompliant there; judged by Florida's paint (no width, orange, 500 ft) it
+    passed as compliant, by a law that is not Virginia's."""
+    import numpy as np
+    import pandas as pd
+
+    from posting.io import FeatureLayer
+    from posting.measure import Context
+
+    va = lonlat_box(-77.4360, 37.5407, half_deg=0.0005)
+    fl = lonlat_box(-84.2807, 30.4383, half_deg=0.0005)
+    at = np.linspace(0, 1, 81)[:-1]
+    pts = shapely.get_coordinates(
+        shapely.line_interpolate_point(shapely.get_exterior_ring(va), at, normalized=True)
+    )
+    n = len(pts)
+    att = pd.DataFrame({"kind": ["paint"] * n, "color": ["orange"] * n, "width_in": [1.0] * n})
+    # a road nowhere near: the lots have no way in (Virginia's paint asks for it)
+    road = FeatureLayer(
+        "<memory>",
+        np.array([shapely.LineString([(-77.45, 37.55), (-77.44, 37.55)])], dtype=object),
+        WGS84,
+        np.array(["road"], dtype=object),
+    )
+    lots = parcels(fl, va, crs=WGS84, ids=["fl", "va"])
+    r = check(
+        lots,
+        markers(pts, crs=WGS84, attributes=att),
+        ["auto", "florida-paint"],
+        context=Context(access=road),
+    )
+    d = r.to_dict()
+    assert d["rules"]["states"] == {
+        "florida": ["florida", "florida-paint"],
+        "virginia": ["virginia", "virginia-paint"],
+    }
+    fl_p, va_p = d["parcels"]
+    assert [a["rules"] for a in fl_p["alternatives"]] == ["florida", "florida-paint"]
+    assert [a["rules"] for a in va_p["alternatives"]] == ["virginia", "virginia-paint"]
+    assert va_p["status"] == "noncompliant" and va_p["rules"] == "virginia-paint"
+    assert r.rules_name == (
+        "florida or florida-paint in Florida; virginia or virginia-paint in Virginia"
+    )
+    # beside auto, a state's profile where no parcel lies would judge none: said, not ignored
+    with pytest.raises(InputError) as info:
+        check(parcels(fl, crs=WGS84), None, ["auto", "texas"])
+    assert info.value.parameter == "rules"
+    assert "texas is the law of Texas, where none of the parcels lies" in str(info.value)
+    assert "(they lie in Florida)" in str(info.value)
+
+
 @pytest.mark.parametrize(
     ("geom", "words"),
     [
