@@ -633,6 +633,37 @@ def _blank(v: Any) -> bool:
     return v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)) or not str(v).strip()
 
 
+def _measures(values: np.ndarray, canonical: str, nd: int, unit: str) -> list[str]:
+    """Each marker's recorded measure as its page shows it (HTML): the value the checks read
+    from it (:func:`posting.attributes.measured`: ``5 cm`` is 1.97 in, ``NE`` is 45°) in the
+    column's unit, with the words recorded after it where they are not that figure; the words
+    alone where they are no measure (``three``); '' where nothing is recorded.
+
+    >>> _measures(np.array([2, "5 cm", "2 in", "three", None], dtype=object),
+    ...           "letter_height_in", 2, " in")
+    ['2 in', '1.97 in (5 cm)', '2 in', 'three', '']
+    """
+    from posting.attributes import measured
+
+    read = measured(pd.Series(values, dtype=object), canonical).to_numpy(dtype=object)
+    out = []
+    for raw, v in zip(values, read, strict=True):
+        if _blank(raw):
+            out.append("")
+            continue
+        figure = _num(v, nd)
+        words = str(raw).strip()
+        if not figure:
+            out.append(_e(words))
+            continue
+        same = (
+            _num(raw, nd)
+            or words.replace(" ", "").casefold() == (figure + unit).replace(" ", "").casefold()
+        )
+        out.append(f"{figure}{unit}" + ("" if same else f" ({_e(words)})"))
+    return out
+
+
 def _marker_table(t: _Tables, rows: np.ndarray, numbers: dict[int, int]) -> str:
     """The table of a parcel's markers. Columns that no marker of the parcel fills (kind when
     all are signs, content, facing, survey date, photo) are left out, so that what there is
@@ -656,21 +687,21 @@ def _marker_table(t: _Tables, rows: np.ndarray, numbers: dict[int, int]) -> str:
     if any(k != "sign" for k in kinds):
         cols.append(("Kind", 6, "", [_e(k) for k in kinds]))
     content = []
-    for r in rows:
+    letters = _measures(a["letter_height_in"][rows], "letter_height_in", 2, " in")
+    for k, r in enumerate(rows):
         parts = []
         for key, label in (("text", ""), ("name_on_sign", "name: "), ("color", "colour: ")):
             v = a[key][r]
             if not _blank(v):
                 parts.append(f"{label}{_e(v)}")
-        lh = _num(a["letter_height_in"][r], 2)
-        if lh:
-            parts.append(f"letters {lh} in")
+        if letters[k]:
+            parts.append(f"letters {letters[k]}")
         content.append(" · ".join(parts))
     if any(content):
         cols.append(("Content", 30, "", content))
-    facing = [_num(v, 0) for v in a["facing_deg"][rows]]
+    facing = _measures(a["facing_deg"][rows], "facing_deg", 0, "°")
     if any(facing):
-        cols.append(("Facing", 7, "num", [f"{f}°" if f else "" for f in facing]))
+        cols.append(("Facing", 7, "num", facing))
     surveyed = ["" if _blank(v) else _e(v) for v in a["surveyed"][rows]]
     if any(surveyed):
         long_dates = max(len(x) for x in surveyed) > 12

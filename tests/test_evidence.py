@@ -740,3 +740,36 @@ def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit_in_the
     assert "<td class=num>500.1 ft</td><td class=num>500 ft</td>" in finding
     assert ">501 ft</text>" in html and ">500 ft</text>" not in html
     assert "<td class=num>500.1 ft</td></tr>" in pages["index.html"]
+
+
+# -- what the page shows of the survey (found by an audit) --------------------------------------
+
+
+def test_a_letter_height_or_facing_written_with_its_unit_is_shown_as_the_check_read_it(
+    runner, tmp_path
+):
+    """The check reads a letter height of ``5 cm`` as 1.97 in and fails it (under 2 in), and
+    a facing of ``NE`` as 45°; the page's marker table showed neither (nor ``2 in``): only
+    bare numbers were shown, so the sign the violation is about could not be told. What is
+    no measure (``three``) is shown as recorded."""
+    parcels, signs = _square_survey(tmp_path)
+    frame = pd.read_csv(signs)
+    frame["letter_height_in"] = ["5 cm", "2 in", "three"]
+    frame["facing_deg"] = ["NE", "S30°W", "towards the road"]
+    frame.to_csv(signs, index=False)
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "-o", str(out)]
+    assert runner.invoke(main, ["evidence", *args]).exit_code == 0
+    html = (out / "P1.html").read_text()
+    rows = {
+        int(m.group(2)): m.group(1)
+        for m in re.finditer(r"<tr><td class=num>\d+</td>(.*?)signs\.csv:(\d+)</td></tr>", html)
+    }
+    # 5 cm = 5 / 2.54 = 1.9685 in; S 30° W = 180 + 30 = 210° clockwise from north; NE = 45°
+    assert "letters 1.97 in (5 cm)" in rows[0] and "<td class=num>45° (NE)</td>" in rows[0]
+    assert "letters 2 in<" in rows[1] and "<td class=num>210° (S30°W)</td>" in rows[1]
+    assert "letters three<" in rows[2] and "<td class=num>towards the road</td>" in rows[2]
+    # the violation it shows is about the first: under 2 in, to the tenth on its side
+    [finding] = re.findall(r'<tr class="finding"><td>letter_height</td>.*?</tr>', html)
+    assert "<td class=num>1.9 in</td><td class=num>2 in</td>" in finding
+
