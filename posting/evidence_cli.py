@@ -874,6 +874,8 @@ def _same_manifest(manifest: dict[str, Any], again: Record, d: Path) -> Verifica
             continue
         was = json.dumps(manifest.get(key), sort_keys=True, ensure_ascii=False)
         now = json.dumps(made.get(key), sort_keys=True, ensure_ascii=False)
+        if key == "command" and _same_command(manifest, made):
+            continue
         if was != now:
             return Verification(
                 1,
@@ -883,6 +885,51 @@ def _same_manifest(manifest: dict[str, Any], again: Record, d: Path) -> Verifica
                 ],
             )
     return None
+
+
+def _same_command(manifest: dict[str, Any], made: dict[str, Any]) -> bool:
+    """Whether the manifest's command and the one made again give the same options, each
+    with its values in the same order, whatever the order of the options: the command lists
+    them in the order of the manifest's options, which a JSON tool that sorts keys
+    (``jq -S``, ``python -m json.tool --sort-keys``) reorders without changing the record."""
+    was = _command_options(manifest.get("command"), manifest["options"])
+    return was is not None and was == _command_options(made["command"], made["options"])
+
+
+def _command_options(
+    command: Any, options: dict[str, Any]
+) -> tuple[list[str], list[tuple[str, list[str]]]] | None:
+    """A command of :func:`command_line` as its first words (``posting evidence PARCELS``) and
+    its options sorted by flag, each with its values in their order; None when it is not one
+    (the flags that take no value are those the options set to true).
+
+    >>> _command_options("posting evidence p.json --signs a --all --signs b -o DIR", {"all": True})
+    (['posting', 'evidence', 'p.json', '-o', 'DIR'], [('--all', []), ('--signs', ['a', 'b'])])
+    """
+    import shlex
+
+    from posting.cli import flag
+
+    try:
+        words = shlex.split(command) if isinstance(command, str) else None
+    except ValueError:
+        return None
+    if not words or len(words) < 5 or words[-2] != "-o":
+        return None
+    alone = {flag(k) for k, v in options.items() if v is True}
+    found: dict[str, list[str]] = {}
+    rest = words[3:-2]
+    k = 0
+    while k < len(rest):
+        if rest[k] in alone:
+            found.setdefault(rest[k], [])
+            k += 1
+        elif rest[k].startswith("--") and k + 1 < len(rest):
+            found.setdefault(rest[k], []).append(rest[k + 1])
+            k += 2
+        else:
+            return None
+    return [*words[:3], *words[-2:]], sorted(found.items())
 
 
 def _short(text: str, width: int = 80) -> str:

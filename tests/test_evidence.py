@@ -773,3 +773,29 @@ def test_a_letter_height_or_facing_written_with_its_unit_is_shown_as_the_check_r
     [finding] = re.findall(r'<tr class="finding"><td>letter_height</td>.*?</tr>', html)
     assert "<td class=num>1.9 in</td><td class=num>2 in</td>" in finding
 
+
+def test_verify_passes_a_manifest_reformatted_with_its_keys_sorted(runner, tmp_path):
+    """A JSON tool that sorts keys (``jq -S``, ``python -m json.tool --sort-keys``) changes
+    nothing the manifest says; verify called the record's command changed, since the command
+    made again listed the options in the (sorted) order of the manifest's. A command edited
+    is still found."""
+    out = _square_record(runner, tmp_path, "--checked-by", "Dep. Ruiz", "--all")
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    path.write_text(json.dumps(manifest, indent=2, sort_keys=True))
+    keys = list(json.loads(path.read_text())["options"])
+    assert keys == sorted(keys) != list(manifest["options"])
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 0, res.stderr
+    # the check date's value moved to --checked-by and back: another command, same options
+    edited = json.loads(json.dumps(manifest))
+    edited["command"] = manifest["command"].replace("'Dep. Ruiz'", "2026-11-30", 1)
+    edited["command"] = edited["command"].replace(
+        "--check-date 2026-11-30", "--check-date 'Dep. Ruiz'"
+    )
+    assert edited["command"] != manifest["command"]
+    path.write_text(json.dumps(edited, indent=2, sort_keys=True))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1 and f"record file changed since it was made: {path} (command:" in (
+        res.stderr
+    )
