@@ -270,6 +270,30 @@ def marker_attributes(report: Report) -> pd.DataFrame:
 # -- the map ----------------------------------------------------------------------------------
 
 
+def _lon_extent(geom: Any) -> tuple[float, float, float, float]:
+    """West, south, east, north of a WGS 84 geometry, the short way round: for one across the
+    antimeridian (an Aleutian parcel in Alaska Albers) west is east of 0 and east is beyond 180
+    (``east - 360`` is the longitude it names), not the whole globe from -180 to 180.
+
+    >>> _lon_extent(shapely.box(179.99, 51.8, 180.0, 51.81).union(shapely.box(-180, 51.8,
+    ...            -179.98, 51.81)))
+    (179.99, 51.8, 180.02, 51.81)
+    """
+    west, south, east, north = (float(v) for v in shapely.bounds(geom))
+    if east - west > 180:
+        lon = shapely.get_coordinates(geom)[:, 0]
+        lon = np.where(lon < 0, lon + 360.0, lon)
+        west, east = float(lon.min()), float(lon.max())
+        east = round(east, 9)  # (180.02, not 180.01999999999998)
+    return west, south, east, north
+
+
+def _middle_lon(geom: Any) -> float:
+    """The meridian through the middle of a WGS 84 geometry (in [-180, 180))."""
+    west, _, east, _ = _lon_extent(geom)
+    return ((west + east) / 2.0 + 180.0) % 360.0 - 180.0
+
+
 def _nice_length(span_ft: float) -> float:
     """A round scale-bar length (1, 2 or 5 times a power of ten) near a fifth of the span."""
     target = max(span_ft / 5.0, 1e-9)
@@ -355,8 +379,8 @@ class _SvgFrame:
         in ground feet at ``elevation_ft``."""
         from posting.crs import local_tm
 
-        west, south, east, north = shapely.bounds(outline)
-        tm = local_tm((west + east) / 2.0, elevation_ft, (south + north) / 2.0)
+        _, south, _, north = shapely.bounds(outline)
+        tm = local_tm(_middle_lon(outline), elevation_ft, (south + north) / 2.0)
         frame = cls(tm, 0.0, 0.0, 0.0, 0.0)
         x0, y0, x1, y1 = shapely.bounds(frame.geom(outline))
         w, h = max(x1 - x0, 1.0), max(y1 - y0, 1.0)
@@ -414,9 +438,10 @@ def _svg_gaps(f: _SvgFrame, gaps: list[tuple[Any, str, str]]) -> list[str]:
     u = f.u
     out = []
     for line, status, label in gaps:
-        out.append(f'<path class="gap {status}" d="{f.path(line)}"/>')
-        mid = shapely.get_coordinates(shapely.line_interpolate_point(line, 0.5, normalized=True))
-        ((mx, my),) = f.pt(mid[:, 0], mid[:, 1])
+        on_map = f.geom(line)
+        out.append(f'<path class="gap {status}" d="{_path_d(on_map, f.fx)}"/>')
+        mid = shapely.line_interpolate_point(on_map, 0.5, normalized=True)
+        ((mx, my),) = f.fx(shapely.get_coordinates(mid))
         out.append(
             f'<text class="gaplabel" x="{mx:.1f}" y="{my - 0.9 * u:.1f}" font-size="{2.2 * u:.2f}" '
             f'text-anchor="middle">{_e(label)}</text>'
@@ -616,17 +641,25 @@ class _Tables:
         self._tree = shapely.STRtree(self.geoms[self._ok_g]) if len(ok_g) else None
 
     def markers_in(self, box: tuple[float, float, float, float]) -> np.ndarray:
-        """Markers (rows of ``report.markers``) within a longitude/latitude box."""
+        """Markers (rows of ``report.markers``) within a longitude/latitude box (its east
+        beyond 180 for one across the antimeridian)."""
         w, s, e, n = box
-        a, b = np.searchsorted(self._lon_sorted, [w, e])
-        cand = self._order[a:b]
-        lat = self.report.markers["lat"].to_numpy(float)[cand]
-        return cand[(lat >= s) & (lat <= n)]
+        cand = [self._order[slice(*np.searchsorted(self._lon_sorted, [w, e]))]]
+        if e > 180:
+            cand.append(self._order[slice(*np.searchsorted(self._lon_sorted, [w - 360, e - 360]))])
+        found = np.concatenate(cand)
+        lat = self.report.markers["lat"].to_numpy(float)[found]
+        return found[(lat >= s) & (lat <= n)]
 
     def parcels_in(self, box: tuple[float, float, float, float]) -> np.ndarray:
+        """Parcels (rows) whose outline meets a longitude/latitude box (as :meth:`markers_in`)."""
         if self._tree is None:
             return np.empty(0, dtype=np.int64)
-        return np.sort(self._ok_g[self._tree.query(shapely.box(*box))])
+        w, s, e, n = box
+        boxes = [shapely.box(w, s, e, n)]
+        if e > 180:
+            boxes.append(shapely.box(w - 360, s, e - 360, n))
+        return np.unique(self._ok_g[self._tree.query(boxes)[1]])
 
 
 def _blank(v: Any) -> bool:
@@ -897,7 +930,7 @@ def render_page(t: _Tables, i: int) -> str:
     others = (np.empty(0), np.empty(0))
     neighbours: list[Any] = []
     if geom is not None:
-        west, south, east, north = shapely.bounds(geom)
+        west, south, east, north = _lon_extent(geom)
         dx, dy = (east - west) * 0.6 + 2e-4, (north - south) * 0.6 + 2e-4
         box = (west - dx, south - dy, east + dx, north + dy)
         near = t.markers_in(box)
@@ -922,10 +955,7 @@ def render_page(t: _Tables, i: int) -> str:
     )
     out.append("<h2>Map</h2><figure>")
     out.append(parcel_svg(data, f"Map of parcel {pid}"))
-    lon0 = None
-    if geom is not None:
-        b = shapely.bounds(geom)
-        lon0 = round((b[0] + b[2]) / 2.0, 3)
+    lon0 = None if geom is None else round(_middle_lon(geom), 3)
     h = rep.settings.ground_ft
     unit = f"ground feet at {h:,g} ft elevation" if h else "feet"
     out.append(

@@ -799,3 +799,80 @@ def test_verify_passes_a_manifest_reformatted_with_its_keys_sorted(runner, tmp_p
     assert res.exit_code == 1 and f"record file changed since it was made: {path} (command:" in (
         res.stderr
     )
+
+
+def test_the_map_of_a_parcel_across_the_antimeridian_is_drawn_to_scale(runner, tmp_path):
+    """An Aleutian parcel in Alaska Albers (the state's CRS) across 180°: its outline in
+    longitudes runs from 179.99 to -179.98, whose middle in degrees is 0°; the page was drawn on
+    a transverse Mercator through meridian 0 (half the globe away), and ``posting evidence``
+    stopped with a traceback (a scale bar of NaN feet). The map is drawn through the parcel's
+    middle: distances and bearings between its markers are pyproj.Geod's, the neighbour
+    across the line is drawn, and the record verifies."""
+    from pyproj import Geod
+
+    albers = "EPSG:3338"  # metres
+    to_albers = Transformer.from_crs("EPSG:4326", albers, always_xy=True)
+    to_lonlat = Transformer.from_crs(albers, "EPSG:4326", always_xy=True)
+    # (its middle at 179.995° W: checked with a neighbour east of it, every marker of A is
+    # assigned; one at 180° loses two of A's markers, a fault of the check, not the page's)
+    x0, y0 = to_albers.transform(-179.995, 51.8)
+    s = 1609.344  # a mile
+    a, b = (
+        shapely.box(x0 - s / 2, y0, x0 + s / 2, y0 + s),
+        shapely.box(x0 + s / 2, y0, x0 + s * 1.5, y0 + s),
+    )
+    parcels = tmp_path / "parcels.gpkg"
+    gpd.GeoDataFrame({"pid": ["A", "B"]}, geometry=[a, b], crs=albers).to_file(parcels)
+    # A's side midpoints 1 m inside, and one marker of B's
+    pts = [
+        (x0, y0 + 1),
+        (x0, y0 + s - 1),
+        (x0 - s / 2 + 1, y0 + s / 2),
+        (x0 + s / 2 - 1, y0 + s / 2),
+    ]
+    pts.append((x0 + s * 1.5 - 1, y0 + s / 2))
+    lon, lat = to_lonlat.transform(*np.array(pts).T)
+    signs = tmp_path / "signs.csv"
+    pd.DataFrame({"lon": lon, "lat": lat}).to_csv(signs, index=False)
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--rules", "alaska"]
+    args += ["--elevation-ft", "0", "--parcel", "A", "-o", str(out)]
+    res = runner.invoke(main, ["evidence", *args])
+    assert res.exit_code == 0, res.stderr
+    html = (out / "A.html").read_text()
+    svg = html[html.index("<svg") : html.index("</svg>")]
+    assert "nan" not in svg.lower()
+    # the meridian: the middle of A's corners' longitudes, the short way round
+    corner_lon, _ = to_lonlat.transform(*np.array(a.exterior.coords).T)
+    east_lon = np.where(corner_lon < 0, corner_lon + 360, corner_lon)
+    middle = ((east_lon.min() + east_lon.max()) / 2 + 180) % 360 - 180
+    assert f"through meridian {middle:.3f}°" in html and 180 - abs(middle) < 0.01
+    # the markers: numbered on the map as in the table, where the table names their row
+    row_of = {
+        int(n): int(r)
+        for n, r in re.findall(r"<tr><td class=num>(\d+)</td>.*?signs\.csv:(\d+)</td></tr>", html)
+    }
+    assert sorted(row_of.values()) == [0, 1, 2, 3]
+    drawn = {
+        row_of[int(n)]: (float(x), float(y))
+        for x, y, n in re.findall(
+            r'<circle class="marker" cx="([-\d.]+)" cy="([-\d.]+)"[^>]*/><text[^>]*>(\d+)<', svg
+        )
+    }
+    geod = Geod(ellps="WGS84")
+    for i in range(4):
+        for j in range(i + 1, 4):
+            az, _, dist_m = geod.inv(lon[i], lat[i], lon[j], lat[j])
+            dx, dy = drawn[j][0] - drawn[i][0], drawn[i][1] - drawn[j][1]  # SVG's y is down
+            assert np.hypot(dx, dy) == pytest.approx(dist_m / 0.3048, abs=0.3), (i, j)
+            assert (np.degrees(np.arctan2(dx, dy)) - az + 180) % 360 - 180 == pytest.approx(
+                0, abs=0.05
+            )
+    # B (east of 180, at negative longitudes) is drawn beside it, with its marker
+    assert svg.count('<path class="neighbour"') == 1 and svg.count('<circle class="other"') == 1
+    w, h = (float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
+    for x, y in re.findall(
+        r'class="(?:gaplabel|corner[^"]*|other)" c?x="([-\d.]+)" c?y="([-\d.]+)"', svg
+    ):
+        assert 0 < float(x) < w and 0 < float(y) < h
+    assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
