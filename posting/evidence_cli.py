@@ -722,7 +722,7 @@ def _changed_input(manifest: dict[str, Any], root: Path) -> Verification | None:
                 [
                     f"input changed: {x['path']} ({x['role']}): {path.stat().st_size:,} bytes, "
                     f"SHA-256 {sha256_file(str(path))}; the record has {x['size']:,} bytes, "
-                    f"SHA-256 {x['sha256']}"
+                    f"SHA-256 {x['sha256']}{_line_endings(path, x)}"
                 ],
             )
     with contextlib.chdir(root):
@@ -743,6 +743,33 @@ def _changed_input(manifest: dict[str, Any], root: Path) -> Verification | None:
     return None
 
 
+_LINE_ENDINGS_BYTES = 256 << 20
+"""The largest input whose line endings ``verify`` compares (read whole, in memory)."""
+
+
+def _line_endings(path: Path, recorded: dict[str, Any]) -> str:
+    """What to say of a file changed only in its line endings (the file the record has,
+    with each LF written CRLF or the other way round: git on Windows does it to a text file
+    it checks out, and some editors on saving), else ''. The file is still not the record's:
+    its SHA-256 differs."""
+    import hashlib
+
+    size = path.stat().st_size
+    if size == recorded["size"] or size > _LINE_ENDINGS_BYTES:
+        return ""
+    data = path.read_bytes()
+    lf = data.replace(b"\r\n", b"\n")
+    for was, now, text in ((lf, "CRLF", "LF"), (lf.replace(b"\n", b"\r\n"), "LF", "CRLF")):
+        if len(was) == recorded["size"] and hashlib.sha256(was).hexdigest() == recorded["sha256"]:
+            return (
+                f". Only its line endings differ: {now} where the record's file has {text}, as "
+                "git on Windows writes a text file it checks out (core.autocrlf): check out the "
+                "file as it was committed (git config core.autocrlf false, then git checkout "
+                "again), or copy the original, and verify again"
+            )
+    return ""
+
+
 def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | None:
     """Status 1 naming the first of the record's files missing or changed, else None."""
     from posting.evidence import sha256_file
@@ -753,7 +780,9 @@ def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | No
         if not f.is_file():
             return Verification(1, [f"record file missing: {f}"])
         if f.stat().st_size != o["size"] or sha256_file(str(f)) != o["sha256"]:
-            return Verification(1, [f"record file changed since it was made: {f}"])
+            return Verification(
+                1, [f"record file changed since it was made: {f}{_line_endings(f, o)}"]
+            )
     made = {o["path"] for o in manifest["outputs"]} | {MANIFEST}
     # a page added beside the record's (hidden files, a system's .DS_Store, are not pages)
     added = sorted(

@@ -876,3 +876,29 @@ def test_the_map_of_a_parcel_across_the_antimeridian_is_drawn_to_scale(runner, t
     ):
         assert 0 < float(x) < w and 0 < float(y) < h
     assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
+
+
+def test_verify_says_when_only_the_line_endings_of_a_file_changed(runner, tmp_path):
+    """git on Windows (core.autocrlf) checks a CSV out with CRLF line endings: its SHA-256
+    is not the record's, so verify still finds it changed (1), and now says why, and how to
+    get the record's bytes back; the same for a page of the record kept in git."""
+    out = _square_record(runner, tmp_path)
+    signs = tmp_path / "signs.csv"
+    lf = signs.read_bytes()
+    assert b"\r" not in lf
+    signs.write_bytes(lf.replace(b"\n", b"\r\n"))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    crlf_bytes = len(lf) + lf.count(b"\n")  # a CR more a line
+    assert f"input changed: {signs} (signs): {crlf_bytes:,} bytes" in res.stderr
+    assert "Only its line endings differ: CRLF where the record's file has LF" in res.stderr
+    # another change besides: no word of line endings
+    signs.write_bytes(lf.replace(b"\n", b"\r\n").replace(b"NO", b"No"))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1 and "line endings" not in res.stderr
+    signs.write_bytes(lf)
+    page = out / "P1.html"
+    page.write_bytes(page.read_bytes().replace(b"\n", b"\r\n"))
+    res = runner.invoke(main, ["verify", str(out)])
+    assert res.exit_code == 1
+    assert f"record file changed since it was made: {page}. Only its line endings" in res.stderr
