@@ -620,7 +620,14 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
     edited = _same_manifest(manifest, again, d)
     if edited is not None:
         return edited
-    return Verification(0, [*lines, *verdicts.lines, *outputs.lines, f"record {d}: verified"])
+    pdfs = sum(1 for o in manifest["outputs"] if o["path"].endswith(".pdf"))
+    done = f"record {d}: verified"
+    if pdfs and not reprint:  # (a PDF and its SHA-256 in the manifest could both be edited)
+        done += (
+            f", but for its {pdfs:,} PDF(s), which were not printed again (see above): the "
+            "HTML pages they were printed from are verified"
+        )
+    return Verification(0, [*lines, *verdicts.lines, *outputs.lines, done])
 
 
 def _read_manifest(d: Path) -> dict[str, Any] | Verification:

@@ -902,3 +902,39 @@ def test_verify_says_when_only_the_line_endings_of_a_file_changed(runner, tmp_pa
     res = runner.invoke(main, ["verify", str(out)])
     assert res.exit_code == 1
     assert f"record file changed since it was made: {page}. Only its line endings" in res.stderr
+
+
+def test_verify_where_no_chromium_is_does_not_call_the_pdfs_verified(runner, tmp_path, monkeypatch):
+    """A record made with --pdf, verified where no Chromium is: its PDFs cannot be printed
+    again, so a PDF edited along with its SHA-256 in the manifest is not found. verify said
+    "record ...: verified" (the one line that --quiet shows); it says which files it could
+    not make again."""
+    import posting.evidence as evidence
+
+    def fake_print(pages, exe, *, paper="letter", check_date="", workers=2):
+        return {
+            name.replace(".html", ".pdf"): b"%PDF " + text.encode() for name, text in pages.items()
+        }
+
+    monkeypatch.setattr(evidence, "print_pdfs", fake_print)
+    monkeypatch.setattr(evidence, "find_chromium", lambda: "/opt/chromium")
+    monkeypatch.setattr(evidence, "chromium_version", lambda exe: "Chromium 1.0")
+    out = _square_record(runner, tmp_path, "--pdf")
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["P1.pdf", "index.pdf"]
+    monkeypatch.setattr(evidence, "find_chromium", lambda: None)
+    pdf = out / "P1.pdf"
+    pdf.write_bytes(pdf.read_bytes().replace(b"Not compliant", b"Compliant"))
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    [entry] = [o for o in manifest["outputs"] if o["path"] == "P1.pdf"]
+    entry.update(size=pdf.stat().st_size, sha256=_sha(pdf))
+    path.write_text(json.dumps(manifest, indent=1))
+    res = runner.invoke(main, ["verify", str(out), "--quiet"])
+    assert res.exit_code == 0
+    assert res.stderr == (
+        f"record {out}: verified, but for its 2 PDF(s), which were not printed again (see "
+        "above): the HTML pages they were printed from are verified\n"
+    )
+    res = runner.invoke(main, ["verify", str(out)])
+    said = "PDFs not printed again: the record was printed by Chromium 1.0, and no Chromium is here"
+    assert res.exit_code == 0 and said in res.stderr
