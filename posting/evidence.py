@@ -138,12 +138,18 @@ def photo_labels(paths: Iterable[str]) -> dict[str, str]:
 
 def _css_string(text: str) -> str:
     """A CSS string literal holding ``text`` whatever it contains (every character that is not
-    a plain letter, digit, space or simple punctuation is written as a CSS escape).
+    a plain letter, digit, space or simple punctuation is written as a CSS escape), with an
+    invisible bidirectional control shown as its code point, as :func:`_e` shows it (a CSS
+    escape is the character itself once the page is read: the footer printed on every page
+    would show the text in another order than it is stored).
 
     >>> _css_string('N06 </style>"')
     '"N06 \\\\3c \\\\2f style\\\\3e \\\\22 "'
+    >>> _css_string("P\\u202e1")
+    '"P\\\\5b U\\\\2b 202E\\\\5d 1"'
     """
     ok = re.compile(r"[A-Za-z0-9 .,:;()#_\-]")
+    text = _BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
     return '"' + "".join(c if ok.fullmatch(c) else f"\\{ord(c):x} " for c in text) + '"'
 
 

@@ -938,3 +938,19 @@ def test_verify_where_no_chromium_is_does_not_call_the_pdfs_verified(runner, tmp
     res = runner.invoke(main, ["verify", str(out)])
     said = "PDFs not printed again: the record was printed by Chromium 1.0, and no Chromium is here"
     assert res.exit_code == 0 and said in res.stderr
+
+
+def test_the_printed_footer_shows_a_bidirectional_control_as_its_code_point(runner, tmp_path):
+    """Each printed page's footer (CSS @page content) names the parcel. The id's U+202E was
+    written there as a CSS escape, which is the character itself once the page is read: the
+    footer printed on every page showed the id in another order than it is stored."""
+    parcels, signs = _square_survey(tmp_path, pid="P\u202e12")
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--check-date", "2026-11-30"]
+    assert runner.invoke(main, ["evidence", *args, "-o", str(out)]).exit_code == 0
+    html = (out / "P_12.html").read_text()
+    literal = re.search(r'@bottom-left \{ content: "([^"]*)"', html).group(1)
+    # CSS escapes: a backslash, 1-6 hex digits and one optional space
+    footer = re.sub(r"\\([0-9a-fA-F]{1,6}) ?", lambda m: chr(int(m.group(1), 16)), literal)
+    assert footer.startswith("Parcel P[U+202E]12 · Fla. Stat. 810.011")
+    assert footer.endswith(" · checked 2026-11-30")
