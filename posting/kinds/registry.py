@@ -7,7 +7,10 @@ Which parcels are recorded comes from a layer of the recorded land (``registry``
 a parcel's area inside it; its ``year`` column, where there is one, says for which posting
 year) or from a parcel attribute (``registry_where``). A record counts for the current posting
 year only (the year in which the season containing the date of the check began,
-``season_start``). Then:
+``season_start``). In a layer with a year column, a record whose year is blank or holds no
+year of four digits (``25-26``, ``FY26``) may be for any year: land recorded only by such
+records is ``uncertain`` where nothing else posts it (and, where the record is ``required``,
+an ``uncertain`` finding, not a violation). Then:
 
 * ``counts_as_posted``: a recorded parcel is posted whatever stands on the ground (North
   Dakota); it is ``compliant``, posted by ``registry``;
@@ -61,17 +64,24 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> RegistryRule:
     )
 
 
-def recorded(m: Measurements, year: int) -> tuple[np.ndarray | None, np.ndarray]:
-    """Per parcel: recorded for ``year`` (None: no registry given), and the record in words."""
+def recorded(m: Measurements, year: int) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """Per parcel: recorded for ``year`` (None: no registry given), the record in words, and
+    whether it may be recorded for ``year`` only by records of a year not known (a blank or
+    unreadable year in a layer with a year column)."""
     prep, ctx = m.prep, m.context
     n = m.n
     words = np.full(n, None, dtype=object)
+    maybe = np.zeros(n, dtype=bool)
     if ctx.registry is not None:
+        values = pd.Series(ctx.registry.values, dtype="string")
         years = pd.to_numeric(
-            pd.Series(ctx.registry.values, dtype="string").str.extract(r"(\d{4})", expand=False),
-            errors="coerce",
+            values.str.extract(r"(\d{4})", expand=False), errors="coerce"
         ).to_numpy(dtype=float)
-        current = np.isnan(years) | (years == year)
+        # with no year column, every record is the current year's; with one, a record of no
+        # readable year may be any year's
+        dated = ctx.registry.field is not None or bool(values.notna().any())
+        unknown = np.isnan(years) if dated else np.zeros(len(years), dtype=bool)
+        current = (years == year) if dated else (np.isnan(years) | (years == year))
         now = np.zeros(n, dtype=bool)
         before = np.full(n, np.nan)
         for g in range(len(prep.crss)):
@@ -79,27 +89,43 @@ def recorded(m: Measurements, year: int) -> tuple[np.ndarray | None, np.ndarray]
             near, polys = layer_in_group(ctx.registry, prep, g, 0.0)
             geoms = prep.geometry_ft[sel]
             now[sel] = share_of_area(geoms, polys[current[near]]) >= 0.5
-            old = ~current[near]
+            if unknown[near].any():
+                either = current[near] | unknown[near]
+                maybe[sel] = ~now[sel] & (share_of_area(geoms, polys[either]) >= 0.5)
+            old = ~current[near] & ~unknown[near]
             for y in np.unique(years[near][old]).tolist():  # the few earlier years recorded
                 hit = share_of_area(geoms, polys[old & (years[near] == y)]) >= 0.5
                 before[sel[hit]] = np.fmax(before[sel[hit]], y)
         words[now] = f"recorded for {year}"
-        stale = ~now & np.isfinite(before)
+        stale = ~now & ~maybe & np.isfinite(before)
         words[stale] = [
             f"recorded for {int(y)}, not the current posting year {year}" for y in before[stale]
         ]
-        return now, words
+        words[maybe] = (
+            f"recorded, for a posting year not known (the record's {ctx.registry.field or 'year'} "
+            "is blank or not a year of four digits)"
+        )
+        return now, words, maybe
     if ctx.registered is not None:
         now = pd.Series(ctx.registered, dtype=object).fillna(False).astype(bool).to_numpy()
         words[now] = f"recorded for {year}"  # an attribute: taken as this year's
-        return now, words
-    return None, words
+        return now, words, maybe
+    return None, words, maybe
+
+
+def _unknown_year(rule: RegistryRule, year: int) -> str:
+    """What a finding says of land recorded only for a posting year not known."""
+    return (
+        f"the posting may not be recorded in {rule.name} for the posting year {year}: its "
+        "record gives no year of four digits (blank, or such as '25-26'); give the year the "
+        f"posting was recorded for (the year its season began: {year} for this one)"
+    )
 
 
 def measure(rule: RegistryRule, profile, m: Measurements) -> Part:
     """Each parcel's record; with ``required``, a violation where there is none."""
     year = posting_year(m.today, rule.season_start)
-    now, words = recorded(m, year)
+    now, words, maybe = recorded(m, year)
     part = Part(findings=[empty_findings()], columns={"registry": words})
     if now is None:
         part.skip(
@@ -110,7 +136,23 @@ def measure(rule: RegistryRule, profile, m: Measurements) -> Part:
         )
         return part
     if rule.required:
-        miss = np.flatnonzero(~now & (m.prep.group >= 0))
+        valid = m.prep.group >= 0
+        unsure = np.flatnonzero(~now & maybe & valid)
+        if len(unsure):
+            part.findings.append(
+                findings_frame(
+                    unsure,
+                    "registry",
+                    "uncertain",
+                    rule.clause,
+                    [_unknown_year(rule, year)] * len(unsure),
+                    np.nan,
+                    np.nan,
+                    None,
+                    1,
+                )
+            )
+        miss = np.flatnonzero(~now & ~maybe & valid)
         msgs = [
             f"the posting is not recorded in {rule.name} for the posting year {year}"
             + (f" ({w})" if w else "")
@@ -128,10 +170,35 @@ def settle(rule: RegistryRule, profile, m: Measurements, land: Land, part: Part)
     """A recorded parcel is posted (``counts_as_posted``)."""
     if not rule.counts_as_posted:
         return
-    now, _ = recorded(m, posting_year(m.today, rule.season_start))
+    year = posting_year(m.today, rule.season_start)
+    now, _, maybe = recorded(m, year)
     if now is None:
         return
     land.posted_by[now & (m.prep.group >= 0) & pd.isna(land.posted_by)] = "registry"
+    # recorded only for a year not known: land its markers do not post is uncertain (posted
+    # by the record, or not); a required record's measure says why
+    unsure = np.flatnonzero(
+        maybe
+        & (m.prep.group >= 0)
+        & pd.isna(land.posted_by)
+        & np.isin(land.status, ["noncompliant", "unposted"])
+    )
+    if len(unsure):
+        land.status[unsure] = "uncertain"
+        if not rule.required:
+            part.findings.append(
+                findings_frame(
+                    unsure,
+                    "registry",
+                    "uncertain",
+                    rule.clause,
+                    [_unknown_year(rule, year)] * len(unsure),
+                    np.nan,
+                    np.nan,
+                    None,
+                    1,
+                )
+            )
 
 
 register(
