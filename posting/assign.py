@@ -655,17 +655,24 @@ def _explain(
 ) -> None:
     """Fill ``reason`` for usable markers that were not assigned (few, so a loop is fine); one
     with no boundary near it and more than :data:`FAR_OUTSIDE_FT` outside the parcels'
-    ``extent`` (:func:`parcels_extent`) is said to be."""
+    ``extent`` (:func:`parcels_extent`) is said to be, and, where it would stand within
+    :data:`REASON_SEARCH_FT` of the extent with the sign of its longitude changed or its
+    longitude and latitude swapped, that this is the likely slip."""
     ids = prep.ids
     tol = _fmt_ft(tolerance_ft)
     has_pair = np.zeros(len(reason), dtype=bool)
     if named_pairs.size:
         has_pair[named_pairs[0]] = True
     lost = usable & (parcel < 0) & ~named & (inside_parcel < 0) & (nearest_ring < 0)
-    far_outside = None
+    far_outside = flipped = swapped = None
     if lost.any() and extent is not None:
         far_outside = np.full(len(reason), np.nan)
         far_outside[lost] = outside_ft(markers.lon[lost], markers.lat[lost], extent)
+        # where it would stand with the sign of its longitude changed, or its longitude and
+        # latitude swapped: the likely slip of a hand-typed position
+        flipped, swapped = np.full(len(reason), np.nan), np.full(len(reason), np.nan)
+        flipped[lost] = outside_ft(-markers.lon[lost], markers.lat[lost], extent)
+        swapped[lost] = outside_ft(markers.lat[lost], markers.lon[lost], extent)
     for i in np.flatnonzero(usable & (parcel < 0)):
         if named[i]:
             ref = markers.parcel_ref[i]
@@ -693,10 +700,19 @@ def _explain(
             reason[i] = f"no parcel boundary within {REASON_SEARCH_FT:,.0f} ft"
             far = far_outside[i] if far_outside is not None else np.nan
             if far > FAR_OUTSIDE_FT:
-                reason[i] += (
-                    f"; it stands {far / 5280:,.0f} miles outside the parcels' extent: a "
-                    "coordinate typed wrong?"
-                )
+                reason[i] += f"; it stands {far / 5280:,.0f} miles outside the parcels' extent"
+                if flipped[i] <= REASON_SEARCH_FT:
+                    reason[i] += (
+                        ", and would stand among them with the sign of its longitude changed "
+                        f"({-markers.lon[i]:.6f}): its minus sign left out (or typed)?"
+                    )
+                elif swapped[i] <= REASON_SEARCH_FT:
+                    reason[i] += (
+                        ", and would stand among them with its longitude and latitude "
+                        "swapped: the two typed in each other's place?"
+                    )
+                else:
+                    reason[i] += ": a coordinate typed wrong?"
 
 
 def parcels_extent(prep: PreparedParcels | ParcelGeometry) -> tuple[float, ...] | None:

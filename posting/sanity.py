@@ -6,6 +6,10 @@ Each file is sound on its own, yet the answer would be wrong:
   latitude): every marker lands far from every parcel, and every parcel would be reported
   unposted. It is caught by trying the swap against the parcels' extent: when no marker of a
   file falls within it as given, and most would with x and y swapped, the file is refused;
+* **the minus sign of a western longitude left out** (``81.3`` for ``-81.3`` in Florida, as a
+  spreadsheet of a GPS's ``W 81.3`` is often typed): every marker lands in China, and every
+  parcel would be reported unposted. Caught alike, by trying each longitude of a file in
+  degrees with its sign changed;
 * **adjoining parcels of one owner**, checked one by one: the line between them must then be
   posted like any other, which is rarely what the owner of one property meant. A warning names
   them and says how to check them as one property.
@@ -30,10 +34,12 @@ from posting.prepare import PreparedParcels, adjoining_pairs
 
 __all__ = [
     "check_inputs",
+    "flipped_files",
     "looks_swapped",
     "owner_codes",
     "padded",
     "parcels_extent",
+    "refuse_flipped",
     "refuse_swapped",
     "same_owner_notes",
     "same_owner_pairs",
@@ -76,12 +82,13 @@ def swap_counts(
     extent: tuple[float, float, float, float] | None,
     *,
     always: bool = False,
-) -> list[tuple[int, int, int, int]]:
+) -> list[tuple[int, int, int, int, int]]:
     """For each marker file (its number in ``markers.files``): how many of its markers have a
-    position, how many fall within ``extent`` (:func:`parcels_extent`) as given, and how many
-    would with x and y swapped. Counts add up over pieces of a file (the partitioned check
-    counts each piece where it was read, ``always`` trying the swap: a piece cannot tell
-    whether its file is mostly off the parcels)."""
+    position, how many fall within ``extent`` (:func:`parcels_extent`) as given, how many
+    would with x and y swapped, and how many (of a file in degrees) with the sign of their
+    longitude changed. Counts add up over pieces of a file (the partitioned check counts each
+    piece where it was read, ``always`` trying both: a piece cannot tell whether its file is
+    mostly off the parcels)."""
     if extent is None or not len(markers):
         return []
     out = []
@@ -92,11 +99,14 @@ def swap_counts(
         if not n:
             continue
         given = int(_inside(markers.lon[sel], markers.lat[sel], extent).sum())
-        swapped = 0
+        swapped = flipped = 0
         if always or given * 10 <= n:  # otherwise tried only for a file off the parcels
             lon, lat = to_lonlat(markers.y[sel], markers.x[sel], crs)
             swapped = int(_inside(lon, lat, extent).sum())
-        out.append((k, n, given, swapped))
+            if crs is not None and crs.is_geographic:
+                # the longitude's sign changed: on WGS 84 (a few metres from the file's datum)
+                flipped = int(_inside(-markers.lon[sel], markers.lat[sel], extent).sum())
+        out.append((k, n, given, swapped, flipped))
     return out
 
 
@@ -164,6 +174,27 @@ def refuse_swapped(
     )
 
 
+def refuse_flipped(path: str, n: int, given: int, flipped: int, extent: Sequence[float]) -> None:
+    """Raise the error for a marker file whose longitudes look to have lost (or gained) their
+    minus sign (:func:`looks_swapped` of the counts with the sign changed), the parcels'
+    (west, south, east, north) ``extent`` giving the example: a longitude west of Greenwich
+    is negative."""
+    west, _, east, _ = (float(v) for v in extent)
+    mid = (west + east) / 2
+    if mid < 0:
+        why = f"the minus sign of a longitude west of Greenwich was left out ({mid:.1f} here, not "
+        fix = "write the longitudes negative"
+    else:
+        why = f"a longitude east of Greenwich has no minus sign ({mid:.1f} here, not "
+        fix = "write the longitudes without the minus sign"
+    raise InputError(
+        f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
+        f"parcels, but {flipped:,} would with the sign of their longitude changed: {why}"
+        f"{-mid:.1f}); {fix}",
+        path=path,
+    )
+
+
 def swapped_files(
     prepared: PreparedParcels, markers: MarkerLayer
 ) -> list[tuple[str, int, int, int]]:
@@ -172,8 +203,22 @@ def swapped_files(
     many would with x and y swapped."""
     return [
         (markers.files[k][0], n, given, swapped)
-        for k, n, given, swapped in swap_counts(markers, parcels_extent(prepared))
+        for k, n, given, swapped, _ in swap_counts(markers, parcels_extent(prepared))
         if looks_swapped(n, given, swapped)
+    ]
+
+
+def flipped_files(
+    prepared: PreparedParcels, markers: MarkerLayer
+) -> list[tuple[str, int, int, int]]:
+    """The marker files in degrees whose longitudes look to have the wrong sign
+    (:func:`looks_swapped` of the counts with it changed): for each, its path, how many of its
+    markers have a position, how many fall near the parcels as given, and how many would
+    with the sign of their longitude changed."""
+    return [
+        (markers.files[k][0], n, given, flipped)
+        for k, n, given, swapped, flipped in swap_counts(markers, parcels_extent(prepared))
+        if looks_swapped(n, given, flipped) and not looks_swapped(n, given, swapped)
     ]
 
 
@@ -259,8 +304,9 @@ def check_inputs(
     owner_field: str | None = None,
     option: Callable[[str], str] = python_name,
 ) -> Future[list[str]]:
-    """Refuse marker files whose x and y are swapped; with ``same_owner``, find the adjoining
-    parcels that share an owner (``owner_field``, the owner column, for the hint).
+    """Refuse marker files whose x and y are swapped, or whose longitudes have the wrong sign;
+    with ``same_owner``, find the adjoining parcels that share an owner (``owner_field``, the
+    owner column, for the hint).
 
     Returns
     -------
@@ -271,11 +317,14 @@ def check_inputs(
     Raises
     ------
     InputError
-        For the first marker file that looks swapped, naming it and the fix.
+        For the first marker file that looks swapped, or then the first whose longitudes
+        look to have the wrong sign, naming it and the fix.
     """
     for path, n, given, swapped in swapped_files(prepared, markers):
         extent = usable_extent(prepared)
         refuse_swapped(path, n, given, swapped, parcels=prepared.layer.source, extent=extent)
+    for path, n, given, flipped in flipped_files(prepared, markers):
+        refuse_flipped(path, n, given, flipped, usable_extent(prepared))
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-same-owner")
     try:
         if same_owner:

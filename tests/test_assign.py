@@ -352,3 +352,35 @@ def test_a_marker_far_outside_the_parcels_says_so_and_that_a_coordinate_may_be_w
         "no parcel boundary within 5,000 ft",
         None,
     ]
+
+
+def test_a_far_marker_whose_longitude_lost_its_minus_sign_or_was_swapped_says_so():
+    """Beside the far sign of the test above: one typed 81.105 for -81.105 (China, 8,300
+    miles off) and one with its latitude and longitude typed in each other's place (off
+    Antarctica): each would stand on the lots with the slip undone, and its reason says which
+    slip; the sign 5 degrees west (-86.105), which neither undoes, keeps the general hint."""
+    from pyproj import Geod
+
+    lots = [shapely.box(-81.11, 28.70, -81.10, 28.71), shapely.box(-81.10, 28.70, -81.09, 28.71)]
+    signs = [(81.105, 28.705), (28.705, -81.105), (-86.105, 28.705)]
+    r = check(parcels(*lots, crs="EPSG:4326"), markers(signs, crs="EPSG:4326"))
+    reasons = plain(r.markers["reason"])
+    geod = Geod(ellps="WGS84")
+    # from each sign to the nearest point of the lots' box (-81.11..-81.09, 28.70..28.71): for
+    # the first, across the antimeridian to its east side's middle latitude; for the second,
+    # due north to its south side
+    miles = [
+        geod.inv(-81.09, 28.705, 81.105, 28.705)[2] / 0.3048 / 5280,
+        geod.inv(-81.105, 28.70, 28.705, -81.105)[2] / 0.3048 / 5280,
+    ]
+    assert reasons[0] == (
+        f"no parcel boundary within 5,000 ft; it stands {miles[0]:,.0f} miles outside the "
+        "parcels' extent, and would stand among them with the sign of its longitude changed "
+        "(-81.105000): its minus sign left out (or typed)?"
+    )
+    assert reasons[1].startswith("no parcel boundary within 5,000 ft; it stands ")
+    assert reasons[1].endswith(
+        "miles outside the parcels' extent, and would stand among them with its longitude "
+        "and latitude swapped: the two typed in each other's place?"
+    )
+    assert reasons[2].endswith("miles outside the parcels' extent: a coordinate typed wrong?")

@@ -1155,6 +1155,25 @@ def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(
     assert lines["one"] == lines["part"]
 
 
+def test_a_marker_file_of_longitudes_without_their_minus_sign_is_refused_as_in_one_process(
+    tmp_path, scheduler
+):
+    """Every longitude of a copy of the sample's signs typed positive, given after the
+    sample's own: its pieces' counts with the sign changed are added up against the whole
+    run's extent, and the file refused as one run refuses it (exit 2, no output)."""
+    import pandas as pd
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table["lon"] = table["lon"].str.lstrip("-")
+    positive = tmp_path / "positive.csv"
+    table.to_csv(positive, index=False)
+    signs = ["--signs", str(SAMPLE / "signs.csv"), "--signs", str(positive)]
+    base = ["check", str(SAMPLE / "parcels.geojson"), *signs, "-q"]
+    lines = _refused(base, tmp_path, scheduler)
+    assert "would with the sign of their longitude changed" in lines["one"]
+    assert lines["one"] == lines["part"]
+
+
 def test_parcels_with_lon_and_lat_swapped_are_named_as_in_one_process(tmp_path, scheduler):
     """The sample's parcels written as [lat, lon], its signs as surveyed: the partitioned run
     names the parcels as swapped, as one run does, not the signs."""
@@ -2543,6 +2562,22 @@ def test_a_sign_far_outside_the_parcels_is_said_to_be_as_in_one_run(tmp_path, sc
     far = [s for s in report["unassigned_signs"] if "typed wrong" in s["reason"]]
     assert [s["row"] for s in far] == [10]
     assert "; it stands 303 miles outside the parcels' extent" in far[0]["reason"]
+
+
+def test_a_sign_whose_longitude_lost_its_minus_sign_is_said_to_be_as_in_one_run(
+    tmp_path, scheduler
+):
+    """One sign of the sample typed without its longitude's minus sign (China): its reason
+    names the slip, worded from the partitions' extents as one run's: one run's bytes."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table.loc[10, "lon"] = table.loc[10, "lon"].lstrip("-")
+    signs = tmp_path / "signs.csv"
+    table.to_csv(signs, index=False)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    [far] = [s for s in report["unassigned_signs"] if "minus sign left out" in s["reason"]]
+    assert far["row"] == 10
+    lon = -float(table.loc[10, "lon"])
+    assert f"with the sign of its longitude changed ({lon:.6f})" in far["reason"]
 
 
 def test_a_folder_of_photos_as_signs_as_in_one_run(tmp_path, scheduler):

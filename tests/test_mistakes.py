@@ -131,6 +131,61 @@ def test_swap_is_judged_per_file_and_only_when_the_swap_fits(tmp_path):
     assert swapped_files(prep, elsewhere) == []
 
 
+# -- the minus sign of a western longitude left out ------------------------------------------
+
+
+def _positive_lon_csv(path) -> None:
+    """The sample's signs with their longitudes typed without the minus sign (81.1 for -81.1)."""
+    table = pd.read_csv(SIGNS, dtype=str, keep_default_na=False)
+    table["lon"] = table["lon"].str.lstrip("-")
+    table.to_csv(path, index=False)
+
+
+def test_longitudes_without_their_minus_sign_are_refused_before_any_output(runner, tmp_path):
+    """Every longitude typed positive: every sign stood in China ('a coordinate typed wrong?'
+    each), every parcel was reported unposted, exit 1. Each longitude with its sign changed
+    puts the 227 signs with a position back near the parcels: the file is refused, the slip
+    named, and the example is the middle of the parcels' extent (by geopandas: -81.1)."""
+    flipped = tmp_path / "positive.csv"
+    _positive_lon_csv(flipped)
+    west, _, east, _ = gpd.read_file(PARCELS).total_bounds
+    mid = (west + east) / 2
+    assert -81.15 < mid < -81.05
+    out = tmp_path / "r.json"
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(flipped), "--json", str(out)])
+    line = _fails_cleanly(res, str(flipped))
+    assert line.endswith(
+        f"none of its {USABLE_SIGNS} markers fall near the parcels, but {USABLE_SIGNS} would "
+        "with the sign of their longitude changed: the minus sign of a longitude west of "
+        f"Greenwich was left out ({mid:.1f} here, not {-mid:.1f}); write the longitudes negative"
+    ), line
+    assert not out.exists()
+
+
+def test_the_sign_of_the_longitude_is_tried_only_for_a_file_in_degrees(tmp_path):
+    """Library level: the sample's signs are not flagged; the copy without minus signs is,
+    with the counts, beside them; a file in Washington (-120.5) whose positive copy (120.5,
+    China) is far too is not; a projected file (State Plane feet: x is no longitude) is not
+    tried."""
+    from posting.sanity import flipped_files
+
+    prep = prepare_parcels(read_parcels(PARCELS))
+    assert flipped_files(prep, read_markers([SIGNS])) == []
+    flipped = tmp_path / "positive.csv"
+    _positive_lon_csv(flipped)
+    both = read_markers([SIGNS, str(flipped)])
+    assert flipped_files(prep, both) == [(str(flipped), USABLE_SIGNS, 0, USABLE_SIGNS)]
+    assert swapped_files(prep, both) == []
+    with pytest.raises(Exception, match="minus sign of a longitude west of Greenwich"):
+        check_inputs(prep, both)
+    elsewhere = markers([(-120.5, 46.5), (-120.6, 46.6)], crs="EPSG:4326")
+    assert flipped_files(prep, elsewhere) == []
+    # the sample's first sign in Florida East (feet) mirrored about x = 0: not a longitude
+    to_fl = Transformer.from_crs(4326, 2236, always_xy=True)
+    x, y = to_fl.transform(81.105, 28.705)
+    assert flipped_files(prep, markers([(x, y)], crs="EPSG:2236")) == []
+
+
 # -- projected numbers under a geographic CRS -----------------------------------------------
 
 
