@@ -56,6 +56,7 @@ import pandas as pd
 __all__ = [
     "COLUMNS",
     "SHAPEFILE_NAME_LENGTH",
+    "column_key",
     "description_kinds",
     "description_tally",
     "find_column",
@@ -120,15 +121,71 @@ COLUMNS = {
 }
 
 
+_HEADER_UNITS = {
+    "in": "in",
+    "in.": "in",
+    "inch": "in",
+    "inches": "in",
+    '"': "in",
+    "ft": "ft",
+    "ft.": "ft",
+    "foot": "ft",
+    "feet": "ft",
+    "'": "ft",
+    "deg": "deg",
+    "degree": "deg",
+    "degrees": "deg",
+    "°": "deg",
+}
+"""Units a spreadsheet's header gives in brackets (``Letter Height (in)``), as the column
+names' suffixes spell them."""
+
+_HEADER_UNIT = re.compile(r"^(?P<name>.*?)\s*[(\[]\s*(?P<unit>[^()\[\]]*?)\s*[)\]]$")
+
+
+def column_key(name: object) -> str:
+    """A column's name as the marker columns are matched: lower case, words joined by ``_``
+    (a spreadsheet's header ``Sign Text``, ``Survey-Date``), a unit in brackets as the suffix
+    the column names carry (``Letter Height (in)``: ``letter_height_in``; ``Facing (°)``:
+    ``facing_deg``).
+
+    Examples
+    --------
+    >>> [column_key(c) for c in ["Sign Text", " Letter Height (inches) ", "Facing [°]", "kind"]]
+    ['sign_text', 'letter_height_in', 'facing_deg', 'kind']
+    >>> column_key("Name (owner)")  # not a unit: left as written
+    'name_(owner)'
+    """
+    text = str(name).strip().lower()
+    m = _HEADER_UNIT.match(text)
+    if m and m["unit"] in _HEADER_UNITS:
+        text = f"{m['name']} {_HEADER_UNITS[m['unit']]}"
+    return re.sub(r"[\s\-./]+", "_", text).strip("_")
+
+
+def _by_key(columns: pd.Index | list[str]) -> dict[str, object]:
+    """Each :func:`column_key` of ``columns`` and the column it is; where two columns have
+    one key (``Sign Text`` and ``sign_text``), the one whose name is the key, else the
+    first."""
+    out: dict[str, object] = {}
+    for c in columns:
+        out.setdefault(column_key(c), c)
+    out.update({str(c).lower(): c for c in columns if str(c).lower() == column_key(c)})
+    return out
+
+
 def find_column(columns: pd.Index | list[str], canonical: str) -> str | None:
-    """The column holding ``canonical`` (or its first alias present), if any.
+    """The column holding ``canonical`` (or its first alias present), if any: names matched
+    by :func:`column_key` (case, blanks between words and a unit in brackets aside).
 
     Examples
     --------
     >>> find_column(["Lon", "Lat", "Colour"], "color")
     'Colour'
+    >>> find_column(["Latitude", "Longitude", "Letter Height (in)"], "letter_height_in")
+    'Letter Height (in)'
     """
-    lower = {str(c).lower(): c for c in columns}
+    lower = _by_key(columns)
     for alias in COLUMNS[canonical]:
         if alias in lower:
             return lower[alias]
@@ -148,7 +205,7 @@ def first_recorded(attributes: pd.DataFrame, canonical: str) -> np.ndarray:
     ['G1', 'W1']
     """
     out = np.full(len(attributes), None, dtype=object)
-    lower = {str(c).lower(): c for c in attributes.columns}
+    lower = _by_key(attributes.columns)
     for alias in reversed(COLUMNS[canonical]):  # the preferred last, so that it wins
         if alias in lower:
             v = pd.Series(attributes[lower[alias]], dtype="string").str.strip()
@@ -170,8 +227,7 @@ def type_tally(attributes: pd.DataFrame, group: np.ndarray, n: int) -> tuple[np.
     >>> [t.tolist() for t in type_tally(a, np.array([0, 0, 1, 2, 2]), 3)]
     [[True, False, True], [False, False, True]]
     """
-    lower = {str(c).lower(): c for c in attributes.columns}
-    col = lower.get("type")
+    col = _by_key(attributes.columns).get("type")
     if col is None:
         return np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     codes, uniques = pd.factorize(attributes[col])  # a few distinct values in a million rows
@@ -417,7 +473,7 @@ def kind_text(attributes: pd.DataFrame, typed: np.ndarray | None = None) -> pd.S
     >>> kind_text(b) is None, kind_text(b, np.array([True, False])).tolist()
     (True, ['paint', nan])
     """
-    lower = {str(c).lower(): c for c in attributes.columns}
+    lower = _by_key(attributes.columns)
     cols: list = [attributes[lower[a]] for a in COLUMNS["kind"] if a in lower]
     described = _description_column(attributes.columns)
     if "type" in lower or described is not None:

@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posting.attributes import measured
+from posting.attributes import (
+    column_key,
+    find_column,
+    first_recorded,
+    kind_text,
+    marker_kinds,
+    measured,
+)
 
 # Inches per unit, from the definitions (1 in = 2.54 cm exactly, 1 ft = 12 in).
 PER_INCH = {"in": 1, '"': 1, "inches": 1, "ft": 12, "'": 12, "feet": 12, "cm": 1 / 2.54}
@@ -232,3 +239,45 @@ def test_a_file_s_type_column_is_judged_on_that_file_alone():
     assert marker_kinds(both).tolist() == ["sign"] * 4  # as one file: not a column of kinds
     typed = np.array([False, False, True, True])
     assert marker_kinds(both, typed).tolist() == ["sign", "sign", "paint", "post"]
+
+
+@pytest.mark.parametrize(
+    ("header", "canonical"),
+    [
+        ("Sign Text", "text"),
+        ("Letter Height (in)", "letter_height_in"),
+        ("letter height [inches]", "letter_height_in"),
+        ("Letter-Height", "letter_height_in"),
+        ("Name On Sign", "name_on_sign"),
+        ("Survey Date", "surveyed"),
+        ("Facing (°)", "facing_deg"),
+        ("Height (ft)", "height_ft"),
+        ("Marker Kind", "kind"),
+        ("Sign ID", "label"),
+    ],
+)
+def test_a_header_as_people_write_it_names_its_column(header, canonical):
+    """Case, blanks or hyphens between words and a unit in brackets aside, a spreadsheet's
+    header is the column it spells."""
+    assert find_column(["Latitude", "Longitude", header], canonical) == header
+
+
+def test_a_header_whose_unit_is_not_the_column_s_or_is_no_unit_names_nothing():
+    """``Letter Height (ft)`` is no column of inches, ``Name (owner)`` no name on a sign;
+    where a spreadsheet's header and the canonical name are both there, the canonical wins."""
+    assert find_column(["Letter Height (ft)"], "letter_height_in") is None
+    assert column_key("Letter Height (ft)") == "letter_height_ft"
+    assert find_column(["Name (owner)"], "name_on_sign") is None
+    assert find_column(["Sign Text", "sign_text"], "text") == "sign_text"
+    assert find_column(["sign_text", "Sign Text"], "text") == "sign_text"
+
+
+def test_labels_and_kinds_under_a_spreadsheet_s_headers():
+    """``first_recorded`` and ``kind_text`` match as ``find_column`` does (a blank kind: a
+    sign)."""
+    a = pd.DataFrame(
+        {"Sign ID": ["A1", None], "Point ID": ["p1", "p2"], "Marker Kind": ["paint", None]}
+    )
+    assert first_recorded(a, "label").tolist() == ["A1", "p2"]
+    assert kind_text(a)[0] == "paint"
+    assert marker_kinds(a).tolist() == ["paint", "sign"]

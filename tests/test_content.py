@@ -62,6 +62,40 @@ def test_letter_height_words_and_name():
     assert p["notes"] == []  # "J. Smith" agrees with the owner of record "SMITH JOHN"
 
 
+def test_a_spreadsheet_s_headers_with_blanks_and_units_are_the_marker_columns(tmp_path):
+    """A landowner's spreadsheet saved as CSV names its columns as people write them: ``Sign
+    Text``, ``Letter Height (in)``, ``Name On Sign``. They were not read (only ``sign_text``,
+    ``letter_height_in`` ... were), so the 1.75-inch letters and the sign without the words
+    went unseen: every content rule 'not checked' and the parcel compliant. Read as the
+    columns they name, the check finds what the same table with the canonical names gives:
+    one letter height of 1.75 in (under Florida's 2 in), one sign without "no trespassing"."""
+    from helpers import LOCAL_FT
+
+    from posting.io import read_markers
+
+    heights = ["2", "1.75", "3", "", "2", "2", "2", "2"]
+    texts = ["No Trespassing"] * 7 + ["Private property"]
+    names = ["J. Smith"] * 6 + ["none", ""]
+    xy = pd.DataFrame(CORNERS_AND_MIDPOINTS, columns=["X", "Y"])
+    sheet = xy.assign(**{"Sign Text": texts, "Letter Height (in)": heights, "Name On Sign": names})
+    path = tmp_path / "signs.csv"
+    sheet.to_csv(path, index=False)
+    r = check(
+        parcels(square(), owners=["SMITH JOHN"]), read_markers(path, crs=LOCAL_FT), settings=AT_SEA
+    )
+    p = r.to_dict()["parcels"][0]
+    assert p["status"] == "noncompliant"
+    v = {x["rule"]: x for x in p["violations"]}
+    assert v["letter_height"]["count"] == 1 and v["letter_height"]["measured"] == 1.75
+    assert v["sign_text"]["count"] == 1 and v["name_on_sign"]["count"] == 1
+    # the second method: the same table under the canonical names, built in code
+    canonical = pd.DataFrame(
+        {"sign_text": texts, "letter_height_in": heights, "name_on_sign": names}
+    ).replace("", None)
+    _, q = run(canonical, owners=["SMITH JOHN"])
+    assert p["violations"] == q["violations"] and p["not_checked"] == q["not_checked"]
+
+
 def test_letter_heights_that_give_their_unit_are_read_in_inches():
     """A survey that writes the unit: '3 in', '2"', '0.2 ft' (2.4 in) pass the 2-inch letter;
     '5 cm' (1.97 in, 5 / 2.54) and '40 mm' (1.57 in) fail, and the smaller is the one reported;
