@@ -2564,6 +2564,32 @@ def test_a_sign_far_outside_the_parcels_is_said_to_be_as_in_one_run(tmp_path, sc
     assert "; it stands 303 miles outside the parcels' extent" in far[0]["reason"]
 
 
+def test_a_spreadsheet_s_headers_as_in_one_run(tmp_path, scheduler):
+    """The sample's signs under the headers a spreadsheet gives them (``Sign ID``, ``Letter
+    Height (in)``, ``Name On Sign`` ...): one run's bytes, and the same verdicts as under the
+    canonical names (the headers are read as the columns they spell in every partition)."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    headers = {
+        "sign_id": "Sign ID",
+        "kind": "Marker Kind",
+        "letter_height_in": "Letter Height (in)",
+        "text": "Sign Text",
+        "name_on_sign": "Name On Sign",
+        "facing_deg": "Facing (°)",
+        "surveyed": "Survey Date",
+    }
+    signs = tmp_path / "signs.csv"
+    table.rename(columns=headers).to_csv(signs, index=False)
+    report = json.loads(_one_and_sliced(tmp_path, scheduler, signs))
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    canonical = json.loads(_one_and_sliced(plain, scheduler, SAMPLE / "signs.csv"))
+    verdicts = [(p["status"], p.get("violations"), p.get("not_checked")) for p in report["parcels"]]
+    want = [(p["status"], p.get("violations"), p.get("not_checked")) for p in canonical["parcels"]]
+    assert verdicts == want
+    assert any(p.get("violations") for p in report["parcels"])
+
+
 def test_a_sign_whose_longitude_lost_its_minus_sign_is_said_to_be_as_in_one_run(
     tmp_path, scheduler
 ):
