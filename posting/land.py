@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PER_ROW",
     "REACH_DEG",
+    "SHARE_HAIR",
     "LandFacts",
     "frame_reach",
     "in_frame",
@@ -220,7 +221,13 @@ class LandFacts:
     dwelling
         Per parcel: True with a dwelling, False without, None unknown (no layer or attribute).
     cultivated
-        Per parcel: True, False, or None unknown.
+        Per parcel: True (all its land), False (none of it), or None: unknown, or partly
+        cultivated (``cultivated_share`` tells).
+    cultivated_share
+        Per parcel, the share of its land that is cultivated (0 to 1, NaN unknown): of its
+        area by the land cover, or of its lots (a merged property's, by the attribute).
+    cultivated_by
+        What the share is of: ``area`` (the land cover) or ``lots`` (the attribute).
     fence_lines
         Per group, the fence lines in working feet and their heights (ft, NaN unknown).
     easements
@@ -239,6 +246,8 @@ class LandFacts:
     dwelling: np.ndarray | None = None
     dwelling_source: str = ""
     cultivated: np.ndarray | None = None
+    cultivated_share: np.ndarray | None = None
+    cultivated_by: str = ""
     fence_lines: dict[int, tuple[np.ndarray, np.ndarray]] | None = None
     easements: Stretches | None = None
     easement_holder: np.ndarray | None = None
@@ -272,6 +281,8 @@ class LandFacts:
             dwelling=of(self.dwelling),
             dwelling_source=self.dwelling_source,
             cultivated=of(self.cultivated),
+            cultivated_share=of(self.cultivated_share),
+            cultivated_by=self.cultivated_by,
             fence_lines=self.fence_lines,
             easements=easements,
             easement_holder=None
@@ -351,7 +362,8 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     """A per-input-row value for each property: the row's own where parcels are not merged;
     for a property merged of several rows, with ``how``: ``sum`` (NaN where none is known),
     ``any`` (True where any row is, None where no row is known), ``all`` (True where every row
-    is), ``same`` (the rows' one value, None where they differ or none is known), ``each``
+    is), ``share`` (the share of its rows that are True, 0 to 1, the unknown counted as not; NaN
+    where no row is known), ``same`` (the rows' one value, None where they differ or none is known), ``each``
     (the rows' one value, or where they differ a tuple of their values, sorted, None last).
 
     >>> from types import SimpleNamespace as P
@@ -362,6 +374,8 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     [True, None, False]
     >>> _per_property(prep, [True, True, False, True, True], "all").tolist()
     [False, True, True]
+    >>> _per_property(prep, [True, None, False, True, None], "share").tolist()
+    [0.5, nan, 0.5]
     >>> _per_property(prep, ["a", "b", "a", "a", None], "same").tolist()
     ['a', 'b', None]
     >>> _per_property(prep, ["b", "c", "a", None, "b"], "each").tolist()
@@ -369,7 +383,7 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     """
     values = np.asarray(per_row, dtype=float if how == "sum" else object)
     if prep.source_rows is None:  # not merged: one row each
-        return values
+        return _as_share(values) if how == "share" else values
     owner = np.repeat(np.arange(len(prep.source_rows)), [len(r) for r in prep.source_rows])
     rows = np.concatenate(prep.source_rows) if prep.source_rows else np.empty(0, np.int64)
     s = pd.Series(values[rows], dtype=float if how == "sum" else object)
@@ -377,6 +391,9 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
         return s.groupby(owner).sum(min_count=1).to_numpy(dtype=float)
     if how == "all":
         return s.fillna(False).astype(bool).groupby(owner).all().to_numpy()
+    if how == "share":
+        share = s.fillna(False).astype(bool).astype(float).groupby(owner).mean().to_numpy()
+        return np.where(s.notna().groupby(owner).any().to_numpy(), share, np.nan)
     out = np.full(len(prep.source_rows), None, dtype=object)
     known = s.notna().groupby(owner).any().to_numpy()
     if how == "any":
@@ -393,9 +410,19 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     return out
 
 
+def _as_share(values: Any) -> np.ndarray:
+    """Per-parcel True, False or None (unknown) as a share of the land: 1.0, 0.0 or NaN; a
+    share (a merged property's, :func:`_per_property`) as it is.
+
+    >>> _as_share([True, False, None, np.True_, 0.5]).tolist()
+    [1.0, 0.0, nan, 1.0, 0.5]
+    """
+    return pd.Series(values, dtype=object).astype(float).to_numpy()
+
+
 PER_ROW = {  # the context's per-row attributes (from parcel columns), and how a merged
     "dwelling": "any",  # property takes them: a dwelling on any of its lots
-    "cultivated": "any",
+    "cultivated": "share",  # cultivated where all its lots are; some of them: partly
     "recorded_acres": "sum",
     "public": "any",  # the public invited onto any part of it
     "registered": "all",  # recorded as posted where every lot is
@@ -448,6 +475,13 @@ def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, n
     return _concat(parts), (np.concatenate(holders) if holders else np.empty(0, object))
 
 
+SHARE_HAIR = 1e-6
+"""A share of a parcel's land within this of all (or none) of it is all (none): the land
+cover's edge drawn on the parcel's line, vertex for vertex, is measured on a grid
+(:func:`posting.dissolve.overlap`), a hair off. Land cultivated in between is partly so, and
+posted by cultivation only there (:mod:`posting.kinds.cultivation`)."""
+
+
 def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
     """Measure what the context layers say about each parcel's land and boundary."""
     facts = LandFacts()
@@ -476,15 +510,21 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
         facts.dwelling = have
         facts.dwelling_source = " and ".join(sources)
     if context.cultivated is not None:
-        facts.cultivated = np.asarray(context.cultivated, dtype=object)
+        share = _as_share(context.cultivated)
+        facts.cultivated_by = "lots"
     elif context.landcover is not None:
-        cult = np.zeros(n, dtype=bool)
+        share = np.zeros(n)
         is_cult = context.landcover.values == "cultivated"
         for g in range(len(prep.crss)):
             sel = np.flatnonzero(prep.group == g)
             near, polys = layer_in_group(context.landcover, prep, g, 0.0)
-            cult[sel] = share_of_area(prep.geometry_ft[sel], polys[is_cult[near]]) >= 0.5
-        facts.cultivated = cult
+            share[sel] = share_of_area(prep.geometry_ft[sel], polys[is_cult[near]])
+        facts.cultivated_by = "area"
+    if context.cultivated is not None or context.landcover is not None:
+        facts.cultivated_share = share
+        facts.cultivated = np.full(n, None, dtype=object)
+        facts.cultivated[share >= 1 - SHARE_HAIR] = True
+        facts.cultivated[share <= SHARE_HAIR] = False
     if context.fences is not None:
         facts.fence_lines = {}
         heights = pd.to_numeric(pd.Series(context.fences.values), errors="coerce").to_numpy(float)

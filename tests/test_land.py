@@ -836,6 +836,59 @@ def test_cultivated_land_counts_as_posted():
     ]
 
 
+def test_a_merged_property_of_cultivated_and_other_lots_is_not_posted_by_cultivation():
+    # One owner's two 500 ft lots, merged: W is cropland, E is not. Cultivation posts W's
+    # land, not E's. Without markers E is unposted land (the property was "compliant, posted
+    # by cultivation", E's 5.74 acres with it); with markers on W's outer line only (the
+    # property's 2,000 ft of boundary from (0, 500) round to (500, 0): E's 1,000 ft unposted),
+    # the stretches they miss may all lie along W's field or not: uncertain; posted all round
+    # by its markers, it is compliant by them.
+    lay = parcels(square(500), square(500, x0=500), ids=["W", "E"], owners=["Ann", "Ann"])
+    ctx = Context(cultivated=np.array([True, False]))
+
+    def run(points):
+        prep = prepare_parcels(lay, AT_SEA, merge_key=lay.owners)
+        return one(check(prep, markers(points), context=ctx, settings=AT_SEA))
+
+    p = run([])
+    assert p["status"] == "unposted" and p["posted_by"] is None
+    p = run([(500, 0), (0, 0), (0, 500), (500, 500)])
+    assert p["status"] == "uncertain" and p["posted_by"] is None
+    [f] = [f for f in p["uncertain"] if f["rule"] == "cultivation"]
+    assert f["message"].startswith("1 of its 2 lots cultivated") and f["unit"] == "lots"
+    p = run([(500, 0), (0, 0), (0, 500), (500, 500), (1000, 500), (1000, 0)])
+    assert (p["status"], p["posted_by"]) == ("compliant", "signs")
+    # every lot cultivated: the property is
+    both = Context(cultivated=np.array([True, True]))
+    prep = prepare_parcels(lay, AT_SEA, merge_key=lay.owners)
+    p = one(check(prep, markers([]), context=both, settings=AT_SEA))
+    assert (p["status"], p["posted_by"]) == ("compliant", "cultivation")
+
+
+@pytest.mark.parametrize("share", [0.5, 0.6, 0.999])
+def test_land_cultivated_in_part_by_the_land_cover_is_not_posted_by_cultivation(share):
+    # The west `share` of a 1,000 ft square is cropland by the land cover, the rest forest: the
+    # forest is not posted by cultivation (half or more cultivated was "compliant, posted by
+    # cultivation"). Unmarked: unposted; marked on its south line only: uncertain, saying how
+    # much is cultivated (share x 1,000,000 sq ft / 43,560).
+    cover = features(
+        [shapely.box(0, 0, 1000 * share, 1000), shapely.box(1000 * share, 0, 1000, 1000)],
+        ["cultivated", "forest"],
+    )
+    ctx = Context(landcover=cover)
+    p = one(check(parcels(square()), markers([]), context=ctx))
+    assert (p["status"], p["posted_by"]) == ("unposted", None)
+    p = one(check(parcels(square()), markers([(0, 0), (500, 0), (1000, 0)]), context=ctx))
+    assert (p["status"], p["posted_by"]) == ("uncertain", None)
+    [f] = [f for f in p["uncertain"] if f["rule"] == "cultivation"]
+    acres = share * 1000 * 1000 / 43_560
+    assert f["measured"] == pytest.approx(acres, abs=0.01) and f["unit"] == "acres"
+    assert f"{acres:.2f} of its 22.96 acres" in f["message"]
+    whole = Context(landcover=features([shapely.box(-10, -10, 1010, 1010)], ["cultivated"]))
+    p = one(check(parcels(square()), markers([]), context=whole))
+    assert (p["status"], p["posted_by"]) == ("compliant", "cultivation")
+
+
 @pytest.mark.parametrize(
     ("values", "holder"),
     [
