@@ -346,7 +346,7 @@ def read_context(
         ctx["fences"] = read_features(
             f.fences,
             field=f.fence_height_field,
-            default_field="height_ft",
+            default_field=("height_ft", "height_m", "height_in", "height_cm"),
             crs=crs,
             field_parameter="fence_height_field",
             prefetch=prefetch,

@@ -8,6 +8,7 @@ it is near (see :func:`layer_in_group`), and measured with the pure functions of
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import pairwise
@@ -40,6 +41,7 @@ __all__ = [
     "REACH_DEG",
     "SHARE_HAIR",
     "LandFacts",
+    "fence_heights_ft",
     "frame_reach",
     "in_frame",
     "land_facts",
@@ -362,9 +364,10 @@ def _per_property(prep: PreparedParcels, per_row: Any, how: str) -> np.ndarray:
     """A per-input-row value for each property: the row's own where parcels are not merged;
     for a property merged of several rows, with ``how``: ``sum`` (NaN where none is known),
     ``any`` (True where any row is, None where no row is known), ``all`` (True where every row
-    is), ``share`` (the share of its rows that are True, 0 to 1, the unknown counted as not; NaN
-    where no row is known), ``same`` (the rows' one value, None where they differ or none is known), ``each``
-    (the rows' one value, or where they differ a tuple of their values, sorted, None last).
+    is), ``share`` (the share of its rows that are True, 0 to 1, the unknown counted as not;
+    NaN where no row is known), ``same`` (the rows' one value, None where they differ or none
+    is known), ``each`` (the rows' one value, or where they differ a tuple of their values,
+    sorted, None last).
 
     >>> from types import SimpleNamespace as P
     >>> prep = P(source_rows=[[0, 2], [1], [3, 4]])
@@ -475,6 +478,42 @@ def _easements(prep: PreparedParcels, layer: FeatureLayer) -> tuple[Stretches, n
     return _concat(parts), (np.concatenate(holders) if holders else np.empty(0, object))
 
 
+_FT_PER = {"ft": 1.0, "feet": 1.0, "foot": 1.0, "in": 1 / 12, "inch": 1 / 12, "inches": 1 / 12}
+_FT_PER |= {"m": 1 / 0.3048, "cm": 1 / 30.48, "mm": 1 / 304.8}
+_FT_PER |= dict.fromkeys(("meter", "meters", "metre", "metres"), 1 / 0.3048)
+_UNITS = "|".join(sorted(_FT_PER, key=len, reverse=True))
+_UNIT_OF_COLUMN = re.compile(rf"(?:^|[^a-z])({_UNITS})$")
+"""A column's unit: the last word of its name (``height_m``, ``HGT_CM``)."""
+
+
+def fence_heights_ft(layer: FeatureLayer) -> np.ndarray:
+    """Each fence's height in feet (NaN where unknown): a number in the unit its column's name
+    ends with (``height_m``, ``HGT_CM``, ``height_in``; feet otherwise: ``height_ft``,
+    ``height``), text that gives its own unit (``4 ft``, ``48 in``, ``1.2 m``, ``4' 6 in``)
+    converted (:func:`posting.attributes.measured`).
+
+    Examples
+    --------
+    >>> from posting.crs import WGS84
+    >>> values = np.array(["1.2", "4 ft", "48 in", "1.5 m", "4' 6 in", "tall", None], dtype=object)
+    >>> def heights(field):
+    ...     layer = FeatureLayer("<memory>", np.full(7, None), WGS84, values, field)
+    ...     return fence_heights_ft(layer).round(3).tolist()
+    >>> heights("height_ft")
+    [1.2, 4.0, 4.0, 4.921, 4.5, nan, nan]
+    >>> heights("HEIGHT_M")
+    [3.937, 4.0, 4.0, 4.921, 4.5, nan, nan]
+    """
+    from posting.attributes import measured
+
+    text = pd.Series(layer.values, dtype=object)
+    plain = pd.to_numeric(text, errors="coerce").to_numpy(float)
+    given = pd.to_numeric(measured(text, "height_ft"), errors="coerce").to_numpy(float)
+    unit = _UNIT_OF_COLUMN.search((layer.field or "").casefold())
+    per = _FT_PER[unit[1]] if unit else 1.0
+    return np.where(np.isnan(plain), given, plain * per)
+
+
 SHARE_HAIR = 1e-6
 """A share of a parcel's land within this of all (or none) of it is all (none): the land
 cover's edge drawn on the parcel's line, vertex for vertex, is measured on a grid
@@ -527,7 +566,7 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
         facts.cultivated[share <= SHARE_HAIR] = False
     if context.fences is not None:
         facts.fence_lines = {}
-        heights = pd.to_numeric(pd.Series(context.fences.values), errors="coerce").to_numpy(float)
+        heights = fence_heights_ft(context.fences)
         for g in range(len(prep.crss)):
             # (a fence within the tolerance plus the accuracy may serve: fence_cover; and one
             # within a foot of its end joins it: checks.land.fence_zone)
@@ -539,9 +578,10 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
     return facts
 
 
-MAYBE_ACCURACY, MAYBE_HOLES = 1, 2
+MAYBE_ACCURACY, MAYBE_HOLES, MAYBE_HEIGHT = 1, 2, 3
 """Why :func:`fence_cover` cannot tell whether land is fenced all round: fenced so only within
-the tolerance plus the survey's accuracy; fenced along its outer boundary, not its holes."""
+the tolerance plus the survey's accuracy; fenced along its outer boundary, not its holes;
+fenced so only by fences whose height the layer does not give, where a height is required."""
 
 
 def fence_cover(
@@ -573,7 +613,9 @@ def fence_cover(
     line is a figure like any other (:func:`posting.checks.against_max`). Land fenced along its
     outer boundary (within the tolerance plus the accuracy) but not along its holes (others'
     land inside it) may be enclosed or not (:data:`MAYBE_HOLES`): whether a fence round the
-    outside encloses land with an unfenced hole, the statutes do not say.
+    outside encloses land with an unfenced hole, the statutes do not say. Land fenced round
+    its outer boundary (within the tolerance plus the accuracy) only if the fences of unknown
+    height count is fenced or not as they are high enough or not (:data:`MAYBE_HEIGHT`).
     """
     acc = max(float(accuracy_ft), 0.0)
     key = (min_height_ft, float(tolerance_ft), bool(except_water), float(gate_ft), acc)
@@ -581,8 +623,10 @@ def fence_cover(
         return facts.fence_covers[key]
     rings, n = prep.rings, len(prep)
 
-    def cover(tol: float) -> tuple[np.ndarray, Stretches]:
-        return _unfenced(prep, facts, min_height_ft, tol, except_water, gate_ft, tolerance_ft)
+    def cover(tol: float, unknown: bool = False) -> tuple[np.ndarray, Stretches]:
+        return _unfenced(
+            prep, facts, min_height_ft, tol, except_water, gate_ft, tolerance_ft, unknown
+        )
 
     unfenced, gaps = cover(tolerance_ft)
     if acc > 0:
@@ -598,6 +642,16 @@ def fence_cover(
     maybe = np.zeros(n, dtype=np.int8)
     maybe[(loose_outer == 0) & usable & ~fenced] = MAYBE_HOLES
     maybe[(loose == 0) & usable & ~fenced] = MAYBE_ACCURACY
+    unknown_height = min_height_ft is not None and any(
+        np.isnan(h).any() for _, h in (facts.fence_lines or {}).values()
+    )
+    if unknown_height:  # (the fences of unknown height high enough: fenced round?)
+        high_gaps = cover(tolerance_ft + acc, unknown=True)[1]
+        outer = rings.hole[high_gaps.ring] == 0
+        high_outer = np.bincount(
+            rings.parcel[high_gaps.ring[outer]], weights=high_gaps.length_ft[outer], minlength=n
+        )
+        maybe[(high_outer == 0) & usable & ~fenced & (maybe == 0)] = MAYBE_HEIGHT
     facts.fence_covers[key] = fenced, unfenced, gaps, maybe
     return fenced, unfenced, gaps, maybe
 
@@ -642,9 +696,11 @@ def _unfenced(
     except_water: bool,
     gate_ft: float,
     limit_ft: float,
+    unknown_counts: bool = False,
 ) -> tuple[np.ndarray, Stretches]:
     """Per parcel, the length beyond ``tolerance_ft`` of a high enough fence (gates left out),
-    and those stretches (:func:`fence_cover`), with the slack of a limit of ``limit_ft``."""
+    and those stretches (:func:`fence_cover`), with the slack of a limit of ``limit_ft``; with
+    ``unknown_counts``, a fence of unknown height counted as high enough."""
     rings = prep.rings
     n = len(prep)
     ring_group = prep.group[rings.parcel]
@@ -655,6 +711,8 @@ def _unfenced(
     uncovered_parts = []
     for g, (lines, heights) in (facts.fence_lines or {}).items():
         ok = np.ones(len(lines), dtype=bool) if min_height_ft is None else heights >= min_height_ft
+        if unknown_counts:
+            ok |= np.isnan(heights)
         ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
         rg = np.flatnonzero(ring_group == g)
         pieces = fence_zone(lines[ok], reach_ft, around=rings.geometry[rg])

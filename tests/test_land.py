@@ -396,6 +396,81 @@ def test_a_low_fence_or_an_open_side_is_not_enough():
 
 
 @pytest.mark.parametrize(
+    ("column", "heights", "fenced"),
+    [
+        # Florida's fence must be 3 ft high: 1.2 m is 3.94 ft, 0.8 m 2.62 ft, 36 in 3 ft, 1 m
+        # 3.28 ft, 90 cm 2.95 ft; a column named for its unit is read in it, found without
+        # --fence-height-field (height_m); text that gives its unit is read in it ("4 ft")
+        ("height_m", ["1.2", "0.8"], [True, False]),
+        ("HGT_M", ["1.2", "0.8"], [True, False]),
+        ("height_in", ["36", "35"], [True, False]),
+        ("height_ft", ["4 ft", "2 ft"], [True, False]),
+        ("height_ft", ["36 in", "1 m"], [True, True]),
+        ("height_ft", ["90 cm", "4' 6\""], [False, True]),
+    ],
+)
+def test_fence_heights_are_read_in_the_unit_they_are_given_in(tmp_path, column, heights, fenced):
+    # Each lot fenced all round by a fence of the height given. A height in metres was read
+    # as feet (1.2 m: "1.2 ft", too low), and one written with its unit ("4 ft") as unknown:
+    # the fenced lot "unposted", a false fail.
+    import json
+
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    lots = [square(), square(x0=2000)]
+    gpd.GeoDataFrame(geometry=lots, crs=LOCAL_FT).to_file(tmp_path / "lots.gpkg")
+    rings = [
+        shapely.LineString(shapely.buffer(lot, 5, join_style="mitre").exterior) for lot in lots
+    ]
+    gpd.GeoDataFrame({column: heights}, geometry=rings, crs=LOCAL_FT).to_file(
+        tmp_path / "fences.gpkg"
+    )
+    args = ["check", str(tmp_path / "lots.gpkg"), "--fences", str(tmp_path / "fences.gpkg")]
+    if column == "HGT_M":
+        args += ["--fence-height-field", "HGT_M"]
+    res = CliRunner().invoke(main, [*args, "--json", "-", "-q"])
+    got = [p["posted_by"] == "fence" for p in json.loads(res.stdout)["parcels"]]
+    assert got == fenced
+
+
+def test_a_fence_of_unknown_height_where_a_height_is_required_is_uncertain():
+    # Florida wants a fence 3 ft high. The south side is fenced by a fence of unknown height,
+    # the other three by one 4 ft high: fenced all round if the first is 3 ft high, not if
+    # lower; the lot was "unposted". Its south side less the 25 ft at each end that the 4 ft
+    # fence, 5 ft off the lot, reaches: 950 ft without a fence known to be high enough.
+    south = shapely.LineString([(-5, -5), (1005, -5)])
+    rest = shapely.LineString([(1005, -5), (1005, 1005), (-5, 1005), (-5, -5)])
+    p = one(
+        check(
+            parcels(square()),
+            markers([]),
+            context=Context(fences=features([south, rest], [None, "4"])),
+        )
+    )
+    assert (p["status"], p["posted_by"]) == ("uncertain", None)
+    [f] = p["uncertain"]
+    assert f["rule"] == "fence" and f["measured"] == pytest.approx(950.0, abs=0.5)
+    assert "whose height the layer does not give" in f["message"]
+    # with the rest too low (2 ft), it is not fenced all round whatever the first's height
+    low = Context(fences=features([south, rest], [None, "2"]))
+    p = one(check(parcels(square()), markers([]), context=low))
+    assert (p["status"], p["uncertain"]) == ("unposted", [])
+    # a lot its markers post is compliant by them, whatever the fence
+    p = one(
+        check(
+            parcels(square()),
+            markers(CORNERS_AND_MIDPOINTS),
+            context=Context(fences=features([south, rest], [None, "4"])),
+            settings=AT_SEA,
+        )
+    )
+    assert (p["status"], p["posted_by"]) == ("compliant", "signs")
+
+
+@pytest.mark.parametrize(
     ("opening", "fenced"),
     [(10.0, True), (19.5, True), (20.0, False), (50.0, False), (79.0, False)],
 )
@@ -587,15 +662,22 @@ def test_a_sliver_lot_with_no_fence_near_is_not_fenced():
 
 
 GATE_FT = 20.0
-FENCE_HEIGHTS = ["4", "3", "2.5", None]  # Florida's fence: at least 3 ft; an unknown one is not
+FENCE_HEIGHTS = ["4", "3", "2.5", None]  # Florida's fence: at least 3 ft; an unknown one may be
 
 
-def slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft=0.0, holes=True):
+def slow_unfenced_ft(
+    lot, fences, heights, tolerance_ft, accuracy_ft=0.0, holes=True, unknown_high=False
+):
     """One ring at a time: what the reach of the high enough fences leaves of it (GEOS's
     fixed-precision overlay), merged into pieces; a piece under 20 ft is a gate, unless it is
     the whole ring (then no fence runs along it). The reach: the tolerance plus
-    ``accuracy_ft`` (less it, where negative); the outer boundary alone without ``holes``."""
-    tall = [f for f, h in zip(fences, heights, strict=True) if h is not None and float(h) >= 3]
+    ``accuracy_ft`` (less it, where negative); the outer boundary alone without ``holes``; a
+    fence of unknown height counted high enough with ``unknown_high``."""
+    tall = [
+        f
+        for f, h in zip(fences, heights, strict=True)
+        if (unknown_high if h is None else float(h) >= 3)
+    ]
     # as every limit is (against_max): the slack is the tolerance's
     within = tolerance_ft + accuracy_ft + EPSILON_FT + FOOT_SLACK * tolerance_ft
     # each line's reach ends square across its free ends, a thousandth of a foot short of
@@ -773,15 +855,20 @@ def test_fence_cover_agrees_with_the_slow_obvious_measure(case, accuracy_ft):
         sure = round(slow_unfenced_ft(lot, fences, heights, tolerance_ft, -accuracy_ft), 2) == 0
         maybe = round(slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft), 2) == 0
         outer = slow_unfenced_ft(lot, fences, heights, tolerance_ft, accuracy_ft, holes=False)
-        assert (p["posted_by"] == "fence") == sure, (lot.wkt, slow)
-        expected = (
-            "compliant" if sure else "uncertain" if maybe or round(outer, 2) == 0 else "unposted"
+        # fenced all round if the fences of unknown height are high enough: maybe
+        high = slow_unfenced_ft(
+            lot, fences, heights, tolerance_ft, accuracy_ft, holes=False, unknown_high=True
         )
+        assert (p["posted_by"] == "fence") == sure, (lot.wkt, slow)
+        doubt = maybe or round(outer, 2) == 0 or round(high, 2) == 0
+        expected = "compliant" if sure else "uncertain" if doubt else "unposted"
         assert p["status"] == expected, (lot.wkt, slow)
         unsure = [u["message"] for u in p["uncertain"] if u["rule"] == "fence"]
         assert len(unsure) == (p["status"] == "uncertain")
         if unsure and not maybe:
-            assert unsure[0].startswith("fenced along its outer boundary")
+            assert unsure[0].startswith(
+                "fenced along its outer boundary" if round(outer, 2) == 0 else "fenced (within"
+            )
         if accuracy_ft == 0:
             assert sure == maybe == (round(slow, 2) == 0)
 

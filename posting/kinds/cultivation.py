@@ -56,9 +56,7 @@ def settle(c: CultivationRule, profile, m: Measurements, land: Land, part: Part)
         return
     with np.errstate(invalid="ignore"):
         partly = (share > SHARE_HAIR) & (share < 1 - SHARE_HAIR)
-    unsure = np.flatnonzero(
-        partly & valid & pd.isna(posted_by) & (land.status == "noncompliant")
-    )
+    unsure = np.flatnonzero(partly & valid & pd.isna(posted_by) & (land.status == "noncompliant"))
     if not len(unsure):
         return
     land.status[unsure] = "uncertain"

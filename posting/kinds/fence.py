@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from posting.kinds import Kind, Land, Part, register
-from posting.land import MAYBE_HOLES, fence_cover
+from posting.land import MAYBE_HEIGHT, MAYBE_HOLES, fence_cover
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
 from posting.verdict import findings_frame, ft
@@ -89,6 +89,14 @@ def _unsure_words(
 ) -> str:
     """Why a parcel may be posted by fence, or not (:func:`posting.land.fence_cover`)."""
     high = f"at least {rule.min_height_ft:g} ft high " if rule.min_height_ft else ""
+    if why == MAYBE_HEIGHT:
+        within = f"{ft(tol + acc)}: the {ft(tol)} limit plus the accuracy" if acc else ft(tol)
+        return (
+            f"fenced (within {within}) only where fences whose height the layer does not "
+            f"give count ({ft(unfenced_ft)} without a fence known to be "
+            f"{rule.min_height_ft:g} ft high or more): posted by fence if they are so high, "
+            "not if lower; the data cannot tell"
+        )
     if why == MAYBE_HOLES:
         within = f" (within {ft(tol + acc)}: the {ft(tol)} limit plus the accuracy)" if acc else ""
         return (
