@@ -24,7 +24,6 @@ from posting.checks.land import (
     Stretches,
     boundary_in_zone,
     fence_zone,
-    points_in_polygons,
     share_of_area,
     zone,
 )
@@ -37,10 +36,12 @@ if TYPE_CHECKING:
     from pyproj import CRS
 
 __all__ = [
+    "ON_LINE_FT",
     "PER_ROW",
     "REACH_DEG",
     "SHARE_HAIR",
     "LandFacts",
+    "dwellings_on_parcels",
     "fence_heights_ft",
     "frame_reach",
     "in_frame",
@@ -222,6 +223,9 @@ class LandFacts:
         Per working-CRS group, the water zone pieces (for gaps along water).
     dwelling
         Per parcel: True with a dwelling, False without, None unknown (no layer or attribute).
+    dwelling_maybe
+        Per parcel: True where a dwelling of the layer stands on its line with another parcel
+        (:func:`dwellings_on_parcels`): on it or on the other, the data cannot tell.
     cultivated
         Per parcel: True (all its land), False (none of it), or None: unknown, or partly
         cultivated (``cultivated_share`` tells).
@@ -246,6 +250,7 @@ class LandFacts:
     water_crossings: Stretches | None = None
     water_zone: dict[int, np.ndarray] = field(default_factory=dict)
     dwelling: np.ndarray | None = None
+    dwelling_maybe: np.ndarray | None = None
     dwelling_source: str = ""
     cultivated: np.ndarray | None = None
     cultivated_share: np.ndarray | None = None
@@ -281,6 +286,7 @@ class LandFacts:
             water_crossings=_stretches_take(self.water_crossings, ring_new)[0],
             water_zone=self.water_zone,
             dwelling=of(self.dwelling),
+            dwelling_maybe=of(self.dwelling_maybe),
             dwelling_source=self.dwelling_source,
             cultivated=of(self.cultivated),
             cultivated_share=of(self.cultivated_share),
@@ -514,6 +520,47 @@ def fence_heights_ft(layer: FeatureLayer) -> np.ndarray:
     return np.where(np.isnan(plain), given, plain * per)
 
 
+ON_LINE_FT = 0.01
+"""A dwelling's point (an address point, a footprint's point on its surface) within this of a
+parcel's line is on it (as a GIS snaps points onto lines, and as a sign on a line is)."""
+
+
+def dwellings_on_parcels(
+    polygons: np.ndarray, points: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per polygon: has it a dwelling, and may it have one (and perhaps not)?
+
+    A point inside a polygon, farther than :data:`ON_LINE_FT` from its line, is its dwelling.
+    A point on the line (within :data:`ON_LINE_FT`: an address point placed on the lot's
+    frontage) of one polygon alone is that one's; on the lines of two or more (a line they
+    share), it may stand on any of them: each may have it.
+
+    Examples
+    --------
+    Two lots side by side; an address point on the first one's road frontage, and one on the
+    line they share:
+
+    >>> lots = np.array([shapely.box(0, 0, 100, 100), shapely.box(100, 0, 200, 100)])
+    >>> have, maybe = dwellings_on_parcels(lots, shapely.points([(50, 0), (100, 50)]))
+    >>> have.tolist(), maybe.tolist()
+    ([True, False], [True, True])
+    """
+    polygons = np.asarray(polygons, dtype=object)
+    have = np.zeros(len(polygons), dtype=bool)
+    maybe = np.zeros(len(polygons), dtype=bool)
+    points = np.asarray(points, dtype=object)
+    points = points[~(shapely.is_missing(points) | shapely.is_empty(points))]
+    if not len(points) or not len(polygons):
+        return have, maybe
+    qi, pi = shapely.STRtree(polygons).query(points, predicate="dwithin", distance=ON_LINE_FT)
+    on_line = shapely.dwithin(shapely.boundary(polygons[pi]), points[qi], ON_LINE_FT)
+    have[pi[~on_line]] = True  # (inside, off its line)
+    lines = np.bincount(qi[on_line], minlength=len(points))  # how many lines each point is on
+    have[pi[on_line & (lines[qi] == 1)]] = True
+    maybe[pi[on_line & (lines[qi] > 1)]] = True
+    return have, maybe
+
+
 SHARE_HAIR = 1e-6
 """A share of a parcel's land within this of all (or none) of it is all (none): the land
 cover's edge drawn on the parcel's line, vertex for vertex, is measured on a grid
@@ -534,19 +581,20 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
     if context.easements is not None:
         facts.easements, facts.easement_holder = _easements(prep, context.easements)
     if context.dwellings is not None or context.dwelling is not None:
-        have = np.zeros(n, dtype=bool)
+        have, maybe = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
         sources = []
         if context.dwellings is not None:
             for g in range(len(prep.crss)):
                 sel = np.flatnonzero(prep.group == g)
-                _, geoms = layer_in_group(context.dwellings, prep, g, 0.0)
+                _, geoms = layer_in_group(context.dwellings, prep, g, ON_LINE_FT)
                 pts = shapely.point_on_surface(geoms)
-                have[sel] |= points_in_polygons(prep.geometry_ft[sel], pts) > 0
+                have[sel], maybe[sel] = dwellings_on_parcels(prep.geometry_ft[sel], pts)
             sources.append(context.dwellings.source)
         if context.dwelling is not None:
             have |= pd.Series(context.dwelling, dtype=object).fillna(False).to_numpy(bool)
             sources.append("the parcel attribute")
         facts.dwelling = have
+        facts.dwelling_maybe = maybe & ~have
         facts.dwelling_source = " and ".join(sources)
     if context.cultivated is not None:
         share = _as_share(context.cultivated)

@@ -260,6 +260,30 @@ def test_small_lot_with_a_dwelling_is_exempt_and_says_why():
     assert r.exit_code == 1
 
 
+def test_an_address_point_on_a_lot_s_line_is_its_dwelling_or_in_doubt():
+    # Address points are often placed on a lot's road frontage. A 300 ft lot (90,000 sq ft:
+    # 2.07 acres) with its address point on its south line: exempt (it was "unposted", the
+    # point in no lot). A point on the line two such lots share stands on either: each is
+    # uncertain (exempt if the dwelling is its own), unless its markers post it. Merged into
+    # one property (4.13 acres), the shared line is inside it: exempt.
+    frontage = features([shapely.Point(150, 0)])
+    p = one(check(parcels(square(300)), markers([]), context=Context(dwellings=frontage)))
+    assert (p["status"], p["dwelling"]) == ("exempt", True)
+    assert "2.07 acres (not more than 5)" in p["exemption"]
+    pair = parcels(square(300), square(300, x0=300), ids=["A", "B"], owners=["Ann", "Ann"])
+    shared = Context(dwellings=features([shapely.Point(300, 150)]))
+    b_posted = [(300, 0), (600, 0), (600, 300), (300, 300), (450, 0), (450, 300), (600, 150)]
+    a, b = check(pair, markers(b_posted), context=shared, settings=AT_SEA).to_dict()["parcels"]
+    assert a["status"] == "uncertain" and b["status"] == "compliant"
+    [f] = a["uncertain"]
+    assert f["rule"] == "dwelling" and "stands on its line with another parcel" in f["message"]
+    assert f["measured"] == pytest.approx(300 * 300 / 43_560, abs=0.005)
+    [q] = check(
+        prepare_parcels(pair, merge_key=pair.owners), markers([]), context=shared
+    ).to_dict()["parcels"]
+    assert q["status"] == "exempt" and "4.13 acres" in q["exemption"]
+
+
 def test_dwelling_from_an_attribute_and_exactly_five_acres():
     side = (5 * 43_560) ** 0.5  # 5 acres exactly
     r = check(

@@ -59,6 +59,8 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
     small = housed & acres_at_most(prep.area_acres, d.max_acres, scale)
     if m.banded:
         _maybe_small(d, m, land, part, housed & ~small, scale)
+    if facts.dwelling_maybe is not None:
+        _maybe_housed(d, m, land, part, valid & facts.dwelling_maybe & ~housed, scale)
     for p in np.flatnonzero(small):  # the exempt parcels: few, and each needs its own words
         needs = []
         for cond in d.requires:
@@ -71,6 +73,40 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
             f"a dwelling ({facts.dwelling_source}), {d.clause}"
             + (f"; the land must also be {', '.join(needs)}" if needs else "")
         )
+
+
+def _maybe_housed(
+    d: DwellingExemption, m: Measurements, land: Land, part: Part, candidates, scale
+) -> None:
+    """Land of at most ``max_acres`` (at some of its elevations, at least) on whose line with
+    another parcel a dwelling stands (:func:`posting.land.dwellings_on_parcels`): exempt if the
+    dwelling is on it, not if it is on the other; where its markers do not post it,
+    uncertain."""
+    prep = m.prep
+    maybe = candidates & acres_may_be_at_most(prep.area_acres, d.max_acres, scale)
+    unsure = np.flatnonzero(maybe & np.isin(land.status, ["noncompliant", "unposted"]))
+    if not len(unsure):
+        return
+    land.status[unsure] = "uncertain"
+    acres = prep.area_acres[unsure]
+    part.findings.append(
+        findings_frame(
+            unsure,
+            "dwelling",
+            "uncertain",
+            d.clause,
+            [
+                f"a dwelling ({m.land.dwelling_source}) stands on its line with another "
+                f"parcel: on this land of {a:.2f} acres (not more than {d.max_acres:g}) it "
+                f"would be exempt ({d.clause}), on the other not; the data cannot tell which"
+                for a in acres.tolist()
+            ],
+            acres,
+            d.max_acres,
+            "acres",
+            1,
+        )
+    )
 
 
 def _maybe_small(
