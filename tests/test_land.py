@@ -460,6 +460,23 @@ def test_fence_heights_are_read_in_the_unit_they_are_given_in(tmp_path, column, 
     assert got == fenced
 
 
+@pytest.mark.parametrize("drawn", ["polygon", "line"])
+def test_a_fence_drawn_as_a_polygon_is_its_line(drawn):
+    # A ranch's 4 ft fence round a 5,000 ft square, the 1,000 ft lot 2,000 ft inside it: no
+    # fence within 30 ft of any of the lot's 4,000 ft of boundary. Drawn as a polygon, the
+    # fence's "reach" was the whole area it drew: "compliant, posted by fence". A polygon 5 ft
+    # round the lot fences it, as the same line does.
+    def draw(g):
+        return g if drawn == "polygon" else shapely.LineString(g.exterior.coords)
+
+    far = Context(fences=features([draw(shapely.box(-2000, -2000, 3000, 3000))], ["4"]))
+    p = one(check(parcels(square()), markers([]), context=far))
+    assert (p["status"], p["posted_by"], p["unfenced_ft"]) == ("unposted", None, 4000.0)
+    near = Context(fences=features([draw(shapely.box(-5, -5, 1005, 1005))], ["4"]))
+    p = one(check(parcels(square()), markers([]), context=near))
+    assert (p["status"], p["posted_by"], p["unfenced_ft"]) == ("compliant", "fence", 0.0)
+
+
 def test_a_fence_of_unknown_height_where_a_height_is_required_is_uncertain():
     # Florida wants a fence 3 ft high. The south side is fenced by a fence of unknown height,
     # the other three by one 4 ft high: fenced all round if the first is 3 ft high, not if
@@ -708,7 +725,10 @@ def slow_unfenced_ft(
     # them; round where an end comes within a foot of another fence line or of its own other
     # end; a line drawn twice is one
     lines = []
-    for g in (g for f in tall for g in shapely.get_parts(f) if not g.is_empty):
+    # a polygon's fence is its rings
+    parts = [g for f in tall for g in shapely.get_parts(f) if not g.is_empty]
+    parts = [r for g in parts for r in (shapely.get_rings(g) if g.geom_type == "Polygon" else [g])]
+    for g in parts:
         if not any(shapely.normalize(g).equals_exact(shapely.normalize(h), 0) for h in lines):
             lines.append(g)
     reach = []
@@ -840,6 +860,14 @@ def fenced_lots(draw):
         ["4", "4"],
     ),
     16.0,
+)
+@example(  # a polygon's fence is its line: a lot inside it, far from it, is not fenced by it
+    (
+        [square(300), square(100, 400, 400)],
+        [shapely.box(-5, -5, 305, 305), shapely.box(-500, -500, 1500, 1500)],
+        ["4", "4"],
+    ),
+    0.0,
 )
 @example(  # two lines joined at a corner (within 1 ft), a ring, a line nearly closed
     (

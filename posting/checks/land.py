@@ -111,7 +111,9 @@ def fence_zone(
     along the fence (a corner sharper than square) is within the reach where it runs within
     ``reach_ft`` of the fence, as any line is. A line drawn twice (the same vertices, either
     way round) is one fence, whose ends are free (each copy's ends lie on the other: joints,
-    else). Polygons and points are grown as :func:`zone` grows them.
+    else). A polygon is the fence round the area it draws: its rings, each a closed line (a
+    lot inside it, far from its line, is not within its reach, as it is not within the reach
+    of the same fence drawn as a line). Points are grown as :func:`zone` grows them.
 
     Examples
     --------
@@ -126,6 +128,8 @@ def fence_zone(
     >>> ring = shapely.box(0, 0, 100, 100).exterior
     >>> round(float(shapely.area(fence_zone(np.array([ring]), 10.0)).sum()))
     7906
+    >>> round(float(shapely.area(fence_zone(np.array([shapely.box(0, 0, 100, 100)]), 10.0)).sum()))
+    7906
     """
     geoms = np.asarray(geoms, dtype=object)
     geoms = geoms[~(shapely.is_missing(geoms) | shapely.is_empty(geoms))]
@@ -133,6 +137,9 @@ def fence_zone(
         return np.empty(0, dtype=object)
     parts = shapely.get_parts(geoms)
     parts = parts[~shapely.is_empty(parts)]
+    areal = shapely.get_type_id(parts) == 3
+    if areal.any():  # a polygon's fence: its rings
+        parts = np.concatenate([parts[~areal], shapely.get_rings(parts[areal])])
     is_line = np.isin(shapely.get_type_id(parts), (1, 2))
     if is_line.any():  # a line drawn twice is one fence (its ends join nothing but each other)
         key = shapely.to_wkb(shapely.normalize(parts[is_line]))
