@@ -525,9 +525,7 @@ ON_LINE_FT = 0.01
 parcel's line is on it (as a GIS snaps points onto lines, and as a sign on a line is)."""
 
 
-def dwellings_on_parcels(
-    polygons: np.ndarray, points: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+def dwellings_on_parcels(polygons: np.ndarray, points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per polygon: has it a dwelling, and may it have one (and perhaps not)?
 
     A point inside a polygon, farther than :data:`ON_LINE_FT` from its line, is its dwelling.
