@@ -128,6 +128,12 @@ class GroundBand:
     given: bool = False
     """The land's elevation was given: one factor per parcel (``lo`` = ``hi``), the working
     frame's own scale divided out (:func:`frame_band`)."""
+    area_lo: np.ndarray | None = None
+    area_hi: np.ndarray | None = None
+    """For areas: the factors whose squares an area of ``prepare``'s (``area_acres``, already
+    the ellipsoid's, equal-area, times the square of the frame's own elevation factor) may be
+    larger by on the ground: the elevation's alone, without the frame's scale, which the area
+    has divided out already (``lo``/``hi`` where not given)."""
 
     def take(self, idx: np.ndarray) -> GroundBand:
         """The band of parcels ``idx``."""
@@ -138,12 +144,22 @@ class GroundBand:
             self.high_ft[idx],
             self.where[idx],
             self.given,
+            None if self.area_lo is None else self.area_lo[idx],
+            None if self.area_hi is None else self.area_hi[idx],
         )
 
     def at(self, parcel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The factors (lo, hi) of each of ``parcel`` (parcel numbers, one per figure)."""
         parcel = np.asarray(parcel, dtype=np.int64)
         return self.lo[parcel], self.hi[parcel]
+
+    def area_at(self, parcel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The factors (lo, hi) for the areas of each of ``parcel``, as
+        :func:`posting.checks.acres_at_most` takes them (squared)."""
+        parcel = np.asarray(parcel, dtype=np.int64)
+        if self.area_lo is None or self.area_hi is None:
+            return self.at(parcel)
+        return self.area_lo[parcel], self.area_hi[parcel]
 
 
 def _where_words(touched: Sequence[tuple[str, ...]]) -> np.ndarray:
@@ -219,14 +235,15 @@ def frame_band(prep, elevation_ft: float) -> GroundBand:
     n = len(prep)
     b = np.asarray(prep.bounds_lonlat, dtype=float).reshape(n, 4)
     lon, lat = (b[:, 0] + b[:, 2]) / 2.0, (b[:, 1] + b[:, 3]) / 2.0
-    k = _frame_scales(prep, lon[:, None], lat[:, None])[0][:, 0]  # (meridional, parallel)
-    k = np.fmax(k[:, 0], k[:, 1])
+    k, own = _frame_scales(prep, lon[:, None], lat[:, None])
+    k = np.fmax(k[:, 0, 0], k[:, 0, 1])  # (meridional, parallel)
     ground = ground_factors(np.full(n, float(elevation_ft)), lat)
     ok = np.isfinite(k) & (k > 0)
     factor = np.where(ok, ground / np.where(ok, k, 1.0), 1.0)
+    area = np.where(ok, ground / own, 1.0)  # (an area has the frame's scale divided out)
     h = np.full(n, float(elevation_ft))
     words = np.full(n, f"the land's elevation ({float(elevation_ft):,g} ft)", dtype=object)
-    return GroundBand(factor, factor.copy(), h, h.copy(), words, given=True)
+    return GroundBand(factor, factor.copy(), h, h.copy(), words, True, area, area.copy())
 
 
 def ground_band(prep, touched: Sequence[tuple[str, ...]]) -> GroundBand:
@@ -238,6 +255,6 @@ def ground_band(prep, touched: Sequence[tuple[str, ...]]) -> GroundBand:
     b = np.asarray(prep.bounds_lonlat, dtype=float).reshape(len(prep), 4)
     lat = (b[:, 1] + b[:, 3]) / 2.0
     kmin, kmax = _grid_scale(prep)
-    lo = ground_factors(low, lat) / kmax
-    hi = ground_factors(high, lat) / kmin
-    return GroundBand(lo, hi, low, high, _where_words(touched))
+    area_lo, area_hi = ground_factors(low, lat), ground_factors(high, lat)
+    lo, hi = area_lo / kmax, area_hi / kmin
+    return GroundBand(lo, hi, low, high, _where_words(touched), False, area_lo, area_hi)

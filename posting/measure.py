@@ -257,6 +257,15 @@ class Measurements:
             return 1.0, 1.0
         return self.ground.at(parcel)
 
+    def area_scale(self, parcel: np.ndarray) -> tuple[Any, Any]:
+        """The ground's scale (lo, hi) for the areas of ``parcel`` (``prep.area_acres``), as
+        :func:`posting.checks.acres_at_most` takes it: the elevation's alone, since an area
+        is equal-area already (the frame's scale divided out); (1, 1) where the frame is the
+        ground's."""
+        if self.ground is None:
+            return 1.0, 1.0
+        return self.ground.area_at(parcel)
+
     def counted(self, sel: np.ndarray) -> np.ndarray:
         """Per parcel, how many of the assigned markers ``sel`` (positions into ``am``) it has."""
         return np.bincount(self.asg.parcel[self.am[sel]], minlength=self.n)

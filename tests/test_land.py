@@ -295,6 +295,48 @@ def test_dwelling_from_an_attribute_and_exactly_five_acres():
     assert [p["status"] for p in r.to_dict()["parcels"]] == ["exempt", "unposted"]
 
 
+def geodesic_lot(lon0, lat0, acres):
+    """A lot in longitude and latitude of ``acres`` by pyproj.Geod (WGS 84), and its area so."""
+    from pyproj import Geod
+    from scipy.optimize import brentq
+
+    geod = Geod(ellps="WGS84")
+
+    def lot(side_ft):
+        dlat = side_ft / 364_000.0
+        return shapely.box(lon0, lat0, lon0 + dlat / np.cos(np.radians(lat0)), lat0 + dlat)
+
+    def area(g):
+        return abs(geod.geometry_area_perimeter(g)[0]) / 0.3048**2 / 43_560
+
+    side = brentq(lambda s: area(lot(s)) - acres, 100, 1000, xtol=1e-12)
+    return lot(side), area(lot(side))
+
+
+@pytest.mark.parametrize("settings", [AT_SEA, Settings()], ids=["at sea level", "banded"])
+def test_five_acres_far_from_the_frame_s_meridian_are_judged_by_their_true_area(settings):
+    # Lots at -83.95 deg beside one at -78.1 deg: one frame for the zone, its meridian near
+    # -81, 2.9 deg west of which its scale is 1.001. Their areas (area_acres) are equal-area,
+    # that scale divided out; the exemption divided it out again: land of 5.002 acres by
+    # pyproj.Geod was judged 4.992, "exempt". With a dwelling on each: 4.998 acres exempt,
+    # 5.002 not.
+    from pyproj import CRS
+
+    (small, a), (big, b) = geodesic_lot(-83.95, 30.5, 4.998), geodesic_lot(-83.95, 30.6, 5.002)
+    assert (round(a, 9), round(b, 9)) == (4.998, 5.002)
+    far, _ = geodesic_lot(-78.1, 30.5, 2.0)
+    wgs84 = CRS.from_epsg(4326)
+    r = check(
+        parcels(small, big, far, crs=wgs84),
+        markers([], crs=wgs84),
+        context=Context(dwelling=np.array([True, True, True])),
+        settings=settings,
+    )
+    got = r.to_dict()["parcels"]
+    assert [p["area_acres"] for p in got[:2]] == pytest.approx([4.998, 5.002], abs=1e-5)
+    assert [p["status"] for p in got] == ["exempt", "unposted", "exempt"]
+
+
 def test_five_us_survey_acres_are_not_more_than_five_acres():
     # A lot of 5 US survey acres (43,560 sq US survey ft each; a US survey foot is 1200/3937 m,
     # an international foot 0.3048 m): its side, sqrt(217,800) US ft, is 466.69141 ft here, so

@@ -152,6 +152,35 @@ def test_spacing_only_over_one_acre(tmp_path, acres, status):
         )
 
 
+@pytest.mark.parametrize(("acres", "status"), [(0.9995, "compliant"), (1.0005, "noncompliant")])
+def test_an_acre_far_from_the_frame_s_meridian_is_judged_by_its_true_area(tmp_path, acres, status):
+    # The strip of the test above, 700 ft north to south, of `acres` by pyproj.Geod, at -83.95
+    # deg beside a lot at -78.1 deg: one frame, its meridian near -81, where its scale is
+    # 1.001. Its area is equal-area (that scale divided out); the gate divided it out again:
+    # 1.0005 acres judged 0.9986, the spacing not required on it: "compliant", its 700 ft
+    # sides over the 600 ft spacing.
+    from pyproj import CRS, Geod
+    from scipy.optimize import brentq
+
+    geod = Geod(ellps="WGS84")
+    lon0, lat0, dlat = -83.95, 30.5, 700 / 364_000
+
+    def strip(width_deg):
+        return shapely.box(lon0, lat0, lon0 + width_deg, lat0 + dlat)
+
+    def area(g):
+        return abs(geod.geometry_area_perimeter(g)[0]) / 0.3048**2 / 43_560
+
+    lot = strip(brentq(lambda w: area(strip(w)) - acres, 1e-5, 1e-3, xtol=1e-15))
+    assert round(area(lot), 9) == acres
+    far = shapely.box(-78.1, 30.5, -78.099, 30.501)
+    pts = shapely.get_coordinates(lot)[:4]
+    wgs84 = CRS.from_epsg(4326)
+    rules = profile_file(tmp_path, OVER_ONE_ACRE)
+    r = check(parcels(lot, far, crs=wgs84), markers(pts, crs=wgs84), rules, settings=AT_SEA)
+    assert one(r)["status"] == status
+
+
 def slow_longest(g):
     xy = shapely.get_coordinates(g)
     return max(np.hypot(*(a - b)) for a in xy for b in xy)

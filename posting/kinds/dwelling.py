@@ -54,7 +54,7 @@ def settle(d: DwellingExemption, profile, m: Measurements, land: Land, part: Par
         )
         return
     valid = prep.group >= 0
-    scale = m.scale(np.arange(m.n))
+    scale = m.area_scale(np.arange(m.n))  # (areas: the elevation's alone)
     housed = valid & facts.dwelling.astype(bool)
     small = housed & acres_at_most(prep.area_acres, d.max_acres, scale)
     if m.banded:

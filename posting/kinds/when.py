@@ -295,19 +295,27 @@ def _fence_doubt(gate: Gate, m: Measurements, classes: dict[str, np.ndarray]) ->
     return ~np.isnan(yes) & ~np.isnan(no) & (yes != no)
 
 
-def _thresholds(gate: Gate, m: Measurements, scale: tuple[Any, Any]) -> list[np.ndarray]:
+def _thresholds(
+    gate: Gate,
+    m: Measurements,
+    scale: tuple[Any, Any],
+    area_scale: tuple[Any, Any] | None = None,
+) -> list[np.ndarray]:
     """Per threshold of the gate and parcel: 1.0 where the land meets it, 0.0 where not, NaN
     where it does at some of its elevations and not at others (its lengths on the ground
-    ``lo`` to ``hi`` times as measured, areas by their squares; ``scale`` (1, 1): as
-    measured)."""
+    ``lo`` to ``hi`` times as measured, areas by the squares of ``area_scale``'s, ``scale``'s
+    where not given; (1, 1): as measured)."""
+    if area_scale is None:
+        area_scale = scale
     prep = m.prep
     acres, geoms = prep.area_acres, prep.geometry_ft
     lo, hi = (np.broadcast_to(np.asarray(x, dtype=float), acres.shape) for x in scale)
+    a_lo, a_hi = (np.broadcast_to(np.asarray(x, dtype=float), acres.shape) for x in area_scale)
     known = ~np.isnan(acres)
 
     def over(t: float) -> tuple[np.ndarray, np.ndarray]:  # (surely over, perhaps over)
-        sure = ~acres_may_be_at_most(acres, t, (lo, hi)) & known  # over at the lowest land
-        return sure, ~acres_at_most(acres, t, (lo, hi)) & known  # over at the highest
+        sure = ~acres_may_be_at_most(acres, t, (a_lo, a_hi)) & known  # over at the lowest land
+        return sure, ~acres_at_most(acres, t, (a_lo, a_hi)) & known  # over at the highest
 
     def longest(t: float) -> tuple[np.ndarray, np.ndarray]:
         return longest_over(geoms, t / lo), longest_over(geoms, t / hi)
@@ -342,9 +350,10 @@ def _holds(
         neg, cls = _split(c)
         v = classes[cls]
         values.append(np.where(np.isnan(v), np.nan, (v == 1.0) != neg))
+    area_scale = scale
     if scale is None:
-        scale = m.scale(np.arange(m.n))
-    values += _thresholds(gate, m, scale)
+        scale, area_scale = m.scale(np.arange(m.n)), m.area_scale(np.arange(m.n))
+    values += _thresholds(gate, m, scale, area_scale)
     v = np.vstack(values)
     if gate.combine == "any":
         out = np.where((v == 1.0).any(axis=0), 1.0, np.where(np.isnan(v).any(axis=0), np.nan, 0.0))
@@ -431,6 +440,9 @@ def _ground_words(gate: Gate, m: Measurements, p: int) -> str:
     given (its figures on the ground at its states' lowest and highest points: its acres, its
     longest dimension, as the gate's thresholds ask)."""
     lo, hi = (float(np.asarray(x, dtype=float).reshape(-1)[0]) for x in m.scale(np.array([p])))
+    a_lo, a_hi = (
+        float(np.asarray(x, dtype=float).reshape(-1)[0]) for x in m.area_scale(np.array([p]))
+    )
     where = m.ground.where[p]
     # the figure of each threshold the band leaves open (over at one end, not at the other)
     a = float(m.prep.area_acres[p])
@@ -438,7 +450,8 @@ def _ground_words(gate: Gate, m: Measurements, p: int) -> str:
     acres = [t for t in (gate.acres_over, gate.acres_at_most) if t is not None]
     lengths = [t for t in (gate.longest_over_ft, gate.longest_at_most_ft) if t is not None]
     open_acres = any(
-        acres_at_most(np.array([a]), t, (lo, lo))[0] != acres_at_most(np.array([a]), t, (hi, hi))[0]
+        acres_at_most(np.array([a]), t, (a_lo, a_lo))[0]
+        != acres_at_most(np.array([a]), t, (a_hi, a_hi))[0]
         for t in acres
     )
     open_length = any((d * lo > t) != (d * hi > t) for t in lengths)
@@ -447,7 +460,8 @@ def _ground_words(gate: Gate, m: Measurements, p: int) -> str:
     figures = []
     if open_acres:
         figures.append(
-            f"land of {a:.4f} acres at sea level is {a * lo * lo:.4f}-{a * hi * hi:.4f} acres"
+            f"land of {a:.4f} acres at sea level is {a * a_lo * a_lo:.4f}-{a * a_hi * a_hi:.4f} "
+            "acres"
         )
     if open_length:
         figures.append(
