@@ -20,6 +20,7 @@ import shapely
 
 from posting.checks import EPSILON_FT, FOOT_SLACK
 from posting.checks.land import (
+    FENCE_END_FT,
     FENCE_JOIN_FT,
     Stretches,
     boundary_in_zone,
@@ -771,7 +772,9 @@ def _unfenced(
                 rest = _less(rest, pieces[dims == dim])  # (disjoint: zone's parts)
         parts, owner = shapely.get_parts(shapely.line_merge(rest), return_index=True)
         length = shapely.length(parts)
-        keep = (length >= gate_ft) | shapely.is_closed(parts)  # closed: the whole ring
+        # a gate is an opening under gate_ft: the reach stops FENCE_END_FT short of each of
+        # its ends, so a 19.999 ft one between two fence ends leaves 20.001 ft unreached
+        keep = (length >= gate_ft + 2 * FENCE_END_FT) | shapely.is_closed(parts)  # closed: whole
         uncovered_parts.append(
             (rg[owner][keep], np.full(keep.sum(), -1), parts[keep], length[keep])
         )

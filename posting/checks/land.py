@@ -12,6 +12,7 @@ import shapely
 from posting.dissolve import dissolve, meeting, overlap, tile
 
 __all__ = [
+    "FENCE_END_FT",
     "FENCE_JOIN_FT",
     "Stretches",
     "boundary_in_zone",
