@@ -133,6 +133,23 @@ settings_options = _compose(
         help="An access point is marked by a marker within this distance.",
     ),
     click.option(
+        "--water-tolerance-ft",
+        type=_FT,
+        default=_defaults.water_tolerance_ft,
+        show_default=True,
+        help="A stretch of boundary within this distance of water (with --water) is formed by "
+        "water; stretches shorter than three times it are where the line crosses a creek.",
+    ),
+    click.option(
+        "--merge-snap-ft",
+        type=_FT,
+        default=_defaults.merge_snap_ft,
+        show_default=True,
+        help="With --merge-owner: lots of one owner adjoin where one's boundary runs within "
+        "this distance of the other's for at least 5 ft, or 5 times it when larger "
+        "(digitising slivers closed).",
+    ),
+    click.option(
         "--accuracy-ft",
         type=_FT,
         default=_defaults.accuracy_ft,
@@ -297,10 +314,12 @@ SETTINGS_OPTIONS = (
     "corner_noise_ft",
     "corner_merge_ft",
     "access_tolerance_ft",
+    "water_tolerance_ft",
+    "merge_snap_ft",
     "accuracy_ft",
     "elevation_ft",
 )
-"""The settings given by :data:`settings_options` (the others keep their defaults)."""
+"""The settings given by :data:`settings_options` (every field of :class:`Settings`)."""
 INPUT_OPTIONS = (
     "parcels",
     "signs",

@@ -1241,6 +1241,42 @@ def test_cli_land_options(tmp_path):
     assert res.exit_code == 2 and "--water-where needs --water" in res.stderr
 
 
+def test_water_tolerance_and_merge_snap_are_options_of_the_command(tmp_path):
+    # The README names --water-tolerance-ft and --merge-snap-ft; the command had neither ("No
+    # such option"). A river 40 ft north of a 1,000 ft lot: no frontage within 30 ft; within
+    # 50 ft its north side and the last 10 ft of each side, 1,020 ft. Two 500 ft lots of one
+    # owner 1.5 ft apart: apart with the 1 ft snap, one property with 2 ft, its outline the
+    # two and the strip between (2 x 1,001.5 + 2 x 500 = 3,003 ft).
+    import json
+
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    gpd.GeoDataFrame(geometry=[square()], crs=LOCAL_FT).to_file(tmp_path / "lot.gpkg")
+    river = shapely.box(-500, 1040, 1500, 1200)
+    gpd.GeoDataFrame(geometry=[river], crs=LOCAL_FT).to_file(tmp_path / "water.gpkg")
+    lots = gpd.GeoDataFrame(
+        {"owner": ["Ann", "Ann"]}, geometry=[square(500), square(500, x0=501.5)], crs=LOCAL_FT
+    )
+    lots.to_file(tmp_path / "lots.gpkg")
+
+    def run(*args):
+        res = CliRunner().invoke(main, ["check", *args, "--json", "-", "-q"])
+        assert res.exit_code in (0, 1), res.stderr
+        return json.loads(res.stdout)["parcels"]
+
+    water = [str(tmp_path / "lot.gpkg"), "--water", str(tmp_path / "water.gpkg")]
+    assert run(*water)[0]["water_frontage_ft"] == 0.0
+    got = run(*water, "--water-tolerance-ft", "50")[0]["water_frontage_ft"]
+    assert got == pytest.approx(1020.0, abs=0.01)
+    merge = [str(tmp_path / "lots.gpkg"), "--merge-owner", "owner"]
+    assert [p["id"] for p in run(*merge)] == ["0", "1"]
+    [p] = run(*merge, "--merge-snap-ft", "2")
+    assert p["source_ids"] == ["0", "1"] and p["perimeter_ft"] == pytest.approx(3003.0, abs=0.01)
+
+
 def test_one_owner_written_two_ways_is_one_property(tmp_path):
     # The county wrote one owner as "Harney Timber, LLC" and " HARNEY  TIMBER LLC" (a comma,
     # two spaces): one owner, as a marker near their shared line and a name on a sign count
