@@ -575,16 +575,22 @@ def test_a_gate_in_the_fence_and_a_water_side_need_no_fence(opening, fenced):
     assert p["unfenced_ft"] == pytest.approx(0.0 if fenced else opening)
     if not fenced:
         return
+    # The river bank needs no fence where it is posted with signs (Florida). Without a sign
+    # it is not, and the land is not fenced all round (it was "posted by fence" with none);
+    # with signs along the river bank alone, 500 ft apart, the rest unposted by them, whether
+    # they post the bank the data cannot tell; with signs all round it is fenced land.
     three_sides = shapely.LineString([(-5, 1005), (-5, -5), (1005, -5), (1005, 1005)])
     river = shapely.box(-200, 1000, 1200, 1100)
-    p = one(
-        check(
-            parcels(square()),
-            markers([]),
-            context=Context(fences=features([three_sides], ["4"]), water=features([river])),
-        )
-    )
-    assert p["posted_by"] == "fence"  # the river bank needs no fence
+    ctx = Context(fences=features([three_sides], ["4"]), water=features([river]))
+    p = one(check(parcels(square()), markers([]), context=ctx))
+    assert (p["status"], p["posted_by"]) == ("unposted", None)
+    bank = [(0, 1000), (500, 1000), (1000, 1000)]
+    p = one(check(parcels(square()), markers(bank), context=ctx, settings=AT_SEA))
+    assert (p["status"], p["posted_by"]) == ("uncertain", None)
+    [f] = [f for f in p["uncertain"] if f["rule"] == "fence"]
+    assert f["message"].startswith("fenced all round but along water (")
+    p = one(check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), context=ctx, settings=AT_SEA))
+    assert (p["status"], p["posted_by"]) == ("compliant", "fence")
 
 
 def rotated(geom, degrees):
@@ -664,12 +670,12 @@ def test_a_stream_line_on_the_open_side_within_0_ft_needs_no_fence():
     three_sides = shapely.LineString([(-5, 1005), (-5, -5), (1005, -5), (1005, 1005)])
     stream = shapely.LineString([(-200, 1000), (1200, 1000)])
     ctx = Context(fences=features([three_sides], ["4"]), water=features([stream]))
-    p = one(
-        check(
-            parcels(square()), markers([]), settings=Settings(water_tolerance_ft=0.0), context=ctx
-        )
-    )
-    assert p["posted_by"] == "fence"
+    # (the stream's side needs no fence where it is posted with signs: here all round)
+    at_0 = Settings(water_tolerance_ft=0.0, elevation_ft=0)
+    p = one(check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), settings=at_0, context=ctx))
+    assert (p["status"], p["posted_by"]) == ("compliant", "fence")
+    p = one(check(parcels(square()), markers([]), settings=at_0, context=ctx))
+    assert (p["status"], p["posted_by"]) == ("unposted", None)
     open_side = Context(fences=features([three_sides], ["4"]))
     p = one(check(parcels(square()), markers([]), context=open_side))
     assert p["status"] == "unposted"
@@ -722,7 +728,9 @@ def test_lots_along_a_big_lakes_shore_within_0_ft(vertices):
     got = check(parcels(*lots), markers([]), settings=at_0, context=Context(water=features([lake])))
     frontage = [p["water_frontage_ft"] for p in got.to_dict()["parcels"]]
     assert frontage == pytest.approx(shores, abs=0.01)
-    # fenced on their land sides (5 ft out), the shores left open: fenced land
+    # fenced on their land sides (5 ft out), the shores left open: nothing unfenced but the
+    # shore (not fenced land without a sign on the shore: Florida excuses it from fencing
+    # only where it is posted with signs)
     land_sides = [
         shapely.LineString(
             shapely.get_coordinates(lot.buffer(5, join_style="mitre").exterior)
@@ -731,7 +739,7 @@ def test_lots_along_a_big_lakes_shore_within_0_ft(vertices):
     ]
     ctx = Context(fences=features(land_sides, ["4"] * 4), water=features([lake]))
     got = check(parcels(*lots), markers([]), settings=at_0, context=ctx).to_dict()["parcels"]
-    assert [(p["posted_by"], p["unfenced_ft"]) for p in got] == [("fence", 0.0)] * 4
+    assert [(p["status"], p["unfenced_ft"]) for p in got] == [("unposted", 0.0)] * 4
 
 
 def test_a_sliver_lot_with_no_fence_near_is_not_fenced():

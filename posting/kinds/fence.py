@@ -52,6 +52,8 @@ def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) ->
     fenced, unfenced, gaps, maybe = fence_cover(
         prep, m.land, rule.min_height_ft, tol, rule.water_excepted, accuracy_ft=acc
     )
+    if rule.water_excepted and m.land.water is not None and fenced.any():
+        fenced = _water_posted(rule, m, land, part, fenced)
     land.fenced = fenced
     land.posted_by[fenced & (prep.group >= 0)] = "fence"
     # fenced all round only within the survey's accuracy, or along the outer boundary only:
@@ -82,6 +84,48 @@ def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) ->
     part.tables["fence_gaps"] = pd.DataFrame(
         {"parcel": ring_parcel, "length_ft": gaps.length_ft, "geometry": geo}
     )
+
+
+def _water_posted(
+    rule: FenceRule, m: Measurements, land: Land, part: Part, fenced: np.ndarray
+) -> np.ndarray:
+    """``fenced`` (:func:`~posting.land.fence_cover`'s, with the water excepted) less the land
+    fenced all round only where its water boundary counts, which needs no fence only where it
+    is posted with signs (Florida): land its markers post all round is fenced; land without
+    markers has none along the water, and is not; land its markers do not post all round
+    (``noncompliant``) may have them along the water or not, and is ``uncertain``, as is land
+    already so."""
+    tol, acc = m.settings.tolerance_ft, m.settings.accuracy_ft
+    dry, dry_unfenced = fence_cover(
+        m.prep, m.land, rule.min_height_ft, tol, False, accuracy_ft=acc
+    )[:2]
+    # (land its markers post all round has signs along the water too: fenced)
+    wet_only = fenced & ~dry & (land.status != "compliant")
+    if not wet_only.any():
+        return fenced
+    fenced = fenced & ~wet_only
+    unsure = np.flatnonzero(wet_only & np.isin(land.status, ["noncompliant", "uncertain"]))
+    if len(unsure):
+        land.status[unsure] = "uncertain"
+        part.findings.append(
+            findings_frame(
+                unsure,
+                "fence",
+                "uncertain",
+                rule.clause,
+                [
+                    f"fenced all round but along water ({ft(w)} without a fence), which "
+                    "needs none only where it is posted with signs: whether its signs post "
+                    "that stretch (posted by fence), the data cannot tell"
+                    for w in dry_unfenced[unsure].tolist()
+                ],
+                dry_unfenced[unsure],
+                0.0,
+                "ft",
+                1,
+            )
+        )
+    return fenced
 
 
 def _unsure_words(
