@@ -65,7 +65,7 @@ import numpy as np
 import pandas as pd
 from pyproj import CRS
 
-from posting import dataset, io, jsonslices, parallel
+from posting import dataset, dates, io, jsonslices, parallel
 from posting.crs import bowed, crs_of
 from posting.errors import InputError, PostingError
 from posting.index import unique_ints
@@ -685,6 +685,9 @@ class Plan:
     # the marker files whose type column gives their kinds, judged on the whole file (a
     # partition holds some rows of each)
     marker_type_kinds: frozenset[int] = frozenset()
+    # each marker file's order of day and month in its date columns, decided on the whole
+    # file: (file, column, order) (:func:`_date_orders`)
+    marker_date_orders: tuple[tuple[int, str, str], ...] = ()
     group_extents: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
     states: bool = False
     choice: Choice | None = None
@@ -836,7 +839,59 @@ def _distribute_markers(plan: Plan, i: int, entry: int, piece: dataset.Piece) ->
         # one, and one not a plan's point file's: the file's judgement (a type column of
         # kinds, descriptions of a plan's) is its pieces' together
         "type_tally": tuple(bool(t[0]) for t in kinds_tally(attrs, np.zeros(len(m), int), 1)),
+        # what its survey dates say of the order of day and month, by column: the file's
+        # order is its pieces' together (:func:`_date_orders`)
+        "date_tally": {
+            str(c): dates.tally(attrs[c], m.row) for c in dates.date_columns(attrs.columns)
+        },
     }
+
+
+def _date_orders(
+    mres: list[dict[str, Any]], files: list[tuple[str, Any]]
+) -> tuple[tuple[int, str, str], ...]:
+    """Each marker file's order of day and month in each of its date columns, decided on the
+    whole file (its pieces' tallies together, :func:`posting.dates.combine`): ``(file, column,
+    order)`` where one is decided; and, in place, each piece's notes followed by what one run
+    says of the file's dates (:func:`posting.dates.notes`, after the file's other notes).
+
+    Raises
+    ------
+    InputError
+        A file whose dates are written day first in some rows and month first in others, as
+        one run refuses it.
+    """
+    out = []
+    for e in dict.fromkeys(r["entry"] for r in mres):
+        mine = [r for r in mres if r["entry"] == e]
+        said: list[str] = []
+        for col in dict.fromkeys(c for r in mine for c in r["date_tally"]):
+            t = dates.combine(r["date_tally"][col] for r in mine if col in r["date_tally"])
+            order = dates.decide(t, files[e][0], col)
+            said += dates.notes(t, order, files[e][0], col)
+            if order is not None:
+                out.append((e, col, order))
+        for r in mine:
+            r["notes"] = [*r["notes"], *said]
+    return tuple(out)
+
+
+def _dates_settled(markers: MarkerLayer, orders: tuple[tuple[int, str, str], ...]) -> MarkerLayer:
+    """Markers (some rows of some files) with each file's survey dates written year first in
+    the order decided on the whole file (:func:`_date_orders`), as one run writes them."""
+    attrs = markers.attributes
+    todo = [(e, c, o) for e, c, o in orders if c in attrs.columns]
+    if not todo or not len(markers):
+        return markers
+    attrs = attrs.copy()
+    for e, col, order in todo:
+        rows = np.flatnonzero(markers.file_index == e)
+        if len(rows):
+            values = dates.settle(attrs[col].iloc[rows].reset_index(drop=True), order)
+            column = attrs[col].to_numpy(dtype=object, copy=True)
+            column[rows] = values.to_numpy(dtype=object)
+            attrs[col] = pd.Series(column, index=attrs.index, dtype=attrs[col].dtype)
+    return replace(markers, attributes=attrs)
 
 
 def _describe_kinds(
@@ -1226,7 +1281,8 @@ def _check_partition(plan: Plan, k: int, facts: Facts, outputs: tuple[str, ...])
     pieces = _loads(f"{plan.scratch}/markers/{k}/*.pkl")
     markers = markers_concat(pieces, list(plan.marker_files))  # in input order: no sort
     markers = replace(
-        _with_columns(markers, plan.marker_columns), type_kinds=plan.marker_type_kinds
+        _dates_settled(_with_columns(markers, plan.marker_columns), plan.marker_date_orders),
+        type_kinds=plan.marker_type_kinds,
     )
     context = _local_context(plan, k, local.rows, core_boxes)
     prep = local.prep  # its corners are found by the engine, on its own vertex table
@@ -1983,7 +2039,10 @@ def run_partitioned(
     lost_parts = steps.map(_lost, plan, range(len(marker_pieces)), label="unassigned markers")
     dropping.append(_drop(scratch, "markers-all", "assigned"))
     lost = replace(
-        markers_concat(lost_parts, list(plan.marker_files)), type_kinds=plan.marker_type_kinds
+        _dates_settled(
+            markers_concat(lost_parts, list(plan.marker_files)), plan.marker_date_orders
+        ),
+        type_kinds=plan.marker_type_kinds,
     )
     _tick(timings, "reasons")
     lost_table = _reasons(client, _share(client, plan), plan, preps, lost, progress)
@@ -2349,11 +2408,13 @@ class _Steps:
             tally[:, r["entry"]] |= r["type_tally"]
         typed = type_kinds(*tally)
         _describe_kinds(mres, typed, files)
+        date_orders = _date_orders(mres, files)
         plan = replace(
             plan,
             marker_files=tuple(files),
             marker_columns=columns,
             marker_type_kinds=frozenset(np.flatnonzero(typed).tolist()),
+            marker_date_orders=date_orders,
             context_warnings=_context_warnings(job, context, read),
         )
         return plan, mres, marker_pieces

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from posting.dates import not_dates
 from posting.errors import InputError
 
 __all__ = [
@@ -528,7 +529,7 @@ def local_date(value: Any) -> _dt.date | None:
         return _dt.datetime.fromisoformat(text).date()
     except ValueError:
         pass
-    t = pd.to_datetime(text, errors="coerce")
+    t = pd.to_datetime(text, errors="coerce", format="mixed")
     return None if pd.isna(t) else t.date()
 
 
@@ -547,7 +548,7 @@ def _survey_time(value: Any) -> _dt.date | _dt.datetime | None:
         try:
             t = _dt.datetime.fromisoformat(text)
         except ValueError:
-            t = pd.to_datetime(text, errors="coerce")
+            t = pd.to_datetime(text, errors="coerce", format="mixed")
             if pd.isna(t):
                 return None
     if isinstance(t, pd.Timestamp):
@@ -668,7 +669,12 @@ class _SurveyedMarkers:
         mlon = np.asarray(lon, dtype=float)
         mlat = np.asarray(lat, dtype=float)
         usable = np.flatnonzero(np.isfinite(mlon) & np.isfinite(mlat))
-        times = [_survey_time(v) for v in surveyed] if surveyed is not None else [None] * len(mlon)
+        times: list[_dt.date | _dt.datetime | None] = [None] * len(mlon)
+        if surveyed is not None:  # a time alone, a day of no year, a day and month either
+            # way round (:func:`posting.dates.not_dates`) tell no day: as no date
+            values = pd.Series(list(surveyed), dtype=object)
+            no_day = not_dates(values)
+            times = [None if no else _survey_time(v) for v, no in zip(values, no_day, strict=True)]
         return cls(mlon, mlat, usable, times)
 
     def nearest(

@@ -41,7 +41,11 @@ NOT_KNOWN = -2
 """Recorded, but not enough to judge: a survey dated by a month or a year alone that spans the
 limit (some of its days recent enough, some too old), or dated after the check date."""
 
-UNKNOWN_AGE = "dated by a month or a year that spans the limit, or after the check date"
+UNKNOWN_AGE = (
+    "dated by a month or a year that spans the limit, or after the check date, or by no "
+    "whole date (a time alone, a day without its year, a day and month that read either way "
+    "round: write it year first, 2025-10-03)"
+)
 """Why a survey's age can be :data:`NOT_KNOWN` (:func:`age_status`), said in its finding."""
 
 NO_NAME = ("none", "no name", "n a", "na", "blank", "unreadable", "illegible", "no")
@@ -242,8 +246,21 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
     >>> age_status(pd.Series(["2026-12-01", "2026-12-02", "2027", "3000", "3000-01-01"]),
     ...            pd.Timestamp("2026-11-30"), 365).tolist()
     [0, -2, -2, -2, -2]
+
+    A time alone or a day without its year is no date (pandas reads today's date, a day of
+    this year), and a day and month that read either way round (``03/10/2025``: 3 October or
+    10 March) are not known either, unless their file said which comes first and had them
+    written year first (:mod:`posting.dates`); ``13/10/2025`` reads one way only.
+
+    >>> age_status(pd.Series(["14:05", "Oct 3", "03/10/2025", "13/10/2025", "11/29/2025"]),
+    ...            pd.Timestamp("2026-11-30"), 365).tolist()
+    [-2, -2, -2, 2, 2]
     """
+    from posting.dates import not_dates
+
     s = pd.Series(dates).reset_index(drop=True)
+    undated = not_dates(s)  # a time alone, a day of no year, a day and month either way round
+    s = s.where(~undated, None)
     start, end = _periods(s)
     kind = pd.api.types.infer_dtype(s, skipna=True)
     if kind in ("integer", "floating", "decimal", "mixed-integer-float", "boolean", "complex"):
@@ -261,6 +278,7 @@ def age_status(dates: pd.Series, today: pd.Timestamp, days: float) -> np.ndarray
     dated = np.isfinite(oldest)
     out = _status(ok, dated & (ok | fail) & ~future)
     out[dated & (future | ~(ok | fail))] = NOT_KNOWN
+    out[undated] = NOT_KNOWN
     return out
 
 

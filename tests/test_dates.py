@@ -1,0 +1,241 @@
+"""Survey dates: the order of day and month decided on the whole file (posting.dates), and
+what is no date (a time alone, a day without its year).
+
+Each expected date is worked out by hand: checked on 2026-11-30 with renewal every 365 days,
+a survey is old when it is more than 365 days before, i.e. before 2025-11-30.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+from pathlib import Path
+
+import geopandas as gpd
+import numpy as np
+import pandas as pd
+import pytest
+import shapely
+from click.testing import CliRunner
+from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, one_line_error, profile_file, square
+from pyproj import Transformer
+
+from posting import dates
+from posting.checks.content import FAIL, NOT_KNOWN, OK, age_status
+from posting.cli import main
+from posting.errors import InputError
+
+TO_LONLAT = Transformer.from_crs(LOCAL_FT, "EPSG:4326", always_xy=True)
+TODAY = pd.Timestamp("2026-11-30")
+
+RENEWAL = """
+[spacing]
+max_ft = 600
+clause = "Test Code 1(a)"
+
+[renewal]
+days = 365
+clause = "Test Code 1(c)"
+"""
+
+
+class Runner(CliRunner):
+    """A CliRunner that lets bugs through: an exception that is not a clean exit fails."""
+
+    def invoke(self, *args, **kwargs):
+        res = super().invoke(*args, **kwargs)
+        if res.exception is not None and not isinstance(res.exception, SystemExit):
+            raise res.exception
+        return res
+
+
+@pytest.fixture
+def runner() -> Runner:
+    return Runner()
+
+
+# -- the order, decided on a file's dates ------------------------------------------------------
+
+
+def test_a_day_over_12_first_makes_the_whole_file_day_first():
+    """03/10/2025 beside 13/10/2025 is 3 October (pandas alone read it as 10 March)."""
+    values = pd.Series(["03/10/2025", "13/10/2025", "01.12.2025 08:30", "2025-06-01", None])
+    t = dates.tally(values, np.arange(5))
+    assert t["day_first"] == (1, 1, "13/10/2025")
+    assert t["either"] == (2, 0, "03/10/2025")
+    order = dates.decide(t, "eu.csv", "surveyed")
+    assert order == dates.DAY_FIRST
+    got = dates.settle(values, order).tolist()
+    assert got[:4] == ["2025-10-03", "2025-10-13", "2025-12-01 08:30", "2025-06-01"]
+
+
+def test_a_day_over_12_second_makes_the_whole_file_month_first():
+    values = pd.Series(["03/10/2025", "10/13/2025", "3-4-25"])
+    t = dates.tally(values, np.array([10, 11, 12]))
+    order = dates.decide(t, "us.csv", "date")
+    assert order == dates.MONTH_FIRST
+    # 3-4-25: month 3, day 4, year 2025 (two digits as strptime's %y reads them)
+    assert dates.settle(values, order).tolist() == ["2025-03-10", "2025-10-13", "2025-03-04"]
+
+
+def test_a_file_with_both_orders_is_refused_naming_two_rows_and_the_cure():
+    values = pd.Series(["2025-01-01", "13/10/2025", "03/10/2025", "10/14/2025"])
+    with pytest.raises(InputError) as e:
+        dates.decide(dates.tally(values, np.arange(4)), "mixed.csv", "survey_date")
+    assert str(e.value) == (
+        "mixed.csv: its 'survey_date' column has dates written day first and dates written "
+        "month first: row 1 '13/10/2025' (a first field over 12: day first) and row 3 "
+        "'10/14/2025' (a second field over 12: month first), so which way each of the others "
+        "is read cannot be known; write every date one way, best year first (2025-10-13), "
+        "and check again"
+    )
+
+
+def test_pieces_tallies_add_up_to_the_whole_file_s():
+    values = pd.Series(["03/10/2025", "04/10/2025", "05/10/2025", "14:05", "13/10/2025"])
+    whole = dates.tally(values, np.arange(5))
+    pieces = [dates.tally(values[k : k + 2], np.arange(k, min(k + 2, 5))) for k in (4, 2, 0)]
+    assert dates.combine(pieces) == whole
+    assert dates.decide(pieces[2], "a.csv", "d") is None  # rows 0-1 alone settle nothing
+    assert dates.decide(dates.combine(pieces), "a.csv", "d") == dates.DAY_FIRST
+
+
+def test_a_file_no_date_settles_says_so_and_its_ambiguous_dates_are_not_known():
+    """All fields 12 or less: no order is guessed (the README never said month first).
+    03/10/2025 is 2025-10-03 day first, 2025-03-10 month first; 03/03/2025 is one day either
+    way; 14:05 and "Oct 3" are no date (pandas: today, this year's 3 October)."""
+    values = pd.Series(["03/10/2025", "03/03/2025", "14:05", "Oct 3", "11/12/2025"])
+    t = dates.tally(values, np.arange(5))
+    assert dates.decide(t, "f.csv", "surveyed") is None
+    assert dates.settle(values, None).tolist() == values.tolist()
+    assert dates.notes(t, None, "f.csv", "surveyed") == [
+        "f.csv: 2 survey date(s) of column 'surveyed' read either way, day first or month "
+        "first (row 0: '03/10/2025' is 2025-10-03 day first, 2025-03-10 month first), and no "
+        "date of the file settles it (none has a field over 12): their survey age is not "
+        "known; write them year first (2025-10-03)",
+        "f.csv: 2 value(s) of column 'surveyed' are a time alone or a day without its year "
+        "(row 2: '14:05'): no date, so their survey age is not known; write the whole date, "
+        "year first (2025-10-03)",
+    ]
+    # 03/03/2025 is 637 days before the check date (2025-03-03 to 2026-11-30): old
+    assert age_status(values, TODAY, 365).tolist() == [NOT_KNOWN, FAIL] + [NOT_KNOWN] * 3
+
+
+def test_a_time_alone_or_a_day_without_a_year_is_never_today_nor_this_year():
+    """Checked on the day of the run (pandas' "today") a time alone read as that day: 0 days
+    old, OK; "Oct 3" read as 3 October of this year. Both are not known."""
+    today = pd.Timestamp.now().normalize()
+    values = pd.Series(["14:05", "2:05 pm", "Oct 3", "3 October", "10/03", "2026-10-03"])
+    got = age_status(values, today, 365 * 3)
+    assert got.tolist() == [NOT_KNOWN] * 5 + [OK if today.year <= 2029 else FAIL]
+
+
+def test_a_photo_is_not_matched_on_a_day_no_date_gives():
+    """A marker surveyed "03/10/2026" (its file not saying the order), "14:05" or "Oct 3"
+    tells no day (a photo of any day may be its); "13/10/2026" is 13 October."""
+    from posting.photos import _SurveyedMarkers
+
+    m = _SurveyedMarkers.of(
+        np.zeros(4), np.zeros(4), ["03/10/2026", "13/10/2026", "14:05", "Oct 3"]
+    )
+    assert m.times == [None, _dt.date(2026, 10, 13), None, None]
+
+
+# -- a European survey file checked for renewal -----------------------------------------------
+
+
+def _lonlat(x: float, y: float) -> tuple[float, float]:
+    lon, lat = TO_LONLAT.transform(x, y)
+    return float(lon), float(lat)
+
+
+def _survey(tmp_path: Path, surveyed: list[str], column: str = "surveyed") -> list[str]:
+    """The 1,000 ft square with a sign at each corner and midpoint (8), surveyed on
+    ``surveyed``, and a profile of spacing 600 ft and renewal every 365 days: the arguments
+    of ``posting check`` on 2026-11-30."""
+    outline = shapely.transform(
+        square(), lambda xy: np.column_stack(TO_LONLAT.transform(xy[:, 0], xy[:, 1]))
+    )
+    parcels = tmp_path / "parcels.geojson"
+    gpd.GeoDataFrame({"pid": ["P1"]}, geometry=[outline], crs=4326).to_file(parcels)
+    rows = [
+        {"lon": _lonlat(x, y)[0], "lat": _lonlat(x, y)[1], column: d}
+        for (x, y), d in zip(CORNERS_AND_MIDPOINTS, surveyed, strict=True)
+    ]
+    signs = tmp_path / "signs.csv"
+    pd.DataFrame(rows).to_csv(signs, index=False)
+    rules = profile_file(tmp_path, RENEWAL)
+    return [str(parcels), "--signs", str(signs), "--id-field", "pid", "--rules", rules,
+            "--check-date", "2026-11-30"]  # fmt: skip
+
+
+def _renewal(runner, tmp_path: Path, args: list[str]) -> tuple[dict, list[str]]:
+    out = tmp_path / "r.json"
+    res = runner.invoke(main, ["check", *args, "--json", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    report = json.loads(out.read_text())
+    [p] = report["parcels"]
+    return p, report["warnings"]
+
+
+def test_a_european_file_is_aged_day_first(runner, tmp_path):
+    """01/12/2025 is 1 December 2025 (364 days before 2026-11-30: not old), not 12 January
+    2025 (687 days); 12/01/2025 is 12 January 2025 (687 days: old); 13/10/2026 settles the
+    file. Before, pandas read three old surveys (the 01/12/2025s as 12 January) and missed
+    the one that is (12/01/2025 as 1 December)."""
+    surveyed = ["01/12/2025"] * 3 + ["12/01/2025", "13/10/2026"] + ["2026-10-14"] * 3
+    p, warnings = _renewal(runner, tmp_path, _survey(tmp_path, surveyed))
+    assert p["status"] == "compliant"  # a renewal finding is a note, never the verdict
+    [note] = [n for n in p["notes"] if n["rule"] == "renewal"]
+    assert note["count"] == 1
+    assert note["message"] == (
+        "1 of 8 markers were surveyed more than 365 days ago (posting is renewed yearly): "
+        "survey them again"
+    )
+    assert not [n for n in p.get("not_checked", []) if n["rule"] == "renewal"]
+    signs = str(tmp_path / "signs.csv")
+    assert (
+        f"{signs}: survey dates of column 'surveyed' read day first (row 4: '13/10/2026' has "
+        "a first field over 12)"
+    ) in warnings
+
+
+def test_a_file_no_date_settles_is_not_known_for_renewal(runner, tmp_path):
+    """Every date of 1-12 of a month: 01/12/2025 is 1 December (recent) or 12 January 2025
+    (old); not known, with the note saying why and how to settle it; 12/12/2025 is the same
+    day either way (350 days: recent); "Oct 3" and 14:05 are no date. Before, pandas read
+    the five 01/12/2025s as old and the others as recent."""
+    surveyed = ["01/12/2025"] * 5 + ["12/12/2025", "Oct 3", "14:05"]
+    p, warnings = _renewal(runner, tmp_path, _survey(tmp_path, surveyed))
+    assert not [n for n in p["notes"] if n["rule"] == "renewal"]
+    [unknown] = [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"]
+    assert unknown == (
+        "not known for 7 of 8 markers: dated by a month or a year that spans the limit, or "
+        "after the check date, or by no whole date (a time alone, a day without its year, a "
+        "day and month that read either way round: write it year first, 2025-10-03)"
+    )
+    signs = str(tmp_path / "signs.csv")
+    assert (
+        f"{signs}: 5 survey date(s) of column 'surveyed' read either way, day first or month "
+        "first (row 0: '01/12/2025' is 2025-12-01 day first, 2025-01-12 month first), and no "
+        "date of the file settles it (none has a field over 12): their survey age is not "
+        "known; write them year first (2025-10-03)"
+    ) in warnings
+    assert (
+        f"{signs}: 2 value(s) of column 'surveyed' are a time alone or a day without its year "
+        "(row 6: 'Oct 3'): no date, so their survey age is not known; write the whole date, "
+        "year first (2025-10-03)"
+    ) in warnings
+
+
+def test_a_file_of_both_orders_is_refused_with_exit_2(runner, tmp_path):
+    surveyed = ["2026-10-14"] * 2 + ["13/10/2026"] + ["2026-10-14"] * 4 + ["10/14/2026"]
+    args = _survey(tmp_path, surveyed, column="Survey Date")
+    res = runner.invoke(main, ["check", *args, "--json", str(tmp_path / "r.json")])
+    one_line_error(
+        res,
+        f"{tmp_path / 'signs.csv'}: its 'survey date' column has dates written day first and "
+        "dates written month first: row 2 '13/10/2026' (a first field over 12: day first) "
+        "and row 7 '10/14/2026' (a second field over 12: month first)",
+        "write every date one way, best year first (2025-10-13)",
+    )
