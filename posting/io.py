@@ -3020,8 +3020,7 @@ def read_markers(
                 ref = _as_id_strings(lay.frame[col])
         if not piece:  # the order of day and month, decided on the whole file (a piece's:
             # on the pieces together, by the caller)
-            attrs, said = settle_dates(attrs, np.arange(len(lay)), lay.path)
-            notes.extend(said)
+            notes.extend(settle_dates(attrs, np.arange(len(lay)), lay.path))
         refs.append(ref)
         parts.append((lay.path, np.arange(len(lay)), x, y, lon, lat, k, reason, attrs))
     if not piece:
@@ -3058,16 +3057,11 @@ def read_markers(
     return layer if piece else layer.judged()
 
 
-def settle_dates(
-    attrs: pd.DataFrame,
-    rows: np.ndarray,
-    path: str,
-    tallies: dict[str, dict[str, tuple[int, int, str]]] | None = None,
-) -> tuple[pd.DataFrame, list[str]]:
-    """A marker file's attributes with its survey dates read in the order the whole file
-    gives (:mod:`posting.dates`: written year first where it is decided), and the notes that
-    says; ``tallies``: the whole file's, by column, where ``attrs`` are a piece's (else its
-    own, of input rows ``rows``).
+def settle_dates(attrs: pd.DataFrame, rows: np.ndarray, path: str) -> list[str]:
+    """In place, a whole marker file's attributes (of input rows ``rows``) with its survey
+    dates read in the order the file gives (:mod:`posting.dates`: written year first where
+    it is decided); the notes that says. (The partitioned run decides on the pieces'
+    tallies together: :func:`posting.distributed._date_orders`.)
 
     Raises
     ------
@@ -3077,19 +3071,13 @@ def settle_dates(
     from posting import dates
 
     notes: list[str] = []
-    columns = dates.date_columns(attrs.columns)
-    if not columns:
-        return attrs, notes
-    attrs = attrs.copy()
-    for col in columns:
-        if tallies is None:
-            t = dates.tally(attrs[col], rows)
-        else:
-            t = tallies.get(str(col), dates.combine([]))
+    for col in dates.date_columns(attrs.columns):
+        t = dates.tally(attrs[col], rows)
         order = dates.decide(t, path, str(col))
-        attrs[col] = dates.settle(attrs[col], order)
+        if order is not None:
+            attrs[col] = dates.settle(attrs[col], order)
         notes.extend(dates.notes(t, order, path, str(col)))
-    return attrs, notes
+    return notes
 
 
 def _is_dataset(path: str | os.PathLike[str]) -> bool:

@@ -239,3 +239,17 @@ def test_a_file_of_both_orders_is_refused_with_exit_2(runner, tmp_path):
         "and row 7 '10/14/2026' (a second field over 12: month first)",
         "write every date one way, best year first (2025-10-13)",
     )
+
+
+def test_the_evidence_record_shows_a_european_file_s_dates_year_first(runner, tmp_path):
+    """The parcel's page (an officer's exhibit) shows 01/12/2025 of a day-first file as
+    2025-12-01 (1 December), never as the surveyor's 01/12/2025 a reader may take for
+    12 January."""
+    surveyed = ["01/12/2025"] * 3 + ["12/01/2025", "13/10/2026"] + ["2026-10-14"] * 3
+    args = _survey(tmp_path, surveyed)
+    out = tmp_path / "rec"
+    res = runner.invoke(main, ["evidence", *args, "--all", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    page = (out / "P1.html").read_text()
+    assert page.count("2025-12-01") == 3 and "2025-01-12" in page and "2026-10-13" in page
+    assert "01/12/2025" not in page and "13/10/2026" not in page

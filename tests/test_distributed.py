@@ -1656,19 +1656,24 @@ def _one_and_sliced(
     where: str | None = None,
     dwelling_where: str | None = None,
     crs: str | None = None,
+    rules: str = "florida",
+    check_date: str | None = None,
 ) -> bytes:
     """The same JSON and CSV reports of ``parcels`` (the sample's) with ``signs`` (chosen by
     ``where``, ``--signs-where``; the lots with a dwelling by ``dwelling_where``) in one run
     (the command) and partitioned in-process (where the pieces are cut), their stamps aside;
     the JSON."""
+    import datetime as _dt
+
     from posting import distributed
     from posting.cli import flag
     from posting.job import ContextFiles, Job
 
-    args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", "florida"]
+    args = ["--id-field", "parcel_id", "--owner-field", "owner", "--rules", rules]
     args += ["--signs-where", where] if where else []
     args += ["--dwelling-where", dwelling_where] if dwelling_where else []
     args += ["--crs", crs] if crs else []
+    args += ["--check-date", check_date] if check_date else []
     outputs = ["--json", str(tmp_path / "one.json"), "--csv", str(tmp_path / "one.csv")]
     parcels = str(parcels)
     res = _run(["check", parcels, "--signs", str(signs), *args, *outputs, "-q"], ROOT)
@@ -1678,9 +1683,12 @@ def _one_and_sliced(
         signs=(str(signs),),
         id_field="parcel_id",
         owner_field="owner",
-        rules=("florida",),
+        rules=(rules,),
         signs_where=where,
-        context=ContextFiles(dwelling_where=dwelling_where),
+        context=ContextFiles(
+            dwelling_where=dwelling_where,
+            check_date=_dt.date.fromisoformat(check_date) if check_date else None,
+        ),
         crs=crs,
     )
     distributed.run_and_write(
@@ -2588,6 +2596,100 @@ def test_a_spreadsheet_s_headers_as_in_one_run(tmp_path, scheduler):
     want = [(p["status"], p.get("violations"), p.get("not_checked")) for p in canonical["parcels"]]
     assert verdicts == want
     assert any(p.get("violations") for p in report["parcels"])
+
+
+_RENEWAL = """schema = 1
+name = "renewal-test"
+title = "A profile of the tests"
+jurisdiction = "Nowhere"
+citation = "Test Code 1"
+source_url = "https://example.org/test"
+purpose = "test"
+verification = "unverified"
+kinds = ["sign"]
+
+[spacing]
+max_ft = 100
+clause = "Test Code 1(a)"
+
+[renewal]
+days = 365
+clause = "Test Code 1(c)"
+"""
+
+
+@pytest.mark.parametrize("settled", [True, False], ids=["a day over 12 in row 200", "none"])
+def test_survey_dates_are_read_in_the_order_of_the_whole_file_in_slices(
+    tmp_path, scheduler, monkeypatch, settled
+):
+    """The sample's signs surveyed 01/12/2025, checked on 2026-11-30 with renewal every 365
+    days, read in 57 slices of 4: with one 13/10/2026 (row 200) the whole file is day first,
+    in every slice too: 1 December 2025 (364 days: recent), no renewal note; without it no
+    date settles the order: every such sign is not known (12 January 2025 would be 687 days
+    old), with the file's note. One run's bytes either way."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table["surveyed"] = "01/12/2025"
+    if settled:
+        table.loc[200, "surveyed"] = "13/10/2026"
+    signs = tmp_path / "signs.csv"
+    _signs_csv(signs, table)
+    rules = tmp_path / "renewal-test.toml"
+    rules.write_text(_RENEWAL)
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    report = json.loads(
+        _one_and_sliced(tmp_path, scheduler, signs, rules=str(rules), check_date="2026-11-30")
+    )
+    noted = [n for p in report["parcels"] for n in p.get("notes", []) if n["rule"] == "renewal"]
+    unknown = [
+        n for p in report["parcels"] for n in p.get("not_checked", []) if n["rule"] == "renewal"
+    ]
+    assert noted == []
+    read_so = f"{signs}: survey dates of column 'surveyed' read day first (row 200: "
+    either = f"{signs}: 228 survey date(s) of column 'surveyed' read either way, day first"
+    if settled:
+        assert unknown == []
+        assert any(w.startswith(read_so) for w in report["warnings"])
+    else:
+        signs_assigned = sum(p["signs"] for p in report["parcels"])
+        assert sum(n["count"] for n in unknown) == signs_assigned > 0
+        assert any(w.startswith(either) for w in report["warnings"])
+
+
+def test_a_file_of_both_date_orders_in_two_slices_is_refused_as_in_one_run(
+    tmp_path, scheduler, monkeypatch
+):
+    """Row 50 day first (13/10/2026), row 200 month first (10/14/2026), slices apart: the
+    partitioned run refuses the file with one run's message."""
+    from posting import distributed
+    from posting.cli import flag
+    from posting.errors import InputError
+    from posting.job import Job
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table.loc[50, "surveyed"] = "13/10/2026"
+    table.loc[200, "surveyed"] = "10/14/2026"
+    signs = tmp_path / "signs.csv"
+    _signs_csv(signs, table)
+    parcels = str(SAMPLE / "parcels.geojson")
+    one = _run(["check", parcels, "--signs", str(signs), "--id-field", "parcel_id", "-q"], ROOT)
+    assert one.returncode == 2
+    said = (
+        f"{signs}: its 'surveyed' column has dates written day first and dates written month "
+        "first: row 50 '13/10/2026' (a first field over 12: day first) and row 200 "
+        "'10/14/2026' (a second field over 12: month first)"
+    )
+    assert said in one.stderr.decode()
+    monkeypatch.setattr(dataset, "PIECE_ROWS", 4)
+    job = Job(parcels=parcels, signs=(str(signs),), id_field="parcel_id", rules=("florida",))
+    with pytest.raises(InputError) as e:
+        distributed.run_and_write(
+            job,
+            scheduler=scheduler,
+            partition_parcels=7,
+            outputs={"json": str(tmp_path / "part.json")},
+            name=flag,
+        )
+    assert f"posting: error: {e.value.worded(flag)}\n".encode() == one.stderr
 
 
 def test_a_sign_whose_longitude_lost_its_minus_sign_is_said_to_be_as_in_one_run(

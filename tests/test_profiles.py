@@ -467,7 +467,11 @@ def test_a_survey_dated_by_its_year_alone_is_noted_only_when_all_of_the_year_is_
     years = ["2024", "2025", "Dec 2025", 2026, "2026-10", "2025", "2024-12", "2026"]
     p = _surveyed(own, years)
     # 2024 and December 2024 noted; the two 2025s not known
-    spans = "dated by a month or a year that spans the limit, or after the check date"
+    spans = (
+        "dated by a month or a year that spans the limit, or after the check date, or by no "
+        "whole date (a time alone, a day without its year, a day and month that read either "
+        "way round: write it year first, 2025-10-03)"
+    )
     assert _renewal(p) == ([2], [f"not known for 2 of 8 markers: {spans}"])
     p = _surveyed(own, ["2026-10-01"] * 5 + ["2027-03-01", "", "2025"])
     assert _renewal(p) == (
