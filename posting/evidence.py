@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 import shapely
 
+from posting.dates import not_dates
 from posting.draw import display_geometry, gap_lines
 from posting.errors import python_name, worded
 from posting.records import finding_figures, gap_figures, max_gap_figures, point_figures
@@ -741,7 +742,14 @@ def _marker_table(t: _Tables, rows: np.ndarray, numbers: dict[int, int]) -> str:
     facing = _measures(a["facing_deg"][rows], "facing_deg", 0, "°")
     if any(facing):
         cols.append(("Facing", 7, "num", facing))
-    surveyed = ["" if _blank(v) else _e(v) for v in a["surveyed"][rows]]
+    when = pd.Series(list(a["surveyed"][rows]), dtype=object)
+    # a date no one can read one way (03/10/2025 of a file that does not say which comes
+    # first; a time alone; a day without its year): shown as written, said to be no date
+    unread = not_dates(when)
+    surveyed = [
+        "" if _blank(v) else _e(v) + (' <span class="small">(not known)</span>' if no else "")
+        for v, no in zip(when, unread, strict=True)
+    ]
     if any(surveyed):
         long_dates = max(len(x) for x in surveyed) > 12
         cols.append(("Surveyed", 13 if long_dates else 10, "", surveyed))

@@ -253,3 +253,16 @@ def test_the_evidence_record_shows_a_european_file_s_dates_year_first(runner, tm
     page = (out / "P1.html").read_text()
     assert page.count("2025-12-01") == 3 and "2025-01-12" in page and "2026-10-13" in page
     assert "01/12/2025" not in page and "13/10/2026" not in page
+
+
+def test_the_evidence_record_says_a_date_that_reads_either_way_is_not_known(runner, tmp_path):
+    """A file of dates of the 1st to the 12th only: the page shows 01/12/2025 as the
+    surveyor wrote it, said to be not known (1 December or 12 January: the file does not say),
+    and 12/12/2025 (one day either way) as written, without."""
+    surveyed = ["01/12/2025"] * 2 + ["12/12/2025"] * 6
+    out = tmp_path / "rec"
+    res = runner.invoke(main, ["evidence", *_survey(tmp_path, surveyed), "--all", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    page = (out / "P1.html").read_text()
+    assert page.count('01/12/2025 <span class="small">(not known)</span>') == 2
+    assert page.count("12/12/2025") == 6 and page.count("(not known)") == 2
