@@ -14,20 +14,21 @@ The order is the file's, for each of its date columns (:func:`tally`, :func:`dec
 - one where some date has a second field over 12 (``10/13/2025``) is month-first (the US way);
 - one with both is refused (:func:`decide`): its dates were written two ways, and which way
   each of the others was written cannot be known;
-- one where no date settles it (every field 12 or less) is **not read either way**: each date
-  whose day and month could be swapped (``03/10/2025``, not ``03/03/2025``) is *not known*,
-  with a note (:func:`notes`) giving both readings and the cure (the dates written year first,
-  ``2025-10-03``, which read one way only).
+- one where no date settles it (every field 12 or less) and whose dates that could be read
+  either way are all written with slashes (``10/03/2025``) is read month-first, **the US way**,
+  with a note saying so (:func:`notes`): a US spreadsheet's or phone's way of writing a date,
+  and this is a checker of US law for US landowners, surveyors and officers. A survey is
+  usually done in a day or two, so a whole file often holds dates of the 1st to the 12th
+  only: were such files not read, two in five of them would have no survey date at all;
+- one where no date settles it and some such date is written otherwise (``03.10.2025``, the
+  European way, or ``03-10-2025``) is **not read either way**: each date whose day and month
+  could be swapped (``03.10.2025``, not ``03.03.2025``) is *not known*, with a note giving both
+  readings and the cure (the dates written year first, ``2025-10-03``, which read one way
+  only). The renewal and posting-year findings are notes, never a verdict.
 
-Why not the US order for such a file, as most of our users are American? The README never
-said dates are read month-first, so no user has been told to rely on it; a survey is usually
-done in a day or two, so a whole file often holds dates of the 1st to the 12th only, and a
-European-style file of them would be misread in full, silently, and a year's renewal note or
-an evidence record's date (an officer's exhibit) would be wrong by months. Not known costs
-little: the renewal and posting-year findings are notes, never a verdict, and the note says how
-to settle it in one step. A file the order is decided for has its dates written year first
-(:func:`settle`: ``13/10/2025 14:05`` is ``2025-10-13 14:05``), so every later reader (the
-checks, the evidence record, the photos) reads them one way.
+A file the order is decided for has its dates written year first (:func:`settle`:
+``13/10/2025 14:05`` is ``2025-10-13 14:05``), so every later reader (the checks, the evidence
+record, the photos) reads them one way.
 
 A value that pandas reads as a date but that has no year of four digits and is no
 day-month-year date (``14:05``, ``Oct 3``, ``10/03``) is no date either (:func:`not_dates`):
@@ -74,14 +75,14 @@ then perhaps a time: ``03/10/2025``, ``3.10.25``, ``10-13-2025 14:05``."""
 _YEAR = re.compile(r"\d{4}")
 
 # what each distinct value is (:func:`_classes`)
-_NONE, _DAY, _MONTH, _EITHER, _UNDATED = 0, 1, 2, 3, 4
-_KINDS = ("day_first", "month_first", "either", "undated")
+_NONE, _DAY, _MONTH, _EITHER, _UNDATED, _EITHER_SLASH = 0, 1, 2, 3, 4, 5
+_KINDS = ("day_first", "month_first", "either", "undated", "either_slash")
 
 Tally = dict[str, tuple[int, int, str]]
 """Per kind of value (``day_first``: a first field over 12; ``month_first``: a second one
-over 12; ``either``: both fields 12 or less and unequal; ``undated``: a time or a day without
-its year), how many rows have one, the first of them (its input row, -1 for none) and its
-text."""
+over 12; ``either``: both fields 12 or less and unequal, written with dots or dashes;
+``either_slash``: the same written with slashes; ``undated``: a time or a day without its
+year), how many rows have one, the first of them (its input row, -1 for none) and its text."""
 
 
 def date_columns(columns: Iterable[object]) -> list[object]:
@@ -120,7 +121,7 @@ def _parts(text: pd.Series) -> pd.DataFrame:
     y = pd.to_numeric(p["y"], errors="coerce").to_numpy(dtype=float)
     short = p["y"].str.len().to_numpy(dtype=float, na_value=np.nan) == 2
     y = np.where(short, np.where(y >= 69, 1900 + y, 2000 + y), y)
-    return pd.DataFrame({"a": a, "b": b, "y": y, "rest": p["rest"].fillna("")})
+    return pd.DataFrame({"a": a, "b": b, "y": y, "sep": p["sep"], "rest": p["rest"].fillna("")})
 
 
 def _classes(text: pd.Series) -> tuple[np.ndarray, pd.DataFrame]:
@@ -132,7 +133,9 @@ def _classes(text: pd.Series) -> tuple[np.ndarray, pd.DataFrame]:
     out = np.full(len(text), _NONE, dtype=np.int8)
     out[numeric & ok_a & ok_b & (a > 12) & (b <= 12)] = _DAY
     out[numeric & ok_a & ok_b & (b > 12) & (a <= 12)] = _MONTH
-    out[numeric & (a <= 12) & (b <= 12) & ok_a & ok_b & (a != b)] = _EITHER
+    either = numeric & (a <= 12) & (b <= 12) & ok_a & ok_b & (a != b)
+    slash = (p["sep"] == "/").to_numpy(dtype=bool, na_value=False)
+    out[either] = np.where(slash[either], _EITHER_SLASH, _EITHER)
     rest = ~numeric & text.notna().to_numpy(dtype=bool)
     rest &= ~text.str.contains(_YEAR).fillna(True).to_numpy(dtype=bool)
     if rest.any():  # read as a date by pandas, yet no year: a time, a day of no year
@@ -150,8 +153,8 @@ def tally(values: pd.Series, rows: np.ndarray) -> Tally:
     Examples
     --------
     >>> t = tally(pd.Series(["03/10/2025", "13/10/2025", "14:05", None]), np.arange(4))
-    >>> t["day_first"], t["either"], t["undated"], t["month_first"]
-    ((1, 1, '13/10/2025'), (1, 0, '03/10/2025'), (1, 2, '14:05'), (0, -1, ''))
+    >>> t["day_first"], t["either_slash"], t["undated"], t["month_first"], t["either"]
+    ((1, 1, '13/10/2025'), (1, 0, '03/10/2025'), (1, 2, '14:05'), (0, -1, ''), (0, -1, ''))
     """
     codes, text = _texts(values)
     rows = np.asarray(rows, dtype=np.int64)
@@ -174,9 +177,9 @@ def combine(tallies: Iterable[Tally]) -> Tally:
     Examples
     --------
     >>> a = {"day_first": (0, -1, ""), "month_first": (1, 7, "10/13/2025"),
-    ...      "either": (2, 5, "03/10/2025"), "undated": (0, -1, "")}
+    ...      "either": (2, 5, "03/10/2025"), "undated": (0, -1, ""), "either_slash": (0, -1, "")}
     >>> b = {"day_first": (0, -1, ""), "month_first": (0, -1, ""),
-    ...      "either": (1, 2, "04/10/2025"), "undated": (0, -1, "")}
+    ...      "either": (1, 2, "04/10/2025"), "undated": (0, -1, ""), "either_slash": (0, -1, "")}
     >>> combine([a, b])["either"], combine([a, b])["month_first"]
     ((3, 2, '04/10/2025'), (1, 7, '10/13/2025'))
     """
@@ -204,7 +207,9 @@ def decide(t: Tally, path: str, column: str) -> str | None:
     --------
     >>> decide(tally(pd.Series(["03/10/2025", "13/10/2025"]), np.arange(2)), "a.csv", "date")
     'day-first'
-    >>> decide(tally(pd.Series(["03/10/2025"]), np.arange(1)), "a.csv", "date") is None
+    >>> decide(tally(pd.Series(["03/10/2025"]), np.arange(1)), "a.csv", "date")
+    'month-first'
+    >>> decide(tally(pd.Series(["03.10.2025"]), np.arange(1)), "a.csv", "date") is None
     True
     >>> decide(tally(pd.Series(["13/10/2025", "10/14/2025"]), np.arange(2)), "a.csv", "date")
     Traceback (most recent call last):
@@ -226,7 +231,10 @@ cannot be known; write every date one way, best year first (2025-10-13), and che
             row=min(rd, rm),
             column=str(column),
         )
-    return DAY_FIRST if nd else MONTH_FIRST if nm else None
+    if nd or nm:
+        return DAY_FIRST if nd else MONTH_FIRST
+    # none settles it: the US way where every date read either way is written with slashes
+    return MONTH_FIRST if t["either_slash"][0] and not t["either"][0] else None
 
 
 def _readings(text: str) -> tuple[str, str]:
@@ -254,13 +262,24 @@ them year first (2025-10-03)
 first (2025-10-03)
     """
     out = []
-    n, row, text = t["either"]
-    if n and order is not None:
-        key = "day_first" if order == DAY_FIRST else "month_first"
+    (n, row, text), (n_slash, row_slash, text_slash) = t["either"], t["either_slash"]
+    if n_slash and (not n or 0 <= row_slash < row):
+        row, text = row_slash, text_slash
+    n += n_slash
+    key = "day_first" if order == DAY_FIRST else "month_first"
+    if n and order is not None and t[key][0]:
         _, r, v = t[key]
         out.append(
             f"{path}: survey dates of column {column!r} read {order.replace('-', ' ')} (row "
             f"{r}: {v!r} has a {'first' if order == DAY_FIRST else 'second'} field over 12)"
+        )
+    elif n and order is not None:  # the US way, no date saying otherwise
+        day, month = _readings(text)
+        out.append(
+            f"{path}: {n:,} survey date(s) of column {column!r} read month first, the US way "
+            f"(row {row}: {text!r} is {month}); no date of the file has a field over 12 to "
+            f"say which comes first: if they are day first ({day}), write them year first "
+            "(2025-10-03)"
         )
     elif n:
         day, month = _readings(text)
@@ -301,7 +320,8 @@ def settle(values: pd.Series, order: str | None) -> pd.Series:
     cls, p = _classes(text)
     a, b = p["a"].to_numpy(), p["b"].to_numpy()
     day, month = (a, b) if order == DAY_FIRST else (b, a)
-    ok = np.isin(cls, (_DAY, _MONTH, _EITHER)) | (np.isfinite(a) & (a == b) & (a >= 1) & (a <= 12))
+    ok = np.isin(cls, (_DAY, _MONTH, _EITHER, _EITHER_SLASH))
+    ok |= np.isfinite(a) & (a == b) & (a >= 1) & (a <= 12)
     if not ok.any():
         return s
     at = np.flatnonzero(ok)
@@ -333,5 +353,5 @@ def not_dates(values: pd.Series) -> np.ndarray:
     if not len(text):
         return np.zeros(len(codes), dtype=bool)
     cls, _ = _classes(text)
-    bad = np.append(np.isin(cls, (_EITHER, _UNDATED)), False)
+    bad = np.append(np.isin(cls, (_EITHER, _EITHER_SLASH, _UNDATED)), False)
     return bad[codes]

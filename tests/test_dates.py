@@ -62,7 +62,8 @@ def test_a_day_over_12_first_makes_the_whole_file_day_first():
     values = pd.Series(["03/10/2025", "13/10/2025", "01.12.2025 08:30", "2025-06-01", None])
     t = dates.tally(values, np.arange(5))
     assert t["day_first"] == (1, 1, "13/10/2025")
-    assert t["either"] == (2, 0, "03/10/2025")
+    assert t["either_slash"] == (1, 0, "03/10/2025")
+    assert t["either"] == (1, 2, "01.12.2025 08:30")
     order = dates.decide(t, "eu.csv", "surveyed")
     assert order == dates.DAY_FIRST
     got = dates.settle(values, order).tolist()
@@ -92,7 +93,7 @@ def test_a_file_with_both_orders_is_refused_naming_two_rows_and_the_cure():
 
 
 def test_pieces_tallies_add_up_to_the_whole_file_s():
-    values = pd.Series(["03/10/2025", "04/10/2025", "05/10/2025", "14:05", "13/10/2025"])
+    values = pd.Series(["03.10.2025", "04.10.2025", "05.10.2025", "14:05", "13.10.2025"])
     whole = dates.tally(values, np.arange(5))
     pieces = [dates.tally(values[k : k + 2], np.arange(k, min(k + 2, 5))) for k in (4, 2, 0)]
     assert dates.combine(pieces) == whole
@@ -101,24 +102,45 @@ def test_pieces_tallies_add_up_to_the_whole_file_s():
 
 
 def test_a_file_no_date_settles_says_so_and_its_ambiguous_dates_are_not_known():
-    """All fields 12 or less: no order is guessed (the README never said month first).
-    03/10/2025 is 2025-10-03 day first, 2025-03-10 month first; 03/03/2025 is one day either
+    """All fields 12 or less, written with dots (no US date): no order is guessed.
+    03.10.2025 is 2025-10-03 day first, 2025-03-10 month first; 03.03.2025 is one day either
     way; 14:05 and "Oct 3" are no date (pandas: today, this year's 3 October)."""
-    values = pd.Series(["03/10/2025", "03/03/2025", "14:05", "Oct 3", "11/12/2025"])
+    values = pd.Series(["03.10.2025", "03.03.2025", "14:05", "Oct 3", "11.12.2025"])
     t = dates.tally(values, np.arange(5))
     assert dates.decide(t, "f.csv", "surveyed") is None
     assert dates.settle(values, None).tolist() == values.tolist()
     assert dates.notes(t, None, "f.csv", "surveyed") == [
         "f.csv: 2 survey date(s) of column 'surveyed' read either way, day first or month "
-        "first (row 0: '03/10/2025' is 2025-10-03 day first, 2025-03-10 month first), and no "
+        "first (row 0: '03.10.2025' is 2025-10-03 day first, 2025-03-10 month first), and no "
         "date of the file settles it (none has a field over 12): their survey age is not "
         "known; write them year first (2025-10-03)",
         "f.csv: 2 value(s) of column 'surveyed' are a time alone or a day without its year "
         "(row 2: '14:05'): no date, so their survey age is not known; write the whole date, "
         "year first (2025-10-03)",
     ]
-    # 03/03/2025 is 637 days before the check date (2025-03-03 to 2026-11-30): old
+    # 03.03.2025 is 637 days before the check date (2025-03-03 to 2026-11-30): old
     assert age_status(values, TODAY, 365).tolist() == [NOT_KNOWN, FAIL] + [NOT_KNOWN] * 3
+
+
+def test_a_file_no_date_settles_written_with_slashes_is_read_the_us_way():
+    """All fields 12 or less, every such date written with slashes: month first, as a US
+    spreadsheet writes them, with a note saying so (03/10/2025 is 3 October day first);
+    one written with dots beside them leaves the file unsettled."""
+    values = pd.Series(["03/10/2025", "03/03/2025", "11/12/2025", "2025-06-01"])
+    t = dates.tally(values, np.arange(4))
+    order = dates.decide(t, "us.csv", "surveyed")
+    assert order == dates.MONTH_FIRST
+    settled = ["2025-03-10", "2025-03-03", "2025-11-12", "2025-06-01"]
+    assert dates.settle(values, order).tolist() == settled
+    assert dates.notes(t, order, "us.csv", "surveyed") == [
+        "us.csv: 2 survey date(s) of column 'surveyed' read month first, the US way (row 0: "
+        "'03/10/2025' is 2025-03-10); no date of the file has a field over 12 to say which "
+        "comes first: if they are day first (2025-10-03), write them year first (2025-10-03)"
+    ]
+    # 2025-03-10 is 630 days before 2026-11-30, 2025-11-12 383: both old at 365 days
+    assert age_status(pd.Series(settled), TODAY, 365).tolist() == [FAIL, FAIL, FAIL, FAIL]
+    both = pd.Series(["03/10/2025", "04.10.2025"])
+    assert dates.decide(dates.tally(both, np.arange(2)), "f.csv", "surveyed") is None
 
 
 def test_a_time_alone_or_a_day_without_a_year_is_never_today_nor_this_year():
@@ -201,11 +223,11 @@ def test_a_european_file_is_aged_day_first(runner, tmp_path):
 
 
 def test_a_file_no_date_settles_is_not_known_for_renewal(runner, tmp_path):
-    """Every date of 1-12 of a month: 01/12/2025 is 1 December (recent) or 12 January 2025
-    (old); not known, with the note saying why and how to settle it; 12/12/2025 is the same
-    day either way (350 days: recent); "Oct 3" and 14:05 are no date. Before, pandas read
-    the five 01/12/2025s as old and the others as recent."""
-    surveyed = ["01/12/2025"] * 5 + ["12/12/2025", "Oct 3", "14:05"]
+    """Every date of 1-12 of a month, written with dots: 01.12.2025 is 1 December (recent)
+    or 12 January 2025 (old); not known, with the note saying why and how to settle it;
+    12.12.2025 is the same day either way (350 days: recent); "Oct 3" and 14:05 are no date.
+    Before, pandas read the five 01.12.2025s as old and the others as recent."""
+    surveyed = ["01.12.2025"] * 5 + ["12.12.2025", "Oct 3", "14:05"]
     p, warnings = _renewal(runner, tmp_path, _survey(tmp_path, surveyed))
     assert not [n for n in p["notes"] if n["rule"] == "renewal"]
     [unknown] = [n["message"] for n in p["not_checked"] if n["rule"] == "renewal"]
@@ -217,7 +239,7 @@ def test_a_file_no_date_settles_is_not_known_for_renewal(runner, tmp_path):
     signs = str(tmp_path / "signs.csv")
     assert (
         f"{signs}: 5 survey date(s) of column 'surveyed' read either way, day first or month "
-        "first (row 0: '01/12/2025' is 2025-12-01 day first, 2025-01-12 month first), and no "
+        "first (row 0: '01.12.2025' is 2025-12-01 day first, 2025-01-12 month first), and no "
         "date of the file settles it (none has a field over 12): their survey age is not "
         "known; write them year first (2025-10-03)"
     ) in warnings
@@ -225,6 +247,22 @@ def test_a_file_no_date_settles_is_not_known_for_renewal(runner, tmp_path):
         f"{signs}: 2 value(s) of column 'surveyed' are a time alone or a day without its year "
         "(row 6: 'Oct 3'): no date, so their survey age is not known; write the whole date, "
         "year first (2025-10-03)"
+    ) in warnings
+
+
+def test_a_us_file_no_date_settles_is_aged_month_first(runner, tmp_path):
+    """Every date of 1-12 of a month, with slashes: 01/12/2025 is 12 January 2025, the US
+    way (687 days before 2026-11-30: old), five of them; 12/12/2025 is 350 days (recent);
+    "Oct 3" and 14:05 are no date."""
+    surveyed = ["01/12/2025"] * 5 + ["12/12/2025", "Oct 3", "14:05"]
+    p, warnings = _renewal(runner, tmp_path, _survey(tmp_path, surveyed))
+    [note] = [n for n in p["notes"] if n["rule"] == "renewal"]
+    assert note["count"] == 5
+    signs = str(tmp_path / "signs.csv")
+    assert (
+        f"{signs}: 5 survey date(s) of column 'surveyed' read month first, the US way (row 0: "
+        "'01/12/2025' is 2025-01-12); no date of the file has a field over 12 to say which "
+        "comes first: if they are day first (2025-12-01), write them year first (2025-10-03)"
     ) in warnings
 
 
@@ -256,13 +294,13 @@ def test_the_evidence_record_shows_a_european_file_s_dates_year_first(runner, tm
 
 
 def test_the_evidence_record_says_a_date_that_reads_either_way_is_not_known(runner, tmp_path):
-    """A file of dates of the 1st to the 12th only: the page shows 01/12/2025 as the
-    surveyor wrote it, said to be not known (1 December or 12 January: the file does not say),
-    and 12/12/2025 (one day either way) as written, without."""
-    surveyed = ["01/12/2025"] * 2 + ["12/12/2025"] * 6
+    """A file of dates of the 1st to the 12th only, with dots: the page shows 01.12.2025 as
+    the surveyor wrote it, said to be not known (1 December or 12 January: the file does not
+    say), and 12.12.2025 (one day either way) as written, without."""
+    surveyed = ["01.12.2025"] * 2 + ["12.12.2025"] * 6
     out = tmp_path / "rec"
     res = runner.invoke(main, ["evidence", *_survey(tmp_path, surveyed), "--all", "-o", str(out)])
     assert res.exit_code == 0, res.output
     page = (out / "P1.html").read_text()
-    assert page.count('01/12/2025 <span class="small">(not known)</span>') == 2
-    assert page.count("12/12/2025") == 6 and page.count("(not known)") == 2
+    assert page.count('01.12.2025 <span class="small">(not known)</span>') == 2
+    assert page.count("12.12.2025") == 6 and page.count("(not known)") == 2

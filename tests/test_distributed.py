@@ -2618,19 +2618,20 @@ clause = "Test Code 1(c)"
 """
 
 
-@pytest.mark.parametrize("settled", [True, False], ids=["a day over 12 in row 200", "none"])
+@pytest.mark.parametrize("settled", ["day", "none", "us"])
 def test_survey_dates_are_read_in_the_order_of_the_whole_file_in_slices(
     tmp_path, scheduler, monkeypatch, settled
 ):
-    """The sample's signs surveyed 01/12/2025, checked on 2026-11-30 with renewal every 365
-    days, read in 57 slices of 4: with one 13/10/2026 (row 200) the whole file is day first,
+    """The sample's signs surveyed 01.12.2025, checked on 2026-11-30 with renewal every 365
+    days, read in 57 slices of 4: with one 13.10.2026 (row 200) the whole file is day first,
     in every slice too: 1 December 2025 (364 days: recent), no renewal note; without it no
     date settles the order: every such sign is not known (12 January 2025 would be 687 days
-    old), with the file's note. One run's bytes either way."""
+    old), with the file's note. Written 01/12/2025, with slashes, the file is read the US way,
+    month first: 12 January 2025, every sign old. One run's bytes each way."""
     table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
-    table["surveyed"] = "01/12/2025"
-    if settled:
-        table.loc[200, "surveyed"] = "13/10/2026"
+    table["surveyed"] = "01/12/2025" if settled == "us" else "01.12.2025"
+    if settled == "day":
+        table.loc[200, "surveyed"] = "13.10.2026"
     signs = tmp_path / "signs.csv"
     _signs_csv(signs, table)
     rules = tmp_path / "renewal-test.toml"
@@ -2643,16 +2644,21 @@ def test_survey_dates_are_read_in_the_order_of_the_whole_file_in_slices(
     unknown = [
         n for p in report["parcels"] for n in p.get("not_checked", []) if n["rule"] == "renewal"
     ]
-    assert noted == []
     read_so = f"{signs}: survey dates of column 'surveyed' read day first (row 200: "
     either = f"{signs}: 228 survey date(s) of column 'surveyed' read either way, day first"
-    if settled:
-        assert unknown == []
+    us = f"{signs}: 228 survey date(s) of column 'surveyed' read month first, the US way"
+    signs_assigned = sum(p["signs"] for p in report["parcels"])
+    if settled == "day":
+        assert noted == [] and unknown == []
         assert any(w.startswith(read_so) for w in report["warnings"])
-    else:
-        signs_assigned = sum(p["signs"] for p in report["parcels"])
+    elif settled == "none":
+        assert noted == []
         assert sum(n["count"] for n in unknown) == signs_assigned > 0
         assert any(w.startswith(either) for w in report["warnings"])
+    else:
+        assert unknown == []
+        assert sum(n["count"] for n in noted) == signs_assigned > 0
+        assert any(w.startswith(us) for w in report["warnings"])
 
 
 def test_a_file_of_both_date_orders_in_two_slices_is_refused_as_in_one_run(
