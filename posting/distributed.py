@@ -155,7 +155,7 @@ _SPAWN_ENV = "distributed.nanny.pre-spawn-environ"
 
 _LAYER_SETTINGS = {
     "access": ("access", "access_type_field"),
-    "landcover": ("landcover", "landcover_field"),
+    "landcover": ("landcover", "landcover_field", "forest_where", "cultivated_where"),
     "water": ("water", "water_where"),
     "dwellings": ("dwellings",),
     "fences": ("fences", "fence_height_field"),
@@ -168,6 +168,7 @@ partitions it reaches, with the settings it is read with (:class:`posting.job.Co
 _CONTEXT_LAYERS = tuple(_LAYER_SETTINGS)
 _PER_ROW = (
     "landcover_field",
+    "forest_where",
     "public_where",
     "check_date",
     "dwelling_where",
@@ -647,8 +648,21 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         "any_owner": layer.owners is not None and bool(pd.notna(layer.owners).any()),
         "kinds": geometry_kinds(geometry),
         "tallies": tallies,
+        "cover": _parcel_cover(job, layer),
     }
     return frame, info
+
+
+def _parcel_cover(job: Job, layer: ParcelLayer) -> Any:
+    """The values of the parcels' land-cover column (without a land-cover layer), if the piece
+    has it (:class:`posting.cover.CoverValues`), else None."""
+    from posting.cover import CoverValues
+
+    c = job.context
+    if c.landcover or not c.cover_field:
+        return None
+    col = io._column(layer.attributes, [c.cover_field.strip().lower()])
+    return None if col is None else CoverValues.of(layer.attributes[col])
 
 
 def _require_parcel_columns(job: Job, info: list[dict[str, Any]]) -> None:
@@ -922,13 +936,14 @@ def _where_column(where: str) -> str:
 @_task
 def _distribute_context(
     plan: Plan, name: str, i: int, piece: dataset.Piece
-) -> tuple[int, tuple[Any, ...] | None, list[str], LeftOut, LeftOut, list[io.WholeTally]]:
+) -> tuple[int, tuple[Any, ...] | None, list[str], LeftOut, LeftOut, list[io.WholeTally], Any]:
     """Read piece ``i`` of one context layer (the layer, when it is one piece) and write each
     partition the features within its reach; how many it has; for a slice of a GeoJSON file,
     its columns as GDAL typed them (:func:`_json_settled`); its notes, the features it
     leaves out and the polygons it finds not valid (:func:`posting.io.left_out_summary`, by row
-    of the layer) for :func:`_context_warnings`; and, of a dataset's piece, its tallies
-    (:func:`_tallies_of`)."""
+    of the layer) for :func:`_context_warnings`; of a dataset's piece, its tallies
+    (:func:`_tallies_of`); and of the land cover's, its column's values
+    (:class:`posting.cover.CoverValues`, which :func:`_refuse_cover` gathers), else None."""
     from posting.io import left_out_summary  # (posting.io: FeatureLayer is what is pickled)
     from posting.job import read_context
 
@@ -937,10 +952,13 @@ def _distribute_context(
     for f in _LAYER_SETTINGS[name]:
         only[f] = getattr(job.context, f)
     files = ContextFiles(**only)
+    if files.cultivated_where and not files.cultivated_on_layer:  # (the parcels': per row)
+        files = replace(files, cultivated_where=None)
     empty = ParcelLayer.from_geometries([], "EPSG:4326")
 
     def read(prefetch: Any = None) -> Any:
-        return getattr(read_context(files, empty, job.crs, prefetch), name)
+        # (the land cover refused once its pieces are gathered, as one run refuses it whole)
+        return getattr(read_context(files, empty, job.crs, prefetch, refuse_cover=False), name)
 
     whole = piece.row_groups is None and not piece.sliced
     with io.columns_read() as seen, _tallies_of(piece) as tallies:
@@ -955,7 +973,26 @@ def _distribute_context(
         _save(f"{folder}/{k}/{i}.pkl", (_features_take(layer, sel), boxes[sel]))
     left_out = left_out_summary(layer.left_out, offset=piece.offset)  # (a few rows by why)
     repaired = left_out_summary(layer.repaired, offset=piece.offset)
-    return len(layer), (seen[-1] if seen else None), list(layer.notes), left_out, repaired, tallies
+    cover = layer.cover if name == "landcover" else None
+    return (
+        len(layer),
+        (seen[-1] if seen else None),
+        list(layer.notes),
+        left_out,
+        repaired,
+        tallies,
+        cover,
+    )
+
+
+def _refuse_cover(job: Job, tallies: Sequence[Any], source: str) -> None:
+    """Refuse the land-cover column whose pieces' values are ``tallies`` (of the land-cover
+    layer's pieces, or of the parcels' without one) as one run refuses the whole column
+    (:func:`posting.job.refuse_cover_of`): with the same values named."""
+    from posting.cover import CoverValues
+    from posting.job import refuse_cover_of
+
+    refuse_cover_of(job.context, CoverValues.merged(tallies), source)
 
 
 def _features_take(layer: Any, idx: np.ndarray) -> Any:
@@ -1238,9 +1275,12 @@ def _local_context(plan: Plan, k: int, rows: ParcelLayer, core_boxes: np.ndarray
     per_row = replace(
         per_row,
         landcover_field=None if c.landcover else c.landcover_field,
+        forest_where=None if c.landcover else c.forest_where,
+        cultivated_where=None if c.cultivated_on_layer else c.cultivated_where,
         place_field=None if c.places else c.place_field,
     )
-    ctx = read_context(per_row, rows, plan.job.crs)
+    # (a land-cover column refused of all the parcels, when they are scanned: _refuse_cover)
+    ctx = read_context(per_row, rows, plan.job.crs, refuse_cover=False)
     layers = {}
     for name in _CONTEXT_LAYERS:
         if getattr(c, name) is None:
@@ -2253,6 +2293,8 @@ class _Steps:
         if any(x["crs"] != crs for x in info[1:]):
             raise InputError("its files are not all in one CRS", path=job.parcels)
         _require_parcel_columns(job, info)
+        if job.context.cover_field and not job.context.landcover:
+            _refuse_cover(job, [x["cover"] for x in info], info[0]["source"])
         working = WorkingPlan.of(
             np.concatenate([x["extreme_lon"] for x in info]),
             np.concatenate([x["extreme_lat"] for x in info]),
@@ -2374,6 +2416,10 @@ class _Steps:
         # one run reads before the markers are read), then each marker file's
         for name, mine in context.items():
             _refuse_as_whole(mine, [read[name, i][5] for i in range(len(mine))])
+            if name == "landcover":
+                _refuse_cover(
+                    job, [read[name, i][6] for i in range(len(mine))], job.context.landcover
+                )
         for e in range(len(job.signs)):
             idx = [k for k, (f, _) in enumerate(marker_pieces) if f == e]
             _refuse_as_whole([marker_pieces[k][1] for k in idx], [mres[k]["tallies"] for k in idx])

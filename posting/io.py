@@ -3241,6 +3241,9 @@ class FeatureLayer:
     repaired: dict[int, str] = dataclasses.field(default_factory=dict)
     """Row of the file of each polygon that is not valid, and why (:func:`invalid_polygons`);
     it is made valid where it is measured (:func:`posting.land.usable`)."""
+    cover: Any = None
+    """Of a land-cover layer, what its column's values say (:class:`posting.cover.CoverValues`,
+    for :func:`posting.cover.refuse_unread`), else None."""
     _lonlat: np.ndarray | None = dataclasses.field(
         default=None, init=False, repr=False, compare=False
     )
@@ -3316,6 +3319,8 @@ def read_features(
     casefold: bool = True,
     prefetch: Prefetch | None = None,
     no_polygons: str | None = None,
+    classes: Sequence[tuple[str, set[str], str]] = (),
+    cover: bool = False,
 ) -> FeatureLayer:
     """Read a context layer and one attribute of it.
 
@@ -3326,7 +3331,10 @@ def read_features(
     ``where_parameter`` name the settings that gave ``field`` and ``where`` (for errors).
     ``prefetch``: as for :func:`read_layer` (a piece of the layer, on the partitioned path).
     ``no_polygons``: why the layer's polygons are left out (a layer of lines and points),
-    warned of with their rows as other features left out are.
+    warned of with their rows as other features left out are. ``classes``: ``(name, values,
+    parameter)``, the values (:func:`parse_where`'s) that make a feature's value ``name``
+    (:func:`posting.cover.classified`: a land cover's forest land by ``forest_where``).
+    ``cover``: tally the column's values as read (:attr:`FeatureLayer.cover`).
     """
     lay = read_layer(path, crs=crs, kind="features", prefetch=prefetch)
     rows = np.arange(len(lay), dtype=np.int64)
@@ -3349,6 +3357,13 @@ def read_features(
         text = text.str.casefold() if casefold else text
         ok = text.notna() & (text != "")
         values[ok.to_numpy()] = text[ok].to_numpy(dtype=object)
+    tally = None
+    if col is not None and (classes or cover):
+        from posting.cover import CoverValues, classified
+
+        if classes:
+            values = classified(lay.frame[col], values, classes, lay.path, str(col))
+        tally = CoverValues.of(lay.frame[col]) if cover else None
     geometry = np.asarray(lay.geometry, dtype=object)
     why = unusable_features(geometry, lay.crs)
     if no_polygons:
@@ -3371,6 +3386,7 @@ def read_features(
         lay.crs,
         values,
         None if col is None else str(col),
+        cover=tally,
         notes=list(lay.notes),
         left_out=dict(zip(rows[bad].tolist(), why[bad].tolist(), strict=True)),
         repaired=dict(zip(rows[fixed].tolist(), invalid[fixed].tolist(), strict=True)),

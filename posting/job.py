@@ -54,7 +54,9 @@ class ContextFiles:
 
     Each field is named as the library parameter (and the command-line option) that sets it:
     ``access`` (a file of roads, driveways, trails and gates) with ``access_type_field``;
-    ``landcover`` with ``landcover_field`` (or ``landcover_field`` alone: a parcel column);
+    ``landcover`` with ``landcover_field`` (or ``landcover_field`` alone: a parcel column),
+    whose value ``forest`` marks forest land, or with ``forest_where`` (``COL=V1,V2``: which
+    values of the land-cover column are forest land; :attr:`cover_field`);
     ``public_where``, ``dwelling_where``, ``cultivated_where`` (``COL=V1,V2`` over parcel
     columns); ``check_date``; ``water`` with ``water_where``; ``dwellings``; ``fences`` with
     ``fence_height_field``; ``easements`` with ``easement_holder_field``; ``acres_field``;
@@ -66,6 +68,7 @@ class ContextFiles:
     access_type_field: str | None = None
     landcover: str | None = None
     landcover_field: str | None = None
+    forest_where: str | None = None
     public_where: str | None = None
     check_date: _dt.date | None = None
     water: str | None = None
@@ -98,17 +101,76 @@ class ContextFiles:
                 "{option} needs {option:place_field} (the column naming each place)",
                 parameter="places",
             )
-        if self.landcover and not self.landcover_field:
+        if self.landcover and not (self.landcover_field or self.forest_where):
             raise InputError(
                 "{option} needs {option:landcover_field} (the column whose value 'forest' "
-                "marks forest land)",
+                "marks forest land) or {option:forest_where} (which values are forest land)",
                 parameter="landcover",
             )
         from posting.io import parse_where
 
-        for name in ("public_where", "water_where", "dwelling_where", "cultivated_where"):
+        for name in (
+            "public_where",
+            "water_where",
+            "dwelling_where",
+            "cultivated_where",
+            "forest_where",
+        ):
             if getattr(self, name):  # an expression that does not parse: before any reading
                 parse_where(getattr(self, name), name)
+        if self.forest_where and self.landcover_field:
+            column = parse_where(self.forest_where, "forest_where")[0]
+            if column.strip().lower() != self.landcover_field.strip().lower():
+                raise InputError(
+                    f"{{option}} reads the column {column!r}, and {{option:landcover_field}} "
+                    f"names {self.landcover_field!r}: the land cover is one column; give "
+                    "one of them, or both naming it",
+                    parameter="forest_where",
+                )
+
+    @property
+    def cover_field(self) -> str | None:
+        """The land-cover column (of the ``landcover`` layer, else of the parcels):
+        ``landcover_field``, else the column ``forest_where`` reads, else None."""
+        from posting.io import parse_where
+
+        if self.landcover_field:
+            return self.landcover_field
+        if self.forest_where:
+            return parse_where(self.forest_where, "forest_where")[0]
+        return None
+
+    @property
+    def cover_parameter(self) -> str:
+        """The setting that names :attr:`cover_field` (for messages)."""
+        return "landcover_field" if self.landcover_field else "forest_where"
+
+    @property
+    def cultivated_on_layer(self) -> bool:
+        """Whether ``cultivated_where`` reads the ``landcover`` layer, not the parcels: its
+        column is the land cover's (:attr:`cover_field`)."""
+        from posting.io import parse_where
+
+        if not (self.landcover and self.cultivated_where):
+            return False
+        column = parse_where(self.cultivated_where, "cultivated_where")[0]
+        return column.strip().lower() == (self.cover_field or "").strip().lower()
+
+    def cover_classes(self) -> list[tuple[str, set[str], str]]:
+        """The land-cover classes the settings say the values of (for
+        :func:`posting.cover.classified`): forest land by ``forest_where``, and cultivated
+        land by ``cultivated_where`` where it reads the layer."""
+        from posting.io import parse_where
+
+        out = []
+        if self.forest_where:
+            out.append(
+                ("forest", parse_where(self.forest_where, "forest_where")[1], "forest_where")
+            )
+        if self.cultivated_on_layer:
+            wanted = parse_where(self.cultivated_where, "cultivated_where")[1]
+            out.append(("cultivated", wanted, "cultivated_where"))
+        return out
         if self.registry_where:
             parse_where(self.registry_where, "registry_where")
 
@@ -118,9 +180,11 @@ class ContextFiles:
         from posting.io import parse_where
 
         out = []
-        if self.landcover_field and not self.landcover:
-            out.append((self.landcover_field, "landcover_field"))
+        if self.cover_field and not self.landcover:
+            out.append((self.cover_field, self.cover_parameter))
         for name in ("public_where", "dwelling_where", "cultivated_where"):
+            if name == "cultivated_where" and self.cultivated_on_layer:
+                continue
             if getattr(self, name):
                 out.append((parse_where(getattr(self, name), name)[0], name))
         if self.place_field and not self.places:
@@ -295,14 +359,52 @@ def require_parcel_columns(files: ContextFiles, attributes: Any, source: str) ->
         _require_column(attributes, column, source, parameter)
 
 
+def refuse_cover_of(files: ContextFiles, tally: Any, source: str) -> None:
+    """Refuse the land-cover column :attr:`ContextFiles.cover_field` (of ``source``: the
+    land-cover layer, or the parcels without one) whose values ``tally``
+    (:class:`posting.cover.CoverValues`) name forest land in other words than ``forest`` and
+    no ``forest_where`` says which are; and a layer's that name cultivated land so, where no
+    ``cultivated_where`` gives it (:func:`posting.cover.refuse_unread`)."""
+    from posting.cover import refuse_unread
+
+    if tally is None or files.cover_field is None:
+        return
+    refuse_unread(
+        tally,
+        source,
+        files.cover_field,
+        forest=not files.forest_where,
+        cultivated=bool(files.landcover) and not files.cultivated_where,
+        parameter=files.cover_parameter,
+    )
+
+
 def read_context(
-    files: ContextFiles, parcels: ParcelLayer, crs: str | None, prefetch: Any = None
+    files: ContextFiles,
+    parcels: ParcelLayer,
+    crs: str | None,
+    prefetch: Any = None,
+    *,
+    refuse_cover: bool = True,
 ) -> Context:
     """Read the context layers and parcel attributes that ``files`` names (``prefetch``: as
-    for :func:`posting.io.read_layer`, a piece of a layer on the partitioned path)."""
+    for :func:`posting.io.read_layer`, a piece of a layer on the partitioned path).
+
+    A land-cover column whose classes name forest land in other words than ``forest`` (NLCD's
+    "Deciduous Forest"), with no ``forest_where`` to say which values are forest land, is
+    refused (:func:`refuse_cover_of`), unless ``refuse_cover`` is false: a piece of the
+    layer or of the parcels, whose values the partitioned path gathers first."""
     import pandas as pd
 
-    from posting.io import parcel_values, parcel_where, read_features
+    from posting.cover import CoverValues
+    from posting.io import (
+        _require_column,
+        parcel_values,
+        parcel_where,
+        parse_where,
+        read_features,
+        where_match,
+    )
     from posting.measure import Context
 
     f = files
@@ -321,14 +423,28 @@ def read_context(
     if f.landcover:
         ctx["landcover"] = read_features(
             f.landcover,
-            field=f.landcover_field,
+            field=f.cover_field,
             crs=crs,
-            field_parameter="landcover_field",
+            field_parameter=f.cover_parameter,
             prefetch=prefetch,
+            classes=f.cover_classes(),
+            cover=True,
         )
-    elif f.landcover_field:
-        values = parcel_values(parcels, f.landcover_field, "landcover_field")
-        ctx["parcel_landcover"] = [None if v is None else v == "forest" for v in values]
+        if refuse_cover:
+            refuse_cover_of(f, ctx["landcover"].cover, ctx["landcover"].source)
+    elif f.cover_field:
+        values = parcel_values(parcels, f.cover_field, f.cover_parameter)
+        column = parcels.attributes[
+            _require_column(parcels.attributes, f.cover_field, parcels.source, f.cover_parameter)
+        ]
+        if refuse_cover:
+            refuse_cover_of(f, CoverValues.of(column), parcels.source)
+        forest = values == "forest"
+        if f.forest_where:  # (as read: numbers match as numbers)
+            forest = where_match(column, parse_where(f.forest_where, "forest_where")[1])
+        ctx["parcel_landcover"] = [
+            None if v is None else bool(x) for v, x in zip(values, forest, strict=True)
+        ]
     if f.public_where:
         ctx["public"] = parcel_where(parcels, f.public_where, "public_where")
     if f.check_date:
@@ -351,7 +467,7 @@ def read_context(
             field_parameter="fence_height_field",
             prefetch=prefetch,
         )
-    if f.cultivated_where:
+    if f.cultivated_where and not f.cultivated_on_layer:
         ctx["cultivated"] = parcel_where(parcels, f.cultivated_where, "cultivated_where")
     if f.easements:
         ctx["easements"] = read_features(

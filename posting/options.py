@@ -197,8 +197,19 @@ context_options = _compose(
     click.option(
         "--landcover-field",
         metavar="COL",
-        help="Column whose value 'forest' marks forest land: of --landcover, or of the parcels "
-        "when no --landcover layer is given.",
+        help="Column whose value 'forest' marks forest land (and 'cultivated' cultivated "
+        "land): of --landcover, or of the parcels when no --landcover layer is given. A column "
+        "that names forest in other words (NLCD's 'Deciduous Forest', 41-43) is refused: say "
+        "which values are forest land with --forest-where.",
+    ),
+    click.option(
+        "--forest-where",
+        metavar="COL=V1,V2,...",
+        help="Which values of the land cover are forest land: of --landcover, or of the "
+        'parcels when no --landcover layer is given (e.g. "NLCD_Land=Deciduous Forest,'
+        "Evergreen Forest,Mixed Forest\" or CLASS=41,42,43; '*' and '?' as wildcards). "
+        "The others are other land. Its column is the land cover's (--landcover-field, if "
+        "given, must name it).",
     ),
     click.option(
         "--public-where",
@@ -248,7 +259,11 @@ context_options = _compose(
         help="Column of --fences with the height in feet (default: height_ft).",
     ),
     click.option(
-        "--cultivated-where", metavar="COL=V1,V2,...", help="Cultivated parcels, by attribute."
+        "--cultivated-where",
+        metavar="COL=V1,V2,...",
+        help="Cultivated parcels, by attribute; with --landcover, a COL that is the land "
+        "cover's column says which of its values are cultivated land (e.g. "
+        '"NLCD_Land=Cultivated Crops").',
     ),
     click.option(
         "--easements",

@@ -617,7 +617,7 @@ class Totals:
             group_extents={g: tuple(e) for g, e in extents.items()},
             n=n,
             n_markers=sum(r["markers"] for r in mres),
-            landcover_known=bool(job.context.landcover or job.context.landcover_field),
+            landcover_known=bool(job.context.landcover or job.context.cover_field),
             rules_warning_at=rules_at,
             same_owner_of=job.owner_field if job.owner_field and not job.merge_owner else None,
         )
