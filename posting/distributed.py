@@ -985,6 +985,16 @@ def _distribute_context(
     )
 
 
+def _refuse_layer_cover(
+    job: Job, context: dict[str, list[dataset.Piece]], read: dict[tuple[str, int], Any]
+) -> None:
+    """Refuse the land-cover layer whose pieces :func:`_distribute_context` read (``read``)
+    as one run refuses it whole (:func:`_refuse_cover`), if there is one."""
+    if "landcover" in context:
+        tallies = [read["landcover", i][6] for i in range(len(context["landcover"]))]
+        _refuse_cover(job, tallies, job.context.landcover)
+
+
 def _refuse_cover(job: Job, tallies: Sequence[Any], source: str) -> None:
     """Refuse the land-cover column whose pieces' values are ``tallies`` (of the land-cover
     layer's pieces, or of the parcels' without one) as one run refuses the whole column
@@ -2381,8 +2391,8 @@ class _Steps:
         except PostingError:
             # one run reads the context layers while the markers are read aside, and refuses
             # a context layer before it takes the markers: that refusal is the one shown
-            for f in dist_c:
-                f.result()
+            found = [f.result() for f in dist_c]
+            _refuse_layer_cover(job, context, dict(zip(_enumerated(context), found, strict=True)))
             raise
         settled = _marker_slices_settled(marker_pieces, mres)
         if settled is not None:  # a file's slices read apart: distributed again
@@ -2417,9 +2427,7 @@ class _Steps:
         for name, mine in context.items():
             _refuse_as_whole(mine, [read[name, i][5] for i in range(len(mine))])
             if name == "landcover":
-                _refuse_cover(
-                    job, [read[name, i][6] for i in range(len(mine))], job.context.landcover
-                )
+                _refuse_layer_cover(job, context, read)
         for e in range(len(job.signs)):
             idx = [k for k, (f, _) in enumerate(marker_pieces) if f == e]
             _refuse_as_whole([marker_pieces[k][1] for k in idx], [mres[k]["tallies"] for k in idx])

@@ -115,6 +115,7 @@ class ContextFiles:
             "dwelling_where",
             "cultivated_where",
             "forest_where",
+            "registry_where",
         ):
             if getattr(self, name):  # an expression that does not parse: before any reading
                 parse_where(getattr(self, name), name)
@@ -171,8 +172,6 @@ class ContextFiles:
             wanted = parse_where(self.cultivated_where, "cultivated_where")[1]
             out.append(("cultivated", wanted, "cultivated_where"))
         return out
-        if self.registry_where:
-            parse_where(self.registry_where, "registry_where")
 
     def parcel_columns(self) -> list[tuple[str, str]]:
         """The parcel columns these settings read, each with the setting that names it (the

@@ -4544,3 +4544,60 @@ def test_figures_a_hair_from_their_limits_in_partitions_as_in_one_run(tmp_path, 
         "    L3: noncompliant, largest gap 500.004 ft",
         "    L5: noncompliant, largest gap 500.004 ft",
     ]
+
+
+def _nlcd_layers(tmp_path: Path) -> tuple[Path, Path]:
+    """The sample's parcels with a land-cover column of NLCD's names (``cover``: "Woods" on
+    the second piece's only), and a land-cover layer over the first ten lots in NLCD's names,
+    each a dataset of two files (two pieces, whose values the partitioned run gathers)."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson")
+    lots["cover"] = ["Woods" if i >= 10 and i % 2 else "Open" for i in range(len(lots))]
+    parcels = _dataset_of(tmp_path / "parcels", [lots.iloc[:10], lots.iloc[10:]])
+    placed = lots[lots.geometry.notna()]
+    names = ["Pasture/Hay", "Deciduous Forest", "Cultivated Crops", "Mixed Forest", "Open Water"]
+    cover = gpd.GeoDataFrame({"NLCD_Land": names * 2}, geometry=list(placed.geometry.iloc[:10]))
+    cover = cover.set_crs(4326)
+    layer = _dataset_of(tmp_path / "landcover", [cover.iloc[:2], cover.iloc[2:]])
+    return parcels, layer
+
+
+def test_land_cover_in_a_map_s_own_names_refused_as_in_one_run(tmp_path, scheduler):
+    """A land-cover layer in NLCD's names ("Deciduous Forest" in one piece, "Mixed Forest" in
+    the other) with no value 'forest', and a parcel column of "Woods" (in one piece only): each
+    refused by the partitioned run with one run's message, the values of every piece named."""
+    parcels, layer = _nlcd_layers(tmp_path)
+    base = ["check", str(parcels), "--signs", str(SAMPLE / "signs.csv"), "--rules", "texas", "-q"]
+    lines = _refused(
+        [*base, "--landcover", str(layer), "--landcover-field", "NLCD_Land"], tmp_path, scheduler
+    )
+    assert lines["one"] == lines["part"]
+    assert f"{layer}: the land cover's column 'NLCD_Land' (--landcover-field)" in lines["one"]
+    assert "('Deciduous Forest', 'Mixed Forest')" in lines["one"]
+    assert '--forest-where "NLCD_Land=Deciduous Forest,Mixed Forest"' in lines["one"]
+    assert '--cultivated-where "NLCD_Land=Cultivated Crops"' in lines["one"]
+    for f in tmp_path.glob("*.json"):
+        f.unlink()
+    lines = _refused([*base, "--landcover-field", "cover"], tmp_path, scheduler)
+    assert lines["one"] == lines["part"]
+    assert "the land cover's column 'cover' (--landcover-field)" in lines["one"]
+    assert "('Woods')" in lines["one"] and '--forest-where "cover=Woods"' in lines["one"]
+
+
+@pytest.mark.parametrize("where", ["layer", "parcels"])
+def test_forest_where_in_partitions_as_in_one_run(tmp_path, scheduler, where):
+    """``--forest-where`` (and ``--cultivated-where`` on the land cover's column) on a layer in
+    NLCD's names, or on a parcel column: one run's bytes; Texas holds the gaps in forest land
+    to 100 ft and the others to 1,000 ft."""
+    parcels, layer = _nlcd_layers(tmp_path)
+    args = ["check", str(parcels), "--signs", str(SAMPLE / "signs.csv"), "--id-field", "parcel_id"]
+    args += ["--rules", "texas"]
+    if where == "layer":
+        args += ["--landcover", str(layer), "--forest-where", "NLCD_Land=*Forest"]
+        args += ["--cultivated-where", "NLCD_Land=Cultivated Crops"]
+    else:
+        args += ["--forest-where", "cover=Woods"]
+    report = _same(args, tmp_path, scheduler, 4)
+    limits = {g["limit_ft"] for p in report["parcels"] for g in p["gaps"]}
+    assert {100.0, 1000.0} <= limits, limits

@@ -185,7 +185,14 @@ def test_a_job_round_trips_and_runs_like_the_library_calls(sample_inputs):
 
 @pytest.mark.parametrize(
     "option",
-    ["public_where", "water_where", "dwelling_where", "cultivated_where", "registry_where"],
+    [
+        "public_where",
+        "water_where",
+        "dwelling_where",
+        "cultivated_where",
+        "registry_where",
+        "forest_where",
+    ],
 )
 def test_a_selection_that_does_not_parse_is_refused_before_any_reading(option):
     from posting.cli import flag
