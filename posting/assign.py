@@ -29,7 +29,7 @@ import pandas as pd
 import shapely
 
 from posting.boundary import RingIndex, project
-from posting.crs import bowed, geodesic_ft, lonlat_box, lonlat_margin_deg
+from posting.crs import geodesic_ft, group_box, lon_meets, lonlat_box, lonlat_margin_deg
 from posting.index import BoxGrid, expand_counts
 from posting.io import MarkerLayer
 from posting.parallel import background, pmap, soon
@@ -254,14 +254,13 @@ def assign_near(
         if len(prep.crss) == 1:
             sub = np.flatnonzero(usable)
         else:  # markers near this group's parcels, or naming one of them
-            b = bowed(prep.bounds_lonlat[parcels_g])  # (long edges bow in the frame)
-            west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
-            east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
+            # (long edges bow in the frame; the short way round, east beyond 180 where a lot
+            # lies across it: markers either side of the line meet it)
+            west, south, east, north = group_box(prep.bounds_lonlat[parcels_g])
             margin = lonlat_margin_deg(tolerance_ft, south, north)
             near = (
                 usable
-                & (markers.lon >= west - margin)
-                & (markers.lon <= east + margin)
+                & lon_meets(markers.lon, markers.lon, west - margin, east + margin)
                 & (markers.lat >= south - margin)
                 & (markers.lat <= north + margin)
             )
@@ -738,4 +737,9 @@ def outside_ft(lon: np.ndarray, lat: np.ndarray, extent: tuple[float, ...] | Non
     if extent is None or not (extent[2] - extent[0] <= 180):
         return np.full(len(lon), np.nan)
     west, south, east, north = extent
-    return geodesic_ft(np.clip(lon, west, east), np.clip(lat, south, north), lon, lat)
+    edge = np.clip(lon, west, east)
+    if east > 180:  # (the short way round: east beyond 180 names a longitude west of it)
+        round_ = west + np.mod(lon - west, 360.0)  # each point east of west, within a turn
+        past = round_ - east  # degrees east of the extent; west of it, 360 less that and more
+        edge = np.where(round_ <= east, round_, np.where(past <= west + 360 - round_, east, west))
+    return geodesic_ft(edge, np.clip(lat, south, north), lon, lat)

@@ -57,7 +57,10 @@ __all__ = [
     "elevation_factor",
     "gaussian_radius_ft",
     "geodesic_ft",
+    "group_box",
     "local_tm",
+    "lon_meets",
+    "lon_range",
     "lonlat_box",
     "lonlat_margin_deg",
     "parse_crs",
@@ -718,19 +721,84 @@ def datum_warnings(
     return out
 
 
+def lon_range(lon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """West and east (degrees) of each column of longitudes ``lon`` (points by column: a
+    feature's box corners), the short way round: where they lie on both sides of the
+    antimeridian, more than 180 degrees apart as numbers (an Aleutian lot in Alaska Albers),
+    west is east of 0 and east is beyond 180 (``east - 360`` is the longitude it names), as the
+    map draws it; not the whole globe but the lot. NaN left out; a column of NaN gives NaN.
+
+    >>> w, e = lon_range(np.array([[-81.3, 179.99], [-81.2, -179.98]]))
+    >>> w.tolist(), np.round(e, 6).tolist()
+    ([-81.3, 179.99], [-81.2, 180.02])
+    """
+    lon = np.asarray(lon, dtype=float)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all NaN: a feature without geometry
+        west, east = np.nanmin(lon, axis=0), np.nanmax(lon, axis=0)
+        across = np.flatnonzero(east - west > 180)
+        if len(across):  # (only near the antimeridian)
+            east_of_0 = np.where(lon[:, across] < 0, lon[:, across] + 360, lon[:, across])
+            w, e = np.nanmin(east_of_0, axis=0), np.nanmax(east_of_0, axis=0)
+            shorter = e - w < east[across] - west[across]
+            west[across[shorter]], east[across[shorter]] = w[shorter], e[shorter]
+    return west, east
+
+
+def lon_meets(west: np.ndarray, east: np.ndarray, w: float, e: float) -> np.ndarray:
+    """Which longitude ranges ``west``..``east`` (points: ``west`` = ``east``) meet ``w``..``e``,
+    round the globe: a range written beyond 180 (:func:`lon_range`) meets one as given on the
+    other side of the antimeridian. The test of the ranges as numbers, where none is beyond 180.
+
+    >>> lon_meets(np.array([-179.995, -81.0, 179.97]), np.array([-179.995, -81.0, 179.97]),
+    ...           179.98, 180.01).tolist()
+    [True, False, False]
+    """
+    west = np.asarray(west, dtype=float)
+    east = np.asarray(east, dtype=float)
+    with np.errstate(invalid="ignore"):
+        hit = (east >= w) & (west <= e)
+        if e > 180 or (len(east) and np.nanmax(east, initial=-np.inf) > 180):
+            hit |= (east + 360 >= w) & (west + 360 <= e)
+            hit |= (east - 360 >= w) & (west - 360 <= e)
+    return hit
+
+
 def lonlat_box(bounds_lonlat: np.ndarray) -> tuple[float, float, float, float] | None:
     """West, south, east, north (degrees) around the boxes ``bounds_lonlat`` (west, south,
-    east, north per parcel) that are finite: the parcels with geometry (None without one)."""
+    east, north per parcel) that are finite: the parcels with geometry (None without one).
+    The short way round (:func:`lon_range`): around lots on both sides of the antimeridian (or
+    one across it, written beyond 180), west is east of 0 and east beyond 180.
+
+    >>> box = lonlat_box(np.array([[179.98, 51.8, 180.01, 51.81], [-179.99, 51.8, -179.97, 51.81]]))
+    >>> [round(v, 6) for v in box]
+    [179.98, 51.8, 180.03, 51.81]
+    """
     b = np.asarray(bounds_lonlat, dtype=float).reshape(-1, 4)
     b = b[np.isfinite(b).all(axis=1)]
     if not len(b):
         return None
-    return (
-        float(b[:, 0].min()),
-        float(b[:, 1].min()),
-        float(b[:, 2].max()),
-        float(b[:, 3].max()),
-    )
+    west, east = float(b[:, 0].min()), float(b[:, 2].max())
+    if east - west > 180 or east > 180:  # (only near the antimeridian)
+        west_of_0 = b[:, 2] < 0
+        w = float(np.where(west_of_0, b[:, 0] + 360, b[:, 0]).min())
+        e = float(np.where(west_of_0, b[:, 2] + 360, b[:, 2]).max())
+        if e - w < east - west:
+            west, east = w, e
+    return (west, float(b[:, 1].min()), east, float(b[:, 3].max()))
+
+
+def group_box(bounds_lonlat: np.ndarray) -> tuple[float, float, float, float]:
+    """West, south, east, north (degrees) around a working frame's parcels' boxes as the frame
+    draws them (:func:`bowed`), the short way round (:func:`lonlat_box`: east beyond 180 for
+    lots astride the antimeridian): the markers one run (and each partition, for the reasons
+    of the lost) measures in that frame are those near it. NaN where no box is finite.
+
+    >>> [round(v, 3) for v in group_box(np.array([[179.98, 51.8, 180.01, 51.81]]))]
+    [179.98, 51.8, 180.01, 51.81]
+    """
+    box = lonlat_box(bowed(bounds_lonlat))
+    return (np.nan,) * 4 if box is None else box
 
 
 def stakeout_zones(bounds_lonlat: np.ndarray) -> list[tuple[str, str]]:

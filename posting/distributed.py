@@ -565,7 +565,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
     import shapely
 
     from posting.closedlines import closed_lines
-    from posting.crs import every_ring_bounds, to_lonlat
+    from posting.crs import every_ring_bounds, lon_range, to_lonlat
     from posting.io import (
         _as_id_strings,
         _require_column,
@@ -604,6 +604,7 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
         layer.crs,
     )
     clon, clat = clon.reshape(4, n), clat.reshape(4, n)
+    west, east = lon_range(clon)  # (the short way round, as prepare_parcels boxes them)
     with np.errstate(invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN boxes: rows without geometry
         frame = pd.DataFrame(
@@ -611,9 +612,9 @@ def _scan(job: Job, piece: dataset.Piece) -> tuple[pd.DataFrame, dict[str, Any]]
                 "row": rows,
                 "lon": lon,
                 "lat": lat,
-                "west": np.nanmin(clon, axis=0) if n else np.empty(0),
+                "west": west if n else np.empty(0),
                 "south": np.nanmin(clat, axis=0) if n else np.empty(0),
-                "east": np.nanmax(clon, axis=0) if n else np.empty(0),
+                "east": east if n else np.empty(0),
                 "north": np.nanmax(clat, axis=0) if n else np.empty(0),
             }
         )
@@ -717,6 +718,8 @@ def _hilbert(frame: pd.DataFrame, curve: tuple[float, float, float, float]) -> n
     import shapely
 
     x = frame["lon"].fillna(curve[0]).to_numpy(dtype=float)
+    if curve[2] > 180:  # a layer astride the antimeridian: its west longitudes beyond 180
+        x = np.where(x < curve[0], x + 360, x)
     y = frame["lat"].fillna(curve[1]).to_numpy(dtype=float)
     points = geopandas.GeoSeries(shapely.points(x, y))
     hd = points.hilbert_distance(total_bounds=np.asarray(curve), level=HILBERT_LEVEL)
@@ -1219,15 +1222,12 @@ def _duplicated_ids(plan: Plan, b: int) -> pd.DataFrame:
 
 
 def _extent(boxes: np.ndarray) -> list[float]:
-    """The (west, south, east, north) around boxes (NaN rows left out)."""
-    with np.errstate(invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN boxes: rows without geometry
-        return [
-            float(np.nanmin(boxes[:, 0])),
-            float(np.nanmin(boxes[:, 1])),
-            float(np.nanmax(boxes[:, 2])),
-            float(np.nanmax(boxes[:, 3])),
-        ]
+    """The (west, south, east, north) around boxes (NaN rows left out), the short way round
+    (:func:`posting.crs.lonlat_box`, as one run's: east beyond 180 near the antimeridian)."""
+    from posting.crs import lonlat_box
+
+    box = lonlat_box(boxes)
+    return [np.nan] * 4 if box is None else list(box)
 
 
 def _prepared_summary(k: int, block: Block) -> dict[str, Any]:
@@ -1598,12 +1598,11 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
         sel = np.arange(n)
         if len(prep.crss) > 1:  # as one run: only markers near the group's whole extent
             west, south, east, north = plan.group_extents[g]
-            from posting.crs import lonlat_margin_deg
+            from posting.crs import lon_meets, lonlat_margin_deg
 
             margin = lonlat_margin_deg(plan.job.settings.tolerance_ft, south, north)
             sel = np.flatnonzero(
-                (markers.lon >= west - margin)
-                & (markers.lon <= east + margin)
+                lon_meets(markers.lon, markers.lon, west - margin, east + margin)
                 & (markers.lat >= south - margin)
                 & (markers.lat <= north + margin)
             )
@@ -2591,7 +2590,7 @@ def _owner_key(frame: pd.DataFrame, hd: pd.Series, owner_min: pd.Series) -> np.n
 def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: bool) -> pd.DataFrame:
     """The lost markers, in input order, with why each is unassigned."""
     from posting.assign import REASON_SEARCH_FT
-    from posting.crs import lonlat_margin_deg
+    from posting.crs import lon_meets, lonlat_margin_deg
 
     given = np.asarray(pd.isna(lost.reason), dtype=bool)  # no reason from reading
     named = np.flatnonzero(given & _names_parcel(lost))
@@ -2630,7 +2629,9 @@ def _reasons(client, plan_f, plan: Plan, preps, lost: MarkerLayer, progress: boo
             continue
         west, south, east, north = p["drawn"]
         near = (
-            (lon >= west - pad) & (lon <= east + pad) & (lat >= south - pad) & (lat <= north + pad)
+            lon_meets(lon, lon, west - pad, east + pad)
+            & (lat >= south - pad)
+            & (lat <= north + pad)
         )
         idx = usable[near]
         if len(idx):

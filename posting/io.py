@@ -3277,7 +3277,7 @@ class FeatureLayer:
         return self._lonlat
 
     def _find_lonlat_bounds(self) -> np.ndarray:
-        from posting.crs import every_ring_bounds, to_lonlat
+        from posting.crs import every_ring_bounds, lon_range, to_lonlat
 
         # (a polygon's hole outside its shell, made valid where measured, is a part of it)
         x0, y0, x1, y1 = every_ring_bounds(self.geometry, shapely.bounds(self.geometry)).T
@@ -3291,17 +3291,11 @@ class FeatureLayer:
         lon, lat = lon.reshape(8, n), lat.reshape(8, n)
         lost = ~(np.isfinite(lon) & np.isfinite(lat))
         lon, lat = np.where(lost, np.nan, lon), np.where(lost, np.nan, lat)
+        west, east = lon_range(lon)  # (the short way round: a lake across 180 as it lies)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # all NaN: an empty geometry
             return (
-                np.column_stack(
-                    [
-                        np.nanmin(lon, axis=0),
-                        np.nanmin(lat, axis=0),
-                        np.nanmax(lon, axis=0),
-                        np.nanmax(lat, axis=0),
-                    ]
-                )
+                np.column_stack([west, np.nanmin(lat, axis=0), east, np.nanmax(lat, axis=0)])
                 if n
                 else np.empty((0, 4))
             )

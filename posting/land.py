@@ -28,7 +28,15 @@ from posting.checks.land import (
     share_of_area,
     zone,
 )
-from posting.crs import FARTHEST_FT, WGS84, WorkingCRS, bowed, lonlat_margin_deg
+from posting.crs import (
+    FARTHEST_FT,
+    WGS84,
+    WorkingCRS,
+    bowed,
+    group_box,
+    lon_meets,
+    lonlat_margin_deg,
+)
 from posting.dissolve import meeting, tile
 from posting.io import FeatureLayer, polygons_not_valid
 from posting.prepare import PreparedParcels
@@ -155,15 +163,13 @@ def layer_in_group(layer: FeatureLayer, prep: PreparedParcels, g: int, margin_ft
     if not len(sel):  # none of these parcels in this frame (a partition of a wider layer)
         none = np.empty(0, dtype=np.int64)
         return none, prep.crss[g].geoms_to_ft(layer.geometry[none], layer.crs)
-    b = bowed(prep.bounds_lonlat[sel])  # (as the frame draws them: long edges bow)
-    west, south = np.nanmin(b[:, 0]), np.nanmin(b[:, 1])
-    east, north = np.nanmax(b[:, 2]), np.nanmax(b[:, 3])
+    # (as the frame draws them: long edges bow; the short way round near 180 degrees)
+    west, south, east, north = group_box(prep.bounds_lonlat[sel])
     pad = lonlat_margin_deg(margin_ft, south, north) + 1e-6
     fb = layer.lonlat_bounds()
     bb = bowed(fb)
     near = np.flatnonzero(
-        (bb[:, 2] >= west - pad)
-        & (bb[:, 0] <= east + pad)
+        lon_meets(bb[:, 0], bb[:, 2], west - pad, east + pad)
         & (bb[:, 3] >= south - pad)
         & (bb[:, 1] <= north + pad)
     )

@@ -209,9 +209,32 @@ class Reach:
     @staticmethod
     def cells_of(grid: tuple[float, ...], boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(box, cell) for every cell each box touches (boxes outside the grid are clipped to
-        its edge cells; rows with a NaN touch none)."""
+        its edge cells; rows with a NaN touch none). In a grid whose east is beyond 180 (a
+        layer astride the antimeridian, boxed the short way round), a box also touches the
+        cells it lies in 360 degrees east or west: the pairs are then not in box order.
+
+        >>> item, cell = Reach.cells_of((179.9, 51.0, 0.1, 1.0, 2, 1),
+        ...                             np.array([[-179.95, 51.5, -179.95, 51.5]]))
+        >>> item.tolist(), cell.tolist()  # -179.95 is 180.05: the east cell
+        ([0], [1])
+        """
         x0, y0, dx, dy, nx, ny = grid
         b = np.asarray(boxes, dtype=float).reshape(-1, 4)
+        row = None
+        if x0 + nx * dx > 180:  # a grid astride the antimeridian (east beyond 180): a box on
+            # either side of it is also where it lies 360 degrees east or west, in the grid
+            # (a box beyond the grid either way is clipped to its edge cells, as ever)
+            east = x0 + nx * dx
+            inside = (b[:, 2] >= x0) & (b[:, 0] <= east)
+            row, copies = [], []
+            for turn in (360.0, -360.0):
+                at = np.flatnonzero((b[:, 2] + turn >= x0) & (b[:, 0] + turn <= east))
+                row.append(at)
+                copies.append(b[at] + np.array([turn, 0.0, turn, 0.0]))
+            moved = np.zeros(len(b), dtype=bool)
+            moved[np.concatenate(row)] = True
+            at = np.flatnonzero(inside | ~moved)
+            row, b = np.concatenate([at, *row]), np.concatenate([b[at], *copies])
         ok = np.isfinite(b).all(axis=1)
         i0 = np.clip(np.floor((b[:, 0] - x0) / dx), 0, nx - 1)
         i1 = np.clip(np.floor((b[:, 2] - x0) / dx), 0, nx - 1)
@@ -223,7 +246,7 @@ class Reach:
         item, rank = expand_counts(count)
         ci = i0[item] + rank % wi[item]
         cj = j0[item] + rank // wi[item]
-        return item, cj * nx + ci
+        return (item if row is None else row[item]), cj * nx + ci
 
     @classmethod
     def build(cls, grid: tuple[float, ...], cell: np.ndarray, part: np.ndarray) -> Reach:
@@ -253,7 +276,13 @@ def boxes_near(
 ) -> np.ndarray:
     """Which ``boxes`` (west, south, east, north, in degrees) come within ``distance_ft`` of
     any of ``targets`` (padded by :func:`posting.crs.lonlat_margin_deg`, a generous margin: a
-    prefilter that never leaves out a box within the distance)."""
+    prefilter that never leaves out a box within the distance); round the antimeridian too
+    (a box written beyond 180, :func:`posting.crs.lon_range`, meets one just east of -180).
+
+    >>> boxes_near(np.array([[-179.999, 51.8, -179.99, 51.81], [-179.9, 51.8, -179.8, 51.81]]),
+    ...            np.array([[179.98, 51.8, 180.01, 51.81]]), 100.0, (51.8, 51.81)).tolist()
+    [True, False]
+    """
     boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
     targets = np.asarray(targets, dtype=float).reshape(-1, 4)
     out = np.zeros(len(boxes), dtype=bool)
@@ -265,8 +294,13 @@ def boxes_near(
     t = targets[tok]
     tree = shapely.STRtree(shapely.box(t[:, 0] - pad, t[:, 1] - pad, t[:, 2] + pad, t[:, 3] + pad))
     b = boxes[bok]
+    rows = np.arange(len(b))
+    if max(t[:, 2].max() + pad, b[:, 2].max()) > 180:  # near the antimeridian: boxes written
+        # beyond 180 (the short way round) meet those west of it 360 degrees on
+        turn = np.array([360.0, 0.0, 360.0, 0.0])
+        rows, b = np.r_[rows, rows, rows], np.concatenate([b, b + turn, b - turn])
     hit, _ = tree.query(shapely.box(b[:, 0], b[:, 1], b[:, 2], b[:, 3]), predicate="intersects")
-    out[bok[unique_ints(hit)]] = True
+    out[bok[unique_ints(rows[hit])]] = True
     return out
 
 

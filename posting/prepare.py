@@ -19,7 +19,14 @@ from pyproj import Proj
 
 from posting.boundary import Corners, Rings, find_corners, ring_vertices, rings_of
 from posting.closedlines import READ_AS_POLYGON, closed_lines, polygons_of_closed_lines
-from posting.crs import WorkingCRS, every_ring_bounds, finite_geometry, plan_working_crs, to_lonlat
+from posting.crs import (
+    WorkingCRS,
+    every_ring_bounds,
+    finite_geometry,
+    lon_range,
+    plan_working_crs,
+    to_lonlat,
+)
 from posting.dissolve import dissolve
 from posting.index import unique_ints
 from posting.io import ParcelLayer
@@ -740,6 +747,9 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
         for rows in members
     ]
     b = bounds_lonlat
+    if (b[:, 2] > 180).any():  # a lot across 180 (east beyond it): its neighbours west of 0 too
+        beyond = pd.Series(b[:, 2] > 180).groupby(prop_of).transform("any").to_numpy()
+        b = b + np.where(beyond & (b[:, 2] < 0), 360.0, 0.0)[:, None] * np.array([1, 0, 1, 0])
     bounds = np.column_stack(
         [
             pd.Series(b[:, 0]).groupby(prop_of).min(),
@@ -845,11 +855,14 @@ def prepare_parcels(
     )
     corner_lon, corner_lat = corner_lon.reshape(4, n), corner_lat.reshape(4, n)
     with np.errstate(invalid="ignore"):
+        # (the short way round: a lot of a projected CRS across 180 degrees is boxed as it
+        # lies, east beyond 180, not as the rest of the globe)
+        west, east = lon_range(corner_lon)
         bounds_lonlat = np.column_stack(
             [
-                corner_lon.min(axis=0),
+                np.where(np.isnan(corner_lon).any(axis=0), np.nan, west),
                 corner_lat.min(axis=0),
-                corner_lon.max(axis=0),
+                np.where(np.isnan(corner_lon).any(axis=0), np.nan, east),
                 corner_lat.max(axis=0),
             ]
         )

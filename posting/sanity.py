@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from posting.assign import parcels_extent as usable_extent
-from posting.crs import to_lonlat
+from posting.crs import lon_meets, to_lonlat
 from posting.errors import InputError, python_name
 from posting.io import MarkerLayer
 from posting.prepare import PreparedParcels, adjoining_pairs
@@ -73,8 +73,8 @@ def padded(extent: Sequence[float]) -> tuple[float, float, float, float]:
 
 def _inside(lon: np.ndarray, lat: np.ndarray, extent: tuple[float, ...]) -> np.ndarray:
     west, south, east, north = extent
-    with np.errstate(invalid="ignore"):
-        return (lon >= west) & (lon <= east) & (lat >= south) & (lat <= north)
+    with np.errstate(invalid="ignore"):  # (east beyond 180: round the antimeridian)
+        return lon_meets(lon, lon, west, east) & (lat >= south) & (lat <= north)
 
 
 def swap_counts(

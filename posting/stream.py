@@ -567,6 +567,8 @@ class Totals:
         """The totals known once the parcels are prepared and the markers read."""
         import datetime as _dt
 
+        from posting.crs import lonlat_box
+
         source = info[0]["source"]
         crss = list(plan.working.crss)
         counts = np.zeros(len(crss), dtype=np.int64)
@@ -575,8 +577,8 @@ class Totals:
             for g, (c, b) in p["groups"].items():
                 counts[g] += c
                 e = extents.setdefault(g, list(b))
-                e[0], e[1] = min(e[0], b[0]), min(e[1], b[1])
-                e[2], e[3] = max(e[2], b[2]), max(e[3], b[3])
+                # (the short way round, as one run's box of the frame's parcels)
+                extents[g] = list(lonlat_box(np.array([e, b], dtype=float)) or e)
         geometry = SimpleNamespace(
             crss=crss, group=np.repeat(np.arange(len(crss), dtype=np.int16), counts)
         )

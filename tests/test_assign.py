@@ -384,3 +384,78 @@ def test_a_far_marker_whose_longitude_lost_its_minus_sign_or_was_swapped_says_so
         "and latitude swapped: the two typed in each other's place?"
     )
     assert reasons[2].endswith("miles outside the parcels' extent: a coordinate typed wrong?")
+
+
+# -- a lot across the antimeridian, in a projected CRS that holds it -------------------------
+ALASKA_ALBERS = "EPSG:3338"
+MILE_M = 5280 * 0.3048  # one mile of international feet: 1,609.344 m
+
+
+def aleutian_lots(beside: str) -> tuple[list[shapely.Polygon], list[tuple[float, float]]]:
+    """Lot A, a mile square in Alaska Albers whose south side's middle is at (180 deg, 51.8 N)
+    (so it crosses 180 degrees), and lot B, as large, to its ``beside`` ("east" or "west");
+    their markers 1 m inside each side's middle and each corner (A's first)."""
+    from pyproj import Transformer
+
+    x0, y0 = Transformer.from_crs("EPSG:4326", ALASKA_ALBERS, always_xy=True).transform(180.0, 51.8)
+    s = MILE_M
+    a = shapely.box(x0 - s / 2, y0, x0 + s / 2, y0 + s)
+    b = shapely.box(x0 + s / 2, y0, x0 + 3 * s / 2, y0 + s)
+    if beside == "west":
+        b = shapely.box(x0 - 3 * s / 2, y0, x0 - s / 2, y0 + s)
+    pts = []
+    for lot in (a, b):
+        w, so, e, n = lot.bounds
+        mx, my = (w + e) / 2, (so + n) / 2
+        pts += [(mx, so + 1), (e - 1, my), (mx, n - 1), (w + 1, my)]  # the sides' middles
+        pts += [(w + 1, so + 1), (e - 1, so + 1), (e - 1, n - 1), (w + 1, n - 1)]  # corners
+    return [a, b], pts
+
+
+@pytest.mark.parametrize("beside", ["east", "west"])
+@pytest.mark.parametrize("marker_crs", [ALASKA_ALBERS, "EPSG:4326"])
+def test_markers_of_a_lot_across_the_antimeridian_are_its_own_beside_a_lot_either_side(
+    tmp_path, beside, marker_crs
+):
+    """Lot A across 180 degrees and lot B beside it: with B to the east (its centre west of
+    180 degrees: two working frames, UTM zones 60 and 1) A's side markers at 180 degrees were
+    lost ("no parcel boundary within 5,000 ft", though 1 m inside it), as its box in
+    longitude was the rest of the globe; to the west (one frame) they never were. Markers
+    given in Albers or in longitude/latitude alike.
+
+    By hand, with a spacing limit of 2,700 ft and a sign at each corner: every marker is its
+    lot's, 1 m (3.28 ft, and Alaska Albers' scale at 51.8 N: within 0.1 ft) from its line;
+    A's longest gap is from a side's middle to the marker 1 m from its corner, half its
+    longest side (the geodesic between its corners, pyproj.Geod) less 1 m: compliant. Before,
+    A's gaps were whole sides (5,260 ft and more): noncompliant."""
+    from helpers import profile_file
+    from pyproj import Geod, Transformer
+
+    lots, pts = aleutian_lots(beside)
+    if marker_crs == "EPSG:4326":
+        to_lonlat = Transformer.from_crs(ALASKA_ALBERS, "EPSG:4326", always_xy=True)
+        pts = [to_lonlat.transform(x, y) for x, y in pts]
+    profile = profile_file(
+        tmp_path,
+        '[spacing]\nmax_ft = 2700\nmetric = "along_boundary"\nclause = "T 1"\n\n'
+        '[corners]\nmode = "at_corner"\nclause = "T 2"\n',
+    )
+    rep = check(
+        parcels(*lots, ids=["A", "B"], crs=ALASKA_ALBERS),
+        markers(pts, crs=marker_crs),
+        profile,
+        settings=Settings(elevation_ft=0),
+    )
+    m = rep.markers
+    assert m["parcel_id"].tolist() == ["A"] * 8 + ["B"] * 8
+    assert m["reason"].isna().all()
+    assert np.abs(m["distance_ft"].to_numpy(float) - 1 / 0.3048).max() < 0.1
+    back = Transformer.from_crs(ALASKA_ALBERS, "EPSG:4326", always_xy=True)
+    lon, lat = back.transform(*np.asarray(lots[0].exterior.coords).T)
+    assert lon.min() < -179.99 and lon.max() > 179.98  # (A lies on both sides of 180 deg)
+    sides_ft = Geod(ellps="WGS84").inv(lon[:-1], lat[:-1], lon[1:], lat[1:])[2] / 0.3048
+    p = rep.parcels.set_index("id")
+    assert p.loc["A", "perimeter_ft"] == pytest.approx(sides_ft.sum(), abs=0.01)  # 21,120.4
+    assert p.loc["A", "max_gap_ft"] == pytest.approx(sides_ft.max() / 2 - 1 / 0.3048, abs=0.05)
+    assert p["status"].tolist() == ["compliant", "compliant"]
+    assert len({*rep.parcels["working_crs"]}) == (2 if beside == "east" else 1)

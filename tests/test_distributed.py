@@ -3734,14 +3734,48 @@ def test_a_lot_across_the_antimeridian_is_placed_nowhere_in_partitions_as_in_one
     _one_run_and_partitions_alike(scheduler, c, 1, False)
 
 
+@pytest.mark.parametrize("beside", ["east", "west"])
+@pytest.mark.parametrize("k", [1, 2])
+def test_markers_of_an_albers_lot_across_the_antimeridian_are_its_own_in_partitions(
+    scheduler, beside, k
+):
+    """Lot A across 180 degrees in Alaska Albers and lot B beside it (to the east: two working
+    frames), with markers 1 m inside each side's middle and corner (test_assign's
+    ``aleutian_lots``): one run and partitions of one or two lots give the same reports, in
+    which every marker is its lot's (A's side markers at 180 degrees were lost, in both: its
+    box was the rest of the globe, and partitions send markers and neighbours by box)."""
+    from test_assign import ALASKA_ALBERS, aleutian_lots
+
+    lots, pts = aleutian_lots(beside)
+    xy = np.asarray(pts)
+    c = Case(
+        geoms=lots,
+        crs=ALASKA_ALBERS,
+        ids=["A", "B"],
+        owners=[None, None],
+        mx=xy[:, 0],
+        my=xy[:, 1],
+        marker_crs=ALASKA_ALBERS,
+        rules=["florida"],
+    )
+    out = _one_run_and_partitions_alike(scheduler, c, k, False)
+    assert out[0] == "reports"
+    from io import StringIO
+
+    table = pd.read_csv(StringIO(out[3]))  # (the CSV report: a row per lot)
+    assert table["id"].tolist() == ["A", "B"]
+    assert table["signs"].tolist() == [8, 8]
+
+
 def _one_run_and_partitions_alike(
     scheduler: str, c, k: int, merge: bool, layers=None, *, rows=None, **written
-) -> None:
+) -> tuple:
     """Fuzz case ``c`` with context ``layers`` written as files (with what else
     :func:`_case_files` is given, ``written``: marker attributes, a second marker file,
     settings, formats, lot columns), checked in one process and in partitions of ``k`` parcels
     (files cut into pieces of ``rows`` rows, :data:`posting.dataset.PIECE_ROWS`): the same
-    JSON, GeoJSON, CSV and GeoParquet reports or the same refusal."""
+    JSON, GeoJSON, CSV and GeoParquet reports or the same refusal (returned: one run's, as
+    :func:`_reports_or_refusal` gives them)."""
     import tempfile
     from unittest import mock
 
@@ -3786,6 +3820,7 @@ def _one_run_and_partitions_alike(
             for fmt, a, b in zip((*_FUZZ_OUTPUTS, "parquet"), expected[1:], got[1:], strict=True):
                 assert b == a, f"{fmt} differs"
         assert got == expected
+        return expected
 
 
 @settings(
