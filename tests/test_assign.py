@@ -459,3 +459,32 @@ def test_markers_of_a_lot_across_the_antimeridian_are_its_own_beside_a_lot_eithe
     assert p.loc["A", "max_gap_ft"] == pytest.approx(sides_ft.max() / 2 - 1 / 0.3048, abs=0.05)
     assert p["status"].tolist() == ["compliant", "compliant"]
     assert len({*rep.parcels["working_crs"]}) == (2 if beside == "east" else 1)
+
+
+def test_a_marker_far_east_of_a_lot_across_the_antimeridian_is_said_to_be_so():
+    """Lot A across 180 degrees alone, and signs typed 2 degrees east (178.0 W) and west
+    (178.0 E) of it: each stands the geodesic from it to A's box (from A's corners: west the
+    least longitude east of 0, east the greatest west of 0) outside the parcels' extent, about
+    86 miles at 51.8 N. Before, A's box was the rest of the globe, and said nothing."""
+    from pyproj import Geod, Transformer
+
+    lots, _ = aleutian_lots("east")
+    a = lots[0]
+    back = Transformer.from_crs(ALASKA_ALBERS, "EPSG:4326", always_xy=True)
+    lon, lat = back.transform(*np.asarray(a.exterior.coords).T)
+    west, east = lon[lon > 0].min(), lon[lon < 0].max()  # 179.980, -179.994
+    south, north = lat.min(), lat.max()
+    signs = [(-178.0, 51.81), (178.0, 51.81)]
+    assert south < 51.81 < north
+    r = check(parcels(a, ids=["A"], crs=ALASKA_ALBERS), markers(signs, crs="EPSG:4326"), "florida")
+    geod = Geod(ellps="WGS84")
+    miles = [
+        geod.inv(east, 51.81, -178.0, 51.81)[2] / 0.3048 / 5280,
+        geod.inv(west, 51.81, 178.0, 51.81)[2] / 0.3048 / 5280,
+    ]
+    assert 80 < min(miles) and max(miles) < 90
+    assert r.markers["reason"].tolist() == [
+        f"no parcel boundary within 5,000 ft; it stands {m:,.0f} miles outside the parcels' "
+        "extent: a coordinate typed wrong?"
+        for m in miles
+    ]

@@ -366,3 +366,37 @@ def test_an_elevation_off_the_map_is_refused(value):
     with pytest.raises(InputError, match=r"elevation_ft= is the land's height above sea level"):
         Settings(elevation_ft=value)
     assert Settings(elevation_ft=-282.0).elevation_ft == -282.0  # Badwater Basin
+
+
+def test_a_box_across_the_antimeridian_is_the_short_way_round():
+    """Longitudes 179.99 and -179.98 are 0.03 degrees apart across 180, not 359.97 the other
+    way: a lot's west and east are 179.99 and 180.02 (-179.98 + 360); lots on both sides of
+    180 are boxed so too, and a point just east of -180 meets such a box (as 180 + its excess),
+    one at -179.9 (180.1) does not; far from 180 nothing changes."""
+    from posting.crs import lon_meets, lon_range, lonlat_box
+
+    west, east = lon_range(np.array([[179.99, -81.3, np.nan], [-179.98, -81.2, np.nan]]))
+    assert west[:2].tolist() == [179.99, -81.3] and np.isnan(west[2])
+    assert east[0] == pytest.approx(180.02, abs=1e-9) and east[1] == -81.2
+    box = lonlat_box(np.array([[179.99, 51.8, 180.02, 51.9], [-179.97, 51.7, -179.95, 51.8]]))
+    assert box == pytest.approx((179.99, 51.7, 180.05, 51.9), abs=1e-9)
+    assert lonlat_box(np.array([[-81.3, 28.6, -81.2, 28.7]])) == (-81.3, 28.6, -81.2, 28.7)
+    lon = np.array([-179.99, -179.9, 179.995, 179.9])
+    assert lon_meets(lon, lon, 179.95, 180.02).tolist() == [True, False, True, False]
+    assert lon_meets(lon, lon, -180.0, -179.95).tolist() == [True, False, False, False]
+
+
+def test_the_stakeout_zone_of_a_lot_across_the_antimeridian_is_where_it_lies():
+    """A lot across 180 degrees at 51.8 N (Alaska Albers): UTM zone 60N (174 E to 180), in
+    which its middle, 179.995 E, lies; its box's middle as the rest of the globe, near 0
+    degrees, named zone 30N (in Europe)."""
+    from test_assign import ALASKA_ALBERS, aleutian_lots
+
+    from posting.crs import stakeout_hint
+    from posting.prepare import prepare_parcels
+
+    lots, _ = aleutian_lots("east")
+    prep = prepare_parcels(parcels(lots[0], crs=ALASKA_ALBERS))
+    west, _, east, _ = prep.geometry.bounds_lonlat[0]
+    assert 179.98 < west < 180.0 < east < 180.02
+    assert stakeout_hint(prep.geometry.bounds_lonlat).startswith("EPSG:32660 ")

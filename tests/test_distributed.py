@@ -3743,8 +3743,10 @@ def test_markers_of_an_albers_lot_across_the_antimeridian_are_its_own_in_partiti
     frames), with markers 1 m inside each side's middle and corner (test_assign's
     ``aleutian_lots``): one run and partitions of one or two lots give the same reports, in
     which every marker is its lot's (A's side markers at 180 degrees were lost, in both: its
-    box was the rest of the globe, and partitions send markers and neighbours by box)."""
+    box was the rest of the globe, and partitions send markers and neighbours by box); and a
+    pond on A's line just west of 180 degrees (test_land's) its water frontage in both."""
     from test_assign import ALASKA_ALBERS, aleutian_lots
+    from test_land import aleutian_pond
 
     lots, pts = aleutian_lots(beside)
     xy = np.asarray(pts)
@@ -3758,13 +3760,17 @@ def test_markers_of_an_albers_lot_across_the_antimeridian_are_its_own_in_partiti
         marker_crs=ALASKA_ALBERS,
         rules=["florida"],
     )
-    out = _one_run_and_partitions_alike(scheduler, c, k, False)
+    water = {"water": ([aleutian_pond()], [None])}
+    out = _one_run_and_partitions_alike(scheduler, c, k, False, water)
     assert out[0] == "reports"
     from io import StringIO
 
     table = pd.read_csv(StringIO(out[3]))  # (the CSV report: a row per lot)
     assert table["id"].tolist() == ["A", "B"]
     assert table["signs"].tolist() == [8, 8]
+    report = json.loads(out[1].replace("\n ,", ""))  # (its stamp taken out: a lone comma)
+    frontage = [p["water_frontage_ft"] for p in report["parcels"]]
+    assert frontage[0] > 190 and frontage[1] == 0  # (130.75 ft and 30 ft either side: test_land)
 
 
 def _one_run_and_partitions_alike(

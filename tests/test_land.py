@@ -1462,3 +1462,49 @@ def test_parcel_attributes_of_merged_lots_are_taken_per_property():
     assert list(got.parcel_place) == [("chicago", "evanston"), "chicago"]
     np.testing.assert_array_equal(got.recorded_acres, [45.9, np.nan])
     assert properties_context(prepare_parcels(layer), ctx) is ctx  # not merged: as read
+
+
+def aleutian_pond() -> shapely.Polygon:
+    """A pond in Alaska Albers on the south line of test_assign's lot A (across 180 degrees),
+    from 60 m to 20 m west of 180 degrees and 10 m deep: its longitudes 179.9992 to 179.9998,
+    all west of 180, where A's box in longitude (-179.998 to 179.989 as the corners' least
+    and greatest) left a gap."""
+    from pyproj import Transformer
+    from test_assign import ALASKA_ALBERS
+
+    x0, y0 = Transformer.from_crs("EPSG:4326", ALASKA_ALBERS, always_xy=True).transform(180.0, 51.8)
+    return shapely.box(x0 - 60, y0 - 10, x0 - 20, y0)
+
+
+def test_water_beside_a_lot_across_the_antimeridian_is_its_frontage():
+    """A pond on lot A's line just west of 180 degrees, with lot B east of A (two working
+    frames): the water layer's features sent to A's frame were those within A's box in
+    longitude, the rest of the globe, so A had no water frontage. By hand: the pond's 40 m of
+    A's line (the geodesic between its ends, pyproj.Geod: 130.75 ft) and 30 ft (the water
+    tolerance) either side of it; a hair less than 60 ft, as the pond's sides, square in
+    Albers, lean a little in the working frame (Albers keeps areas, not angles)."""
+    from pyproj import CRS, Geod, Transformer
+    from test_assign import ALASKA_ALBERS, aleutian_lots
+
+    lots, pts = aleutian_lots("east")
+    pond = aleutian_pond()
+    water = FeatureLayer(
+        "<pond>", np.array([pond], dtype=object), CRS(ALASKA_ALBERS), np.array([None], dtype=object)
+    )
+    r = check(
+        parcels(*lots, ids=["A", "B"], crs=ALASKA_ALBERS),
+        markers(pts, crs=ALASKA_ALBERS),
+        "florida",
+        context=Context(water=water),
+        settings=AT_SEA,
+    )
+    back = Transformer.from_crs(ALASKA_ALBERS, "EPSG:4326", always_xy=True)
+    w, s, e, _ = pond.bounds
+    lon, lat = back.transform([w, e, w, e], [s, s, s + 10, s + 10])
+    assert min(lon) > 179.999 and max(lon) < 180.0  # (the pond lies west of 180 degrees)
+    lon, lat = back.transform([w, e], [s + 10, s + 10])  # its north side: A's line
+    along_ft = Geod(ellps="WGS84").inv(lon[0], lat[0], lon[1], lat[1])[2] / 0.3048
+    assert along_ft == pytest.approx(130.75, abs=0.01)
+    frontage = r.parcels["water_frontage_ft"].tolist()
+    assert frontage[1] == 0.0
+    assert along_ft + 59.9 < frontage[0] < along_ft + 60.0
