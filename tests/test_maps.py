@@ -629,3 +629,24 @@ def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit_in_a_p
         500.01,
     )
     assert row["limit_ft"] == 500
+
+
+def test_the_map_of_a_lot_across_the_antimeridian_opens_on_the_whole_lot():
+    """Lot A across 180 degrees in Alaska Albers, alone and without signs: the map's extent
+    holds its four corners (their longitudes, west of 180 as they are, east of it plus 360).
+    Its box as the least and greatest corner longitude (the rest of the globe), turned round,
+    was 179.989 to 180.002: the map opened on a part of the lot."""
+    from pyproj import Transformer
+    from test_assign import ALASKA_ALBERS, aleutian_lots
+
+    from posting import check
+    from posting.draw import extent_lonlat
+
+    lots, _ = aleutian_lots("east")
+    r = check(parcels(lots[0], ids=["A"], crs=ALASKA_ALBERS), markers([], crs=ALASKA_ALBERS))
+    back = Transformer.from_crs(ALASKA_ALBERS, "EPSG:4326", always_xy=True)
+    lon, lat = back.transform(*np.asarray(lots[0].exterior.coords).T)
+    lon = np.where(lon < 0, lon + 360, lon)  # 179.980 to 180.011
+    west, south, east, north = extent_lonlat(r)
+    assert (west, east) == pytest.approx((lon.min(), lon.max()), abs=1e-9)
+    assert (south, north) == pytest.approx((lat.min(), lat.max()), abs=1e-9)
