@@ -96,6 +96,27 @@ class Land:
     exemption: np.ndarray
     fenced: np.ndarray
 
+    def unsure(
+        self,
+        part: Part,
+        parcels: np.ndarray,
+        rule: str,
+        clause: str,
+        messages: Any,
+        measured: Any = np.nan,
+        limit: Any = np.nan,
+        unit: str | None = None,
+    ) -> None:
+        """Land ``parcels`` may be posted otherwise than by its markers (or exempt), or not,
+        and the data cannot tell: ``uncertain``, with a finding each of ``rule`` (its
+        ``messages``, and the figures ``measured`` against ``limit`` in ``unit``)."""
+        from posting.verdict import findings_frame
+
+        self.status[parcels] = "uncertain"
+        part.findings.append(
+            findings_frame(parcels, rule, "uncertain", clause, messages, measured, limit, unit, 1)
+        )
+
 
 @dataclass(frozen=True)
 class Kind:

@@ -19,7 +19,6 @@ from posting.kinds import Kind, Land, Part, register
 from posting.land import SHARE_HAIR
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
-from posting.verdict import findings_frame
 
 __all__ = ["CultivationRule"]
 
@@ -59,25 +58,21 @@ def settle(c: CultivationRule, profile, m: Measurements, land: Land, part: Part)
     unsure = np.flatnonzero(partly & valid & pd.isna(posted_by) & (land.status == "noncompliant"))
     if not len(unsure):
         return
-    land.status[unsure] = "uncertain"
     words, measured, whole, unit = _partly(m, unsure, share[unsure])
-    part.findings.append(
-        findings_frame(
-            unsure,
-            "cultivation",
-            "uncertain",
-            c.clause,
-            [
-                f"{w}: cultivation posts that land, its markers the rest or not; whether the "
-                "stretches of boundary they leave unposted lie along the cultivated land, the "
-                "data cannot tell"
-                for w in words
-            ],
-            measured,
-            whole,
-            unit,
-            1,
-        )
+    land.unsure(
+        part,
+        unsure,
+        "cultivation",
+        c.clause,
+        [
+            f"{w}: cultivation posts that land, its markers the rest or not; whether the "
+            "stretches of boundary they leave unposted lie along the cultivated land, the "
+            "data cannot tell"
+            for w in words
+        ],
+        measured,
+        whole,
+        unit,
     )
 
 

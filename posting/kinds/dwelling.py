@@ -21,7 +21,6 @@ from posting.checks import acres_at_most, acres_may_be_at_most
 from posting.kinds import Kind, Land, Part, register
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
-from posting.verdict import findings_frame
 
 __all__ = ["DwellingExemption"]
 
@@ -87,25 +86,21 @@ def _maybe_housed(
     unsure = np.flatnonzero(maybe & np.isin(land.status, ["noncompliant", "unposted"]))
     if not len(unsure):
         return
-    land.status[unsure] = "uncertain"
     acres = prep.area_acres[unsure]
-    part.findings.append(
-        findings_frame(
-            unsure,
-            "dwelling",
-            "uncertain",
-            d.clause,
-            [
-                f"a dwelling ({m.land.dwelling_source}) stands on its line with another "
-                f"parcel: on this land of {a:.2f} acres (not more than {d.max_acres:g}) it "
-                f"would be exempt ({d.clause}), on the other not; the data cannot tell which"
-                for a in acres.tolist()
-            ],
-            acres,
-            d.max_acres,
-            "acres",
-            1,
-        )
+    land.unsure(
+        part,
+        unsure,
+        "dwelling",
+        d.clause,
+        [
+            f"a dwelling ({m.land.dwelling_source}) stands on its line with another parcel: "
+            f"on this land of {a:.2f} acres (not more than {d.max_acres:g}) it would be "
+            f"exempt ({d.clause}), on the other not; the data cannot tell which"
+            for a in acres.tolist()
+        ],
+        acres,
+        d.max_acres,
+        "acres",
     )
 
 
@@ -119,30 +114,26 @@ def _maybe_small(
     unsure = np.flatnonzero(maybe & np.isin(land.status, ["noncompliant", "unposted"]))
     if not len(unsure):
         return
-    land.status[unsure] = "uncertain"
     lo, hi = (np.asarray(x, dtype=float)[unsure] for x in scale)
     acres = prep.area_acres[unsure]
     where = m.ground.where[unsure]
-    part.findings.append(
-        findings_frame(
-            unsure,
-            "dwelling",
-            "uncertain",
-            d.clause,
-            [
-                f"land of {a:.3f} acres at sea level is {a * x * x:.3f}-{a * y * y:.3f} acres "
-                f"on the ground at {w}: with a dwelling ({facts.dwelling_source}) it may be "
-                f"exempt (not more than {d.max_acres:g} acres, {d.clause}) or not; the land's "
-                "elevation settles it"
-                for a, x, y, w in zip(
-                    acres.tolist(), lo.tolist(), hi.tolist(), where.tolist(), strict=True
-                )
-            ],
-            acres,
-            d.max_acres,
-            "acres",
-            1,
-        )
+    land.unsure(
+        part,
+        unsure,
+        "dwelling",
+        d.clause,
+        [
+            f"land of {a:.3f} acres at sea level is {a * x * x:.3f}-{a * y * y:.3f} acres on "
+            f"the ground at {w}: with a dwelling ({facts.dwelling_source}) it may be exempt "
+            f"(not more than {d.max_acres:g} acres, {d.clause}) or not; the land's elevation "
+            "settles it"
+            for a, x, y, w in zip(
+                acres.tolist(), lo.tolist(), hi.tolist(), where.tolist(), strict=True
+            )
+        ],
+        acres,
+        d.max_acres,
+        "acres",
     )
 
 

@@ -17,7 +17,7 @@ from posting.kinds import Kind, Land, Part, register
 from posting.land import MAYBE_HEIGHT, MAYBE_HOLES, fence_cover
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
-from posting.verdict import findings_frame, ft
+from posting.verdict import ft
 
 __all__ = ["FenceRule"]
 
@@ -60,24 +60,20 @@ def settle(rule: FenceRule, profile, m: Measurements, land: Land, part: Part) ->
     # land its markers do not post is uncertain (posted by fence, or not)
     unsure = np.flatnonzero((maybe > 0) & np.isin(land.status, ["noncompliant", "unposted"]))
     if len(unsure):
-        land.status[unsure] = "uncertain"
         rings = prep.rings
         in_holes = rings.hole[gaps.ring] > 0
         holes_ft = np.bincount(
             rings.parcel[gaps.ring[in_holes]], weights=gaps.length_ft[in_holes], minlength=m.n
         )
-        part.findings.append(
-            findings_frame(
-                unsure,
-                "fence",
-                "uncertain",
-                rule.clause,
-                [_unsure_words(rule, tol, acc, maybe[p], unfenced[p], holes_ft[p]) for p in unsure],
-                unfenced[unsure],
-                0.0,  # fenced all round: no stretch unfenced
-                "ft",
-                1,
-            )
+        land.unsure(
+            part,
+            unsure,
+            "fence",
+            rule.clause,
+            [_unsure_words(rule, tol, acc, maybe[p], unfenced[p], holes_ft[p]) for p in unsure],
+            unfenced[unsure],
+            0.0,  # fenced all round: no stretch unfenced
+            "ft",
         )
     ring_parcel = prep.rings.parcel[gaps.ring]
     geo = prep.geoms_to_lonlat(prep.group[ring_parcel], gaps.geometry)
@@ -106,24 +102,20 @@ def _water_posted(
     fenced = fenced & ~wet_only
     unsure = np.flatnonzero(wet_only & np.isin(land.status, ["noncompliant", "uncertain"]))
     if len(unsure):
-        land.status[unsure] = "uncertain"
-        part.findings.append(
-            findings_frame(
-                unsure,
-                "fence",
-                "uncertain",
-                rule.clause,
-                [
-                    f"fenced all round but along water ({ft(w)} without a fence), which "
-                    "needs none only where it is posted with signs: whether its signs post "
-                    "that stretch (posted by fence), the data cannot tell"
-                    for w in dry_unfenced[unsure].tolist()
-                ],
-                dry_unfenced[unsure],
-                0.0,
-                "ft",
-                1,
-            )
+        land.unsure(
+            part,
+            unsure,
+            "fence",
+            rule.clause,
+            [
+                f"fenced all round but along water ({ft(w)} without a fence), which needs none "
+                "only where it is posted with signs: whether its signs post that stretch "
+                "(posted by fence), the data cannot tell"
+                for w in dry_unfenced[unsure].tolist()
+            ],
+            dry_unfenced[unsure],
+            0.0,
+            "ft",
         )
     return fenced
 

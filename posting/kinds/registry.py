@@ -113,12 +113,15 @@ def recorded(m: Measurements, year: int) -> tuple[np.ndarray | None, np.ndarray,
     return None, words, maybe
 
 
-def _unknown_year(rule: RegistryRule, year: int) -> str:
-    """What a finding says of land recorded only for a posting year not known."""
-    return (
+def _unknown_year(rule: RegistryRule, year: int, parcels: np.ndarray) -> pd.DataFrame:
+    """The uncertain findings of ``parcels``, recorded only for a posting year not known."""
+    words = (
         f"the posting may not be recorded in {rule.name} for the posting year {year}: its "
         "record gives no year of four digits (blank, or such as '25-26'); give the year the "
         f"posting was recorded for (the year its season began: {year} for this one)"
+    )
+    return findings_frame(
+        parcels, "registry", "uncertain", rule.clause, words, np.nan, np.nan, None, 1
     )
 
 
@@ -139,19 +142,7 @@ def measure(rule: RegistryRule, profile, m: Measurements) -> Part:
         valid = m.prep.group >= 0
         unsure = np.flatnonzero(~now & maybe & valid)
         if len(unsure):
-            part.findings.append(
-                findings_frame(
-                    unsure,
-                    "registry",
-                    "uncertain",
-                    rule.clause,
-                    [_unknown_year(rule, year)] * len(unsure),
-                    np.nan,
-                    np.nan,
-                    None,
-                    1,
-                )
-            )
+            part.findings.append(_unknown_year(rule, year, unsure))
         miss = np.flatnonzero(~now & ~maybe & valid)
         msgs = [
             f"the posting is not recorded in {rule.name} for the posting year {year}"
@@ -185,20 +176,8 @@ def settle(rule: RegistryRule, profile, m: Measurements, land: Land, part: Part)
     )
     if len(unsure):
         land.status[unsure] = "uncertain"
-        if not rule.required:
-            part.findings.append(
-                findings_frame(
-                    unsure,
-                    "registry",
-                    "uncertain",
-                    rule.clause,
-                    [_unknown_year(rule, year)] * len(unsure),
-                    np.nan,
-                    np.nan,
-                    None,
-                    1,
-                )
-            )
+        if not rule.required:  # (a required record's measure has said why)
+            part.findings.append(_unknown_year(rule, year, unsure))
 
 
 register(
