@@ -101,6 +101,12 @@ def test_texas_other_land_at_990_ft(forest, status):
     assert one(r)["status"] == status
     landcover = [x for x in r.not_checked if x["rule"] == "landcover"]
     assert bool(landcover) == (forest is None)  # unknown land cover: the stricter 100 ft, said
+    if forest is None:  # which figure holds is not known: said so, not a gap on both covers
+        [u] = [u for u in one(r)["uncertain"] if u["rule"] == "spacing"]
+        assert u["message"] == (
+            "8 gaps longer than 100.0 ft but within 1,000.0 ft apart; the shorter figure "
+            "holds on forest land, and the land cover is not known; the longest is 990.0 ft"
+        )
 
 
 def test_texas_land_cover_from_a_layer_gap_by_gap():

@@ -364,11 +364,26 @@ def _land_unsure(
     if rule.forest_condition:
         unsure |= forest == 1.0
     if forest_ft is not None and length_ft is not None:
-        with np.errstate(invalid="ignore"):
-            both = (forest_ft >= MIXED_MIN_FT) & (length_ft - forest_ft >= MIXED_MIN_FT)
-            over = (forest == 1.0) & (forest_ft > rule.forest_ft)
-        unsure |= both & ~(over & (rule.forest_ft < rule.other_ft))
+        unsure |= _mixed(rule, forest, forest_ft, length_ft)
     return unsure
+
+
+def _mixed(
+    rule: SpacingRule, forest: np.ndarray, forest_ft: np.ndarray, length_ft: np.ndarray
+) -> np.ndarray:
+    """Per gap: True where it runs through both covers (at least :data:`MIXED_MIN_FT` on
+    each; ``forest_ft`` NaN: not known, False) and is not over on every reading
+    (:func:`_land_unsure`).
+
+    >>> r = SpacingRule("x", forest_ft=500.0, other_ft=1000.0)
+    >>> _mixed(r, np.array([0.0, 1.0, np.nan]), np.array([400.0, 599.5, np.nan]),
+    ...        np.array([990.0, 600.0, 857.0])).tolist()
+    [True, False, False]
+    """
+    with np.errstate(invalid="ignore"):
+        both = (forest_ft >= MIXED_MIN_FT) & (length_ft - forest_ft >= MIXED_MIN_FT)
+        over = (forest == 1.0) & (forest_ft > rule.forest_ft)
+    return both & ~(over & (rule.forest_ft < rule.other_ft))
 
 
 def empty(m: Measurements) -> Part:
@@ -772,9 +787,8 @@ def _land_calls(unsure: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:
     )
     f_ft = w["forest_ft"] if "forest_ft" in w else pd.Series(np.nan, index=w.index)
     length = w["length_ft"].to_numpy(dtype=float)
-    mixed = _land_unsure(
-        rule, w["forest"].to_numpy(dtype=float), f_ft.to_numpy(dtype=float), length
-    )
+    # (the gaps on both covers; the others are unsure for want of the cover or its condition)
+    mixed = _mixed(rule, w["forest"].to_numpy(dtype=float), f_ft.to_numpy(dtype=float), length)
     msgs = [
         f"{n} {plural(n, 'gap', 'gaps')} longer than {ft(lim)} but within {ft(lenient)} "
         f"{_HOW[rule.metric]}; the shorter figure holds "
@@ -789,7 +803,7 @@ def _land_calls(unsure: pd.DataFrame, rule: SpacingRule) -> pd.DataFrame:
             *(w[c].tolist() for c in ("n", "measured_ft", "limit_ft")),
             f_ft.tolist(),
             length.tolist(),
-            mixed.tolist() if mixed is not None else [False] * len(w),
+            mixed.tolist(),
             strict=True,
         )
     ]
