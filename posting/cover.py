@@ -173,11 +173,10 @@ def _option_value(text: str) -> str:
 
 
 def _unread(
-    like: Sequence[tuple[str, str]], more: bool, codes: Sequence[int], name: str, word: str
+    like: Sequence[tuple[str, str]], more: bool, codes: Sequence[int], word: str
 ) -> tuple[str, list[str]] | None:
-    """What a column says of one class that the rules would not read (``name``: ``forest``
-    or ``cultivated``; ``word``: how the values name it), and the values to give; None when
-    nothing."""
+    """What a column says of one class that the rules would not read (``word``: how its
+    values name it), and the values to give; None when nothing."""
     if like:
         shown = ", ".join(repr(t) for _, t in like) + (", ..." if more else "")
         return f"values that name {word} ({shown})", [t for _, t in like]
@@ -216,41 +215,43 @@ forest land: forest_where= "LC=Woods"
     """
     found, fixes = [], []
     codes = tally.codes if tally.numbers else ()
+    # (the class's value, its land, how values name it, how they would be read, its setting)
+    checks = []
     if forest and not tally.forest:
-        what = _unread(
-            tally.forest_like,
-            tally.more_forest,
-            [c for c in codes if c in NLCD_FOREST],
-            "forest",
-            "forest or woods",
+        checks.append(
+            (
+                tally.forest_like,
+                tally.more_forest,
+                NLCD_FOREST,
+                "forest",
+                "forest land",
+                "forest or woods",
+                "land other than forest land",
+                "forest_where",
+            )
         )
-        if what:
-            found.append(
-                f"no value 'forest', the one that marks forest land, but has {what[0]}, "
-                "which would be read as land other than forest land"
-            )
-            values = ",".join(_option_value(v) for v in what[1])
-            fixes.append(
-                f'say which values are forest land: {{option:forest_where}} "{column}={values}"'
-            )
     if cultivated and not tally.cultivated:
-        what = _unread(
-            tally.cultivated_like,
-            tally.more_cultivated,
-            [c for c in codes if c in NLCD_CULTIVATED],
-            "cultivated",
-            "cultivated land or crops",
+        checks.append(
+            (
+                tally.cultivated_like,
+                tally.more_cultivated,
+                NLCD_CULTIVATED,
+                "cultivated",
+                "cultivated land",
+                "cultivated land or crops",
+                "land not cultivated",
+                "cultivated_where",
+            )
         )
+    for like, more, nlcd, value, land, word, read_as, option in checks:
+        what = _unread(like, more, [c for c in codes if c in nlcd], word)
         if what:
             found.append(
-                f"no value 'cultivated', the one that marks cultivated land, but has {what[0]}, "
-                "which would be read as land not cultivated"
+                f"no value '{value}', the one that marks {land}, but has {what[0]}, which "
+                f"would be read as {read_as}"
             )
             values = ",".join(_option_value(v) for v in what[1])
-            fixes.append(
-                "say which values are cultivated land: "
-                f'{{option:cultivated_where}} "{column}={values}"'
-            )
+            fixes.append(f'say which values are {land}: {{option:{option}}} "{column}={values}"')
     if found:
         raise InputError(
             f"the land cover's column {column!r} ({{option}}) has "

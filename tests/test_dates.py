@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import shapely
-from click.testing import CliRunner
 from helpers import CORNERS_AND_MIDPOINTS, LOCAL_FT, one_line_error, profile_file, square
 from pyproj import Transformer
+from test_cli import Runner
 
 from posting import dates
 from posting.checks.content import FAIL, NOT_KNOWN, OK, age_status
@@ -37,16 +37,6 @@ clause = "Test Code 1(a)"
 days = 365
 clause = "Test Code 1(c)"
 """
-
-
-class Runner(CliRunner):
-    """A CliRunner that lets bugs through: an exception that is not a clean exit fails."""
-
-    def invoke(self, *args, **kwargs):
-        res = super().invoke(*args, **kwargs)
-        if res.exception is not None and not isinstance(res.exception, SystemExit):
-            raise res.exception
-        return res
 
 
 @pytest.fixture
