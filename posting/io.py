@@ -3097,6 +3097,40 @@ def parcel_values(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray
     return out
 
 
+NO_OWNER = frozenset(
+    {
+        "unknown",
+        "owner unknown",
+        "unknown owner",
+        "unk",
+        "n a",
+        "na",
+        "none",
+        "no owner",
+        "not available",
+        "not known",
+        "unavailable",
+        "tbd",
+        "null",
+        "nan",
+    }
+)
+"""Owner names, as :func:`posting.checks.content.normalise_text` writes them, that name no
+owner (a county's ``UNKNOWN``, ``N/A``, ``NONE``): lots of such names are of no one known, and
+never one property (``merge_owner``), nor adjoining lots of one owner."""
+
+
+def known_owners(text: pd.Series) -> pd.Series:
+    """Normalised owner names (:func:`posting.checks.content.normalise_text`) with those that
+    name no owner (:data:`NO_OWNER`) left blank.
+
+    >>> known_owners(pd.Series(["harney timber llc", "unknown", "n a", None])).tolist()
+    ['harney timber llc', None, None, None]
+    """
+    text = pd.Series(text, dtype=object)
+    return text.where(text.notna() & ~text.isin(NO_OWNER), None)
+
+
 def owner_keys(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray:
     """The owner column ``column`` as the key that tells one owner from another (None where
     blank): names compared as :func:`posting.checks.content.normalise_text` compares them
@@ -3112,7 +3146,7 @@ def owner_keys(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray:
     from posting.checks.content import normalise_text
 
     values = parcel_values(layer, column, parameter)
-    text = normalise_text(pd.Series(values, dtype=object))
+    text = known_owners(normalise_text(pd.Series(values, dtype=object)))
     out = np.full(len(values), None, dtype=object)
     ok = text.notna().to_numpy()
     out[ok] = text[ok].to_numpy(dtype=object)

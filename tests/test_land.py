@@ -1508,3 +1508,30 @@ def test_water_beside_a_lot_across_the_antimeridian_is_its_frontage():
     frontage = r.parcels["water_frontage_ft"].tolist()
     assert frontage[1] == 0.0
     assert along_ft + 59.9 < frontage[0] < along_ft + 60.0
+
+
+def test_lots_of_an_owner_named_unknown_are_not_one_property(tmp_path):
+    # A county writes "UNKNOWN" or "N/A" where it has no owner: lots so named belong to no
+    # one known, and are not one property however they adjoin, nor adjoining lots of one
+    # owner for the warning; the two lots of Harney Timber (written two ways) are one.
+    import json
+
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    owners = ["UNKNOWN", " Unknown ", "N/A", "Harney Timber LLC", "HARNEY TIMBER, LLC"]
+    lots = gpd.GeoDataFrame(
+        {"OWNER": owners},
+        geometry=[square(500, x0=500 * k) for k in range(5)],  # a row, each on the next
+        crs=LOCAL_FT,
+    )
+    lots.to_file(tmp_path / "lots.gpkg")
+    base = ["check", str(tmp_path / "lots.gpkg"), "--owner-field", "OWNER"]
+    res = CliRunner().invoke(main, [*base, "--merge-owner", "OWNER", "--json", "-", "-q"])
+    d = json.loads(res.stdout)
+    assert [p["source_ids"] for p in d["parcels"]] == [["0"], ["1"], ["2"], ["3", "4"]]
+    res = CliRunner().invoke(main, [*base, "--json", "-", "-q"])
+    same = [w for w in json.loads(res.stdout)["warnings"] if "adjoin" in w]
+    assert len(same) == 1 and "'3'" in same[0] and "'4'" in same[0] and "'0'" not in same[0]
