@@ -196,28 +196,32 @@ def refuse_flipped(path: str, n: int, given: int, flipped: int, extent: Sequence
 
 
 def swapped_files(
-    prepared: PreparedParcels, markers: MarkerLayer
+    prepared: PreparedParcels, markers: MarkerLayer, counts: list | None = None
 ) -> list[tuple[str, int, int, int]]:
     """The marker files whose x and y look swapped (:func:`looks_swapped`): for each, its path,
     how many of its markers have a position, how many fall near the parcels as given, and how
-    many would with x and y swapped."""
+    many would with x and y swapped. ``counts``: :func:`swap_counts` of them, if known."""
+    if counts is None:
+        counts = swap_counts(markers, parcels_extent(prepared))
     return [
         (markers.files[k][0], n, given, swapped)
-        for k, n, given, swapped, _ in swap_counts(markers, parcels_extent(prepared))
+        for k, n, given, swapped, _ in counts
         if looks_swapped(n, given, swapped)
     ]
 
 
 def flipped_files(
-    prepared: PreparedParcels, markers: MarkerLayer
+    prepared: PreparedParcels, markers: MarkerLayer, counts: list | None = None
 ) -> list[tuple[str, int, int, int]]:
     """The marker files in degrees whose longitudes look to have the wrong sign
     (:func:`looks_swapped` of the counts with it changed): for each, its path, how many of its
     markers have a position, how many fall near the parcels as given, and how many would
-    with the sign of their longitude changed."""
+    with the sign of their longitude changed. ``counts``: :func:`swap_counts`, if known."""
+    if counts is None:
+        counts = swap_counts(markers, parcels_extent(prepared))
     return [
         (markers.files[k][0], n, given, flipped)
-        for k, n, given, swapped, flipped in swap_counts(markers, parcels_extent(prepared))
+        for k, n, given, swapped, flipped in counts
         if looks_swapped(n, given, flipped) and not looks_swapped(n, given, swapped)
     ]
 
@@ -322,10 +326,11 @@ def check_inputs(
         For the first marker file that looks swapped, or then the first whose longitudes
         look to have the wrong sign, naming it and the fix.
     """
-    for path, n, given, swapped in swapped_files(prepared, markers):
+    counts = swap_counts(markers, parcels_extent(prepared))  # (once, for both slips)
+    for path, n, given, swapped in swapped_files(prepared, markers, counts):
         extent = usable_extent(prepared)
         refuse_swapped(path, n, given, swapped, parcels=prepared.layer.source, extent=extent)
-    for path, n, given, flipped in flipped_files(prepared, markers):
+    for path, n, given, flipped in flipped_files(prepared, markers, counts):
         refuse_flipped(path, n, given, flipped, usable_extent(prepared))
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-same-owner")
     try:
