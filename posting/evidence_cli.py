@@ -139,10 +139,11 @@ def input_files(options: dict[str, Any]) -> list[tuple[str, str]]:
     Raises
     ------
     InputError
-        A folder of photos holds none, or a path does not exist.
+        A folder of photos holds none, the photos to attach are a file that is no photo, or a
+        path does not exist.
     """
     from posting.dataset import is_dataset
-    from posting.photos import is_photo_source, list_photos
+    from posting.photos import is_photo_source, list_photos, photos_to_attach
 
     out: list[tuple[str, str]] = []
 
@@ -161,7 +162,7 @@ def input_files(options: dict[str, Any]) -> list[tuple[str, str]]:
         else:
             add("signs", s)
     if options.get("photos"):
-        out += [("photo", p) for p in list_photos(options["photos"])]
+        out += [("photo", p) for p in photos_to_attach(options["photos"])]
     for key in CONTEXT_LAYERS:
         if options.get(key):
             add(key, options[key])
@@ -367,19 +368,28 @@ def _attached_photos(
     opts: dict[str, Any], report: Report
 ) -> tuple[dict[int, list[str]], pd.DataFrame | None, list[str]]:
     """The photos of ``--photos`` attached to the report's markers: the files by marker, the
-    photos attached to none (None without photos) and the note that counts them."""
+    photos attached to none (None without photos) and the note that counts them.
+
+    Raises
+    ------
+    InputError
+        None of the photos can be read (:func:`posting.photos.no_photo_read`).
+    """
     if not opts.get("photos"):
         return {}, None, []
     from posting.evidence import marker_attributes
-    from posting.photos import attach_photos, list_photos
+    from posting.photos import attach_photos, no_photo_read, photos_to_attach
 
     m = report.markers
     matches = attach_photos(
-        list_photos(opts["photos"]),
+        photos_to_attach(opts["photos"]),
         m["lon"].to_numpy(float),
         m["lat"].to_numpy(float),
         marker_attributes(report)["surveyed"].tolist(),
     )
+    refused = no_photo_read(opts["photos"], matches.photos["reason"].tolist())
+    if refused is not None:
+        raise refused
     unattached = matches.unattached()
     note = (
         f"photos: {len(matches.photos) - len(unattached)} attached to markers, "
@@ -504,7 +514,8 @@ def _earlier_record(folder: Path, names: list[str]) -> bool:
     "--photos",
     type=click.Path(),
     metavar="DIR",
-    help="Photos to attach to the surveyed markers: each to the nearest marker within the "
+    help="Photos (a folder, searched with its subfolders, or one photo) to attach to the "
+    "surveyed markers: each to the nearest marker within the "
     "photo's recorded accuracy (16 ft when not recorded), on the same survey day when both "
     "record a date.",
 )

@@ -50,6 +50,7 @@ __all__ = [
     "attach_photos",
     "is_photo_source",
     "list_photos",
+    "photos_to_attach",
     "read_photo_layer",
     "read_photo_table",
     "thumbnail_jpeg",
@@ -344,6 +345,57 @@ def _open(path: str) -> Any:
     return Image.open(path)
 
 
+UNREADABLE = "not a readable photo"
+"""How the reason of a photo Pillow cannot read begins (:func:`read_photo`)."""
+
+_PHOTOS_EXPECTED = (
+    "{option} takes a photo (JPEG, HEIC or TIFF) or a folder of photos, each attached to the "
+    "nearest marker of {option:signs}; a file of markers (CSV, GPX, GeoJSON ...) goes with "
+    "{option:signs}"
+)
+
+
+def photos_to_attach(path: str | os.PathLike[str]) -> list[str]:
+    """The photo files of a ``photos`` argument (:func:`list_photos`), refusing one that is a
+    single file and no photo (the marker file given there by mistake): its header is read, not
+    the picture.
+
+    Raises
+    ------
+    InputError
+        The path does not exist, a folder holds no photo, or the file is no photo.
+    """
+    files = list_photos(path)
+    if os.path.isdir(path):
+        return files
+    try:
+        with _open(files[0]):
+            pass
+    except _unreadable():
+        raise InputError(
+            f"holds no photo (Pillow cannot read it as an image): {_PHOTOS_EXPECTED}",
+            path=os.fspath(path),
+            parameter="photos",
+        ) from None
+    return files
+
+
+def no_photo_read(path: str | os.PathLike[str], reasons: Sequence[Any]) -> InputError | None:
+    """The error for a ``photos`` argument none of whose photos could be read (each reason
+    begins with :data:`UNREADABLE`), else None: a folder of files named like photos that are
+    none holds no photo at all; one unreadable photo among good ones is listed, not refused."""
+    if not len(reasons) or not all(
+        isinstance(r, str) and r.startswith(UNREADABLE) for r in reasons
+    ):
+        return None
+    return InputError(
+        f"holds no photo Pillow can read ({len(reasons):,} file(s) named like photos, none "
+        f"readable; the first: {reasons[0]}): {_PHOTOS_EXPECTED}",
+        path=os.fspath(path),
+        parameter="photos",
+    )
+
+
 def _unreadable() -> tuple[type[BaseException], ...]:
     """What Pillow raises for a file that is not a photo it can read (a text file named .jpg,
     one cut short, a picture past its decompression-bomb limit): said as a reason, not a
@@ -367,7 +419,7 @@ def read_photo(path: str) -> _Photo:
             sub = dict(exif.get_ifd(_EXIF_IFD))
             base = dict(exif)
     except _unreadable() as exc:
-        out.problem = f"not a readable photo ({exc})"
+        out.problem = f"{UNREADABLE} ({exc})"
         return out
     out.surveyed = _when(sub, base, gps)
     lat = _degrees(gps.get(_LAT), gps.get(_LAT_REF), "S")

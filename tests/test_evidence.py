@@ -474,6 +474,34 @@ def test_photos_attached_to_surveyed_markers(runner, tmp_path):
     assert "far.jpg" in index and "no marker within 9.8 ft of the photo" in index
 
 
+def test_photos_that_hold_no_photo_are_refused_and_one_bad_photo_is_listed(runner, tmp_path):
+    """The marker CSV given to --photos by mistake was listed as one unreadable photo and the
+    record made: it is refused, naming it and what --photos takes, and nothing is written. So is
+    a folder of files named like photos of which none is one. One unreadable photo among good
+    ones is still listed on the index with its reason."""
+    parcels, signs = _square_survey(tmp_path)
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid"]
+    out = tmp_path / "rec"
+    res = runner.invoke(main, ["evidence", *args, "--photos", str(signs), "-o", str(out)])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert f"{signs}: holds no photo" in res.stderr
+    assert "--photos takes a photo (JPEG, HEIC or TIFF) or a folder of photos" in res.stderr
+    assert "a file of markers (CSV, GPX, GeoJSON ...) goes with --signs" in res.stderr
+    assert not out.exists()
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "a.jpg").write_text("lon,lat\n1,2\n")
+    (bad / "b.JPG").write_bytes(b"\xff\xd8 cut short")
+    res = runner.invoke(main, ["evidence", *args, "--photos", str(bad), "-o", str(out)])
+    assert res.exit_code == 2 and f"{bad}: holds no photo Pillow can read (2 file(s)" in res.stderr
+    assert not out.exists()
+    write_photo(bad / "south.jpg", *_lonlat(500, 8), error_m=3.0)  # 5 ft from the south sign
+    res = runner.invoke(main, ["evidence", *args, "--photos", str(bad), "-o", str(out)])
+    assert res.exit_code == 0 and "1 attached to markers, 2 to none" in res.stderr
+    index = (out / "index.html").read_text()
+    assert index.count("not a readable photo") == 2 and "a.jpg" in index and "b.JPG" in index
+
+
 # -- pieces -----------------------------------------------------------------------------------
 
 
