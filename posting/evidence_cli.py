@@ -614,7 +614,8 @@ def verify_record(directory: str | os.PathLike[str], base: str | None = None) ->
         return found
     lines = [
         f"inputs: {len(manifest['inputs'])} files and {len(manifest['rules'])} rule "
-        "profile(s) as recorded"
+        "profile(s) as recorded",
+        *_system_files_line(d),
     ]
     # 5. check again: the same verdicts and outputs
     reprint, note = _reprint(manifest)
@@ -791,7 +792,6 @@ def _line_endings(path: Path, recorded: dict[str, Any]) -> str:
 def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | None:
     """Status 1 naming the first of the record's files missing or changed, else None."""
     from posting.evidence import sha256_file
-    from posting.outputs import IGNORED
 
     for o in manifest["outputs"]:
         f = d / o["path"]
@@ -802,15 +802,48 @@ def _changed_record_file(manifest: dict[str, Any], d: Path) -> Verification | No
                 1, [f"record file changed since it was made: {f}{_line_endings(f, o)}"]
             )
     made = {o["path"] for o in manifest["outputs"]} | {MANIFEST}
-    # a page added beside the record's (hidden files, a system's .DS_Store, are not pages)
-    added = sorted(
-        n for n in os.listdir(d) if n not in made and n not in IGNORED and not n.startswith(".")
-    )
+    # a page added beside the record's (hidden files and the operating system's are not pages)
+    system = {n.rstrip("/") for n in _system_files(d)}
+    added = sorted(n for n in os.listdir(d) if n not in made | system and not n.startswith("."))
     if added:
         return Verification(
             1, [f"file not in the record: {d / added[0]} (added to the record's folder since)"]
         )
     return None
+
+
+_SYSTEM_FOLDERS = frozenset({"__MACOSX"})
+"""Folders an operating system adds to a record's: ``__MACOSX``, where a zip made on a Mac
+keeps each file's Finder data, unzipped as a folder by other tools."""
+
+
+def _system_files(d: Path) -> list[str]:
+    """The entries of a record's folder that an operating system left there, not the record's
+    (a folder's name ends with ``/``): ``__MACOSX/`` (a zip made on a Mac, unzipped elsewhere),
+    a Mac's ``.DS_Store`` and ``._`` files (its Finder data on a drive that cannot hold it),
+    Windows' ``Thumbs.db`` and ``desktop.ini``."""
+    from posting.outputs import IGNORED
+
+    out = []
+    for n in sorted(os.listdir(d)):
+        if (d / n).is_dir():
+            if n in _SYSTEM_FOLDERS:
+                out.append(n + "/")
+        elif n in IGNORED or n.startswith("._"):
+            out.append(n)
+    return out
+
+
+def _system_files_line(d: Path) -> list[str]:
+    """The line that names the operating system's files in the record's folder, passed over
+    (none when there are none)."""
+    found = _system_files(d)
+    if not found:
+        return []
+    return [
+        f"passed over: {', '.join(found)} in {d}, left by the operating system (a Mac's zip, "
+        "a file browser), not files of the record"
+    ]
 
 
 def _other_version(manifest: dict[str, Any]) -> Verification | None:

@@ -596,6 +596,40 @@ def test_verify_finds_a_page_added_to_the_record(runner, tmp_path):
     assert runner.invoke(main, ["verify", str(out)]).exit_code == 0
 
 
+def test_verify_passes_over_what_a_mac_zip_and_file_browsers_leave_and_names_it(runner, tmp_path):
+    """A record zipped on a Mac (the Finder's Compress of the folder's files) and unzipped on
+    another system has a __MACOSX folder of '._' files beside its pages, and file browsers
+    leave .DS_Store, Thumbs.db, desktop.ini: verify said 'file not in the record' of
+    __MACOSX. They are named once, as the system's, and the record verifies; a page or a
+    folder of one's own added is still a difference."""
+    import zipfile
+
+    out = _square_record(runner, tmp_path)
+    mac_zip = tmp_path / "record.zip"
+    with zipfile.ZipFile(mac_zip, "w") as z:
+        for f in sorted(out.iterdir()):
+            z.write(f, f.name)
+            z.writestr(f"__MACOSX/._{f.name}", b"\x00\x05\x16\x07Mac OS X        ")  # AppleDouble
+        z.writestr(".DS_Store", b"\x00\x00\x00\x01Bud1")
+    unzipped = tmp_path / "unzipped"
+    with zipfile.ZipFile(mac_zip) as z:
+        z.extractall(unzipped)
+    (unzipped / "Thumbs.db").write_bytes(b"\xd0\xcf\x11\xe0")
+    (unzipped / "desktop.ini").write_text("[.ShellClassInfo]\n")
+    assert (unzipped / "__MACOSX" / "._P1.html").is_file()
+    res = runner.invoke(main, ["verify", str(unzipped)])
+    assert res.exit_code == 0, res.stderr
+    said = [line for line in res.stderr.splitlines() if "operating system" in line]
+    assert said == [
+        f"passed over: .DS_Store, Thumbs.db, __MACOSX/, desktop.ini in {unzipped}, left by the "
+        "operating system (a Mac's zip, a file browser), not files of the record"
+    ]
+    assert "not in the record" not in res.stderr
+    (unzipped / "notes").mkdir()  # a folder of one's own is not the system's
+    res = runner.invoke(main, ["verify", str(unzipped)])
+    assert res.exit_code == 1 and f"file not in the record: {unzipped / 'notes'}" in res.stderr
+
+
 @pytest.mark.parametrize(
     ("key", "value"),
     [("checked_by", "Sheriff Someone"), ("check_date", "2020-01-01"), ("crs", "EPSG:4326")],
