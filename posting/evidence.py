@@ -353,10 +353,12 @@ def parcel_svg(data: _MapData, title: str) -> str:
         f'role="img" aria-label="{_e(title)}" font-family="DejaVu Sans, Arial, sans-serif">',
         f'<rect class="bg" x="0" y="0" width="{w:.1f}" height="{h:.1f}"/>',
     ]
+    # even-odd: a polygon's holes are left empty whichever way its rings go round (a file
+    # need not give its holes the other way from its outline, which the default rule needs)
     for g in data.neighbours:
         d = f.path(g)
         if d:
-            out.append(f'<path class="neighbour" d="{d}"/>')
+            out.append(f'<path class="neighbour" fill-rule="evenodd" d="{d}"/>')
     out.append(f'<path class="parcel" fill-rule="evenodd" d="{f.path(data.outline)}"/>')
     out += _svg_others(f, *data.others)
     out += _svg_gaps(f, data.gaps)

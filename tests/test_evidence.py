@@ -373,6 +373,74 @@ def test_map_is_in_feet_north_up_with_a_true_scale_bar(runner, tmp_path):
     assert svg.count('<path class="gap') >= 1
 
 
+def _subpaths(d: str) -> list[np.ndarray]:
+    """The rings of SVG path data as this module writes it (M x y x y ... Z, repeated)."""
+    return [
+        np.array([float(v) for v in part.replace("Z", " ").split()]).reshape(-1, 2)
+        for part in d.split("M")[1:]
+    ]
+
+
+def test_a_neighbour_with_a_hole_is_not_filled_over_its_hole(runner, tmp_path):
+    """The parcel is an inholding: its neighbour surrounds it, with a hole where it lies (and a
+    second hole, another inholding). The neighbour's path had no fill-rule, so its rings, given
+    in one direction as a file may give them, were filled by SVG's default (nonzero) over its
+    holes. Every path of a map with more than one ring is now filled even-odd."""
+    import xml.etree.ElementTree as ET
+
+    def lonlat(ring):
+        return [_lonlat(x, y) for x, y in ring]
+
+    inner = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]  # P1, counter-clockwise
+    other = [(1300, 300), (1500, 300), (1500, 500), (1300, 500)]  # the other inholding
+    outer = [(-500, -500), (2000, -500), (2000, 1500), (-500, 1500)]
+    # the neighbour's holes counter-clockwise like its outer ring (no orientation is required)
+    around = shapely.Polygon(lonlat(outer), [lonlat(inner), lonlat(other)])
+    parcels = tmp_path / "parcels.geojson"
+    gpd.GeoDataFrame(
+        {"pid": ["P1", "N"]}, geometry=[shapely.Polygon(lonlat(inner)), around], crs=4326
+    ).to_file(parcels)
+    signs = tmp_path / "signs.csv"
+    pd.DataFrame([dict(zip(("lon", "lat"), _lonlat(500, 3), strict=True))]).to_csv(
+        signs, index=False
+    )
+    out = tmp_path / "rec"
+    args = [str(parcels), "--signs", str(signs), "--id-field", "pid", "--all", "-o", str(out)]
+    assert runner.invoke(main, ["evidence", *args]).exit_code == 0
+    html = (out / "P1.html").read_text()
+    svg = ET.fromstring(html[html.index("<svg") : html.index("</svg>") + 6])
+    paths = [p for p in svg.iter("{http://www.w3.org/2000/svg}path") if p.get("d", "").count("M")]
+    neighbour = [p for p in paths if p.get("class") == "neighbour"]
+    assert len(neighbour) == 1
+    rings = _subpaths(neighbour[0].get("d"))
+    assert len(rings) == 3  # the outer ring and the two holes
+    # a point in P1 (the first hole) is inside two rings (an even number: even-odd leaves it
+    # empty), and each goes round it the same way: its winding number is 2 or -2, which SVG's
+    # default rule (nonzero) fills
+    px, py = rings[1].mean(axis=0)
+
+    def winding(ring):
+        a = np.arctan2(ring[:, 1] - py, ring[:, 0] - px)
+        turn = np.diff(np.append(a, a[0]))
+        return round(float(((turn + np.pi) % (2 * np.pi) - np.pi).sum() / (2 * np.pi)))
+
+    assert sum(shapely.Polygon(r).contains(shapely.Point(px, py)) for r in rings) == 2
+    assert abs(sum(winding(r) for r in rings)) == 2
+    assert neighbour[0].get("fill-rule") == "evenodd"
+    for page in ("P1.html", "N.html"):
+        html = (out / page).read_text()
+        svg = ET.fromstring(html[html.index("<svg") : html.index("</svg>") + 6])
+        shapes = [
+            p
+            for p in svg.iter("{http://www.w3.org/2000/svg}path")
+            if p.get("class") in ("neighbour", "parcel")
+        ]
+        assert len(shapes) == 2  # the page's parcel and the other one
+        for p in shapes:
+            if len(_subpaths(p.get("d"))) > 1:
+                assert p.get("fill-rule") == "evenodd", (page, p.get("class"))
+
+
 def test_a_record_at_an_elevation_measures_and_draws_ground_feet_and_verifies(runner, tmp_path):
     # the 1,000 ft square (sea-level feet: LOCAL_FT is a transverse Mercator of scale 1 at
     # 28.7 N) is 1,000 x (R + 5280) / R = 1,000.253 ground ft a side at 5,280 ft (R =
