@@ -7,6 +7,7 @@ to show: the parcels' outlines, the stretches of boundary each reported gap span
 
 from __future__ import annotations
 
+import re
 import weakref
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,34 @@ from posting.records import DISPLAY_DECIMALS, LONLAT_DECIMALS
 if TYPE_CHECKING:
     from posting.report import Report
 
-__all__ = ["display_geometry", "extent_lonlat", "gap_lines", "geojson_geometries", "round_lonlat"]
+__all__ = [
+    "BIDI_CONTROLS",
+    "display_geometry",
+    "extent_lonlat",
+    "gap_lines",
+    "geojson_geometries",
+    "round_lonlat",
+    "shown_controls",
+]
+
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+"""Unicode's invisible bidirectional controls: text holding one displays in another order than
+it is stored (a sign's text ``NO TRESPASSING`` can be made to show as other words, an id as
+another id)."""
+
+
+def shown_controls(text: str) -> str:
+    """``text`` with each invisible bidirectional control (:data:`BIDI_CONTROLS`) written as
+    its code point, so that a page shows the text in the order it is stored, as a court reads
+    it (the evidence pages, the officer's map).
+
+    >>> shown_controls("NO \u202eGNISSAPSERT")
+    'NO [U+202E]GNISSAPSERT'
+    """
+    if text.isascii():  # (no control, and no scan: a map's JSON text is megabytes)
+        return text
+    return BIDI_CONTROLS.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
+
 
 _GAP_LINES: weakref.WeakKeyDictionary[Report, np.ndarray] = weakref.WeakKeyDictionary()
 

@@ -39,7 +39,7 @@ import pandas as pd
 import shapely
 
 from posting.dates import not_dates
-from posting.draw import display_geometry, gap_lines
+from posting.draw import display_geometry, gap_lines, shown_controls
 from posting.errors import python_name, worded
 from posting.records import finding_figures, gap_figures, max_gap_figures, point_figures
 
@@ -97,15 +97,10 @@ def sha256_file(path: str, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-"""Unicode's invisible bidirectional controls: text holding one displays in another order than
-it is stored (a sign's text ``NO TRESPASSING`` can be made to show as other words)."""
-
-
 def _e(x: Any) -> str:
     """Text for HTML (and SVG): escaped, quotes included; '' for a missing value. An invisible
-    bidirectional control (:data:`_BIDI`) is shown as its code point, so that a page shows the
-    text in the order it is stored, as a court reads it.
+    bidirectional control is shown as its code point (:func:`posting.draw.shown_controls`), so
+    that a page shows the text in the order it is stored, as a court reads it.
 
     >>> _e('<b>"Ann"</b>')
     '&lt;b&gt;&quot;Ann&quot;&lt;/b&gt;'
@@ -114,8 +109,7 @@ def _e(x: Any) -> str:
     """
     if x is None or x is pd.NA or (isinstance(x, float) and math.isnan(x)):
         return ""
-    text = html.escape(str(x), quote=True)
-    return _BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
+    return shown_controls(html.escape(str(x), quote=True))
 
 
 def photo_labels(paths: Iterable[str]) -> dict[str, str]:
@@ -150,7 +144,7 @@ def _css_string(text: str) -> str:
     '"P\\\\5b U\\\\2b 202E\\\\5d 1"'
     """
     ok = re.compile(r"[A-Za-z0-9 .,:;()#_\-]")
-    text = _BIDI.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
+    text = shown_controls(text)
     return '"' + "".join(c if ok.fullmatch(c) else f"\\{ord(c):x} " for c in text) + '"'
 
 

@@ -66,7 +66,7 @@ from folium.elements import ElementAddToElement
 from folium.template import Template
 from folium.utilities import JsCode
 
-from posting.draw import display_geometry, extent_lonlat, gap_lines
+from posting.draw import display_geometry, extent_lonlat, gap_lines, shown_controls
 from posting.errors import python_name, worded
 from posting.records import (
     DISPLAY_DECIMALS,
@@ -266,8 +266,15 @@ def _render_as_is(element: MacroElement, kwargs: dict[str, Any]) -> None:
 
 
 def _script_json(obj: Any) -> str:
-    """JSON that is safe inside ``<script>``: ``<``, ``>``, ``&`` and line separators escaped."""
-    text = orjson.dumps(obj, option=orjson.OPT_SERIALIZE_NUMPY).decode()
+    """JSON that is safe inside ``<script>``: ``<``, ``>``, ``&`` and line separators escaped;
+    and each invisible bidirectional control in a text written as its code point
+    (:func:`posting.draw.shown_controls`), as the evidence pages show it: every text of the
+    page (an id, an owner in a popup, a label, the Find list) in the order it is stored.
+
+    >>> _script_json({"id": "P\u202e12", "tag": "</script>"})
+    '{"id":"P[U+202E]12","tag":"\\\\u003c/script\\\\u003e"}'
+    """
+    text = shown_controls(orjson.dumps(obj, option=orjson.OPT_SERIALIZE_NUMPY).decode())
     return (
         text.replace("<", "\\u003c")
         .replace(">", "\\u003e")
@@ -1182,7 +1189,7 @@ def render_map(
     m.default_js = []
     m.default_css = []
     fig = m.get_root()
-    fig.title = html.escape(ctx["title"])
+    fig.title = shown_controls(html.escape(ctx["title"]))
     css, js = offline_assets()
     fig.header.add_child(_Raw('<meta name="theme-color" content="#ffffff">'), name="posting_meta")
     fig.header.add_child(_Raw(f"<style>{css}</style>"), name="posting_css")

@@ -336,6 +336,26 @@ def test_input_text_is_not_template_code():
     assert len(drawn_parcels(page)) == 4
 
 
+def test_a_bidirectional_control_in_input_text_shows_as_its_code_point():
+    """U+202E (right-to-left override) makes the rest of a text display in reverse: a popup
+    showed the id "P", U+202E, "12" as "P21" and the sign's "NO ", U+202E, "GNISSAPSERT" as "NO
+    TRESPASSING". The map shows each control as its code point, as the evidence pages do, in
+    every text of the page (the popups, the labels and the Find list all read these tables)."""
+    r = check(
+        parcels(square(600), ids=["P\u202e12"], owners=["Ann \u2066Lee\u2069"]),
+        markers([(300, 0)], attributes=pd.DataFrame({"text": ["NO \u202eGNISSAPSERT"]})),
+    )
+    page = to_html(r, tiles=False, title="Parcel \u202eP1")
+    assert not re.search("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]", page)
+    table = parcel_table(page)
+    assert table["id"].tolist() == ["P[U+202E]12"]
+    assert table["owner"].tolist() == ["Ann [U+2066]Lee[U+2069]"]
+    (signs,) = [data for kind, data in layers_of(page) if kind == "markers"]
+    assert "NO [U+202E]GNISSAPSERT" in json.dumps(signs)
+    assert "<title>Parcel [U+202E]P1</title>" in page
+    assert setup_of(page)[0]["title"] == "Parcel [U+202E]P1"
+
+
 def other_work(report, monkeypatch):
     """The sample's Report with what other work adds: an exemption, a merged property with
     water frontage, a missing access point, a water stretch, an easement and an unfenced one."""
