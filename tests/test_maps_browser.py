@@ -364,6 +364,32 @@ def test_injected_markup_renders_as_text_and_runs_nothing(browser, tmp_path):
         assert page.locator("img[src='x'], body > svg").count() == 0
 
 
+def test_a_bidirectional_control_shows_in_the_popup_as_its_code_point(browser, tmp_path):
+    """An id "P", U+202E, "12" displayed as "P21" in its popup and label (the control turns the
+    rest of the line right to left), an owner "Ann", U+2066, "Lee" hid a control. The popup,
+    the label on the parcel and the Find list show the code point instead, so what is read is
+    what is stored."""
+    pid = "P\u202e12"
+    lots = parcels(square(600), ids=[pid], owners=["Ann \u2066Lee"])
+    report = check(lots, markers([(300, 0)]))
+    with browser.opened(tmp_path / "bidi.html", to_html(report, tiles=False)) as loaded:
+        page = loaded.page
+        assert loaded.errors == [] and loaded.failed == []
+        shown = "P[U+202E]12"
+        assert shown in page.locator(".posting-label").all_inner_texts()
+        assert page.evaluate("id => postingMap.find(id)", shown) is not False
+        text = _popup_text(page)
+        assert shown in text and "Ann [U+2066]Lee" in text
+        options = page.evaluate(
+            "() => Array.from(document.querySelectorAll('datalist option'), o => o.value)"
+        )
+        assert options == [shown]
+        assert page.evaluate(
+            "() => !/[\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]/"
+            ".test(document.body.innerText)"
+        )
+
+
 def test_layers_other_work_will_fill_draw_and_explain(
     browser, sample_report, tmp_path, monkeypatch
 ):
