@@ -185,10 +185,13 @@ def test_search_jumps_to_a_parcel_and_explains_one_not_drawn(sample_page):
 
 
 def test_every_id_offered_by_the_find_box_is_found(browser, tmp_path):
-    """The list under the Find box offers every parcel id, drawn or not, as the input has it,
-    and each one picked from it is found: one padded with spaces (as fixed-width exports pad
-    them), markup, a right-to-left override, Arabic digits, and a parcel with no geometry."""
+    """The list under the Find box offers every parcel id, drawn or not, as the input has it
+    (a right-to-left override shown as its code point, as every text of the page), and each
+    one picked from it, or typed as the input has it, is found: one padded with spaces (as
+    fixed-width exports pad them), markup, a right-to-left override, Arabic digits, and a
+    parcel with no geometry."""
     ids = ["  12-34 ", "R&D <b>7</b>", "\u202eRTL-1", "٣٤٥", "GONE 9"]
+    shown_ids = ["  12-34 ", "R&D <b>7</b>", "[U+202E]RTL-1", "٣٤٥", "GONE 9"]
     geoms = [square(400, x0=600 * i) for i in range(4)] + [shapely.Polygon()]
     r = check(parcels(*geoms, ids=ids))
     assert r.parcels["id"].tolist() == ids  # as the input has them, as the JSON report says
@@ -197,16 +200,18 @@ def test_every_id_offered_by_the_find_box_is_found(browser, tmp_path):
         offered = page.evaluate(
             "() => [...document.querySelectorAll('#posting-ids option')].map(o => o.value)"
         )
-        assert sorted(offered) == sorted(ids)
+        assert sorted(offered) == sorted(shown_ids)
         box = page.locator(".posting-search input")
-        for pid in ids[:4]:
+        # each typed as the input has it, and the override's as the list offers it
+        typed = [*zip(ids[:4], shown_ids[:4], strict=True), (shown_ids[2], shown_ids[2])]
+        for pid, expected in typed:
             box.fill(pid)
             box.press("Enter")
             page.wait_for_function(
                 "() => document.querySelectorAll('.leaflet-popup').length", timeout=5000
             )
             shown = page.locator(".leaflet-popup-content .posting-id").first.text_content()
-            assert shown == pid, (pid, page.locator(".posting-search-msg").inner_text())
+            assert shown == expected, (pid, page.locator(".posting-search-msg").inner_text())
             assert page.locator(".posting-search-msg").inner_text() == ""
             _close_popups(page)
         box.fill("GONE 9")

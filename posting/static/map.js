@@ -1192,8 +1192,16 @@ var posting = (function () {
     return rows;
   }
 
+  // an invisible bidirectional control as its code point, as the page shows every text (an
+  // id pasted from the JSON report, which has the control itself, is found)
+  function shownControls(text) {
+    return String(text).replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, function (c) {
+      return "[U+" + ("000" + c.charCodeAt(0).toString(16).toUpperCase()).slice(-4) + "]";
+    });
+  }
+
   function find(text) {
-    var raw = String(text);
+    var raw = shownControls(text);
     var id = raw.trim();
     if (!id) return "";
     map.closePopup(); // whatever was open belongs to the previous search
