@@ -252,3 +252,30 @@ def test_spacing_not_needed_on_fenced_land_and_its_gaps_are_not_drawn(tmp_path):
         parcels(square()), markers(pts), rules, context=ctx, settings=Settings(accuracy_ft=28)
     )
     assert one(r)["status"] == "uncertain"
+
+
+@pytest.mark.parametrize(
+    ("cover", "status"),
+    [
+        # the National Land Cover Database's words for farm land: read as agricultural
+        ("Pasture/Hay", "compliant"),
+        ("Cultivated Crops", "compliant"),
+        ("Orchards/Vineyards", "compliant"),
+        ("AGRICULTURAL LAND", "compliant"),
+        ("pasture", "compliant"),
+        # land that is not: the lenient way of posting is not granted
+        ("Non-agricultural", "noncompliant"),
+        ("Developed, Low Intensity", "noncompliant"),
+        ("Deciduous Forest", "noncompliant"),
+    ],
+)
+def test_a_way_of_posting_for_farm_land_reads_the_land_covers_own_words(tmp_path, cover, status):
+    # signs 1,000 ft apart at the corners of a 1,000 ft square: within the farm land's 1,000 ft
+    pts = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
+    rules = profile_file(tmp_path, WHOLE)
+    whole = shapely.box(-50, -50, 1050, 1050)  # the land cover over the whole lot
+    ctx = Context(landcover=features([whole], [cover]))
+    p = one(check(parcels(square()), markers(pts), rules, context=ctx, settings=AT_SEA))
+    assert p["status"] == status
+    if status == "noncompliant":
+        assert "serves only land used for agriculture or grazing" in p["violations"][0]["message"]

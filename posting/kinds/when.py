@@ -18,8 +18,10 @@ Conditions, each per parcel, from the context layers and parcel attributes alrea
 ``forest``              at least half the parcel's area is forest (land-cover layer), or the
                         parcel attribute says so (``landcover_field``)
 ``agricultural``        cultivated (``cultivated_where``), or at least half its area is
-                        land cover ``cultivated``, ``agricultural``, ``farm``, ``pasture``,
-                        ``grazing``, ``range``, ``orchard`` or ``crop`` (land-cover layer)
+                        land cover naming cultivation, agriculture, farms, pasture, hay,
+                        grazing, range, orchards or crops (``Pasture/Hay``, ``Cultivated
+                        Crops``, ``Orchards/Vineyards``: :data:`AGRICULTURAL_WORDS`), and
+                        not negated (``Non-agricultural``) (land-cover layer)
 ``fenced``              fenced all round, by any fence of the fence layer (water excepted)
 ``acres_over``,         the parcel's area is more than / at most so many acres
 ``acres_at_most``
@@ -46,6 +48,7 @@ or may not enclose the land), not a violation: the data were given, the elevatio
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -56,6 +59,7 @@ import shapely
 
 from posting.checks import acres_at_most, acres_may_be_at_most
 from posting.checks.land import share_of_area
+from posting.cover import NEGATED
 from posting.kinds import REGISTRY, Kind, Part, register
 from posting.kinds.points import POINT_STATUS
 from posting.kinds.spacing import GAP_STATUS
@@ -64,7 +68,15 @@ from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
 from posting.verdict import findings_frame
 
-__all__ = ["AGRICULTURAL", "CLASSES", "Gate", "WhenRule", "land_classes", "longest_over"]
+__all__ = [
+    "AGRICULTURAL",
+    "AGRICULTURAL_WORDS",
+    "CLASSES",
+    "Gate",
+    "WhenRule",
+    "land_classes",
+    "longest_over",
+]
 
 CLASSES = ("forest", "agricultural", "fenced")
 """The classes of land a condition can name (each also as ``not <class>``)."""
@@ -83,7 +95,25 @@ AGRICULTURAL = (
     "crop",
     "cropland",
 )
-"""Land-cover values read as land used for agriculture or grazing."""
+"""Land-cover values read as land used for agriculture or grazing (and values that name them
+among other words: :data:`AGRICULTURAL_WORDS`)."""
+
+AGRICULTURAL_WORDS = re.compile(
+    r"\b(cultivated|cultivation|agricultur(e|al)|farms?|farmland|pastures?|pastureland|hay|"
+    r"grazing|grazed|range|rangeland|orchards?|vineyards?|crops?|cropland)\b"
+)
+"""A land-cover value that names land used for agriculture or grazing among other words: the
+National Land Cover Database's "Pasture/Hay" (81) and "Cultivated Crops" (82), a state layer's
+"Orchards/Vineyards" or "AGRICULTURAL LAND", searched in its case-folded text. Read by the
+exact words alone, such land was "not agricultural", and a way of posting for farm land alone
+(Nevada's) was refused on it."""
+
+
+def _farm_words(values: pd.Series) -> list[str]:
+    """The distinct case-folded ``values`` that name land used for agriculture or grazing
+    among other words (:data:`AGRICULTURAL_WORDS`), none of them negated."""
+    return [v for v in values.unique() if AGRICULTURAL_WORDS.search(v) and not NEGATED.search(v)]
+
 
 _THRESHOLDS = ("acres_over", "acres_at_most", "longest_over_ft", "longest_at_most_ft")
 _HOW = {
@@ -246,7 +276,7 @@ def land_classes(m: Measurements, needed: Iterable[str] = CLASSES) -> dict[str, 
     if cover and ctx.landcover is not None:
         values = pd.Series(ctx.landcover.values, dtype=object).astype(str).str.casefold()
         forest_v = (values == "forest").to_numpy()
-        farm_v = values.isin(AGRICULTURAL).to_numpy()
+        farm_v = values.isin(AGRICULTURAL).to_numpy() | values.isin(_farm_words(values)).to_numpy()
         for g in range(len(prep.crss)):
             sel = np.flatnonzero(prep.group == g)
             near, polys = layer_in_group(ctx.landcover, prep, g, 0.0)
