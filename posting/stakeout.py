@@ -31,8 +31,10 @@ here:
 
 Positions are the plan's longitudes and latitudes (the 7-decimal values the plan was checked
 with, which every other export writes) projected into the stakeout CRS by PROJ
-(``always_xy``), vectorised: a marker read back from the point file stands within 0.0005 ft
-(the rounding to 3 decimals) of the very position the plan checked. The default stakeout CRS
+(``always_xy``), vectorised, then settled so that PROJ's way back from the stakeout CRS finds
+them (it may shift the datum otherwise: :func:`_as_read_back`): a marker read back from the
+point file stands within 0.0005 ft (the rounding to 3 decimals) of the very position the plan
+checked. The default stakeout CRS
 is the parcels' own CRS where it is projected: then the point file and the parcel layer agree
 exactly, whatever PROJ's datum shifts. Lines end with CR LF, as the Windows programs that
 collectors run expect; the text is ASCII.
@@ -293,7 +295,51 @@ def northing_easting(
             f"{stakeout.label}, as ({lon[i]:.7f}, {lat[i]:.7f}): give a CRS of these lots",
             parameter="stakeout_crs",
         )
+    e, n = _as_read_back(stakeout.crs, lon, lat, e, n)
     return n, e
+
+
+_READ_BACK_ITERATIONS = 4
+_READ_BACK_STEP_DEG = 1e-5  # (about 1 m) for the projection's derivatives
+
+
+def _as_read_back(
+    crs: CRS, lon: np.ndarray, lat: np.ndarray, e: np.ndarray, n: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Easting and northing ``e``, ``n`` (PROJ's, from WGS 84) moved to where a reader of the
+    point file in ``crs`` (PROJ from ``crs`` to WGS 84: the parcels' own way in, and
+    :func:`posting.read_markers` with ``--crs``) finds ``lon``, ``lat``.
+
+    PROJ may choose another datum shift one way than the other: in the Aleutian Islands
+    (NAD83 / Alaska Albers, west of 172.5° W, PROJ 9.5) WGS 84 to NAD83 takes the islands' own
+    shift (EPSG "NAD83 to WGS 84 (2)") and NAD83 to WGS 84 the null one, 0.9 m apart, so that
+    a point file written one way and read the other puts a sign set 3 ft inside the line 0.3
+    ft from it. Newton's method on the way back
+    (its derivatives those of the projection alone, which a datum shift hardly changes)
+    settles each point to well under the file's 0.001 unit in a step or two.
+    """
+    back = _transformer(crs, WGS84)
+    proj = _transformer(crs.geodetic_crs, crs)  # the projection alone, on the CRS's datum
+    h = _READ_BACK_STEP_DEG
+    e0, n0 = _transform(proj, lon, lat)
+    e_lon, n_lon = _transform(proj, lon + h, lat)
+    e_lat, n_lat = _transform(proj, lon, lat + h)
+    # d(e, n) / d(lon, lat), units per degree
+    a, b = (e_lon - e0) / h, (e_lat - e0) / h
+    c, d = (n_lon - n0) / h, (n_lat - n0) / h
+    ok = np.isfinite(a) & np.isfinite(b) & np.isfinite(c) & np.isfinite(d)
+    e, n = e.copy(), n.copy()
+    for _ in range(_READ_BACK_ITERATIONS):
+        lon1, lat1 = _transform(back, e, n)
+        dlon = np.mod(lon - lon1 + 180.0, 360.0) - 180.0  # (across the antimeridian)
+        dlat = lat - lat1
+        de, dn = a * dlon + b * dlat, c * dlon + d * dlat
+        move = ok & np.isfinite(de) & np.isfinite(dn)
+        e[move] += de[move]
+        n[move] += dn[move]
+        if not move.any() or np.abs(np.r_[de[move], dn[move]]).max() < 1e-7:
+            break
+    return e, n
 
 
 def _descriptions(table: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

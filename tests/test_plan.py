@@ -106,6 +106,40 @@ def test_azimuth_is_true_not_grid_north_far_from_the_central_meridian():
     assert 0.2 < abs(south - 180.0) < 0.5  # the grid convergence, which a grid bearing misses
 
 
+def test_a_lot_across_the_antimeridian_in_alaska_albers(tmp_path):
+    # A lot 900 ft square centred on 180° at 51.8° N, in Alaska Albers (EPSG:3338, metres),
+    # whose grid there is turned 22.4° from true north (PROJ's meridian convergence, -22.43°).
+    # The plan is the 900 ft square's (4 corners, 4 intervals); each interval marker faces out
+    # of its side: 90° from the side's own geodesic azimuth, worked out here from the corners'
+    # longitudes and latitudes (the east side runs at -22.22° from its south corner to its
+    # north one, so the east sign faces 67.78°, not a grid bearing's 90°); the lot complies
+    # when checked again with the markers read back from the GPX file.
+    from posting.render import render
+
+    crs = CRS.from_epsg(3338)
+    x0, y0 = Transformer.from_crs(4326, crs, always_xy=True).transform(180.0, 51.8)
+    h = 450 * 0.3048
+    layer = parcels(shapely.box(x0 - h, y0 - h, x0 + h, y0 + h), crs=crs)
+    p = plan(check(layer))
+    assert p.counts() == {"corner": 4, "access": 0, "interval": 4}
+    m = p.markers
+    assert (m["lon"] > 179.99).any() and (m["lon"] < -179.99).any()  # on both sides of 180°
+    assert np.allclose(m["next_ft"], 450.0, atol=2.0)  # (the Albers scale: 0.995 to 1.005)
+    lonlat = Transformer.from_crs(crs, 4326, always_xy=True)
+    geod = Geod(ellps="WGS84")
+    # each side walked counter-clockwise (the lot on the left: outward is 90° to the right)
+    box = [(x0 - h, y0 - h), (x0 + h, y0 - h), (x0 + h, y0 + h), (x0 - h, y0 + h)]
+    ll = [lonlat.transform(x, y) for x, y in box]
+    outward = [(geod.inv(*ll[k], *ll[(k + 1) % 4])[0] + 90) % 360 for k in range(4)]
+    assert round(outward[1], 2) == 67.78  # the east side (the figure above)
+    got = sorted(m.loc[m["role"] == "interval", "azimuth_deg"].round(2) % 360)
+    assert np.allclose(got, sorted(outward), atol=0.02)
+    text = render(p, "gpx")
+    (tmp_path / "plan.gpx").write_text(text if isinstance(text, str) else b"".join(text).decode())
+    again = check(layer, read_markers([tmp_path / "plan.gpx"]))
+    assert again.parcels["status"].tolist() == ["compliant"]
+
+
 def test_a_long_gap_between_existing_markers_gets_the_fewest_evenly_spaced():
     # Signs at the corners and midpoints but the bottom one: a 1,000 ft gap. Two markers, at
     # 333 and 667 ft: one at 500 ft would leave two gaps of exactly the limit, which a reader

@@ -486,3 +486,41 @@ def test_a_point_file_with_the_existing_markers_reads_back_alone(runner, job):
     assert res.exit_code == 0, res.stderr
     [p] = json.loads((job / "r.json").read_text())["parcels"]
     assert (p["status"], p["markers_counted"], p["signs"]) == ("compliant", 8, 12)
+
+
+def test_a_point_file_in_the_aleutians_puts_each_sign_where_the_plan_set_it(tmp_path):
+    """A lot 900 ft square on the antimeridian in Alaska Albers (EPSG:3338, metres), on Amchitka
+    Pass (51.8° N). There PROJ takes the world's ballpark from WGS 84 to NAD83 and the Aleutian
+    Islands' own shift back, 0.9 m apart: a point file projected the first way put the south
+    interval sign 0.08 m inside the line instead of 3 ft, and two corner signs 0.13 m and 0.25 m
+    outside the lot. Worked by hand, in the lot's own metres: an interval marker stands 3 ft
+    (0.9144 m) inside its side, a corner marker 3 sin 40° = 0.5878 m from one side and
+    3 cos 40° = 0.7004 m from the other (the module's figures); within 0.015 m (the Albers
+    scale here, 0.995 to 1.005, moves 0.9144 m by 0.005 m, the 7-decimal rounding by 0.006)."""
+    to_albers = Transformer.from_crs(4326, 3338, always_xy=True)
+    x0, y0 = to_albers.transform(180.0, 51.8)
+    half = 450 * 0.3048
+    lot = shapely.box(x0 - half, y0 - half, x0 + half, y0 + half)
+    gpd.GeoDataFrame({"parcel_id": ["AMC-1"]}, geometry=[lot], crs="EPSG:3338").to_file(
+        tmp_path / "lot.geojson"
+    )
+    lots = read_parcels(tmp_path / "lot.geojson", id_field="parcel_id")
+    p = with_stakeout(plan(check(lots)))  # the lot's own CRS: Alaska Albers
+    assert p.stakeout.label == "EPSG:3338 (NAD83 / Alaska Albers)" and not p.warnings
+    (tmp_path / "stake.csv").write_text(render_pnezd(p), newline="")
+    pts = _points(tmp_path / "stake.csv")
+    n, e = pts["northing"].astype(float).to_numpy(), pts["easting"].astype(float).to_numpy()
+    # distance from each of the four sides (west, east, south, north), in metres
+    sides = np.column_stack([e - (x0 - half), x0 + half - e, n - (y0 - half), y0 + half - n])
+    assert (sides > 0).all()  # every sign on the lot
+    near = np.sort(sides, axis=1)[:, :2]
+    role = pts["description"].str.split().str[2].to_numpy()
+    assert sorted(role.tolist()) == ["CORNER"] * 4 + ["INTERVAL"] * 4
+    three_ft = 3 * 0.3048
+    interval, corner = near[role == "INTERVAL"], near[role == "CORNER"]
+    assert np.abs(interval[:, 0] - three_ft).max() < 0.015
+    sin40, cos40 = (three_ft * f(math.radians(40)) for f in (math.sin, math.cos))
+    assert np.abs(corner - [sin40, cos40]).max() < 0.015
+    # read back as a job's file in the lot's own CRS: the lot complies
+    again = check(lots, read_markers([tmp_path / "stake.csv"], crs="EPSG:3338"))
+    assert again.parcels["status"].tolist() == ["compliant"]
