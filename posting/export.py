@@ -120,9 +120,11 @@ def describe(rec: Any) -> str:
         if isinstance(owner, str) and owner.strip() and what == "sign":
             text += f", naming {owner.strip()}"
     if math.isfinite(rec.next_ft):
+        # (the next of the same kind: a profile's spacing counts one kind of marker)
+        what = _KIND_WORDS.get(getattr(rec, "kind", "sign"), "sign")
         text += (
-            f"; next sign {_ft(rec.next_ft)} along {_ring_words(int(rec.part), int(rec.hole))}"
-            " with the parcel on your left"
+            f"; next {what} {_ft(rec.next_ft)} along "
+            f"{_ring_words(int(rec.part), int(rec.hole))} with the parcel on your left"
         )
     if rec.note and rec.role != "existing":
         text += f". {rec.note}"
@@ -136,8 +138,10 @@ def _records(table: pd.DataFrame) -> list[Any]:
 def _metadata(plan: Plan) -> tuple[str, str]:
     r = plan.report
     name = "posting plan"
+    kinds = pd.unique(plan.markers["kind"].dropna()) if "kind" in plan.markers else []
+    what = _KIND_WORDS.get(kinds[0], "marker") if len(kinds) == 1 else "marker"
     desc = (
-        f"New sign positions to post {len(plan.parcels)} parcel(s) under {r.profile.citation} "
+        f"New {what} positions to post {len(plan.parcels)} parcel(s) under {r.profile.citation} "
         f"({r.profile.name}); {len(plan.markers)} new markers. Made by posting on "
         f"{r.generated}."
     )

@@ -268,3 +268,20 @@ def test_the_shopping_list_says_the_setback_used_the_count_and_nothing_twice():
         "    0 (unposted): nothing to place: its profile's rules give no place for a marker "
         "here (give the layers they need, such as the access points or the water)"
     )
+
+
+def test_a_paint_plan_s_descriptions_speak_of_paint_marks():
+    # Arkansas' paint law (18-11-404(2)(C)): marks at most 100 ft apart on forest land (no
+    # land cover given: the 100 ft). A 900 ft square gets ceil(3600 / 99.8) = 37 marks, no
+    # sign: each waypoint tells the next paint mark, and the file's own description says marks
+    from helpers import parcels, square
+
+    p = plan(check(parcels(square(900)), None, "arkansas-paint"))
+    assert p.counts()["interval"] == 37 and set(p.markers["kind"]) == {"paint"}
+    doc = gpxpy.parse(render(p, "gpx"))
+    assert doc.description.startswith("New paint mark positions to post 1 parcel(s)")
+    assert all(
+        "new interval paint mark" in w.description and "; next paint mark " in w.description
+        for w in doc.waypoints
+    )
+    assert not any("sign" in w.description for w in doc.waypoints)
