@@ -1548,6 +1548,10 @@ def _shopping_list(
     # among them; the banks where water crosses the boundary, which a check lists with them),
     # markers in sight of each other, and a count of markers (to a mile, or in all)
     placed = ["spacing", "corners", "access", "entrance", "water", "in_sight", "density"]
+    # and whether the land is posted otherwise (a fence, cultivation) or exempt (a dwelling),
+    # which a check asks only where its markers do not post it (Land.unsure): markers that
+    # comply settle it
+    placed += ["fence", "cultivation", "dwelling"]
     # and what no placement settles: a violation (a sign's letters), or what stays unsure (a
     # sign in words a person must read); markers by a shared line have their own note below
     level = f["level"]

@@ -974,3 +974,47 @@ def test_the_plan_command_at_5280_ft_is_compliant_when_checked_at_5280_ft(tmp_pa
     ground = _ground_ft(m["lon"].to_numpy(float), m["lat"].to_numpy(float), factor)[::2]
     assert ground == pytest.approx([1000.3 / 3] * 4, abs=0.04)
     assert (ground <= 500).all()
+
+
+def _layer(geoms, values=None):
+    from helpers import LOCAL_FT
+
+    from posting.io import FeatureLayer
+
+    values = [None] * len(geoms) if values is None else values
+    return FeatureLayer("<memory>", np.asarray(geoms, dtype=object), LOCAL_FT, values)
+
+
+def test_land_in_doubt_of_a_fence_or_a_dwelling_is_settled_by_the_plan_s_signs():
+    from posting.measure import Context
+
+    # A 1,000 ft square with another's 200 ft square inside it, fenced round its outside only:
+    # a check cannot tell whether it is enclosed (posted by fence), so it is uncertain; that
+    # it asks only because no sign posts it. The plan posts it with signs: 4 corners and
+    # ceil(1000 / 499.8) - 1 = 2 interval signs a side outside, 4 corners round the hole (its
+    # 200 ft sides need none): 8 + 8, and the lot complies by its signs. The plan is complete.
+    lot = shapely.Polygon(square().exterior, [square(200, 400, 400).exterior])
+    ctx = Context(fences=_layer([shapely.box(-5, -5, 1005, 1005).exterior], ["4"]))
+    first = check(parcels(lot), None, context=ctx)
+    assert first.parcels["status"].tolist() == ["uncertain"]
+    f = first.findings
+    assert f.loc[f["level"] == "uncertain", "rule"].tolist() == ["fence"]
+    p = plan(first)
+    assert p.counts() == {"corner": 8, "access": 0, "interval": 8}
+    again = recheck(parcels(lot), None, p, context=ctx)
+    assert again.parcels[["status", "posted_by"]].values.tolist() == [["compliant", "signs"]]
+    assert p.parcels["complete"].tolist() == [True] and p.parcels["remaining"].tolist() == [""]
+    assert p.exit_code == 0
+    # Two 300 ft lots of one owner (2.07 acres each), a dwelling's address point on their
+    # shared line: A, without signs, is exempt if the dwelling is its own, and uncertain. Its
+    # two outer corners get a sign (B's signs stand at the two it shares); then it complies.
+    pair = parcels(square(300), square(300, x0=300), ids=["A", "B"], owners=["Ann", "Ann"])
+    ctx = Context(dwellings=_layer([shapely.Point(300, 150)]))
+    b_signs = markers([(300, 0), (600, 0), (600, 300), (300, 300), (450, 0), (450, 300)])
+    first = check(pair, b_signs, context=ctx, settings=AT_SEA)
+    assert first.parcels["status"].tolist() == ["uncertain", "compliant"]
+    p = plan(first)
+    assert p.counts() == {"corner": 2, "access": 0, "interval": 0}
+    again = recheck(pair, b_signs, p, context=ctx)
+    assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+    assert p.parcels["complete"].tolist() == [True] and p.exit_code == 0
