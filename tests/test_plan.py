@@ -1018,3 +1018,30 @@ def test_land_in_doubt_of_a_fence_or_a_dwelling_is_settled_by_the_plan_s_signs()
     again = recheck(pair, b_signs, p, context=ctx)
     assert again.parcels["status"].tolist() == ["compliant", "compliant"]
     assert p.parcels["complete"].tolist() == [True] and p.exit_code == 0
+
+
+def test_a_merged_property_is_planned_on_its_outer_boundary_alone():
+    # Two adjoining 900 ft lots of one owner merged into one property (--merge-owner), an
+    # old sign on the line between them (inside the property: it posts nothing), and a third
+    # lot of another owner beside them. The property's outer boundary is an 1,800 x 900 ft
+    # rectangle, 5,400 ft: 4 corners, and intervals in its gaps between them: the 1,800 ft
+    # sides need ceil(1800 / 499.8) - 1 = 3 each, the 900 ft sides 1 each: 8. None stands
+    # within 30 ft of the inner line x = 900 but on the outer lines (y = 0 or 900).
+    from helpers import combine_markers
+
+    from posting.prepare import prepare_parcels
+
+    lots = [square(900), square(900, x0=900), square(900, x0=1800)]
+    owners = ["Ann Roe", "Ann Roe", "Bo Poe"]
+    layer = parcels(*lots, ids=["A", "B", "C"], owners=owners)
+    key = np.array(owners, dtype=object)
+    old = markers([(900, 450)])
+    first = check(prepare_parcels(layer, AT_SEA, merge_key=key), old, settings=AT_SEA)
+    p = plan(first)
+    mine = p.markers[p.markers["parcel_id"] != "C"]
+    assert mine.groupby("role").size().to_dict() == {"corner": 4, "interval": 8}
+    x, y = mine["x_ft"].to_numpy(), mine["y_ft"].to_numpy()
+    assert not ((np.abs(x - 900) < 30) & (y > 30) & (y < 870)).any()
+    both = combine_markers(old, planned_markers(p))
+    again = check(prepare_parcels(layer, AT_SEA, merge_key=key), both, settings=AT_SEA)
+    assert again.parcels["status"].eq("compliant").all()
