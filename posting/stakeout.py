@@ -318,6 +318,8 @@ def _as_read_back(
     (its derivatives those of the projection alone, which a datum shift hardly changes)
     settles each point to well under the file's 0.001 unit in a step or two.
     """
+    if crs.geodetic_crs is None:  # pragma: no cover - a projected CRS has one
+        return e, n
     back = _transformer(crs, WGS84)
     proj = _transformer(crs.geodetic_crs, crs)  # the projection alone, on the CRS's datum
     h = _READ_BACK_STEP_DEG
