@@ -663,15 +663,17 @@ def _explain(
     if named_pairs.size:
         has_pair[named_pairs[0]] = True
     lost = usable & (parcel < 0) & ~named & (inside_parcel < 0) & (nearest_ring < 0)
-    far_outside = flipped = swapped = None
+    far_outside = flipped = swapped = both = None
     if lost.any() and extent is not None:
         far_outside = np.full(len(reason), np.nan)
         far_outside[lost] = outside_ft(markers.lon[lost], markers.lat[lost], extent)
         # where it would stand with the sign of its longitude changed, or its longitude and
-        # latitude swapped: the likely slip of a hand-typed position
+        # latitude swapped, or both: the likely slips of a hand-typed position
         flipped, swapped = np.full(len(reason), np.nan), np.full(len(reason), np.nan)
+        both = np.full(len(reason), np.nan)
         flipped[lost] = outside_ft(-markers.lon[lost], markers.lat[lost], extent)
         swapped[lost] = outside_ft(markers.lat[lost], markers.lon[lost], extent)
+        both[lost] = outside_ft(-markers.lat[lost], markers.lon[lost], extent)
     for i in np.flatnonzero(usable & (parcel < 0)):
         if named[i]:
             ref = markers.parcel_ref[i]
@@ -709,6 +711,12 @@ def _explain(
                     reason[i] += (
                         ", and would stand among them with its longitude and latitude "
                         "swapped: the two typed in each other's place?"
+                    )
+                elif both[i] <= REASON_SEARCH_FT:
+                    reason[i] += (
+                        ", and would stand among them with its longitude and latitude "
+                        f"swapped and the longitude's sign changed ({-markers.lat[i]:.6f}): the "
+                        "two typed in each other's place, and the minus sign left out (or typed)?"
                     )
                 else:
                     reason[i] += ": a coordinate typed wrong?"

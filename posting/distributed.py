@@ -2103,8 +2103,8 @@ def run_partitioned(
 @_task
 def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
-    markers have a position, fall near the parcels as given, would swapped, and would with
-    the sign of their longitude changed."""
+    markers have a position, fall near the parcels as given, would swapped, would with the
+    sign of their longitude changed, and would with both."""
     from posting.sanity import swap_counts
 
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
@@ -2113,13 +2113,19 @@ def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     # second --signs file)
     m = replace(m, file_index=np.zeros(len(m), dtype=np.int64))
     counts = [x[1:] for x in swap_counts(m, extent, always=True)]
-    return np.asarray(counts, dtype=np.int64).reshape(-1, 4)
+    return np.asarray(counts, dtype=np.int64).reshape(-1, 5)
 
 
 def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[int]) -> None:
-    """Refuse a marker file whose x and y look swapped, or whose longitudes the wrong sign, as
-    one run does (its pieces' counts added up, against the whole run's extent)."""
-    from posting.sanity import looks_swapped, padded, refuse_flipped, refuse_swapped
+    """Refuse a marker file whose x and y look swapped, or whose longitudes the wrong sign, or
+    both, as one run does (its pieces' counts added up, against the whole run's extent)."""
+    from posting.sanity import (
+        looks_swapped,
+        padded,
+        refuse_flipped,
+        refuse_swapped,
+        refuse_swapped_flipped,
+    )
 
     boxes = np.asarray([p["extent"] for p in preps if p["extent"] is not None], dtype=float)
     if not len(boxes) or not entries:
@@ -2128,16 +2134,21 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
     counts = steps.map(_swap_counts, plan, range(len(entries)), label="markers near", extent=extent)
     totals: dict[int, np.ndarray] = {}
     for e, c in zip(entries, counts, strict=True):
-        totals[e] = totals.get(e, np.zeros(4, dtype=np.int64)) + c.sum(axis=0)
+        totals[e] = totals.get(e, np.zeros(5, dtype=np.int64)) + c.sum(axis=0)
     for e in sorted(totals):
-        n, given, swapped, _ = (int(v) for v in totals[e])
+        n, given, swapped, _, _ = (int(v) for v in totals[e])
         if n and looks_swapped(n, given, swapped):
             parcels, box = plan.job.parcels, _extent(boxes)
             refuse_swapped(plan.marker_files[e][0], n, given, swapped, parcels=parcels, extent=box)
     for e in sorted(totals):
-        n, given, _, flipped = (int(v) for v in totals[e])
-        if n and looks_swapped(n, given, flipped):
+        n, given, swapped, flipped, _ = (int(v) for v in totals[e])
+        if n and looks_swapped(n, given, flipped) and not looks_swapped(n, given, swapped):
             refuse_flipped(plan.marker_files[e][0], n, given, flipped, _extent(boxes))
+    for e in sorted(totals):
+        n, given, swapped, flipped, both = (int(v) for v in totals[e])
+        alone = looks_swapped(n, given, swapped) or looks_swapped(n, given, flipped)
+        if n and looks_swapped(n, given, both) and not alone:
+            refuse_swapped_flipped(plan.marker_files[e][0], n, given, both, _extent(boxes))
 
 
 def _file_pieces(path: str) -> list[dataset.Piece]:

@@ -10,6 +10,9 @@ Each file is sound on its own, yet the answer would be wrong:
   spreadsheet of a GPS's ``W 81.3`` is often typed): every marker lands in China, and every
   parcel would be reported unposted. Caught alike, by trying each longitude of a file in
   degrees with its sign changed;
+* **both at once** (the columns swapped, and the longitude, now in the ``lat`` column, typed
+  without its minus sign): neither slip alone puts the markers near the parcels; the two
+  together are tried alike, and named together;
 * **adjoining parcels of one owner**, checked one by one: the line between them must then be
   posted like any other, which is rarely what the owner of one property meant. A warning names
   them and says how to check them as one property.
@@ -41,11 +44,13 @@ __all__ = [
     "parcels_extent",
     "refuse_flipped",
     "refuse_swapped",
+    "refuse_swapped_flipped",
     "same_owner_notes",
     "same_owner_pairs",
     "same_owner_warning",
     "swap_counts",
     "swapped_files",
+    "swapped_flipped_files",
     "swapped_parcels_state",
 ]
 
@@ -82,13 +87,14 @@ def swap_counts(
     extent: tuple[float, float, float, float] | None,
     *,
     always: bool = False,
-) -> list[tuple[int, int, int, int, int]]:
+) -> list[tuple[int, int, int, int, int, int]]:
     """For each marker file (its number in ``markers.files``): how many of its markers have a
     position, how many fall within ``extent`` (:func:`parcels_extent`) as given, how many
-    would with x and y swapped, and how many (of a file in degrees) with the sign of their
-    longitude changed. Counts add up over pieces of a file (the partitioned check counts each
-    piece where it was read, ``always`` trying both: a piece cannot tell whether its file is
-    mostly off the parcels)."""
+    would with x and y swapped, how many (of a file in degrees) with the sign of their
+    longitude changed, and how many (in degrees) with both: x and y swapped, then the sign of
+    the longitude (the ``lat`` column's value) changed. Counts add up over pieces of a file
+    (the partitioned check counts each piece where it was read, ``always`` trying all three: a
+    piece cannot tell whether its file is mostly off the parcels)."""
     if extent is None or not len(markers):
         return []
     out = []
@@ -99,14 +105,15 @@ def swap_counts(
         if not n:
             continue
         given = int(_inside(markers.lon[sel], markers.lat[sel], extent).sum())
-        swapped = flipped = 0
+        swapped = flipped = both = 0
         if always or given * 10 <= n:  # otherwise tried only for a file off the parcels
             lon, lat = to_lonlat(markers.y[sel], markers.x[sel], crs)
             swapped = int(_inside(lon, lat, extent).sum())
             if crs is not None and crs.is_geographic:
                 # the longitude's sign changed: on WGS 84 (a few metres from the file's datum)
                 flipped = int(_inside(-markers.lon[sel], markers.lat[sel], extent).sum())
-        out.append((k, n, given, swapped, flipped))
+                both = int(_inside(-lon, lat, extent).sum())
+        out.append((k, n, given, swapped, flipped, both))
     return out
 
 
@@ -174,11 +181,10 @@ def refuse_swapped(
     )
 
 
-def refuse_flipped(path: str, n: int, given: int, flipped: int, extent: Sequence[float]) -> None:
-    """Raise the error for a marker file whose longitudes look to have lost (or gained) their
-    minus sign (:func:`looks_swapped` of the counts with the sign changed), the parcels'
-    (west, south, east, north) ``extent`` giving the example: a longitude west of Greenwich
-    is negative."""
+def _sign_slip(extent: Sequence[float]) -> tuple[str, str]:
+    """What a longitude's wrong sign is, and its fix, for parcels of (west, south, east,
+    north) ``extent``: its middle gives the example (a longitude west of Greenwich is
+    negative)."""
     west, _, east, _ = (float(v) for v in extent)
     mid = (west + east) / 2
     if mid < 0:
@@ -187,10 +193,34 @@ def refuse_flipped(path: str, n: int, given: int, flipped: int, extent: Sequence
     else:
         why = f"a longitude east of Greenwich has no minus sign ({mid:.1f} here, not "
         fix = "write the longitudes without the minus sign"
+    return f"{why}{-mid:.1f})", fix
+
+
+def refuse_flipped(path: str, n: int, given: int, flipped: int, extent: Sequence[float]) -> None:
+    """Raise the error for a marker file whose longitudes look to have lost (or gained) their
+    minus sign (:func:`looks_swapped` of the counts with the sign changed), the parcels'
+    (west, south, east, north) ``extent`` giving the example: a longitude west of Greenwich
+    is negative."""
+    why, fix = _sign_slip(extent)
     raise InputError(
         f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
-        f"parcels, but {flipped:,} would with the sign of their longitude changed: {why}"
-        f"{-mid:.1f}); {fix}",
+        f"parcels, but {flipped:,} would with the sign of their longitude changed: {why}; {fix}",
+        path=path,
+    )
+
+
+def refuse_swapped_flipped(
+    path: str, n: int, given: int, both: int, extent: Sequence[float]
+) -> None:
+    """Raise the error for a marker file whose x and y look swapped and whose longitudes (in
+    the ``lat`` column) look to have lost (or gained) their minus sign: :func:`looks_swapped`
+    of the counts with both slips mended, where neither alone puts them near the parcels."""
+    why, fix = _sign_slip(extent)
+    raise InputError(
+        f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
+        f"parcels, but {both:,} would with x and y swapped and the sign of their longitude "
+        "changed: longitude and latitude are swapped (lon holds the latitude), and "
+        f"{why}. Swap the columns, or name them for what they hold (lon, lat), and {fix}",
         path=path,
     )
 
@@ -205,7 +235,7 @@ def swapped_files(
         counts = swap_counts(markers, parcels_extent(prepared))
     return [
         (markers.files[k][0], n, given, swapped)
-        for k, n, given, swapped, _ in counts
+        for k, n, given, swapped, _, _ in counts
         if looks_swapped(n, given, swapped)
     ]
 
@@ -221,8 +251,27 @@ def flipped_files(
         counts = swap_counts(markers, parcels_extent(prepared))
     return [
         (markers.files[k][0], n, given, flipped)
-        for k, n, given, swapped, flipped in counts
+        for k, n, given, swapped, flipped, _ in counts
         if looks_swapped(n, given, flipped) and not looks_swapped(n, given, swapped)
+    ]
+
+
+def swapped_flipped_files(
+    prepared: PreparedParcels, markers: MarkerLayer, counts: list | None = None
+) -> list[tuple[str, int, int, int]]:
+    """The marker files in degrees whose x and y look swapped and whose longitudes the wrong
+    sign, both (:func:`looks_swapped` of the counts with both slips mended), where neither
+    slip alone explains them: for each, its path, how many of its markers have a position,
+    how many fall near the parcels as given, and how many would with both mended.
+    ``counts``: :func:`swap_counts`, if known."""
+    if counts is None:
+        counts = swap_counts(markers, parcels_extent(prepared))
+    return [
+        (markers.files[k][0], n, given, both)
+        for k, n, given, swapped, flipped, both in counts
+        if looks_swapped(n, given, both)
+        and not looks_swapped(n, given, swapped)
+        and not looks_swapped(n, given, flipped)
     ]
 
 
@@ -310,7 +359,8 @@ def check_inputs(
     owner_field: str | None = None,
     option: Callable[[str], str] = python_name,
 ) -> Future[list[str]]:
-    """Refuse marker files whose x and y are swapped, or whose longitudes have the wrong sign;
+    """Refuse marker files whose x and y are swapped, or whose longitudes have the wrong sign,
+    or both;
     with ``same_owner``, find the adjoining parcels that share an owner (``owner_field``, the
     owner column, for the hint).
 
@@ -324,7 +374,8 @@ def check_inputs(
     ------
     InputError
         For the first marker file that looks swapped, or then the first whose longitudes
-        look to have the wrong sign, naming it and the fix.
+        look to have the wrong sign, or then the first with both slips, naming it and the
+        fix.
     """
     counts = swap_counts(markers, parcels_extent(prepared))  # (once, for both slips)
     for path, n, given, swapped in swapped_files(prepared, markers, counts):
@@ -332,6 +383,8 @@ def check_inputs(
         refuse_swapped(path, n, given, swapped, parcels=prepared.layer.source, extent=extent)
     for path, n, given, flipped in flipped_files(prepared, markers, counts):
         refuse_flipped(path, n, given, flipped, usable_extent(prepared))
+    for path, n, given, both in swapped_flipped_files(prepared, markers, counts):
+        refuse_swapped_flipped(path, n, given, both, usable_extent(prepared))
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-same-owner")
     try:
         if same_owner:

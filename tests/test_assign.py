@@ -386,6 +386,22 @@ def test_a_far_marker_whose_longitude_lost_its_minus_sign_or_was_swapped_says_so
     assert reasons[2].endswith("miles outside the parcels' extent: a coordinate typed wrong?")
 
 
+def test_a_far_marker_both_swapped_and_without_its_minus_sign_says_so():
+    """A sign typed (28.705, 81.105): latitude and longitude in each other's place, and the
+    longitude without its minus sign. Neither slip alone brings it near the lots ((81.105,
+    28.705) is China, (-28.705, 81.105) the Arctic); both undone, (-81.105, 28.705), it stands
+    on them, and its reason says so (before, "a coordinate typed wrong?")."""
+    lots = [shapely.box(-81.11, 28.70, -81.10, 28.71), shapely.box(-81.10, 28.70, -81.09, 28.71)]
+    r = check(parcels(*lots, crs="EPSG:4326"), markers([(28.705, 81.105)], crs="EPSG:4326"))
+    [reason] = plain(r.markers["reason"])
+    assert reason.startswith("no parcel boundary within 5,000 ft; it stands ")
+    assert reason.endswith(
+        "miles outside the parcels' extent, and would stand among them with its longitude "
+        "and latitude swapped and the longitude's sign changed (-81.105000): the two typed in "
+        "each other's place, and the minus sign left out (or typed)?"
+    ), reason
+
+
 # -- a lot across the antimeridian, in a projected CRS that holds it -------------------------
 ALASKA_ALBERS = "EPSG:3338"
 MILE_M = 5280 * 0.3048  # one mile of international feet: 1,609.344 m

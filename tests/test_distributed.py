@@ -1174,6 +1174,26 @@ def test_a_marker_file_of_longitudes_without_their_minus_sign_is_refused_as_in_o
     assert lines["one"] == lines["part"]
 
 
+def test_a_marker_file_swapped_and_without_minus_signs_is_refused_as_in_one_process(
+    tmp_path, scheduler
+):
+    """The columns of a copy of the sample's signs swapped and the longitude (under ``lat``)
+    typed positive, given after the sample's own: neither slip alone explains it, both do; its
+    pieces' counts with both undone are added up against the whole run's extent, and the file
+    refused as one run refuses it (exit 2, no output)."""
+    import pandas as pd
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table["lon"], table["lat"] = table["lat"].copy(), table["lon"].str.lstrip("-")
+    both = tmp_path / "both.csv"
+    table.to_csv(both, index=False)
+    signs = ["--signs", str(SAMPLE / "signs.csv"), "--signs", str(both)]
+    base = ["check", str(SAMPLE / "parcels.geojson"), *signs, "-q"]
+    lines = _refused(base, tmp_path, scheduler)
+    assert "would with x and y swapped and the sign of their longitude changed" in lines["one"]
+    assert lines["one"] == lines["part"]
+
+
 def test_parcels_with_lon_and_lat_swapped_are_named_as_in_one_process(tmp_path, scheduler):
     """The sample's parcels written as [lat, lon], its signs as surveyed: the partitioned run
     names the parcels as swapped, as one run does, not the signs."""

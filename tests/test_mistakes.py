@@ -186,6 +186,74 @@ def test_the_sign_of_the_longitude_is_tried_only_for_a_file_in_degrees(tmp_path)
     assert flipped_files(prep, markers([(x, y)], crs="EPSG:2236")) == []
 
 
+# -- both: swapped, and the longitude without its minus sign ---------------------------------
+
+
+def _swapped_positive_csv(path) -> None:
+    """The sample's signs with the columns swapped and the longitude (now under ``lat``)
+    typed without its minus sign: lon 28.7, lat 81.1."""
+    table = pd.read_csv(SIGNS, dtype=str, keep_default_na=False)
+    table["lon"], table["lat"] = table["lat"].copy(), table["lon"].str.lstrip("-")
+    table.to_csv(path, index=False)
+
+
+def test_swapped_columns_whose_longitudes_lost_their_minus_sign_are_refused(runner, tmp_path):
+    """(28.7, 81.1): in the Arctic as given; swapped, (81.1, 28.7), in China; the sign alone
+    changed, (-28.7, 81.1), in Greenland's sea: neither slip alone brings a sign near the
+    parcels, so the file was not refused and every parcel was reported unposted (exit 1).
+    Both undone, (-81.1, 28.7), put the 227 signs with a position back: refused, both slips
+    named, the example the parcels' middle longitude (geopandas: -81.1)."""
+    both = tmp_path / "both.csv"
+    _swapped_positive_csv(both)
+    west, _, east, _ = gpd.read_file(PARCELS).total_bounds
+    mid = (west + east) / 2
+    out = tmp_path / "r.json"
+    res = runner.invoke(main, ["check", PARCELS, "--signs", str(both), "--json", str(out)])
+    line = _fails_cleanly(res, str(both))
+    assert line.endswith(
+        f"none of its {USABLE_SIGNS} markers fall near the parcels, but {USABLE_SIGNS} would "
+        "with x and y swapped and the sign of their longitude changed: longitude and latitude "
+        "are swapped (lon holds the latitude), and the minus sign of a longitude west of "
+        f"Greenwich was left out ({mid:.1f} here, not {-mid:.1f}). Swap the columns, or name "
+        "them for what they hold (lon, lat), and write the longitudes negative"
+    ), line
+    assert not out.exists()
+
+
+def test_both_slips_are_named_only_where_neither_alone_explains_the_file(tmp_path):
+    """Library level: the sample's signs, a copy swapped and a copy without minus signs are
+    not taken for both slips (each is its own); the copy with both is, with the counts; a file
+    whose both-slips copy is far too ((46.5, 80.5) undone is (-80.5, 46.5): Ontario) is not; a
+    projected file is not tried."""
+    from posting.sanity import flipped_files, parcels_extent, swap_counts, swapped_flipped_files
+
+    prep = prepare_parcels(read_parcels(PARCELS))
+    swapped, positive, both = tmp_path / "s.csv", tmp_path / "p.csv", tmp_path / "b.csv"
+    _swapped_csv(swapped)
+    _positive_lon_csv(positive)
+    _swapped_positive_csv(both)
+    read = read_markers([SIGNS, str(swapped), str(positive), str(both)])
+    assert swapped_flipped_files(prep, read) == [(str(both), USABLE_SIGNS, 0, USABLE_SIGNS)]
+    assert swapped_files(prep, read) == [(str(swapped), USABLE_SIGNS, 0, USABLE_SIGNS)]
+    assert flipped_files(prep, read) == [(str(positive), USABLE_SIGNS, 0, USABLE_SIGNS)]
+    # the counts of each file: (file, with a position, as given, swapped, sign, both)
+    counts = swap_counts(read, parcels_extent(prep))
+    n = USABLE_SIGNS
+    assert counts == [
+        (0, n, n, 0, 0, 0),  # (as given: not tried further)
+        (1, n, 0, n, 0, 0),
+        (2, n, 0, 0, n, 0),
+        (3, n, 0, 0, 0, n),
+    ]
+    with pytest.raises(Exception, match="swapped and the sign of their longitude changed"):
+        check_inputs(prep, read_markers([SIGNS, str(both)]))
+    elsewhere = markers([(46.5, 80.5), (46.6, 80.6)], crs="EPSG:4326")
+    assert swapped_flipped_files(prep, elsewhere) == []
+    to_fl = Transformer.from_crs(4326, 2236, always_xy=True)
+    y, x = to_fl.transform(81.105, 28.705)[::-1]  # feet swapped and mirrored: not tried
+    assert swapped_flipped_files(prep, markers([(y, -x)], crs="EPSG:2236")) == []
+
+
 # -- projected numbers under a geographic CRS -----------------------------------------------
 
 
