@@ -1328,6 +1328,8 @@ def _read_ogr_layer_as_read(
     source: str | bytes = path
     if part is not None:
         source, first = slice_text(path, part), part.first
+    elif Path(path).suffix.lower() == ".gpx":
+        source = gpx_source(path)
 
     # a coordinate that is not a number is a row's problem (found below), not numpy's warning
     def quiet() -> Any:
@@ -1470,6 +1472,59 @@ def _every_position_read(
         )
 
 
+_GPX_NUMBERS = (
+    "ele",
+    "magvar",
+    "geoidheight",
+    "hdop",
+    "vdop",
+    "pdop",
+    "ageofdgpsdata",
+    "course",
+    "speed",
+)
+"""The elements of a GPX point that hold a decimal number (GPX 1.1's, and 1.0's ``course``
+and ``speed``), which GDAL reads as numbers."""
+_GPX_OPEN = rb"<(?:[\w.-]+:)?(?P<tag>" + "|".join(_GPX_NUMBERS).encode() + rb")\s*>"
+_GPX_CLOSE = rb"</(?:[\w.-]+:)?(?P=tag)\s*>"
+_GPX_ODD_NUMBER = re.compile(
+    _GPX_OPEN + rb"(?:\s+[-+]?[\d.,]+\s*|[-+]?\d*,\d+\s*|[-+]?[\d.]+\s+)" + _GPX_CLOSE
+)
+"""Such an element whose text is a number written with a decimal comma (``<ele>12,5</ele>``,
+as some European phone apps write it), or a number with blanks around it (``<ele> 12.5
+</ele>``, as a pretty-printer writes it), both of which GDAL warns of."""
+_GPX_NUMBER = re.compile(
+    rb"(" + _GPX_OPEN + rb")\s*([-+]?\d*)(?:[.,](\d+))?\s*(" + _GPX_CLOSE + rb")"
+)
+
+
+def _gpx_plain_number(m: re.Match[bytes]) -> bytes:
+    """A match of :data:`_GPX_NUMBER` with a decimal point and no blanks."""
+    whole, frac = m[3], m[4]
+    return m[1] + whole + (b"." + frac if frac is not None else b"") + m[5]
+
+
+def gpx_source(path: str) -> str | bytes:
+    """What GDAL should read of a GPX file: its path, or where a point's number is written
+    with a decimal comma (``<ele>12,5</ele>``) or with blanks around it
+    (:data:`_GPX_ODD_NUMBER`), its text with those numbers written plainly (``12.5``). GDAL
+    reads ``12,5`` as 12 and says so in a warning (a library's words on the user's screen,
+    about a value that was misread); the comma is the decimal mark, as a CSV's are read
+    (``28,745``). Names, descriptions and other text are left as written.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".gpx", delete=False) as f:
+    ...     _ = f.write(b'<wpt><ele>12,5</ele><name>3,5</name><hdop> 4 </hdop><vdop>1.5</vdop>')
+    >>> gpx_source(f.name)
+    b'<wpt><ele>12.5</ele><name>3,5</name><hdop>4</hdop><vdop>1.5</vdop>'
+    >>> os.unlink(f.name)
+    """
+    data = Path(path).read_bytes()
+    if _GPX_ODD_NUMBER.search(data) is None:  # (a file written plainly: read as it is)
+        return path
+    return _GPX_NUMBER.sub(_gpx_plain_number, data)
+
+
 def _gpx_track_points(path: str) -> dict[str, int]:
     """How many track points and route points (``track_points``, ``route_points``) a GPX file
     holds."""
@@ -1477,10 +1532,11 @@ def _gpx_track_points(path: str) -> dict[str, int]:
 
     pyogrio = pyogrio_here()
 
+    source = gpx_source(path)  # (GDAL reads each point's fields to count them)
     counts = {}
     for name in ("track_points", "route_points"):
         try:
-            info = pyogrio.read_info(path, layer=name, force_feature_count=True)
+            info = pyogrio.read_info(source, layer=name, force_feature_count=True)
             counts[name] = max(int(info["features"]), 0)
         except (pyogrio.errors.DataLayerError, pyogrio.errors.DataSourceError, KeyError):
             counts[name] = 0

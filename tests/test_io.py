@@ -1079,6 +1079,33 @@ def test_a_waypoint_gdal_would_leave_out_or_misplace_is_named(tmp_path, bad, sai
     assert m.lat.tolist() == [28.7, 28.75, 28.8] and m.row.tolist() == [0, 1, 2]
 
 
+def test_a_gpx_number_with_a_decimal_comma_is_read_without_gdal_s_warning(tmp_path, capfd):
+    """A phone app set to German writes ``<ele>12,5</ele>``: GDAL read it as 12, with a
+    RuntimeWarning ("Value '12,5' of field waypoints.ele parsed incompletely to real 12") that
+    the command showed on stderr, and tests (filterwarnings = error) raised; blanks around a
+    number (`` -4,25 ``) are warned of alike. The comma is the decimal mark: 12.5 and -4.25 (a
+    track point's ``1,5`` too, counted for the note); a name of "3,5" stays as written, and
+    ``13.5`` as it is."""
+    head = '<?xml version="1.0"?><gpx version="1.1" creator="t" '
+    head += 'xmlns="http://www.topografix.com/GPX/1/1">'
+    wpts = (
+        '<wpt lat="28.7" lon="-81.1"><ele>12,5</ele><name>3,5</name></wpt>'
+        '<wpt lat="28.71" lon="-81.1"><ele>13.5</ele><magvar> -4,25 </magvar></wpt>'
+    )
+    trk = '<trk><trkseg><trkpt lat="28.6" lon="-81.3"><ele>1,5</ele></trkpt></trkseg></trk>'
+    path = tmp_path / "phone.gpx"
+    path.write_text(head + wpts + trk + "</gpx>", encoding="utf-8")
+    m = read_markers([path])
+    assert m.attributes["ele"].tolist() == [12.5, 13.5]
+    assert m.attributes["magvar"].tolist()[1] == -4.25
+    assert m.attributes["name"].tolist()[0] == "3,5"
+    assert m.notes == [
+        f"{path}: also has 1 track point(s) and 0 route point(s), which are not read: the "
+        "markers are its waypoints (a track is where the GPS went, not where the signs stand)"
+    ]
+    assert "parsed incompletely" not in capfd.readouterr().err
+
+
 def test_a_damaged_geopackage_geometry_is_said_to_be_unreadable_not_missing(tmp_path):
     """GDAL reads a GeoPackage geometry it cannot decode (a blob that is not a GeoPackage
     geometry) as none, saying so only on stderr: such a row is named as unreadable, in a slice
