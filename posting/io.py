@@ -1938,6 +1938,10 @@ def _read_ogr(
         gdf = gpd.GeoDataFrame(pd.concat(frames, ignore_index=True), crs=frames[0].crs)
         if len(crss) > 1:  # pragma: no cover - KML is always WGS 84
             raise InputError("its layers are in different CRSs", path=path)
+    if suffix in {".kml", ".kmz"}:  # (ArcGIS' attributes: a table in each description)
+        from posting.kmltables import description_tables
+
+        gdf = description_tables(gdf)
     out = _from_geodataframe(gdf, path, crs)
     out.problems.update(problems)
     if layers:

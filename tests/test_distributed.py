@@ -1194,6 +1194,47 @@ def test_a_marker_file_swapped_and_without_minus_signs_is_refused_as_in_one_proc
     assert lines["one"] == lines["part"]
 
 
+def test_an_arcgis_kml_s_tables_of_fields_are_read_as_in_one_process(tmp_path, scheduler):
+    """The sample's signs saved as ArcGIS' Layer To KML writes them (each sign's fields an
+    HTML table in its description): the partitioned run reads the tables as one run does (the
+    same outputs), and both give each parcel the status and findings the CSV gives (the
+    second method); before, every content rule was 'not checked'."""
+    from html import escape
+
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    table = table[table["lon"] != ""]
+    fields = [c for c in table.columns if c not in ("lon", "lat")]
+    marks = "".join(
+        f"<Placemark><name>{r.sign_id}</name><description><![CDATA[<table><tr><td>signs</td>"
+        "</tr><tr><td><table>"
+        + "".join(f"<tr><td>{c.upper()}</td><td>{escape(getattr(r, c))}</td></tr>" for c in fields)
+        + f"</table></td></tr></table>]]></description><Point><coordinates>{r.lon},{r.lat}"
+        "</coordinates></Point></Placemark>"
+        for r in table.itertuples()
+    )
+    kml = tmp_path / "signs.kml"
+    kml.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2">'
+        f"<Document><Folder><name>signs</name>{marks}</Folder></Document></kml>"
+    )
+    lots = ["check", str(SAMPLE / "parcels.geojson"), "--id-field", "parcel_id"]
+    lots += ["--owner-field", "owner"]
+    report = _same([*lots, "--signs", str(kml)], tmp_path, scheduler, 4)
+    out = tmp_path / "csv.json"
+    res = _run([*lots, "--signs", str(SAMPLE / "signs.csv"), "--json", str(out), "-q"], cwd=ROOT)
+    assert res.returncode in (0, 1), res.stderr.decode()[-2000:]
+
+    def findings(rep: dict) -> list:
+        return [
+            (p["id"], p["status"], sorted(v["rule"] for v in p["violations"]))
+            for p in rep["parcels"]
+        ]
+
+    assert findings(report) == findings(json.loads(out.read_text()))
+    assert any(v for _, _, v in findings(report))
+    assert "sign_text" not in {n["rule"] for n in report["not_checked"]}
+
+
 def test_parcels_with_lon_and_lat_swapped_are_named_as_in_one_process(tmp_path, scheduler):
     """The sample's parcels written as [lat, lon], its signs as surveyed: the partitioned run
     names the parcels as swapped, as one run does, not the signs."""
