@@ -1438,11 +1438,18 @@ def _every_waypoint_read(path: str, n: int) -> None:
 
 
 def _every_position_read(
-    path: str, found: list[kmlcoords.Misread], read: list, layer: str | None
+    path: str,
+    found: list[kmlcoords.Misread],
+    read: list,
+    layer: str | None,
+    *,
+    offset: int = 0,
+    member: str | None = None,
 ) -> None:
     """Refuse a KML or KMZ file (its ``layer`` if given) with a placemark whose
     ``<coordinates>`` GDAL misread (:func:`posting.kmlcoords.misreads`), naming it by its row
-    (where the layers ``read`` hold its name there), its line and its name."""
+    (where the layers ``read`` hold its name there; ``offset``: the rows read before them), its
+    line (in its ``member`` of a KMZ file, if not the main KML) and its name."""
     if not found:
         return
     start = 0
@@ -1460,10 +1467,13 @@ def _every_position_read(
             row = None
         if layer is not None and row is None:  # (not the layer's: another's, not read)
             continue
+        if row is not None:
+            row += offset
         where = f"the placemark of row {row:,}" if row is not None else "a placemark"
         named = f"{misread.name!r}, " if misread.name else ""
+        within = f" of {member}" if member else ""
         raise InputError(
-            f"{where} ({named}line {misread.line:,}) has <coordinates>{misread.text}"
+            f"{where} ({named}line {misread.line:,}{within}) has <coordinates>{misread.text}"
             f"</coordinates>: {misread.why}. Write each position as "
             "longitude,latitude[,altitude], with a dot for decimals and a space between "
             "positions, or remove the placemark",
@@ -1861,16 +1871,24 @@ def _read_ogr(
 
         misread = aside(kmlcoords.misreads, path)
         links = aside(kmlcoords.network_links, path)
+    members: list[str] = []  # the KML files inside a KMZ that its main KML links to
+    if suffix == ".kmz" and layer is None:
+        members, elsewhere = kmlcoords.linked_members(path, links.result())
     try:
-        if suffix == ".gpx":
-            names: list[str | None] = [layer or "waypoints"]
-        elif layer is None and suffix in {".kml", ".kmz"}:
-            names = [str(n) for n, _ in pyogrio.list_layers(path)]
+        if members:
+            read = _read_kmz_members(path, members, misread.result())
+            links = None
+            linked = elsewhere
         else:
-            names = [layer]
-        read = [_read_ogr_layer(path, n, features, part) for n in names]
-        if misread is not None:
-            _every_position_read(path, misread.result(), read, layer)
+            if suffix == ".gpx":
+                names: list[str | None] = [layer or "waypoints"]
+            elif layer is None and suffix in {".kml", ".kmz"}:
+                names = [str(n) for n, _ in pyogrio.list_layers(path)]
+            else:
+                names = [layer]
+            read = [_read_ogr_layer(path, n, features, part) for n in names]
+            if misread is not None:
+                _every_position_read(path, misread.result(), read, layer)
     except InputError:  # (a ValueError, said as it is: a record GDAL leaves out)
         raise
     except pyogrio.errors.DataLayerError as exc:
@@ -1907,7 +1925,8 @@ def _read_ogr(
         _every_waypoint_read(path, len(read[0][0]))
         if kind == "markers" and part is None and features is None:
             read[0][2].extend(_gpx_tracks_note(path))
-    linked = links.result() if links is not None else []
+    if not members:
+        linked = links.result() if links is not None else []
     if linked and not any(len(r[0]) for r in read):
         _only_network_links(path, linked)
     read = [r for r in read if len(r[0])] or read[:1]
@@ -1951,6 +1970,36 @@ def _read_ogr(
     out.notes.extend(notes)
     out.layers = layers
     return out
+
+
+def _read_kmz_members(
+    path: str, members: list[str], misread: list[kmlcoords.Misread]
+) -> list[tuple[Any, dict[int, str], list[str]]]:
+    """The layers of a KMZ file whose main KML links to ``members``, KML files inside it (as
+    Google Earth saves a layer with the files it loads: :func:`posting.kmlcoords.linked_members`):
+    the main KML's, then each member's, in the links' order; each checked for placemarks whose
+    ``<coordinates>`` GDAL misread (``misread``: the main KML's). GDAL follows only some such
+    links (not ``./files/signs.kml``, nor one in a folder), and where it does it leaves out the
+    main KML's own placemarks: each file is read on its own (``/vsizip/``), and GDAL follows
+    no link of a file so read."""
+    import zipfile
+
+    from posting.gdal import pyogrio_here
+
+    pyogrio = pyogrio_here()
+    whole = Path(path).resolve().as_posix()
+    with zipfile.ZipFile(path) as z:
+        main = kmlcoords.main_kml(z.namelist())
+    read: list[tuple[Any, dict[int, str], list[str]]] = []
+    for k, member in enumerate([main, *members]):
+        source = f"/vsizip/{whole}/{member}"
+        names = [str(n) for n, _ in pyogrio.list_layers(source)]
+        got = [_read_ogr_layer(source, n) for n in names]
+        found = misread if k == 0 else kmlcoords.misreads(path, member=member)
+        offset = sum(len(r[0]) for r in read)
+        _every_position_read(path, found, got, None, offset=offset, member=member if k else None)
+        read.extend(got)
+    return read
 
 
 def _only_network_links(path: str, links: list[str]) -> None:

@@ -16,12 +16,14 @@ a comma, a trailing comma, an altitude GDAL cannot read (it is not used).
 from __future__ import annotations
 
 import math
+import posixpath
 import re
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 from xml.parsers import expat
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -97,18 +99,19 @@ def first_misread(path: str) -> Misread | None:
     return found[0] if found else None
 
 
-def misreads(path: str, limit: int = 1000) -> list[Misread]:
-    """The placemarks of a KML file (or a KMZ file's main KML) whose ``<coordinates>`` GDAL
-    would misread (:func:`tuple_problem`), in the file's order, at most ``limit`` of them. A
-    file the XML parser refuses, or a KMZ without a KML, is not checked (GDAL said what it
-    could read)."""
-    return _on_main_kml(path, lambda f: _scan(f, limit))
+def misreads(path: str, limit: int = 1000, member: str | None = None) -> list[Misread]:
+    """The placemarks of a KML file (or a KMZ file's main KML, or its ``member``) whose
+    ``<coordinates>`` GDAL would misread (:func:`tuple_problem`), in the file's order, at most
+    ``limit`` of them. A file the XML parser refuses, or a KMZ without a KML, is not checked
+    (GDAL said what it could read)."""
+    return _on_main_kml(path, lambda f: _scan(f, limit), member)
 
 
-def network_links(path: str) -> list[str]:
-    """Where the ``<NetworkLink>`` elements of a KML file (or a KMZ file's main KML) point
-    (their ``<href>``, in the file's order): places Google Earth loads from elsewhere, which
-    GDAL does not follow. [] for a file the XML parser refuses.
+def network_links(path: str, member: str | None = None) -> list[str]:
+    """Where the ``<NetworkLink>`` elements of a KML file (or a KMZ file's main KML, or its
+    ``member``) point (their ``<href>``, in the file's order): places Google Earth loads from
+    elsewhere, which GDAL does not follow (but see :func:`linked_members`). [] for a file the
+    XML parser refuses.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("w", suffix=".kml", delete=False) as f:
@@ -151,22 +154,68 @@ def network_links(path: str) -> list[str]:
             return []
         return hrefs
 
-    return _on_main_kml(path, scan)
+    return _on_main_kml(path, scan, member)
 
 
-def _on_main_kml(path: str, read: Callable[[Any], list]) -> list:
-    """``read`` of a KML file's bytes, or of a KMZ file's main KML (as libkml chooses it);
-    [] for a KMZ without a KML or that cannot be opened."""
+def main_kml(names: list[str]) -> str | None:
+    """The main KML of a KMZ file whose members are ``names``, as libkml chooses it:
+    ``doc.kml``, else the first KML; None without one."""
+    kml = [n for n in names if n.lower().endswith(".kml")]
+    return "doc.kml" if "doc.kml" in kml else (kml[0] if kml else None)
+
+
+def linked_members(path: str, links: list[str]) -> tuple[list[str], list[str]]:
+    """The ``links`` of a KMZ file's main KML (:func:`network_links`) that name a KML inside
+    the KMZ (an ``href`` relative to the main KML, as Google Earth saves a layer with the files
+    it loads: ``files/signs.kml``), as the members they name, each once, in the links' order;
+    and the others (to the web, to a file beside the KMZ or not in it), as written. Of a KML
+    file, none is inside.
+
+    >>> import tempfile, zipfile, os
+    >>> with tempfile.NamedTemporaryFile(suffix=".kmz", delete=False) as f:
+    ...     with zipfile.ZipFile(f, "w") as z:
+    ...         z.writestr("doc.kml", "<kml/>"); z.writestr("files/a b.kml", "<kml/>")
+    >>> linked_members(f.name, ["files/a%20b.kml", "./files/a b.kml", "https://x/y.kml",
+    ...                         "files/c.kml"])
+    (['files/a b.kml'], ['https://x/y.kml', 'files/c.kml'])
+    >>> os.unlink(f.name)
+    """
+    if not links or Path(path).suffix.lower() != ".kmz":
+        return [], list(links)
+    try:
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return [], list(links)
+    main = main_kml(names)
+    inside: dict[str, None] = {}
+    elsewhere = []
+    for href in links:
+        parts = urlsplit(href.replace("\\", "/"))
+        name = posixpath.normpath(
+            posixpath.join(posixpath.dirname(main or ""), unquote(parts.path))
+        )
+        plain = not (parts.scheme or parts.netloc or parts.path.startswith("/"))
+        if plain and name in names and name.lower().endswith(".kml") and name != main:
+            inside[name] = None
+        else:
+            elsewhere.append(href)
+    return list(inside), elsewhere
+
+
+def _on_main_kml(path: str, read: Callable[[Any], list], member: str | None = None) -> list:
+    """``read`` of a KML file's bytes, or of a KMZ file's main KML (as libkml chooses it:
+    :func:`main_kml`) or its ``member``; [] for a KMZ without a KML or that cannot be
+    opened."""
     if Path(path).suffix.lower() == ".kmz":
         try:
             with zipfile.ZipFile(path) as z:
-                names = [n for n in z.namelist() if n.lower().endswith(".kml")]
-                if not names:
+                main = member or main_kml(z.namelist())
+                if main is None:
                     return []
-                main = "doc.kml" if "doc.kml" in names else names[0]  # as libkml chooses
                 with z.open(main) as f:
                     return read(f)
-        except (zipfile.BadZipFile, OSError):
+        except (zipfile.BadZipFile, OSError, KeyError):
             return []
     with open(path, "rb") as f:
         return read(f)

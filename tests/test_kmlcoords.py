@@ -312,3 +312,79 @@ def test_a_network_link_beside_placemarks_is_said_in_a_note(tmp_path):
     plain = tmp_path / "plain.kml"
     plain.write_text(kml(placemark("s1", "-81.1,28.7")))
     assert read_markers(str(plain)).notes == []
+
+
+# -- a KMZ whose links name KML files inside it ---------------------------------------------
+
+
+def _kmz(path, doc: str, members: dict[str, str]) -> None:
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("doc.kml", doc)
+        for name, text in members.items():
+            z.writestr(name, text)
+
+
+SIGNS = kml(
+    "<Folder><name>signs</name>"
+    + placemark("S0", "-81.1,28.7")
+    + placemark("S1", "-81.1,28.701")
+    + "</Folder>"
+)
+
+
+@pytest.mark.parametrize(
+    "href, where",
+    [
+        ("files/signs.kml", ""),  # GDAL followed it, and left out the main KML's own M
+        ("./files/signs.kml", ""),  # GDAL did not follow it: "download them"
+        ("files/signs.kml", "<Folder><name>F</name>{}</Folder>"),  # in a folder: not followed
+        ("files/signs%20(1).kml", ""),  # (a name with blanks, as a URL writes it)
+    ],
+    ids=["files", "dot-slash", "in-a-folder", "escaped"],
+)
+def test_a_kmz_s_link_to_a_kml_inside_it_is_read(tmp_path, href, where):
+    """Google Earth saves a layer with the files it loads inside the KMZ, its doc.kml linking
+    to them. Each linked file is read after the main KML's own placemark M: three signs, M,
+    S0 and S1 in that order, and no note saying the places were not read (before: GDAL read
+    1, 2 or none of the 3, and said the places behind the link were not read, or refused the
+    file)."""
+    link = LINK.format(href)
+    doc = kml(placemark("M", "-81.1,28.8") + (where.format(link) if where else link))
+    member = "files/signs (1).kml" if "%20" in href else "files/signs.kml"
+    path = tmp_path / "survey.kmz"
+    _kmz(path, doc, {member: SIGNS})
+    m = read_markers(str(path))
+    assert m.attributes["name"].tolist() == ["M", "S0", "S1"]
+    assert m.lat.tolist() == [28.8, 28.7, 28.701] and m.row.tolist() == [0, 1, 2]
+    assert m.notes == []
+
+
+def test_a_kmz_linking_inside_and_to_the_web_reads_one_and_names_the_other(tmp_path):
+    """Only links: one to a KML inside (read), one to a server (named in the note), one to a
+    file not in the KMZ (named too): the places inside are read and the file is not refused."""
+    links = [LINK.format(h) for h in ("https://example.com/live.kmz", "a.kml", "gone.kml")]
+    path = tmp_path / "survey.kmz"
+    _kmz(path, kml("".join(links)), {"a.kml": SIGNS})
+    m = read_markers(str(path))
+    assert m.attributes["name"].tolist() == ["S0", "S1"]
+    assert m.notes == [
+        f"{path}: also links to https://example.com/live.kmz and 1 more (a network link, which "
+        "Google Earth follows and this reader does not): the places there were not read; "
+        "download them, or save them from Google Earth as KML, and give that file too"
+    ]
+
+
+def test_a_misread_position_in_a_linked_kml_is_named_by_its_row_and_file(tmp_path):
+    """The linked file's second placemark is written with a space for the comma (GDAL places
+    it at 0, 0): refused, naming its row among all read (M is row 0, so row 2), its line in
+    the linked file and the file."""
+    bad = kml(placemark("S0", "-81.1,28.7") + "\n" + placemark("S1", "-81.1 28.701"))
+    path = tmp_path / "survey.kmz"
+    doc = kml(placemark("M", "-81.1,28.8") + LINK.format("files/signs.kml"))
+    _kmz(path, doc, {"files/signs.kml": bad})
+    with pytest.raises(InputError) as info:
+        read_markers(str(path))
+    assert str(info.value).startswith(
+        f"{path}: the placemark of row 2 ('S1', line 2 of files/signs.kml) has "
+        "<coordinates>-81.1 28.701</coordinates>"
+    )
