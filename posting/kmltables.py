@@ -20,7 +20,6 @@ True
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from typing import Any
 
 import numpy as np
@@ -33,76 +32,56 @@ NULLS = frozenset({"", "<null>", "null", "&lt;null&gt;"})
 field without a value)."""
 
 
-class _Tables(HTMLParser):
-    """The rows of each table of an HTML text: for each row, its cells' text and whether each
-    is a header cell (``<th>``). A cell's text is its own, not that of a table nested in it."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tables: list[list[list[tuple[str, bool]]]] = []
-        self._open: list[int] = []  # the open tables, as indices into self.tables
-        self._cell: list[list[str] | None] = []  # per open table: the open cell's text
-        self._header: list[bool] = []
-
-    def handle_starttag(self, tag: str, attrs: Any) -> None:
-        if tag == "table":
-            self._open.append(len(self.tables))
-            self.tables.append([])
-            self._cell.append(None)
-            self._header.append(False)
-        elif not self._open:
-            return
-        elif tag == "tr":
-            self._end_cell()
-            self.tables[self._open[-1]].append([])
-        elif tag in ("td", "th"):
-            self._end_cell()
-            rows = self.tables[self._open[-1]]
-            if not rows:  # (a cell outside a row: a row of its own)
-                rows.append([])
-            self._cell[-1] = []
-            self._header[-1] = tag == "th"
-        elif tag == "br" and self._cell and self._cell[-1] is not None:
-            self._cell[-1].append(" ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if not self._open:
-            return
-        if tag == "table":
-            self._end_cell()
-            self._open.pop()
-            self._cell.pop()
-            self._header.pop()
-        elif tag in ("td", "th", "tr"):
-            self._end_cell()
-
-    def handle_data(self, data: str) -> None:
-        if self._cell and self._cell[-1] is not None:
-            self._cell[-1].append(data)
-
-    def _end_cell(self) -> None:
-        if self._cell and self._cell[-1] is not None:
-            text = " ".join("".join(self._cell[-1]).split())
-            self.tables[self._open[-1]][-1].append((text, self._header[-1]))
-            self._cell[-1] = None
+_ROWS = frozenset({"thead", "tbody", "tfoot"})
 
 
-def field_table(html: object) -> dict[str, str | None] | None:
+def _cells(tr: Any) -> list[tuple[str, bool]]:
+    """A table row's cells: each one's text (blanks collapsed) and whether it is a header
+    cell (``<th>``)."""
+    return [
+        (" ".join(" ".join(c.itertext()).split()), c.tag == "th")
+        for c in tr
+        if c.tag in ("td", "th")
+    ]
+
+
+def _rows(table: Any) -> list[list[tuple[str, bool]]]:
+    """A table's own rows (not those of a table nested in it): its ``<tr>`` children, and
+    those of its ``<thead>``, ``<tbody>`` and ``<tfoot>``."""
+    out = []
+    for child in table:
+        if child.tag == "tr":
+            out.append(_cells(child))
+        elif child.tag in _ROWS:
+            out.extend(_cells(tr) for tr in child if tr.tag == "tr")
+    return out
+
+
+def field_table(html: object, parser: Any = None) -> dict[str, str | None] | None:
     """The fields of a description that is a table of fields (each row a field's name and its
     value, as ArcGIS writes them; rows of header cells aside), as ``{name: value}`` (a value
     of :data:`NULLS` is None; a name given twice keeps its first value); None for any other
-    description: not text, no table, or no table whose every row has two cells. Of several
-    such tables, the first."""
+    description: not text, no table, or no table (with none nested in it) whose every row has
+    two cells. Of several such tables, the first. Read by libxml2's HTML parser (lxml), as
+    lenient as a browser's pop-up (a cell left unclosed, entities); ``parser``: an
+    ``lxml.etree.HTMLParser`` of the calling thread's, to read many (one is made if not
+    given: a parser is not to be shared between threads)."""
     if not isinstance(html, str) or "<t" not in html.lower():
         return None
-    parser = _Tables()
+    from lxml import etree
+
+    if parser is None:
+        parser = etree.HTMLParser(recover=True, no_network=True)
     try:
-        parser.feed(html)
-        parser.close()
-    except (AssertionError, ValueError):  # pragma: no cover - html.parser is lenient
+        doc = etree.fromstring(html, parser)
+    except (etree.XMLSyntaxError, ValueError):  # (nothing an HTML parser can read)
         return None
-    for rows in parser.tables:
-        rows = [r for r in rows if r and not all(header for _, header in r)]
+    if doc is None:
+        return None
+    for table in doc.iter("table"):
+        if table.find(".//table") is not None:  # (the outer table of ArcGIS' header)
+            continue
+        rows = [r for r in _rows(table) if r and not all(header for _, header in r)]
         if not rows or any(len(r) != 2 for r in rows):
             continue
         out: dict[str, str | None] = {}
@@ -130,9 +109,13 @@ def description_tables(frame: pd.DataFrame, column: str = "description") -> pd.D
     """
     if column not in frame.columns:
         return frame
+    from lxml import etree
+
     text = frame[column].to_numpy(dtype=object)
     maybe = pd.Series(text, dtype="string").str.contains("<t", case=False, regex=False)
-    found = {int(i): field_table(text[i]) for i in maybe.fillna(False).to_numpy(bool).nonzero()[0]}
+    parser = etree.HTMLParser(recover=True, no_network=True)  # (this thread's, this file's)
+    at = maybe.fillna(False).to_numpy(bool).nonzero()[0]
+    found = {int(i): field_table(text[i], parser) for i in at}
     rows = {i: fields for i, fields in found.items() if fields is not None}
     if not rows:
         return frame
