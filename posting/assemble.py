@@ -120,6 +120,7 @@ def assemble(
         states=None if applied is None else applied.states,
         parcels_crs=prep.layer.crs,
         ground=m.ground,
+        gated=_gated(results, choice),
         generated=_dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
     )
 
@@ -246,6 +247,20 @@ def _inputs(m: Measurements) -> dict:
             for k, (path, crs) in enumerate(markers.files)
         ],
     }
+
+
+def _gated(results: list[Result], choice: _Choice) -> dict[str, np.ndarray]:
+    """Per rule a profile's ``[when]`` gates, per parcel, whether it applies under the profile
+    the parcel is judged by (1.0, 0.0, NaN unknown; 1.0 under a profile that does not gate it:
+    the rule applies wherever that profile has it)."""
+    names = dict.fromkeys(name for r in results for name in r.gated)
+    out = {}
+    for name in names:
+        stacked = np.vstack(
+            [np.asarray(r.gated.get(name, np.ones(choice.n)), dtype=float) for r in results]
+        )
+        out[name] = stacked[choice.of, np.arange(choice.n)]
+    return out
 
 
 _OWN = {"gaps", "corners", "access", "fence_gaps"}

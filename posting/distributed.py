@@ -1541,6 +1541,7 @@ def core_report(
         tables={name: sub(t) for name, t in report.tables.items()},
         record_keys=facts.record_keys,
         signs_beyond=mk.iloc[beyond].reset_index(drop=True),
+        gated={name: v[core] for name, v in report.gated.items()},
     )
     return sub, keep_m
 

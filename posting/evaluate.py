@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,9 @@ class Result:
     ``status``, ``counted`` (markers of the kinds it counts), ``posted_by`` and ``exemption``
     per parcel; ``columns``: the kinds' other per-parcel values (``max_gap`` ...); ``tables``:
     the kinds' per-place tables (``gaps``, ``corners``, ``access``, ``fence_gaps`` ...);
-    ``findings`` sorted by parcel, with ``profile`` and ``basis``; ``not_checked``.
+    ``findings`` sorted by parcel, with ``profile`` and ``basis``; ``not_checked``;
+    ``gated``: per rule that applies only on some land, per parcel, 1.0 where it applies, 0.0
+    where not, NaN unknown (:attr:`posting.kinds.Part.gated`).
     """
 
     profile: Profile
@@ -46,6 +48,7 @@ class Result:
     tables: dict[str, pd.DataFrame]
     findings: pd.DataFrame
     not_checked: list[dict[str, str]]
+    gated: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def evaluate(
@@ -130,6 +133,7 @@ def evaluate(
         {name: _by_parcel(t) for name, t in part.tables.items()},
         f,
         part.not_checked,
+        part.gated,
     )
 
 

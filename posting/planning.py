@@ -1601,13 +1601,21 @@ def _shopping_list(
         ] * (u > 0)
         note[i] = "; ".join(parts)
     # a parcel whose profile wants markers at its ways in, which no access layer gave: its
-    # markers there cannot be placed, and a re-check would be uncertain
-    blind = {
-        n.get("profile")
+    # markers there cannot be placed, and a re-check would be uncertain; but not where the
+    # rule does not apply to its land (Arkansas' points of entry, on forest land:
+    # Report.gated), which a bare lot has no finding to tell; where that is unknown, it may
+    blind = dict.fromkeys(
+        (n.get("profile"), n["rule"])
         for n in report.not_checked
         if n["rule"] in ("access", "entrance") and n["reason"].endswith(UNSURE)
-    }
-    ways = todo[rows] & np.isin(p["rules"].to_numpy(dtype=object)[rows], list(blind))
+    )
+    judged = p["rules"].to_numpy(dtype=object)[rows]
+    ways = np.zeros(len(rows), dtype=bool)
+    for profile, rule in blind:
+        gate = report.gated.get(rule)
+        wanted = np.ones(len(rows), dtype=bool) if gate is None else gate[rows] != 0.0
+        ways |= (judged == profile) & wanted
+    ways &= todo[rows]
     for i in np.flatnonzero(ways & ~stuck):
         note[i] = (
             "its ways in are not known: give the access layer (roads, driveways, trails, gates) "

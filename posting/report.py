@@ -121,6 +121,12 @@ class Report:
         Per parcel, how much longer on the ground its lengths may be than as measured (the
         land's elevation not given: :class:`posting.elevation.GroundBand`); None when the
         figures are the ground's. The plan spaces its markers by it.
+    gated
+        Per rule that the profile a parcel is judged by applies only on some land (a ``[when]``
+        sub-table's name: ``access``, ``spacing``, ``profile`` ...), per parcel: 1.0 where it
+        applies, 0.0 where not (Arkansas' points of entry on forest land), NaN where the data
+        cannot tell (no land cover); 1.0 under a profile that does not gate it. In memory only
+        (no output writes it): the plan reads it, since a bare lot has no finding of the rule.
     """
 
     RENDER_TARGET = "report"
@@ -151,6 +157,7 @@ class Report:
     signs_beyond: pd.DataFrame = field(default_factory=pd.DataFrame)
     parcels_crs: CRS | None = None
     ground: Any = None
+    gated: dict[str, Any] = field(default_factory=dict)
 
     @property
     def profile(self) -> Profile:

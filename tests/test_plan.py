@@ -15,7 +15,16 @@ import pandas as pd
 import pytest
 import shapely
 import shapely.affinity
-from helpers import AT_SEA, CORNERS_AND_MIDPOINTS, SAMPLE, markers, parcels, planned_markers, square
+from helpers import (
+    AT_SEA,
+    CORNERS_AND_MIDPOINTS,
+    LOCAL_FT,
+    SAMPLE,
+    markers,
+    parcels,
+    planned_markers,
+    square,
+)
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from planning import interval_oracle, recheck
@@ -624,6 +633,48 @@ def test_a_parcel_whose_ways_in_are_unknown_is_not_called_complete():
     assert row["note"].startswith("its ways in are not known")
     again = recheck(parcels(square(900)), None, p)
     assert again.parcels["status"].tolist() == ["uncertain"]
+
+
+@pytest.mark.parametrize(
+    ("cover", "total", "complete", "status"),
+    [
+        # forest land: 100 ft apart, no mark at the points of entry (18-11-404(2)); the bare
+        # 3,600 ft ring at 99.8 ft needs ceil(3600 / 99.8) = 37 marks, and nothing is left
+        ("forest", 37, True, "compliant"),
+        # other land: 1,000 ft apart, ceil(3600 / 999.8) = 4 marks, "and at each point of
+        # entry" (18-11-405(2)(C)), which no access layer shows: not complete
+        ("field", 4, False, "uncertain"),
+        # land cover unknown: spaced for forest (37), the points of entry may be wanted
+        (None, 37, False, "uncertain"),
+    ],
+)
+def test_marks_at_the_points_of_entry_are_wanted_only_where_the_land_is_not_forest(
+    cover, total, complete, status
+):
+    # arkansas-paint gates its access rule ([when.access] land = ["not forest"]); a bare lot
+    # has no access finding to say the gate lifted it, and the plan called a forest lot's
+    # ways in unknown (exit 1) though the re-check of its marks is compliant
+    from posting.engine import Context
+    from posting.io import FeatureLayer
+
+    ctx = None
+    if cover is not None:
+        layer = [shapely.box(-50, -50, 950, 950)]  # the land cover over the whole lot
+        values = np.array([cover], dtype=object)
+        ctx = Context(landcover=FeatureLayer("<memory>", np.array(layer), LOCAL_FT, values))
+    lot = parcels(square(900))
+    p = plan(check(lot, None, "arkansas-paint", context=ctx))
+    row = p.parcels.iloc[0]
+    assert (row["total"], row["complete"]) == (total, complete)
+    assert p.exit_code == (0 if complete else 1)
+    ways = row["note"].startswith("its ways in are not known: give the access layer")
+    assert ways != complete
+    again = recheck(lot, None, p, context=ctx)
+    assert again.parcels["status"].tolist() == [status]
+    if complete:  # the access finding, a note: not required on forest land
+        (f,) = again.findings.itertuples()
+        assert (f.rule, f.level) == ("access", "note")
+        assert f.message.startswith("(not required: only on land other than forest land)")
 
 
 def test_new_york_gets_a_marker_on_each_side_of_each_corner():

@@ -74,6 +74,27 @@ def test_an_entry_rule_for_land_other_than_forest(tmp_path, forest, status, leve
         assert "the data cannot tell" in f[0]["message"] and "landcover" in f[0]["message"]
 
 
+def test_the_report_keeps_where_each_gated_rule_applies_for_the_plan():
+    # three bare lots, forest, other land and unknown (the parcel attribute): arkansas-paint's
+    # points of entry are wanted on the second only, may be on the third (no finding of the
+    # access rule says so: a lot without markers has none)
+    lots = parcels(square(), shapely.box(3000, 0, 4000, 1000), shapely.box(6000, 0, 7000, 1000))
+    ctx = Context(parcel_landcover=[True, False, None])
+    r = check(lots, None, "arkansas-paint", context=ctx)
+    assert set(r.gated) == {"access", "paint_support"}
+    np.testing.assert_array_equal(r.gated["access"], [0.0, 1.0, np.nan])
+    assert "gated" not in r.to_json() and "paint_support" not in r.to_csv()  # in memory only
+    # alternatives: each parcel's gate is its judged profile's; arkansas (signs) gates nothing,
+    # so under it the rule applies everywhere (both profiles leave a bare lot unposted: the
+    # first given judges it)
+    r = check(lots, None, ["arkansas", "arkansas-paint"], context=ctx)
+    assert r.parcels["rules"].tolist() == ["arkansas"] * 3
+    np.testing.assert_array_equal(r.gated["access"], [1.0, 1.0, 1.0])
+    r = check(lots, None, ["arkansas-paint", "arkansas"], context=ctx)
+    np.testing.assert_array_equal(r.gated["access"], [0.0, 1.0, np.nan])
+    assert check(lots, None, "arkansas", context=ctx).gated == {}
+
+
 def test_forest_lines_and_points_cover_no_land(tmp_path):
     """A land-cover layer of forest lines and points (along the lot's boundary, across it, one
     of no length, one with an edge of 1e-300 ft) beside a forest that covers 40 % of the lot:

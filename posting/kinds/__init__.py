@@ -60,19 +60,25 @@ class Part:
     columns
         Per-parcel values (arrays of the parcels' length), added to the report's parcel table
         and to each parcel's record under the same name.
+    gated
+        Per rule that applies only on some land (a ``[when]`` sub-table's name: ``access``,
+        ``spacing``, ``profile`` ...), per parcel: 1.0 where it applies, 0.0 where not, NaN
+        where the data cannot tell (:mod:`posting.kinds.when`). Kept in memory for the plan,
+        which places no marker a rule does not ask for; no output writes it.
     """
 
     findings: list[pd.DataFrame] = field(default_factory=list)
     not_checked: list[dict[str, str]] = field(default_factory=list)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
     columns: dict[str, np.ndarray] = field(default_factory=dict)
+    gated: dict[str, np.ndarray] = field(default_factory=dict)
 
     def skip(self, rule: str, clause: str, reason: str) -> None:
         """Note that ``rule`` could not be checked, and why."""
         self.not_checked.append({"rule": rule, "clause": clause, "reason": reason})
 
     def extend(self, other: Part) -> None:
-        """Add ``other``'s findings, notes, tables and columns after this part's."""
+        """Add ``other``'s findings, notes, tables, columns and gates after this part's."""
         self.findings += other.findings
         self.not_checked += other.not_checked
         for name, table in other.tables.items():
@@ -81,6 +87,7 @@ class Part:
             elif len(table):
                 self.tables[name] = pd.concat([self.tables[name], table], ignore_index=True)
         self.columns.update(other.columns)
+        self.gated.update(other.gated)
 
 
 @dataclass

@@ -399,12 +399,15 @@ def _unknown(gate: Gate) -> str:
 
 def remark(rule: WhenRule, profile, m: Measurements, part: Part) -> None:
     """Each gated rule's findings where the land does not meet its conditions (notes) or may
-    not (uncertain); a whole way of posting that does not serve the land (a violation)."""
+    not (uncertain); a whole way of posting that does not serve the land (a violation). Per
+    parcel, whether each gated rule applies (1.0, 0.0, NaN unknown) is kept in ``part.gated``:
+    the plan reads it (a bare lot has no finding of the rule to tell it)."""
     classes = land_classes(m, {_split(c)[1] for gate in rule.gates for c in gate.land})
     valid = m.prep.group >= 0
     f = pd.concat(part.findings, ignore_index=True)
     for gate in rule.gates:
         holds = _holds(gate, m, classes)
+        part.gated[gate.rule] = holds  # for the plan: the rule's markers wanted here or not
         doubt = _fence_doubt(gate, m, classes)
         # unknown only by the land's elevation (not given): the thresholds are met at some of
         # its elevations and not at others, and the data tell the rest
