@@ -30,7 +30,7 @@ Layers (each toggleable, drawn only when the Report has something for it):
 * parcels, one layer per status (compliant, noncompliant, uncertain, unposted, exempt); an
   unposted parcel's whole outline is drawn as a gap, since no part of it is posted;
 * merged properties (several input parcels of one owner checked as one);
-* gaps over the limit (and within the survey accuracy of it, and unmarked rings) of parcels
+* gaps over the limit (and those that may be over it, and unmarked rings) of parcels
   that have markers, as thick lines labelled with their length;
 * corners and access points without a marker (or only within the survey accuracy) of parcels
   that have markers;
@@ -173,8 +173,12 @@ LEVEL_WORDS = {
 GAP_WORDS = {
     "over": "longer than the limit",
     "unmarked": "no marker on this whole ring",
-    "uncertain": "within the stated survey accuracy of the limit",
+    "uncertain": "uncertain: it may be over the limit, and the data cannot settle it",
 }
+"""A gap's verdict in its popup. An uncertain gap is not always a close call on the survey's
+accuracy: the land's elevation (not given), its cover (the limit on forest land differs) or a
+marker that stands as near both sides of a corner can leave it so; the popup quotes the
+parcel's own finding for why."""
 CORNER_WORDS = {
     "missing": "Corner without a marker",
     "uncertain": "Corner marked only within the survey accuracy",
@@ -766,7 +770,7 @@ class _MapBuilder:
                 (f"gaps {over}", n.get("over", 0)),
                 ("rings with no marker", n.get("unmarked", 0)),
                 (
-                    f"gaps within the survey accuracy of {_ft(limit) if one else 'the limit'}",
+                    f"gaps that may be over {_ft(limit) if one else 'the limit'}",
                     n.get("uncertain", 0),
                 ),
             ),
@@ -785,7 +789,7 @@ class _MapBuilder:
                     "shape": "line",
                     "color": GAP_COLORS["uncertain"],
                     "dashed": True,
-                    "label": "Gap within the stated survey accuracy of the limit",
+                    "label": "Gap that may be over the limit: uncertain (its popup says why)",
                 }
             )
 

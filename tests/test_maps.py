@@ -498,7 +498,7 @@ def test_the_layer_list_counts_what_the_report_counts():
     page = to_html(r, tiles=False)
     assert "Corners without a marker" not in page and "Gaps longer than" not in page
     assert "Corners marked only within the survey accuracy (1)" in page
-    assert "Gaps within the survey accuracy of 500 ft (4)" in page
+    assert "Gaps that may be over 500 ft (4)" in page
     # the sample: one gap over the limit and one ring with no marker, two corners missing
     sample = to_html(
         check(
@@ -509,6 +509,31 @@ def test_the_layer_list_counts_what_the_report_counts():
     )
     assert "Gaps longer than 500 ft (1), rings with no marker (1)" in sample
     assert "Corners without a marker (2)" in sample
+
+
+def test_a_gap_uncertain_by_the_lands_elevation_is_not_said_to_be_within_the_survey_accuracy():
+    """A 1,000 ft square in Florida signed every 500 ft, no accuracy stated and no elevation
+    given: each of its 8 gaps of exactly 500 ft is 500.00-500.01 ft on the ground at Florida's
+    elevations (0 to 345 ft), so uncertain. The map's layer list, legend and gap popups said
+    they were "within the stated survey accuracy of the limit", where no accuracy was stated:
+    now they say the gaps may be over the limit, and the popup quotes the parcel's finding."""
+    signs = [(x, y) for x in (0, 500, 1000) for y in (0, 500, 1000) if (x, y) != (500, 500)]
+    r = check(parcels(square(), ids=["E"]), markers(signs))
+    assert r.settings.accuracy_ft in (None, 0)
+    g = r.gaps
+    assert g["status"].tolist() == ["uncertain"] * 8 and g["length_ft"].tolist() == [500.0] * 8
+    [finding] = r.to_dict()["parcels"][0]["uncertain"]
+    assert "Florida's elevations" in finding["message"]
+    page = to_html(r, tiles=False)
+    assert "survey accuracy of the limit" not in page
+    assert "survey accuracy of 500 ft" not in page
+    assert "Gaps that may be over 500 ft (8)" in page
+    ctx, _ = setup_of(page)
+    [gap_label] = [x["label"] for x in ctx["legend"] if x["shape"] == "line"]
+    assert gap_label == "Gap that may be over the limit: uncertain (its popup says why)"
+    assert ctx["vocab"]["gap"]["uncertain"] == (
+        "uncertain: it may be over the limit, and the data cannot settle it"
+    )
 
 
 @pytest.mark.parametrize(

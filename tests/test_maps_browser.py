@@ -1013,3 +1013,49 @@ def test_a_point_of_no_marker_kind_is_a_hollow_dot_that_says_so(browser, tmp_pat
         assert "IRF" in text
         _close_popups(page)
         assert loaded.errors == []
+
+
+def _texas_lot():
+    """Texas's paint marks (not more than 100 ft apart on forest land, 1,000 ft elsewhere): a
+    600 x 400 ft lot marked at its four corners, its land cover not given."""
+    paint = pd.DataFrame({"kind": ["paint"] * 4})
+    return check(
+        parcels(shapely.box(0, 0, 600, 400), ids=["TX-1"]),
+        markers([(0, 0), (600, 0), (600, 400), (0, 400)], attributes=paint),
+        rules="texas",
+    )
+
+
+def test_a_gap_uncertain_for_want_of_the_land_cover_says_why(browser, tmp_path):
+    """Texas's paint marks: not more than 100 ft apart on forest land, 1,000 ft elsewhere. A
+    600 x 400 ft lot marked at its four corners, its land cover not given: each side is a gap
+    of 400 or 600 ft, within 1,000 ft and over 100 ft, so uncertain. Clicked, the south side's
+    popup said "within the stated survey accuracy of the limit" (600 ft against 100 ft, and no
+    accuracy stated); now it says the gap may be over the limit and quotes the parcel's
+    finding: the land cover is not known."""
+    r = _texas_lot()
+    assert r.gaps["status"].tolist() == ["uncertain"] * 4
+    d = r.to_dict()["parcels"][0]
+    assert d["status"] == "uncertain"
+    assert sorted(g["length_ft"] for g in d["gaps"]) == [400.0, 400.0, 600.0, 600.0]
+    assert {g["status"] for g in d["gaps"]} == {"uncertain"}
+    assert {g["limit_ft"] for g in d["gaps"]} == {100.0}
+    [finding] = d["uncertain"]
+    assert "the land cover is not known" in finding["message"]
+    k = r.gaps["length_ft"].tolist().index(600.0)  # a long side (the layer keeps the gaps' order)
+    with browser.opened(tmp_path / "texas.html", to_html(r, tiles=False), **PHONE) as loaded:
+        page = loaded.page
+        assert page.locator("path.posting-gap-uncertain").count() == 4
+        assert page.locator("path.posting-parcel-uncertain").count() == 1
+        page.evaluate(f"() => postingMap.open('gaps', {k})")
+        text = _popup_text(page)
+        assert text.startswith("Gap on parcel TX-1"), text
+        assert "Along the boundary\t600 ft" in text and "not more than 100 ft" in text
+        assert "Verdict\tuncertain: it may be over the limit, and the data cannot settle it" in text
+        assert finding["message"] in text
+        assert "survey accuracy" not in text
+        _close_popups(page)
+        legend = page.locator(".posting-legend").evaluate("e => e.textContent")
+        assert "Gap that may be over the limit: uncertain (its popup says why)" in legend
+        assert "survey accuracy of the limit" not in legend
+        assert loaded.errors == []

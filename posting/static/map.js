@@ -341,6 +341,14 @@ var posting = (function () {
     }
     fact(t, "Verdict", ctx.vocab.gap[status] || status);
     box.appendChild(t);
+    if (status === "uncertain") {
+      // why: the survey's accuracy, the land's elevation or cover, a marker by a corner...
+      // as the parcel's own spacing finding says (the gaps are the spacing rule's)
+      var F = T.findings;
+      parcelFindings(d.parcel(i)).forEach(function (k) {
+        if (F.level(k) === "uncertain" && F.rule(k) === "spacing") box.appendChild(el("p", "posting-why", F.message(k)));
+      });
+    }
     var c = clause(g.data.clause && g.data.clause[i]);
     if (c) box.appendChild(el("div", "posting-clause", c));
     return box;
