@@ -1059,3 +1059,33 @@ def test_a_gap_uncertain_for_want_of_the_land_cover_says_why(browser, tmp_path):
         assert "Gap that may be over the limit: uncertain (its popup says why)" in legend
         assert "survey accuracy of the limit" not in legend
         assert loaded.errors == []
+
+
+def test_a_dashed_gap_is_tapped_between_its_dashes_too(browser, tmp_path):
+    """An uncertain gap is drawn dashed (12 px drawn, 8 px not). Tapped on a phone at each
+    2 px of one 20 px period along the lot's south side, its popup opens: a tap between two
+    dashes opened the parcel's popup instead (the page hit the SVG line only on its dashes)."""
+    r = _texas_lot()
+    [wcrs] = r.geometry.crss
+    lon, lat = (float(v[0]) for v in wcrs.ft_to_lonlat(np.array([300.0]), np.array([0.0])))
+    with browser.opened(tmp_path / "texas.html", to_html(r, tiles=False), **PHONE) as loaded:
+        page = loaded.page
+        # the side runs across the whole screen at this zoom: every point is on it (the view
+        # set again each time: a popup pans the map into view)
+        for dx in range(0, 20, 2):
+            x, y = page.evaluate(
+                """([lat, lon]) => { const m = postingMap.map;
+                    m.setView([lat, lon], 21, {animate: false});
+                    const p = m.latLngToContainerPoint([lat, lon]);
+                    const r = m.getContainer().getBoundingClientRect();
+                    return [r.left + p.x, r.top + p.y]; }""",
+                [lat, lon],
+            )
+            page.mouse.click(x - 10 + dx, y)
+            text = _popup_text(page)
+            assert text.startswith("Gap on parcel TX-1"), (dx, text[:40])
+            _close_popups(page)
+        # the unseen line under the dashes is not counted as a gap, nor drawn
+        assert page.evaluate("() => postingMap.count('gaps')") == 4
+        assert page.locator("path.posting-gap").count() == 4
+        assert loaded.errors == []
