@@ -161,6 +161,7 @@ def test_clicking_a_gap_gives_its_length_and_the_limit(sample_page, sample_repor
     assert "Gap on parcel N06" in text
     assert "857.2 ft" in text and "not more than 500 ft" in text
     assert "signs.csv row" in text
+    assert "uncertain, not noncompliant" not in text  # N06 is noncompliant
     # the label on the line says the same length
     labels = page.locator(".posting-gap-label").all_inner_texts()
     assert "857.2 ft" in labels and "1,130.5 ft" in labels
@@ -1088,4 +1089,41 @@ def test_a_dashed_gap_is_tapped_between_its_dashes_too(browser, tmp_path):
         # the unseen line under the dashes is not counted as a gap, nor drawn
         assert page.evaluate("() => postingMap.count('gaps')") == 4
         assert page.locator("path.posting-gap").count() == 4
+        assert loaded.errors == []
+
+
+def test_a_gap_and_a_corner_of_an_uncertain_parcel_say_the_parcel_is_not_noncompliant(
+    browser, tmp_path
+):
+    """Two 400 ft squares side by side, of two owners, each signed all round, the two signs at
+    the ends of their shared line standing on it: which parcel they post is in doubt, and each
+    parcel is uncertain ("noncompliant if they post the neighbour"). The report gives them to
+    A, so B has a gap over the limit and two corners without a marker, drawn as such;
+    their popups said "longer than the limit" and "Corner without a marker" and nothing of the
+    parcel's verdict. Now each says the verdict on B is uncertain, not noncompliant."""
+    signs = [(0, 0), (0, 200), (0, 400), (200, 400), (200, 0), (400, 0), (400, 400)]
+    signs += [(600, 0), (800, 0), (800, 200), (800, 400), (600, 400)]
+    r = check(
+        parcels(square(400), square(400, 400), ids=["A", "B"], owners=["X", "Y"]),
+        markers(signs),
+        settings=AT_SEA,
+    )
+    assert r.parcels["status"].tolist() == ["uncertain", "uncertain"]
+    b = r.to_dict()["parcels"][1]
+    # (its spacing and corner findings are violations, as the signs go to A)
+    assert [g["status"] for g in b["gaps"]] == ["over"]
+    assert {v["rule"] for v in b["violations"]} == {"spacing", "corners"}
+    assert len(b["missing_corners"]) == 2
+    assert "noncompliant if they post the neighbour" in b["uncertain"][0]["message"]
+    with browser.opened(tmp_path / "shared.html", to_html(r, tiles=False), **PHONE) as loaded:
+        page = loaded.page
+        for kind, head in (("gaps", "Gap on parcel B"), ("corners", "Corner without a marker")):
+            page.evaluate(f"() => postingMap.open('{kind}', 0)")
+            text = _popup_text(page)
+            assert text.startswith(head), text
+            assert "The verdict on parcel B is uncertain, not noncompliant" in text, text
+            # the parcel's id is a link to its popup, which says why
+            page.locator(".leaflet-popup-content .posting-uncertain-parcel a").click()
+            assert _popup_text(page).startswith("Parcel B\nUncertain")
+            _close_popups(page)
         assert loaded.errors == []

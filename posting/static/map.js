@@ -323,6 +323,16 @@ var posting = (function () {
     return h;
   }
 
+  // a gap over the limit or a corner without a marker of a parcel that is uncertain (its
+  // markers on a line shared with a neighbour, a guidance layout...): not a violation
+  function uncertainParcel(box, row, status) {
+    if (row === undefined || row < 0 || status === "uncertain" || T.parcels.status(row) !== "uncertain") return;
+    var p = el("p", "posting-note posting-uncertain-parcel", "The verdict on parcel ");
+    p.appendChild(parcelLink(row));
+    p.appendChild(document.createTextNode(" is uncertain, not noncompliant: its popup says why."));
+    box.appendChild(p);
+  }
+
   function gapPopup(g, i) {
     var d = g.cols;
     var status = d.status(i);
@@ -349,6 +359,7 @@ var posting = (function () {
         if (F.level(k) === "uncertain" && F.rule(k) === "spacing") box.appendChild(el("p", "posting-why", F.message(k)));
       });
     }
+    uncertainParcel(box, d.parcel(i), status);
     var c = clause(g.data.clause && g.data.clause[i]);
     if (c) box.appendChild(el("div", "posting-clause", c));
     return box;
@@ -368,6 +379,7 @@ var posting = (function () {
     fact(t, "Stated survey accuracy", ctx.accuracy_ft ? "± " + ft(ctx.accuracy_ft) : null);
     fact(t, "Turn of the boundary", d.turn_deg(i) === undefined ? null : num(d.turn_deg(i), 0) + "°");
     box.appendChild(t);
+    uncertainParcel(box, d.parcel(i), status);
     var c = clause(g.data.clause && g.data.clause[i]);
     if (c) box.appendChild(el("div", "posting-clause", c));
     return box;
