@@ -1124,6 +1124,10 @@ def test_a_gap_and_a_corner_of_an_uncertain_parcel_say_the_parcel_is_not_noncomp
             assert "The verdict on parcel B is uncertain, not noncompliant" in text, text
             # the parcel's id is a link to its popup, which says why
             page.locator(".leaflet-popup-content .posting-uncertain-parcel a").click()
-            assert _popup_text(page).startswith("Parcel B\nUncertain")
+            text = _popup_text(page)
+            assert text.startswith("Parcel B\nUncertain")
+            # the shared line's finding: within 0.01 ft of it (it read "limit 0 ft")
+            assert b["uncertain"][0]["limit"] == 0.01
+            assert "limit 0.01 ft" in text and "limit 0 ft" not in text
             _close_popups(page)
         assert loaded.errors == []

@@ -35,8 +35,12 @@ var posting = (function () {
     return f.format(Number(x));
   }
 
+  // feet to a tenth; a figure under a twentieth of a foot to a hundredth, not as nought (the
+  // 0.01 ft within which a sign on a shared line is in doubt read "limit 0 ft")
   function ft(x) {
-    return x === undefined || x === null ? null : num(x) + " ft";
+    if (x === undefined || x === null) return null;
+    var s = num(x);
+    return (Number(x) !== 0 && /^-?0$/.test(s) ? num(x, 2) : s) + " ft";
   }
 
   // a figure beside its limit: to a tenth, or to a hundredth where a tenth would show a figure
