@@ -7,6 +7,7 @@ parcel to be (see tests/test_sample.py), never from the map's own code.
 from __future__ import annotations
 
 import os
+import re
 
 import numpy as np
 import pandas as pd
@@ -1131,3 +1132,59 @@ def test_a_gap_and_a_corner_of_an_uncertain_parcel_say_the_parcel_is_not_noncomp
             assert "limit 0.01 ft" in text and "limit 0 ft" not in text
             _close_popups(page)
         assert loaded.errors == []
+
+
+def test_you_are_here_with_a_coarse_fix_among_many_lots_stays_on_the_screen(browser, tmp_path):
+    """A block of 7 x 7 lots of 100 ft at a pitch of 120 ft, the device in the middle of the
+    middle lot with a first fix good to 100 m (328 ft, as a phone's first fix from Wi-Fi often
+    is). The panel named every lot whose boundary was within the accuracy, one line each: 36
+    lines, 3,000 px tall on a phone, its × to stop it far above the top of the screen. Now it
+    names the nearest 5 and counts the rest, and scrolls under its × if still too tall."""
+    lots = [
+        shapely.box(120 * (k % 7), 120 * (k // 7), 120 * (k % 7) + 100, 120 * (k // 7) + 100)
+        for k in range(49)
+    ]
+    ids = [f"L{k:02d}" for k in range(49)]
+    r = check(parcels(*lots, ids=ids), settings=AT_SEA)
+    # expected, by shapely in the lots' own feet (a transverse Mercator of scale 1 here): the
+    # device in L24; of the other lots, those whose boundary is within 328.08 ft of it
+    device = shapely.Point(410, 410)
+    acc_ft = 100 / 0.3048
+    d = np.array([shapely.distance(device, lot.exterior) for lot in lots])
+    inside = np.array([lot.contains(device) for lot in lots])
+    assert [ids[k] for k in np.flatnonzero(inside)] == ["L24"]
+    near = np.sort(d[~inside & (d <= acc_ft)])
+    assert len(near) == 36 and np.abs(d - acc_ft).min() > 10  # none near the accuracy's edge
+    assert near[:5].tolist() == pytest.approx([70, 70, 70, 70, 99], abs=0.5)
+    path = tmp_path / "block.html"
+    path.write_text(to_html(r, tiles=False), encoding="utf-8")
+    [wcrs] = r.geometry.crss
+    lon, lat = (float(v[0]) for v in wcrs.ft_to_lonlat(np.array([410.0]), np.array([410.0])))
+    browser.context.grant_permissions(["geolocation"])
+    browser.context.set_geolocation({"latitude": lat, "longitude": lon, "accuracy": 100.0})
+    try:
+        with browser.opened(path, **PHONE) as loaded:
+            page = loaded.page
+            page.locator(".posting-locate a").click()
+            page.wait_for_selector(".posting-here-target", timeout=10_000)
+            panel = page.locator(".posting-here")
+            text = panel.inner_text()
+            assert "In parcel L24" in text
+            shown = page.evaluate(
+                "() => [...document.querySelectorAll('.posting-here [data-near]')]"
+                ".map(e => e.dataset.near)"
+            )
+            assert len(shown) == 5
+            # the nearest five, by their boundaries' distances
+            assert re.findall(r"'s boundary is (\d+) ft", text) == ["70", "70", "70", "70", "99"]
+            assert "… and 31 more parcels whose boundary is within the position's accuracy" in text
+            # on the screen, the × in reach; the rest scrolls
+            box = panel.bounding_box()
+            x = page.locator(".posting-here-close").bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+            assert x["y"] >= 0 and x["height"] >= 44, x
+            page.locator(".posting-here-close").click()
+            assert panel.is_hidden()
+            assert loaded.errors == []
+    finally:
+        browser.context.clear_permissions()

@@ -1541,6 +1541,7 @@ var posting = (function () {
   }
 
   var here = { watch: null, dot: null, circle: null, line: null, panel: null, fixes: 0 };
+  var NEAR_SHOWN = 5; // parcels named that the device may be in though it is not, as it stands
 
   function hereBox() {
     var box = el("div", "posting-here");
@@ -1585,9 +1586,13 @@ var posting = (function () {
     close.setAttribute("aria-label", "Stop showing my position");
     close.addEventListener("click", stopHere);
     p.appendChild(close);
+    // the text scrolls under the × (a coarse first fix near many parcels made the panel taller
+    // than the screen, the × above its top)
+    var body = el("div", "posting-here-body");
     children.forEach(function (c) {
-      p.appendChild(c);
+      body.appendChild(c);
     });
+    p.appendChild(body);
     p.hidden = false;
   }
 
@@ -1670,8 +1675,8 @@ var posting = (function () {
       }
       pp.appendChild(line);
     });
-    // a parcel the device is not in, as far as its position says, but may be
-    inParcels.near.forEach(function (hit) {
+    // a parcel the device is not in, as far as its position says, but may be: the nearest few
+    inParcels.near.slice(0, NEAR_SHOWN).forEach(function (hit) {
       var line = el("p", "posting-here-near");
       line.dataset.near = T.parcels.id(hit.row);
       line.appendChild(document.createTextNode("Parcel "));
@@ -1684,6 +1689,13 @@ var posting = (function () {
       );
       pp.appendChild(line);
     });
+    var more = inParcels.near.length - NEAR_SHOWN;
+    if (more > 0) {
+      pp.appendChild(
+        el("p", "posting-here-more", "… and " + more + " more parcel" + (more > 1 ? "s" : "") + " whose boundary is within the position's accuracy (± " +
+          num(accFt, 0) + " ft): a closer fix will tell.")
+      );
+    }
     rows.push(pp);
     var t = nearestTarget(lon, lat);
     var tp = el("p", "posting-here-target");
