@@ -1188,3 +1188,38 @@ def test_you_are_here_with_a_coarse_fix_among_many_lots_stays_on_the_screen(brow
             assert loaded.errors == []
     finally:
         browser.context.clear_permissions()
+
+
+def test_you_are_here_pressed_twice_while_waiting_is_stopped_by_one_tap_on_the_x(
+    browser, sample_report, tmp_path
+):
+    """Under trees the first fix is slow: the officer presses the button again while the panel
+    says "Finding your position…". Each press asked for a watch of its own and the × stopped
+    only the last: the first kept running, and its next fix put the dot and the panel back.
+    The device's geolocation is a stand-in here that keeps the watches asked for, so the test
+    decides when a fix comes."""
+    with browser.opened(
+        tmp_path / "map.html", to_html(sample_report, tiles=False), **PHONE
+    ) as loaded:
+        page = loaded.page
+        page.evaluate(
+            """() => { const g = navigator.geolocation;
+                window.watches = new Map(); let n = 0;
+                g.watchPosition = (ok, err) => { n += 1; watches.set(n, ok); return n; };
+                g.clearWatch = (id) => { watches.delete(id); }; }"""
+        )
+        button = page.locator(".posting-locate a")
+        button.click()
+        assert "Finding your position" in page.locator(".posting-here").inner_text()
+        button.click()  # again, no fix yet
+        assert page.evaluate("() => watches.size") == 1
+        page.locator(".posting-here-close").click()
+        assert page.evaluate("() => watches.size") == 0
+        # a fix coming now to any watch left shows nothing
+        page.evaluate(
+            """() => watches.forEach(ok => ok({coords: {latitude: 28.7445, longitude: -81.114,
+                accuracy: 5}}))"""
+        )
+        assert page.locator(".posting-here").is_hidden()
+        assert page.locator("path.posting-here-dot").count() == 0
+        assert loaded.errors == []

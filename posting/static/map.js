@@ -1616,6 +1616,9 @@ var posting = (function () {
       showHere([el("p", "posting-here-error", "This browser cannot tell where it is.")]);
       return;
     }
+    // pressed again before a fix (or after an error): ask afresh, one watch at a time (the ×
+    // stops the one there is; a first one left running brought the dot back)
+    if (here.watch !== null) navigator.geolocation.clearWatch(here.watch);
     showHere([el("p", null, "Finding your position…")]);
     here.watch = navigator.geolocation.watchPosition(onPosition, onPositionError, {
       enableHighAccuracy: true,
