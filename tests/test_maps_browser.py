@@ -1124,7 +1124,9 @@ def test_a_gap_and_a_corner_of_an_uncertain_parcel_say_the_parcel_is_not_noncomp
             assert text.startswith(head), text
             assert "The verdict on parcel B is uncertain, not noncompliant" in text, text
             # the parcel's id is a link to its popup, which says why
-            page.locator(".leaflet-popup-content .posting-uncertain-parcel a").click()
+            page.locator(".leaflet-popup-content .posting-uncertain-parcel a").dispatch_event(
+                "click"
+            )
             page.wait_for_function(
                 "() => [...document.querySelectorAll('.leaflet-popup-content h3')]"
                 ".map(e => e.innerText).join() === 'Parcel B'"
