@@ -3240,11 +3240,41 @@ def known_owners(text: pd.Series) -> pd.Series:
     return text.where(text.notna() & ~text.isin(NO_OWNER), None)
 
 
+_APOSTROPHE = re.compile(r"['\u2018\u2019\u02bc`\u00b4]")
+"""An apostrophe (straight, curly, a modifier letter, a grave or acute accent typed for one):
+``O'BRIEN`` is ``OBRIEN``, one word."""
+
+_INITIAL_DOT = re.compile(r"(?<![^\W_])([^\W\d_])\.(?=[^\W\d_](?![^\W_]))")
+"""The dot after a single letter that another single letter follows at once (``L.L.C.``,
+``J.R.``): the letters of one initialism, ``LLC``, ``JR``."""
+
+
+def owner_names(values: pd.Series) -> pd.Series:
+    """Owner names as one owner's are written alike: as
+    :func:`posting.checks.content.normalise_text` writes them (case, spaces and punctuation
+    aside), an apostrophe left out rather than made a space (``O'BRIEN JOHN`` is
+    ``OBRIEN JOHN``) and the dots of an initialism too (``L.L.C.`` is ``LLC``); those that
+    name no owner (:data:`NO_OWNER`) blank. Only punctuation and spacing are overlooked:
+    no word is left out, and words written apart stay apart (``MC DONALD`` is not
+    ``MCDONALD``), for a merge of two owners' lots would leave their line unposted.
+
+    >>> owner_names(pd.Series(["O'Brien, John", "OBRIEN JOHN", "Smith J.R. L.L.C.",
+    ...                        "SMITH JR LLC", "N.A.", None])).tolist()
+    ['obrien john', 'obrien john', 'smith jr llc', 'smith jr llc', None, None]
+    """
+    from posting.checks.content import normalise_text
+
+    text = pd.Series(values, dtype="string").reset_index(drop=True)
+    text = text.str.replace(_APOSTROPHE, "", regex=True).str.replace(
+        _INITIAL_DOT, r"\1", regex=True
+    )
+    return known_owners(normalise_text(text))
+
+
 def owner_keys(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray:
     """The owner column ``column`` as the key that tells one owner from another (None where
-    blank): names compared as :func:`posting.checks.content.normalise_text` compares them
-    (case, spaces and punctuation aside), as a marker near a shared line and the name on a
-    sign are. ``HARNEY  TIMBER, LLC`` and ``Harney Timber LLC`` are one owner.
+    blank): names compared as :func:`owner_names` writes them (case, spaces and punctuation
+    aside). ``HARNEY  TIMBER, LLC`` and ``Harney Timber LLC`` are one owner.
 
     >>> layer = ParcelLayer.from_geometries([None] * 3, "EPSG:4326",
     ...     owners=["Harney Timber, LLC", " HARNEY  TIMBER LLC", "Burke"])
@@ -3252,10 +3282,8 @@ def owner_keys(layer: ParcelLayer, column: str, parameter: str) -> np.ndarray:
     >>> owner_keys(layer, "owner", "merge_owner").tolist()
     ['harney timber llc', 'harney timber llc', 'burke']
     """
-    from posting.checks.content import normalise_text
-
     values = parcel_values(layer, column, parameter)
-    text = known_owners(normalise_text(pd.Series(values, dtype=object)))
+    text = owner_names(pd.Series(values, dtype=object))
     out = np.full(len(values), None, dtype=object)
     ok = text.notna().to_numpy()
     out[ok] = text[ok].to_numpy(dtype=object)

@@ -276,16 +276,15 @@ def swapped_flipped_files(
 
 
 def owner_codes(owners: np.ndarray) -> np.ndarray:
-    """Owners as integer codes, compared as :func:`posting.io.owner_keys` compares them (case,
-    spaces and punctuation aside); -1 for none, and for a name of no owner (``UNKNOWN``,
-    ``N/A``: :data:`posting.io.NO_OWNER`)."""
-    from posting.checks.content import normalise_text
-    from posting.io import known_owners
+    """Owners as integer codes, compared as :func:`posting.io.owner_keys` compares them
+    (:func:`posting.io.owner_names`: case, spaces and punctuation aside); -1 for none, and for
+    a name of no owner (``UNKNOWN``, ``N/A``: :data:`posting.io.NO_OWNER`)."""
+    from posting.io import owner_names
 
     # the few distinct names normalised, not every row (a county has 100,000 rows and 7,000
     # owners)
     raw, names = pd.factorize(pd.Series(owners, dtype=object))
-    text = known_owners(normalise_text(pd.Series(names, dtype=object)))
+    text = owner_names(pd.Series(names, dtype=object))
     same, _ = pd.factorize(text)
     return np.where(raw >= 0, np.append(same, -1)[raw], -1).astype(np.int64)
 

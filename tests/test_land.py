@@ -1535,3 +1535,47 @@ def test_lots_of_an_owner_named_unknown_are_not_one_property(tmp_path):
     res = CliRunner().invoke(main, [*base, "--json", "-", "-q"])
     same = [w for w in json.loads(res.stdout)["warnings"] if "adjoin" in w]
     assert len(same) == 1 and "'3'" in same[0] and "'4'" in same[0] and "'0'" not in same[0]
+
+
+def test_an_owner_written_with_an_apostrophe_or_dotted_initials_is_one_owner(tmp_path):
+    # Pairs of lots side by side (each 500 ft square, the pairs 1,000 ft apart): one owner
+    # written with and without an apostrophe, a comma, the dots of initials is one owner, the
+    # pair one property; names that differ by a space between words ("MC DONALD") or by a
+    # word ("A") are two owners, their lots kept apart (a false merge would leave a line
+    # between two owners unposted). The warning of adjoining lots of one owner names the
+    # same three pairs.
+    import json
+
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    pairs = [
+        ("O'BRIEN JOHN", "OBRIEN JOHN"),
+        ("Smith, John", "SMITH JOHN"),
+        ("Doe J.R. L.L.C.", "DOE JR LLC"),
+        ("Mc Donald Ann", "MCDONALD ANN"),
+        ("SMITH JOHN A", "SMITH JOHN"),
+    ]
+    owners = [name for pair in pairs for name in pair]
+    geoms = [square(500, x0=500 * (k % 2), y0=1500 * (k // 2)) for k in range(len(owners))]
+    lots = gpd.GeoDataFrame({"OWNER": owners}, geometry=geoms, crs=LOCAL_FT)
+    lots.to_file(tmp_path / "lots.gpkg")
+    base = ["check", str(tmp_path / "lots.gpkg"), "--owner-field", "OWNER", "--json", "-", "-q"]
+    d = json.loads(CliRunner().invoke(main, [*base, "--merge-owner", "OWNER"]).stdout)
+    assert [p["source_ids"] for p in d["parcels"]] == [
+        ["0", "1"],
+        ["2", "3"],
+        ["4", "5"],
+        ["6"],
+        ["7"],
+        ["8"],
+        ["9"],
+    ]
+    # merged, a pair is one 1,000 x 500 ft property: 3,000 ft round
+    assert [p["perimeter_ft"] for p in d["parcels"][:3]] == pytest.approx([3000.0] * 3)
+    [w] = [
+        w for w in json.loads(CliRunner().invoke(main, base).stdout)["warnings"] if "adjoin" in w
+    ]
+    assert "3 pair(s)" in w and "'6'" not in w and "'8'" not in w
