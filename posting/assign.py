@@ -651,12 +651,15 @@ def _explain(
     markers: MarkerLayer,
     tolerance_ft: float,
     extent: tuple[float, ...] | None = None,
+    inner: np.ndarray | None = None,
 ) -> None:
     """Fill ``reason`` for usable markers that were not assigned (few, so a loop is fine); one
     with no boundary near it and more than :data:`FAR_OUTSIDE_FT` outside the parcels'
     ``extent`` (:func:`parcels_extent`) is said to be, and, where it would stand within
     :data:`REASON_SEARCH_FT` of the extent with the sign of its longitude changed or its
-    longitude and latitude swapped, that this is the likely slip."""
+    longitude and latitude swapped, that this is the likely slip. One on an inner line of a
+    merged property (``inner``: that property, -1 for none; :func:`_on_inner_line` by
+    default) is said to stand on one."""
     ids = prep.ids
     tol = _fmt_ft(tolerance_ft)
     has_pair = np.zeros(len(reason), dtype=bool)
@@ -674,6 +677,17 @@ def _explain(
         flipped[lost] = outside_ft(-markers.lon[lost], markers.lat[lost], extent)
         swapped[lost] = outside_ft(markers.lat[lost], markers.lon[lost], extent)
         both[lost] = outside_ft(-markers.lat[lost], markers.lon[lost], extent)
+    if inner is None:
+        inner = _on_inner_line(
+            usable & (parcel < 0),
+            named,
+            named_pairs,
+            named_dist,
+            inside_parcel,
+            prep,
+            markers,
+            tolerance_ft,
+        )
     for i in np.flatnonzero(usable & (parcel < 0)):
         if named[i]:
             ref = markers.parcel_ref[i]
@@ -720,6 +734,52 @@ def _explain(
                     )
                 else:
                     reason[i] += ": a coordinate typed wrong?"
+        if inner[i] >= 0:
+            lots = f"lots of property {ids[inner[i]]!r}" if named[i] else "of its lots"
+            reason[i] += (
+                f", on a line between two {lots} (one owner's lots merged into one property: "
+                "an inner line, not measured)"
+            )
+
+
+def _on_inner_line(
+    lost: np.ndarray,
+    named: np.ndarray,
+    named_pairs: np.ndarray,
+    named_dist: np.ndarray,
+    inside_parcel: np.ndarray,
+    prep: PreparedParcels | ParcelGeometry,
+    markers: MarkerLayer,
+    tolerance_ft: float,
+) -> np.ndarray:
+    """Per marker, the merged property (:attr:`PreparedParcels.lot_lines`) on one of whose
+    inner lines (between two of its lots) the ``lost`` marker stands, within ``tolerance_ft``,
+    far from the property's boundary: standing inside it, or naming one of its lots; -1 for
+    the others (and where the parcels were not merged). The property is the one the marker
+    stands in, else the first it names that it stands so near."""
+    out = np.full(len(lost), -1, dtype=np.int64)
+    lot_lines = getattr(prep, "lot_lines", None)
+    if lot_lines is None or not lost.any():
+        return out
+    merged = pd.notna(lot_lines)
+    # (marker, property) pairs to measure: where it stands, and what it names, too far
+    ins = np.flatnonzero(lost & ~named & (inside_parcel >= 0))
+    ins = ins[merged[inside_parcel[ins]]]
+    nm, npp = named_pairs
+    far = lost[nm] & np.isfinite(named_dist[nm]) & merged[npp]
+    mm = np.r_[ins, nm[far]].astype(np.int64)
+    pp = np.r_[inside_parcel[ins], npp[far]].astype(np.int64)
+    near = np.zeros(len(mm), dtype=bool)
+    for g, wcrs in enumerate(prep.crss):  # (few markers: GEOS's distances)
+        sel = np.flatnonzero(prep.group[pp] == g)
+        if len(sel):
+            x, y = _group_xy(markers, mm[sel], wcrs)
+            d = shapely.distance(shapely.points(x, y), lot_lines[pp[sel]])
+            near[sel] = d <= tolerance_ft
+    mm, pp = mm[near], pp[near]
+    first = np.r_[True, mm[1:] != mm[:-1]] if len(mm) else near[:0]
+    out[mm[first]] = pp[first]
+    return out
 
 
 def parcels_extent(prep: PreparedParcels | ParcelGeometry) -> tuple[float, ...] | None:

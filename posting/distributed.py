@@ -1618,11 +1618,23 @@ def _reasons_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> 
     rp = prep.rings.parcel
     ring_start = prep.geometry.ring_start
     nparcel = _take(rp, nearest_ring, -1)
+    none = np.zeros(n, dtype=bool)
+    inner = assign._on_inner_line(
+        ~none,
+        none,
+        np.empty((2, 0), dtype=np.int64),
+        np.full(n, np.inf),
+        inside_parcel,
+        prep,
+        markers,
+        plan.job.settings.tolerance_ft,
+    )
     return {
         "marker": index,
         "inside_first": _take(block.first_row, inside_parcel, -1),
         "inside_id": _take(prep.ids, inside_parcel, None),
         "inside_dist": inside_dist,
+        "inside_inner": inner >= 0,  # (on an inner line of the property it stands in)
         "near_first": _take(block.first_row, nparcel, -1),
         "near_ring": np.where(nparcel >= 0, nearest_ring - _take(ring_start, nparcel, 0), -1),
         "near_id": _take(prep.ids, nparcel, None),
@@ -1660,11 +1672,11 @@ def _named_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> di
     part)."""
     from posting import assign
 
-    prep = _load(f"{plan.scratch}/prep/{k}.pkl").prep
+    block: Block = _load(f"{plan.scratch}/prep/{k}.pkl")
+    prep = block.prep
     n = len(markers)
-    pairs = assign.named_parcels(
-        markers.parcel_ref, np.ones(n, dtype=bool), prep.ids, prep.source_ids
-    )
+    everyone = np.ones(n, dtype=bool)
+    pairs = assign.named_parcels(markers.parcel_ref, everyone, prep.ids, prep.source_ids)
     dist = np.full(n, np.inf)
     for g, wcrs in enumerate(prep.crss):
         if not (prep.group[pairs[1]] == g).any():
@@ -1672,7 +1684,24 @@ def _named_in(plan: Plan, k: int, markers: MarkerLayer, index: np.ndarray) -> di
         xs, ys = assign._group_xy(markers, np.arange(n), wcrs)
         mm, _, dd = assign.named_distance(prep, pairs, g, xs, ys, np.arange(n))
         np.minimum.at(dist, mm, dd)
-    return {"marker": index, "named": np.bincount(pairs[0], minlength=n) > 0, "dist": dist}
+    # the first property named on one of whose inner lines it stands (the pairs in its order)
+    inner = assign._on_inner_line(
+        everyone,
+        everyone,
+        pairs,
+        dist,
+        np.full(n, -1, dtype=np.int64),
+        prep,
+        markers,
+        plan.job.settings.tolerance_ft,
+    )
+    return {
+        "marker": index,
+        "named": np.bincount(pairs[0], minlength=n) > 0,
+        "dist": dist,
+        "inner_first": _take(block.first_row, inner, -1),
+        "inner_id": _take(prep.ids, inner, None),
+    }
 
 
 def _combine_reasons(
@@ -1695,6 +1724,7 @@ def _combine_reasons(
     in_first = np.full(n, np.iinfo(np.int64).max)
     in_id = np.full(n, None, dtype=object)
     in_dist = np.full(n, np.inf)
+    in_inner = np.zeros(n, dtype=bool)
     near_key = np.full(n, np.inf)
     near_first = np.full(n, np.iinfo(np.int64).max)
     near_ring = np.full(n, np.iinfo(np.int64).max)
@@ -1706,6 +1736,7 @@ def _combine_reasons(
         in_first[i[better]] = f["inside_first"][better]
         in_id[i[better]] = f["inside_id"][better]
         in_dist[i[better]] = f["inside_dist"][better]
+        in_inner[i[better]] = f["inside_inner"][better]
         has = f["near_first"] >= 0
         d = f["near_dist"]
         better = has & (
@@ -1725,17 +1756,25 @@ def _combine_reasons(
         near_id[j] = f["near_id"][better]
     inside = in_first < np.iinfo(np.int64).max
     near = near_first < np.iinfo(np.int64).max
-    ids = np.concatenate([in_id, near_id])
     inside_parcel = np.where(inside, np.arange(n), -1)
     nearest_ring = np.where(near, n + np.arange(n), -1)
-    fake = SimpleNamespace(ids=ids, rings=SimpleNamespace(parcel=np.arange(2 * n)))
     reason = np.asarray(lost.reason, dtype=object).copy()
     has_named = np.zeros(n, dtype=bool)
     named_dist = np.full(n, np.inf)
+    inner_first = np.full(n, np.iinfo(np.int64).max)  # (the first property named, as one run)
+    inner_id = np.full(n, None, dtype=object)
     for f in named:
         has_named[f["marker"][f["named"]]] = True
         np.minimum.at(named_dist, f["marker"], f["dist"])
+        better = (f["inner_first"] >= 0) & (f["inner_first"] < inner_first[f["marker"]])
+        inner_first[f["marker"][better]] = f["inner_first"][better]
+        inner_id[f["marker"][better]] = f["inner_id"][better]
     is_named = usable & _names_parcel(lost)
+    # the property whose inner line each stands on: the one it stands in, or names
+    inner = np.where(inside & in_inner & ~is_named, np.arange(n), -1)
+    inner = np.where(is_named & pd.notna(inner_id), 2 * n + np.arange(n), inner)
+    ids = np.concatenate([in_id, near_id, inner_id])
+    fake = SimpleNamespace(ids=ids, rings=SimpleNamespace(parcel=np.arange(3 * n)))
     assign._explain(
         reason,
         np.full(n, -1, dtype=np.int64),
@@ -1751,6 +1790,7 @@ def _combine_reasons(
         lost,
         tolerance_ft,
         extent,
+        inner,
     )
     return reason
 

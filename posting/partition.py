@@ -430,6 +430,7 @@ def take(prep: PreparedParcels, idx: np.ndarray, vertices: bool = True) -> Prepa
         source_rows=None if prep.source_rows is None else [prep.source_rows[i] for i in idx],
         source_ids=None if prep.source_ids is None else [prep.source_ids[i] for i in idx],
         owner_key=None if prep.owner_key is None else prep.owner_key[idx],
+        lot_lines=None if prep.lot_lines is None else prep.lot_lines[idx],
     )
 
 
@@ -494,6 +495,7 @@ def concat(preps: list[PreparedParcels], order: np.ndarray | None = None) -> Pre
         source_rows=joined("source_rows"),
         source_ids=joined("source_ids"),
         owner_key=None if first.owner_key is None else np.concatenate([p.owner_key for p in preps]),
+        lot_lines=None if first.lot_lines is None else np.concatenate([p.lot_lines for p in preps]),
     )
     n = sum(sizes)
     return take(whole, np.arange(n) if order is None else np.asarray(order, dtype=np.int64))

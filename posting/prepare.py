@@ -191,6 +191,9 @@ class PreparedParcels:
     # per parcel (property), its owner as ``--merge-owner`` keys it (None without that column):
     # who owns both sides of a shared line, where no ``--owner-field`` says
     owner_key: np.ndarray | None = field(default=None, repr=False)
+    # per property of two lots or more, its lots' boundaries in working feet (None for one
+    # lot's): a marker inside it near them stands on an inner line, between two of its lots
+    lot_lines: np.ndarray | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.geometry)
@@ -704,6 +707,7 @@ def _may_adjoin(
 class _Merged(NamedTuple):
     layer: ParcelLayer
     source_rows: list[list[int]]
+    lot_lines: np.ndarray
     geometry_ft: np.ndarray
     group: np.ndarray
     invalid: np.ndarray
@@ -721,8 +725,9 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
     snap do not keep neighbours apart, while lots touching at a single point stay apart). A
     property keeps its first parcel's row, id and attributes, and lists every input row it
     came from; its geometry is the union, closed over slivers by buffering out and back in by
-    ``snap_ft`` (mitred, so corners stay sharp). Parcels of different working CRS groups, or
-    without usable geometry, are never merged.
+    ``snap_ft`` (mitred, so corners stay sharp); its lots' boundaries are kept (``lot_lines``:
+    the inner lines among them, for why a marker on one is not assigned). Parcels of different
+    working CRS groups, or without usable geometry, are never merged.
     """
     n = len(key)
     a_all, b_all = adjoining_pairs(geometry_ft, key, group, invalid, snap_ft)
@@ -731,7 +736,15 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
     m = len(roots)
     members = pd.Series(np.arange(n)).groupby(prop_of).agg(list).tolist()
     new_geom = geometry_ft[roots].copy()
-    for p in np.flatnonzero(np.bincount(prop_of, minlength=m) > 1):  # merged properties only
+    several = np.bincount(prop_of, minlength=m) > 1
+    lot_lines = np.full(m, None, dtype=object)
+    lots = np.flatnonzero(several[prop_of])
+    if len(lots):
+        parts, k = shapely.get_parts(shapely.boundary(geometry_ft[lots]), return_index=True)
+        _, of = np.unique(prop_of[lots][k], return_inverse=True)  # (the merged, in order)
+        by = np.argsort(of, kind="stable")  # (shapely takes the indices in order)
+        lot_lines[several] = shapely.multilinestrings(parts[by], indices=of[by])
+    for p in np.flatnonzero(several):  # merged properties only
         rows = members[p]
         # a sliver a hair wide (1e-34 ft: valid, as it is not exactly flat) has mitre joins
         # GEOS computes by dividing by ~0; the merged outline is right, quietly
@@ -776,6 +789,7 @@ def _merge(layer, key, snap_ft, geometry_ft, group, invalid, repaired, lon, lat,
     return _Merged(
         merged_layer,
         members,
+        lot_lines,
         new_geom,
         group[roots],
         invalid[roots],
@@ -923,7 +937,7 @@ def prepare_parcels(
     usable = pd.isna(invalid)
     group = np.where(usable, group, -1)
     geometry_ft = np.where(usable, geometry_ft, None)
-    source_rows = source_ids = owner_key = None
+    source_rows = source_ids = owner_key = lot_lines = None
     if merge_key is not None:
         m = _merge(
             layer,
@@ -940,6 +954,7 @@ def prepare_parcels(
         source_ids = [[layer.ids[r] for r in rows] for rows in m.source_rows]
         # (a property's lots share their key: merged by it)
         owner_key = np.asarray(merge_key, dtype=object)[[rows[0] for rows in m.source_rows]]
+        lot_lines = m.lot_lines
         layer, source_rows, geometry_ft, group, invalid, repaired = (
             m.layer,
             m.source_rows,
@@ -979,5 +994,6 @@ def prepare_parcels(
         source_rows=source_rows,
         source_ids=source_ids,
         owner_key=owner_key,
+        lot_lines=lot_lines,
     )
     return add_corners(prep) if corners else prep

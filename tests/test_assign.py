@@ -125,7 +125,8 @@ def test_a_marker_beyond_the_crs_reach_is_off_the_earth_beside_one_without_coord
 def test_a_marker_naming_a_lot_of_a_merged_property_posts_the_property():
     # lots A1 and A2 of one owner merge into property A1 (1,000 x 500 ft); a marker that names
     # A2 on the property's boundary posts it, one that names A2 on the old inner line (x = 500)
-    # stands 250 ft from the property's boundary (its nearest: y = 0 or y = 500)
+    # stands 250 ft from the property's boundary (its nearest: y = 0 or y = 500), on the inner
+    # line (as the reason says)
     a1, a2, b = square(500), square(500, x0=500), square(500, y0=-500)
     lay = parcels(a1, a2, b, ids=["A1", "A2", "B"])
     prep = prepare_parcels(lay, merge_key=np.array(["doe", "doe", None], dtype=object))
@@ -134,10 +135,39 @@ def test_a_marker_naming_a_lot_of_a_merged_property_posts_the_property():
     assert plain(m["parcel_id"]) == ["A1", None, "B"]
     assert plain(m["assigned_by"]) == ["named", None, "named"]
     assert m["distance_ft"][0] == pytest.approx(10.0)
-    assert (
-        m["reason"][1]
-        == "names parcel 'A2' but stands 250.0 ft from its boundary (tolerance 30.0 ft)"
+    assert m["reason"][1] == (
+        "names parcel 'A2' but stands 250.0 ft from its boundary (tolerance 30.0 ft), on a "
+        "line between two lots of property 'A1' (one owner's lots merged into one property: an "
+        "inner line, not measured)"
     )
+
+
+def test_a_marker_on_an_inner_line_of_a_merged_property_is_said_to_stand_on_one():
+    # Lots W1 and W2 of one owner (500 ft squares side by side) merge into property W1,
+    # 1,000 x 500 ft; their shared line, x = 500, is inside it. A sign on it (x = 500, 510:
+    # 0 and 10 ft from it, within the 30 ft tolerance) stands 250 ft from the property's
+    # boundary (y = 0 or 500), which the reason says, and that it stands on an inner line,
+    # whether it names W2 or nothing; one 200 ft east of the line (x = 700) is on none, nor is
+    # one inside lot E, a lot of its own (its line 250 ft off: y = 0 or 500).
+    w1, w2, e = square(500), square(500, x0=500), square(500, x0=2000)
+    lay = parcels(w1, w2, e, ids=["W1", "W2", "E"])
+    prep = prepare_parcels(lay, merge_key=np.array(["doe", "doe", None], dtype=object))
+    pts = [(500, 250), (510, 250), (500, 250), (700, 250), (2250, 250)]
+    r = check(prep, markers(pts, parcel_ref=[None, None, "W2", None, None]))
+    m = r.markers
+    assert plain(m["parcel_id"]) == [None] * 5
+    inner = "(one owner's lots merged into one property: an inner line, not measured)"
+    tol = "(tolerance 30.0 ft)"
+    assert m["reason"].tolist() == [
+        f"stands inside parcel 'W1', 250.0 ft from its boundary {tol}, "
+        f"on a line between two of its lots {inner}",
+        f"stands inside parcel 'W1', 250.0 ft from its boundary {tol}, "
+        f"on a line between two of its lots {inner}",
+        f"names parcel 'W2' but stands 250.0 ft from its boundary {tol}, "
+        f"on a line between two lots of property 'W1' {inner}",
+        f"stands inside parcel 'W1', 250.0 ft from its boundary {tol}",
+        f"stands inside parcel 'E', 250.0 ft from its boundary {tol}",
+    ]
 
 
 def test_marker_goes_to_the_nearest_ring_of_its_parcel():

@@ -1300,6 +1300,9 @@ def test_markers_that_name_their_parcel_as_in_one_run(tmp_path, scheduler, merge
     assert reasons[first["S1"]] == "names parcel 'NOPE', which is not in the parcel file"
     assert reasons[first["L01"]] == "names parcel 'U1', which has no usable geometry"
     assert not any("not in the parcel file" in r for r in reasons.values() if "NOPE" not in r)
+    if merge:  # (markers that name a lot of N01-N04 on a line between two: the words agree)
+        inner = [r for r in reasons.values() if "lots of property 'N01' (one owner's" in r]
+        assert len(inner) > 10
 
 
 def test_a_shared_value_survives_the_loss_of_every_worker_that_holds_it():
