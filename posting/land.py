@@ -49,6 +49,7 @@ __all__ = [
     "PER_ROW",
     "REACH_DEG",
     "SHARE_HAIR",
+    "WATER_HAIR_FT",
     "LandFacts",
     "dwellings_on_parcels",
     "fence_heights_ft",
@@ -226,8 +227,6 @@ class LandFacts:
         water itself: where a creek (a line, or a polygon narrower than the tolerance) crosses
         the line. Not frontage (``water``), but where a profile wants markers on both banks of
         water crossing the boundary (Montana, Oregon), these are such places.
-    water_zone
-        Per working-CRS group, the water zone pieces (for gaps along water).
     dwelling
         Per parcel: True with a dwelling, False without, None unknown (no layer or attribute).
     dwelling_maybe
@@ -255,7 +254,6 @@ class LandFacts:
 
     water: Stretches | None = None
     water_crossings: Stretches | None = None
-    water_zone: dict[int, np.ndarray] = field(default_factory=dict)
     dwelling: np.ndarray | None = None
     dwelling_maybe: np.ndarray | None = None
     dwelling_source: str = ""
@@ -291,7 +289,6 @@ class LandFacts:
         return LandFacts(
             water=_stretches_take(self.water, ring_new)[0],
             water_crossings=_stretches_take(self.water_crossings, ring_new)[0],
-            water_zone=self.water_zone,
             dwelling=of(self.dwelling),
             dwelling_maybe=of(self.dwelling_maybe),
             dwelling_source=self.dwelling_source,
@@ -566,6 +563,11 @@ def dwellings_on_parcels(polygons: np.ndarray, points: np.ndarray) -> tuple[np.n
     return have, maybe
 
 
+WATER_HAIR_FT = 1e-4
+"""How wide a boundary's stretch formed by water is taken for the fences' reach it adds to
+(:func:`fence_cover` with ``except_water``): a stretch of the line itself, a tenth of
+:data:`posting.checks.EPSILON_FT` either side of it, its ends cut square."""
+
 SHARE_HAIR = 1e-6
 """A share of a parcel's land within this of all (or none) of it is all (none): the land
 cover's edge drawn on the parcel's line, vertex for vertex, is measured on a grid
@@ -580,7 +582,7 @@ def land_facts(prep: PreparedParcels, context, settings) -> LandFacts:
     tol = settings.water_tolerance_ft
     if context.water is not None:
         crossings: list = []
-        parts, facts.water_zone = _stretches_by_group(prep, context.water, tol, 3 * tol, crossings)
+        parts, _ = _stretches_by_group(prep, context.water, tol, 3 * tol, crossings)
         facts.water = _concat([p[:4] for p in parts])
         facts.water_crossings = _concat(crossings)
     if context.easements is not None:
@@ -654,7 +656,8 @@ def fence_cover(
     ``tolerance_ft`` of it: the reach of a fence line stops square across each end where the
     fence stops (:func:`posting.checks.land.fence_zone`), so an opening between two ends is
     unfenced for its width, and a fence that stops at a corner pin fences up to the corner.
-    With ``except_water``, stretches formed by water need no fence.
+    With ``except_water``, stretches formed by water (``facts.water``: not those where a line
+    crosses a creek, shorter) need no fence.
     Unfenced pieces shorter than ``gate_ft`` are gates and openings of the fence itself; a
     ring with no fence along it at all is no opening, however short (a sliver lot of a 15 ft
     boundary, with no fence near, is not fenced land).
@@ -769,8 +772,14 @@ def _unfenced(
         ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
         rg = np.flatnonzero(ring_group == g)
         pieces = fence_zone(lines[ok], reach_ft, around=rings.geometry[rg])
-        if except_water and g in facts.water_zone:
-            pieces = zone(np.concatenate([pieces, facts.water_zone[g]]), 0.0)
+        if except_water and facts.water is not None:
+            # the boundary formed by water (its stretches, each a hair wide), not all that lies
+            # within the tolerance of water: where a creek crosses the line, or the line passes
+            # near a pond, it is formed by none, and needs a fence like any other
+            wet = facts.water.geometry[ring_group[facts.water.ring] == g]
+            if len(wet):
+                wet = shapely.buffer(wet, WATER_HAIR_FT, cap_style="flat")
+                pieces = zone(np.concatenate([pieces, wet]), 0.0)
         rest = rings.geometry[rg].copy()
         dims = shapely.get_dimensions(pieces)
         for dim in (2, 1):  # areas, then lines (water within 0 ft); a point covers no length

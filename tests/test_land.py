@@ -593,6 +593,32 @@ def test_a_gate_in_the_fence_and_a_water_side_need_no_fence(opening, fenced):
     assert (p["status"], p["posted_by"]) == ("compliant", "fence")
 
 
+def test_a_creek_crossing_the_line_where_the_fence_is_open_needs_a_fence():
+    # A fence 5 ft outside the lot, open 80 ft (x = 260 to 340) on its south and north sides
+    # where a creek (a line, x = 300) crosses them. The creek forms no boundary (60 ft of each
+    # side within its 30 ft: a crossing, under 3 x 30 ft), so the openings are no water
+    # boundary to excuse: 160 ft unfenced, and the land is not fenced land. Its zone once
+    # excused 60 ft of each (270 to 330), the 10 ft left either side were gates: "fenced all
+    # round but along water", uncertain where its signs leave a 1,000 ft gap (noncompliant),
+    # and posted by fence where they post it all round (by signs).
+    fence = shapely.MultiLineString(
+        [
+            [(340, -5), (1005, -5), (1005, 1005), (340, 1005)],
+            [(260, 1005), (-5, 1005), (-5, -5), (260, -5)],
+        ]
+    )
+    creek = shapely.LineString([(300, -100), (300, 1100)])
+    ctx = Context(fences=features([fence], ["4"]), water=features([creek]))
+    p = one(check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), context=ctx, settings=AT_SEA))
+    assert (p["status"], p["posted_by"]) == ("compliant", "signs")
+    assert p["unfenced_ft"] == pytest.approx(2 * 80.0, abs=0.01)
+    assert p["water_frontage_ft"] == 0.0
+    gap = [q for q in CORNERS_AND_MIDPOINTS if q != (500, 0)]  # 1,000 ft without a sign
+    p = one(check(parcels(square()), markers(gap), context=ctx, settings=AT_SEA))
+    assert (p["status"], p["posted_by"]) == ("noncompliant", None)
+    assert not [f for f in p["uncertain"] if f["rule"] == "fence"]
+
+
 def rotated(geom, degrees):
     """``geom`` turned ``degrees`` round the origin: off the axes, where a lot's side through a
     fence's end, square across the fence, is no longer exactly on the edge of its reach."""
