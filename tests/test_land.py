@@ -143,6 +143,43 @@ def test_an_exempt_water_boundary_is_left_out_of_gaps_a_creek_crossing_is_not(tm
     assert one(r)["status"] == "compliant"
 
 
+def test_land_wholly_along_water_a_profile_exempts_needs_no_sign(tmp_path):
+    # An island, 1,000 ft square in a lake: its whole boundary, 4,000 ft, is formed by water.
+    # Where a profile exempts water boundaries from posting, none of it needs a sign: exempt,
+    # not unposted for want of one (with one sign it was compliant already). Posted like any
+    # boundary (Florida), it is unposted.
+    lake = shapely.Polygon(
+        shapely.box(-500, -500, 1500, 1500).exterior.coords, [square().exterior.coords]
+    )
+    ctx = Context(water=features([lake]))
+    p = one(check(parcels(square()), markers([]), own(tmp_path, "exempt"), context=ctx))
+    assert (p["status"], p["water_frontage_ft"]) == ("exempt", pytest.approx(4000.0))
+    assert p["exemption"] == (
+        "its whole boundary (4,000.0 ft) is formed by water, which needs no posting (Test 1(w))"
+    )
+    assert p["violations"] == [] and p["notes"] == []
+    p = one(check(parcels(square()), markers([]), context=ctx))
+    assert (p["status"], p["exemption"]) == ("unposted", None)
+    # A lot round a pond (a hole of 628.3 ft, 2 x 100 x 32 x 4 x sin(pi / 128), wholly along
+    # water), posted every 500 ft round its outer line: its pond's shore needs no sign
+    # (compliant; it was "1 of its boundary rings ... has no sign"), and the lot is no island
+    # (its outer line is dry): not exempt. Posted like any boundary, the shore wants signs.
+    pond = shapely.Point(500, 500).buffer(100, quad_segs=32)
+    lot = shapely.Polygon(square().exterior.coords, [pond.exterior.coords])
+    ctx = Context(water=features([pond]))
+    args = (parcels(lot), markers(CORNERS_AND_MIDPOINTS))
+    p = one(check(*args, own(tmp_path, "exempt"), context=ctx, settings=AT_SEA))
+    assert (p["status"], p["exemption"], p["violations"]) == ("compliant", None, [])
+    p = one(check(*args, context=ctx, settings=AT_SEA))
+    assert p["status"] == "noncompliant"
+    [v] = p["violations"]
+    assert v["message"] == (
+        "1 of its boundary rings (a hole or a separate part) has no sign: 628.3 ft of boundary "
+        "unmarked"
+    )
+    assert 2 * 100 * 32 * 4 * np.sin(np.pi / 128) == pytest.approx(628.3, abs=0.05)
+
+
 def test_both_banks_where_water_crosses_the_boundary(tmp_path):
     river = shapely.box(400, -200, 600, 1200)  # 200 ft wide, crossing north to south
     ctx = Context(water=features([river]))

@@ -596,12 +596,16 @@ def spacing_findings(
         sel = gaps[mask]
         return sel.assign(excess=sel["measured_ft"] - sel["limit_ft"])
 
+    # a ring without a marker whose status is OK needs none: along water a profile exempts
+    # (an island's shore, a pond's as a hole), all but a foot of it
+    needs = np.zeros(len(counted), dtype=bool)
+    needs[gaps["parcel"].to_numpy(dtype=np.int64)[status != OK]] = True
     return pd.concat(
         [
             empty_findings(),
-            _no_marker(gaps, posted, valid & (counted == 0), perimeter_ft, rule),
+            _no_marker(gaps, posted, valid & (counted == 0) & needs, perimeter_ft, rule),
             _over(rows(posted & (status == FAIL) & ~unmarked & ~by_ground), rule),
-            _unmarked_rings(rows(posted & unmarked), rule),
+            _unmarked_rings(rows(posted & unmarked & (status != OK)), rule),
             _ground_calls(
                 rows(posted & (status != OK) & ~unmarked & by_ground), rule, ground, accuracy_ft
             ),

@@ -3,7 +3,9 @@ on both banks where water crosses the boundary (Montana).
 
 Which stretches are formed by water is measured once from the water layer
 (:mod:`posting.land`); the ``exempt`` mode is applied by the spacing rule, which leaves their
-length out of each gap; ``both_banks`` is checked here, like corners.
+length out of each gap, and here to land whose whole boundary is formed by water (an island):
+nothing of it needs posting, and it is ``exempt``; ``both_banks`` is checked here, like
+corners.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import numpy as np
 import pandas as pd
 import shapely
 
-from posting.kinds import Kind, Part, register
+from posting.kinds import Kind, Land, Part, register
 from posting.kinds.points import POINT_STATUS, point_findings, points_check
 from posting.measure import Measurements
 from posting.rules.schema import Reader, Rule
-from posting.verdict import categorical
+from posting.verdict import categorical, ft
 
 __all__ = ["MODES", "WaterRule"]
 
@@ -112,4 +114,40 @@ def measure(rule: WaterRule, profile, m: Measurements) -> Part:
     return part
 
 
-register(Kind("water", WaterRule, parse, "boundaries formed by water", measure=measure))
+DRY_FT = 1.0
+"""A ring with no more than this of its length off the water is wholly along it, as a gap
+without a marker along no more than this needs none (:mod:`posting.kinds.spacing`)."""
+
+
+def settle(rule: WaterRule, profile, m: Measurements, land: Land, part: Part) -> None:
+    """Under the ``exempt`` mode, land whose every ring is formed by water (within
+    :data:`DRY_FT`: an island, a lot between a river and a lake's shore) has no boundary that
+    needs posting: ``exempt``, not ``unposted`` for want of a marker it needs none of."""
+    water = m.land.water
+    if rule.mode != "exempt" or water is None:
+        return
+    prep = m.prep
+    rings = prep.rings
+    wet_ft = np.bincount(water.ring, weights=water.length_ft, minlength=len(rings))
+    dry = rings.length_ft - wet_ft > DRY_FT
+    some_dry = np.bincount(rings.parcel, weights=dry, minlength=m.n) > 0
+    has_rings = np.bincount(rings.parcel, minlength=m.n) > 0
+    island = np.flatnonzero(has_rings & ~some_dry & (prep.group >= 0) & pd.isna(land.exemption))
+    clause = f" ({rule.clause})" if rule.clause else ""
+    for p in island.tolist():
+        land.exemption[p] = (
+            f"its whole boundary ({ft(prep.perimeter_ft[p])}) is formed by water, which needs "
+            f"no posting{clause}"
+        )
+
+
+register(
+    Kind(
+        "water",
+        WaterRule,
+        parse,
+        "boundaries formed by water",
+        measure=measure,
+        settle=settle,
+    )
+)
