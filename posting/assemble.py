@@ -166,7 +166,9 @@ def _parcel_table(
         out["recorded_acres"] = land.recorded_acres
     if land.easements is not None:
         out["easement_ft"] = land.easements.total_by(rp, n)
-    if prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows):
+    if prep.source_rows is not None:
+        # merged by owner: every parcel's, merged or not (a run whose lots merge into none
+        # writes the keys of one whose lots do)
         out["source_ids"] = prep.source_ids
     return out
 

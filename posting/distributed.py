@@ -1259,7 +1259,7 @@ def _prepared_summary(k: int, block: Block) -> dict[str, Any]:
             for i in np.flatnonzero(~pd.isna(prep.invalid))
         ],
         "any_owner": prep.layer.owners is not None and bool(pd.notna(prep.layer.owners).any()),
-        "merged": prep.source_rows is not None and any(len(r) > 1 for r in prep.source_rows),
+        "merged": prep.source_rows is not None,  # (merged by owner: source_ids written)
     }
 
 

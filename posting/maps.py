@@ -646,9 +646,9 @@ class _MapBuilder:
                 unfenced, fg["parcel"].to_numpy(dtype=np.int64), fg["length_ft"].to_numpy(float)
             )
             cols["unfenced_ft"] = _numbers(np.where(unfenced > 0, unfenced, np.nan))
-        if "source_ids" in p:
-            src = p["source_ids"].to_numpy(dtype=object)
-            several = np.array([s is not None and len(s) > 1 for s in src], dtype=bool)
+        src = p["source_ids"].to_numpy(dtype=object) if "source_ids" in p else np.empty(0)
+        several = np.array([s is not None and len(s) > 1 for s in src], dtype=bool)
+        if several.any():  # (no lots merged, as without --merge-owner: no column)
             cols["source_ids"] = _texts(
                 [", ".join(map(str, s)) if k else None for s, k in zip(src, several, strict=True)]
             )

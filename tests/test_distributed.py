@@ -162,6 +162,14 @@ def test_sample_land_options_and_merged_owners(tmp_path, scheduler):
     assert merged  # some owner's adjoining lots were one property, measured whole
 
 
+def test_merged_by_owner_with_no_lots_merged_as_in_one_run(tmp_path, scheduler):
+    """``--merge-owner`` on a column no two lots share (their ids): no property of several
+    lots, and every parcel's ``source_ids`` its own id, partitioned as in one run."""
+    args = [*SAMPLE_ARGS, "--merge-owner", "parcel_id"]
+    report = _same(args, tmp_path, scheduler, 3, ("json", "csv", "geojson"))
+    assert [p["source_ids"] for p in report["parcels"]] == [[p["id"]] for p in report["parcels"]]
+
+
 @pytest.mark.parametrize("extra", [[], ["--merge-owner", "owner"]], ids=["lots", "merged"])
 def test_montana_s_banks_in_one_run_s_order(tmp_path, scheduler, extra):
     """Montana's rule marks both banks where water crosses a boundary: each parcel's banks are

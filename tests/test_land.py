@@ -1600,6 +1600,50 @@ def test_lots_of_an_owner_named_unknown_are_not_one_property(tmp_path):
     assert len(same) == 1 and "'3'" in same[0] and "'4'" in same[0] and "'0'" not in same[0]
 
 
+def test_merged_by_owner_every_parcel_has_source_ids_whether_or_not_lots_merge(tmp_path):
+    # Two adjoining lots of two owners, merged by owner: nothing merges, and each parcel's
+    # source_ids is its own id, in the JSON report and the GeoJSON's parcels, as in a run
+    # whose lots merge (a script reading them finds the same keys); without --merge-owner,
+    # no source_ids.
+    import json
+
+    import geopandas as gpd
+    from click.testing import CliRunner
+
+    from posting.cli import main
+
+    lots = gpd.GeoDataFrame(
+        {"OWNER": ["Burke", "Doe"]}, geometry=[square(500), square(500, x0=500)], crs=LOCAL_FT
+    )
+    lots.to_file(tmp_path / "lots.gpkg")
+
+    def run(*extra):
+        out = tmp_path / "out.geojson"
+        res = CliRunner().invoke(
+            main,
+            [
+                "check",
+                str(tmp_path / "lots.gpkg"),
+                *extra,
+                "--json",
+                "-",
+                "--geojson",
+                str(out),
+                "-q",
+            ],
+        )
+        parcels = json.loads(res.stdout)["parcels"]
+        features = json.loads(out.read_text())["features"]
+        props = [f["properties"] for f in features if f["properties"]["layer"] == "parcel"]
+        return parcels, props
+
+    parcels, props = run("--merge-owner", "OWNER")
+    assert [p["source_ids"] for p in parcels] == [["0"], ["1"]]
+    assert len(props) == 2 and [p["source_ids"] for p in props] == [["0"], ["1"]]
+    parcels, props = run()
+    assert not any("source_ids" in p for p in parcels + props)
+
+
 def test_an_owner_written_with_an_apostrophe_or_dotted_initials_is_one_owner(tmp_path):
     # Pairs of lots side by side (each 500 ft square, the pairs 1,000 ft apart): one owner
     # written with and without an apostrophe, a comma, the dots of initials is one owner, the
