@@ -250,6 +250,10 @@ class LandFacts:
         :func:`fence_cover`'s results by its settings, kept: every profile with a fence rule,
         the land-class gates and the shared-line bounds (:mod:`posting.ambiguity`) measure the
         same fences (read only).
+    fence_reach
+        The fences' reach (:func:`posting.checks.land.fence_zone`) by working-CRS group, the
+        height counted and the distance, kept: the fence covers with and without the water
+        excepted (:mod:`posting.kinds.fence`) reach alike. Not kept by :meth:`take`.
     """
 
     water: Stretches | None = None
@@ -266,6 +270,7 @@ class LandFacts:
     recorded_acres: np.ndarray | None = None
     notes: list[str] = field(default_factory=list)
     fence_covers: dict[tuple, tuple] = field(default_factory=dict, repr=False)
+    fence_reach: dict[tuple, np.ndarray] = field(default_factory=dict, repr=False)
 
     def take(self, parcels: np.ndarray, ring_new: np.ndarray) -> LandFacts:
         """The facts of ``parcels`` (places, ascending) alone, their rings renumbered by
@@ -771,7 +776,10 @@ def _unfenced(
             ok |= np.isnan(heights)
         ok &= reach_ft >= 0  # (the tolerance less an accuracy larger than it: no fence serves)
         rg = np.flatnonzero(ring_group == g)
-        pieces = fence_zone(lines[ok], reach_ft, around=rings.geometry[rg])
+        key = (g, min_height_ft, unknown_counts, reach_ft)
+        if key not in facts.fence_reach:
+            facts.fence_reach[key] = fence_zone(lines[ok], reach_ft, around=rings.geometry[rg])
+        pieces = facts.fence_reach[key]
         if except_water and facts.water is not None:
             # the boundary formed by water (its stretches, each a hair wide), not all that lies
             # within the tolerance of water: where a creek crosses the line, or the line passes

@@ -630,6 +630,26 @@ def test_a_gate_in_the_fence_and_a_water_side_need_no_fence(opening, fenced):
     assert (p["status"], p["posted_by"]) == ("compliant", "fence")
 
 
+def test_the_fences_reach_is_grown_once_for_the_covers_with_and_without_water(monkeypatch):
+    # Florida's fence rule measures the fences twice: with the water excepted, and, where that
+    # fences the land, without (the water needs no fence only where posted with signs). The
+    # fences' reach is the same both times: grown once (it was grown twice), and the verdict
+    # is as before (fenced on three sides, the river on the fourth, signs all round).
+    import posting.land
+
+    grown = []
+    zone_of = posting.land.fence_zone
+    monkeypatch.setattr(
+        posting.land, "fence_zone", lambda *a, **k: grown.append(1) or zone_of(*a, **k)
+    )
+    three_sides = shapely.LineString([(-5, 1005), (-5, -5), (1005, -5), (1005, 1005)])
+    river = shapely.box(-200, 1000, 1200, 1100)
+    ctx = Context(fences=features([three_sides], ["4"]), water=features([river]))
+    p = one(check(parcels(square()), markers(CORNERS_AND_MIDPOINTS), context=ctx, settings=AT_SEA))
+    assert (p["status"], p["posted_by"], p["unfenced_ft"]) == ("compliant", "fence", 0.0)
+    assert len(grown) == 1
+
+
 def test_a_creek_crossing_the_line_where_the_fence_is_open_needs_a_fence():
     # A fence 5 ft outside the lot, open 80 ft (x = 260 to 340) on its south and north sides
     # where a creek (a line, x = 300) crosses them. The creek forms no boundary (60 ft of each
