@@ -3240,10 +3240,6 @@ def known_owners(text: pd.Series) -> pd.Series:
     return text.where(text.notna() & ~text.isin(NO_OWNER), None)
 
 
-_APOSTROPHE = re.compile(r"['\u2018\u2019\u02bc`\u00b4]")
-"""An apostrophe (straight, curly, a modifier letter, a grave or acute accent typed for one):
-``O'BRIEN`` is ``OBRIEN``, one word."""
-
 _INITIAL_DOT = re.compile(r"(?<![^\W_])([^\W\d_])\.(?=[^\W\d_](?![^\W_]))")
 """The dot after a single letter that another single letter follows at once (``L.L.C.``,
 ``J.R.``): the letters of one initialism, ``LLC``, ``JR``."""
@@ -3262,12 +3258,10 @@ def owner_names(values: pd.Series) -> pd.Series:
     ...                        "SMITH JR LLC", "N.A.", None])).tolist()
     ['obrien john', 'obrien john', 'smith jr llc', 'smith jr llc', None, None]
     """
-    from posting.checks.content import normalise_text
+    from posting.checks.content import APOSTROPHE, normalise_text
 
     text = pd.Series(values, dtype="string").reset_index(drop=True)
-    text = text.str.replace(_APOSTROPHE, "", regex=True).str.replace(
-        _INITIAL_DOT, r"\1", regex=True
-    )
+    text = text.str.replace(APOSTROPHE, "", regex=True).str.replace(_INITIAL_DOT, r"\1", regex=True)
     return known_owners(normalise_text(text))
 
 

@@ -75,6 +75,26 @@ def test_the_owner_s_name_on_each_sign_settles_it():
     assert not r.markers["doubtful"].any()
 
 
+@pytest.mark.parametrize(
+    ("on_sign", "of_record"),
+    [
+        ("Pat O'Brien", "OBRIEN PAT"),
+        ("PAT OBRIEN", "O'BRIEN, PAT"),
+        ("Pat O\u2019Brien", "OBRIEN PAT"),
+    ],
+)
+def test_the_owner_s_name_settles_it_with_or_without_its_apostrophe(on_sign, of_record):
+    # the sign reads O'Brien where the roll has OBRIEN (or the other way round): read with the
+    # apostrophe as a space, "o brien" has no word "obrien" (the "o" is too short to be one),
+    # and the shared line's 10 signs stayed in doubt: both lots uncertain
+    names = np.where(IN_A, on_sign, "Bob Baker")
+    r = check(layer((of_record, "Bob Baker")), signs(SIGNS, names), settings=PHONE)
+    assert statuses(r) == ["compliant", "compliant"]
+    assert not r.markers["doubtful"].any()
+    # and no note that the signs name someone other than the owner of record
+    assert not (r.findings["rule"] == "name_on_sign").any()
+
+
 def test_a_sign_recorded_across_the_line_goes_back_by_its_name():
     xy = SIGNS.copy()
     moved = np.flatnonzero(IN_A & np.isclose(xy[:, 0], 997.0))[2]  # A's middle shared-line sign

@@ -9,6 +9,7 @@ vectorised over pandas/numpy arrays.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,7 @@ import pandas as pd
 from posting.checks import FAIL, OK
 
 __all__ = [
+    "APOSTROPHE",
     "NOT_KNOWN",
     "NOT_RECORDED",
     "NO_NAME",
@@ -361,18 +363,51 @@ def hours_status(values: pd.Series, offence_words: tuple[str, ...]) -> np.ndarra
 _TOKEN = re.compile(r"[^\W\d_]{2,}")
 
 
+APOSTROPHE = re.compile(r"['\u2018\u2019\u02bc`\u00b4]")
+"""An apostrophe (straight, curly, a modifier letter, a grave or acute accent typed for one):
+``O'BRIEN`` may be written ``OBRIEN``, one word."""
+
+
+def _either_spelling(
+    compare: Callable[[pd.Series, pd.Series], np.ndarray],
+    sign_names: pd.Series,
+    owners: pd.Series,
+) -> np.ndarray:
+    """``compare`` of each sign's name and owner, True also where it holds with the
+    apostrophes of both left out (``O'BRIEN`` on the sign, ``OBRIEN`` of record, or the other
+    way round), not only with them read as spaces (``O BRIEN``): compared again only where
+    either has one and the first reading did not agree."""
+    out = compare(sign_names, owners)
+    a = pd.Series(sign_names, dtype="string").reset_index(drop=True)
+    b = pd.Series(owners, dtype="string").reset_index(drop=True)
+    has = (a.str.contains(APOSTROPHE) | b.str.contains(APOSTROPHE)).fillna(False)
+    again = np.flatnonzero(has.to_numpy(dtype=bool) & ~out)
+    if len(again):
+        out[again] = compare(
+            a.iloc[again].str.replace(APOSTROPHE, "", regex=True),
+            b.iloc[again].str.replace(APOSTROPHE, "", regex=True),
+        )
+    return out
+
+
 def names_agree(sign_names: pd.Series, owners: pd.Series) -> np.ndarray:
     """Whether the name on each sign shares a word of two or more letters with the owner.
 
-    Tolerant of case, punctuation and word order ("SMITH JOHN A" agrees with "John Smith").
+    Tolerant of case, punctuation and word order ("SMITH JOHN A" agrees with "John Smith"),
+    and of an apostrophe written or not ("O'Brien" agrees with "OBRIEN").
     Returns False where either is missing.
 
     Examples
     --------
-    >>> names_agree(pd.Series(["John A. Smith", "Acme Farms", None]),
-    ...             pd.Series(["SMITH JOHN A", "Jones Ranch LLC", "X"])).tolist()
-    [True, False, False]
+    >>> names_agree(pd.Series(["John A. Smith", "Acme Farms", None, "O'Brien"]),
+    ...             pd.Series(["SMITH JOHN A", "Jones Ranch LLC", "X", "OBRIEN PAT"])).tolist()
+    [True, False, False, True]
     """
+    return _either_spelling(_names_agree, sign_names, owners)
+
+
+def _names_agree(sign_names: pd.Series, owners: pd.Series) -> np.ndarray:
+    """:func:`names_agree`, apostrophes read as spaces."""
     a = normalise_text(sign_names).reset_index(drop=True)
     b = normalise_text(owners).reset_index(drop=True)
     ta = a.str.findall(_TOKEN).explode().dropna()
@@ -397,8 +432,9 @@ def names_match(sign_names: pd.Series, owners: pd.Series) -> np.ndarray:
     """Whether each sign names this owner: every distinctive word of the owner's name (two or
     more letters, not ``LLC``, ``Trust``, ``Farms`` ...) is on the sign. Stricter than
     :func:`names_agree`: one shared word ("Harney" in "Lake Harney Hunt Club" and "Harney
-    Timber LLC") is not enough. False where either is missing, or the owner's name has no
-    distinctive word.
+    Timber LLC") is not enough. An apostrophe may be written or not (``O'BRIEN`` names
+    ``OBRIEN JOHN``'s land, as a merge of owners reads them: :func:`posting.io.owner_names`).
+    False where either is missing, or the owner's name has no distinctive word.
 
     Examples
     --------
@@ -406,7 +442,15 @@ def names_match(sign_names: pd.Series, owners: pd.Series) -> np.ndarray:
     >>> owners = pd.Series(["SMITH JOHN A", "Harney Timber LLC", "Harney Timber LLC", "X"])
     >>> names_match(signs, owners).tolist()
     [True, False, True, False]
+    >>> names_match(pd.Series(["John O'Brien", "OBRIEN"]),
+    ...             pd.Series(["OBRIEN JOHN", "O'BRIEN"])).tolist()
+    [True, True]
     """
+    return _either_spelling(_names_match, sign_names, owners)
+
+
+def _names_match(sign_names: pd.Series, owners: pd.Series) -> np.ndarray:
+    """:func:`names_match`, apostrophes read as spaces."""
     a = normalise_text(sign_names).reset_index(drop=True)
     b = normalise_text(owners).reset_index(drop=True)
     ta = a.str.findall(_TOKEN).explode().dropna()
