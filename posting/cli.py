@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from posting import __name__ as _pkg
+from posting import outputs
 from posting.errors import PostingError
 from posting.gdal import show_gdal_warnings
 from posting.options import as_job, context_options, input_options, settings_options
@@ -180,7 +181,6 @@ def check(
     Exit status: 0 when every parcel is compliant or exempt, 1 when any is not, 2 for bad
     usage or unreadable input. The outputs asked for are written in every case but the last.
     """
-    from posting import outputs
     from posting.render import render
 
     out = outputs.resolve(
@@ -192,7 +192,7 @@ def check(
         },
         outputs.inputs_of(_inputs(job)),
     )
-    if scale.parquet:
+    if scale.parquet is not None:  # (--parquet "" is refused, not taken for no folder)
         from posting.stream import earlier_parquet
 
         outputs.resolve_folder(
@@ -250,7 +250,6 @@ def map_cmd(job: Job, out: str, no_tiles: bool, quiet: bool) -> None:
     Takes the inputs and settings of `check`. The map needs no network: open it in any browser,
     offline too. Exit status: 0 when the map is written, 2 for bad usage or unreadable input.
     """
-    from posting import outputs
     from posting.render import render
 
     resolved = outputs.resolve({"output": (out, "html")}, outputs.inputs_of(_inputs(job)))
@@ -355,7 +354,6 @@ def plan_cmd(
     brings every parcel into compliance, 1 when some parcel still would not comply (invalid
     geometry, sign content), 2 for bad usage or unreadable input.
     """
-    from posting import outputs
     from posting.export import format_of, summary_lines
     from posting.planning import plan as make_plan
     from posting.render import render
@@ -524,9 +522,10 @@ main.add_command(verify_cmd)
 INTERNAL_ERROR = 3
 """The exit status of an error that is not the user's (0 and 1 are verdicts, 2 bad input)."""
 
-STOPPING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+STOPPING_SIGNALS = outputs.STOPPING
 """Signals that stop the command cleanly (:func:`run`): Ctrl-C, a batch system's or
-``timeout``'s stop, a terminal closed."""
+``timeout``'s stop, a terminal closed (held while outputs are renamed into place:
+:func:`posting.outputs.signals_held`)."""
 
 
 class Stopped(BaseException):

@@ -463,7 +463,7 @@ def write_record(directory: str | os.PathLike[str], record: Record) -> None:
         (tmp / MANIFEST).write_text(text, encoding="utf-8")
 
 
-def _writable_target(target: Path, options: dict[str, Any] | None = None) -> None:
+def _writable_target(target: str | Path, options: dict[str, Any] | None = None) -> None:
     """Refuse a record's folder that would lose something when replaced whole
     (:func:`posting.outputs.resolve_folder`): a file, a folder holding an input or anything
     but an earlier record (its ``manifest.json``)."""
@@ -539,12 +539,11 @@ def evidence_cmd(output: str, quiet: bool, all_: bool, **options: Any) -> None:
     manifest.json (every input and output with its SHA-256), which `posting verify DIR`
     checks. Exit status: 0 when the record is written, 2 for bad usage or unreadable input.
     """
-    from pathlib import Path
 
     from posting.cli import flag
 
     options["all"] = all_
-    _writable_target(Path(output), options)
+    _writable_target(output, options)  # (as given: "" is not ".")
     record = make_record(options)
     write_record(output, record)
     if not quiet:

@@ -26,6 +26,8 @@ import errno
 import os
 import re
 import shutil
+import signal
+import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -39,6 +41,7 @@ from posting.errors import InputError
 __all__ = [
     "FULL",
     "INPUTS",
+    "STOPPING",
     "SUFFIXES",
     "Output",
     "error_number",
@@ -48,7 +51,9 @@ __all__ = [
     "reason",
     "resolve",
     "resolve_folder",
+    "signals_held",
     "stdout_gone",
+    "temporary_file",
     "unwritable",
     "write_all",
 ]
@@ -176,7 +181,37 @@ def _check_folder(out: Output) -> None:
         raise InputError(
             "{option}: is a folder; give a file name", path=out.path, parameter=out.parameter
         )
+    _check_regular(out)
     _check_parent(out)
+
+
+_SPECIAL = (
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _check_regular(out: Output) -> None:
+    """Refuse an output that exists and is not a file (a device such as ``/dev/null``, a named
+    pipe, a socket), also through a symbolic link: every output is written beside its file and
+    renamed onto it, which would put a plain file in its place (``report.json -> /dev/null``,
+    as root, replaced the system's /dev/null), and a device or a pipe cannot be written whole
+    or not at all."""
+    try:
+        mode = os.stat(out.path).st_mode
+    except OSError:  # (not there yet, or a link to nothing: written as a new file)
+        return
+    for test, what in _SPECIAL:
+        if test(mode):
+            raise InputError(
+                f"{{option}}: is {what} ({real_target(out.path)}), not a file: an output is "
+                "written whole beside its file and then renamed onto it; give a file's name, "
+                "or - for stdout",
+                path=out.path,
+                parameter=out.parameter,
+            )
 
 
 def _check_parent(out: Output) -> None:
@@ -219,6 +254,17 @@ def _check_parent(out: Output) -> None:
     os.unlink(probe)
 
 
+def _check_given(path: str, parameter: str) -> None:
+    """Refuse an output given as an empty path (``--json ""``: a script's unset variable),
+    which was read as not asked for, and the run wrote nothing and said nothing."""
+    if not path.strip():
+        raise InputError(
+            f"{{option}} was given an empty path ({path!r}); give the output's name, or leave "
+            "the option out",
+            parameter=parameter,
+        )
+
+
 def resolve(
     outputs: Mapping[str, tuple[str | os.PathLike[str] | None, str]],
     inputs: Mapping[str, Iterable[str]],
@@ -241,11 +287,15 @@ def resolve(
     Raises
     ------
     InputError
-        More than one output on stdout; an extension that is not the format's; an output that
-        is an input file, or the same file as another output; a folder that does not exist or
-        cannot be written; a folder given as the file.
+        An empty path (``--json "$OUT"`` with ``OUT`` unset: the output was asked for, and
+        nothing would be written); more than one output on stdout; an extension that is not the
+        format's; an output that is an input file, or the same file as another output; a
+        folder that does not exist or cannot be written; a folder given as the file; a device,
+        a named pipe or a socket given as the file.
     """
-    asked = [Output(k, os.fspath(p), fmt) for k, (p, fmt) in outputs.items() if p]
+    asked = [Output(k, os.fspath(p), fmt) for k, (p, fmt) in outputs.items() if p is not None]
+    for o in asked:
+        _check_given(o.path, o.parameter)
     dashes = [o for o in asked if o.stdout]
     if len(dashes) > 1:
         names = " and ".join(f"{{option:{o.parameter}}}" for o in dashes)
@@ -345,6 +395,7 @@ def resolve_folder(
     posting.errors.InputError: ...: parquet= replaces its folder whole, and this one holds ...
     """
     path = os.fspath(path)
+    _check_given(path, parameter)
     out = Output(parameter, path, "folder")
     if path == "-":
         raise InputError(
@@ -491,6 +542,83 @@ def stdout_gone() -> None:
         pass
 
 
+STOPPING = ("SIGINT", "SIGTERM", "SIGHUP")
+"""The signals that stop a command (Ctrl-C, a batch system's stop, a terminal closed): held
+while a run's outputs are renamed into place (:func:`signals_held`)."""
+
+_held: list[int] = []  # the signals caught while held, for the outermost hold to deliver
+_depth = 0
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold :data:`STOPPING` while the block runs, and deliver one that came meanwhile when it
+    ends: the renames that put a run's outputs in place all happen, or none (Ctrl-C between
+    two renames left the new JSON report beside the old CSV report, and a folder replaced
+    whole half-swapped, under a hidden name).
+
+    The handlers are swapped rather than the signals masked: a signal sent to the process is
+    taken by whichever thread does not mask it, and Python runs its handler in the main thread
+    all the same. Nested holds deliver at the outermost one's end. Outside the main thread
+    (where handlers cannot be set) the block runs as it is.
+
+    Examples
+    --------
+    >>> import os, signal
+    >>> caught = []
+    >>> old = signal.signal(signal.SIGTERM, lambda n, f: caught.append(len(done)))
+    >>> done = []
+    >>> with signals_held():
+    ...     os.kill(os.getpid(), signal.SIGTERM)
+    ...     done.append("renamed")
+    >>> caught  # (delivered after the block: both renames done)
+    [1]
+    >>> _ = signal.signal(signal.SIGTERM, old)
+    """
+    global _depth
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved: dict[int, Any] = {}
+    if _depth == 0:
+        _held.clear()
+        for name in STOPPING:
+            signum = getattr(signal, name, None)
+            if signum is None:
+                continue
+            handler = signal.getsignal(signum)
+            if handler in (signal.SIG_IGN, None):  # (ignored as the command was told to)
+                continue
+            saved[signum] = signal.signal(signum, lambda n, f: _held.append(n))
+    _depth += 1
+    try:
+        yield
+    finally:
+        _depth -= 1
+        if _depth == 0:
+            for signum, handler in saved.items():
+                signal.signal(signum, handler)
+            caught = list(dict.fromkeys(_held))
+            _held.clear()
+            for signum in caught:
+                signal.raise_signal(signum)
+
+
+def temporary_file(out: Output, target: Path) -> tuple[int, str]:
+    """A temporary file beside ``target`` for ``out``: a folder removed or made read-only while
+    the command ran (a county's run takes minutes) is named, not a traceback."""
+    try:
+        return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise InputError(
+            f"{{option}}: cannot write in folder {target.parent} ({reason(exc)})",
+            path=out.path,
+            parameter=out.parameter,
+        ) from None
+
+
 def write_all(items: Iterable[tuple[Output, Any]]) -> None:
     """Write every output whole, or none.
 
@@ -508,7 +636,7 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
             if out.stdout:
                 continue
             target = real_target(out.path)  # (a link's file is written, the link kept)
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+            fd, tmp = temporary_file(out, target)
             done.append((tmp, str(target)))
             os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes it private; outputs are ordinary
             try:
@@ -516,12 +644,14 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
                     fh.writelines(_pieces(content))
             except OSError as exc:
                 raise unwritable(exc, out.path, out.parameter) from None
-        for tmp, path in done:
-            os.replace(tmp, path)
+        with signals_held():  # (all renamed, or none: a stop waits for the last)
+            for tmp, path in done:
+                os.replace(tmp, path)
     except BaseException:
-        for tmp, _ in done:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        with signals_held():  # (a second Ctrl-C leaves no temporary file behind either)
+            for tmp, _ in done:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
         raise
     for out, content in items:
         if out.stdout:
@@ -545,18 +675,25 @@ def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
     """
     target = real_target(target)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    old = Path(f"{tmp}.old")
     try:
         yield tmp
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o777 & ~mask)  # mkdtemp's folder is the owner's only
-        if target.is_dir():
-            old = Path(f"{tmp}.old")
-            os.replace(target, old)
-            os.replace(tmp, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, target)
+        with signals_held():  # (a stop between the two renames left no folder at target)
+            if target.is_dir():
+                os.replace(target, old)
+                try:
+                    os.replace(tmp, target)
+                except BaseException:
+                    os.replace(old, target)
+                    raise
+            else:
+                os.replace(tmp, target)
+        shutil.rmtree(old, ignore_errors=True)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        with signals_held():  # (the new folder, or, once in place, the one it replaced)
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.rmtree(old, ignore_errors=True)
         raise

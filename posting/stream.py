@@ -950,7 +950,7 @@ def write_outputs(
     """Write every output asked for: each file beside its target first, all renamed into place
     at the end (none is written when one fails)."""
     from posting.io import write_text
-    from posting.outputs import real_target, unwritable
+    from posting.outputs import Output, real_target, signals_held, temporary_file, unwritable
 
     name = name or python_name
     makers = {
@@ -964,23 +964,20 @@ def write_outputs(
             path = outputs.get(key)
             if not path or path == "-":
                 continue
-            target = str(real_target(path))  # (a link's file is written, the link kept)
-            fd, tmp = tempfile.mkstemp(
-                prefix=f".{os.path.basename(target)}.",
-                suffix=".tmp",
-                dir=os.path.dirname(target),
-            )
+            target = real_target(path)  # (a link's file is written, the link kept)
+            fd, tmp = temporary_file(Output(key, path, key), target)
             os.close(fd)
-            staged.append((tmp, target))
+            staged.append((tmp, str(target)))
             try:
                 write_text(tmp, makers[key]())
             except OSError as exc:
                 raise unwritable(exc, path, key) from None
         if outputs.get("parquet"):
             _parquet(run, outputs["parquet"], name)
-        for tmp, target in staged:
-            os.replace(tmp, target)
-        staged = []
+        with signals_held():  # (all renamed, or none: a stop waits for the last)
+            for tmp, target in staged:
+                os.replace(tmp, target)
+            staged = []
         for key in ("json", "geojson", "csv"):
             if outputs.get(key) == "-":
                 write_text("-", makers[key]())

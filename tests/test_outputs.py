@@ -321,3 +321,197 @@ def test_folder_in_place_through_a_symbolic_link(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "rec"]
     assert [p.name for p in (tmp_path / "real").iterdir()] == ["new.txt"]
     assert real_target(tmp_path / "rec") == (tmp_path / "real").resolve()
+
+
+# -- outputs that are not files, not given, or whose folder went away ---------------------------
+
+
+def _special(kind: str, path: Path) -> None:
+    """A named pipe, or a device node that is a twin of /dev/null (character device 1, 3):
+    what `report.json -> /dev/null` names, without touching /dev."""
+    import stat
+
+    if kind == "pipe":
+        os.mkfifo(path)
+        return
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o644, os.makedev(1, 3))
+    except PermissionError:
+        pytest.skip("making a device node needs root")
+
+
+@pytest.mark.parametrize("through_link", [False, True], ids=["given", "link"])
+@pytest.mark.parametrize(("kind", "what"), [("pipe", "a named pipe"), ("device", "a device")])
+def test_an_output_that_is_a_device_or_a_pipe_isone_line_error_and_kept(
+    runner, data, tmp_path, kind, what, through_link
+):
+    """Every output is written beside its file and renamed onto it: a named pipe given as
+    --json was replaced by a plain file (its reader waited for ever), and a link to a device
+    (`report.json -> /dev/null`, run as root) replaced the device node itself with the
+    report. Refused before anything is read; the node is left as it was, and nothing else
+    is written."""
+    import stat
+
+    node = tmp_path / f"node-{kind}"
+    _special(kind, node)
+    given = tmp_path / "report.json"
+    if through_link:
+        given.symlink_to(node)
+    else:
+        node.rename(given)
+        node = given
+    mode = node.stat().st_mode
+    res = runner.invoke(
+        main, [*_args(data), "--json", str(given), "--csv", str(tmp_path / "r.csv")]
+    )
+    one_line_error(res, f"report.json: --json: is {what} ({node}), not a file", "- for stdout")
+    assert stat.S_IFMT(os.stat(given).st_mode) == stat.S_IFMT(mode)  # (still the pipe/device)
+    assert not (tmp_path / "r.csv").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "path"),
+    [
+        ("check", "--json", ""),
+        ("check", "--csv", " "),
+        ("check", "--parquet", ""),
+        ("map", "--output", ""),
+        ("evidence", "--output", ""),
+    ],
+)
+def test_an_output_given_an_empty_path_isone_line_error(
+    runner, data, tmp_path, monkeypatch, command, option, path
+):
+    """`--json "$OUT"` with OUT unset: the report was taken for not asked, and the run wrote
+    nothing and said nothing (exit 1, as if written); `map -o ""` ran the whole check and
+    ended in an internal error (IndexError); `evidence -o ""` took "" for the current folder,
+    which, empty, it replaced whole with the record (the shell was left in a deleted
+    folder)."""
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    inode = os.stat(cwd).st_ino
+    args = [command, *_args(data)[1:], option, path]
+    res = runner.invoke(main, args)
+    one_line_error(res, f"{option} was given an empty path ({path!r})", "leave the option out")
+    assert os.stat(cwd).st_ino == inode and list(cwd.iterdir()) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cwd", "data"]
+
+
+def test_an_output_folder_removed_while_the_command_ran_isone_line_error(
+    runner, data, tmp_path, monkeypatch
+):
+    """The folder was there when the outputs were checked, and gone when they were written
+    (a county's run takes minutes; a share unmounted, a cleanup): the message named the
+    temporary file the command had made up (`.r.json.k2j3.tmp: No such file or directory`);
+    now the option and the folder. The other output, in a folder still there, is not
+    written."""
+    import posting.cli
+
+    out = tmp_path / "out"
+    out.mkdir()
+    run = posting.cli._run
+
+    def run_then_remove(job):
+        report = run(job)
+        shutil.rmtree(out)
+        return report
+
+    monkeypatch.setattr(posting.cli, "_run", run_then_remove)
+    args = [*_args(data), "--csv", str(tmp_path / "r.csv"), "--json", str(out / "r.json")]
+    res = runner.invoke(main, args)
+    one_line_error(
+        res, f"{out / 'r.json'}: --json: cannot write in folder {out} (No such file or directory)"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+
+
+# -- stopped while the outputs are put in place ---------------------------------------------------
+
+_STOPPED_AT_RENAME = (  # the command, sent a signal right after it renamed r.json or r.csv
+    "import os, signal, sys\n"
+    "real, n, stop = os.replace, [], getattr(signal, sys.argv[1])\n"
+    "def replace(a, b):\n"
+    "    real(a, b)\n"
+    "    n.append(os.path.basename(b))\n"
+    "    if n.count('r.json') + n.count('r.csv') == 1 and n[-1] in ('r.json', 'r.csv'):\n"
+    "        os.kill(os.getpid(), stop)\n"
+    "os.replace = replace\n"
+    "from posting.cli import run\n"
+    "sys.argv = ['posting', *sys.argv[2:]]\n"
+    "run()\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("signal_name", "status"), [("SIGINT", 130), ("SIGTERM", 143)], ids=["ctrl-c", "sigterm"]
+)
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_a_stop_while_outputs_are_renamed_leaves_all_new_or_all_old(
+    data, tmp_path, signal_name, status, workers
+):
+    """Ctrl-C (or SIGTERM) after the JSON report was renamed into place and before the CSV
+    report was: the new JSON report stood beside the old CSV report, and the line said
+    "outputs not yet written in full were left as they were". The signal now waits for the
+    last rename (microseconds): both reports are the new ones, the status is the signal's
+    (128 + 2, 128 + 15), one line, no traceback, no temporary file."""
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "r.json").write_text("old json")
+    (out / "r.csv").write_text("old csv")
+    args = [*_args(data), *workers, "--json", str(out / "r.json"), "--csv", str(out / "r.csv")]
+    res = subprocess.run(
+        [sys.executable, "-c", _STOPPED_AT_RENAME, signal_name, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == status, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        f"posting: stopped by {signal_name}; outputs not yet written in full were left as they were"
+    ]
+    assert json.loads((out / "r.json").read_text())["summary"]["parcels"] == 29
+    assert (out / "r.csv").read_text().startswith("id,row,owner,status,")
+    assert sorted(p.name for p in out.iterdir()) == ["r.csv", "r.json"]
+
+
+class _Stop(BaseException):
+    pass
+
+
+def test_folder_in_place_stopped_between_its_two_renames_keeps_a_folder(tmp_path, monkeypatch):
+    """A folder replaced whole (`--parquet`, `evidence -o`) is moved aside, then the new one
+    put in its place: a stop between the two renames left no folder at all at the target (the
+    new one was removed, the old one hidden as `.rec.*.old`). Now the stop waits for the
+    second rename: the new folder is in place, the old one gone, nothing left beside it."""
+    import signal
+
+    (tmp_path / "rec").mkdir()
+    (tmp_path / "rec" / "old.txt").write_text("old")
+    real, seen = os.replace, []
+
+    def replace(a, b):
+        real(a, b)
+        seen.append(b)
+        if len(seen) == 1:
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    def stop(signum, frame):
+        raise _Stop
+
+    saved = signal.signal(signal.SIGTERM, stop)
+    monkeypatch.setattr(os, "replace", replace)
+    try:
+        with pytest.raises(_Stop), folder_in_place(tmp_path / "rec") as tmp:
+            (tmp / "new.txt").write_text("new")
+    finally:
+        signal.signal(signal.SIGTERM, saved)
+    assert len(seen) == 2  # (moved aside, then put in place: both before the stop)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rec"]
+    assert [p.name for p in (tmp_path / "rec").iterdir()] == ["new.txt"]
