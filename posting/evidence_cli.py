@@ -449,7 +449,7 @@ def write_record(directory: str | os.PathLike[str], record: Record) -> None:
     from pathlib import Path
 
     from posting.errors import InputError
-    from posting.outputs import folder_in_place
+    from posting.outputs import folder_in_place, unwritable
 
     target = Path(directory)
     _writable_target(target)
@@ -457,10 +457,13 @@ def write_record(directory: str | os.PathLike[str], record: Record) -> None:
     if not parent.is_dir():
         raise InputError(f"folder {parent} does not exist", path=str(target))
     with folder_in_place(target) as tmp:
-        for name, data in record.outputs.items():
-            (tmp / name).write_bytes(data)
-        text = json.dumps(record.manifest, indent=1, ensure_ascii=False) + "\n"
-        (tmp / MANIFEST).write_text(text, encoding="utf-8")
+        try:
+            for name, data in record.outputs.items():
+                (tmp / name).write_bytes(data)
+            text = json.dumps(record.manifest, indent=1, ensure_ascii=False) + "\n"
+            (tmp / MANIFEST).write_text(text, encoding="utf-8")
+        except OSError as exc:  # (a full disk: named, as check's outputs are)
+            raise unwritable(exc, os.fspath(directory), "output") from None
 
 
 def _writable_target(target: str | Path, options: dict[str, Any] | None = None) -> None:

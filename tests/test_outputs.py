@@ -259,6 +259,24 @@ def test_no_output_is_written_when_the_parquet_folder_fails(runner, data, tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "results"]
 
 
+def test_an_evidence_record_the_disk_has_no_room_for_is_named_and_kept(runner, data, tmp_path):
+    """A page (12 KB) does not fit in 5 KB: the message was `posting: error: File too large`,
+    naming no output; now the record's folder and option, as check's outputs. The earlier
+    record is left as it was, and nothing is left beside it."""
+    rec = tmp_path / "rec"
+    args = ["evidence", *_args(data)[1:], "-o", str(rec)]
+    assert runner.invoke(main, args).exit_code == 0
+    before = _files(rec)
+    res = _limited(5_000, *args, "--accuracy-ft", "16")
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        f"posting: error: {rec}: --output: cannot be written (File too large); free space "
+        "there or write it elsewhere"
+    ]
+    assert _files(rec) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "rec"]
+
+
 @pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
 def test_outputs_that_are_symbolic_links_write_where_they_point(runner, data, tmp_path, workers):
     """`report.json -> /shared/reports/today.json`: the file the link points to is updated and
