@@ -45,6 +45,7 @@ __all__ = [
     "SUFFIXES",
     "Output",
     "error_number",
+    "file_mode",
     "folder_in_place",
     "inputs_of",
     "real_target",
@@ -619,6 +620,31 @@ def temporary_file(out: Output, target: Path) -> tuple[int, str]:
         ) from None
 
 
+def file_mode(target: str | os.PathLike[str]) -> int:
+    """The permissions an output written onto ``target`` gets: those of the file it replaces
+    (a report kept private with ``chmod 600`` stays so, as ``cp`` and a shell's ``>`` keep
+    them; a rename of a new file used to make it readable by all), else an ordinary new
+    file's (``0o666`` less the umask).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     kept = Path(d) / "r.json"
+    ...     _ = kept.write_text("{}")
+    ...     kept.chmod(0o600)
+    ...     oct(file_mode(kept))
+    '0o600'
+    """
+    try:
+        st = os.stat(target)
+    except OSError:
+        st = None
+    if st is not None and stat.S_ISREG(st.st_mode):
+        return stat.S_IMODE(st.st_mode)
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def write_all(items: Iterable[tuple[Output, Any]]) -> None:
     """Write every output whole, or none.
 
@@ -629,8 +655,6 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
     """
     items = list(items)
     done: list[tuple[str, str]] = []
-    umask = os.umask(0)
-    os.umask(umask)
     try:
         for out, content in items:
             if out.stdout:
@@ -638,7 +662,7 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
             target = real_target(out.path)  # (a link's file is written, the link kept)
             fd, tmp = temporary_file(out, target)
             done.append((tmp, str(target)))
-            os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes it private; outputs are ordinary
+            os.fchmod(fd, file_mode(target))  # (mkstemp makes it private)
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.writelines(_pieces(content))

@@ -950,7 +950,14 @@ def write_outputs(
     """Write every output asked for: each file beside its target first, all renamed into place
     at the end (none is written when one fails)."""
     from posting.io import write_text
-    from posting.outputs import Output, real_target, signals_held, temporary_file, unwritable
+    from posting.outputs import (
+        Output,
+        file_mode,
+        real_target,
+        signals_held,
+        temporary_file,
+        unwritable,
+    )
 
     name = name or python_name
     makers = {
@@ -972,6 +979,7 @@ def write_outputs(
                 write_text(tmp, makers[key]())
             except OSError as exc:
                 raise unwritable(exc, path, key) from None
+            os.chmod(tmp, file_mode(target))  # (the replaced file's, as one process keeps)
         if outputs.get("parquet"):
             _parquet(run, outputs["parquet"], name)
         with signals_held():  # (all renamed, or none: a stop waits for the last)

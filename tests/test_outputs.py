@@ -533,3 +533,29 @@ def test_folder_in_place_stopped_between_its_two_renames_keeps_a_folder(tmp_path
     assert len(seen) == 2  # (moved aside, then put in place: both before the stop)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rec"]
     assert [p.name for p in (tmp_path / "rec").iterdir()] == ["new.txt"]
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_an_output_keeps_the_permissions_of_the_file_it_replaces(runner, data, tmp_path, workers):
+    """A report kept private (`chmod 600 r.json`: it names the owners) was readable by all
+    once the next run replaced it (0644: a new file's, with umask 022), which `cp` and a
+    shell's `>` never do. A new output is an ordinary file (0666 less the umask)."""
+    import stat
+
+    (tmp_path / "r.json").write_text("old")
+    (tmp_path / "r.json").chmod(0o600)
+    (tmp_path / "r.csv").write_text("old")
+    (tmp_path / "r.csv").chmod(0o640)
+    args = [*_args(data), *workers]
+    for name in ("r.json", "r.csv", "r.geojson"):
+        args += [f"--{name.split('.')[1]}", str(tmp_path / name)]
+    umask = os.umask(0o022)
+    try:
+        assert runner.invoke(main, args).exit_code == 1
+    finally:
+        os.umask(umask)
+    modes = {
+        n: stat.S_IMODE((tmp_path / n).stat().st_mode) for n in ("r.json", "r.csv", "r.geojson")
+    }
+    assert modes == {"r.json": 0o600, "r.csv": 0o640, "r.geojson": 0o644}
+    assert json.loads((tmp_path / "r.json").read_text())["summary"]["parcels"] == 29
