@@ -55,6 +55,7 @@ __all__ = [
     "signals_held",
     "stdout_gone",
     "temporary_file",
+    "to_stdout",
     "unwritable",
     "write_all",
 ]
@@ -514,6 +515,23 @@ def _pieces(content: Any) -> Iterable[bytes | memoryview]:
     return (p.encode() if isinstance(p, str) else p for p in pieces)
 
 
+def to_stdout(content: Any, parameter: str | None = None) -> None:
+    """Write to stdout; a reader that has gone (``| head``) ends the writing quietly, and
+    stdout that cannot take it (``> /dev/full``, a full disk) is named.
+
+    Raises
+    ------
+    InputError
+        Stdout cannot be written (``{option}``: ``parameter``, the output that goes there).
+    """
+    try:
+        _to_stdout(content)
+    except OSError as exc:
+        raise InputError(
+            f"{{option}} -: stdout cannot be written ({reason(exc)})", parameter=parameter
+        ) from None
+
+
 def _to_stdout(content: Any) -> None:
     """Write to stdout; a reader that has gone (``| head``) ends the writing quietly."""
     out = getattr(sys.stdout, "buffer", None)
@@ -651,7 +669,9 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
     Each file's content (a string, bytes, or an iterable of either) goes to a temporary file
     beside it (beside the file a symbolic link points to: :func:`real_target`); only when all
     are written are they renamed into place, so an error while writing (a full disk) leaves
-    every existing file as it was. The output on stdout, if any, is written last.
+    every existing file as it was. The output on stdout, if any, is written between the two
+    (:func:`to_stdout`): stdout that cannot take it (``> /dev/full``) replaces no file either,
+    and a reader that has gone (``| head``) does not stop the files.
     """
     items = list(items)
     done: list[tuple[str, str]] = []
@@ -668,6 +688,9 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
                     fh.writelines(_pieces(content))
             except OSError as exc:
                 raise unwritable(exc, out.path, out.parameter) from None
+        for out, content in items:
+            if out.stdout:
+                to_stdout(content, out.parameter)
         with signals_held():  # (all renamed, or none: a stop waits for the last)
             for tmp, path in done:
                 os.replace(tmp, path)
@@ -677,9 +700,6 @@ def write_all(items: Iterable[tuple[Output, Any]]) -> None:
                 if os.path.exists(tmp):
                     os.unlink(tmp)
         raise
-    for out, content in items:
-        if out.stdout:
-            _to_stdout(content)
 
 
 @contextmanager

@@ -956,6 +956,7 @@ def write_outputs(
         real_target,
         signals_held,
         temporary_file,
+        to_stdout,
         unwritable,
     )
 
@@ -980,15 +981,15 @@ def write_outputs(
             except OSError as exc:
                 raise unwritable(exc, path, key) from None
             os.chmod(tmp, file_mode(target))  # (the replaced file's, as one process keeps)
+        for key in ("json", "geojson", "csv"):  # (before the renames, as one process)
+            if outputs.get(key) == "-":  # (a reader gone, `| head`, keeps the exit status)
+                to_stdout(makers[key](), key)
         if outputs.get("parquet"):
             _parquet(run, outputs["parquet"], name)
         with signals_held():  # (all renamed, or none: a stop waits for the last)
             for tmp, target in staged:
                 os.replace(tmp, target)
             staged = []
-        for key in ("json", "geojson", "csv"):
-            if outputs.get(key) == "-":
-                write_text("-", makers[key]())
     finally:
         for tmp, _ in staged:
             if os.path.exists(tmp):

@@ -259,6 +259,38 @@ def test_no_output_is_written_when_the_parquet_folder_fails(runner, data, tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "results"]
 
 
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_stdout_that_cannot_be_written_is_named_and_replaces_no_file(data, tmp_path, workers):
+    """`posting check ... --geojson - --csv r.csv > /dev/full`: the message was `No space
+    left on device`, naming nothing, and r.csv had been replaced already (stdout was written
+    after the files were in place). Stdout is now written before the renames: the option is
+    named, and r.csv is left as it was."""
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full (Linux's) here")
+    (tmp_path / "r.csv").write_text("old")
+    args = [*_args(data), *workers, "--geojson", "-", "--csv", str(tmp_path / "r.csv")]
+    with open("/dev/full", "wb") as full:
+        res = subprocess.run(
+            [sys.executable, "-c", "from posting.cli import run; run()", *args],
+            cwd=ROOT,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert res.returncode == 2, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        "posting: error: --geojson -: stdout cannot be written (No space left on device)"
+    ]
+    assert (tmp_path / "r.csv").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "r.csv"]
+
+
 def test_an_evidence_record_the_disk_has_no_room_for_is_named_and_kept(runner, data, tmp_path):
     """A page (12 KB) does not fit in 5 KB: the message was `posting: error: File too large`,
     naming no output; now the record's folder and option, as check's outputs. The earlier
