@@ -420,28 +420,29 @@ def test_an_output_that_is_a_device_or_a_pipe_isone_line_error_and_kept(
 
 
 @pytest.mark.parametrize(
-    ("command", "option", "path"),
+    ("command", "option", "path", "more"),
     [
-        ("check", "--json", ""),
-        ("check", "--csv", " "),
-        ("check", "--parquet", ""),
-        ("map", "--output", ""),
-        ("evidence", "--output", ""),
+        ("check", "--json", "", []),
+        ("check", "--csv", " ", []),
+        ("check", "--parquet", "", []),
+        ("map", "--output", "", []),
+        ("evidence", "--output", "", []),
+        ("plan", "--summary", "", ["-o", "plan.gpx"]),
     ],
 )
 def test_an_output_given_an_empty_path_isone_line_error(
-    runner, data, tmp_path, monkeypatch, command, option, path
+    runner, data, tmp_path, monkeypatch, command, option, path, more
 ):
     """`--json "$OUT"` with OUT unset: the report was taken for not asked, and the run wrote
     nothing and said nothing (exit 1, as if written); `map -o ""` ran the whole check and
     ended in an internal error (IndexError); `evidence -o ""` took "" for the current folder,
     which, empty, it replaced whole with the record (the shell was left in a deleted
-    folder)."""
+    folder); `plan --summary ""` wrote the plan and no summary. Nothing is written now."""
     cwd = tmp_path / "cwd"
     cwd.mkdir()
     monkeypatch.chdir(cwd)
     inode = os.stat(cwd).st_ino
-    args = [command, *_args(data)[1:], option, path]
+    args = [command, *_args(data)[1:], *more, option, path]
     res = runner.invoke(main, args)
     one_line_error(res, f"{option} was given an empty path ({path!r})", "leave the option out")
     assert os.stat(cwd).st_ino == inode and list(cwd.iterdir()) == []
