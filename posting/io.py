@@ -3726,13 +3726,13 @@ def write_text(
             write(b"\n")
         (out or sys.stdout).flush()
         return
-    from posting.outputs import real_target
+    from posting.outputs import beside, real_target
 
     target = real_target(path)
     directory = target.parent
     if not directory.is_dir():
         raise InputError(f"{path}: folder {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    fd, tmp = tempfile.mkstemp(prefix=beside(target.name), suffix=".tmp", dir=directory)
     umask = os.umask(0)
     os.umask(umask)
     os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes the file private; outputs are ordinary files

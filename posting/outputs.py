@@ -44,6 +44,7 @@ __all__ = [
     "STOPPING",
     "SUFFIXES",
     "Output",
+    "beside",
     "error_number",
     "file_mode",
     "folder_in_place",
@@ -216,6 +217,21 @@ def _check_regular(out: Output) -> None:
             )
 
 
+def beside(name: str) -> str:
+    """The start of the name of a temporary file or folder made beside ``name``: hidden, and
+    at most 60 bytes of the name, so that a name as long as a disk allows (255 bytes) still
+    has its temporary (``.{name}.k2j3x8a1.tmp`` was over the limit, and an output of 245
+    bytes or more was refused, "File name too long").
+
+    >>> beside("report.json")
+    '.report.json.'
+    >>> len(beside("é" * 127).encode())  # (254 bytes: cut on a whole character)
+    62
+    """
+    short = name.encode()[:60].decode(errors="ignore")
+    return f".{short}."
+
+
 def _check_parent(out: Output) -> None:
     """Refuse an output whose folder does not exist or cannot be written: the folder of the
     file it is written to (:func:`real_target`), which for a symbolic link is the folder of
@@ -245,7 +261,7 @@ def _check_parent(out: Output) -> None:
     if real.parent != Path(os.path.abspath(folder)):
         folder = real.parent  # (named as the folder written in)
     try:  # the only sure test of a folder's permissions (ACLs, read-only disks, root)
-        fd, probe = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
+        fd, probe = tempfile.mkstemp(prefix=beside(real.name), suffix=".tmp", dir=folder)
     except OSError as exc:
         raise InputError(
             f"{{option}}: cannot write in folder {folder} ({exc.strerror or exc})",
@@ -629,7 +645,7 @@ def temporary_file(out: Output, target: Path) -> tuple[int, str]:
     """A temporary file beside ``target`` for ``out``: a folder removed or made read-only while
     the command ran (a county's run takes minutes) is named, not a traceback."""
     try:
-        return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        return tempfile.mkstemp(prefix=beside(target.name), suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise InputError(
             f"{{option}}: cannot write in folder {target.parent} ({reason(exc)})",
@@ -718,7 +734,7 @@ def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
     (['out'], 'a')
     """
     target = real_target(target)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=beside(target.name), dir=target.parent))
     old = Path(f"{tmp}.old")
     try:
         yield tmp

@@ -592,3 +592,22 @@ def test_an_output_keeps_the_permissions_of_the_file_it_replaces(runner, data, t
     }
     assert modes == {"r.json": 0o600, "r.csv": 0o640, "r.geojson": 0o644}
     assert json.loads((tmp_path / "r.json").read_text())["summary"]["parcels"] == 29
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_outputs_named_as_long_as_the_disk_allows_are_written(runner, data, tmp_path, workers):
+    """A file name may have 255 bytes; the temporary beside it was named `.{name}.k2j3x8a1.tmp`
+    (15 bytes more), so an output named with 241 bytes or more was refused up front, "cannot
+    write in folder ... (File name too long)", though the disk takes it. Now the temporary
+    keeps at most 60 bytes of the name."""
+    names = {"--json": "j" * 250 + ".json", "--csv": "c" * 251 + ".csv", "--parquet": "p" * 255}
+    assert all(len(n.encode()) == 255 for n in names.values())
+    args = [*_args(data), *workers]
+    for flag, name in names.items():
+        args += [flag, str(tmp_path / name)]
+    res = runner.invoke(main, args)
+    assert res.exit_code == 1, res.stderr
+    assert json.loads((tmp_path / names["--json"]).read_text())["summary"]["parcels"] == 29
+    assert (tmp_path / names["--csv"]).read_text().startswith("id,row,owner,status,")
+    assert (tmp_path / names["--parquet"] / "summary.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["data", *names.values()])
