@@ -91,7 +91,22 @@ def _user_errors(f: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The group of commands, with a ``KeyboardInterrupt`` that did not come through the
+    command's own handler (:func:`_stop_on_signals`: a library that put Python's back, a
+    writer interrupted) taken as Ctrl-C, :class:`Stopped`: click said "Aborted!" and exited 1,
+    the verdict "a parcel is not compliant"."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            import signal
+
+            raise Stopped(signal.SIGINT) from None
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(None, "--version", package_name=_pkg, message="%(version)s")
 def main() -> None:
     """Is this land legally posted against trespass?

@@ -532,6 +532,55 @@ def test_a_stop_while_outputs_are_renamed_leaves_all_new_or_all_old(
     assert sorted(p.name for p in out.iterdir()) == ["r.csv", "r.json"]
 
 
+_INTERRUPTED_WRITER = (  # the command, its writer interrupted after the first piece
+    "import sys\n"
+    "import posting.outputs as o\n"
+    "real = o._pieces\n"
+    "def pieces(content):\n"
+    "    for i, piece in enumerate(real(content)):\n"
+    "        if i == 1:\n"
+    "            raise KeyboardInterrupt\n"
+    "        yield piece\n"
+    "o._pieces = pieces\n"
+    "from posting.cli import run\n"
+    "sys.argv = ['posting', *sys.argv[1:]]\n"
+    "run()\n"
+)
+
+
+def test_a_keyboard_interrupt_while_writing_is_ctrl_c(data, tmp_path):
+    """A KeyboardInterrupt that did not come through the command's own handler of Ctrl-C (a
+    library that put Python's back) while the JSON report was written: click said "Aborted!"
+    and exited 1, the verdict "a parcel is not compliant". Now it is Ctrl-C: 130, the line,
+    the old report kept, no temporary file."""
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    (tmp_path / "r.json").write_text("old")
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _INTERRUPTED_WRITER,
+            *_args(data),
+            "--json",
+            str(tmp_path / "r.json"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 130, res.stderr
+    assert res.stderr.strip().splitlines() == [
+        "posting: stopped by SIGINT; outputs not yet written in full were left as they were"
+    ]
+    assert (tmp_path / "r.json").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "r.json"]
+
+
 class _Stop(BaseException):
     pass
 
