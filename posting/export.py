@@ -13,15 +13,22 @@ Nothing here measures: every figure comes from the plan's tables. Formats:
 
 Longitudes and latitudes are written as :func:`posting.planning.lonlat_text` gives them (7
 decimals), the very values the plan was checked with.
+
+A county's plan has a million markers and more: each format is made :data:`CHUNK_ROWS` markers
+at a time (a KML's whole folders), and the command writes each piece as it is made, so the
+Python objects of one piece (gpxpy's waypoints, fastkml's placemarks, the rows) are all that is
+held at once, not those of every marker (:func:`iter_export`). The pieces joined are the text
+the libraries write for the whole table in one go, byte for byte.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -37,6 +44,8 @@ __all__ = [
     "FORMATS",
     "SUMMARY_FORMATS",
     "format_of",
+    "iter_export",
+    "iter_summary_json",
     "render",
     "summary_csv",
     "summary_json",
@@ -65,6 +74,10 @@ CSV_COLUMNS = [
     "note",
 ]
 """Columns of the CSV export (and properties of the GeoJSON export, less ``lat``/``lon``)."""
+CHUNK_ROWS = 20_000
+"""Markers made into text at a time (a KML's folders are kept whole)."""
+SUMMARY_PIECE_CHARS = 1 << 20
+"""About how many characters of the JSON shopping list are written at a time."""
 
 
 def _num(x: Any, nd: int = 1) -> float | None:
@@ -151,6 +164,15 @@ def _metadata(plan: Plan) -> tuple[str, str]:
 # -- GPX ---------------------------------------------------------------------------------------
 def to_gpx(plan: Plan, table: pd.DataFrame) -> str:
     """GPX 1.1 with one waypoint per marker of ``table`` (written with gpxpy)."""
+    return "".join(iter_gpx(plan, table))
+
+
+def iter_gpx(plan: Plan, table: pd.DataFrame) -> Iterator[str]:
+    """:func:`to_gpx`'s text in pieces: gpxpy's document of each chunk of markers, spliced."""
+    return _spliced(lambda chunk: _gpx_doc(plan, chunk), table, _chunks(table), "\n</gpx>")
+
+
+def _gpx_doc(plan: Plan, table: pd.DataFrame) -> str:
     import gpxpy.gpx
 
     from posting.records import _tool_version
@@ -186,6 +208,17 @@ def _folder_names(plan: Plan, parcels: np.ndarray) -> dict[int, str]:
 
 def to_kml(plan: Plan, table: pd.DataFrame) -> str:
     """KML 2.2 with one folder per parcel and one placemark per marker (written with fastkml)."""
+    return "".join(iter_kml(plan, table))
+
+
+def iter_kml(plan: Plan, table: pd.DataFrame) -> Iterator[str]:
+    """:func:`to_kml`'s text in pieces: fastkml's document of each chunk of whole parcels (in
+    the order of their folders), spliced."""
+    chunks = _chunks(table, whole_parcels=True)
+    return _spliced(lambda chunk: _kml_doc(plan, chunk), table, chunks, "  </Document>\n</kml>\n")
+
+
+def _kml_doc(plan: Plan, table: pd.DataFrame) -> str:
     import pygeoif
     from fastkml import Data, Document, ExtendedData, Folder, Placemark, kml
     from fastkml.geometry import Point
@@ -253,33 +286,98 @@ def _rows(table: pd.DataFrame) -> list[dict[str, Any]]:
 
 def to_csv(plan: Plan, table: pd.DataFrame) -> str:
     """CSV, one row per marker: ``parcel_id``, ``role``, ``lat``, ``lon`` (7 decimals) first."""
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
-    w.writeheader()
-    for row in _rows(table):
-        w.writerow({k: "" if v is None else v for k, v in row.items()})
-    return buf.getvalue()
+    return "".join(iter_csv(plan, table))
+
+
+def iter_csv(plan: Plan, table: pd.DataFrame) -> Iterator[str]:
+    """:func:`to_csv`'s text in pieces: the header, then each chunk's rows."""
+    for i, chunk in enumerate([table.iloc[:0], *_chunks(table)]):
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+        if i == 0:
+            w.writeheader()
+        for row in _rows(chunk):
+            w.writerow({k: "" if v is None else v for k, v in row.items()})
+        yield buf.getvalue()
 
 
 def to_geojson(plan: Plan, table: pd.DataFrame) -> str:
     """A GeoJSON FeatureCollection of points (WGS 84) with the CSV's properties."""
-    feats = []
-    for row in _rows(table):
-        lon, lat = float(row.pop("lon")), float(row.pop("lat"))
-        feats.append(
-            json.dumps(
-                {
-                    "type": "Feature",
-                    "geometry": {"type": "Point", "coordinates": [lon, lat]},
-                    "properties": row,
-                },
-                ensure_ascii=False,
-                allow_nan=False,
-            )
-        )
+    return "".join(iter_geojson(plan, table))
+
+
+def iter_geojson(plan: Plan, table: pd.DataFrame) -> Iterator[str]:
+    """:func:`to_geojson`'s text in pieces: the head, each chunk's features, the end."""
     name, desc = _metadata(plan)
     head = json.dumps({"type": "FeatureCollection", "name": name, "description": desc})
-    return head[:-1] + ', "features": [\n' + ",\n".join(feats) + "\n]}\n"
+    yield head[:-1] + ', "features": [\n'
+    sep = ""
+    for chunk in _chunks(table):
+        feats = []
+        for row in _rows(chunk):
+            lon, lat = float(row.pop("lon")), float(row.pop("lat"))
+            feats.append(
+                json.dumps(
+                    {
+                        "type": "Feature",
+                        "geometry": {"type": "Point", "coordinates": [lon, lat]},
+                        "properties": row,
+                    },
+                    ensure_ascii=False,
+                    allow_nan=False,
+                )
+            )
+        yield sep + ",\n".join(feats)
+        sep = ",\n"
+    yield "\n]}\n"
+
+
+# -- in chunks ---------------------------------------------------------------------------------
+def _chunks(table: pd.DataFrame, whole_parcels: bool = False) -> Iterator[pd.DataFrame]:
+    """``table`` in chunks of :data:`CHUNK_ROWS` rows, in order; with ``whole_parcels``, in
+    order of parcel (the table's order within each) and each parcel's rows in one chunk (a
+    chunk is as long as its parcels' rows take)."""
+    n = len(table)
+    if not whole_parcels:
+        for lo in range(0, n, CHUNK_ROWS):
+            yield table.iloc[lo : lo + CHUNK_ROWS]
+        return
+    parcel = table["parcel"].to_numpy(dtype=np.int64)
+    order = np.argsort(parcel, kind="stable")
+    sorted_parcel = parcel[order]
+    new = np.r_[True, sorted_parcel[1:] != sorted_parcel[:-1]] if n else np.empty(0, bool)
+    first_row = np.maximum.accumulate(np.where(new, np.arange(n), 0))  # of its parcel
+    chunk = first_row // CHUNK_ROWS
+    cuts = np.r_[0, np.flatnonzero(chunk[1:] != chunk[:-1]) + 1, n]
+    for lo, hi in itertools.pairwise(cuts):
+        yield table.iloc[order[lo:hi]]
+
+
+def _spliced(
+    doc: Callable[[pd.DataFrame], str],
+    table: pd.DataFrame,
+    chunks: Iterator[pd.DataFrame],
+    close: str,
+) -> Iterator[str]:
+    """The document ``doc`` makes of all of ``table``, made of one of its ``chunks`` at a time.
+
+    ``doc`` of no rows ends with ``close``; ``doc`` of some rows is the same head, their
+    elements (each written the same whatever comes before it) and ``close``.
+    """
+    empty = doc(table.iloc[:0])
+    if not len(table):
+        yield empty
+        return
+    if not empty.endswith(close):  # pragma: no cover - a library writing its documents anew
+        raise AssertionError(f"a document without markers does not end with {close!r}")
+    head = empty[: len(empty) - len(close)]
+    yield head
+    for chunk in chunks:
+        text = doc(chunk)
+        if not (text.startswith(head) and text.endswith(close)):  # pragma: no cover
+            raise AssertionError("a chunk's document does not splice into the whole")
+        yield text[len(head) : len(text) - len(close)]
+    yield close
 
 
 FORMATS: dict[str, Callable[[Plan, pd.DataFrame], str]] = {
@@ -289,16 +387,34 @@ FORMATS: dict[str, Callable[[Plan, pd.DataFrame], str]] = {
     "geojson": to_geojson,
 }
 """Export formats by name (each also registered with :mod:`posting.render`)."""
+PIECES: dict[str, Callable[[Plan, pd.DataFrame], Iterator[str]]] = {
+    "gpx": iter_gpx,
+    "kml": iter_kml,
+    "csv": iter_csv,
+    "geojson": iter_geojson,
+}
+"""The same, as pieces of text (:func:`iter_export`)."""
 _SUFFIXES = {"gpx": (".gpx",), "kml": (".kml",), "csv": (".csv",), "geojson": (".geojson", ".json")}
 SUMMARY_FORMATS = {".json": "json", ".csv": "csv"}
 
 
-def _renderer(fmt: str) -> Callable[..., str]:
-    def render_plan(plan: Plan, *, include_existing: bool = False) -> str:
-        table = plan.with_existing() if include_existing else plan.markers
-        return FORMATS[fmt](plan, table)
+def iter_export(plan: Plan, fmt: str, *, include_existing: bool = False) -> Iterator[bytes]:
+    """The plan's markers (and the existing ones, if asked) in format ``fmt``, as UTF-8 pieces
+    made one chunk of markers at a time, as they are written (:mod:`posting.render`'s
+    renderer of the format: :func:`posting.outputs.write_all` writes each piece as it comes).
+    """
+    table = plan.with_existing() if include_existing else plan.markers
+    for piece in PIECES[fmt](plan, table):
+        yield piece.encode()
 
-    render_plan.__doc__ = f"The plan's markers (and the existing ones, if asked) as {fmt}."
+
+def _renderer(fmt: str) -> Callable[..., Iterator[bytes]]:
+    def render_plan(plan: Plan, *, include_existing: bool = False) -> Iterator[bytes]:
+        return iter_export(plan, fmt, include_existing=include_existing)
+
+    render_plan.__doc__ = (
+        f"The plan's markers (and the existing ones, if asked) as {fmt}, in pieces."
+    )
     return render_plan
 
 
@@ -323,8 +439,9 @@ def format_of(path: str, given: str | None = None) -> str:
 
 
 def render(plan: Plan, fmt: str, *, include_existing: bool = False) -> str:
-    """The plan's markers (and the existing ones, if asked) in format ``fmt``."""
-    return formats.render(plan, fmt, include_existing=include_existing)
+    """The plan's markers (and the existing ones, if asked) in format ``fmt``, as one text."""
+    out = formats.render(plan, fmt, include_existing=include_existing)
+    return out if isinstance(out, str) else b"".join(out).decode()
 
 
 # -- the shopping list -------------------------------------------------------------------------
@@ -377,10 +494,27 @@ def summary_dict(plan: Plan) -> dict[str, Any]:
     }
 
 
-@register("summary-json", "plan", title="the shopping list (JSON)")
 def summary_json(plan: Plan) -> str:
     """The shopping list as JSON text."""
-    return json.dumps(summary_dict(plan), indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    return b"".join(iter_summary_json(plan)).decode()
+
+
+@register("summary-json", "plan", title="the shopping list (JSON)")
+def iter_summary_json(plan: Plan) -> Iterator[bytes]:
+    """:func:`summary_json`'s text as UTF-8 pieces of about a megabyte, written as they are
+    made: ``json.dumps`` of the summary, whose pure-Python encoder (an indented one) joins the
+    same small strings, a few for each figure, all at once (a county's are 0.4 GB)."""
+    encoder = json.JSONEncoder(indent=1, ensure_ascii=False, allow_nan=False)
+    held: list[str] = []
+    size = 0
+    for text in encoder.iterencode(summary_dict(plan)):
+        held.append(text)
+        size += len(text)
+        if size >= SUMMARY_PIECE_CHARS:
+            yield "".join(held).encode()
+            held, size = [], 0
+    held.append("\n")
+    yield "".join(held).encode()
 
 
 @register("summary-csv", "plan", title="the shopping list (CSV)")

@@ -217,6 +217,68 @@ def test_existing_markers_only_when_asked(sample_plan):
     assert len(set(names)) == len(names)
 
 
+# what marks one marker in each format's text
+_MARKER = {"gpx": b"<wpt ", "kml": b"<Placemark>", "csv": b"\n", "geojson": b'"type": "Feature"'}
+
+
+@pytest.mark.parametrize("include_existing", [False, True])
+@pytest.mark.parametrize("fmt", ["gpx", "kml", "csv", "geojson"])
+def test_each_export_is_made_a_few_markers_at_a_time(sample_plan, fmt, include_existing):
+    # a county's plan has a million markers: the command writes each format in pieces of
+    # CHUNK_ROWS markers (a KML's folders whole), not as one text made of every marker's
+    # objects at once; joined, the pieces are the libraries' one document of the whole table
+    # (gpxpy's, fastkml's; the CSV's and GeoJSON's as written in one go), byte for byte
+    from posting import export
+    from posting.render import render as pieces_of
+
+    table = sample_plan.with_existing() if include_existing else sample_plan.markers
+    n = len(table)
+    planned = set(sample_plan.parcels["parcel"])  # and the existing signs of the planned lots
+    existing = int(sample_plan.report.markers["parcel"].isin(planned).sum())
+    assert n == 60 + (existing if include_existing else 0)
+    whole = {
+        "gpx": lambda: export._gpx_doc(sample_plan, table),
+        "kml": lambda: export._kml_doc(sample_plan, table),
+        "csv": lambda: export.to_csv(sample_plan, table),  # one chunk: CHUNK_ROWS > n
+        "geojson": lambda: export.to_geojson(sample_plan, table),
+    }[fmt]()
+    assert whole.encode().count(_MARKER[fmt]) == n + (fmt == "csv")  # (the CSV's header line)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(export, "CHUNK_ROWS", 7)
+        pieces = list(pieces_of(sample_plan, fmt, include_existing=include_existing))
+    assert all(isinstance(p, bytes) for p in pieces)
+    assert b"".join(pieces).decode() == whole
+    per_piece = [p.count(_MARKER[fmt]) for p in pieces]
+    assert sum(per_piece) == n + (fmt == "csv")
+    if fmt == "kml":  # whole folders, one parcel's markers in one piece
+        assert all(p.count(b"<Folder>") == p.count(b"</Folder>") for p in pieces)
+        assert len(pieces) > 3
+    else:  # a head, ceil(n / 7) pieces of at most 7 markers, an end (the CSV: no end)
+        assert max(per_piece) <= 7
+        assert len(pieces) == 1 + -(-n // 7) + (fmt != "csv")
+
+
+def test_the_json_shopping_list_is_written_in_pieces(sample_plan):
+    # json.dumps (indented: the pure-Python encoder) joins every small string of the summary
+    # at once; the command writes them as they come, in pieces of about SUMMARY_PIECE_CHARS,
+    # the same text byte for byte
+    from posting import export
+    from posting.render import render as pieces_of
+
+    whole = json.dumps(
+        export.summary_dict(sample_plan), indent=1, ensure_ascii=False, allow_nan=False
+    )
+    assert len(whole) > 5000  # (the sample's: 9 KB)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(export, "SUMMARY_PIECE_CHARS", 1000)
+        pieces = list(pieces_of(sample_plan, "summary-json"))
+    assert b"".join(pieces).decode() == whole + "\n" == summary_json(sample_plan)
+    # each piece stops at the first string that takes it to 1,000 characters (a parcel's note
+    # is one string: under 1,000 more)
+    assert len(pieces) >= len(whole) // 2000
+    assert all(len(p.decode()) < 2000 for p in pieces)
+
+
 def test_summary_totals_add_up(sample_plan):
     d = json.loads(summary_json(sample_plan))
     assert d["schema"] == "posting-plan/1"
