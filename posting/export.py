@@ -173,6 +173,7 @@ def iter_gpx(plan: Plan, table: pd.DataFrame) -> Iterator[str]:
 
 
 def _gpx_doc(plan: Plan, table: pd.DataFrame) -> str:
+    """gpxpy's GPX document of the markers of ``table``, whole."""
     import gpxpy.gpx
 
     from posting.records import _tool_version
@@ -219,6 +220,7 @@ def iter_kml(plan: Plan, table: pd.DataFrame) -> Iterator[str]:
 
 
 def _kml_doc(plan: Plan, table: pd.DataFrame) -> str:
+    """fastkml's KML document of the markers of ``table``, whole."""
     import pygeoif
     from fastkml import Data, Document, ExtendedData, Folder, Placemark, kml
     from fastkml.geometry import Point
@@ -291,14 +293,19 @@ def to_csv(plan: Plan, table: pd.DataFrame) -> str:
 
 def iter_csv(plan: Plan, table: pd.DataFrame) -> Iterator[str]:
     """:func:`to_csv`'s text in pieces: the header, then each chunk's rows."""
-    for i, chunk in enumerate([table.iloc[:0], *_chunks(table)]):
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
-        if i == 0:
-            w.writeheader()
-        for row in _rows(chunk):
-            w.writerow({k: "" if v is None else v for k, v in row.items()})
-        yield buf.getvalue()
+    yield _csv_text(table.iloc[:0], header=True)
+    for chunk in _chunks(table):
+        yield _csv_text(chunk)
+
+
+def _csv_text(table: pd.DataFrame, header: bool = False) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    if header:
+        w.writeheader()
+    for row in _rows(table):
+        w.writerow({k: "" if v is None else v for k, v in row.items()})
+    return buf.getvalue()
 
 
 def to_geojson(plan: Plan, table: pd.DataFrame) -> str:
