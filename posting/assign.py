@@ -186,6 +186,7 @@ def assign_markers(
     *,
     tolerance_ft: float,
     explain: bool = True,
+    indexes: dict[tuple[int, float], Future[RingIndex]] | None = None,
 ) -> Assignment:
     """Assign each marker to the parcel and ring it posts.
 
@@ -202,8 +203,16 @@ def assign_markers(
         nearest boundary within :data:`REASON_SEARCH_FT`). False leaves the ``reason`` of an
         unassigned marker with a usable position None: for a check whose unassigned markers
         are explained elsewhere (a partition's, whose neighbours may assign them).
+    indexes
+        The rings' indexes (:class:`~posting.boundary.RingIndex`, per working frame and
+        tolerance) already built for these parcels, to take and to add to: a caller that
+        assigns many small sets of markers against the same parcels keeps one (the plan
+        settling its markers asks a few hundred times; an index of a county's two million
+        vertices takes 0.3 s to build). None: built afresh for this call, and dropped.
     """
-    return assign_near(prep, markers, tolerance_ft=tolerance_ft, explain=explain)[0]
+    return assign_near(prep, markers, tolerance_ft=tolerance_ft, explain=explain, indexes=indexes)[
+        0
+    ]
 
 
 def assign_near(
@@ -213,6 +222,7 @@ def assign_near(
     tolerance_ft: float,
     explain: bool = True,
     near_ft: float = 0.0,
+    indexes: dict[tuple[int, float], Future[RingIndex]] | None = None,
 ) -> tuple[Assignment, LinesNear | None]:
     """Assign each marker (:func:`assign_markers`); and, with ``near_ft`` above 0 (at most
     ``tolerance_ft``) where the parcels have one working CRS, which parcels' lines lie within
@@ -272,8 +282,16 @@ def assign_near(
         local = np.full(n, -1, dtype=np.int64)
         local[sub] = np.arange(len(sub))
         free = sub[~named[sub]]  # the markers placed by their position
-        # the rings' index is built while the markers are projected
-        index = soon(RingIndex, prep.vertices, rings_g, tolerance_ft) if len(free) else None
+        # the rings' index is built while the markers are projected (or was, for a caller
+        # that keeps them: ``indexes``)
+        index = None
+        if len(free):
+            key = (g, float(tolerance_ft))
+            index = None if indexes is None else indexes.get(key)
+            if index is None:
+                index = soon(RingIndex, prep.vertices, rings_g, tolerance_ft)
+                if indexes is not None:
+                    indexes[key] = index
         xs, ys = _group_xy(markers, sub, wcrs)
 
         def add(

@@ -1096,3 +1096,28 @@ def test_a_merged_property_is_planned_on_its_outer_boundary_alone():
     both = combine_markers(old, planned_markers(p))
     again = check(prepare_parcels(layer, AT_SEA, merge_key=key), both, settings=AT_SEA)
     assert again.parcels["status"].eq("compliant").all()
+
+
+def test_the_plan_builds_the_rings_index_once(monkeypatch):
+    # every check of where the plan's markers would be counted assigns them against the
+    # report's parcels: a few hundred times on a county, each index of its two million
+    # vertices 0.3 s to build; the plan keeps the one of each working frame
+    import posting.assign
+
+    built = []
+
+    class Counted(posting.assign.RingIndex):
+        def __init__(self, *args, **kwargs):
+            built.append(args[2])  # (its distance)
+            super().__init__(*args, **kwargs)
+
+    r = check(parcels(square(900), square(900, x0=2000)), None)
+    monkeypatch.setattr(posting.assign, "RingIndex", Counted)
+    p = plan(r)
+    # corners and intervals (each asked of where a check counts them), in one frame, at the
+    # report's tolerance: one index
+    assert p.counts() == {"corner": 8, "access": 0, "interval": 8}
+    assert built == [r.settings.tolerance_ft]
+    # and a second plan builds its own (nothing is kept once a plan is made)
+    plan(r)
+    assert len(built) == 2
