@@ -3245,6 +3245,10 @@ _INITIAL_DOT = re.compile(r"(?<![^\W_])([^\W\d_])\.(?=[^\W\d_](?![^\W_]))")
 ``J.R.``): the letters of one initialism, ``LLC``, ``JR``."""
 
 
+_MAY_JOIN = re.compile(r"['\u2018\u2019\u02bc`\u00b4.]")
+"""A name that may hold what :func:`owner_names` leaves out: an apostrophe or a dot."""
+
+
 def owner_names(values: pd.Series) -> pd.Series:
     """Owner names as one owner's are written alike: as
     :func:`posting.checks.content.normalise_text` writes them (case, spaces and punctuation
@@ -3261,7 +3265,16 @@ def owner_names(values: pd.Series) -> pd.Series:
     from posting.checks.content import APOSTROPHE, normalise_text
 
     text = pd.Series(values, dtype="string").reset_index(drop=True)
-    text = text.str.replace(APOSTROPHE, "", regex=True).str.replace(_INITIAL_DOT, r"\1", regex=True)
+    # (only the names with an apostrophe or a dot: the two replacements of a county's 200,000
+    # names took 0.35 s, the test of them 0.02 s)
+    some = text.str.contains(_MAY_JOIN).fillna(False).to_numpy(dtype=bool)
+    if some.any():
+        text = text.copy()
+        text[some] = (
+            text[some]
+            .str.replace(APOSTROPHE, "", regex=True)
+            .str.replace(_INITIAL_DOT, r"\1", regex=True)
+        )
     return known_owners(normalise_text(text))
 
 
