@@ -12,11 +12,17 @@ verdict says so (:func:`combine`):
 * one that fails even with every doubtful marker it could have fails whichever way;
 * any other is ``uncertain``, naming the markers and the neighbour.
 
+A marker standing inside two parcels or more whose boundaries are within the tolerance of it
+(a county's repeated row, stacked estates drawn on the surface lot:
+:attr:`posting.assign.Assignment.in_several`) is in doubt the same way, whatever the accuracy:
+the assignment gave it to the first in the input, a choice of row order, not of the land.
+
 The two bounds come from two more evaluations of each profile, on the same measurements:
 without the doubtful markers (each parcel's worst case), and with each doubtful marker counted
 for every parcel it could post (each parcel's best case: a marker posts one parcel, so no real
 assignment does better for any of them). Both run only where some marker is in doubt (with no
-accuracy stated, only a marker on a shared line, within :data:`ON_LINE_FT`), and only on the
+accuracy stated, only a marker on a shared line, within :data:`ON_LINE_FT`, or inside parcels
+that overlap), and only on the
 parcels a doubtful marker concerns (:func:`bounds`); a check with no doubt is unchanged, and so
 is every parcel no doubtful marker concerns.
 """
@@ -28,6 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import shapely
 
 from posting.assign import Assignment, LinesNear
 from posting.attributes import find_column, first_recorded
@@ -67,7 +74,10 @@ class Doubt:
 
     One row per (marker, other parcel): ``marker`` (index into the markers), ``parcel`` (the
     other parcel), ``ring`` and ``position_ft`` (where on the other parcel's boundary it would
-    stand), ``distance_ft`` (from the recorded position to that boundary, within the accuracy).
+    stand), ``distance_ft`` (from the recorded position to that boundary, within the accuracy,
+    or, where the marker stands inside the other parcel too, within the tolerance), and
+    ``inside`` (the marker stands inside the other parcel too, farther than
+    :data:`ON_LINE_FT` from its line: the two parcels overlap there).
     """
 
     marker: np.ndarray
@@ -75,6 +85,7 @@ class Doubt:
     ring: np.ndarray
     position_ft: np.ndarray
     distance_ft: np.ndarray
+    inside: np.ndarray
 
     def __len__(self) -> int:
         return len(self.marker)
@@ -105,6 +116,9 @@ def doubtful_markers(
     """
     rows = []
     placed = np.flatnonzero(asg.assigned & np.isin(asg.how, ("inside", "nearest")))
+    several = placed[asg.in_several[placed]]  # inside other parcels too (few: overlaps)
+    if len(several):
+        rows.append(_inside_others(prep, asg, several, tolerance_ft))
     if accuracy_ft < ON_LINE_FT:
         accuracy_ft = ON_LINE_FT
         placed = placed[asg.distance_ft[placed] <= ON_LINE_FT]
@@ -145,10 +159,61 @@ def doubtful_markers(
         doubt = Doubt(*(np.concatenate(c) for c in zip(*rows, strict=True)))
         order = np.lexsort((doubt.parcel, doubt.marker))
         doubt = doubt.take(order)
+        if len(several) and len(doubt):  # (a marker and parcel found by its line and inside)
+            new = np.r_[True, (np.diff(doubt.marker) != 0) | (np.diff(doubt.parcel) != 0)]
+            inside = np.logical_or.reduceat(doubt.inside, np.flatnonzero(new))
+            doubt = dataclasses.replace(doubt.take(new), inside=inside)
     else:
         e = np.empty(0, dtype=np.int64)
-        doubt = Doubt(e, e, e, np.empty(0), np.empty(0))
+        doubt = Doubt(e, e, e, np.empty(0), np.empty(0), np.empty(0, dtype=bool))
     return _settle_by_names(prep, markers, asg, doubt)
+
+
+def _inside_others(
+    prep: PreparedParcels, asg: Assignment, several: np.ndarray, tolerance_ft: float
+) -> tuple[np.ndarray, ...]:
+    """For the markers ``several`` (:attr:`posting.assign.Assignment.in_several`: inside two
+    parcels or more whose boundaries are within ``tolerance_ft``), the nearest ring of each
+    other parcel they stand inside (on its line too), within the tolerance: the columns of
+    :class:`Doubt`, ``inside`` where farther than :data:`ON_LINE_FT` from that line. A search
+    of these markers alone (few: where parcels overlap), told in or out as the assignment
+    tells them (:func:`posting.assign._side_at_nearest`; a tie, by GEOS)."""
+    from posting.assign import _side_at_nearest
+
+    out = []
+    ring_group = prep.group[prep.rings.parcel]
+    mgroup = prep.group[asg.parcel[several]]
+    for g in unique_ints(mgroup):
+        mk = several[mgroup == g]
+        rings_g = np.flatnonzero(ring_group == g)
+        near = RingIndex(prep.vertices, rings_g, tolerance_ft).near(asg.x_ft[mk], asg.y_ft[mk])
+        m_, pp = mk[near.point], prep.rings.parcel[near.ring]
+        side = _side_at_nearest(
+            m_ * len(prep.ring_count) + pp,
+            near.ring,
+            near.distance_ft,
+            near.side,
+            prep.ring_count[pp],
+        )
+        tie = np.flatnonzero(side == 0)  # on a vertex's bisector, or within 1e-6 ft
+        if len(tie):
+            hit = shapely.intersects_xy(
+                prep.geometry_ft[pp[tie]], asg.x_ft[m_[tie]], asg.y_ft[m_[tie]]
+            )
+            side[tie] = np.where(hit, 1, -1)
+        keep = np.flatnonzero(side > 0)
+        found = _nearest_others(
+            prep,
+            asg,
+            m_[keep],
+            near.ring[keep],
+            near.distance_ft[keep],
+            near.position_ft[keep],
+        )
+        out.append((*found[:5], found[4] > ON_LINE_FT))
+    e = np.empty(0, dtype=np.int64)
+    parts = out or [(e, e, e, np.empty(0), np.empty(0), np.empty(0, dtype=bool))]
+    return tuple(np.concatenate(c) for c in zip(*parts, strict=True))
 
 
 def _nearest_others(
@@ -170,7 +235,7 @@ def _nearest_others(
         if len(order)
         else order
     )
-    return m_[first], p_[first], r_[first], s_[first], d_[first]
+    return m_[first], p_[first], r_[first], s_[first], d_[first], np.zeros(len(first), bool)
 
 
 def _settle_by_names(
@@ -289,6 +354,7 @@ def with_doubtful(m: Measurements, doubt: Doubt) -> Measurements:
         x_ft=np.r_[asg.x_ft, asg.x_ft[src]],
         y_ft=np.r_[asg.y_ft, asg.y_ft[src]],
         reason=np.r_[asg.reason, np.full(len(doubt), None, dtype=object)],
+        in_several=np.r_[asg.in_several, np.zeros(len(doubt), dtype=bool)],
     )
     pos = np.searchsorted(m.am, src)  # where each copied marker is among the assigned
     attrs = pd.concat([m.attrs, m.attrs.iloc[pos]], ignore_index=True)
@@ -391,45 +457,100 @@ def _lists_by(key: np.ndarray, value: np.ndarray, keys: np.ndarray) -> list[np.n
     return [value[a:b] for a, b in zip(lo.tolist(), hi.tolist(), strict=True)]
 
 
+def _same_boundary(m: Measurements, p: np.ndarray, q: np.ndarray) -> dict[int, set[int]]:
+    """For each parcel of ``p``, those of ``q`` paired with it whose boundary is the same as
+    its own (a row repeated, stacked estates drawn on one lot): a few pairs, where markers
+    stand inside both."""
+    out: dict[int, set[int]] = {}
+    if not len(p):
+        return out
+    pairs = np.unique(np.c_[p, q], axis=0)
+    geom, group = m.prep.geometry_ft, m.prep.group
+    same = (group[pairs[:, 0]] == group[pairs[:, 1]]) & shapely.equals(
+        geom[pairs[:, 0]], geom[pairs[:, 1]]
+    )
+    for a, b in pairs[same].tolist():
+        out.setdefault(a, set()).add(b)
+    return out
+
+
 def _doubt_findings(
     parcels: np.ndarray, lo: np.ndarray, hi: np.ndarray, doubt: Doubt, m: Measurements, r: Result
 ) -> pd.DataFrame:
     """For each undecided parcel: the doubtful markers it has or could have, and the
-    neighbours on the other side."""
+    neighbours on the other side of the line, or the parcels it overlaps where they stand
+    inside both (:attr:`Doubt.inside`)."""
     asg, ids, src, row = m.asg, m.prep.ids, m.markers.source, m.markers.row
     label = _names_of(m.markers)
     own = asg.parcel[doubt.marker]
     acc = m.settings.accuracy_ft
     # each doubt row concerns both parcels: its marker's and the other; per undecided parcel,
-    # its markers and its neighbours, distinct and ascending (one sort, not a scan a parcel)
+    # its markers and its neighbours, distinct and ascending (one sort, not a scan a parcel),
+    # those by a line and those inside both apart
     p_of = np.r_[own, doubt.parcel]
     m_of = np.r_[doubt.marker, doubt.marker]
     n_of = np.r_[doubt.parcel, own]
+    in_of = np.r_[doubt.inside, doubt.inside]
     keep = np.isin(p_of, parcels)
-    p_of, m_of, n_of = p_of[keep], m_of[keep], n_of[keep]
-    markers_of, neighbours_of = _lists_by(p_of, m_of, parcels), _lists_by(p_of, n_of, parcels)
-    msgs, counts = [], []
-    for i, p in enumerate(parcels.tolist()):
-        mk, nb = markers_of[i], neighbours_of[i]
-        shown = ", ".join(
+    p_of, m_of, n_of, in_of = p_of[keep], m_of[keep], n_of[keep], in_of[keep]
+    lists = [
+        (_lists_by(p_of[k], m_of[k], parcels), _lists_by(p_of[k], n_of[k], parcels))
+        for k in (~in_of, in_of)
+    ]
+    markers_all = _lists_by(p_of, m_of, parcels)
+    same = _same_boundary(m, p_of[in_of], n_of[in_of])
+
+    def shown(mk: np.ndarray) -> str:
+        text = ", ".join(
             f"{src[k]} row {row[k]}" + (f" {label[k]!r}" if label[k] is not None else "")
             for k in mk[:5].tolist()
         )
-        more = f" and {len(mk) - 5} more" if len(mk) > 5 else ""
-        neighbours = ", ".join(repr(str(ids[q])) for q in nb[:3].tolist())
-        where = (
-            f"within {ft(acc)} (the stated survey accuracy) of"
-            if acc >= ON_LINE_FT
-            else f"on (within {ON_LINE_FT:g} ft of)"
-        )
-        msgs.append(
-            f"{len(mk)} {plural(len(mk), 'marker stands', 'markers stand')} {where} "
-            f"the line shared with parcel "
-            f"{neighbours} ({shown}{more}): {lo[p]} if {plural(len(mk), 'it posts', 'they post')} "
-            f"the neighbour, {hi[p]} if this parcel; name the owner on each sign, or survey "
-            "them more precisely"
-        )
-        counts.append(len(mk))
+        return text + (f" and {len(mk) - 5} more" if len(mk) > 5 else "")
+
+    def stand(mk: np.ndarray) -> str:
+        return f"{len(mk)} {plural(len(mk), 'marker stands', 'markers stand')}"
+
+    where = (
+        f"within {ft(acc)} (the stated survey accuracy) of"
+        if acc >= ON_LINE_FT
+        else f"on (within {ON_LINE_FT:g} ft of)"
+    )
+    msgs, counts = [], []
+    for i, p in enumerate(parcels.tolist()):
+        (line_mk, line_nb), (in_mk, in_nb) = ((mk[i], nb[i]) for mk, nb in lists)
+        parts = []
+        if len(line_mk):
+            neighbours = ", ".join(repr(str(ids[q])) for q in line_nb[:3].tolist())
+            parts.append(
+                f"{stand(line_mk)} {where} the line shared with parcel {neighbours} "
+                f"({shown(line_mk)})"
+            )
+        if len(in_mk):
+            others = ", ".join(repr(str(ids[q])) for q in in_nb[:3].tolist())
+            both = same.get(p, set()) >= set(in_nb.tolist())
+            if len(in_nb) == 1:
+                inside = f"inside both this parcel and parcel {others}"
+                why = "the two boundaries are the same" if both else "they overlap"
+            else:
+                inside = f"inside this parcel and each of parcels {others}"
+                why = "their boundaries are the same" if both else "they overlap"
+            parts.append(f"{stand(in_mk)} {inside} ({why}) ({shown(in_mk)})")
+        n = len(markers_all[i])
+        they = plural(n, "it posts", "they post")
+        if not len(in_mk):
+            tail = (
+                f"{lo[p]} if {they} the neighbour, {hi[p]} if this parcel; name the owner on "
+                "each sign, or survey them more precisely"
+            )
+        else:
+            other = "the other parcel" if not len(line_mk) else "the other parcels"
+            tail = (
+                f"{lo[p]} if {they} {other}, {hi[p]} if this parcel; name the owner on each "
+                "sign, or record in the survey which parcel each sign posts"
+                + (", or survey them more precisely" if len(line_mk) else "")
+            )
+        msgs.append("; ".join(parts) + ": " + tail)
+        counts.append(n)
     clause = r.profile.spacing.clause if r.profile.spacing is not None else r.profile.citation
     out = findings_frame(
         parcels,

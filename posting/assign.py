@@ -9,7 +9,9 @@ Signs stand on the posted land, just inside its line. So, in order of precedence
 3. ``nearest``: any other marker (in a road, across a ditch) goes to the nearest boundary
    within the tolerance.
 
-Ties go to the parcel that comes first in the input. A marker that none of these places is
+Ties go to the parcel that comes first in the input; a marker inside two parcels or more
+whose boundaries are within the tolerance (they overlap) is marked ``in_several``, and which
+one it posts is in doubt (:mod:`posting.ambiguity`). A marker that none of these places is
 unassigned, with the reason. No Python loop runs per marker, and no Point is made for most: the
 rings within the tolerance of each marker, with its distance, position and side along them, come
 from :class:`posting.boundary.RingIndex` (numpy); among the parcels whose box holds the marker,
@@ -80,7 +82,10 @@ class Assignment:
     ``parcel`` and ``ring`` are -1 for an unassigned marker, whose ``reason`` says why.
     ``distance_ft`` is the distance from the marker to its ring, ``position_ft`` the arc
     position of its nearest point along the ring, and ``x_ft``/``y_ft`` the marker in its
-    parcel's working frame.
+    parcel's working frame. ``in_several`` is True for a marker placed by its position that
+    stands inside two parcels or more whose boundaries are within the tolerance of it (they
+    overlap there, or their boundaries are the same): which of them it posts is in doubt
+    (:func:`posting.ambiguity.doubtful_markers`).
     """
 
     parcel: np.ndarray
@@ -91,6 +96,7 @@ class Assignment:
     x_ft: np.ndarray
     y_ft: np.ndarray
     reason: np.ndarray
+    in_several: np.ndarray
 
     @property
     def assigned(self) -> np.ndarray:
@@ -396,6 +402,7 @@ def assign_near(
     x_ft = np.full(n, np.nan)
     y_ft = np.full(n, np.nan)
     position = np.full(n, np.nan)
+    in_several = np.zeros(n, dtype=bool)
     # Within one working CRS the candidates' markers are apart (named, settled, the rest), so
     # each batch is settled on its own; a marker near the parcels of two CRSs needs them all.
     batches = cand
@@ -414,6 +421,7 @@ def assign_near(
         position[m[todo]] = project(
             prep.vertices, rings.geometry, rr[first][todo], cx[first][todo], cy[first][todo]
         )[0]
+        _mark_several(in_several, mm, rr, rings.parcel, prio)
 
     for lost, found, job in reasons:  # in the frames' order (the result does not depend on it)
         job.result()
@@ -426,7 +434,9 @@ def assign_near(
         cols = [np.concatenate(c) for c in zip(*near_rows, strict=True)] if near_rows else []
         lines = LinesNear(near_ft, crowded, lone & ~crowded, *(cols or (e, e, e * 0.0, e * 0.0)))
     if not explain:
-        return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason), lines
+        return Assignment(
+            parcel, ring, how, distance, position, x_ft, y_ft, reason, in_several
+        ), lines
     _explain(
         reason,
         parcel,
@@ -443,7 +453,35 @@ def assign_near(
         tolerance_ft,
         parcels_extent(prep),
     )
-    return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason), lines
+    return Assignment(parcel, ring, how, distance, position, x_ft, y_ft, reason, in_several), lines
+
+
+def _mark_several(
+    out: np.ndarray,
+    marker: np.ndarray,
+    ring: np.ndarray,
+    ring_parcel: np.ndarray,
+    prio: np.ndarray,
+) -> None:
+    """Mark in ``out`` the markers whose ``inside`` candidates (``prio`` 1: a ``ring`` each,
+    of parcel ``ring_parcel[ring]``) are of two parcels or more. One pass over the inside rows,
+    no sort: a marker stands in two parcels where one of its rows' parcel is not the one
+    written last for it. Where no parcels overlap, the inside rows are those of the markers
+    settled by their one parcel, and a count of them is all it costs.
+
+    >>> out = np.zeros(3, dtype=bool)
+    >>> _mark_several(out, np.array([0, 0, 1, 1, 2, 2]), np.arange(6),
+    ...               np.array([4, 5, 4, 4, 4, 6]), np.array([1, 1, 1, 1, 1, 2]))
+    >>> out.tolist()
+    [True, False, False]
+    """
+    inside = np.flatnonzero(prio == 1)
+    if not len(inside):
+        return
+    m, p = marker[inside], ring_parcel[ring[inside]]
+    seen = np.full(len(out), -1, dtype=np.int64)
+    seen[m] = p
+    out[m[p != seen[m]]] = True
 
 
 def _lines_near(

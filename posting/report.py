@@ -78,7 +78,8 @@ class Report:
         (index or -1), ``parcel_id``, ``ring``, ``part``, ``hole``, ``assigned_by``,
         ``distance_ft``, ``position_ft``, ``x_ft``, ``y_ft`` (in its parcel's working CRS),
         ``doubtful`` (within the stated accuracy of a line shared with another owner's parcel,
-        nothing settling which it posts: :mod:`posting.ambiguity`), ``reason`` (why an
+        or inside another's parcel too where they overlap, nothing settling which it posts:
+        :mod:`posting.ambiguity`), ``reason`` (why an
         unassigned marker is not assigned);
         :func:`posting.records.why_text` says, for every marker, where it went and why.
     marker_attributes

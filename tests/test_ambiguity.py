@@ -410,3 +410,77 @@ def test_the_lines_the_assignment_found_are_those_a_search_finds(seed, accuracy_
     for a, b in zip(told, found, strict=True):
         for f in dataclasses.fields(a):
             np.testing.assert_array_equal(getattr(a, f.name), getattr(b, f.name))
+
+
+# Signs inside two parcels at once: a county's duplicated row, or stacked estates (a
+# condominium's units, mineral rights) drawn on the surface lot. The eight signs of a 500 ft
+# square, 3 ft inside its line (its corners and the middle of each side), stand inside both
+# rows and within the tolerance (30 ft) of both boundaries.
+LOT = square(500)
+EIGHT = np.array(
+    [(3, 3), (250, 3), (497, 3), (497, 250), (497, 497), (250, 497), (3, 497), (3, 250)]
+)
+
+
+def _by_id(report) -> dict[str, str]:
+    return dict(zip(report.parcels["id"], report.parcels["status"], strict=True))
+
+
+@pytest.mark.parametrize("first", ["A", "A2"])
+def test_signs_inside_two_rows_of_the_same_boundary_leave_both_uncertain(first):
+    """The audit's case: A compliant with the 8 signs and A2 unposted with none, or the other
+    way round with the rows swapped. Either may be the one they post: A with the 8 signs
+    complies (each corner's sign 4.2 ft from it, gaps of 247 and 253 ft, under 500 ft); without
+    them it is unposted (no sign): uncertain, both, whichever row comes first."""
+    ids, owners = (["A", "A2"], ["X", "Y"]) if first == "A" else (["A2", "A"], ["Y", "X"])
+    r = check(parcels(LOT, LOT, ids=ids, owners=owners), signs(EIGHT))
+    assert _by_id(r) == {"A": "uncertain", "A2": "uncertain"}
+    d = {p["id"]: p for p in r.to_dict()["parcels"]}
+    for me, other in (("A", "A2"), ("A2", "A")):
+        [f] = [u for u in d[me]["uncertain"] if u["rule"] == "shared_line"]
+        assert f["count"] == 8
+        assert (
+            f"8 markers stand inside both this parcel and parcel '{other}' "
+            "(the two boundaries are the same)" in f["message"]
+        )
+        assert "unposted if they post the other parcel, compliant if this parcel" in f["message"]
+    assert r.markers["doubtful"].sum() == 8
+
+
+@pytest.mark.parametrize("first", ["A", "A2"])
+def test_the_owner_s_name_settles_signs_inside_two_rows(first):
+    """Signs naming Ann Able post her row (A), not Bob Baker's (A2), whichever comes first;
+    one owner's two rows are both posted by them."""
+    ann, bob = "Ann Able", "Bob Baker"
+    ids, owners = (["A", "A2"], [ann, bob]) if first == "A" else (["A2", "A"], [bob, ann])
+    r = check(parcels(LOT, LOT, ids=ids, owners=owners), signs(EIGHT, [ann] * 8))
+    assert _by_id(r) == {"A": "compliant", "A2": "unposted"}
+    assert not r.markers["doubtful"].any()
+    r = check(parcels(LOT, LOT, ids=ids, owners=[ann, "ANN ABLE"]), signs(EIGHT))
+    assert _by_id(r) == {"A": "compliant", "A2": "compliant"}
+
+
+@pytest.mark.parametrize("first", ["A", "O"])
+def test_a_lot_is_never_compliant_by_signs_that_may_be_an_overlapping_lot_s(first):
+    """A 1,000 ft lot A posted all round, 3 ft inside (a sign every 248.5 ft: 994 / 4), and a
+    600 ft lot O lying over its south-west corner. Five of A's signs, (3, 3), (251.5, 3),
+    (500, 3), (3, 251.5), (3, 500), stand inside O too, 3 ft from its line. A was compliant
+    when listed first, noncompliant after O (which then took the five). Without the five, A's
+    south-west corner has no sign and the gap round it is 748.5 + 748.5 = 1,497 ft: A is not
+    compliant whichever it posts, only uncertain. O fails either way (its corners (600, 0),
+    (600, 600) and (0, 600) have no sign within 30 ft: the nearest, (500, 3), is 100 ft away)."""
+    a, o = square(1000), square(600)
+    xy = own_side(a)
+    lots = (
+        parcels(a, o, ids=["A", "O"], owners=["Ann", "Oz"])
+        if first == "A"
+        else parcels(o, a, ids=["O", "A"], owners=["Oz", "Ann"])
+    )
+    r = check(lots, signs(xy))
+    status = _by_id(r)
+    assert status["A"] == "uncertain" and status["O"] in ("noncompliant", "unposted")
+    [f] = [u for p in r.to_dict()["parcels"] if p["id"] == "A" for u in p["uncertain"]]
+    assert f["count"] == 5
+    assert "5 markers stand inside both this parcel and parcel 'O' (they overlap)" in f["message"]
+    assert "noncompliant if they post the other parcel, compliant if this parcel" in f["message"]
+    assert r.markers["doubtful"].sum() == 5
