@@ -309,6 +309,7 @@ class _Placed:
     line_ft: np.ndarray  # distance to the boundary line, as a check measures it
     ok: np.ndarray
     unsure: np.ndarray  # counted, but within the survey's accuracy of a shared line
+    overlap: np.ndarray  # where a check counts it, it stands inside another parcel too
 
     COLUMNS = (
         "lon",
@@ -322,6 +323,7 @@ class _Placed:
         "line_ft",
         "ok",
         "unsure",
+        "overlap",
     )
 
     def take(self, mask: np.ndarray) -> _Placed:
@@ -340,6 +342,7 @@ class _Placed:
             *(f.copy() for _ in range(2)),
             *(i.copy() for _ in range(2)),
             *(f.copy() for _ in range(5)),
+            np.zeros(n, dtype=bool),
             np.zeros(n, dtype=bool),
             np.zeros(n, dtype=bool),
         )
@@ -475,6 +478,7 @@ class _Settling:
     reach_ft: np.ndarray
     corner_xy: np.ndarray | None
     out: _Placed
+    several: np.ndarray  # the last try stood inside another parcel too, which no name settles
 
     @classmethod
     def start(
@@ -515,6 +519,7 @@ class _Settling:
             reach_ft,
             corner_xy,
             _Placed.empty(n),
+            np.zeros(n, dtype=bool),
         )
 
     def attempt(
@@ -539,7 +544,11 @@ class _Settling:
         inside = shapely.contains_xy(prep.geometry_ft[parcel[idx]], sim.x_ft, sim.y_ft)
         good &= inside | (d[idx] == 0)
         good &= ~near_other_parcel(prep, parcel[idx], sim.x_ft, sim.y_ft, self.clear[idx])
-        return good, lon, lat, sim
+        # inside another parcel too (they overlap), where the name on it cannot settle which
+        # it posts (:func:`_clearance`): a check is in doubt (posting.ambiguity)
+        several = sim.in_several & (self.clear[idx] > 0)
+        self.several[idx] = several
+        return good & ~several, lon, lat, sim
 
     def store(
         self, idx: np.ndarray, good: np.ndarray, lon: np.ndarray, lat: np.ndarray, sim: Any
@@ -552,6 +561,7 @@ class _Settling:
         out.x_ft[idx], out.y_ft[idx] = sim.x_ft, sim.y_ft
         out.setback_ft[idx] = self.d[idx]
         out.line_ft[idx] = sim.distance_ft
+        out.overlap[idx] = sim.in_several
         out.ok[idx] = good
 
     def turn(self, failed: np.ndarray) -> None:
@@ -616,10 +626,11 @@ def _set_back_farther(st: _Settling) -> None:
 
 
 def _settle_stuck(st: _Settling, setback_ft: float, extra: Any) -> None:
-    """Markers with no spot clear of a shared line: settled again without the clearance (the
-    best spot without), and marked ``unsure`` where a check then counts them."""
+    """Markers with no spot clear of a shared line, or none inside their parcel alone (where
+    parcels overlap): settled again without the clearance (the best spot without), and marked
+    ``unsure`` where a check then counts them."""
     out = st.out
-    stuck = np.flatnonzero(~out.ok & st.shared)
+    stuck = np.flatnonzero(~out.ok & (st.shared | st.several))
     if not len(stuck):
         return
     again = _settle(
@@ -1477,23 +1488,29 @@ def _notes(
         at = f"[{cat['lon'][k]:.7f}, {cat['lat'][k]:.7f}]"
         why, within = (
             (
+                "no spot here stands inside this parcel alone (it overlaps another parcel "
+                "here: a marker inside both could post either)",
+                "inside another parcel too (they overlap)",
+            )
+            if cat["overlap"][k]
+            else (
                 f"no spot here stands {clear[parcel[k]]:.1f} ft from the line shared with "
                 f"another parcel (the survey's {acc:g} ft accuracy)",
-                "within the survey's accuracy of",
+                "within the survey's accuracy of a shared line",
             )
             if acc > 0
             else (
                 "no spot here stands off the line shared with another parcel (a marker on it "
                 f"could post either: within {ON_LINE_FT:g} ft)",
-                "on",
+                "on a shared line",
             )
         )
         notes[k] = (
             f"a check cannot be sure this marker posts this parcel: {why}; {settle[parcel[k]]}"
         )
         warnings.append(
-            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} stands {within} a shared "
-            "line, so a check cannot be sure it posts this parcel"
+            f"parcel {ids[parcel[k]]!r}: the {role[k]} marker at {at} stands {within}, so a "
+            "check cannot be sure it posts this parcel"
         )
     for k in np.flatnonzero(~ok):
         at = f"[{cat['lon'][k]:.7f}, {cat['lat'][k]:.7f}]"
@@ -1608,11 +1625,15 @@ def _shopping_list(
     note[bad_geom] = [f"no plan: invalid geometry ({why})" for why in invalid[bad_geom]]
     notes_ = table["note"].str
     unplaced = table.loc[notes_.startswith("a check would count"), "parcel"]
-    unsure = table.loc[notes_.startswith("a check cannot be sure"), "parcel"]
-    stuck = np.isin(rows, unplaced.to_numpy()) | np.isin(rows, unsure.to_numpy())
+    unsure_at = notes_.startswith("a check cannot be sure")
+    overlap_at = unsure_at & notes_.contains("inside this parcel alone", regex=False)
+    unsure = table.loc[unsure_at & ~overlap_at, "parcel"]
+    overlap = table.loc[overlap_at, "parcel"]
+    stuck = np.isin(rows, unplaced.to_numpy()) | np.isin(rows, table.loc[unsure_at, "parcel"])
     settle = _what_settles(report, many=True)
     for i in np.flatnonzero(stuck):
         n, u = int((unplaced == rows[i]).sum()), int((unsure == rows[i]).sum())
+        o = int((overlap == rows[i]).sum())
         parts = [
             f"{n} marker(s) cannot stand where a check counts them for this parcel: record "
             "their parcel in the survey (a column read with --sign-parcel-field)"
@@ -1621,6 +1642,10 @@ def _shopping_list(
         parts += [
             f"{u} marker(s) cannot stand clear of a shared line {clear_of}: {settle[rows[i]]}"
         ] * (u > 0)
+        parts += [
+            f"{o} marker(s) cannot stand inside this parcel alone (it overlaps another parcel "
+            f"there): {settle[rows[i]]}"
+        ] * (o > 0)
         note[i] = "; ".join(parts)
     # a parcel whose profile wants markers at its ways in, which no access layer gave: its
     # markers there cannot be placed, and a re-check would be uncertain; but not where the

@@ -263,6 +263,26 @@ def test_a_repeated_boundary_is_not_planned_twice():
     assert p.exit_code == 1
 
 
+def test_new_markers_inside_two_overlapping_lots_are_unsure_unless_a_name_settles_them():
+    """Two 50 ft lots, the second 16.67 ft east of the first (they overlap 33.33 ft): each
+    lot's two corners inside the other stand 16.67 ft from its line, within the 30 ft
+    tolerance of both, and no spot near them stands in the lot alone. A check cannot tell
+    which lot a marker there posts: with no owners the plan says so for those 2 markers of
+    each lot and calls neither complete (it once did, and the re-check was uncertain). With
+    owners, the name on each sign settles it: both complete, and compliant again."""
+    lots = [shapely.box(0, 0, 50, 50), shapely.box(50 / 3, 0, 50 + 50 / 3, 50)]
+    layer = parcels(*lots, ids=["0", "1"])
+    p = plan(check(layer))
+    assert not p.parcels["complete"].any() and p.exit_code == 1
+    for note in p.parcels["note"]:
+        assert note.startswith("2 marker(s) cannot stand inside this parcel alone")
+    named = parcels(*lots, ids=["0", "1"], owners=["Ann Able", "Bob Baker"])
+    p = plan(check(named))
+    assert p.parcels["complete"].all()
+    again = recheck(named, None, p)
+    assert again.parcels["status"].tolist() == ["compliant", "compliant"]
+
+
 def test_content_violations_are_left_to_the_landowner():
     sample = read_parcels(SAMPLE / "parcels.geojson", id_field="parcel_id")
     signs = read_markers([SAMPLE / "signs.csv", SAMPLE / "signs-added.gpx"])
