@@ -4205,6 +4205,48 @@ def test_a_gap_ending_at_a_marker_of_the_neighbour_names_it_as_one_run(scheduler
     ]
 
 
+def test_signs_inside_overlapping_lots_are_in_doubt_as_in_one_run(scheduler):
+    """A 1,000 ft lot A, its row repeated (A2, another owner: stacked estates), a 600 ft lot O
+    over their south-west corner, and a lot far east: A's signs, 3 ft inside its line (a
+    sign every 248.5 ft), stand inside A2 too, and five of them inside O. Each of A, A2 and
+    O's partitions (one parcel each) has the others in its halo: every one run's verdict
+    (A and A2 uncertain, either may be the one the signs post; O failing either way), byte
+    for byte."""
+    tm = "+proj=tmerc +lat_0=28.7 +lon_0=-81.1 +k=1 +x_0=0 +y_0=0 +datum=WGS84 +units=ft"
+    a = shapely.box(0, 0, 1000, 1000)
+    inner = a.buffer(-3.0, join_style="mitre").exterior
+    xy = shapely.get_coordinates(
+        shapely.line_interpolate_point(inner, np.arange(16) * inner.length / 16)
+    )
+    c = Case(
+        geoms=[
+            a,
+            shapely.box(0, 0, 600, 600),
+            shapely.box(0, 0, 1000, 1000),
+            shapely.box(5000, 0, 5500, 500),
+        ],
+        crs=tm,
+        ids=["A", "O", "A2", "F"],
+        owners=["Ann Able", "Oz Ott", "Bob Baker", "Fay Fox"],
+        mx=xy[:, 0],
+        my=xy[:, 1],
+        marker_crs=tm,
+        rules=["florida"],
+    )
+    _one_run_and_partitions_alike(scheduler, c, 1, False)
+    from posting import check
+    from posting.io import MarkerLayer, ParcelLayer
+
+    report = check(
+        ParcelLayer.from_geometries(c.geoms, tm, ids=c.ids, owners=c.owners),
+        MarkerLayer.from_points(c.mx, c.my, tm),
+        ["florida"],
+    )
+    status = report.parcels["status"].tolist()
+    assert status[0] == status[2] == "uncertain" and status[3] == "unposted"
+    assert status[1] in ("noncompliant", "unposted")
+
+
 def test_access_points_of_lots_in_two_frames_in_the_lots_order_as_one_run(scheduler):
     """Two lots 11 degrees of longitude apart (two working frames, the western one first), the
     first in the input the eastern, each crossed by a road: one run listed the access points
