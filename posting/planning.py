@@ -478,7 +478,7 @@ class _Settling:
     reach_ft: np.ndarray
     corner_xy: np.ndarray | None
     out: _Placed
-    several: np.ndarray  # the last try stood inside another parcel too, which no name settles
+    several: np.ndarray  # a try stood inside another parcel too, which no name settles
 
     @classmethod
     def start(
@@ -547,7 +547,7 @@ class _Settling:
         # inside another parcel too (they overlap), where the name on it cannot settle which
         # it posts (:func:`_clearance`): a check is in doubt (posting.ambiguity)
         several = sim.in_several & (self.clear[idx] > 0)
-        self.several[idx] = several
+        self.several[idx] |= several  # (a try refused for it: settled again without, if stuck)
         return good & ~several, lon, lat, sim
 
     def store(

@@ -79,19 +79,22 @@ def test_every_plan_rechecks_compliant_with_the_fewest_markers(layer, survey):
     was_ok = first.parcels["status"].eq("compliant").to_numpy()
     assert (status[was_ok] == "compliant").all()
     # the ones it does not fix: no geometry, a repeated boundary, or a marker that cannot
-    # stand where a check counts it for its parcel, or off a line another parcel shares with
-    # it, which happens only where parcels overlap (Williamsburg: two lots drawn over a third,
-    # one of them wholly within it)
+    # stand where a check counts it for its parcel, off a line another parcel shares with it,
+    # or inside it alone (no owner's name settles which a marker inside both posts), which
+    # happens only where parcels overlap (Williamsburg: 22 lots over others, buildings "(BO)"
+    # drawn on their lots, 8 small lots on the open space 281-13-00-OS1, 7 on 585-02-00-071;
+    # Pacific: 4, one of them under the repeated row)
     left = p.parcels[~p.parcels["complete"]]
     invalid = set(np.flatnonzero(first.parcels["status"].eq("invalid")))
     repeats = repeated_boundaries(parcels) & set(np.flatnonzero(~was_ok))
     stuck = set(left["parcel"]) - invalid - repeats
     assert set(left["parcel"]) >= invalid | repeats
-    assert len(stuck) <= 3, left
+    assert len(stuck) <= {"williamsburg": 22, "pacific": 4}.get(name, 0), left
     geoms = first.geometry.geometry_ft
-    tree = shapely.STRtree(geoms[first.geometry.group >= 0])
+    valid = np.flatnonzero(first.geometry.group >= 0)
+    tree = shapely.STRtree(geoms[valid])
     for i in stuck:
-        others = [j for j in tree.query(geoms[i], predicate="intersects") if j != i]
+        others = [j for j in valid[tree.query(geoms[i], predicate="intersects")] if j != i]
         overlap = shapely.area(shapely.intersection(geoms[i], geoms[others]))
         assert overlap.max() > 1.0  # sq ft: it overlaps another parcel
     if name == "pacific":  # one tax lot repeats another's boundary exactly
