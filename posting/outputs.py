@@ -260,14 +260,9 @@ def _check_parent(out: Output) -> None:
         )
     if real.parent != Path(os.path.abspath(folder)):
         folder = real.parent  # (named as the folder written in)
-    try:  # the only sure test of a folder's permissions (ACLs, read-only disks, root)
-        fd, probe = tempfile.mkstemp(prefix=beside(real.name), suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise InputError(
-            f"{{option}}: cannot write in folder {folder} ({exc.strerror or exc})",
-            path=out.path,
-            parameter=out.parameter,
-        ) from None
+    # (a file made there: the only sure test of a folder's permissions: ACLs, read-only
+    # disks, root)
+    fd, probe = temporary_file(out, Path(folder) / real.name)
     os.close(fd)
     os.unlink(probe)
 

@@ -225,54 +225,54 @@ def refuse_swapped_flipped(
     )
 
 
+_SLIPS = ("swapped", "flipped", "both")
+"""The slips :func:`swap_counts` counts after the markers as given, in its columns' order: x and
+y swapped, the longitude's sign changed, and the two at once."""
+
+
+def _slipped(
+    prepared: PreparedParcels, markers: MarkerLayer, counts: list | None, slip: str
+) -> list[tuple[str, int, int, int]]:
+    """The marker files that ``slip`` (of :data:`_SLIPS`) brings near the parcels where none
+    of the slips before it does (:func:`looks_swapped`): for each, its path, how many of its
+    markers have a position, how many fall near the parcels as given, and how many would with
+    the slip mended. ``counts``: :func:`swap_counts` of them, if known."""
+    if counts is None:
+        counts = swap_counts(markers, parcels_extent(prepared))
+    k = _SLIPS.index(slip)
+    return [
+        (markers.files[row[0]][0], row[1], row[2], row[3 + k])
+        for row in counts
+        if looks_swapped(row[1], row[2], row[3 + k])
+        and not any(looks_swapped(row[1], row[2], row[3 + j]) for j in range(k))
+    ]
+
+
 def swapped_files(
     prepared: PreparedParcels, markers: MarkerLayer, counts: list | None = None
 ) -> list[tuple[str, int, int, int]]:
     """The marker files whose x and y look swapped (:func:`looks_swapped`): for each, its path,
     how many of its markers have a position, how many fall near the parcels as given, and how
     many would with x and y swapped. ``counts``: :func:`swap_counts` of them, if known."""
-    if counts is None:
-        counts = swap_counts(markers, parcels_extent(prepared))
-    return [
-        (markers.files[k][0], n, given, swapped)
-        for k, n, given, swapped, _, _ in counts
-        if looks_swapped(n, given, swapped)
-    ]
+    return _slipped(prepared, markers, counts, "swapped")
 
 
 def flipped_files(
     prepared: PreparedParcels, markers: MarkerLayer, counts: list | None = None
 ) -> list[tuple[str, int, int, int]]:
-    """The marker files in degrees whose longitudes look to have the wrong sign
-    (:func:`looks_swapped` of the counts with it changed): for each, its path, how many of its
-    markers have a position, how many fall near the parcels as given, and how many would
-    with the sign of their longitude changed. ``counts``: :func:`swap_counts`, if known."""
-    if counts is None:
-        counts = swap_counts(markers, parcels_extent(prepared))
-    return [
-        (markers.files[k][0], n, given, flipped)
-        for k, n, given, swapped, flipped, _ in counts
-        if looks_swapped(n, given, flipped) and not looks_swapped(n, given, swapped)
-    ]
+    """The marker files in degrees whose longitudes look to have the wrong sign, where x and y
+    swapped do not explain them: as :func:`swapped_files`, with the sign of their longitude
+    changed."""
+    return _slipped(prepared, markers, counts, "flipped")
 
 
 def swapped_flipped_files(
     prepared: PreparedParcels, markers: MarkerLayer, counts: list | None = None
 ) -> list[tuple[str, int, int, int]]:
     """The marker files in degrees whose x and y look swapped and whose longitudes the wrong
-    sign, both (:func:`looks_swapped` of the counts with both slips mended), where neither
-    slip alone explains them: for each, its path, how many of its markers have a position,
-    how many fall near the parcels as given, and how many would with both mended.
-    ``counts``: :func:`swap_counts`, if known."""
-    if counts is None:
-        counts = swap_counts(markers, parcels_extent(prepared))
-    return [
-        (markers.files[k][0], n, given, both)
-        for k, n, given, swapped, flipped, both in counts
-        if looks_swapped(n, given, both)
-        and not looks_swapped(n, given, swapped)
-        and not looks_swapped(n, given, flipped)
-    ]
+    sign, both, where neither slip alone explains them: as :func:`swapped_files`, with both
+    mended."""
+    return _slipped(prepared, markers, counts, "both")
 
 
 def owner_codes(owners: np.ndarray) -> np.ndarray:
