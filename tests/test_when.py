@@ -295,7 +295,9 @@ def test_a_way_of_posting_for_farm_land_reads_the_land_covers_own_words(tmp_path
     pts = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
     rules = profile_file(tmp_path, WHOLE)
     whole = shapely.box(-50, -50, 1050, 1050)  # the land cover over the whole lot
-    ctx = Context(landcover=features([whole], [cover]))
+    # (and a polygon of no recorded cover away from it: a blank value is no text to search)
+    away = shapely.box(5000, 5000, 6000, 6000)
+    ctx = Context(landcover=features([whole, away], [cover, None]))
     p = one(check(parcels(square()), markers(pts), rules, context=ctx, settings=AT_SEA))
     assert p["status"] == status
     if status == "noncompliant":

@@ -112,7 +112,11 @@ exact words alone, such land was "not agricultural", and a way of posting for fa
 def _farm_words(values: pd.Series) -> list[str]:
     """The distinct case-folded ``values`` that name land used for agriculture or grazing
     among other words (:data:`AGRICULTURAL_WORDS`), none of them negated."""
-    return [v for v in values.unique() if AGRICULTURAL_WORDS.search(v) and not NEGATED.search(v)]
+    return [
+        v
+        for v in values.dropna().unique()  # (a blank value is NaN, not text)
+        if AGRICULTURAL_WORDS.search(v) and not NEGATED.search(v)
+    ]
 
 
 _THRESHOLDS = ("acres_over", "acres_at_most", "longest_over_ft", "longest_at_most_ft")
