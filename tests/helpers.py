@@ -71,6 +71,18 @@ def flag_lot() -> tuple[shapely.Polygon, list[tuple[float, float]]]:
     return lot, [(12.5, 0.0), *rest]
 
 
+def content_violations(parcel: dict) -> dict[str, dict]:
+    """The violations of one parcel of ``Report.to_dict()`` by rule, after checking that it is
+    the one the sign-content tests build: noncompliant through one sign of 1.75-inch letters,
+    one without the words and one without the name (eight signs at the square's corners and
+    midpoints, each 500 ft apart)."""
+    assert parcel["status"] == "noncompliant"
+    v = {x["rule"]: x for x in parcel["violations"]}
+    assert v["letter_height"]["count"] == 1 and v["letter_height"]["measured"] == 1.75
+    assert v["sign_text"]["count"] == 1 and v["name_on_sign"]["count"] == 1
+    return v
+
+
 def require_real_data(path: Path) -> Path:
     """The path of a shared real layer; a failure in CI, a skip elsewhere, when it is missing."""
     if path.exists():

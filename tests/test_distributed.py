@@ -1163,42 +1163,42 @@ def test_a_marker_file_with_lon_and_lat_swapped_is_refused_as_in_one_process(
     assert lines["one"] == lines["part"]
 
 
-def test_a_marker_file_of_longitudes_without_their_minus_sign_is_refused_as_in_one_process(
-    tmp_path, scheduler
-):
-    """Every longitude of a copy of the sample's signs typed positive, given after the
-    sample's own: its pieces' counts with the sign changed are added up against the whole
-    run's extent, and the file refused as one run refuses it (exit 2, no output)."""
-    import pandas as pd
-
-    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+def _without_minus_signs(table):
+    """The longitudes typed positive."""
     table["lon"] = table["lon"].str.lstrip("-")
-    positive = tmp_path / "positive.csv"
-    table.to_csv(positive, index=False)
-    signs = ["--signs", str(SAMPLE / "signs.csv"), "--signs", str(positive)]
-    base = ["check", str(SAMPLE / "parcels.geojson"), *signs, "-q"]
-    lines = _refused(base, tmp_path, scheduler)
-    assert "would with the sign of their longitude changed" in lines["one"]
-    assert lines["one"] == lines["part"]
 
 
-def test_a_marker_file_swapped_and_without_minus_signs_is_refused_as_in_one_process(
-    tmp_path, scheduler
-):
-    """The columns of a copy of the sample's signs swapped and the longitude (under ``lat``)
-    typed positive, given after the sample's own: neither slip alone explains it, both do; its
-    pieces' counts with both undone are added up against the whole run's extent, and the file
-    refused as one run refuses it (exit 2, no output)."""
-    import pandas as pd
-
-    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+def _swapped_without_minus_signs(table):
+    """The columns swapped and the longitude (under ``lat``) typed positive."""
     table["lon"], table["lat"] = table["lat"].copy(), table["lon"].str.lstrip("-")
-    both = tmp_path / "both.csv"
-    table.to_csv(both, index=False)
-    signs = ["--signs", str(SAMPLE / "signs.csv"), "--signs", str(both)]
+
+
+@pytest.mark.parametrize(
+    ("slip", "named"),
+    [
+        (_without_minus_signs, "would with the sign of their longitude changed"),
+        (
+            _swapped_without_minus_signs,
+            "would with x and y swapped and the sign of their longitude changed",
+        ),
+    ],
+    ids=["without-minus-signs", "swapped-and-without-minus-signs"],
+)
+def test_a_marker_file_with_slipped_coordinates_is_refused_as_in_one_process(
+    tmp_path, scheduler, slip, named
+):
+    """A copy of the sample's signs with every longitude typed positive, or with its columns
+    swapped as well (neither slip alone explains that one, both do), given after the sample's
+    own: its pieces' counts with the slips undone are added up against the whole run's
+    extent, and the file refused as one run refuses it (exit 2, no output)."""
+    table = pd.read_csv(SAMPLE / "signs.csv", dtype=str, keep_default_na=False)
+    slip(table)
+    slipped = tmp_path / "slipped.csv"
+    table.to_csv(slipped, index=False)
+    signs = ["--signs", str(SAMPLE / "signs.csv"), "--signs", str(slipped)]
     base = ["check", str(SAMPLE / "parcels.geojson"), *signs, "-q"]
     lines = _refused(base, tmp_path, scheduler)
-    assert "would with x and y swapped and the sign of their longitude changed" in lines["one"]
+    assert named in lines["one"]
     assert lines["one"] == lines["part"]
 
 
