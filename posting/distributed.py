@@ -2027,23 +2027,20 @@ def _quiet_workers() -> Any:
 def _forked_workers() -> Iterator[None]:
     """Start the local cluster's workers from the fork server
     (:func:`posting.forking.start_fork_server`, where the platform has one); the server
-    stopped, and waited for, on leaving."""
+    stopped, and waited for, on leaving, with any process of it still running
+    (:func:`posting.forking.stop_fork_server`)."""
     import dask
 
-    from posting.forking import start_fork_server
+    from posting.forking import start_fork_server, stop_fork_server
 
     if not start_fork_server():
         yield
         return
-    from multiprocessing import forkserver
-
     with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
         try:
             yield
         finally:
-            stop = getattr(forkserver._forkserver, "_stop", None)  # reaps it: its CPU counted
-            if stop is not None:
-                stop()
+            stop_fork_server()  # reaps it: its CPU counted
 
 
 def _progress(futures: list[Any], label: str, show: bool) -> list[Any]:

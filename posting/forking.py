@@ -10,6 +10,7 @@ does its own importing and reading; :func:`posting.distributed.cluster` starts i
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -23,6 +24,7 @@ __all__ = [
     "check_workers",
     "most_workers",
     "start_fork_server",
+    "stop_fork_server",
 ]
 
 WORKER_MODULES = (
@@ -127,6 +129,58 @@ def start_fork_server() -> bool:
         else:
             os.environ["PYTHONSAFEPATH"] = safe
     return True
+
+
+STRAY_GRACE_S = 5.0
+"""How long :func:`stop_fork_server` gives a process still running to end after SIGTERM, and
+the server to end after it is asked to, before each is killed."""
+
+
+def stop_fork_server(grace_s: float = STRAY_GRACE_S) -> None:
+    """Stop the fork server and wait for it, with whatever it forked that still runs.
+
+    The server ends when every holder of its "alive" pipe has closed it, and each process it
+    forks holds one: multiprocessing's own stop waits for the server for ever while one of them
+    runs. A worker that outlives its cluster (the command stopped by SIGTERM while a worker
+    was starting) kept ``posting check --workers 1`` waiting in ``wait4`` for over eleven
+    minutes. So the server's processes left are ended first (SIGTERM, then SIGKILL after
+    ``grace_s``; none are left when the cluster has closed), and the server itself is killed
+    if it has not ended ``grace_s`` after being asked to. Does nothing if no server runs.
+    """
+    from multiprocessing import forkserver
+
+    import psutil
+
+    server = forkserver._forkserver
+    pid = getattr(server, "_forkserver_pid", None)
+    stop = getattr(server, "_stop", None)
+    if pid is None or stop is None:
+        return
+    try:
+        left = psutil.Process(pid).children(recursive=True)
+    except psutil.Error:
+        left = []
+    for process in left:
+        with contextlib.suppress(psutil.Error):
+            process.terminate()
+    _, alive = psutil.wait_procs(left, timeout=grace_s)
+    for process in alive:
+        with contextlib.suppress(psutil.Error):
+            process.kill()
+    # The server is not reaped until ``stop`` returns, so its pid cannot be another's then.
+    timer = threading.Timer(grace_s, _kill_quietly, (pid,))
+    timer.daemon = True
+    timer.start()
+    try:
+        stop()
+    finally:
+        timer.cancel()
+
+
+def _kill_quietly(pid: int) -> None:
+    """SIGKILL ``pid`` if it still exists."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def _ignoring_sigint() -> Any:
