@@ -2044,18 +2044,24 @@ def _forked_workers() -> Iterator[None]:
 
 
 def _progress(futures: list[Any], label: str, show: bool) -> list[Any]:
-    """The futures' results (the first error raised), with a progress bar on stderr."""
+    """The futures' results, with a progress bar on stderr. Of several errors, the first
+    future's in the list is raised, as without the bar (the files and rows in the order one
+    run reads them), not the first to finish: once one fails, the futures before it are
+    waited for."""
     from distributed import as_completed
 
     if not show:
         return [f.result() for f in futures]
     from tqdm import tqdm
 
+    place = {f.key: i for i, f in enumerate(futures)}
     with tqdm(
         total=len(futures), desc=label, unit="task", leave=False, file=sys.stderr, delay=2.0
     ) as bar:
         for f in as_completed(futures):
-            f.result()
+            if f.status != "finished":  # (an error: an earlier future's is said first)
+                for g in futures[: place[f.key] + 1]:
+                    g.result()
             bar.update(1)
     return [f.result() for f in futures]
 

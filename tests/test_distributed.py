@@ -409,6 +409,29 @@ def test_a_bad_file_of_a_dataset_is_named_as_one_run_names_it(tmp_path, schedule
     assert needle in lines["one"]
 
 
+def test_of_two_bad_files_the_first_given_is_named_with_the_progress_bar_too(scheduler):
+    """With a progress bar (a terminal, without -q), the error raised was the first task's to
+    fail, not the first task's: of two files each refused (read as two tasks), a run named the
+    second when its task ended first, where one run (and a run with -q) names the first. Here
+    the first task fails after 1 s, the second at once: the first is named, as without the
+    bar."""
+    import time
+
+    from distributed import Client
+
+    from posting.distributed import _progress
+
+    def read(name: str, delay_s: float) -> None:
+        time.sleep(delay_s)
+        raise ValueError(f"{name} is bad")
+
+    with Client(scheduler) as client:
+        for show in (False, True):
+            futures = client.map(read, ["first.gpx", "second.gpx"], [1.0, 0.0], pure=False)
+            with pytest.raises(ValueError, match=r"first\.gpx is bad"):
+                _progress(futures, "reading", show)
+
+
 def test_a_dataset_folder_with_data_of_another_format_is_refused_as_in_one_run(tmp_path, scheduler):
     """A GeoJSON export beside a dataset's Parquet files (its features read by neither path):
     the same one line in one run and partitioned, naming the folder and the file."""
