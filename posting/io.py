@@ -1535,6 +1535,50 @@ def gpx_source(path: str) -> str | bytes:
     return _GPX_NUMBER.sub(_gpx_plain_number, data)
 
 
+_GPX_TEXT = re.compile(r"name|cmt|desc|src|sym|type|fix|time|link\d+_(?:href|text|type)")
+"""The text fields of a GPX point as GDAL names them (GPX 1.1's): never read as numbers."""
+
+
+def gpx_extension_numbers(gdf: pd.DataFrame) -> pd.DataFrame:
+    """A GPX layer as GDAL read it, with its vendors' fields (those of a point's
+    ``<extensions>``, ``<gpxx:Depth>1,5</gpxx:Depth>`` as ``gpxx_Depth``) that hold numbers
+    written with a decimal comma read as numbers: GDAL types a field by all its values, and one
+    ``1,5`` made the field text (``'1,5'``, ``'2.25'``), where ``<ele>12,5</ele>`` is read as
+    12.5 (:func:`gpx_source`). A field is read so only when every value in it is such a number,
+    a number with a decimal point or a whole number, one at least with a comma (as a CSV's
+    columns are: :func:`_decimal_commas`); GPX's own text fields (``name``, ``desc`` ...) and
+    a field with any other text are left as written.
+
+    >>> import geopandas as gpd
+    >>> g = gpd.GeoDataFrame({"name": ["3,5", "4"], "gpxx_Depth": ["1,5", "2.25"],
+    ...                       "gpxx_Label": ["3,5", "x"]})
+    >>> got = gpx_extension_numbers(g)
+    >>> got["gpxx_Depth"].tolist(), got["name"].tolist(), got["gpxx_Label"].tolist()
+    ([1.5, 2.25], ['3,5', '4'], ['3,5', 'x'])
+    """
+    out = None
+    for col in gdf.columns:
+        if col == getattr(gdf, "_geometry_column_name", None) or _GPX_TEXT.fullmatch(str(col)):
+            continue
+        values = gdf[col]
+        if not (pd.api.types.is_string_dtype(values) or values.dtype == object):
+            continue
+        text = values.dropna()
+        if not len(text) or not all(isinstance(v, str) for v in text):
+            continue
+        text = text.str.strip()
+        text = text[text != ""]
+        if not text.str.contains(",", regex=False).any():
+            continue
+        if not text.str.fullmatch(rf"{_DECIMAL_COMMA}|[-+]?\d*\.?\d+").all():
+            continue
+        if out is None:
+            out = gdf.copy()
+        plain = values.str.strip().str.replace(",", ".", regex=False)
+        out[col] = pd.to_numeric(plain.where(plain != ""), errors="raise").astype("float64")
+    return gdf if out is None else out
+
+
 def _gpx_track_points(path: str) -> dict[str, int]:
     """How many track points and route points (``track_points``, ``route_points``) a GPX file
     holds."""
@@ -1917,6 +1961,8 @@ def _read_ogr(
     except (pyogrio.errors.FieldError, pyogrio.errors.FeatureError, ValueError, OSError) as exc:
         # OSError: GDAL's "Unexpected I/O failure" on a file cut short (FlatGeobuf)
         raise InputError(f"cannot be read ({_one_line(exc)}); is it complete?", path=path) from None
+    if suffix == ".gpx":  # (a vendor's field of numbers with decimal commas: numbers)
+        read = [(gpx_extension_numbers(g), rows, said) for g, rows, said in read]
     if suffix == ".gpx" and kind == "markers" and not len(read[0][0]):
         hint = _gpx_waypoint_hint(path)
         if hint is not None:

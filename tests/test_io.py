@@ -1106,6 +1106,35 @@ def test_a_gpx_number_with_a_decimal_comma_is_read_without_gdal_s_warning(tmp_pa
     assert "parsed incompletely" not in capfd.readouterr().err
 
 
+def test_a_gpx_vendor_field_with_a_decimal_comma_is_read_as_a_number(tmp_path, capfd):
+    """A Garmin-style ``<extensions>`` field written ``1,5`` (a German phone app): GDAL typed
+    the whole field as text (``'1,5'``, ``'2.25'``), where ``<ele>12,5</ele>`` is read as
+    12.5. A field whose every value is a number is read as numbers: Depth 1.5 and 2.25, Temp 3
+    and 12.5; a field with any other text (Label: ``3,5`` and ``x``) and GPX's own text
+    (``<name>3,5</name>``) stay as written; nothing on stderr."""
+    head = '<?xml version="1.0"?><gpx version="1.1" creator="t" '
+    head += 'xmlns="http://www.topografix.com/GPX/1/1" '
+    head += 'xmlns:gpxx="http://www.garmin.com/xmlschemas/GpxExtensions/v3">'
+
+    def wpt(lat: str, name: str, depth: str, temp: str, label: str) -> str:
+        return (
+            f'<wpt lat="{lat}" lon="-81.1"><ele>12,5</ele><name>{name}</name><extensions>'
+            f"<gpxx:Depth>{depth}</gpxx:Depth><gpxx:Temp>{temp}</gpxx:Temp>"
+            f"<gpxx:Label>{label}</gpxx:Label></extensions></wpt>"
+        )
+
+    path = tmp_path / "phone.gpx"
+    body = wpt("28.7", "3,5", "1,5", "3", "3,5") + wpt("28.71", "b", " 2.25 ", "12,5", "x")
+    path.write_text(head + body + "</gpx>", encoding="utf-8")
+    a = read_markers([path]).attributes
+    assert a["gpxx_depth"].tolist() == [1.5, 2.25]
+    assert a["gpxx_temp"].tolist() == [3.0, 12.5]
+    assert a["gpxx_label"].tolist() == ["3,5", "x"]
+    assert a["name"].tolist() == ["3,5", "b"]
+    assert a["ele"].tolist() == [12.5, 12.5]
+    assert capfd.readouterr().err == ""
+
+
 def test_a_damaged_geopackage_geometry_is_said_to_be_unreadable_not_missing(tmp_path):
     """GDAL reads a GeoPackage geometry it cannot decode (a blob that is not a GeoPackage
     geometry) as none, saying so only on stderr: such a row is named as unreadable, in a slice
