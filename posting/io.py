@@ -1915,12 +1915,13 @@ def _read_ogr(
 
         misread = aside(kmlcoords.misreads, path)
         links = aside(kmlcoords.network_links, path)
-    members: list[str] = []  # the KML files inside a KMZ that its main KML links to
-    if suffix == ".kmz" and layer is None:
-        members, elsewhere = kmlcoords.linked_members(path, links.result())
+    files: list[kmlcoords.KmlFile] = []  # the file's own KML and those its links lead to
+    if suffix in {".kml", ".kmz"}:
+        files, elsewhere = kmlcoords.linked_files(path, links.result())
+        files = files if len(files) > 1 else []
     try:
-        if members:
-            read = _read_kmz_members(path, members, misread.result())
+        if files:
+            read = _read_linked_kml(path, files, misread.result(), layer)
             links = None
             linked = elsewhere
         else:
@@ -1971,8 +1972,8 @@ def _read_ogr(
         _every_waypoint_read(path, len(read[0][0]))
         if kind == "markers" and part is None and features is None:
             read[0][2].extend(_gpx_tracks_note(path))
-    if not members:
-        linked = links.result() if links is not None else []
+    if not files:  # (the links not followed: a link of a file to itself is not one)
+        linked = elsewhere if links is not None else []
     if linked and not any(len(r[0]) for r in read):
         _only_network_links(path, linked)
     read = [r for r in read if len(r[0])] or read[:1]
@@ -2018,33 +2019,63 @@ def _read_ogr(
     return out
 
 
-def _read_kmz_members(
-    path: str, members: list[str], misread: list[kmlcoords.Misread]
+def _read_linked_kml(
+    path: str,
+    files: list[kmlcoords.KmlFile],
+    misread: list[kmlcoords.Misread],
+    layer: str | None,
 ) -> list[tuple[Any, dict[int, str], list[str]]]:
-    """The layers of a KMZ file whose main KML links to ``members``, KML files inside it (as
-    Google Earth saves a layer with the files it loads: :func:`posting.kmlcoords.linked_members`):
-    the main KML's, then each member's, in the links' order; each checked for placemarks whose
-    ``<coordinates>`` GDAL misread (``misread``: the main KML's). GDAL follows only some such
-    links (not ``./files/signs.kml``, nor one in a folder), and where it does it leaves out the
-    main KML's own placemarks: each file is read on its own (``/vsizip/``), and GDAL follows
-    no link of a file so read."""
-    import zipfile
+    """The layers of a KML or KMZ file that links to other KML files on this machine
+    (``files``, its own KML first: :func:`posting.kmlcoords.linked_files`), each file read on
+    its own (a file on disk, or ``/vsizip/`` within a KMZ: GDAL follows no link of a file so
+    read), in their order; of ``layer`` if given (a Document or Folder's name, in any of the
+    files), else all. Each is checked for placemarks whose ``<coordinates>`` GDAL misreads
+    (``misread``: the file's own KML's). GDAL follows only some such links itself (in a KMZ
+    ``files/signs.kml``, not ``./files/signs.kml``, nor one in a folder, nor a link of a
+    linked file, nor a file beside a KML), and where it does it leaves out the main KML's own
+    placemarks; with a layer named it read GDAL's layers, not the ones the links lead to.
 
+    Raises
+    ------
+    InputError
+        ``layer`` is none of the files' layers (naming theirs), or a placemark is misread.
+    """
     from posting.gdal import pyogrio_here
 
     pyogrio = pyogrio_here()
-    whole = Path(path).resolve().as_posix()
-    with zipfile.ZipFile(path) as z:
-        main = kmlcoords.main_kml(z.namelist())
     read: list[tuple[Any, dict[int, str], list[str]]] = []
-    for k, member in enumerate([main, *members]):
-        source = f"/vsizip/{whole}/{member}"
+    offered: dict[str, None] = {}
+    for k, at in enumerate(files):
+        source = at.source
         names = [str(n) for n, _ in pyogrio.list_layers(source)]
+        offered.update(dict.fromkeys(names))
+        chosen = [j for j, n in enumerate(names) if layer is None or n == layer]
+        if not chosen:
+            continue
         got = [_read_ogr_layer(source, n) for n in names]
-        found = misread if k == 0 else kmlcoords.misreads(path, member=member)
+        found = misread if k == 0 else kmlcoords.misreads_of(at)
+        if layer is not None:  # (its rows among the chosen layers', the others' left out)
+            starts = np.cumsum([0, *(len(g[0]) for g in got)])
+            kept = np.zeros(len(names), bool)
+            kept[chosen] = True
+            before = np.cumsum([0, *(len(g[0]) if kept[j] else 0 for j, g in enumerate(got))])
+            mine = []
+            for m in found:
+                j = None if m.row is None else int(np.searchsorted(starts, m.row, "right") - 1)
+                if j is not None and j < len(names) and kept[j]:
+                    mine.append(dataclasses.replace(m, row=int(m.row - starts[j] + before[j])))
+            found, got = mine, [got[j] for j in chosen]
         offset = sum(len(r[0]) for r in read)
-        _every_position_read(path, found, got, None, offset=offset, member=member if k else None)
+        _every_position_read(path, found, got, None, offset=offset, member=at.label if k else None)
         read.extend(got)
+    if layer is not None and not read:
+        have = ", ".join(repr(n) for n in offered) or "(none)"
+        raise InputError(
+            f"there is no layer {layer!r} ({{option}}) in it or the files it links to; the "
+            f"layers are: {have}",
+            path=path,
+            parameter="layer",
+        )
     return read
 
 

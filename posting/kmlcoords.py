@@ -15,6 +15,7 @@ a comma, a trailing comma, an altitude GDAL cannot read (it is not used).
 
 from __future__ import annotations
 
+import io
 import math
 import posixpath
 import re
@@ -110,7 +111,7 @@ def misreads(path: str, limit: int = 1000, member: str | None = None) -> list[Mi
 def network_links(path: str, member: str | None = None) -> list[str]:
     """Where the ``<NetworkLink>`` elements of a KML file (or a KMZ file's main KML, or its
     ``member``) point (their ``<href>``, in the file's order): places Google Earth loads from
-    elsewhere, which GDAL does not follow (but see :func:`linked_members`). [] for a file the
+    elsewhere, which GDAL does not follow (but see :func:`linked_files`). [] for a file the
     XML parser refuses.
 
     >>> import tempfile, os
@@ -122,39 +123,42 @@ def network_links(path: str, member: str | None = None) -> list[str]:
     >>> os.unlink(f.name)
     """
 
-    def scan(f) -> list[str]:
-        p = expat.ParserCreate()
-        p.buffer_text = True
-        path: list[str] = []
-        hrefs: list[str] = []
-        text: list[str] | None = None
+    return _on_main_kml(path, _links_in, member)
 
-        def start(tag: str, attrs: dict) -> None:
-            nonlocal text
-            path.append(tag.rpartition(":")[2])
-            if path[-1] == "href" and "NetworkLink" in path:
-                text = []
 
-        def end(tag: str) -> None:
-            nonlocal text
-            if text is not None and path[-1] == "href":
-                hrefs.append("".join(text).strip())
-                text = None
-            path.pop()
+def _links_in(f: Any) -> list[str]:
+    """The ``<href>`` of each ``<NetworkLink>`` of a KML file's bytes ([] if the XML parser
+    refuses them)."""
+    p = expat.ParserCreate()
+    p.buffer_text = True
+    path: list[str] = []
+    hrefs: list[str] = []
+    text: list[str] | None = None
 
-        def chars(data: str) -> None:
-            if text is not None:
-                text.append(data)
+    def start(tag: str, attrs: dict) -> None:
+        nonlocal text
+        path.append(tag.rpartition(":")[2])
+        if path[-1] == "href" and "NetworkLink" in path:
+            text = []
 
-        p.StartElementHandler, p.EndElementHandler = start, end
-        p.CharacterDataHandler = chars
-        try:
-            p.ParseFile(f)
-        except expat.ExpatError:
-            return []
-        return hrefs
+    def end(tag: str) -> None:
+        nonlocal text
+        if text is not None and path[-1] == "href":
+            hrefs.append("".join(text).strip())
+            text = None
+        path.pop()
 
-    return _on_main_kml(path, scan, member)
+    def chars(data: str) -> None:
+        if text is not None:
+            text.append(data)
+
+    p.StartElementHandler, p.EndElementHandler = start, end
+    p.CharacterDataHandler = chars
+    try:
+        p.ParseFile(f)
+    except expat.ExpatError:
+        return []
+    return hrefs
 
 
 def main_kml(names: list[str]) -> str | None:
@@ -164,43 +168,165 @@ def main_kml(names: list[str]) -> str | None:
     return "doc.kml" if "doc.kml" in kml else (kml[0] if kml else None)
 
 
-def linked_members(path: str, links: list[str]) -> tuple[list[str], list[str]]:
-    """The ``links`` of a KMZ file's main KML (:func:`network_links`) that name a KML inside
-    the KMZ (an ``href`` relative to the main KML, as Google Earth saves a layer with the files
-    it loads: ``files/signs.kml``), as the members they name, each once, in the links' order;
-    and the others (to the web, to a file beside the KMZ or not in it), as written. Of a KML
-    file, none is inside.
+MAX_LINK_DEPTH = 8
+"""How many links deep :func:`linked_files` follows (a file linking to one that links to
+another ...): a link deeper is named as not followed."""
 
-    >>> import tempfile, zipfile, os
-    >>> with tempfile.NamedTemporaryFile(suffix=".kmz", delete=False) as f:
-    ...     with zipfile.ZipFile(f, "w") as z:
-    ...         z.writestr("doc.kml", "<kml/>"); z.writestr("files/a b.kml", "<kml/>")
-    >>> linked_members(f.name, ["files/a%20b.kml", "./files/a b.kml", "https://x/y.kml",
-    ...                         "files/c.kml"])
-    (['files/a b.kml'], ['https://x/y.kml', 'files/c.kml'])
-    >>> os.unlink(f.name)
-    """
-    if not links or Path(path).suffix.lower() != ".kmz":
-        return [], list(links)
+
+@dataclass(frozen=True)
+class KmlFile:
+    """A KML file to read: on disk (``path``, a ``.kml``), or inside a KMZ file on disk
+    (``path``) as the ``chain`` of members that leads to it: a KML member (``("doc.kml",)``),
+    or the KML member of a KMZ inside it (``("files/inner.kmz", "doc.kml")``)."""
+
+    path: str
+    chain: tuple[str, ...] = ()
+
+    @property
+    def source(self) -> str:
+        """The name GDAL reads it by (``/vsizip/`` within a KMZ, nested within a KMZ's KMZ):
+        GDAL follows no link of a file so read."""
+        src = Path(self.path).resolve().as_posix()
+        for member in self.chain:
+            src = f"/vsizip/{{{src}}}/{member}"
+        return src
+
+    @property
+    def label(self) -> str:
+        """How a message names it beside the file given: its member(s) within the KMZ, or its
+        name on disk."""
+        return "/".join(self.chain) if self.chain else self.path
+
+    def open(self) -> Any:
+        """Its bytes, as a file (a context manager)."""
+        if not self.chain:
+            return open(self.path, "rb")
+        z = zipfile.ZipFile(self.path)
+        for member in self.chain[:-1]:
+            z = zipfile.ZipFile(io.BytesIO(z.read(member)))
+        return z.open(self.chain[-1])
+
+    def names(self) -> list[str]:
+        """The members of the archive that holds it ([] for a file on disk)."""
+        if not self.chain:
+            return []
+        z = zipfile.ZipFile(self.path)
+        for member in self.chain[:-1]:
+            z = zipfile.ZipFile(io.BytesIO(z.read(member)))
+        return z.namelist()
+
+
+def kml_file(path: str) -> KmlFile | None:
+    """A KML file on disk, or a KMZ file's main KML (:func:`main_kml`); None for a KMZ without
+    a KML or that cannot be opened."""
+    if Path(path).suffix.lower() != ".kmz":
+        return KmlFile(path)
     try:
         with zipfile.ZipFile(path) as z:
-            names = z.namelist()
+            main = main_kml(z.namelist())
     except (zipfile.BadZipFile, OSError):
-        return [], list(links)
-    main = main_kml(names)
-    inside: dict[str, None] = {}
-    elsewhere = []
-    for href in links:
-        parts = urlsplit(href.replace("\\", "/"))
-        name = posixpath.normpath(
-            posixpath.join(posixpath.dirname(main or ""), unquote(parts.path))
-        )
-        plain = not (parts.scheme or parts.netloc or parts.path.startswith("/"))
-        if plain and name in names and name.lower().endswith(".kml") and name != main:
-            inside[name] = None
-        else:
-            elsewhere.append(href)
-    return list(inside), elsewhere
+        return None
+    return None if main is None else KmlFile(path, (main,))
+
+
+def _linked(at: KmlFile, href: str) -> KmlFile | None:
+    """The local KML file a link of ``at`` names (an ``href`` relative to it: inside its KMZ,
+    else beside the KMZ or KML file on disk; a KML, or a KMZ's main KML), or None (a link to
+    the web, an absolute path, a file that is not there)."""
+    parts = urlsplit(href.replace("\\", "/"))
+    if parts.scheme or parts.netloc or parts.path.startswith("/") or not parts.path.strip():
+        return None
+    rel = unquote(parts.path)
+    if at.chain:
+        try:
+            names = at.names()
+        except (zipfile.BadZipFile, OSError, KeyError):
+            names = []
+        name = posixpath.normpath(posixpath.join(posixpath.dirname(at.chain[-1]), rel))
+        if name in names:
+            inner = (*at.chain[:-1], name)
+            if name.lower().endswith(".kml"):
+                return KmlFile(at.path, inner)
+            if name.lower().endswith(".kmz"):
+                try:
+                    main = main_kml(KmlFile(at.path, (*inner, "")).names())
+                except (zipfile.BadZipFile, OSError, KeyError):
+                    return None
+                return None if main is None else KmlFile(at.path, (*inner, main))
+            return None
+        if len(at.chain) > 1:  # (a KMZ inside a KMZ: nothing beside it on disk)
+            return None
+    beside = Path(at.path).parent / rel
+    if not beside.is_file() or beside.suffix.lower() not in (".kml", ".kmz"):
+        return None
+    return kml_file(str(beside))
+
+
+def linked_files(
+    path: str, links: list[str] | None = None, depth: int = MAX_LINK_DEPTH
+) -> tuple[list[KmlFile], list[str]]:
+    """The local KML files a KML or KMZ file's ``<NetworkLink>`` elements lead to, followed as
+    Google Earth follows them: a link relative to the file that links (``files/signs.kml``
+    inside a KMZ, as Google Earth saves a layer with the files it loads; ``other.kml`` beside
+    a KML on disk; a KMZ inside a KMZ, by its main KML), and the links of the files so
+    reached, ``depth`` links deep. The files in the order to read them: the file's own (its
+    main KML), then each link's file followed by its own links', each file once (a file
+    linking to itself, or two to each other, is read once); and the links not followed (to
+    the web, which is never fetched, to a file that is not there, deeper than ``depth``), as
+    written, each once. ``links``: the main KML's links, if known (:func:`network_links`).
+    A KMZ without a KML gives ([], the links).
+
+    >>> import tempfile, zipfile, os
+    >>> link = "<NetworkLink><Link><href>{}</href></Link></NetworkLink>".format
+    >>> with tempfile.NamedTemporaryFile(suffix=".kmz", delete=False) as f:
+    ...     with zipfile.ZipFile(f, "w") as z:
+    ...         z.writestr("doc.kml", "<kml>" + link("a.kml") + link("https://x/y.kml") + "</kml>")
+    ...         z.writestr("a.kml", "<kml>" + link("doc.kml") + link("b.kml") + "</kml>")
+    ...         z.writestr("b.kml", "<kml/>")
+    >>> files, elsewhere = linked_files(f.name)
+    >>> [k.chain for k in files], elsewhere
+    ([('doc.kml',), ('a.kml',), ('b.kml',)], ['https://x/y.kml'])
+    >>> os.unlink(f.name)
+    """
+    main = kml_file(path)
+    if main is None:
+        return [], list(links or [])
+    files: list[KmlFile] = []
+    elsewhere: dict[str, None] = {}
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+
+    def visit(at: KmlFile, hrefs: list[str], level: int) -> None:
+        seen.add((str(Path(at.path).resolve()), at.chain))
+        files.append(at)
+        for href in hrefs:
+            to = _linked(at, href)
+            if to is not None and (str(Path(to.path).resolve()), to.chain) in seen:
+                continue  # (read already, or being read: a loop)
+            if to is None or level >= depth:
+                elsewhere[href] = None
+                continue
+            visit(to, _network_links_of(to), level + 1)
+
+    visit(main, _network_links_of(main) if links is None else list(links), 0)
+    return files, list(elsewhere)
+
+
+def _network_links_of(at: KmlFile) -> list[str]:
+    """:func:`network_links` of a :class:`KmlFile`."""
+    try:
+        with at.open() as f:
+            return _links_in(f)
+    except (zipfile.BadZipFile, OSError, KeyError):
+        return []
+
+
+def misreads_of(at: KmlFile, limit: int = 1000) -> list[Misread]:
+    """:func:`misreads` of a :class:`KmlFile`."""
+    try:
+        with at.open() as f:
+            return _scan(f, limit)
+    except (zipfile.BadZipFile, OSError, KeyError):
+        return []
 
 
 def _on_main_kml(path: str, read: Callable[[Any], list], member: str | None = None) -> list:

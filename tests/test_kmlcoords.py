@@ -388,3 +388,145 @@ def test_a_misread_position_in_a_linked_kml_is_named_by_its_row_and_file(tmp_pat
         f"{path}: the placemark of row 2 ('S1', line 2 of files/signs.kml) has "
         "<coordinates>-81.1 28.701</coordinates>"
     )
+
+
+# -- --layer among the linked files' layers; links of linked files, beside a KML, KMZ in KMZ --
+
+
+def lot(name: str, x: float) -> str:
+    """A 0.001-degree square lot at (x, 28.7), as a placemark."""
+    ring = f"{x},28.7 {x + 0.001},28.7 {x + 0.001},28.701 {x},28.701 {x},28.7"
+    return placemark(name, ring, "Polygon><outerBoundaryIs><LinearRing").replace(
+        "</Polygon><outerBoundaryIs><LinearRing>", "</LinearRing></outerBoundaryIs></Polygon>"
+    )
+
+
+def folder(name: str, body: str) -> str:
+    return f"<Folder><name>{name}</name>{body}</Folder>"
+
+
+def _lots_kmz(path, own: str = "A") -> None:
+    """doc.kml: folder Own (lot A) and links to files/lots.kml (folder Lots: B, C) and
+    files/other.kml (folder Other: D)."""
+    doc = kml(
+        folder("Own", lot(own, -81.1))
+        + LINK.format("files/lots.kml")
+        + LINK.format("files/other.kml")
+    )
+    lots = kml(folder("Lots", lot("B", -81.09) + "\n" + lot("C", -81.08)))
+    _kmz(
+        path,
+        doc,
+        {"files/lots.kml": lots, "files/other.kml": kml(folder("Other", lot("D", -81.07)))},
+    )
+
+
+def test_a_layer_named_is_chosen_among_the_places_the_links_lead_to(tmp_path):
+    """Without --layer, the KMZ's lots are A (its own), B, C, D (the two linked files'). With
+    --layer Lots, GDAL read its own layers of the KMZ: B and C, saying the linked places were
+    not read; with --layer Own (the main KML's folder) it refused the file, there being no
+    such layer among GDAL's ('files/lots.kml', 'Lots', 'files/other.kml', 'Other'). Now each
+    names the folder among the files read link by link: Lots B, C; Own A; Other D, without a
+    note; a name of none is refused naming the folders there are."""
+    path = tmp_path / "lots.kmz"
+    _lots_kmz(path)
+    assert read_parcels(str(path)).attributes["Name"].tolist() == ["A", "B", "C", "D"]
+    for layer, names in {"Lots": ["B", "C"], "Own": ["A"], "Other": ["D"]}.items():
+        p = read_parcels(str(path), layer=layer)
+        assert p.attributes["Name"].tolist() == names, layer
+        assert p.notes == [], layer
+    with pytest.raises(InputError) as info:
+        read_parcels(str(path), layer="Roads")
+    assert info.value.parameter == "layer"
+    assert "there is no layer 'Roads'" in str(info.value)
+    assert "'Own', 'Lots', 'Other'" in str(info.value)
+
+
+def test_a_misread_position_in_a_layer_named_is_named_by_its_row_in_the_layer(tmp_path):
+    """C, the second lot of Lots (line 2 of files/lots.kml), written with a space for a comma:
+    with --layer Lots it is row 1 (B is row 0); with --layer Other it is not read, and D is."""
+    path = tmp_path / "lots.kmz"
+    _lots_kmz(path)
+    with zipfile.ZipFile(path) as z:
+        members = {n: z.read(n).decode() for n in z.namelist()}
+    members["files/lots.kml"] = members["files/lots.kml"].replace("-81.08,28.7 ", "-81.08 28.7 ")
+    doc = members.pop("doc.kml")
+    _kmz(path, doc, members)
+    with pytest.raises(InputError) as info:
+        read_parcels(str(path), layer="Lots")
+    assert str(info.value).startswith(
+        f"{path}: the placemark of row 1 ('C', line 2 of files/lots.kml) has <coordinates>"
+    )
+    assert read_parcels(str(path), layer="Other").attributes["Name"].tolist() == ["D"]
+
+
+def test_a_kml_s_link_to_a_file_beside_it_is_followed_once_and_the_web_never(tmp_path):
+    """main.kml (lot A) links to other.kml beside it (lot B), which links back to main.kml,
+    and to a server: A and B, each read once, and one note naming the server's link (not
+    fetched). A file linking to itself is read once, without a note. Before: B was not read
+    and the note said other.kml was not followed; the file linking to itself said so of
+    itself."""
+    web = "https://example.com/live.kml"
+    (tmp_path / "main.kml").write_text(
+        kml(folder("Own", lot("A", -81.1)) + LINK.format("other.kml") + LINK.format(web))
+    )
+    (tmp_path / "other.kml").write_text(
+        kml(folder("Other", lot("B", -81.09)) + LINK.format("main.kml"))
+    )
+    p = read_parcels(str(tmp_path / "main.kml"))
+    assert p.attributes["Name"].tolist() == ["A", "B"]
+    assert p.notes == [
+        f"{tmp_path / 'main.kml'}: also links to {web} (a network link, which Google Earth "
+        "follows and this reader does not): the places there were not read; download them, "
+        "or save them from Google Earth as KML, and give that file too"
+    ]
+    assert read_parcels(str(tmp_path / "other.kml")).attributes["Name"].tolist() == ["B", "A"]
+    (tmp_path / "self.kml").write_text(kml(lot("S", -81.1) + LINK.format("self.kml")))
+    p = read_parcels(str(tmp_path / "self.kml"))
+    assert p.attributes["Name"].tolist() == ["S"] and p.notes == []
+
+
+def test_a_kmz_in_a_kmz_and_a_linked_file_s_own_link_are_read(tmp_path):
+    """outer.kmz: its own lot A, a link to files/inner.kmz (a KMZ inside it: lot I) and one
+    to files/deep.kml (lot D), which links to deeper.kml beside it (lot E). Before: A and D
+    only, E left out without a word, and inner.kmz named as not read."""
+    import io
+
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as z:
+        z.writestr("doc.kml", kml(folder("Inner", lot("I", -81.08))))
+    doc = kml(
+        folder("Own", lot("A", -81.1))
+        + LINK.format("files/inner.kmz")
+        + LINK.format("files/deep.kml")
+    )
+    members = {
+        "files/deep.kml": kml(folder("Deep", lot("D", -81.07)) + LINK.format("deeper.kml")),
+        "files/deeper.kml": kml(folder("Deeper", lot("E", -81.06))),
+    }
+    path = tmp_path / "outer.kmz"
+    _kmz(path, doc, members)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("files/inner.kmz", inner.getvalue())
+    p = read_parcels(str(path))
+    assert p.attributes["Name"].tolist() == ["A", "I", "D", "E"]
+    assert p.notes == []
+    assert read_parcels(str(path), layer="Inner").attributes["Name"].tolist() == ["I"]
+
+
+def test_links_are_followed_eight_deep(tmp_path):
+    """f0.kml links to f1.kml, ... f9.kml, beside one another, each with one lot: f0 to f8 are
+    read (eight links deep: MAX_LINK_DEPTH), and the note names f9.kml as not read."""
+    from posting.kmlcoords import MAX_LINK_DEPTH
+
+    assert MAX_LINK_DEPTH == 8
+    for i in range(10):
+        more = LINK.format(f"f{i + 1}.kml") if i < 9 else ""
+        (tmp_path / f"f{i}.kml").write_text(kml(lot(f"L{i}", -81.1 + i * 0.001) + more))
+    p = read_parcels(str(tmp_path / "f0.kml"))
+    assert p.attributes["Name"].tolist() == [f"L{i}" for i in range(9)]
+    assert p.notes == [
+        f"{tmp_path / 'f0.kml'}: also links to f9.kml (a network link, which Google Earth "
+        "follows and this reader does not): the places there were not read; download them, "
+        "or save them from Google Earth as KML, and give that file too"
+    ]
