@@ -2038,7 +2038,8 @@ def _read_linked_kml(
     Raises
     ------
     InputError
-        ``layer`` is none of the files' layers (naming theirs), or a placemark is misread.
+        ``layer`` is none of the files' layers (naming theirs), a linked file cannot be read
+        (naming it), or a placemark is misread.
     """
     from posting.gdal import pyogrio_here
 
@@ -2047,12 +2048,21 @@ def _read_linked_kml(
     offered: dict[str, None] = {}
     for k, at in enumerate(files):
         source = at.source
-        names = [str(n) for n, _ in pyogrio.list_layers(source)]
-        offered.update(dict.fromkeys(names))
-        chosen = [j for j, n in enumerate(names) if layer is None or n == layer]
-        if not chosen:
-            continue
-        got = [_read_ogr_layer(source, n) for n in names]
+        try:
+            names = [str(n) for n, _ in pyogrio.list_layers(source)]
+            offered.update(dict.fromkeys(names))
+            chosen = [j for j, n in enumerate(names) if layer is None or n == layer]
+            if not chosen:
+                continue
+            got = [_read_ogr_layer(source, n) for n in names]
+        except (pyogrio.errors.DataSourceError, pyogrio.errors.DataLayerError) as exc:
+            if k == 0:  # (the file itself: said as a file of no links is)
+                raise
+            raise InputError(
+                f"links to {at.label}, which cannot be read ({_one_line(exc)}): mend it, or "
+                "remove the link",
+                path=path,
+            ) from None
         found = misread if k == 0 else kmlcoords.misreads_of(at)
         if layer is not None:  # (its rows among the chosen layers', the others' left out)
             starts = np.cumsum([0, *(len(g[0]) for g in got)])

@@ -530,3 +530,16 @@ def test_links_are_followed_eight_deep(tmp_path):
         "follows and this reader does not): the places there were not read; download them, "
         "or save them from Google Earth as KML, and give that file too"
     ]
+
+
+def test_a_linked_file_that_cannot_be_read_is_named(tmp_path):
+    """signs.kml (a sign) links to broken.kml beside it, cut short: refused naming broken.kml
+    (followed, it once said the file had no placemarks of its own)."""
+    path = tmp_path / "signs.kml"
+    path.write_text(kml(placemark("s1", "-81.1,28.7") + LINK.format("broken.kml")))
+    (tmp_path / "broken.kml").write_text("<kml><Document><Placemark><name>B")
+    with pytest.raises(InputError) as info:
+        read_markers(str(path))
+    assert str(info.value).startswith(
+        f"{path}: links to {tmp_path / 'broken.kml'}, which cannot be read ("
+    )
