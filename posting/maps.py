@@ -170,6 +170,16 @@ LEVEL_WORDS = {
     "not_checked": "Not checked",
     "note": "Notes",
 }
+LEVEL_WORDS_NOT_FAILED = {"violation": "Findings"}
+"""The headings that differ on a parcel whose verdict is not a failing one (uncertain, exempt,
+compliant): its violation-level findings (a gap over the limit if the markers on a shared line
+post the neighbour) are not violations of the law, and are not headed so."""
+GAP_FIGURE_WORDS = {
+    "straight": ("straight", "in a straight line"),
+    "water": ("less water", "along the boundary, less the stretch formed by water"),
+}
+"""Which figure of a gap its rule judged, where it is not the length along the boundary: the
+word on its label and the words in its popup (:func:`_gap_figure_kinds`)."""
 GAP_WORDS = {
     "over": "longer than the limit",
     "unmarked": "no marker on this whole ring",
@@ -187,6 +197,15 @@ ACCESS_WORDS = {
     "missing": "Access point without a marker",
     "uncertain": "Access point marked only within the survey accuracy",
 }
+
+_LAND_LIMIT_WORDS = (
+    "not more than {lenient} on any land ({strict} on forest land)",
+    "not more than {strict} on forest land, {lenient} on other land: the land cover is not known",
+    "not more than {strict} on forest land, {lenient} on other land: the gap runs through both",
+)
+"""A gap's limit where it is one of two by land cover and which one is not settled
+(:meth:`_MapBuilder._gap_limits`): over both, or between them for want of the land cover, or
+for a gap on both covers."""
 
 _STATUS_LAYERS = ("noncompliant", "uncertain", "unposted", "exempt", "compliant")
 _SHOWN = ("over", "unmarked", "uncertain")
@@ -467,6 +486,27 @@ def _max_gap(report: Report) -> np.ndarray:
     return shown(np.round(shown(mx, 2, limit, verdict), 2), 1, limit, verdict)
 
 
+def _gap_figure_kinds(gaps: pd.DataFrame) -> np.ndarray:
+    """Which of a gap's figures its rule judged (``measured_ft``), where it is not the length
+    along the boundary: ``straight`` (the straight line: ``metric = "straight"``, or
+    ``either`` where it is the shorter), ``water`` (along the boundary less the stretch formed
+    by water, which the rule leaves out); None for the length along the boundary.
+
+    >>> g = pd.DataFrame({"length_ft": [800.0, 800.0, 800.0, 800.0],
+    ...                   "straight_ft": [565.7, 565.7, 800.0, np.nan],
+    ...                   "measured_ft": [800.0, 565.7, 800.0, 700.0]})
+    >>> _gap_figure_kinds(g).tolist()
+    [None, 'straight', None, 'water']
+    """
+    along = gaps["length_ft"].to_numpy(dtype=float)
+    straight = gaps["straight_ft"].to_numpy(dtype=float)
+    measured = gaps["measured_ft"].to_numpy(dtype=float)
+    other = np.isfinite(measured) & (measured != along)
+    kind = np.full(len(gaps), None, dtype=object)
+    kind[other] = np.where(measured[other] == straight[other], "straight", "water")
+    return kind
+
+
 def _ints(values: Any) -> dict[str, Any]:
     """Integers that mostly go up by small steps (rows, parcel numbers): their differences."""
     return {"d": _deltas(np.asarray(values, dtype=np.int64))}
@@ -720,6 +760,72 @@ class _MapBuilder:
             )
 
     # gaps ----------------------------------------------------------------------------------
+    def _gap_limits(
+        self, sel: pd.DataFrame, parcel: np.ndarray, status: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Each shown gap's limit as its parcel's spacing finding judged it, and the words of
+        the limit where one figure would not say it (else None).
+
+        A limit by land cover (Texas: 100 ft on forest land, 1,000 ft elsewhere) on a gap whose
+        cover is unknown (``forest`` NaN) or runs through both (``forest`` known, the limit the
+        stricter) leaves the gaps table's ``limit_ft`` at the stricter figure. Such a gap over
+        the more lenient was judged against that one (the violation says "longer than
+        1,000 ft"); one between the two is uncertain, and both figures hold: the map says them
+        as the finding does, never "not more than 100 ft" alone."""
+        limit = sel["limit_ft"].to_numpy(dtype=float).copy()
+        strict = np.full(len(sel), np.nan)
+        lenient = np.full(len(sel), np.nan)
+        judged_by = self.parcels["rules"].to_numpy(dtype=object)[parcel]
+        for p in self.report.profiles:
+            rule = p.tables.get("spacing")
+            if rule is None or not getattr(rule, "by_landcover", False):
+                continue
+            if rule.forest_ft == rule.other_ft:
+                continue
+            mine = judged_by == p.name
+            strict[mine] = min(rule.forest_ft, rule.other_ft)
+            lenient[mine] = max(rule.forest_ft, rule.other_ft)
+        forest = sel["forest"].to_numpy(dtype=float) if "forest" in sel else np.full(len(sel), 1.0)
+        unsure = np.isfinite(strict) & (forest != 1.0) & (limit == strict)
+        if not unsure.any():
+            return limit, None
+        over_both = unsure & (status == "over")
+        limit[over_both] = lenient[over_both]
+        # the words, once per kind and pair of figures (a county's gaps share a few)
+        kind = np.select(
+            [over_both, unsure & (status == "uncertain") & np.isnan(forest), unsure],
+            [0, 1, 2],
+            -1,
+        )
+        worded = np.flatnonzero(kind >= 0)
+        keys, which = np.unique(
+            np.column_stack([kind[worded], strict[worded], lenient[worded]]),
+            axis=0,
+            return_inverse=True,
+        )
+        texts = [
+            _LAND_LIMIT_WORDS[int(k)].format(strict=_ft(a), lenient=_ft(b)) for k, a, b in keys
+        ]
+        words = np.full(len(sel), None, dtype=object)
+        words[worded] = np.asarray(texts, dtype=object)[np.asarray(which).ravel()]
+        return limit, words
+
+    def _gap_status(self, sel: pd.DataFrame, parcel: np.ndarray) -> np.ndarray:
+        """Each shown gap's status as the map draws and words it: a gap over the limit (or a
+        of a parcel with no spacing violation is ``uncertain``. Its
+        spacing finding is uncertain: a guidance layout's figure, which the law does not set
+        (``standard = "guidance"``), or a rule that the data cannot show applies to the land
+        (``[when]``). The gaps table keeps ``over``, the figure's verdict."""
+        status = sel["status"].to_numpy(dtype=object).copy()
+        f = self.report.findings
+        failed = f["level"].eq("violation").to_numpy(dtype=bool) & f["rule"].eq("spacing").to_numpy(
+            dtype=bool
+        )
+        violated = np.zeros(self.n, dtype=bool)
+        violated[f["parcel"].to_numpy(dtype=np.int64)[failed]] = True
+        status[(status == "over") & ~violated[parcel]] = "uncertain"
+        return status
+
     def add_gaps(self) -> None:
         r = self.report
         g = r.gaps
@@ -730,6 +836,9 @@ class _MapBuilder:
         rows = rows[ok]
         sel = g.iloc[rows]
         parcel = parcel[rows]
+        status = self._gap_status(sel, parcel)
+        limit_ft, limit_words = self._gap_limits(sel, parcel, sel["status"].to_numpy(dtype=object))
+        judged = sel.assign(limit_ft=limit_ft)
         src = r.markers["source"].to_numpy(dtype=object)
         row = r.markers["row"].to_numpy(dtype=np.int64)
         sm = sel["start_marker"].to_numpy(dtype=np.int64)
@@ -745,11 +854,13 @@ class _MapBuilder:
             _compact(
                 {
                     "parcel": _ints(parcel),
-                    "status": _texts(sel["status"]),
-                    "length_ft": _numbers(gap_figures(sel, "length_ft")),
-                    "straight_ft": _numbers(gap_figures(sel, "straight_ft")),
-                    "measured_ft": _numbers(gap_figures(sel, "measured_ft")),
-                    "limit_ft": _numbers(sel["limit_ft"]),
+                    "status": _texts(status),
+                    "length_ft": _numbers(gap_figures(judged, "length_ft")),
+                    "straight_ft": _numbers(gap_figures(judged, "straight_ft")),
+                    "measured_ft": _numbers(gap_figures(judged, "measured_ft")),
+                    "figure": _texts(_gap_figure_kinds(sel)),
+                    "limit_ft": _numbers(limit_ft),
+                    "limit_words": _texts(limit_words) if limit_words is not None else None,
                     "clause": self.clauses.codes(self.rule_clause["spacing"][parcel]),
                     "hole": _numbers(np.where(sel["hole"] > 0, sel["hole"], np.nan)),
                     "part": _numbers(np.where(sel["part"] > 0, sel["part"], np.nan)),
@@ -760,7 +871,7 @@ class _MapBuilder:
         limit = self.first.get("spacing_ft")
         one = limit and len(self.report.profiles) == 1
         over = f"longer than {_ft(limit)}" if one else "over the limit"
-        n = sel["status"].value_counts()
+        n = pd.Series(status).value_counts()
         self.add(
             "gaps",
             data,
@@ -1109,6 +1220,8 @@ def _vocabulary() -> dict[str, Any]:
         "statuses": list(STATUSES),
         "rules": RULE_WORDS,
         "levels": LEVEL_WORDS,
+        "levels_not_failed": LEVEL_WORDS_NOT_FAILED,
+        "gap_figure": {k: list(v) for k, v in GAP_FIGURE_WORDS.items()},
         "gap": GAP_WORDS,
         "corner": CORNER_WORDS,
         "access": ACCESS_WORDS,

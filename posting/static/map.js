@@ -250,16 +250,21 @@ var posting = (function () {
     return findingsOf.get(row) || [];
   }
 
+  // the statuses of a parcel that fails the law: under any other (uncertain, exempt...) its
+  // violation-level findings are not headed "Violations"
+  var FAILED = { noncompliant: true, unposted: true };
+
   function findings(box, row) {
     var F = T.findings;
     var idx = parcelFindings(row);
+    var words = FAILED[T.parcels.status(row)] ? {} : ctx.vocab.levels_not_failed;
     Object.keys(ctx.vocab.levels).forEach(function (level) {
       var items = idx.filter(function (i) {
         return F.level(i) === level;
       });
       if (!items.length) return;
       var cls = level.replace(/_/g, "-");
-      box.appendChild(el("h4", "posting-h-" + cls, ctx.vocab.levels[level]));
+      box.appendChild(el("h4", "posting-h-" + cls, words[level] || ctx.vocab.levels[level]));
       var ul = el("ul", "posting-findings posting-" + cls);
       items.forEach(function (i) {
         var li = el("li");
@@ -337,15 +342,31 @@ var posting = (function () {
     box.appendChild(p);
   }
 
+  // a gap's figure that its rule judged (along the boundary, in a straight line, or along it
+  // less water), to be written on it: with its kind where that is not the length along it
+  function gapFigure(d, i) {
+    var x = d.measured_ft(i) === undefined ? d.length_ft(i) : d.measured_ft(i);
+    var kind = ctx.vocab.gap_figure[d.figure(i)];
+    var text = ftVs(x, d.limit_ft(i));
+    return text && kind ? text + " " + kind[0] : text;
+  }
+
   function gapPopup(g, i) {
     var d = g.cols;
     var status = d.status(i);
     var box = el("div", "posting-popup posting-popup-gap");
     box.appendChild(heading(status === "unmarked" ? "Unmarked boundary of parcel " : "Gap on parcel ", d.parcel(i)));
     var t = el("table", "posting-facts");
-    fact(t, "Along the boundary", ftVs(d.length_ft(i), d.limit_ft(i)));
-    fact(t, "Straight line", ftVs(d.straight_ft(i), d.limit_ft(i)));
-    fact(t, "Limit", d.limit_ft(i) === undefined ? null : "not more than " + ft(d.limit_ft(i)));
+    var kind = d.figure(i);
+    var judged = " (the figure the rule judges)";
+    var along = ftVs(d.length_ft(i), d.limit_ft(i));
+    var straight = ftVs(d.straight_ft(i), d.limit_ft(i));
+    // both figures shown, and not the same: the one the rule judged says so
+    var two = along && straight && along !== straight;
+    fact(t, "Along the boundary", along && two && !kind ? along + judged : along);
+    fact(t, "Straight line", straight && two && kind === "straight" ? straight + judged : straight);
+    if (kind === "water") fact(t, "Along the boundary, less water", ftVs(d.measured_ft(i), d.limit_ft(i)) + judged);
+    fact(t, "Limit", d.limit_words(i) || (d.limit_ft(i) === undefined ? null : "not more than " + ft(d.limit_ft(i))));
     if (d.from_source(i) !== undefined) fact(t, "From marker", source(d.from_source(i), d.from_row(i)));
     if (d.to_source(i) !== undefined) fact(t, "To marker", source(d.to_source(i), d.to_row(i)));
     if (status === "unmarked") {
@@ -467,7 +488,7 @@ var posting = (function () {
       case "water":
       case "easements":
       case "fences":
-        return g.postingKind === "gaps" ? ftVs(d.length_ft(i), d.limit_ft(i)) : ft(d.length_ft(i));
+        return g.postingKind === "gaps" ? gapFigure(d, i) : ft(d.length_ft(i));
       case "corners":
         return "corner of " + parcelId(d.parcel(i));
       case "access":
@@ -809,7 +830,7 @@ var posting = (function () {
       });
       g.labels = geo.f.map(function (feat, i) {
         var mid = midpoint(geo.c, feat);
-        return { lat: mid[1], lon: mid[0], text: ftVs(g.cols.length_ft(i), g.cols.limit_ft(i)), kind: "gap", length: g.cols.length_ft(i) || 0, line: feat, c: geo.c };
+        return { lat: mid[1], lon: mid[0], text: gapFigure(g.cols, i), kind: "gap", length: g.cols.length_ft(i) || 0, line: feat, c: geo.c };
       });
     },
     corners: function (g, data) {
@@ -938,7 +959,7 @@ var posting = (function () {
     g.data = data;
     g.cols = table(data, ["xy", "n", "rows", "at", "attrs", "clause"]);
     g.cols.parcel = g.cols.parcel || function () {};
-    ["status", "length_ft", "straight_ft", "limit_ft", "from_source", "from_row", "to_source", "to_row", "hole", "part",
+    ["status", "length_ft", "straight_ft", "measured_ft", "figure", "limit_ft", "limit_words", "from_source", "from_row", "to_source", "to_row", "hole", "part",
       "type", "nearest_ft", "neighbour_ft", "shared", "turn_deg", "source", "row", "how", "distance_ft", "reason", "holder",
       "uncounted"].forEach(function (k) {
       g.cols[k] = g.cols[k] || function () {};
@@ -1188,10 +1209,30 @@ var posting = (function () {
     box.appendChild(input);
     box.appendChild(list);
     box.appendChild(msg);
+    var searched = null;
     function go() {
+      searched = input.value;
       msg.textContent = find(input.value);
+      // ids that differ only in case from what was typed, none the same: each a link
+      findChoices.forEach(function (id, k) {
+        var a = el("a", "posting-choice", id);
+        a.href = "#";
+        a.addEventListener("click", function (e) {
+          e.preventDefault();
+          input.value = id;
+          // after the click: the link goes with the message, and Leaflet takes a click on a
+          // link no longer in the box for a click on the map, which closes the popup
+          setTimeout(go, 0);
+        });
+        msg.appendChild(document.createTextNode(k ? ", " : " "));
+        msg.appendChild(a);
+      });
     }
-    input.addEventListener("change", go);
+    input.addEventListener("change", function () {
+      // (not again for the value just searched: leaving the box for one of the ids it
+      // listed would list them anew under the pointer, and the tap would find nothing)
+      if (input.value !== searched) go();
+    });
     input.addEventListener("keydown", function (e) {
       if (e.key === "Enter") go();
     });
@@ -1211,17 +1252,43 @@ var posting = (function () {
     return String(text).trim().toLowerCase();
   }
 
-  // the rows an id names in one of the maps: as given (picked from the list, spaces and all),
-  // else as typed
-  function lookup(ids, raw) {
-    var rows = ids.get(raw) || ids.get(raw.trim());
-    if (!rows) {
-      var key = idKey(raw);
-      ids.forEach(function (v, k) {
-        if (!rows && idKey(k) === key) rows = v;
+  // every place an id is, by how it compares with what was typed: the parcels drawn, the
+  // parcels merged into a property (the property's rows), the parcels not drawn
+  function idsMatching(same) {
+    var out = [];
+    byId.forEach(function (rows, k) {
+      if (same(k)) out.push({ id: k, rows: rows });
+    });
+    partOf.forEach(function (rows, k) {
+      if (same(k)) out.push({ id: k, rows: rows, part: true });
+    });
+    ctx.off_map.parcels.forEach(function (p) {
+      if (same(String(p.id))) out.push({ id: String(p.id), off: p });
+    });
+    return out;
+  }
+
+  // what an id names: as given (picked from the list, spaces and all), else as typed without
+  // the spaces around it, else (only then) the same but for the case of its letters: "a-1"
+  // typed finds parcel a-1 though A-1 is listed first. Each a list (an id may be in several
+  // places), the first drawn first.
+  function lookupId(raw) {
+    var id = raw.trim();
+    var key = idKey(raw);
+    var hits = idsMatching(function (k) {
+      return k === raw;
+    });
+    if (!hits.length) {
+      hits = idsMatching(function (k) {
+        return k === id;
       });
     }
-    return rows;
+    if (!hits.length) {
+      hits = idsMatching(function (k) {
+        return idKey(k) === key;
+      });
+    }
+    return hits;
   }
 
   // an invisible bidirectional control as its code point, as the page shows every text (an
@@ -1232,24 +1299,33 @@ var posting = (function () {
     });
   }
 
+  var findChoices = []; // the ids the last search could mean, none of them as typed
+
   function find(text) {
     var raw = shownControls(text);
     var id = raw.trim();
+    findChoices = [];
     if (!id) return "";
     map.closePopup(); // whatever was open belongs to the previous search
-    var rows = lookup(byId, raw);
-    var merged = null;
-    if (!rows) {
-      rows = lookup(partOf, raw);
-      if (rows) merged = id + " is part of property " + T.parcels.id(rows[0]) + " (merged: the same owner's adjoining parcels)";
+    var hits = lookupId(raw);
+    if (!hits.length) return "No parcel " + id;
+    var ids = [];
+    hits.forEach(function (h) {
+      if (ids.indexOf(h.id) < 0) ids.push(h.id);
+    });
+    if (ids.length > 1) {
+      // several ids differ from it only in case (a-1, A-1): which is meant is the officer's
+      // to say, not the first's
+      findChoices = ids.sort();
+      return "No parcel " + id + " as typed; " + ids.length + " differ only in case:";
     }
-    if (!rows) {
-      var off = ctx.off_map.parcels.filter(function (p) {
-        return idKey(p.id) === idKey(id);
-      });
-      if (off.length) return "Parcel " + id + " is not on the map: " + (off[0].reason || off[0].status);
-      return "No parcel " + id;
-    }
+    var hit = hits.filter(function (h) {
+      return h.rows && !h.part;
+    })[0] || hits.filter(function (h) {
+      return h.part;
+    })[0] || hits[0];
+    if (hit.off) return "Parcel " + hit.id + " is not on the map: " + (hit.off.reason || hit.off.status);
+    var rows = hit.rows;
     var bounds = L.latLngBounds([]);
     rows.forEach(function (row) {
       var s = shapes[row];
@@ -1258,7 +1334,7 @@ var posting = (function () {
     });
     map.fitBounds(bounds, { maxZoom: 18, padding: [40, 40], animate: false });
     openParcel(rows[0]);
-    if (merged) return merged;
+    if (hit.part) return hit.id + " is part of property " + T.parcels.id(rows[0]) + " (merged: the same owner's adjoining parcels)";
     return rows.length > 1 ? rows.length + " parcels have this id" : "";
   }
 
@@ -1530,7 +1606,7 @@ var posting = (function () {
         var pid = g.attrs.parcel_id ? g.attrs.parcel_id(t.i) : null;
         return ["Nearest marker to add", [name, role, pid ? "parcel " + pid : null].filter(Boolean).join(", ")];
       case "gaps":
-        return ["Nearest gap", ftVs(d.length_ft(t.i), d.limit_ft(t.i)) + " gap on parcel " + parcelId(d.parcel(t.i))];
+        return ["Nearest gap", gapFigure(d, t.i) + " gap on parcel " + parcelId(d.parcel(t.i))];
       case "corners":
         return ["Nearest corner without a marker", "parcel " + parcelId(d.parcel(t.i))];
       case "access":
