@@ -695,3 +695,114 @@ def test_the_map_of_a_lot_across_the_antimeridian_opens_on_the_whole_lot():
     west, south, east, north = extent_lonlat(r)
     assert (west, east) == pytest.approx((lon.min(), lon.max()), abs=1e-9)
     assert (south, north) == pytest.approx((lat.min(), lat.max()), abs=1e-9)
+
+
+def _gaps_of(page: str) -> pd.DataFrame:
+    [data] = [d for k, d in layers_of(page) if k == "gaps"]
+    return layer_table(data)
+
+
+def texas_lot_over_both():
+    """Texas's paint marks (not more than 100 ft apart on forest land, 1,000 ft elsewhere): a
+    1,500 x 400 ft lot marked at its four corners, its land cover not given: two gaps of
+    1,500 ft (over both figures: a violation against 1,000 ft) and two of 400 ft (between the
+    two: uncertain)."""
+    paint = pd.DataFrame({"kind": ["paint"] * 4})
+    return check(
+        parcels(shapely.box(0, 0, 1500, 400), ids=["TX-1"]),
+        markers([(0, 0), (1500, 0), (1500, 400), (0, 400)], attributes=paint),
+        rules="texas",
+    )
+
+
+def test_a_gap_over_both_limits_by_land_cover_is_given_the_limit_its_violation_judged():
+    """The report's gaps keep the stricter figure (100 ft) for each gap whose land cover is
+    not known, while the violation judged the 1,500 ft gaps against 1,000 ft: the map's popup
+    said "Limit: not more than 100 ft" beside a finding that says 1,000. The map now holds the
+    finding's figure for those gaps, and words both figures for the 400 ft ones."""
+    r = texas_lot_over_both()
+    d = r.to_dict()["parcels"][0]
+    [violation] = d["violations"]
+    assert (violation["rule"], violation["limit"]) == ("spacing", 1000.0)
+    [unsure] = d["uncertain"]
+    assert unsure["limit"] == 100.0 and "the land cover is not known" in unsure["message"]
+    # the report's gaps: 100 ft, as they were (the figure that surely suffices on any land)
+    assert sorted((g["length_ft"], g["status"], g["limit_ft"]) for g in d["gaps"]) == [
+        (400.0, "uncertain", 100.0),
+        (400.0, "uncertain", 100.0),
+        (1500.0, "over", 100.0),
+        (1500.0, "over", 100.0),
+    ]
+    gaps = _gaps_of(to_html(r, tiles=False))
+    over = gaps[gaps["status"] == "over"]
+    between = gaps[gaps["status"] == "uncertain"]
+    assert over["length_ft"].tolist() == [1500, 1500] and between["length_ft"].tolist() == [400] * 2
+    assert over["limit_ft"].tolist() == [violation["limit"]] * 2  # 1,000, as the violation
+    assert set(over["limit_words"]) == {
+        "not more than 1,000 ft on any land (100 ft on forest land)"
+    }
+    assert between["limit_ft"].tolist() == [unsure["limit"]] * 2  # 100
+    assert set(between["limit_words"]) == {
+        "not more than 100 ft on forest land, 1,000 ft on other land: the land cover is not known"
+    }
+
+
+def test_a_gap_with_one_limit_has_no_limit_words():
+    """Florida's 500 ft, one figure: the popup's limit is the figure (no words column)."""
+    from helpers import AT_SEA
+
+    r = check(parcels(square()), markers([(0, 0), (1000, 0)]), settings=AT_SEA)
+    data = dict(layers_of(to_html(r, tiles=False)))["gaps"]
+    assert "limit_words" not in data and "figure" not in data
+    assert set(layer_table(data)["limit_ft"]) == {500}
+
+
+def test_a_gap_over_a_guidance_layouts_figure_is_drawn_as_an_uncertain_gap():
+    """Alaska's 660 ft is a guidance layout's figure (``standard = "guidance"``: the statute
+    gives none). A 1,000 ft square marked at its corners has four 1,000 ft gaps over it, and
+    the parcel is uncertain (its spacing finding is uncertain, no violation). The map drew the
+    gaps as "over the limit" (solid, "longer than the limit"); it draws them as the uncertain
+    ones, and its layer list and legend say no gap is over the limit."""
+    from helpers import AT_SEA
+
+    r = check(
+        parcels(square(), ids=["AK-1"]),
+        markers([(0, 0), (1000, 0), (1000, 1000), (0, 1000)]),
+        rules="alaska",
+        settings=AT_SEA,
+    )
+    d = r.to_dict()["parcels"][0]
+    assert d["status"] == "uncertain" and d["violations"] == []
+    assert [g["status"] for g in d["gaps"]] == ["over"] * 4  # the figure's verdict, kept
+    assert "guidance figure" in d["uncertain"][0]["message"]
+    page = to_html(r, tiles=False)
+    gaps = _gaps_of(page)
+    assert gaps["status"].tolist() == ["uncertain"] * 4
+    assert gaps["length_ft"].tolist() == [1000] * 4 and gaps["limit_ft"].tolist() == [660] * 4
+    assert "Gaps that may be over 660 ft (4)" in page and "Gaps longer than 660 ft" not in page
+    ctx, _ = setup_of(page)
+    [line] = [x for x in ctx["legend"] if x["shape"] == "line"]
+    assert line["label"] == "Gap that may be over the limit: uncertain (its popup says why)"
+
+
+def test_a_gaps_figure_is_the_one_its_rule_judged():
+    """Missouri's marks "no more than one hundred feet apart" (``metric = "either"``): a
+    1,000 ft square marked at the middle of each side has four gaps of 1,000 ft along the
+    boundary, each round a corner, and sqrt(500^2 + 500^2) = 707.11 ft in a straight line, the
+    figure the rule compares (the more lenient). The map's label was the length along the
+    boundary; the page now holds the judged figure and says it is the straight line."""
+    from helpers import AT_SEA
+
+    paint = pd.DataFrame({"kind": ["paint"] * 4})
+    r = check(
+        parcels(square(), ids=["MO-1"]),
+        markers([(500, 0), (1000, 500), (500, 1000), (0, 500)], attributes=paint),
+        rules="missouri",
+        settings=AT_SEA,
+    )
+    [violation] = [v for v in r.to_dict()["parcels"][0]["violations"] if v["rule"] == "spacing"]
+    assert violation["measured"] == pytest.approx(707.11, abs=0.01)
+    gaps = _gaps_of(to_html(r, tiles=False))
+    assert gaps["length_ft"].tolist() == [1000] * 4
+    assert gaps["measured_ft"].tolist() == pytest.approx([(500**2 + 500**2) ** 0.5] * 4, abs=0.01)
+    assert gaps["figure"].tolist() == ["straight"] * 4

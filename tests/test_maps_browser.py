@@ -1229,3 +1229,151 @@ def test_you_are_here_pressed_twice_while_waiting_is_stopped_by_one_tap_on_the_x
         assert page.locator(".posting-here").is_hidden()
         assert page.locator("path.posting-here-dot").count() == 0
         assert loaded.errors == []
+
+
+def test_a_gap_over_both_limits_by_land_cover_says_the_limit_its_violation_judged(
+    browser, tmp_path
+):
+    """Texas's 100 ft on forest land, 1,000 ft elsewhere, the land cover not given: a 1,500 ft
+    gap (over both: its violation says "longer than 1,000.0 ft") read "Limit: not more than
+    100 ft" on the map. It now gives the 1,000 ft its violation judged it against; a 400 ft gap
+    (between the two, uncertain) gives both, as its finding does."""
+    from test_maps import texas_lot_over_both
+
+    r = texas_lot_over_both()
+    length = r.gaps["length_ft"].tolist()
+    with browser.opened(tmp_path / "texas.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        page.evaluate(f"() => postingMap.open('gaps', {length.index(1500.0)})")
+        text = _popup_text(page)
+        assert "Along the boundary\t1,500 ft" in text
+        assert "Limit\tnot more than 1,000 ft on any land (100 ft on forest land)\n" in text, text
+        assert "Verdict\tlonger than the limit" in text
+        _close_popups(page)
+        page.evaluate(f"() => postingMap.open('gaps', {length.index(400.0)})")
+        text = _popup_text(page)
+        assert (
+            "Limit\tnot more than 100 ft on forest land, 1,000 ft on other land: the land cover "
+            "is not known\n"
+        ) in text, text
+        _close_popups(page)
+        # the parcel fails: its violation is one
+        page.evaluate("() => postingMap.openParcel('TX-1')")
+        text = _popup_text(page)
+        assert "\nViolations\nSpacing: 2 gaps between markers longer than 1,000.0 ft" in text
+        assert loaded.errors == []
+
+
+def test_the_findings_of_an_uncertain_parcel_are_not_headed_violations(browser, tmp_path):
+    """Parcel B of two squares whose shared line's two signs may post either: uncertain, its
+    gap over the limit and its unmarked corners violation-level findings ("noncompliant if they
+    post the neighbour"). Its popup listed them under "Violations", which says the parcel
+    violates the law; they are headed "Findings" now, on screen and printed."""
+    signs = [(0, 0), (0, 200), (0, 400), (200, 400), (200, 0), (400, 0), (400, 400)]
+    signs += [(600, 0), (800, 0), (800, 200), (800, 400), (600, 400)]
+    r = check(
+        parcels(square(400), square(400, 400), ids=["A", "B"], owners=["X", "Y"]),
+        markers(signs),
+        settings=AT_SEA,
+    )
+    b = r.to_dict()["parcels"][1]
+    assert b["status"] == "uncertain" and {v["rule"] for v in b["violations"]} == {
+        "spacing",
+        "corners",
+    }
+    with browser.opened(tmp_path / "shared.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        for media in ("screen", "print"):
+            page.emulate_media(media=media)
+            page.evaluate("() => postingMap.openParcel('B')")
+            text = _popup_text(page)
+            assert text.startswith("Parcel B\nUncertain")
+            heads = page.locator(".leaflet-popup-content h4").all_inner_texts()
+            assert heads == ["Findings", "Uncertain"], (media, heads)
+            assert "Violations" not in text
+            _close_popups(page)
+        assert loaded.errors == []
+
+
+def test_a_gap_over_a_guidance_figure_is_drawn_and_worded_as_uncertain(browser, tmp_path):
+    """Alaska's 660 ft, a guidance layout's figure: a 1,000 ft square marked at its corners is
+    uncertain, and its four 1,000 ft gaps were drawn solid and said "longer than the limit".
+    They are drawn dashed, as the uncertain gaps, their popups say so and quote the finding."""
+    r = check(
+        parcels(square(), ids=["AK-1"]),
+        markers([(0, 0), (1000, 0), (1000, 1000), (0, 1000)]),
+        rules="alaska",
+        settings=AT_SEA,
+    )
+    [finding] = r.to_dict()["parcels"][0]["uncertain"]
+    with browser.opened(tmp_path / "alaska.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        assert page.locator("path.posting-gap-uncertain").count() == 4
+        assert page.locator("path.posting-gap-over").count() == 0
+        page.evaluate("() => postingMap.open('gaps', 0)")
+        text = _popup_text(page)
+        assert "Verdict\tuncertain: it may be over the limit, and the data cannot settle it" in text
+        assert "longer than the limit" not in text
+        assert finding["message"] in text
+        assert loaded.errors == []
+
+
+def test_a_gaps_label_is_the_figure_its_rule_judged(browser, tmp_path):
+    """Missouri's "apart" (``metric = "either"``): a 1,000 ft square marked at the middle of
+    each side has four gaps of 1,000 ft along the boundary and sqrt(500^2 + 500^2) = 707.1 ft
+    in a straight line, the figure the rule judged. The labels read "1,000 ft"; they read
+    "707.1 ft straight", and the popup says which of its two figures the rule judges."""
+    paint = pd.DataFrame({"kind": ["paint"] * 4})
+    r = check(
+        parcels(square(), ids=["MO-1"]),
+        markers([(500, 0), (1000, 500), (500, 1000), (0, 500)], attributes=paint),
+        rules="missouri",
+        settings=AT_SEA,
+    )
+    with browser.opened(tmp_path / "missouri.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        page.evaluate(
+            "() => { postingMap.map.setZoom(18, {animate: false}); postingMap.labels(); }"
+        )
+        labels = page.locator(".posting-gap-label").all_inner_texts()
+        assert labels and set(labels) == {"707.1 ft straight"}, labels
+        page.evaluate("() => postingMap.open('gaps', 0)")
+        text = _popup_text(page)
+        assert "Along the boundary\t1,000 ft\n" in text
+        assert "Straight line\t707.1 ft (the figure the rule judges)" in text
+        assert loaded.errors == []
+
+
+def test_the_find_box_prefers_the_id_as_typed_to_one_in_another_case(browser, tmp_path):
+    """Ids that differ only in case: "q-1" drawn and "Q-1" without geometry, "ab-1" and
+    "AB-1" both drawn. "Q-1" typed opened q-1 (the first whatever the case); it says Q-1 is not
+    on the map. "AB-1" and "ab-1" open their own; "aB-1", none as typed, lists both, and a tap
+    on one opens it."""
+    geoms = [square(400), shapely.Polygon(), square(400, 600), square(400, 1200)]
+    r = check(parcels(*geoms, ids=["q-1", "Q-1", "ab-1", "AB-1"]))
+    with browser.opened(tmp_path / "case.html", to_html(r, tiles=False)) as loaded:
+        page = loaded.page
+        box = page.locator(".posting-search input")
+        msg = page.locator(".posting-search-msg")
+
+        def opened() -> list[str]:
+            return page.locator(".leaflet-popup-content h3 .posting-id").all_inner_texts()
+
+        box.fill("Q-1")
+        box.press("Enter")
+        assert msg.inner_text() == "Parcel Q-1 is not on the map: empty geometry"
+        assert opened() == []
+        for pid in ("AB-1", "ab-1", "q-1"):
+            box.fill(pid)
+            box.press("Enter")
+            page.wait_for_function("() => document.querySelectorAll('.leaflet-popup').length")
+            assert opened() == [pid] and msg.inner_text() == ""
+            _close_popups(page)
+        box.fill("aB-1")
+        box.press("Enter")
+        assert msg.inner_text() == "No parcel aB-1 as typed; 2 differ only in case: AB-1, ab-1"
+        assert opened() == []
+        msg.get_by_role("link", name="ab-1", exact=True).click()
+        page.wait_for_function("() => document.querySelectorAll('.leaflet-popup').length")
+        assert opened() == ["ab-1"] and box.input_value() == "ab-1"
+        assert loaded.errors == []
