@@ -742,19 +742,16 @@ def test_a_gap_over_both_limits_by_land_cover_is_given_the_limit_its_violation_j
         "not more than 1,000 ft on any land (100 ft on forest land)"
     }
     assert between["limit_ft"].tolist() == [unsure["limit"]] * 2  # 100
+    # a rule of one figure (Florida's 500 ft): the popup's limit is the figure, no words
+    from helpers import AT_SEA
+
+    one = check(parcels(square()), markers([(0, 0), (1000, 0)]), settings=AT_SEA)
+    data = dict(layers_of(to_html(one, tiles=False)))["gaps"]
+    assert "limit_words" not in data and "figure" not in data
+    assert set(layer_table(data)["limit_ft"]) == {500}
     assert set(between["limit_words"]) == {
         "not more than 100 ft on forest land, 1,000 ft on other land: the land cover is not known"
     }
-
-
-def test_a_gap_with_one_limit_has_no_limit_words():
-    """Florida's 500 ft, one figure: the popup's limit is the figure (no words column)."""
-    from helpers import AT_SEA
-
-    r = check(parcels(square()), markers([(0, 0), (1000, 0)]), settings=AT_SEA)
-    data = dict(layers_of(to_html(r, tiles=False)))["gaps"]
-    assert "limit_words" not in data and "figure" not in data
-    assert set(layer_table(data)["limit_ft"]) == {500}
 
 
 def test_a_gap_over_a_guidance_layouts_figure_is_drawn_as_an_uncertain_gap():
