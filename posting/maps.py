@@ -811,11 +811,11 @@ class _MapBuilder:
         return limit, words
 
     def _gap_status(self, sel: pd.DataFrame, parcel: np.ndarray) -> np.ndarray:
-        """Each shown gap's status as the map draws and words it: a gap over the limit (or a
-        of a parcel with no spacing violation is ``uncertain``. Its
-        spacing finding is uncertain: a guidance layout's figure, which the law does not set
-        (``standard = "guidance"``), or a rule that the data cannot show applies to the land
-        (``[when]``). The gaps table keeps ``over``, the figure's verdict."""
+        """Each shown gap's status as the map draws and words it: a gap over the limit of a
+        parcel with no spacing violation is ``uncertain``, as its spacing finding is: a
+        guidance layout's figure, which the law does not set (``standard = "guidance"``), or a
+        rule that the data cannot show applies to the land (``[when]``). The gaps table keeps
+        ``over``, the figure's verdict."""
         status = sel["status"].to_numpy(dtype=object).copy()
         f = self.report.findings
         failed = f["level"].eq("violation").to_numpy(dtype=bool) & f["rule"].eq("spacing").to_numpy(
