@@ -73,6 +73,13 @@ LEVEL_TITLES = {
     "not_checked": "Not checked (the data does not record it, or not closely enough)",
     "note": "Notes",
 }
+LEVEL_TITLES_NOT_FAILED = {"violation": "Findings"}
+"""The headings that differ on the page of a parcel whose verdict is not a failing one
+(uncertain, exempt, compliant): its violation-level findings (a gap over the limit if the signs
+on a shared line post the neighbour) are not violations of the law, and are not headed so (as
+the officer's map heads them: :data:`posting.maps.LEVEL_WORDS_NOT_FAILED`)."""
+FAILED = ("noncompliant", "unposted")
+"""The verdicts under which a parcel's violation-level findings are violations."""
 _RULE_TABLE = {
     "letter_height": "content",
     "sign_text": "content",
@@ -835,11 +842,12 @@ def render_page(t: _Tables, i: int) -> str:
     if isinstance(p.get("exemption"), str) and p["exemption"]:
         out.append(f"<p>Exemption: {_e(p['exemption'])}</p>")
     f = rep.findings.iloc[t.findings.get(i, np.empty(0, dtype=np.int64))]
+    titles = LEVEL_TITLES if status in FAILED else LEVEL_TITLES | LEVEL_TITLES_NOT_FAILED
     for level in ("violation", "uncertain", "not_checked", "note"):
         sel = f[f["level"] == level]
         if not len(sel):
             continue
-        out.append(f"<h3>{LEVEL_TITLES[level]}</h3>")
+        out.append(f"<h3>{titles[level]}</h3>")
         if level in ("violation", "uncertain"):
             out.append(
                 '<table class="findings"><colgroup><col style="width:13%">'

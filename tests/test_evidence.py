@@ -872,6 +872,44 @@ def test_a_gap_that_fails_by_four_thousandths_is_never_shown_at_the_limit_in_the
     assert "<td class=num>500.1 ft</td></tr>" in pages["index.html"]
 
 
+def test_the_findings_of_an_uncertain_parcel_are_not_headed_violations():
+    """Parcel B of two squares whose shared line's two signs may post either: uncertain, its
+    gap over the limit and its unmarked corners violation-level findings ("noncompliant if they
+    post the neighbour"). Its page listed them under "Violations", which says in a record made
+    for a court that the parcel violates the law; they are headed "Findings" now, as on the
+    officer's map. A noncompliant parcel's stay "Violations"."""
+    from helpers import AT_SEA, markers, parcels
+
+    from posting.evidence import RecordPage, render_record
+
+    signs = [(0, 0), (0, 200), (0, 400), (200, 400), (200, 0), (400, 0), (400, 400)]
+    signs += [(600, 0), (800, 0), (800, 200), (800, 400), (600, 400)]
+    lots = parcels(square(400), square(400, 400), ids=["A", "B"], owners=["X", "Y"])
+    report = posting.check(lots, markers(signs), settings=AT_SEA)
+    b = report.to_dict()["parcels"][1]
+    assert b["status"] == "uncertain" and {v["rule"] for v in b["violations"]} == {
+        "spacing",
+        "corners",
+    }
+    pages = render_record(report, np.array([1]), RecordPage(check_date="2026-12-06"))
+    heads = re.findall(r"<h3>(.*?)</h3>", pages["B.html"])
+    assert [h.split(" (")[0] for h in heads] == [
+        "Findings",
+        "Uncertain",
+        "Gaps reported",
+        "Corners without a marker",
+    ]
+    # a noncompliant parcel: one sign short of its far corner
+    report = posting.check(parcels(square(400), ids=["N"]), markers(signs[:6]), settings=AT_SEA)
+    assert report.to_dict()["parcels"][0]["status"] == "noncompliant"
+    pages = render_record(report, np.array([0]), RecordPage(check_date="2026-12-06"))
+    assert re.findall(r"<h3>(.*?)</h3>", pages["N.html"]) == [
+        "Violations",
+        "Gaps reported",
+        "Corners without a marker",
+    ]
+
+
 # -- what the page shows of the survey (found by an audit) --------------------------------------
 
 
