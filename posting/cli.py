@@ -397,7 +397,9 @@ def plan_cmd(
             parse_crs(stakeout_crs, parameter="stakeout_crs", projected=True)
     summary_fmt = None
     if summary_out:
-        summary_fmt = "json" if summary_out == "-" else summary_out.lower().rsplit(".", 1)[-1]
+        # (the extension as a file's: `s.json/` is then refused as a folder, by outputs.resolve)
+        suffix = os.path.splitext(os.path.normpath(summary_out))[1]
+        summary_fmt = "json" if summary_out == "-" else suffix.lower().lstrip(".")
         if summary_fmt not in ("json", "csv"):
             raise click.UsageError(f"--summary {summary_out}: use a .json or .csv file")
     out = outputs.resolve(

@@ -278,6 +278,20 @@ def _check_given(path: str, parameter: str) -> None:
         )
 
 
+def _check_file_path(out: Output) -> None:
+    """Refuse a file output whose path ends as a folder's does (``--json out.json/``, also
+    ``out.json/.``): the user meant a folder, or slipped, and the path was read as the file
+    ``out.json``, which was written."""
+    seps = (os.sep, os.altsep or os.sep)
+    if os.path.basename(out.path) in ("", ".", "..") or out.path.endswith(seps):
+        raise InputError(
+            "{option} writes a file, and this path ends as a folder's does; give a file path "
+            f"(ending in {SUFFIXES[out.fmt][0]}, with no {os.sep} after it)",
+            path=out.path,
+            parameter=out.parameter,
+        )
+
+
 def resolve(
     outputs: Mapping[str, tuple[str | os.PathLike[str] | None, str]],
     inputs: Mapping[str, Iterable[str]],
@@ -301,7 +315,8 @@ def resolve(
     ------
     InputError
         An empty path (``--json "$OUT"`` with ``OUT`` unset: the output was asked for, and
-        nothing would be written); more than one output on stdout; an extension that is not the
+        nothing would be written); a path that ends as a folder's does (``out.json/``); more
+        than one output on stdout; an extension that is not the
         format's; an output that is an input file, or the same file as another output; a
         folder that does not exist or cannot be written; a folder given as the file; a device,
         a named pipe or a socket given as the file.
@@ -309,6 +324,9 @@ def resolve(
     asked = [Output(k, os.fspath(p), fmt) for k, (p, fmt) in outputs.items() if p is not None]
     for o in asked:
         _check_given(o.path, o.parameter)
+    for o in asked:
+        if not o.stdout:
+            _check_file_path(o)
     dashes = [o for o in asked if o.stdout]
     if len(dashes) > 1:
         names = " and ".join(f"{{option:{o.parameter}}}" for o in dashes)

@@ -660,3 +660,42 @@ def test_outputs_named_as_long_as_the_disk_allows_are_written(runner, data, tmp_
     assert (tmp_path / names["--csv"]).read_text().startswith("id,row,owner,status,")
     assert (tmp_path / names["--parquet"] / "summary.json").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["data", *names.values()])
+
+
+# -- a file output's path that ends as a folder's does -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "name", "more"),
+    [
+        ("check", "--json", "out.json/", []),
+        ("check", "--geojson", "out.geojson/", []),
+        ("check", "--csv", "out.csv/.", []),
+        ("check", "--map", "out.html/", []),
+        ("check", "--json", "out.json/", ["--workers", "1"]),
+        ("map", "--output", "out.html/", []),
+        ("plan", "--output", "out.gpx/", []),
+        ("plan", "--summary", "out.json/", ["-o", "PLAN"]),
+        ("plan", "--map", "out.html/", ["-o", "PLAN"]),
+    ],
+)
+def test_a_file_output_ending_in_a_slash_isone_line_error(
+    runner, data, tmp_path, command, option, name, more
+):
+    """`--json out.json/` (a folder meant, or a slip) was read as the file out.json, and the
+    report written there; now it is refused before anything is read, naming the option and the
+    path, and nothing is written (`plan` also writes its plan, -o, which is refused with it)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    more = [str(out / "plan.gpx") if m == "PLAN" else m for m in more]
+    given = f"{out}/{name}"
+    res = runner.invoke(main, [command, *_args(data)[1:], *more, option, given])
+    one_line_error(res, f"{given}: {option} writes a file, and this path ends as a folder's does")
+    assert list(out.iterdir()) == []
+
+
+def test_a_parquet_folder_ending_in_a_slash_is_written(runner, data, tmp_path):
+    """`--parquet DIR/` names a folder: the slash is welcome there."""
+    res = runner.invoke(main, [*_args(data), "--parquet", f"{tmp_path / 'pq'}/"])
+    assert res.exit_code == 1, res.stderr  # (the sample has noncompliant parcels)
+    assert json.loads((tmp_path / "pq" / "summary.json").read_text())["summary"]["parcels"] == 29
