@@ -48,6 +48,7 @@ __all__ = [
     "error_number",
     "file_mode",
     "folder_in_place",
+    "ignores_case",
     "inputs_of",
     "real_target",
     "reason",
@@ -317,7 +318,8 @@ def resolve(
         An empty path (``--json "$OUT"`` with ``OUT`` unset: the output was asked for, and
         nothing would be written); a path that ends as a folder's does (``out.json/``); more
         than one output on stdout; an extension that is not the
-        format's; an output that is an input file, or the same file as another output; a
+        format's; an output that is an input file, or the same file as another output (also
+        a name that differs from another's only in case, on a disk that ignores case); a
         folder that does not exist or cannot be written; a folder given as the file; a device,
         a named pipe or a socket given as the file.
     """
@@ -363,7 +365,60 @@ def resolve(
                 )
     for o in files:
         _check_folder(o)
+    for i, a in enumerate(files):
+        for b in files[:i]:
+            if _one_file_but_for_case(a.path, b.path):
+                raise InputError(
+                    f"{{option:{b.parameter}}} and {{option:{a.parameter}}} name the same file "
+                    f"({b.path}) on this disk, which does not tell capitals from small letters; "
+                    "give each output its own",
+                    path=a.path,
+                )
     return asked
+
+
+def ignores_case(folder: str | os.PathLike[str]) -> bool:
+    """Whether the disk of ``folder`` takes two names that differ only in case for one file
+    (macOS's and Windows' by default): a file is made there, its name looked up with the case
+    of each letter swapped, and removed.
+
+    Parameters
+    ----------
+    folder
+        A folder that exists and can be written.
+
+    Examples
+    --------
+    >>> import sys, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     ignores_case(d) == (sys.platform in ("darwin", "win32"))  # (their usual disks)
+    True
+    """
+    fd, probe = tempfile.mkstemp(prefix=".posting-Case.", suffix=".tmp", dir=folder)
+    os.close(fd)
+    try:
+        swapped = os.path.join(os.path.dirname(probe), os.path.basename(probe).swapcase())
+        try:
+            return os.path.samefile(probe, swapped)
+        except OSError:  # (not found: another name)
+            return False
+    finally:
+        os.unlink(probe)
+
+
+def _one_file_but_for_case(a: str, b: str) -> bool:
+    """Whether two outputs not yet written (else :func:`_same_file` knew) are one file because
+    their names differ only in case on a disk that ignores it (``R.json`` and ``r.json``: the
+    second replaced the first), or their folders' names do (``Out/r.json``, ``out/r.json``:
+    one folder there). The disk is asked (:func:`ignores_case`) only for such names."""
+    ra, rb = real_target(a), real_target(b)
+    if ra == rb or ra.name.casefold() != rb.name.casefold():
+        return False
+    try:
+        same_folder = os.path.samefile(ra.parent, rb.parent)
+    except OSError:
+        return False
+    return same_folder and (ra.name == rb.name or ignores_case(ra.parent))
 
 
 IGNORED = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})

@@ -699,3 +699,55 @@ def test_a_parquet_folder_ending_in_a_slash_is_written(runner, data, tmp_path):
     res = runner.invoke(main, [*_args(data), "--parquet", f"{tmp_path / 'pq'}/"])
     assert res.exit_code == 1, res.stderr  # (the sample has noncompliant parcels)
     assert json.loads((tmp_path / "pq" / "summary.json").read_text())["summary"]["parcels"] == 29
+
+
+# -- two outputs whose names differ only in case ----------------------------------------------
+
+
+def test_outputs_differing_only_in_case_on_a_disk_that_ignores_case_isone_line_error(
+    runner, data, tmp_path, monkeypatch
+):
+    """`--json R.json --geojson r.json` on a disk that does not tell capitals from small
+    letters (macOS's by default): the GeoJSON replaced the JSON report, and the run said both
+    were written. Now it is refused as the same output given twice; the disk is asked about
+    the outputs' folder only, and nothing is written. (This machine's disk tells them apart:
+    the answer is stood in for.)"""
+    import posting.outputs
+
+    asked: list[Path] = []
+
+    def ignoring(folder):
+        asked.append(Path(folder))
+        return True
+
+    monkeypatch.setattr(posting.outputs, "ignores_case", ignoring)
+    out = tmp_path / "out"
+    out.mkdir()
+    args = [*_args(data), "--json", str(out / "R.json"), "--geojson", str(out / "r.json")]
+    res = runner.invoke(main, args)
+    one_line_error(
+        res,
+        f"{out / 'r.json'}: --json and --geojson name the same file ({out / 'R.json'}) on this "
+        "disk, which does not tell capitals from small letters",
+    )
+    assert asked == [out.resolve()]
+    assert list(out.iterdir()) == []
+    args = [*_args(data), "--json", str(out / "R.json"), "--csv", str(out / "r.csv")]
+    assert runner.invoke(main, args).exit_code == 1
+    assert asked == [out.resolve()]  # (names apart in more than case: the disk not asked)
+
+
+def test_outputs_differing_only_in_case_on_a_disk_that_tells_case_are_both_written(
+    runner, data, tmp_path
+):
+    """On a disk that tells capitals from small letters (Linux's), R.json and r.json are two
+    files, both written; asking the disk leaves nothing behind."""
+    from posting.outputs import ignores_case
+
+    assert ignores_case(tmp_path) is False
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data"]
+    args = [*_args(data), "--json", str(tmp_path / "R.json"), "--geojson", str(tmp_path / "r.json")]
+    assert runner.invoke(main, args).exit_code == 1
+    assert json.loads((tmp_path / "R.json").read_text())["summary"]["parcels"] == 29
+    assert json.loads((tmp_path / "r.json").read_text())["type"] == "FeatureCollection"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["R.json", "data", "r.json"]
