@@ -12,7 +12,7 @@ import gc
 import os
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -234,15 +234,15 @@ def check(
         "map": lambda: render(report, "map", tiles=not no_tiles, name=flag),
     }
 
-    def files() -> None:
-        outputs.write_all((o, made[o.parameter]()) for o in out)
+    def files() -> Iterator[tuple[outputs.Output, Any]]:
+        return ((o, made[o.parameter]()) for o in out)
 
-    if scale.parquet:  # its folder takes its place once the files are written
+    if scale.parquet:  # the files are written once its folder is, and renamed with it
         from posting.scale_cli import write_parquet
 
-        write_parquet(report, scale.parquet, flag, then=files)
+        write_parquet(report, scale.parquet, flag, then=lambda st: outputs.stage(files(), st))
     else:
-        files()
+        outputs.write_all(files())
     if not quiet:
         click.echo(render(report, "summary", name=flag), err=True, nl=False)
     sys.exit(report.exit_code)

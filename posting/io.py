@@ -3839,6 +3839,8 @@ def write_text(
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.writelines(encoded)
+            fh.flush()
+            os.fsync(fh.fileno())  # (on the disk before its new name is: a power cut)
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

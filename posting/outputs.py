@@ -44,6 +44,7 @@ __all__ = [
     "STOPPING",
     "SUFFIXES",
     "Output",
+    "Staged",
     "beside",
     "error_number",
     "file_mode",
@@ -55,7 +56,10 @@ __all__ = [
     "resolve",
     "resolve_folder",
     "signals_held",
+    "stage",
     "stdout_gone",
+    "sync_folder",
+    "sync_tree",
     "temporary_file",
     "to_stdout",
     "unwritable",
@@ -747,53 +751,161 @@ def file_mode(target: str | os.PathLike[str]) -> int:
     return 0o666 & ~umask
 
 
-def write_all(items: Iterable[tuple[Output, Any]]) -> None:
-    """Write every output whole, or none.
+def sync_folder(folder: str | os.PathLike[str]) -> None:
+    """Make the names a folder holds durable (a rename into it, a file made): :func:`os.fsync`
+    of the folder, where the system allows it (not on Windows, nor on some network disks: then
+    nothing is done)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # (EINVAL: a disk that does not sync folders)
+        pass
+    finally:
+        os.close(fd)
+
+
+def sync_tree(folder: str | os.PathLike[str]) -> None:
+    """:func:`os.fsync` every file under ``folder`` and every folder in it, before the folder
+    is renamed into place (:func:`folder_in_place`): the files its writers wrote (pyarrow's
+    parts, an evidence record's pages) reach the disk before their new name does."""
+    for root, _, names in os.walk(folder):
+        for name in names:
+            fd = os.open(os.path.join(root, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        sync_folder(root)
+
+
+class Staged:
+    """Files written whole beside their outputs (:func:`stage`), waiting to be renamed into
+    place together (:meth:`commit`), or removed (:meth:`discard`).
+
+    Attributes
+    ----------
+    renames
+        The temporary file and the file it is renamed onto, of each output not yet in place.
+    """
+
+    def __init__(self) -> None:
+        self.renames: list[tuple[str, str]] = []
+
+    def commit(self) -> None:
+        """Rename every file into place, a stop waiting for the last (:func:`signals_held`),
+        then make the renames durable (:func:`sync_folder` of each folder written in)."""
+        folders = list(dict.fromkeys(os.path.dirname(p) for _, p in self.renames))
+        with signals_held():  # (all renamed, or none: a stop waits for the last)
+            while self.renames:
+                os.replace(*self.renames[0])
+                del self.renames[0]
+        for folder in folders:
+            sync_folder(folder)
+
+    def discard(self) -> None:
+        """Remove the files not renamed into place (a second Ctrl-C leaves none behind)."""
+        with signals_held():
+            for tmp, _ in self.renames:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+            self.renames.clear()
+
+
+def stage(items: Iterable[tuple[Output, Any]], into: Staged | None = None) -> Staged:
+    """Write every output to a temporary file beside it, none renamed yet; the output on stdout,
+    if any, last (:func:`to_stdout`).
 
     Each file's content (a string, bytes, or an iterable of either) goes to a temporary file
-    beside it (beside the file a symbolic link points to: :func:`real_target`); only when all
-    are written are they renamed into place, so an error while writing (a full disk) leaves
-    every existing file as it was. The output on stdout, if any, is written between the two
-    (:func:`to_stdout`): stdout that cannot take it (``> /dev/full``) replaces no file either,
-    and a reader that has gone (``| head``) does not stop the files.
+    beside it (beside the file a symbolic link points to: :func:`real_target`), with the
+    permissions of the file it replaces (:func:`file_mode`), and is synced to the disk
+    (:func:`os.fsync`): once renamed, a power cut cannot leave the new name on an empty or
+    partial file.
+
+    Parameters
+    ----------
+    items
+        Each output and its content, made as it comes (a generator: one at a time in memory).
+    into
+        The files staged so far (by default, none); the new ones are added.
+
+    Returns
+    -------
+    Staged
+        ``into``, with these files: :meth:`Staged.commit` puts them in place.
+
+    Raises
+    ------
+    InputError
+        A file or stdout that cannot be written (a full disk); the files staged are removed.
     """
-    items = list(items)
-    done: list[tuple[str, str]] = []
+    staged = into if into is not None else Staged()
+    later: list[tuple[Output, Any]] = []
     try:
         for out, content in items:
             if out.stdout:
+                later.append((out, content))
                 continue
             target = real_target(out.path)  # (a link's file is written, the link kept)
             fd, tmp = temporary_file(out, target)
-            done.append((tmp, str(target)))
+            staged.renames.append((tmp, str(target)))
             os.fchmod(fd, file_mode(target))  # (mkstemp makes it private)
             try:
                 with os.fdopen(fd, "wb") as fh:
                     fh.writelines(_pieces(content))
+                    fh.flush()
+                    os.fsync(fh.fileno())  # (on the disk before its new name is)
             except OSError as exc:
                 raise unwritable(exc, out.path, out.parameter) from None
-        for out, content in items:
-            if out.stdout:
-                to_stdout(content, out.parameter)
-        with signals_held():  # (all renamed, or none: a stop waits for the last)
-            for tmp, path in done:
-                os.replace(tmp, path)
+        for out, content in later:
+            to_stdout(content, out.parameter)
     except BaseException:
-        with signals_held():  # (a second Ctrl-C leaves no temporary file behind either)
-            for tmp, _ in done:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
+        staged.discard()
         raise
+    return staged
+
+
+def write_all(items: Iterable[tuple[Output, Any]]) -> None:
+    """Write every output whole, or none.
+
+    Each file is written to a temporary file beside it (:func:`stage`); only when all are
+    written are they renamed into place (:meth:`Staged.commit`), so an error while writing (a
+    full disk) leaves every existing file as it was. The output on stdout, if any, is written
+    between the two (:func:`to_stdout`): stdout that cannot take it (``> /dev/full``) replaces
+    no file either, and a reader that has gone (``| head``) does not stop the files.
+    """
+    staged = stage(items)
+    try:
+        staged.commit()
+    finally:
+        staged.discard()  # (those not renamed, if a rename failed)
 
 
 @contextmanager
-def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
+def folder_in_place(target: str | os.PathLike[str], files: Staged | None = None) -> Iterator[Path]:
     """A new folder beside ``target`` to write into; when the block ends, it takes the place of
     ``target`` (a folder already there is replaced whole), or, when the block fails, it is
     removed and ``target`` is left as it was. Its parent must exist. A ``target`` that is a
     symbolic link is followed (:func:`real_target`): the folder it points to is replaced and
     the link kept.
 
+    Every file in the new folder is synced to the disk (:func:`sync_tree`) before it is
+    renamed into place.
+
+    Parameters
+    ----------
+    target
+        The folder to replace (or make).
+    files
+        The run's file outputs (:func:`stage`), staged in the block: renamed into place right
+        after the folder, under the same hold of signals (:func:`signals_held`), so that a
+        stop leaves the folder and the files all new or all old; when a file cannot be renamed,
+        the folder is put back as it was. When the block fails they are removed.
+
+    Examples
+    --------
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
     ...     with folder_in_place(Path(d) / "out") as tmp:
@@ -809,8 +921,10 @@ def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(tmp, 0o777 & ~mask)  # mkdtemp's folder is the owner's only
+        sync_tree(tmp)  # (its files on the disk before their new names are)
         with signals_held():  # (a stop between the two renames left no folder at target)
-            if target.is_dir():
+            replaced = target.is_dir()
+            if replaced:
                 os.replace(target, old)
                 try:
                     os.replace(tmp, target)
@@ -819,9 +933,20 @@ def folder_in_place(target: str | os.PathLike[str]) -> Iterator[Path]:
                     raise
             else:
                 os.replace(tmp, target)
+            if files is not None:
+                try:
+                    files.commit()
+                except BaseException:  # (the folder put back: all old)
+                    os.replace(target, tmp)
+                    if replaced:
+                        os.replace(old, target)
+                    raise
+        sync_folder(target.parent)
         shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         with signals_held():  # (the new folder, or, once in place, the one it replaced)
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.rmtree(old, ignore_errors=True)
+            if files is not None:
+                files.discard()
         raise

@@ -16,6 +16,7 @@ import click
 
 if TYPE_CHECKING:
     from posting.job import Job
+    from posting.outputs import Staged
 
 __all__ = ["Scale", "check_partitioned", "scale_options", "write_parquet"]
 
@@ -155,10 +156,14 @@ def check_partitioned(
 
 
 def write_parquet(
-    report: Any, folder: str, name: Callable[[str], str], then: Callable[[], None] | None = None
+    report: Any,
+    folder: str,
+    name: Callable[[str], str],
+    then: Callable[[Staged], object] | None = None,
 ) -> None:
     """The GeoParquet datasets of a single-process check (one part each), and ``then`` the
-    other outputs before the folder takes its place (none written when one fails)."""
+    other outputs, staged (:func:`posting.outputs.stage`) before the folder takes its place and
+    renamed with it (none written when one fails)."""
     from posting import stream
 
     stream.write_parquet_report(report, folder, name, then)

@@ -35,6 +35,7 @@ from posting.errors import python_name
 
 if TYPE_CHECKING:
     from posting.distributed import Run
+    from posting.outputs import Staged
     from posting.report import Report
 
 __all__ = ["WORST_COLUMNS", "Totals", "write_outputs", "write_parquet_report", "write_partition"]
@@ -848,8 +849,11 @@ def _geojson(run: Run) -> Iterator[bytes]:
     yield b"\n]}\n"
 
 
-def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
-    """The GeoParquet datasets of a partitioned run, with its unassigned markers and summary."""
+def _parquet(
+    run: Run, folder: str, name: Callable[[str], str], files: Staged | None = None
+) -> None:
+    """The GeoParquet datasets of a partitioned run, with its unassigned markers and summary;
+    the run's other outputs (``files``, staged) are renamed into place with the folder."""
     from posting.records import header
 
     lost = run.lost
@@ -864,18 +868,18 @@ def _parquet(run: Run, folder: str, name: Callable[[str], str]) -> None:
             np.full(len(lost), -1, dtype=np.int64),
         )
 
-    _publish(run.plan.scratch, folder, header(run.totals, name), unassigned)
+    _publish(run.plan.scratch, folder, header(run.totals, name), unassigned, files=files)
 
 
 def write_parquet_report(
     report: Report,
     folder: str,
     name: Callable[[str], str],
-    then: Callable[[], None] | None = None,
+    then: Callable[[Staged], object] | None = None,
 ) -> None:
     """The GeoParquet datasets of a single-process check's report (one part each); ``then``
-    (the run's other outputs) is written before the folder takes its place, and when it fails
-    the folder is left as it was."""
+    stages the run's other outputs (:func:`posting.outputs.stage`) before the folder takes its
+    place, and they are renamed with it; when it fails the folder is left as it was."""
     from posting.outputs import real_target
     from posting.records import header
 
@@ -909,13 +913,15 @@ def _publish(
     folder: str,
     summary: dict[str, Any],
     extra: Callable[[str], None] | None,
-    then: Callable[[], None] | None = None,
+    then: Callable[[Staged], object] | None = None,
+    files: Staged | None = None,
 ) -> None:
     """Move the parts in ``scratch/parquet`` into ``folder`` with ``summary.json``: built
-    beside it, then renamed into place (an existing folder is replaced whole). ``then`` runs
-    once the folder is complete, before it takes its place: when it fails, the folder is not
-    replaced (the other outputs of a run, written whole or not at all with it)."""
-    from posting.outputs import folder_in_place, real_target
+    beside it, then renamed into place (an existing folder is replaced whole). The run's other
+    outputs, ``files`` staged already or staged by ``then`` once the folder is complete, are
+    renamed into place with it (:func:`posting.outputs.folder_in_place`): when one fails, the
+    folder is not replaced (written whole or not at all with it)."""
+    from posting.outputs import Staged, folder_in_place, real_target
 
     parent = str(real_target(folder).parent)  # (a link's folder is replaced, the link kept)
     if not os.path.isdir(parent):
@@ -924,7 +930,8 @@ def _publish(
         raise InputError(f"folder {parent} does not exist", path=folder, parameter="parquet")
     from posting.outputs import unwritable
 
-    with folder_in_place(folder) as tmp:
+    staged = files if files is not None else Staged()
+    with folder_in_place(folder, staged) as tmp:
         try:
             for sub in PARQUET_PARTS:
                 src = f"{scratch}/parquet/{sub}"
@@ -941,24 +948,15 @@ def _publish(
         except OSError as exc:
             raise unwritable(exc, folder, "parquet") from None
         if then is not None:
-            then()
+            then(staged)
 
 
 def write_outputs(
     run: Run, outputs: dict[str, str | None], name: Callable[[str], str] | None = None
 ) -> None:
     """Write every output asked for: each file beside its target first, all renamed into place
-    at the end (none is written when one fails)."""
-    from posting.io import write_text
-    from posting.outputs import (
-        Output,
-        file_mode,
-        real_target,
-        signals_held,
-        temporary_file,
-        to_stdout,
-        unwritable,
-    )
+    at the end, with the ``parquet`` folder (none is written when one fails)."""
+    from posting.outputs import Output, stage
 
     name = name or python_name
     makers = {
@@ -966,31 +964,14 @@ def write_outputs(
         "geojson": lambda: _geojson(run),
         "csv": lambda: _csv(run),
     }
-    staged: list[tuple[str, str]] = []
+    # (the files synced and stdout written before the renames, as in one process; a reader
+    # of stdout gone, `| head`, keeps the exit status)
+    asked = [key for key in ("json", "geojson", "csv") if outputs.get(key)]
+    staged = stage((Output(key, outputs[key], key), makers[key]()) for key in asked)
     try:
-        for key in ("json", "geojson", "csv"):
-            path = outputs.get(key)
-            if not path or path == "-":
-                continue
-            target = real_target(path)  # (a link's file is written, the link kept)
-            fd, tmp = temporary_file(Output(key, path, key), target)
-            os.close(fd)
-            staged.append((tmp, str(target)))
-            try:
-                write_text(tmp, makers[key]())
-            except OSError as exc:
-                raise unwritable(exc, path, key) from None
-            os.chmod(tmp, file_mode(target))  # (the replaced file's, as one process keeps)
-        for key in ("json", "geojson", "csv"):  # (before the renames, as one process)
-            if outputs.get(key) == "-":  # (a reader gone, `| head`, keeps the exit status)
-                to_stdout(makers[key](), key)
         if outputs.get("parquet"):
-            _parquet(run, outputs["parquet"], name)
-        with signals_held():  # (all renamed, or none: a stop waits for the last)
-            for tmp, target in staged:
-                os.replace(tmp, target)
-            staged = []
+            _parquet(run, outputs["parquet"], name, staged)
+        else:
+            staged.commit()
     finally:
-        for tmp, _ in staged:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        staged.discard()

@@ -751,3 +751,107 @@ def test_outputs_differing_only_in_case_on_a_disk_that_tells_case_are_both_writt
     assert json.loads((tmp_path / "R.json").read_text())["summary"]["parcels"] == 29
     assert json.loads((tmp_path / "r.json").read_text())["type"] == "FeatureCollection"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["R.json", "data", "r.json"]
+
+
+# -- on the disk before the new name is ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_each_output_is_synced_before_its_rename_and_its_folder_after(
+    runner, data, tmp_path, monkeypatch, workers
+):
+    """An output was written to a temporary file and renamed onto its name with nothing
+    synced: after a power cut the disk may hold the new name on an empty file (the rename
+    reached it, the data not yet), the old report lost too. Now each file is synced before its
+    rename, and its folder after (the renames themselves): every rename of r.json and r.csv
+    has its file's sync before it, and a sync of their folder comes after both."""
+    events: list[tuple[str, int]] = []
+    sync, replace = os.fsync, os.replace
+
+    def fsync(fd):
+        events.append(("sync", os.fstat(fd).st_ino))
+        sync(fd)
+
+    def renamed(a, b):
+        inode = os.stat(a).st_ino
+        replace(a, b)
+        if os.path.basename(b) in ("r.json", "r.csv"):
+            events.append(("rename", inode))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", renamed)
+    args = [*_args(data), *workers, "--json", str(tmp_path / "r.json")]
+    res = runner.invoke(main, [*args, "--csv", str(tmp_path / "r.csv")])
+    assert res.exit_code == 1, res.stderr
+    renames = [i for i, (what, _) in enumerate(events) if what == "rename"]
+    assert len(renames) == 2
+    for i in renames:
+        assert ("sync", events[i][1]) in events[:i]
+    folder = os.stat(tmp_path).st_ino
+    assert ("sync", folder) in events[renames[-1] :]
+    assert json.loads((tmp_path / "r.json").read_text())["summary"]["parcels"] == 29
+
+
+# -- the --parquet folder and the files, put in place together -------------------------------
+
+_STOPPED_AT_FIRST = (  # the command, sent a signal right after it renamed r.json or pq in place
+    "import os, signal, sys\n"
+    "real, n, stop = os.replace, [], getattr(signal, sys.argv[1])\n"
+    "def replace(a, b):\n"
+    "    real(a, b)\n"
+    "    if os.path.basename(b) in ('r.json', 'pq') and not n:\n"
+    "        n.append(b)\n"
+    "        os.kill(os.getpid(), stop)\n"
+    "os.replace = replace\n"
+    "from posting.cli import run\n"
+    "sys.argv = ['posting', *sys.argv[2:]]\n"
+    "run()\n"
+)
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]], ids=["one-process", "workers"])
+def test_a_stop_while_the_parquet_folder_and_files_are_put_in_place_leaves_all_new(
+    data, tmp_path, workers
+):
+    """`--parquet pq --json r.json`: the files and the folder were renamed under two holds of
+    the signals, one after the other (the files first in one process, the folder first with
+    --workers), and Ctrl-C between them was delivered in between: the new JSON report beside
+    the old folder (or the new folder beside the old report). Now all are renamed under one
+    hold: a stop after the first rename waits for the last, and all are new."""
+    import subprocess
+    import sys
+
+    from helpers import ROOT
+
+    out = tmp_path / "out"
+    (out / "pq").mkdir(parents=True)
+    (out / "pq" / "summary.json").write_text('"old"')  # (an earlier --parquet output)
+    (out / "r.json").write_text('"old"')
+    args = [*_args(data), *workers, "--json", str(out / "r.json"), "--parquet", str(out / "pq")]
+    res = subprocess.run(
+        [sys.executable, "-c", _STOPPED_AT_FIRST, "SIGINT", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert res.returncode == 130, res.stderr
+    assert json.loads((out / "r.json").read_text())["summary"]["parcels"] == 29
+    assert json.loads((out / "pq" / "summary.json").read_text())["summary"]["parcels"] == 29
+    assert sorted(p.name for p in out.iterdir()) == ["pq", "r.json"]
+
+
+def test_folder_in_place_puts_the_folder_back_when_a_file_cannot_be_renamed(tmp_path):
+    """The folder is renamed into place first, then the files staged with it: when a file
+    cannot be (here its temporary file is gone), the folder it replaced is put back, and no
+    new folder nor temporary file is left."""
+    from posting.outputs import Staged
+
+    (tmp_path / "rec").mkdir()
+    (tmp_path / "rec" / "old.txt").write_text("old")
+    files = Staged()
+    files.renames.append((str(tmp_path / ".r.json.gone.tmp"), str(tmp_path / "r.json")))
+    with pytest.raises(FileNotFoundError), folder_in_place(tmp_path / "rec", files) as tmp:
+        (tmp / "new.txt").write_text("new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rec"]
+    assert [p.name for p in (tmp_path / "rec").iterdir()] == ["old.txt"]
