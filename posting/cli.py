@@ -111,8 +111,8 @@ class _Commands(click.Group):
 def main() -> None:
     """Is this land legally posted against trespass?
 
-    Measures parcel boundaries and surveyed signs against a jurisdiction's posting statute
-    (Florida's by default), in true feet.
+    Measures parcel boundaries and surveyed signs against the posting statute of the state each
+    parcel lies in (found offline; --rules names another profile), in true feet.
     """
 
 
@@ -361,10 +361,10 @@ def plan_cmd(
 ) -> None:
     """Plan where to put the missing markers, for a GPS or a phone.
 
-    Checks PARCELS and their signs as `posting check` does (it takes every option of check),
-    then places, for each parcel that is not compliant, a marker at every corner without one
-    and the fewest markers that bring every gap within the spacing limit, each set back inside
-    the line and facing out. For a surveyor's data collector, --format pnezd writes the points'
+    Checks PARCELS and their signs as `posting check` does (it takes the inputs and settings of
+    check), then places, for each parcel that is not compliant, a marker at every corner without one
+    and the fewest markers that bring every gap within the spacing limit, each set back inside the
+    line and facing out. For a surveyor's data collector, --format pnezd writes the points'
     northings and eastings in --stakeout-crs (a State Plane zone). Exit status: 0 when the plan
     brings every parcel into compliance, 1 when some parcel still would not comply (invalid
     geometry, sign content), 2 for bad usage or unreadable input.

@@ -536,11 +536,11 @@ def _earlier_record(folder: Path, names: list[str]) -> bool:
 def evidence_cmd(output: str, quiet: bool, all_: bool, **options: Any) -> None:
     """Check PARCELS and their signs, and write an evidence record into the folder DIR.
 
-    Takes every option of `check`. For each parcel asked for, a printable page (HTML; PDF with
-    --pdf): the parcel, a map, the verdict with each violation and the words of its clause, the
+    Takes the inputs and settings of `check`. For each parcel asked for, a printable page (HTML; PDF
+    with --pdf): the parcel, a map, the verdict with each violation and the words of its clause, the
     markers with their photos, the settings and the rule profile; index.html, report.json and
-    manifest.json (every input and output with its SHA-256), which `posting verify DIR`
-    checks. Exit status: 0 when the record is written, 2 for bad usage or unreadable input.
+    manifest.json (every input and output with its SHA-256), which `posting verify DIR` checks. Exit
+    status: 0 when the record is written, 2 for bad usage or unreadable input.
     """
 
     from posting.cli import flag

@@ -489,3 +489,23 @@ def test_a_surveyors_job_file_counts_its_monuments_as_signs_only_until_signs_whe
         (str(k + 1), "other" if k < 4 else "sign", "A") for k in range(8)
     ]
     assert "4 marker(s) have a kind that is not sign, paint or post (not selected)" in res.stderr
+
+
+def test_help_says_the_default_rule_and_what_each_command_takes(runner):
+    # The default is --rules auto (each parcel under its own state's profiles), not Florida's:
+    # the top-level help said "(Florida's by default)".
+    top = " ".join(runner.invoke(main, ["--help"]).stdout.split())
+    assert "Florida's by default" not in top
+    assert "the state each parcel lies in" in top
+    # plan and evidence take check's inputs and settings, not its outputs or cluster options:
+    # their help said "every option of check", which --workers or --json then refuted.
+    check = {p.name for p in main.commands["check"].params}
+    outputs_and_scale = {"json_out", "geojson_out", "csv_out", "map_out", "no_tiles"}
+    outputs_and_scale |= {"workers", "scheduler", "partition_parcels", "parquet", "scratch"}
+    for name in ("plan", "evidence"):
+        cmd = main.commands[name]
+        missing = check - {p.name for p in cmd.params}
+        assert "workers" in missing and missing <= outputs_and_scale
+        text = " ".join(runner.invoke(main, [name, "--help"]).stdout.split())
+        assert "every option of" not in text
+        assert "the inputs and settings of" in text
