@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import json
+import re
 import subprocess
 import sys
 
@@ -380,6 +382,63 @@ def test_readme_shows_what_plan_prints(runner, tmp_path):
     gpx = (tmp_path / "plan.gpx").read_text()
     quote = readme.split('each described like *"', 1)[1].split('"*', 1)[0]
     assert " ".join(quote.split()) in gpx
+
+
+def test_readme_lists_the_plan_exports_columns_and_the_gpx_type(runner, tmp_path):
+    readme = (ROOT / "README.md").read_text().splitlines()
+    row = next(line for line in readme if line.startswith("| `.csv` | phones"))
+    out, gpx = tmp_path / "plan.csv", tmp_path / "plan.gpx"
+    runner.invoke(main, ["plan", *SAMPLE_ARGS, "-o", str(out), "-q"])
+    with out.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    # the README's table left out `kind` and `name_on_sign`, which the file carries
+    assert re.findall(r"`([a-z_]+)`", row.split("|")[3]) == list(rows[0])
+    # a waypoint's <type> is the marker's kind (read back as such), not its role
+    runner.invoke(main, ["plan", *SAMPLE_ARGS, "-o", str(gpx), "-q"])
+    types = re.findall(r"<type>([^<]*)</type>", gpx.read_text())
+    assert len(types) == len(rows) == 60
+    assert types == [r["kind"] for r in rows] != [r["role"] for r in rows]
+    gpx_row = next(line for line in readme if line.startswith("| `.gpx` |"))
+    assert "`type` (the marker's kind" in gpx_row
+
+
+def test_readme_says_which_parcels_a_phone_survey_leaves_uncertain(runner):
+    # scripts/demo --accuracy-ft 16 (the demo's water and houses too): the README named N09
+    # alone; N05 is uncertain as well (its signs name a lessee, not an owner of record, and 13
+    # stand within 16 ft of the lines it shares with N04 and N06)
+    demo = [*SAMPLE_ARGS, "--water", str(SAMPLE / "water.geojson")]
+    demo += ["--dwellings", str(SAMPLE / "dwellings.geojson")]
+    res = runner.invoke(main, ["check", *demo, "--accuracy-ft", "16", "--json", "-", "-q"])
+    report = json.loads(res.stdout)
+    uncertain = sorted(p["id"] for p in report["parcels"] if p["status"] == "uncertain")
+    assert uncertain == ["N05", "N09"]
+    counts = report["summary"]["status"]
+    assert (counts["compliant"], counts["uncertain"]) == (10 - 2, 2)  # the demo's 10, less two
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    para = readme.split("`scripts/demo --accuracy-ft 16`", 1)[1].split("`.ci/run`", 1)[0]
+    assert all(pid in para for pid in uncertain)
+    assert "(8 compliant, 2 uncertain)" in para
+
+
+def test_readme_land_table_says_the_sample_records_no_acreage(runner):
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS, "--acres-field", "AC", "-q"])
+    assert res.exit_code == 2
+    readme = (ROOT / "README.md").read_text().splitlines()
+    row = next(line for line in readme if line.startswith("| recorded acreage |"))
+    assert '"' in row, "the row showed --acres-field AC working on the sample"
+    assert row.split('"')[1] in res.stderr
+
+
+def test_readme_names_every_kind_of_rule():
+    from posting.kinds import REGISTRY
+
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    layout = readme.split("posting/kinds/ one module per kind of rule", 1)[1].split(")", 1)[0]
+    tables = readme.split("The tables a profile may have:", 1)[1].split("every table has", 1)[0]
+    assert len(REGISTRY) >= 25
+    for name in REGISTRY:
+        assert re.search(rf"\b{name}\b", layout), name
+        assert f"`[{name}]`" in tables or f"`[{name}." in tables, name
 
 
 def test_plan_writes_the_map_with_the_planned_layer(runner, tmp_path):
