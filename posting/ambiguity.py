@@ -510,6 +510,13 @@ def _doubt_findings(
     def stand(mk: np.ndarray) -> str:
         return f"{len(mk)} {plural(len(mk), 'marker stands', 'markers stand')}"
 
+    def named(nb: np.ndarray) -> str:
+        """The neighbours' ids, the first three and how many more: 'A', 'B' and 'C'."""
+        names = [repr(str(ids[q])) for q in nb[:3].tolist()]
+        if len(nb) > 3:
+            names.append(f"{len(nb) - 3} more")
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
     where = (
         f"within {ft(acc)} (the stated survey accuracy) of"
         if acc >= ON_LINE_FT
@@ -520,13 +527,14 @@ def _doubt_findings(
         (line_mk, line_nb), (in_mk, in_nb) = ((mk[i], nb[i]) for mk, nb in lists)
         parts = []
         if len(line_mk):
-            neighbours = ", ".join(repr(str(ids[q])) for q in line_nb[:3].tolist())
-            parts.append(
-                f"{stand(line_mk)} {where} the line shared with parcel {neighbours} "
-                f"({shown(line_mk)})"
+            shared = (
+                "the line shared with parcel"
+                if len(line_nb) == 1
+                else "the lines shared with parcels"
             )
+            parts.append(f"{stand(line_mk)} {where} {shared} {named(line_nb)} ({shown(line_mk)})")
         if len(in_mk):
-            others = ", ".join(repr(str(ids[q])) for q in in_nb[:3].tolist())
+            others = named(in_nb)
             both = same.get(p, set()) >= set(in_nb.tolist())
             if len(in_nb) == 1:
                 inside = f"inside both this parcel and parcel {others}"

@@ -484,3 +484,19 @@ def test_a_lot_is_never_compliant_by_signs_that_may_be_an_overlapping_lot_s(firs
     assert "5 markers stand inside both this parcel and parcel 'O' (they overlap)" in f["message"]
     assert "noncompliant if they post the other parcel, compliant if this parcel" in f["message"]
     assert r.markers["doubtful"].sum() == 5
+
+
+def test_a_lot_with_four_neighbours_names_them_all_or_counts_the_rest():
+    """A 1,000 ft square M between four others (W, E, N, S), posted on its own side 3 ft inside
+    at a phone's accuracy: its signs by each side could post that side's neighbour. The finding
+    named three of the four as "the line shared with parcel 'W', 'E', 'N'", S left out."""
+    m = square(1000, x0=1000, y0=1000)
+    around = [square(1000, y0=1000), square(1000, x0=2000, y0=1000)]
+    around += [square(1000, x0=1000, y0=2000), square(1000, x0=1000)]
+    lots = parcels(m, *around, ids=["M", "W", "E", "N", "S"], owners=list("mwens"))
+    r = check(lots, signs(own_side(m)), settings=PHONE).to_dict()
+    [f] = [u for u in r["parcels"][0]["uncertain"] if u["rule"] == "shared_line"]
+    # every one of M's 16 signs (4 corners, 3 between on each side) is within 16 ft of a side
+    assert f["count"] == 16
+    assert "of the lines shared with parcels 'W', 'E', 'N' and 1 more (" in f["message"]
+    # one neighbour keeps the singular: test_signs_drawn_onto_the_shared_line_are_in_doubt...
