@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from posting.attributes import first_recorded
+from posting.boundary import stretch_start_ft
 from posting.evaluate import Result
 from posting.frames import text
 from posting.jurisdiction import Applied
@@ -213,6 +214,8 @@ def _stretch_tables(m: Measurements) -> dict[str, pd.DataFrame]:
         )
         if extra is not None:
             table["holder"] = pd.Series(extra, dtype=object)
+        else:  # where each starts along its ring (the plan posts the boundary off the water)
+            table["start_ft"] = stretch_start_ft(prep.rings, st.ring, st.geometry, st.length_ft)
         out[name] = table
     return out
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import shapely
 
 from posting.index import BoxGrid, exclusive_cumsum, expand_counts
@@ -21,6 +22,7 @@ __all__ = [
     "Corners",
     "RingIndex",
     "Rings",
+    "arc_overlap_ft",
     "find_corners",
     "interpolate",
     "interpolate_at",
@@ -31,6 +33,7 @@ __all__ = [
     "ring_stretches",
     "ring_vertices",
     "rings_of",
+    "stretch_start_ft",
     "vertices_concat",
     "vertices_take",
 ]
@@ -1004,6 +1007,87 @@ def _geos_segment_distance(
     to_b = np.sqrt((px - bx) * (px - bx) + (py - by) * (py - by))
     d = np.where(r <= 0.0, to_a, np.where(r >= 1.0, to_b, np.abs(s) * np.sqrt(len2)))
     return np.where((ax == bx) & (ay == by), to_a, d), r
+
+
+def arc_overlap_ft(
+    ring_length_ft: np.ndarray,
+    ring: np.ndarray,
+    start_ft: np.ndarray,
+    length_ft: np.ndarray,
+    on_ring: np.ndarray,
+    on_start_ft: np.ndarray,
+    on_length_ft: np.ndarray,
+) -> np.ndarray:
+    """How much of each stretch (``ring``, ``start_ft``, ``length_ft``: forward along its ring,
+    wrapping past its start) lies on the other stretches of its ring (``on_*``: such as those
+    formed by water), as intervals of arc position round the ring; at most its length.
+
+    Examples
+    --------
+    A 400 ft ring with water from 350 ft on for 100 ft (across its start): a gap from 300 ft
+    to 20 ft past the start has 70 ft of it along the water.
+
+    >>> arc_overlap_ft(np.array([400.0]), np.array([0]), np.array([300.0]), np.array([120.0]),
+    ...                np.array([0]), np.array([350.0]), np.array([100.0]))
+    array([70.])
+    """
+    out = np.zeros(len(ring))
+    gaps = pd.DataFrame({"ring": ring, "a": start_ft, "la": length_ft, "i": np.arange(len(ring))})
+    stretches = pd.DataFrame({"ring": on_ring, "b": on_start_ft, "lb": on_length_ft})
+    pairs = gaps.merge(stretches, on="ring")  # each stretch with the others of its ring
+    if not len(pairs):
+        return out
+    length = ring_length_ft[pairs["ring"].to_numpy()]
+    a, la = pairs["a"].to_numpy(), pairs["la"].to_numpy()
+    b, lb = pairs["b"].to_numpy(), pairs["lb"].to_numpy()
+    both = np.zeros(len(pairs))
+    for k in (-1.0, 0.0, 1.0):  # the other a lap back, as it is, a lap on
+        lo = np.maximum(a, b + k * length)
+        hi = np.minimum(a + la, b + lb + k * length)
+        both += np.maximum(hi - lo, 0.0)
+    np.add.at(out, pairs["i"].to_numpy(), both)
+    return np.minimum(out, np.asarray(length_ft, dtype=float))
+
+
+def stretch_start_ft(
+    rings: Rings, ring: np.ndarray, geometry: np.ndarray, length_ft: np.ndarray
+) -> np.ndarray:
+    """Where each stretch of boundary (a line along its ring, such as a stretch formed by
+    water) starts along its ring: the arc position from which it runs forward ``length_ft``.
+
+    A stretch merged from pieces may be drawn either way along its ring; it starts at the end
+    from which the ring runs its length to the other. A closed stretch (a ring wholly along
+    it) starts at the ring's start.
+
+    Parameters
+    ----------
+    rings
+        All rings (their geometry and length).
+    ring
+        For each stretch, the index of its ring.
+    geometry
+        The stretches (LineStrings in working feet, on their rings).
+    length_ft
+        Length of each stretch.
+
+    Examples
+    --------
+    A square's ring runs anticlockwise from (100, 0), so (0, 50) is 250 ft along it; a stretch
+    drawn from (50, 0) back to (0, 50) starts there all the same:
+
+    >>> rings = rings_of(np.array([shapely.box(0, 0, 100, 100)]))
+    >>> back = shapely.LineString([(50, 0), (0, 0), (0, 50)])
+    >>> stretch_start_ft(rings, np.array([0]), np.array([back]), np.array([100.0]))
+    array([250.])
+    """
+    on = rings.geometry[ring]
+    ends = [shapely.line_locate_point(on, shapely.get_point(geometry, k)) for k in (0, -1)]
+    ring_ft = rings.length_ft[ring]
+    ahead = np.mod(ends[1] - ends[0], ring_ft)
+    behind = np.mod(ends[0] - ends[1], ring_ft)
+    forward = np.abs(ahead - length_ft) <= np.abs(behind - length_ft)
+    start = np.where(forward, ends[0], ends[1])
+    return np.where(shapely.is_closed(geometry), 0.0, start)
 
 
 def ring_stretches(

@@ -67,7 +67,7 @@ import shapely
 
 from posting.ambiguity import ON_LINE_FT, near_other_parcel
 from posting.assign import assign_markers
-from posting.boundary import frame
+from posting.boundary import arc_overlap_ft, frame
 from posting.checks import EPSILON_FT, OK, apart_accuracy
 from posting.checks.content import names_match, normalise_text
 from posting.checks.spacing import ring_gaps
@@ -78,6 +78,7 @@ from posting.io import MarkerLayer
 from posting.kinds.access import UNSURE
 from posting.kinds.density import FT_PER_MILE, count
 from posting.kinds.points import own_markers
+from posting.kinds.water import DRY_FT
 from posting.records import LONLAT_DECIMALS
 from posting.report import Report
 
@@ -896,8 +897,9 @@ def _planned(report: Report, setback_ft: float, sight_ft: float | None) -> Plan:
     f_input = np.r_[am, np.full(len(good_c), -1)].astype(np.int64)
 
     # 3. interval markers: the fewest evenly spaced ones in each gap that needs them
+    dry = _Dry.of(report)
     if spacing is not None:
-        i_ring, i_pos = _fill(report, f_ring, f_pos, f_input, ring_todo, spacing)
+        i_ring, i_pos = _fill(report, f_ring, f_pos, f_input, ring_todo, spacing, dry)
     else:
         i_ring, i_pos = np.empty(0, np.int64), np.empty(0)
     i_parcel = rings.parcel[i_ring]
@@ -905,7 +907,7 @@ def _planned(report: Report, setback_ft: float, sight_ft: float | None) -> Plan:
     limit_ok = None if spacing is None else spacing + MARGIN_FT / 2  # per ring
 
     def gaps_ok(placed: _Placed) -> np.ndarray:
-        return _gaps_within(placed, i_ring, i_pos, f_ring, f_pos, length, limit_ok)
+        return _gaps_within(placed, i_ring, i_pos, f_ring, f_pos, length, limit_ok, dry)
 
     intervals = _settle(
         report,
@@ -1262,6 +1264,126 @@ def _skip_duplicates(report: Report, todo: np.ndarray, notes: np.ndarray) -> Non
             )
 
 
+@dataclass(frozen=True)
+class _Dry:
+    """The boundary off the water, on the rings whose parcel's profile exempts boundaries
+    formed by water from posting (``[water] mode = "exempt"``, its spacing measured along the
+    boundary): a check leaves the water's length out of each gap there
+    (:mod:`posting.kinds.spacing`), so the plan measures its gaps along the dry boundary alone
+    and places no marker on the water's stretches.
+
+    A ring's dry coordinate runs along it from its start, counting only the boundary off the
+    water. ``ring``, ``start_ft`` and ``end_ft`` are the water's stretches (merged, none across
+    its ring's start), sorted by ring and start; ``before_ft`` the water before each on its
+    ring; ``key_ft`` each stretch's start on one line of all rings (:meth:`_key`).
+    """
+
+    length_ft: np.ndarray  # per ring
+    wet: np.ndarray  # per ring: along water a profile exempts
+    ring: np.ndarray
+    start_ft: np.ndarray
+    end_ft: np.ndarray
+    before_ft: np.ndarray
+
+    @classmethod
+    def of(cls, report: Report) -> _Dry:
+        """The water's stretches (:attr:`Report.water`) on the rings of parcels judged by a
+        profile that exempts them."""
+        length = report.geometry.rings.length_ft
+        e = np.empty(0)
+        none = cls(length, np.zeros(len(length), dtype=bool), e.astype(np.int64), e, e, e)
+        exempt = [
+            p.name
+            for p in report.profiles
+            if p.water is not None
+            and p.water.mode == "exempt"
+            and (p.spacing is None or p.spacing.metric != "straight")
+        ]
+        water = report.water
+        if not exempt or water is None or not len(water) or "start_ft" not in water:
+            return none
+        ring = water["ring"].to_numpy(dtype=np.int64)
+        judged = report.parcels["rules"].to_numpy(dtype=object)[report.geometry.rings.parcel]
+        keep = np.isin(judged[ring], exempt)
+        if not keep.any():
+            return none
+        ring = ring[keep]
+        a = water["start_ft"].to_numpy(dtype=float)[keep]
+        b = a + water["length_ft"].to_numpy(dtype=float)[keep]
+        # a stretch across its ring's start is two: to the ring's end, and on from its start
+        lap = length[ring]
+        over = b > lap
+        ring = np.r_[ring, ring[over]]
+        a = np.r_[a, np.zeros(int(over.sum()))]
+        b = np.r_[np.minimum(b, lap), np.minimum((b - lap)[over], lap[over])]
+        # merged where they touch or overlap, in order along each ring
+        order = np.lexsort((a, ring))
+        ring, a, b = ring[order], a[order], b[order]
+        reach = pd.Series(b).groupby(ring).cummax().to_numpy()
+        first = np.r_[True, (ring[1:] != ring[:-1]) | (a[1:] > reach[:-1])]
+        last = np.r_[first[1:], True]
+        ring, a, b = ring[first], a[first], reach[last]
+        # the water before each stretch on its ring
+        wet_ft = b - a
+        upto = np.cumsum(wet_ft) - wet_ft
+        ring_first = np.r_[True, ring[1:] != ring[:-1]]
+        before = upto - upto[np.maximum.accumulate(np.where(ring_first, np.arange(len(a)), 0))]
+        wet = np.zeros(len(length), dtype=bool)
+        wet[ring] = True
+        return cls(length, wet, ring, a, b, before)
+
+    def _key(self, ring: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """Positions on ``ring`` as one figure along all rings, one after another (ring by ring,
+        in order: searched among the stretches' starts at once)."""
+        offset = np.r_[0.0, np.cumsum(self.length_ft)[:-1]]
+        return offset[ring] + s
+
+    def _before(self, ring: np.ndarray, key: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """Per position (``key``), the last stretch of its ring whose ``keys`` is at most it
+        (-1: none)."""
+        j = np.searchsorted(keys, key, side="right") - 1
+        jj = np.maximum(j, 0)
+        return np.where((j >= 0) & (self.ring[jj] == ring), j, -1)
+
+    def at(self, ring: np.ndarray, s: np.ndarray) -> np.ndarray:
+        """The dry coordinate of arc positions ``s`` on ``ring``."""
+        j = self._before(ring, self._key(ring, s), self._key(self.ring, self.start_ft))
+        jj = np.maximum(j, 0)
+        inside = np.clip(s - self.start_ft[jj], 0.0, self.end_ft[jj] - self.start_ft[jj])
+        return np.where(j >= 0, s - self.before_ft[jj] - inside, s)
+
+    def arc(self, ring: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """The arc position off the water at dry coordinate ``u`` on ``ring`` (where a
+        stretch of water lies between, its far end)."""
+        u_start = self.start_ft - self.before_ft  # each stretch's start, as a dry coordinate
+        j = self._before(ring, self._key(ring, u), self._key(self.ring, u_start))
+        jj = np.maximum(j, 0)
+        return np.where(j >= 0, self.end_ft[jj] + (u - u_start[jj]), u)
+
+    def dry_ft(self, ring: np.ndarray) -> np.ndarray:
+        """The length of each ring off the water."""
+        wet = np.bincount(self.ring, weights=self.end_ft - self.start_ft, minlength=len(self.wet))
+        return np.maximum(self.length_ft[ring] - wet[ring], 0.0)
+
+    def gap_ft(self, ring: np.ndarray, start_ft: np.ndarray, length_ft: np.ndarray) -> np.ndarray:
+        """The length of each gap (along ``ring`` from ``start_ft`` for ``length_ft``) off the
+        water, as a check measures it."""
+        wet = self.wet[ring]
+        if not wet.any():
+            return length_ft
+        out = np.asarray(length_ft, dtype=float).copy()
+        out[wet] -= arc_overlap_ft(
+            self.length_ft,
+            ring[wet],
+            start_ft[wet],
+            out[wet],
+            self.ring,
+            self.start_ft,
+            self.end_ft - self.start_ft,
+        )
+        return np.maximum(out, 0.0)
+
+
 def _fill(
     report: Report,
     f_ring: np.ndarray,
@@ -1269,14 +1391,19 @@ def _fill(
     f_input: np.ndarray,
     ring_todo: np.ndarray,
     spacing: float | np.ndarray,
+    dry: _Dry,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Interval positions: ``ceil(g / spacing) - 1`` evenly spaced in each gap ``g`` that needs
     them; ``ceil(length / spacing)`` around a ring with no fixed position. ``spacing`` may be
-    one figure or one per ring (NaN: no spacing rule there)."""
+    one figure or one per ring (NaN: no spacing rule there). Along water that the profile
+    exempts (``dry``), ``g`` and the spacing are those of the boundary off the water, and no
+    marker stands on the water; a ring with no more than :data:`~posting.kinds.water.DRY_FT`
+    off it needs none."""
     length = report.geometry.rings.length_ft
     gaps = ring_gaps(f_ring, f_pos, length)
     keep = ring_todo[gaps.ring]
     ring, start, g = gaps.ring[keep], gaps.start_ft[keep], gaps.length_ft[keep]
+    g = dry.gap_ft(ring, start, g)
     sm, em = gaps.start_marker[keep], gaps.end_marker[keep]
     unmarked = sm < 0
     if len(f_input):
@@ -1301,6 +1428,7 @@ def _fill(
     k = np.ceil(g / sp - 1e-9) - 1
     k = np.where(both_existing & was_ok, 0, np.where(g > sp + EPSILON_FT, k, 0))
     k = np.where(unmarked, np.maximum(np.ceil(g / sp - 1e-9), 1), k)
+    k = np.where(unmarked & dry.wet[ring] & (g <= DRY_FT), 0, k)  # (wholly along water)
     k = np.where(held, np.maximum(k, 0), 0).astype(np.int64)
     # positions: start + j * g / (k + 1) for j = 1..k; around a bare ring, j * length / k
     rep_i = np.repeat(np.arange(len(k)), k)
@@ -1308,6 +1436,11 @@ def _fill(
     step = np.where(unmarked, g / np.maximum(k, 1), g / (k + 1))
     pos = start[rep_i] + np.where(unmarked[rep_i], j, j + 1) * step[rep_i]
     r = ring[rep_i]
+    wet = dry.wet[r]
+    if wet.any():  # the same along the dry boundary, from the gap's start
+        u = dry.at(r[wet], start[rep_i][wet])
+        u = u + np.where(unmarked[rep_i], j, j + 1)[wet] * step[rep_i][wet]
+        pos[wet] = dry.arc(r[wet], np.mod(u, np.maximum(dry.dry_ft(r[wet]), EPSILON_FT)))
     return r.astype(np.int64), np.mod(pos, length[r])
 
 
@@ -1319,16 +1452,17 @@ def _gaps_within(
     f_pos: np.ndarray,
     length: np.ndarray,
     limit: float | np.ndarray,
+    dry: _Dry,
 ) -> np.ndarray:
-    """False for interval markers that bound a gap over ``limit`` (one, or one per ring)
-    where a check will count
+    """False for interval markers that bound a gap over ``limit`` (one, or one per ring;
+    along the boundary off water the profile exempts: ``dry``) where a check will count
     them (where it would not, the planned position stands in until the marker is moved)."""
     pos = np.where(placed.ok, placed.position_ft, i_pos)
     n_f = len(f_ring)
     gaps = ring_gaps(np.r_[f_ring, i_ring], np.r_[f_pos, pos], length)
     planned_end = (gaps.start_marker >= n_f) | (gaps.end_marker >= n_f)
     lim = np.asarray(limit, dtype=float)[gaps.ring] if np.ndim(limit) else limit
-    long = planned_end & (gaps.length_ft > lim)
+    long = planned_end & (dry.gap_ft(gaps.ring, gaps.start_ft, gaps.length_ft) > lim)
     ok = np.ones(len(i_ring), dtype=bool)
     for ends in (gaps.start_marker[long], gaps.end_marker[long]):
         ok[ends[ends >= n_f] - n_f] = False

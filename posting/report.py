@@ -92,7 +92,9 @@ class Report:
     water, easements, fence_gaps
         Stretches of boundary formed by water, inside easements (with the ``holder``), and not
         fenced (under the profile each parcel is judged by): ``parcel``, ``length_ft``,
-        ``geometry`` (WGS 84). None when the layer was not given.
+        ``geometry`` (WGS 84); the water's also ``ring`` and ``start_ft`` (where it starts
+        along its ring, running forward ``length_ft``: the plan reads it). None when the layer
+        was not given.
     tables, record_columns
         Tables that other kinds of rule add (by name), and the columns of ``parcels`` that
         kinds add to each parcel's record.

@@ -23,6 +23,7 @@ from helpers import (
     markers,
     parcels,
     planned_markers,
+    profile_file,
     square,
 )
 from hypothesis import HealthCheck, assume, example, given, settings
@@ -914,6 +915,65 @@ def test_markers_on_the_banks_where_water_crosses_make_a_plan_complete(tmp_path)
     # and the first check words the banks in the plural
     first = CliRunner().invoke(main, ["check", *args, "--csv", "-", "-q"])
     assert "none of its 2 banks where water crosses the boundary has a marker" in first.stdout
+
+
+WATER_EXEMPT = """
+[spacing]
+max_ft = 500
+clause = "T 1"
+
+[corners]
+mode = "at_corner"
+clause = "T 1"
+
+[water]
+mode = "{mode}"
+clause = "T 1(w)"
+"""
+
+SIDES = [(0, 900), (0, 0), (2000, 0), (2000, 900)]
+
+
+@pytest.mark.parametrize(
+    ("outline", "mode", "intervals"),
+    [
+        # counts by hand, at T = 500 - 0.2 = 499.8 ft between the corner markers: along the
+        # south side, 2,000 ft: ceil(2000 / 499.8) - 1 = 4; along the east and west sides,
+        # 900 ft, of which the 30 ft nearest the lake (the water tolerance) lie along water:
+        # 870 ft, ceil(870 / 499.8) - 1 = 1 each; along the lake, none; round the pond, none
+        (SIDES, "exempt", 6),
+        # the ring starting in the middle of the lake's side: its water runs across the start
+        ([(1000, 900), *SIDES, (2000, 900)], "exempt", 6),
+        # posted like any boundary: the lake's side, 2,000 ft, 4 more, and the sides 900 ft
+        # (1 each) and the pond's 628.3 ft shore, ceil(628.3 / 499.8) = 2 more
+        (SIDES, "post", 12),
+    ],
+)
+def test_a_profile_exempting_water_gets_no_markers_along_it(tmp_path, outline, mode, intervals):
+    # A lot 2,000 ft by 900 ft whose north side is a lake's shore, round a pond (a hole of
+    # radius 100 ft), no sign. A profile whose [water] mode exempts boundaries formed by water
+    # from posting leaves their length out of each gap: the plan places its markers at the
+    # four corners and along the three dry sides, none on the shores (it placed 12 interval
+    # markers, 4 on the lake's side, 2 round the pond), and a re-check with them complies.
+    from posting.engine import Context
+    from posting.io import FeatureLayer
+
+    lake = shapely.box(-300, 900, 2300, 1500)
+    pond = shapely.Point(1000, 450).buffer(100, quad_segs=32)
+    lot = shapely.Polygon(outline, [pond.exterior.coords])
+    water = np.array([lake, pond], dtype=object)
+    ctx = Context(water=FeatureLayer("<memory>", water, LOCAL_FT, np.full(2, None, dtype=object)))
+    rules = profile_file(tmp_path, WATER_EXEMPT.format(mode=mode), name=f"water-{mode}")
+    layer = parcels(lot)
+    p = plan(check(layer, markers([]), rules, context=ctx, settings=AT_SEA))
+    assert p.counts() == {"corner": 4, "access": 0, "interval": intervals}
+    assert p.parcels["complete"].tolist() == [True]
+    if mode == "exempt":
+        # every interval marker on a dry side, off the shore's 30 ft tolerance of the lake
+        i = p.markers[p.markers["role"] == "interval"]
+        assert (i["y_ft"] < 870).all() and (i["ring"] == 0).all()
+    again = recheck(layer, None, p, context=ctx)
+    assert again.parcels["status"].tolist() == ["compliant"]
 
 
 @pytest.mark.parametrize(

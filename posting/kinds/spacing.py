@@ -14,9 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import shapely
 
-from posting.boundary import interpolate_at, ring_stretches
+from posting.boundary import arc_overlap_ft, interpolate_at, ring_stretches, stretch_start_ft
 from posting.checks import FAIL, OK, UNCERTAIN, against_max, apart_accuracy, shown
 from posting.checks.landcover import forest_share
 from posting.checks.spacing import Gaps, corner_reach, measured_gap, ring_gaps
@@ -396,44 +395,22 @@ def _water_overlap(prep: PreparedParcels, df: pd.DataFrame, land: LandFacts) -> 
     where the line merely crosses a creek, whose 60 ft within the tolerance of it is no
     water boundary): the overlap of the gap and the water stretches of its ring, as intervals
     of arc position round the ring."""
-    out = np.zeros(len(df))
     water = land.water
     if not len(df) or water is None or not len(water):
-        return out
+        return np.zeros(len(df))
     rings = prep.rings
-    on = rings.geometry[water.ring]
-    ends = [shapely.line_locate_point(on, shapely.get_point(water.geometry, k)) for k in (0, -1)]
-    ring_ft = rings.length_ft[water.ring]
-    # a merged stretch may run either way along its ring: it starts at the end from which
-    # the ring runs its length to the other
-    ahead = np.mod(ends[1] - ends[0], ring_ft)
-    behind = np.mod(ends[0] - ends[1], ring_ft)
-    forward = np.abs(ahead - water.length_ft) <= np.abs(behind - water.length_ft)
-    w_start = np.where(forward, ends[0], ends[1])
-    whole = shapely.is_closed(water.geometry)  # a ring wholly along water: from its start
-    w_start = np.where(whole, 0.0, w_start)
-    stretches = pd.DataFrame({"ring": water.ring, "b": w_start, "lb": water.length_ft})
-    gaps = pd.DataFrame(
-        {
-            "ring": df["ring"].to_numpy(dtype=np.int64),
-            "a": df["start_ft"].to_numpy(dtype=float),
-            "la": df["length_ft"].to_numpy(dtype=float),
-            "i": np.arange(len(df)),
-        }
+    # (a merged stretch may run either way along its ring; one wholly along water: from its
+    # start)
+    w_start = stretch_start_ft(rings, water.ring, water.geometry, water.length_ft)
+    return arc_overlap_ft(
+        rings.length_ft,
+        df["ring"].to_numpy(dtype=np.int64),
+        df["start_ft"].to_numpy(dtype=float),
+        df["length_ft"].to_numpy(dtype=float),
+        water.ring,
+        w_start,
+        water.length_ft,
     )
-    pairs = gaps.merge(stretches, on="ring")  # each gap with the water stretches of its ring
-    if not len(pairs):
-        return out
-    length = rings.length_ft[pairs["ring"].to_numpy()]
-    a, la = pairs["a"].to_numpy(), pairs["la"].to_numpy()
-    b, lb = pairs["b"].to_numpy(), pairs["lb"].to_numpy()
-    both = np.zeros(len(pairs))
-    for k in (-1.0, 0.0, 1.0):  # the stretch a lap back, as it is, a lap on
-        lo = np.maximum(a, b + k * length)
-        hi = np.minimum(a + la, b + lb + k * length)
-        both += np.maximum(hi - lo, 0.0)
-    np.add.at(out, pairs["i"].to_numpy(), both)
-    return np.minimum(out, df["length_ft"].to_numpy(dtype=float))
 
 
 def _gap_lines(prep: PreparedParcels, df: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
