@@ -978,16 +978,29 @@ def _ground_of(report: Report, spacing: np.ndarray | None) -> dict[str, Any]:
     return {"ground_hi": float(band.hi[parcel]), "ground_high_ft": float(band.high_ft[parcel])}
 
 
+def _applies(report: Report, rule: str) -> np.ndarray:
+    """Per parcel, False where the profile it is judged by applies ``rule`` only on some land
+    (``[when]``: :attr:`Report.gated`) and its land is not of it: a check wants none of the
+    rule's markers there. Where the data cannot tell (NaN), the rule's markers are placed:
+    they settle it either way."""
+    gate = report.gated.get(rule)
+    if gate is None:
+        return np.ones(len(report.parcels), dtype=bool)
+    return np.asarray(gate, dtype=float) != 0.0
+
+
 def _density_rules(report: Report) -> Iterator[tuple[np.ndarray, Any, np.ndarray]]:
     """Each profile's density rule (:mod:`posting.kinds.density`) with the parcels it judges
-    (a mask) and the rings it counts (a mask: the exterior ones alone where it says so)."""
+    and that it applies to (a mask: not where a ``[when]`` gate is off) and the rings it counts
+    (a mask: the exterior ones alone where it says so)."""
     rings = report.geometry.rings
     judged = report.parcels["rules"].to_numpy(dtype=object)
+    applies = _applies(report, "density")
     for prof in report.profiles:
         rule = dict(prof.rules()).get("density")
         if rule is not None:
             counted = rings.hole == 0 if rule.exterior_only else np.ones(len(rings), dtype=bool)
-            yield judged == prof.name, rule, counted
+            yield (judged == prof.name) & applies, rule, counted
 
 
 def _density_ring(report: Report) -> np.ndarray:
@@ -1051,7 +1064,8 @@ def _sight_ring(report: Report, sight_ft: float | None) -> np.ndarray:
     has no in-sight rule): ``sight_ft`` where the check was given one, else the rule's forest
     distance. The plan does not read the land cover, and a check finds markers farther apart
     than the forest distance out of sight in woods, uncertain where the cover is unknown; the
-    forest distance is in sight on any land."""
+    forest distance is in sight on any land. NaN too where a ``[when]`` gate says the rule
+    does not apply to the parcel's land (:func:`_applies`)."""
     rings = report.geometry.rings
     by_profile = {}
     for prof in report.profiles:
@@ -1059,7 +1073,9 @@ def _sight_ring(report: Report, sight_ft: float | None) -> np.ndarray:
         if rule is not None:
             by_profile[prof.name] = float(sight_ft) if sight_ft else rule.forest_sight_ft
     rules = pd.Series(report.parcels["rules"].to_numpy(dtype=object)[rings.parcel])
-    return rules.map(by_profile).to_numpy(dtype=float, na_value=np.nan)
+    out = rules.map(by_profile).to_numpy(dtype=float, na_value=np.nan, copy=True)
+    out[~_applies(report, "in_sight")[rings.parcel]] = np.nan  # (a [when] gate off)
+    return out
 
 
 def _served_by_doubt(

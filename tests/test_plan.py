@@ -977,6 +977,52 @@ def test_a_profile_exempting_water_gets_no_markers_along_it(tmp_path, outline, m
 
 
 @pytest.mark.parametrize(
+    ("rule", "table", "acres_over", "intervals"),
+    [
+        # by hand, round a bare 900 ft square (3,600 ft, 18.6 acres), no corner rule: in sight
+        # of each other (the forest distance, 100 ft, less the margin and both setbacks:
+        # 93.8 ft), ceil(3600 / 93.8) = 39; the spacing alone (499.8 ft), ceil(3600 / 499.8) = 8
+        ("in_sight", "", 1, 39),
+        ("in_sight", "", 100, 8),
+        # ten markers in all: 3,600 / 10 = 360 ft apart, 10; the spacing alone, 8
+        ("density", "min_count = 10", 1, 10),
+        ("density", "min_count = 10", 100, 8),
+    ],
+)
+def test_a_gated_density_or_in_sight_rule_places_markers_only_where_it_applies(
+    tmp_path, rule, table, acres_over, intervals
+):
+    # A profile applies its in-sight (or count) rule only on land over so many acres
+    # ([when]): on a lot of 18.6 acres, over 1 acre the rule's markers are placed; under a
+    # gate of 100 acres it does not apply (a check words its findings as notes), and the plan
+    # spaces the markers by the 500 ft spacing alone (it placed the rule's 39 or 10 there).
+    rules = profile_file(
+        tmp_path,
+        f"""
+[spacing]
+max_ft = 500
+clause = "T 1"
+
+[{rule}]
+{table}
+clause = "T 2"
+
+[when.{rule}]
+acres_over = {acres_over}
+clause = "T 2(b)"
+""",
+    )
+    layer = parcels(square(900))
+    r = check(layer, markers([]), rules, settings=AT_SEA)
+    assert r.gated[rule].tolist() == [float(acres_over < 18.6)]
+    p = plan(r)
+    assert p.counts() == {"corner": 0, "access": 0, "interval": intervals}
+    assert p.parcels["complete"].tolist() == [True]
+    again = recheck(layer, None, p)
+    assert again.parcels["status"].tolist() == ["compliant"]
+
+
+@pytest.mark.parametrize(
     ("rules", "side", "need"),
     [
         # counts worked out by hand: Hawaii 3 a mile, 4,000 ft of boundary: ceil(2.27) = 3;
