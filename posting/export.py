@@ -45,6 +45,7 @@ __all__ = [
     "SUMMARY_FORMATS",
     "format_of",
     "iter_export",
+    "iter_summary_csv",
     "iter_summary_json",
     "render",
     "summary_csv",
@@ -452,8 +453,8 @@ def render(plan: Plan, fmt: str, *, include_existing: bool = False) -> str:
 
 
 # -- the shopping list -------------------------------------------------------------------------
-def _parcel_items(plan: Plan) -> list[dict[str, Any]]:
-    p = plan.parcels
+def _parcel_items(p: pd.DataFrame) -> list[dict[str, Any]]:
+    """The shopping list's rows of parcels ``p`` (rows of :attr:`Plan.parcels`)."""
     items = []
     for rec in p.itertuples(index=False):
         items.append(
@@ -495,7 +496,7 @@ def summary_dict(plan: Plan) -> dict[str, Any]:
             "lonlat_decimals": LONLAT_DECIMALS,
         },
         "totals": {k: (_num(v, 2) if k.endswith("_ft") else int(v)) for k, v in totals.items()},
-        "parcels": _parcel_items(plan),
+        "parcels": _parcel_items(plan.parcels),
         "warnings": plan.warnings,
         **({"stakeout": plan.stakeout.as_dict()} if plan.stakeout is not None else {}),
     }
@@ -524,44 +525,65 @@ def iter_summary_json(plan: Plan) -> Iterator[bytes]:
     yield "".join(held).encode()
 
 
-@register("summary-csv", "plan", title="the shopping list (CSV)")
+SUMMARY_COLUMNS = [
+    "id",
+    "row",
+    "status",
+    *ROLES,
+    "total",
+    "signs",
+    "perimeter_ft",
+    "covered_ft",
+    "complete",
+    "remaining",
+    "note",
+]
+"""Columns of the CSV shopping list."""
+
+
 def summary_csv(plan: Plan) -> str:
     """The shopping list as CSV: one row per parcel, then a ``(total)`` row."""
-    buf = io.StringIO()
-    cols = [
-        "id",
-        "row",
-        "status",
-        *ROLES,
-        "total",
-        "signs",
-        "perimeter_ft",
-        "covered_ft",
-        "complete",
-        "remaining",
-        "note",
-    ]
-    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\n")
-    w.writeheader()
-    for item in _parcel_items(plan):
-        item["complete"] = "yes" if item["complete"] else "no"
-        w.writerow({k: "" if item[k] is None else item[k] for k in cols})
+    return b"".join(iter_summary_csv(plan)).decode()
+
+
+@register("summary-csv", "plan", title="the shopping list (CSV)")
+def iter_summary_csv(plan: Plan) -> Iterator[bytes]:
+    """:func:`summary_csv`'s text as UTF-8 pieces, written as they are made: the header, the
+    rows of :data:`CHUNK_ROWS` parcels at a time (a county's 200,000 parcels are as many
+    rows, each with its dict and its notes), then the ``(total)`` row."""
+    yield _summary_csv_text([], header=True).encode()
+    p = plan.parcels
+    for lo in range(0, len(p), CHUNK_ROWS):
+        items = _parcel_items(p.iloc[lo : lo + CHUNK_ROWS])
+        for item in items:
+            item["complete"] = "yes" if item["complete"] else "no"
+        yield _summary_csv_text(items).encode()
     t = plan.totals()
-    w.writerow(
-        {
-            "id": "(total)",
-            "row": "",
-            "status": "",
-            **{role: t[role] for role in ROLES},
-            "total": t["total"],
-            "signs": int(plan.parcels["signs"].sum()) if len(plan.parcels) else 0,
-            "perimeter_ft": _num(t["perimeter_ft"], 2),
-            "covered_ft": _num(t["covered_ft"], 2),
-            "complete": "yes" if plan.exit_code == 0 else "no",
-            "remaining": "",
-            "note": "",
-        }
-    )
+    total = {
+        "id": "(total)",
+        "row": "",
+        "status": "",
+        **{role: t[role] for role in ROLES},
+        "total": t["total"],
+        "signs": int(p["signs"].sum()) if len(p) else 0,
+        "perimeter_ft": _num(t["perimeter_ft"], 2),
+        "covered_ft": _num(t["covered_ft"], 2),
+        "complete": "yes" if plan.exit_code == 0 else "no",
+        "remaining": "",
+        "note": "",
+    }
+    yield _summary_csv_text([total]).encode()
+
+
+def _summary_csv_text(items: list[dict[str, Any]], header: bool = False) -> str:
+    """CSV lines of the shopping list's ``items`` (None written empty), after the header if
+    asked."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=SUMMARY_COLUMNS, lineterminator="\n")
+    if header:
+        w.writeheader()
+    for item in items:
+        w.writerow({k: "" if item[k] is None else item[k] for k in SUMMARY_COLUMNS})
     return buf.getvalue()
 
 

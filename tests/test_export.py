@@ -347,3 +347,34 @@ def test_a_paint_plan_s_descriptions_speak_of_paint_marks():
         for w in doc.waypoints
     )
     assert not any("sign" in w.description for w in doc.waypoints)
+
+
+def test_the_csv_shopping_list_is_written_in_pieces(sample_plan):
+    # a county's shopping list has a row for each of its 200,000 parcels: the command writes
+    # it CHUNK_ROWS parcels at a time (as the markers), not as one text made of every row's
+    # dict at once; joined, the pieces are the list written in one go, byte for byte (here
+    # by the csv module from the JSON list's parcels and totals)
+    from posting import export
+    from posting.render import render as pieces_of
+
+    d = export.summary_dict(sample_plan)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(export.SUMMARY_COLUMNS)
+    for p in d["parcels"]:
+        p = {**p, "complete": "yes" if p["complete"] else "no"}
+        w.writerow(["" if p[k] is None else p[k] for k in export.SUMMARY_COLUMNS])
+    t = d["totals"]
+    signs = sum(p["signs"] for p in d["parcels"])
+    done = "yes" if all(p["complete"] for p in d["parcels"]) else "no"
+    counts = [t["corner"], t["access"], t["interval"], t["total"], signs]
+    w.writerow(["(total)", "", "", *counts, t["perimeter_ft"], t["covered_ft"], done, "", ""])
+    whole = buf.getvalue()
+    assert len(d["parcels"]) == 16  # the sample's parcels not compliant
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(export, "CHUNK_ROWS", 5)
+        pieces = list(pieces_of(sample_plan, "summary-csv"))
+    assert all(isinstance(p, bytes) for p in pieces)
+    assert b"".join(pieces).decode() == whole == summary_csv(sample_plan)
+    # the header, ceil(16 / 5) = 4 pieces of at most 5 parcels, the total
+    assert [p.count(b"\n") for p in pieces] == [1, 5, 5, 5, 1, 1]
