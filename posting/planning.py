@@ -1727,9 +1727,12 @@ def _shopping_list(
     )
     g = report.gaps
     bad = g[g["status"] != "ok"]
+    # (less the water a profile exempts, which a check leaves out of the gaps: the plan does
+    # not post it)
+    wet = bad["water_ft"].fillna(0.0).to_numpy(dtype=float) if "water_ft" in bad else 0.0
     covered = np.bincount(
         bad["parcel"].to_numpy(dtype=np.int64),
-        weights=bad["length_ft"].to_numpy(dtype=float),
+        weights=bad["length_ft"].to_numpy(dtype=float) - wet,
         minlength=len(p),
     )
     f = report.findings

@@ -968,6 +968,11 @@ def test_a_profile_exempting_water_gets_no_markers_along_it(tmp_path, outline, m
     p = plan(check(layer, markers([]), rules, context=ctx, settings=AT_SEA))
     assert p.counts() == {"corner": 4, "access": 0, "interval": intervals}
     assert p.parcels["complete"].tolist() == [True]
+    # the boundary it posts: the lot's 5,800 ft and the pond's 628.3 ft (2 x 100 x 32 x 4 x
+    # sin(pi / 128)), less the lake's 2,060 ft and the pond's where the water is exempt
+    pond_ft = 2 * 100 * 32 * 4 * math.sin(math.pi / 128)
+    posted = 3740.0 if mode == "exempt" else 5800.0 + pond_ft
+    assert p.parcels["covered_ft"].tolist() == [pytest.approx(posted, abs=0.01)]
     if mode == "exempt":
         # every interval marker on a dry side, off the shore's 30 ft tolerance of the lake
         i = p.markers[p.markers["role"] == "interval"]
