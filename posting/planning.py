@@ -35,7 +35,9 @@ boundary fence whose posts stand on the line, on the owner's side, and far withi
 onto the boundary where it was planned. A corner marker is set back along the inward bisector
 of the corner, turned 5° (or a quarter of a narrow corner's opening) towards the side after the
 corner so that which side it projects onto is never a tie, and stays within the corner
-tolerance. Corners of one parcel at one point (a hole touching the exterior) share a marker.
+tolerance. Corners of one parcel at one point (a hole touching the exterior, two parts
+meeting there) share a marker, as a check takes them for one place (within its
+``corner_merge_ft``).
 
 **Checked as the checker will.** Each planned position is rounded to 7 decimals and assigned
 with the checker's own :func:`~posting.assign.assign_markers` against the report's prepared
@@ -843,8 +845,14 @@ def _planned(report: Report, setback_ft: float, sight_ft: float | None) -> Plan:
     ]
     c_reach = np.where(c_role == "corner", corner_reach, access_reach) + MARGIN_FT / 4
     c_parcel = rings.parcel[c_ring]
-    # places at one point (a hole touching the exterior, an entrance at a corner) need one marker
+    # places at one point (a hole touching the exterior, an entrance at a corner) need one marker;
+    # two corners only where a check takes them as one place (within --corner-merge-ft of each
+    # other: posting.kinds.points.own_markers), else one marker would serve one of them
     one = ~_repeats(c_parcel, c_xy, MARGIN_FT / 4)
+    is_corner = c_role == "corner"
+    one[is_corner] = ~_repeats(
+        c_parcel[is_corner], c_xy[is_corner], min(MARGIN_FT / 4, st.corner_merge_ft)
+    )
     c_ring, c_pos, c_xy, c_parcel, c_role, c_reach = (
         v[one] for v in (c_ring, c_pos, c_xy, c_parcel, c_role, c_reach)
     )

@@ -253,6 +253,40 @@ def test_corner_where_a_hole_touches_the_exterior():
     assert again.parcels["status"].tolist() == ["compliant", "compliant"]
 
 
+@pytest.mark.parametrize(
+    ("gap_ft", "merge_ft", "counts"),
+    [
+        # the parts meet at one point (seven Pacific County tax lots): one marker at the point
+        (0.0, 20.0, {"corner": 7, "access": 0, "interval": 1}),
+        (0.0, 0.0, {"corner": 7, "access": 0, "interval": 1}),
+        # 0.028 ft apart: one place for a check within 20 ft, two within 0.01 ft
+        (0.02, 20.0, {"corner": 7, "access": 0, "interval": 1}),
+        (0.02, 0.01, {"corner": 8, "access": 0, "interval": 0}),
+        (0.02, 0.0, {"corner": 8, "access": 0, "interval": 0}),
+    ],
+)
+def test_two_parts_meeting_at_a_corner_share_a_marker_where_a_check_takes_them_together(
+    gap_ft, merge_ft, counts
+):
+    # One lot of two parts, a 400 ft square and a 400 x 200 ft rectangle, whose corners at
+    # (400, 400) and (400 + gap, 400 + gap) are gap x sqrt(2) apart (0.028 ft for 0.02). A
+    # check takes corners of one parcel within --corner-merge-ft of each other as one place,
+    # which one marker serves; farther apart, each wants a marker of its own. Eight corners:
+    # seven markers and, on the rectangle, one marker in the middle of the 200 + 400 = 600 ft
+    # from its far corner round to the next (over 499.8 ft), 300 ft along, 100 ft past the
+    # shared corner; or eight markers, every side within 400 ft and no interval marker.
+    a = shapely.box(0, 0, 400, 400)
+    b = shapely.box(400 + gap_ft, 400 + gap_ft, 800, 600)
+    layer = parcels(shapely.MultiPolygon([a, b]))
+    settings = Settings(elevation_ft=0, corner_merge_ft=merge_ft)
+    p = plan(check(layer, settings=settings))
+    assert p.counts() == counts
+    assert p.parcels["complete"].tolist() == [True]
+    again = recheck(layer, None, p)
+    assert again.corners["status"].eq("ok").sum() == 8
+    assert again.parcels["status"].tolist() == ["compliant"]
+
+
 def test_a_repeated_boundary_is_not_planned_twice():
     sq = square(400)
     layer = parcels(sq, sq, ids=["A", "A2"])
