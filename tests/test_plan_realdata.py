@@ -99,6 +99,17 @@ def test_every_plan_rechecks_compliant_with_the_fewest_markers(layer, survey):
         assert overlap.max() > 1.0  # sq ft: it overlaps another parcel
     if name == "pacific":  # one tax lot repeats another's boundary exactly
         assert len(repeats) == 1
+    if survey == "none":
+        # every corner is missing: one corner marker each, but one for the corners of a lot at
+        # one point (two parts, or a hole and the exterior, meeting there: a check takes them
+        # as one place) and none on a repeated boundary (Pacific: 30,704 corners, 7 at a point
+        # another corner of their lot holds, 4 on the repeated row 4837: 30,693 markers)
+        c = first.corners
+        need = c[c["status"].eq("missing") & ~c["parcel"].isin(list(invalid | repeats))]
+        corners_placed = p.counts()["corner"]
+        assert corners_placed == len(need.drop_duplicates(["parcel", "x_ft", "y_ft"]))
+        if name == "pacific":
+            assert (len(c), len(need), corners_placed) == (30704, 30700, 30693)
     # the fewest interval markers, gap by gap, for every parcel it fixes
     placed, needed = interval_oracle(p, again, only=done)
     assert placed == needed
