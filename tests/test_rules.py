@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,113 @@ def test_a_verified_profile_cites_an_official_text(name):
         assert all(rule.verified for _, rule in p.rules()), name
     if p.standard == "guidance":
         assert p.verification != "verified", name
+
+
+# -- a profile of one's own, written with the mistakes a person makes ------------------------------
+
+MINE = """schema = 1
+name = "mytown"
+title = "My town: signs every 300 ft"
+jurisdiction = "Mytown"
+citation = "Mytown Code 9-1"
+source_url = "https://example.org/code"
+purpose = "general trespass"
+verification = "verified"
+
+[spacing]
+max_ft = 300
+metric = "along_boundary"
+clause = "Mytown Code 9-1(a)"
+text = "signs not more than 300 feet apart"
+
+[corners]
+mode = "at_corner"
+clause = "Mytown Code 9-1(b)"
+"""
+
+
+def test_the_own_profile_of_these_tests_loads(tmp_path):
+    path = tmp_path / "mytown.toml"
+    path.write_text(MINE)
+    p = load_rules(str(path))
+    assert (p.spacing.max_ft, p.corners.mode) == (300.0, "at_corner")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        # an empty clause cites no law (it once reached `rules show` as a KeyError, exit 3)
+        (('clause = "Mytown Code 9-1(a)"', 'clause = ""'), "key 'spacing.clause' must not be"),
+        (('citation = "Mytown Code 9-1"', 'citation = "  "'), "key 'citation' must not be empty"),
+        # TOML's inf is a limit nothing exceeds: every gap passed (and the JSON report failed)
+        (("max_ft = 300", "max_ft = inf"), "key 'spacing.max_ft' must be a finite number"),
+        (("max_ft = 300", "max_ft = nan"), "key 'spacing.max_ft' must be a finite number"),
+        # a limit in another unit, or misspelt, is named, not taken for a missing max_ft
+        (("max_ft = 300", "max_m = 91"), "key 'spacing.max_m' is not a known key"),
+        (("max_ft = 300", "limit_feet = 300"), "key 'spacing.limit_feet' is not a known key"),
+        (("max_ft = 300", "forest_ft = 100\nother_ft = 1000\nmax_ft = 300"), "are alternatives"),
+        (('metric = "along_boundary"\n', ""), None),  # (the default: loads)
+        # a gate on a rule the profile lacks would do nothing
+        (
+            ("[corners]", '[when.access]\nland = ["forest"]\nclause = "9-1(c)"\n\n[corners]'),
+            "table 'when.access' makes a rule conditional that the profile does not have",
+        ),
+        (
+            ("[corners]", '[when.spacing]\nzoning = "R1"\nclause = "9-1(c)"\n\n[corners]'),
+            "key 'when.spacing.zoning' is not a known key",
+        ),
+        # a copy of a shipped profile that keeps its name would stand in for it
+        (('name = "mytown"', 'name = "florida"'), "key 'name' is 'florida', a shipped profile's"),
+    ],
+)
+def test_a_mistake_in_ones_own_profile_is_named(tmp_path, edit, message):
+    path = tmp_path / "mytown.toml"
+    assert edit[0] in MINE
+    path.write_text(MINE.replace(edit[0], edit[1], 1))
+    if message is None:
+        assert load_rules(str(path)).spacing.metric == "along_boundary"
+        return
+    with pytest.raises(RulesError, match=re.escape(message)) as exc:
+        load_rules(str(path))
+    assert str(path) in str(exc.value)
+
+
+def test_a_profile_that_checks_nothing_is_refused(tmp_path):
+    # Without a rule table every posted parcel passed: the sample's 16 posted parcels were
+    # "compliant" under the common keys alone.
+    path = tmp_path / "mytown.toml"
+    path.write_text(MINE.split("[spacing]")[0])
+    with pytest.raises(RulesError, match=r"has no rule table .* it would check nothing"):
+        load_rules(str(path))
+
+
+def test_an_empty_file_and_one_not_utf8_are_named_as_such(tmp_path):
+    empty = tmp_path / "empty.toml"
+    empty.write_text("\n  \n")
+    with pytest.raises(RulesError, match="is empty: a profile holds schema = 1"):
+        load_rules(str(empty))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(MINE.replace("My town", "Mÿ town").encode("latin-1"))
+    # 'ÿ' (0xff in Latin-1) is on the title's line, the third
+    with pytest.raises(RulesError, match=r"line 3 is not UTF-8 text \(byte 0xff\)"):
+        load_rules(str(latin))
+
+
+def test_a_byte_order_mark_is_no_mistake(tmp_path):
+    # Windows' Notepad may begin a UTF-8 file with U+FEFF; TOML's reader took it for a
+    # statement ("Invalid statement (at line 1, column 1)")
+    path = tmp_path / "mytown.toml"
+    path.write_bytes(MINE.encode("utf-8-sig"))
+    assert load_rules(str(path)).spacing.max_ft == 300.0
+
+
+def test_the_shipped_file_given_by_its_path_is_no_collision():
+    p = load_rules(load_rules("florida").path)
+    assert p.name == "florida" and p.spacing.max_ft == 500.0
+
+
+def test_a_toml_syntax_error_names_its_line(tmp_path):
+    path = tmp_path / "mytown.toml"
+    path.write_text(MINE.replace("max_ft = 300", "max_ft = 300 ft"))  # line 11
+    with pytest.raises(RulesError, match=r"not valid TOML .*at line 11"):
+        load_rules(str(path))

@@ -85,21 +85,23 @@ class SpacingRule(Rule):
 
 def parse(t: Reader, kinds: tuple[str, ...]) -> SpacingRule:
     limits = {k: t.positive(k) for k in ("max_ft", "forest_ft", "other_ft")}
+    common = t.common()
+    condition = t.get("forest_condition", str) or ""
+    metric = t.choice("metric", METRICS) or "along_boundary"
+    marker_kinds = t.marker_kinds(kinds)
+    t.finish()  # a key misspelt (`max_m`, `limit_feet`) is named before the limit it misses
     if (limits["forest_ft"] is None) != (limits["other_ft"] is None):
         raise t.error("forest_ft", "and 'other_ft' go together (two spacings by land cover)")
-    if (limits["max_ft"] is None) == (limits["forest_ft"] is None):
-        raise t.error("max_ft", "or the pair forest_ft/other_ft is required, not both")
-    condition = t.get("forest_condition", str) or ""
+    if limits["max_ft"] is None and limits["forest_ft"] is None:
+        raise t.error("max_ft", "(feet) or the pair forest_ft/other_ft is required")
+    if limits["max_ft"] is not None and limits["forest_ft"] is not None:
+        raise t.error("max_ft", "and the pair forest_ft/other_ft are alternatives: give one")
     if condition and (limits["forest_ft"] is None or limits["forest_ft"] >= limits["other_ft"]):
         raise t.error(
             "forest_condition", "needs the pair forest_ft/other_ft, forest_ft the smaller"
         )
     return SpacingRule(
-        **t.common(),
-        **limits,
-        forest_condition=condition,
-        metric=t.choice("metric", METRICS) or "along_boundary",
-        kinds=t.marker_kinds(kinds),
+        **common, **limits, forest_condition=condition, metric=metric, kinds=marker_kinds
     )
 
 

@@ -198,18 +198,12 @@ def parse(t: Reader, kinds: tuple[str, ...]) -> WhenRule:
                     + " (each also as 'not ...')",
                 )
         limits = {k: sub.positive(k) for k in _THRESHOLDS}
+        common = sub.common()
+        combine = sub.choice("combine", ("all", "any")) or "all"
+        sub.finish()  # a condition of no known name (`zoning = "R1"`) is named first
         if not land and all(v is None for v in limits.values()):
             raise sub.error("land", "or a threshold (acres_over, longest_over_ft, ...) is required")
-        gates.append(
-            Gate(
-                **sub.common(),
-                rule=name,
-                land=land,
-                combine=sub.choice("combine", ("all", "any")) or "all",
-                **limits,
-            )
-        )
-        sub.finish()
+        gates.append(Gate(**common, rule=name, land=land, combine=combine, **limits))
     if not gates:
         raise t.error("profile", "or another rule's sub-table is required")
     clause = "; ".join(dict.fromkeys(g.clause for g in gates))

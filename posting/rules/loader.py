@@ -138,7 +138,7 @@ def _parse(data: dict[str, Any], path: str) -> Profile:
         "title": r.get("title", str, required=True),
         "jurisdiction": r.get("jurisdiction", str, required=True),
         "citation": r.get("citation", str, required=True),
-        "source_url": r.get("source_url", str, required=True),
+        "source_url": r.get("source_url", str, required=True, blank=True),
         "purpose": r.get("purpose", str, required=True),
         "verification": r.choice("verification", VERIFICATION, required=True),
         "verification_note": r.get("verification_note", str) or "",
@@ -158,7 +158,43 @@ def _parse(data: dict[str, Any], path: str) -> Profile:
             tables[name] = kind.parse(t, kinds)
             t.finish()
     r.finish()
+    if not tables:
+        raise RulesError(
+            "has no rule table ([spacing], [corners], [access], [content] ...): it would check "
+            "nothing, and every posted parcel would pass",
+            path=path,
+        )
+    for gate in getattr(tables.get("when"), "gates", ()):
+        if gate.rule != "profile" and not any(
+            gate.rule == n or gate.rule.startswith(f"{n}_") for n in tables if n != "when"
+        ):
+            raise RulesError(
+                f"table 'when.{gate.rule}' makes a rule conditional that the profile does not "
+                f"have: add its table ([{_table_of(gate.rule)}] ...), or remove "
+                f"[when.{gate.rule}]",
+                path=path,
+            )
     return Profile(**kw, tables=tables)
+
+
+def _table_of(rule: str) -> str:
+    """The table whose findings are named ``rule`` (``paint_support``: ``paint``)."""
+    if rule in _kinds.REGISTRY:
+        return rule
+    return next((n for n in _kinds.REGISTRY if rule.startswith(f"{n}_")), rule)
+
+
+def _own_name(profile: Profile) -> None:
+    """Refuse a profile file of one's own named as a shipped profile: beside ``auto`` it
+    would take the shipped profile's place for that state's parcels, and every report would
+    name it as the shipped one."""
+    shipped = _rules_dir() / f"{profile.name}.toml"
+    if shipped.is_file() and Path(profile.path).resolve() != shipped.resolve():
+        raise RulesError(
+            f"key 'name' is {profile.name!r}, a shipped profile's: give your profile a name of "
+            "its own (reports and --rules auto tell profiles apart by name)",
+            path=profile.path,
+        )
 
 
 def load_rules(name_or_path: str | os.PathLike[str]) -> Profile:
@@ -188,9 +224,25 @@ def load_rules(name_or_path: str | os.PathLike[str]) -> Profile:
                 "(or give the path of a .toml profile)"
             )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
+        if not raw.strip():
+            raise RulesError(
+                "is empty: a profile holds schema = 1, its name, title, citation ... and at "
+                "least one rule table (copy the closest one in posting/rules/)",
+                path=str(path),
+            )
+        # (utf-8-sig: a byte-order mark, as Windows' Notepad may write, is no TOML statement)
+        data = tomllib.loads(raw.decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"not valid TOML ({exc})", path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise RulesError(
+            f"line {line} is not UTF-8 text (byte 0x{raw[exc.start]:02x}): save the file as UTF-8",
+            path=str(path),
+        ) from None
+    except OSError as exc:
         raise RulesError(f"cannot read ({exc})", path=str(path)) from None
-    return _parse(data, str(path))
+    profile = _parse(data, str(path))
+    _own_name(profile)
+    return profile

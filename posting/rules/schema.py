@@ -6,6 +6,7 @@ Kinds of rule (:mod:`posting.kinds`) subclass :class:`Rule` and read their own t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,20 @@ class Reader:
     def error(self, key: str, what: str) -> RulesError:
         return RulesError(f"key '{self._key(key)}' {what}", path=self.path)
 
-    def get(self, key: str, kind: type | tuple[type, ...], *, required: bool = False) -> Any:
+    def get(
+        self,
+        key: str,
+        kind: type | tuple[type, ...],
+        *,
+        required: bool = False,
+        blank: bool = False,
+    ) -> Any:
+        """The value of ``key``, of type ``kind`` (None when absent and not ``required``).
+
+        A number must be finite (TOML's ``inf`` and ``nan`` would make a limit that nothing
+        exceeds, or one that fails the report's JSON); a ``required`` text must not be blank
+        (an empty ``clause`` would cite no law) unless ``blank``.
+        """
         self.used.add(key)
         if key not in self.data:
             if required:
@@ -51,7 +65,11 @@ class Reader:
         if kind is float:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise self.error(key, f"must be a number, not {value!r}")
+            if not math.isfinite(value):
+                raise self.error(key, f"must be a finite number, not {value!r}")
             return float(value)
+        if required and not blank and isinstance(value, str) and not value.strip():
+            raise self.error(key, "must not be empty")
         if kind is bool and not isinstance(value, bool):
             raise self.error(key, f"must be true or false, not {value!r}")
         if not isinstance(value, kind):
@@ -95,7 +113,8 @@ class Reader:
         if value is None:
             return None
         if len(value) != 2 or not all(
-            isinstance(v, int | float) and not isinstance(v, bool) and v > 0 for v in value
+            isinstance(v, int | float) and not isinstance(v, bool) and 0 < v < math.inf
+            for v in value
         ):
             raise self.error(key, f"must be two positive numbers, not {value!r}")
         return (float(min(value)), float(max(value)))
