@@ -510,16 +510,32 @@ def rules_show(name: str, as_json: bool) -> None:
         click.echo(f"  penalty: {p.penalty}")
     click.echo(f"  marker kinds: {', '.join(p.kinds)}")
     for rule_name, values in summary["rules"].items():
-        clause = values.pop("clause")
-        text = values.pop("text", "")
-        verified = values.pop("verified", True)
-        shown = ", ".join(f"{k} = {_show(v)}" for k, v in values.items())
-        flag = "" if verified else "  [unverified]"
-        click.echo(f"  {rule_name}: {shown or '(no figure)'}  [{clause}]{flag}")
-        if text:
-            click.echo(f'      "{text}"')
+        _show_rule(rule_name, values)
     if p.notes:
         click.echo(f"  notes: {p.notes}")
+
+
+def _show_rule(rule_name: str, values: dict[str, Any]) -> None:
+    """One rule's line (its figures, clause, whether unverified) and its words; a rule made of
+    rules (``[when]``'s gates, one per rule it makes conditional) as one such line each."""
+    parts = {
+        k: v
+        for k, v in values.items()
+        if isinstance(v, list) and v and all(isinstance(x, dict) and "clause" in x for x in v)
+    }
+    if parts:
+        for items in parts.values():
+            for item in items:
+                _show_rule(f"{rule_name}.{item.pop('rule', '')}".rstrip("."), item)
+        return
+    clause = values.pop("clause")
+    text = values.pop("text", "")
+    verified = values.pop("verified", True)
+    shown = ", ".join(f"{k} = {_show(v)}" for k, v in values.items())
+    flag = "" if verified else "  [unverified]"
+    click.echo(f"  {rule_name}: {shown or '(no figure)'}  [{clause}]{flag}")
+    if text:
+        click.echo(f'      "{text}"')
 
 
 def _show(v: Any) -> str:

@@ -7,12 +7,13 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import geopandas as gpd
 import pytest
 import shapely
 from click.testing import CliRunner
-from helpers import ROOT, SAMPLE
+from helpers import ROOT, SAMPLE, one_line_error
 
 from posting.cli import main
 
@@ -238,6 +239,79 @@ def test_rules_list_and_show(runner):
     assert "[Fla. Stat. 810.011(5)(a)1]" in res.stdout
     res = runner.invoke(main, ["rules", "show", "atlantis"])
     assert res.exit_code == 2 and "unknown rule profile" in res.stderr
+
+
+MINE = """schema = 1
+name = "mytown"
+title = "My town"
+jurisdiction = "Mytown"
+citation = "Mytown Code 9-1"
+source_url = "https://example.org/code"
+purpose = "general trespass"
+verification = "partial"
+
+[spacing]
+max_ft = 300
+clause = "Mytown Code 9-1(a)"
+text = "signs not more than 300 feet apart"
+
+[corners]
+mode = "at_corner"
+verified = false
+clause = "Mytown Code 9-1(b)"
+
+[when.spacing]
+land = ["not fenced"]
+clause = "Mytown Code 9-1(c)"
+text = "where the land is not fenced"
+"""
+
+
+def test_rules_show_of_ones_own_file_shows_every_rule(runner, tmp_path):
+    path = tmp_path / "mytown.toml"
+    path.write_text(MINE)
+    res = runner.invoke(main, ["rules", "show", str(path)])
+    assert res.exit_code == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0] == "mytown: My town"
+    want = [
+        "  spacing: max_ft = 300, metric = along_boundary, kinds = [sign]  [Mytown Code 9-1(a)]",
+        '      "signs not more than 300 feet apart"',
+        "  corners: mode = at_corner, kinds = [sign]  [Mytown Code 9-1(b)]  [unverified]",
+        # a gate, once printed as a Python dict ("gates = [{'clause': ...}]"), is a rule's line
+        "  when.spacing: land = [not fenced], combine = all  [Mytown Code 9-1(c)]",
+        '      "where the land is not fenced"',
+    ]
+    assert lines[-len(want) :] == want
+
+
+@pytest.mark.parametrize(
+    ("edit", "needles"),
+    [
+        # was a KeyError in `rules show` (exit 3, a traceback)
+        (('clause = "Mytown Code 9-1(a)"', 'clause = ""'), ["spacing.clause", "must not be empty"]),
+        (("max_ft = 300", "max_ft = inf"), ["spacing.max_ft", "finite"]),
+        (('name = "mytown"', 'name = "florida"'), ["key 'name'", "shipped profile"]),
+    ],
+)
+def test_a_mistake_in_ones_own_profile_is_one_line(runner, tmp_path, edit, needles):
+    path = tmp_path / "mytown.toml"
+    path.write_text(MINE.replace(*edit))
+    res = runner.invoke(main, ["rules", "show", str(path)])
+    one_line_error(res, str(path), *needles)
+
+
+def test_a_copy_of_florida_keeping_its_name_does_not_stand_in_for_it(runner, tmp_path):
+    # Beside auto, a file named "florida" took the shipped profile's place for Florida's
+    # parcels: with 5,000 ft for 500 ft, the sample's parcels 5 and 6 turned compliant, and
+    # the report still said "florida", Fla. Stat. 810.011(5)(a)1.
+    from posting.rules import load_rules
+
+    text = Path(load_rules("florida").path).read_text()
+    path = tmp_path / "florida-mine.toml"
+    path.write_text(text.replace("max_ft = 500", "max_ft = 5000", 1))
+    res = runner.invoke(main, ["check", *SAMPLE_ARGS, "--rules", "auto", "--rules", str(path)])
+    one_line_error(res, str(path), "'florida', a shipped profile's")
 
 
 def test_version(runner):
