@@ -375,6 +375,54 @@ def test_florida_or_florida_paint():
     assert r.summary()["compliant_by"] == {"florida": 0, "florida-paint": 1}
 
 
+def test_two_profiles_of_ones_own_a_parcel_that_meets_either_complies(tmp_path):
+    # "a parcel complies if it meets any of the alternatives, and the report says which one"
+    # (README, Several ways to post), by hand on four 1,000 ft squares 2,000 ft apart:
+    #   A: signs <= 600 ft apart along the boundary, no corner rule;
+    #   B: signs <= 1,100 ft apart and one at each corner.
+    # 1: corners and midpoints, gaps 500 ft: A yes, B yes  -> compliant (by A, the first)
+    # 2: midpoints only, gaps 4 x 1,000 ft along the boundary: A no (1,000 > 600), B no
+    #    (no corner sign)                                     -> noncompliant
+    # 3: corners only, gaps 1,000 ft: A no, B yes           -> compliant by B
+    # 4: the four midpoints of 1 shifted 250 ft, so gaps 500 ft and no corner: A yes, B no
+    #                                                         -> compliant by A
+    head = (
+        'schema = 1\nname = "{n}"\ntitle = "{n}"\njurisdiction = "Nowhere"\n'
+        'citation = "Own 1"\nsource_url = "https://example.org"\npurpose = "test"\n'
+        'verification = "unverified"\n'
+    )
+    a, b = tmp_path / "own-a.toml", tmp_path / "own-b.toml"
+    a.write_text(head.format(n="own-a") + '[spacing]\nmax_ft = 600\nclause = "A 1"\n')
+    b.write_text(
+        head.format(n="own-b")
+        + '[spacing]\nmax_ft = 1100\nclause = "B 1"\n'
+        + '[corners]\nmode = "at_corner"\nclause = "B 2"\n'
+    )
+    corners = [(0, 0), (1000, 0), (1000, 1000), (0, 1000)]
+    mids = [(500, 0), (1000, 500), (500, 1000), (0, 500)]
+    shifted = [(250, 0), (750, 0), (1000, 250), (1000, 750), (750, 1000), (250, 1000)]
+    shifted += [(0, 750), (0, 250)]
+    pts = [
+        (x + dx, y)
+        for dx, set_ in ((0, corners + mids), (3000, mids), (6000, corners))
+        for x, y in set_
+    ]
+    pts += [(x + 9000, y) for x, y in shifted]
+    lots = [square(1000, x0=x0) for x0 in (0, 3000, 6000, 9000)]
+    r = check(parcels(*lots), markers(pts), [str(a), str(b)], settings=AT_SEA)
+    got = [
+        (p["status"], p["rules"], {x["rules"]: x["status"] for x in p["alternatives"]})
+        for p in r.to_dict()["parcels"]
+    ]
+    assert got == [
+        ("compliant", "own-a", {"own-a": "compliant", "own-b": "compliant"}),
+        ("noncompliant", "own-a", {"own-a": "noncompliant", "own-b": "noncompliant"}),
+        ("compliant", "own-b", {"own-a": "noncompliant", "own-b": "compliant"}),
+        ("compliant", "own-a", {"own-a": "compliant", "own-b": "noncompliant"}),
+    ]
+    assert r.to_dict()["rules"]["name"] == "own-a or own-b"
+
+
 # -- facing, renewal, public notice, on a profile of one's own -------------------------------------
 
 OWN = """
