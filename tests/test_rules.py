@@ -155,6 +155,22 @@ def test_the_own_profile_of_these_tests_loads(tmp_path):
             ("[corners]", '[when.spacing]\nzoning = "R1"\nclause = "9-1(c)"\n\n[corners]'),
             "key 'when.spacing.zoning' is not a known key",
         ),
+        # TOML's words for a value of the wrong type, not Python's ("must be a dict")
+        (
+            ('verification = "verified"', 'verification = "verified"\naccess = true'),
+            "key 'access' must be a table ([access] on a line of its own, then its keys)",
+        ),
+        (
+            ('verification = "verified"', 'verification = "verified"\neffective_date = 2024'),
+            "key 'effective_date' must be text (in quotes) or a date (2024-07-01), not 2024",
+        ),
+        (
+            ('verification = "verified"', 'verification = "verified"\nkinds = "sign"'),
+            "key 'kinds' must be a list ([...]), not 'sign'",
+        ),
+        # a rule for no kind of marker was read as one for signs
+        (('metric = "along_boundary"', "kinds = []"), "key 'spacing.kinds' is empty"),
+        (('verification = "verified"', 'verification = "verified"\nkinds = []'), "key 'kinds' is"),
         # a copy of a shipped profile that keeps its name would stand in for it
         (('name = "mytown"', 'name = "florida"'), "key 'name' is 'florida', a shipped profile's"),
     ],

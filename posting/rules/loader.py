@@ -22,7 +22,7 @@ from typing import Any
 
 from posting import kinds as _kinds
 from posting.errors import RulesError
-from posting.rules.schema import KINDS, Reader, Rule
+from posting.rules.schema import Reader, Rule
 
 __all__ = ["Profile", "available", "load_rules"]
 
@@ -132,7 +132,7 @@ def _parse(data: dict[str, Any], path: str) -> Profile:
     schema = r.get("schema", int, required=True)
     if schema != 1:
         raise r.error("schema", f"must be 1 (this version of posting reads schema 1), not {schema}")
-    kinds = r.strings("kinds", options=KINDS) or ("sign",)
+    kinds = r.marker_kinds(("sign",))
     kw: dict[str, Any] = {
         "name": r.get("name", str, required=True),
         "title": r.get("title", str, required=True),

@@ -6,6 +6,7 @@ Kinds of rule (:mod:`posting.kinds`) subclass :class:`Rule` and read their own t
 
 from __future__ import annotations
 
+import datetime as _dt
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,20 @@ class Rule:
     clause: str
     text: str = ""
     verified: bool = True
+
+
+_TOML_TYPES = {
+    str: "text (in quotes)",
+    dict: "a table",
+    list: "a list ([...])",
+    int: "a whole number",
+    _dt.date: "a date (2024-07-01)",
+}
+"""What a value of each Python type is called in a TOML file, for messages."""
+
+
+def _tuple(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
 
 
 class Reader:
@@ -73,8 +88,10 @@ class Reader:
         if kind is bool and not isinstance(value, bool):
             raise self.error(key, f"must be true or false, not {value!r}")
         if not isinstance(value, kind):
-            name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-            raise self.error(key, f"must be a {name}, not {value!r}")
+            name = " or ".join(_TOML_TYPES.get(k, k.__name__) for k in _tuple(kind))
+            if kind is dict:
+                name += f" ([{self._key(key)}] on a line of its own, then its keys)"
+            raise self.error(key, f"must be {name}, not {value!r}")
         return value
 
     def positive(self, key: str, *, required: bool = False) -> float | None:
@@ -105,8 +122,12 @@ class Reader:
         return out
 
     def marker_kinds(self, default: tuple[str, ...]) -> tuple[str, ...]:
-        """The table's ``kinds`` (marker kinds it applies to), or ``default``."""
-        return self.strings("kinds", options=KINDS) or default
+        """The table's ``kinds`` (marker kinds it applies to), or ``default``; an empty list
+        (a rule for no marker) is refused rather than read as the default."""
+        value = self.strings("kinds", options=KINDS)
+        if value == ():
+            raise self.error("kinds", f"is empty: name the marker kinds ({', '.join(KINDS)})")
+        return value or default
 
     def pair(self, key: str) -> tuple[float, float] | None:
         value = self.get(key, list)
