@@ -7,7 +7,7 @@ rule. Every value carries its unit in its key (``max_ft``, ``letter_min_in``) an
 clause, so each verdict cites the law it applies. A rule whose figure could not be checked against
 the statute text says so with ``verified = false``.
 
-The schema, key by key, is in the README ("Writing a profile").
+The schema, key by key, is in the README ("Adding a jurisdiction") and docs/jurisdictions.md.
 """
 
 from __future__ import annotations
