@@ -32,6 +32,7 @@ feet (1200/3937 m; the two feet differ by 2 parts per million).
 
 from __future__ import annotations
 
+import re
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -50,6 +51,7 @@ from posting.parallel import pmap
 __all__ = [
     "FT_M",
     "MAX_SCALE_ERROR",
+    "UNITS_M",
     "WGS84",
     "WorkingCRS",
     "azimuth_deg",
@@ -66,8 +68,10 @@ __all__ = [
     "parse_crs",
     "plan_working_crs",
     "projected_area_of_use",
+    "same_zone",
     "stakeout_zones",
     "to_lonlat",
+    "unit_ratios",
     "zone_frame",
 ]
 
@@ -78,6 +82,11 @@ MAX_SCALE_ERROR = 1e-4
 """Largest departure of a projected input CRS's scale factor from 1 (0.01 %, 1:10,000: the
 limit State Plane zones are designed to, 0.05 ft in 500 ft) for it to be kept. UTM's 0.9996 on
 its central meridian (1:2,500: 500.15 ft on the ground measured as 499.95 ft) is not."""
+
+UNITS_M = (("metres", 1.0), ("feet", FT_M), ("US survey feet", 1200 / 3937))
+"""The length units a projected file's numbers may be in, whatever its CRS says, with their
+length in metres: :func:`posting.sanity.unit_counts` tries each (its columns, in this order)."""
+
 
 WGS84 = CRS.from_epsg(4326)
 _GEOD = Geod(ellps="WGS84")
@@ -488,6 +497,38 @@ def to_lonlat(x: np.ndarray, y: np.ndarray, src: CRS) -> tuple[np.ndarray, np.nd
         lon = np.where(beyond, np.nan, lon)
         lat = np.where(beyond, np.nan, lat)
     return lon, lat
+
+
+def unit_ratios(crs: CRS | None) -> list[float]:
+    """For each of :data:`UNITS_M`, by how much a number in that unit must be multiplied to be
+    in the units of the projected ``crs``; NaN for a unit within 1 % of the CRS's own (the
+    foot and the US survey foot differ by 2 ppm: their numbers place a marker a few feet
+    apart, which nothing near the parcels tells), and for a CRS not projected."""
+    unit = crs.axis_info[0].unit_conversion_factor if crs is not None and crs.is_projected else 0
+    if not unit or not crs.axis_info:
+        return [np.nan] * len(UNITS_M)
+    return [m / unit if abs(m / unit - 1) > 0.01 else np.nan for _, m in UNITS_M]
+
+
+@lru_cache(maxsize=16)
+def same_zone(crs: CRS, unit: str) -> tuple[str, ...]:
+    """``EPSG:code (name)`` of each EPSG projected CRS of the same name as ``crs`` but for the
+    unit suffix (``NAD83 / Florida East`` and ``NAD83 / Florida East (ftUS)``) whose unit is
+    ``unit`` (of :data:`UNITS_M`)."""
+    from pyproj.database import query_crs_info
+    from pyproj.enums import PJType
+
+    base = re.sub(r" \((ftUS|ft|US survey feet|feet|m)\)$", "", crs.name)
+    names = {"metres": (base,), "feet": (f"{base} (ft)",), "US survey feet": (f"{base} (ftUS)",)}
+    metres = dict(UNITS_M)[unit]
+    found = []
+    for info in query_crs_info(auth_name="EPSG", pj_types=PJType.PROJECTED_CRS):
+        if info.name in names[unit] and not info.deprecated:
+            other = CRS.from_epsg(int(info.code))
+            factor = other.axis_info[0].unit_conversion_factor if other.axis_info else 0
+            if factor and abs(factor / metres - 1) < 1e-9:
+                found.append(f"EPSG:{info.code} ({info.name})")
+    return tuple(found)
 
 
 def utm_zone(lon: np.ndarray, lat: np.ndarray) -> np.ndarray:

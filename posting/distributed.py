@@ -2148,8 +2148,10 @@ def run_partitioned(
 def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
     markers have a position, fall near the parcels as given, would swapped, would with the
-    sign of their longitude changed, and would with both."""
-    from posting.sanity import swap_counts
+    sign of their longitude changed, and would with both; then (:func:`posting.sanity.
+    unit_counts`) how many would with their numbers read in metres, feet and US survey feet
+    (0 for the file's own unit, and for a file in degrees)."""
+    from posting.sanity import UNITS_M, swap_counts, unit_counts
 
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
     # a piece is one file's: its one file, its file_index the run's number of that file (which
@@ -2157,18 +2159,24 @@ def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     # second --signs file)
     m = replace(m, file_index=np.zeros(len(m), dtype=np.int64))
     counts = [x[1:] for x in swap_counts(m, extent, always=True)]
-    return np.asarray(counts, dtype=np.int64).reshape(-1, 5)
+    units = {x[0]: x[3:] for x in unit_counts(m, extent, always=True)}
+    rows = [(*c, *units.get(0, (0,) * len(UNITS_M))) for c in counts]
+    return np.asarray(rows, dtype=np.int64).reshape(-1, 5 + len(UNITS_M))
 
 
 def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[int]) -> None:
     """Refuse a marker file whose x and y look swapped, or whose longitudes the wrong sign, or
-    both, as one run does (its pieces' counts added up, against the whole run's extent)."""
+    both, or whose numbers are in another unit than its CRS's, as one run does (its pieces'
+    counts added up, against the whole run's extent)."""
     from posting.sanity import (
+        UNITS_M,
         looks_swapped,
         padded,
         refuse_flipped,
         refuse_swapped,
         refuse_swapped_flipped,
+        refuse_unit_slip,
+        unit_slip,
     )
 
     boxes = np.asarray([p["extent"] for p in preps if p["extent"] is not None], dtype=float)
@@ -2178,21 +2186,28 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
     counts = steps.map(_swap_counts, plan, range(len(entries)), label="markers near", extent=extent)
     totals: dict[int, np.ndarray] = {}
     for e, c in zip(entries, counts, strict=True):
-        totals[e] = totals.get(e, np.zeros(5, dtype=np.int64)) + c.sum(axis=0)
+        totals[e] = totals.get(e, np.zeros(5 + len(UNITS_M), dtype=np.int64)) + c.sum(axis=0)
     for e in sorted(totals):
-        n, given, swapped, _, _ = (int(v) for v in totals[e])
+        n, given, swapped = (int(v) for v in totals[e][:3])
         if n and looks_swapped(n, given, swapped):
             parcels, box = plan.job.parcels, _extent(boxes)
             refuse_swapped(plan.marker_files[e][0], n, given, swapped, parcels=parcels, extent=box)
     for e in sorted(totals):
-        n, given, swapped, flipped, _ = (int(v) for v in totals[e])
+        n, given, swapped, flipped = (int(v) for v in totals[e][:4])
         if n and looks_swapped(n, given, flipped) and not looks_swapped(n, given, swapped):
             refuse_flipped(plan.marker_files[e][0], n, given, flipped, _extent(boxes))
     for e in sorted(totals):
-        n, given, swapped, flipped, both = (int(v) for v in totals[e])
+        n, given, swapped, flipped, both = (int(v) for v in totals[e][:5])
         alone = looks_swapped(n, given, swapped) or looks_swapped(n, given, flipped)
         if n and looks_swapped(n, given, both) and not alone:
             refuse_swapped_flipped(plan.marker_files[e][0], n, given, both, _extent(boxes))
+    for e in sorted(totals):
+        n, given = (int(v) for v in totals[e][:2])
+        near = totals[e][5:].tolist()
+        path, crs = plan.marker_files[e]
+        unit = unit_slip(n, given, near, crs) if n else None
+        if unit is not None:
+            refuse_unit_slip(path, crs, n, given, near[[u for u, _ in UNITS_M].index(unit)], unit)
 
 
 def _file_pieces(path: str) -> list[dataset.Piece]:

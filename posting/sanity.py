@@ -13,6 +13,11 @@ Each file is sound on its own, yet the answer would be wrong:
 * **both at once** (the columns swapped, and the longitude, now in the ``lat`` column, typed
   without its minus sign): neither slip alone puts the markers near the parcels; the two
   together are tried alike, and named together;
+* **a point file's numbers in another unit than its CRS's** (State Plane metres given
+  ``--crs`` of the zone in US survey feet, or the reverse): every marker lands 3.28 times too
+  near the CRS's origin (or too far), and every parcel would be reported unposted. Caught
+  alike, by trying the file's numbers scaled from each other unit (metres, feet, US survey
+  feet) to its CRS's;
 * **adjoining parcels of one owner**, checked one by one: the line between them must then be
   posted like any other, which is rarely what the owner of one property meant. A warning names
   them and says how to check them as one property.
@@ -25,12 +30,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from pyproj import CRS
 
 from posting.assign import parcels_extent as usable_extent
-from posting.crs import lon_meets, to_lonlat
+from posting.crs import UNITS_M, lon_meets, same_zone, to_lonlat, unit_ratios
 from posting.errors import InputError, python_name
 from posting.io import MarkerLayer
 from posting.prepare import PreparedParcels, adjoining_pairs
@@ -45,6 +52,7 @@ __all__ = [
     "refuse_flipped",
     "refuse_swapped",
     "refuse_swapped_flipped",
+    "refuse_unit_slip",
     "same_owner_notes",
     "same_owner_pairs",
     "same_owner_warning",
@@ -52,6 +60,9 @@ __all__ = [
     "swapped_files",
     "swapped_flipped_files",
     "swapped_parcels_state",
+    "unit_counts",
+    "unit_slip",
+    "unit_slip_files",
 ]
 
 MARGIN_DEG = 0.01
@@ -275,6 +286,102 @@ def swapped_flipped_files(
     return _slipped(prepared, markers, counts, "both")
 
 
+def unit_counts(
+    markers: MarkerLayer,
+    extent: tuple[float, float, float, float] | None,
+    *,
+    always: bool = False,
+) -> list[tuple[int, ...]]:
+    """For each marker file in a projected CRS (its number in ``markers.files``) that is off
+    the parcels (at most a tenth of its markers within ``extent`` as given, or ``always``: a
+    piece of a file cannot tell): how many of its markers have a position, how many fall
+    within ``extent`` (:func:`parcels_extent`) as given, and how many would with their
+    numbers read in each unit of :data:`UNITS_M` (0 for the CRS's own unit). Counts add up
+    over pieces of a file, as :func:`swap_counts`'s do."""
+    if extent is None or not len(markers):
+        return []
+    out = []
+    usable = pd.isna(markers.reason) & np.isfinite(markers.x) & np.isfinite(markers.y)
+    for k, (_, crs) in enumerate(markers.files):
+        ratios = unit_ratios(crs)
+        sel = (markers.file_index == k) & usable
+        n = int(sel.sum())
+        if not n or all(np.isnan(ratios)):
+            continue
+        x, y = markers.x[sel], markers.y[sel]
+        given = int(_inside(*to_lonlat(x, y, crs), extent).sum())
+        near = [0] * len(ratios)
+        if always or given * 10 <= n:
+            for j, r in enumerate(ratios):
+                if not np.isnan(r):
+                    near[j] = int(_inside(*to_lonlat(x * r, y * r, crs), extent).sum())
+        out.append((k, n, given, *near))
+    return out
+
+
+def unit_slip(n: int, given: int, near: Sequence[int], crs: CRS) -> str | None:
+    """The unit (of :data:`UNITS_M`) a marker file's numbers look to be in where its projected
+    ``crs`` is in another: one whose ``near`` count (:func:`unit_counts`) :func:`looks_swapped`
+    against the ``n`` markers with a position and the ``given`` near as given. Where both
+    feet do (their numbers place a marker a few feet apart), the one in which EPSG has the
+    same zone (:func:`_same_zone`); else the first. None where no unit does."""
+    units = [u for (u, _), m in zip(UNITS_M, near, strict=True) if looks_swapped(n, given, m)]
+    if len(units) > 1:
+        return next((u for u in units if same_zone(crs, u)), units[0])
+    return units[0] if units else None
+
+
+def unit_slip_files(
+    markers: MarkerLayer,
+    extent: tuple[float, float, float, float] | None,
+    counts: list | None = None,
+) -> list[tuple[str, CRS, int, int, int, str]]:
+    """The marker files whose numbers look to be in another unit than their CRS's
+    (:func:`unit_slip`): for each, its path and CRS, how many of its markers have a position,
+    how many fall near the parcels as given, how many would read in that unit, and the unit.
+    ``counts``: :func:`unit_counts` of them, if known."""
+    if counts is None:
+        counts = unit_counts(markers, extent)
+    out = []
+    for k, n, given, *near in counts:
+        path, crs = markers.files[k]
+        unit = unit_slip(n, given, near, crs)
+        if unit is not None:
+            m = near[[u for u, _ in UNITS_M].index(unit)]
+            out.append((path, crs, n, given, m, unit))
+    return out
+
+
+_PLURAL = {"metre": "metres", "foot": "feet", "US survey foot": "US survey feet"}
+
+
+def refuse_unit_slip(path: str, crs: CRS, n: int, given: int, near: int, unit: str) -> None:
+    """Raise the error for a marker file whose numbers look to be in ``unit`` (of
+    :data:`UNITS_M`) where its projected ``crs`` is in another (:func:`unit_slip_files`),
+    naming the CRS of the same zone in that unit where EPSG has one."""
+    from posting.io import TABLE_SUFFIXES
+
+    own = _PLURAL.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
+    ratio = dict(UNITS_M)[unit] / crs.axis_info[0].unit_conversion_factor
+    same = same_zone(crs, unit)
+    code = same[0].split(" ", 1)[0] if same else "<its code>"
+    name = Path(path).name
+    if Path(name).suffix.lower() in TABLE_SUFFIXES:  # (its CRS given by --crs)
+        fix = f"{{option}} {code}"
+    else:
+        fix = f"ogr2ogr -a_srs {code} fixed{Path(name).suffix} {name}"
+    raise InputError(
+        f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
+        f"parcels, but {near:,} would with their numbers read as {unit}: the file's "
+        f"coordinates are in {unit}, not in the {own} of its CRS, {crs.name} (read in {own}, "
+        f"every marker lands at {1 / ratio:.4g} times its distance from that CRS's origin, "
+        "far from the parcels, and every parcel would be reported unposted). Give the file "
+        f"the CRS in {unit} of the same zone{', ' + same[0] if same else ''} ({fix})",
+        path=path,
+        parameter="crs",
+    )
+
+
 def owner_codes(owners: np.ndarray) -> np.ndarray:
     """Owners as integer codes, compared as :func:`posting.io.owner_keys` compares them
     (:func:`posting.io.owner_names`: case, spaces and punctuation aside); -1 for none, and for
@@ -359,7 +466,7 @@ def check_inputs(
     option: Callable[[str], str] = python_name,
 ) -> Future[list[str]]:
     """Refuse marker files whose x and y are swapped, or whose longitudes have the wrong sign,
-    or both;
+    or both, or whose numbers are in another unit than their CRS's;
     with ``same_owner``, find the adjoining parcels that share an owner (``owner_field``, the
     owner column, for the hint).
 
@@ -373,8 +480,8 @@ def check_inputs(
     ------
     InputError
         For the first marker file that looks swapped, or then the first whose longitudes
-        look to have the wrong sign, or then the first with both slips, naming it and the
-        fix.
+        look to have the wrong sign, or then the first with both slips, or then the first
+        whose numbers are in another unit than its CRS's, naming it and the fix.
     """
     counts = swap_counts(markers, parcels_extent(prepared))  # (once, for both slips)
     for path, n, given, swapped in swapped_files(prepared, markers, counts):
@@ -384,6 +491,8 @@ def check_inputs(
         refuse_flipped(path, n, given, flipped, usable_extent(prepared))
     for path, n, given, both in swapped_flipped_files(prepared, markers, counts):
         refuse_swapped_flipped(path, n, given, both, usable_extent(prepared))
+    for path, crs, n, given, near, unit in unit_slip_files(markers, parcels_extent(prepared)):
+        refuse_unit_slip(path, crs, n, given, near, unit)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-same-owner")
     try:
         if same_owner:

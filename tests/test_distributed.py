@@ -1225,6 +1225,28 @@ def test_a_marker_file_with_slipped_coordinates_is_refused_as_in_one_process(
     assert lines["one"] == lines["part"]
 
 
+def test_a_point_file_in_metres_given_the_feet_zone_is_refused_as_in_one_process(
+    tmp_path, scheduler
+):
+    """The sample's signs as Florida East metres (EPSG:26958) in x/y columns, given --crs
+    EPSG:2236 (the zone in US survey feet) after the sample's own: its pieces' counts read in
+    each unit are added up, and the file refused as one run refuses it, naming the metre zone."""
+    from pyproj import Transformer
+
+    table = pd.read_csv(SAMPLE / "signs.csv")
+    table = table[table["lon"].notna()]
+    to_m = Transformer.from_crs(4326, 26958, always_xy=True)
+    x, y = to_m.transform(table["lon"].to_numpy(), table["lat"].to_numpy())
+    metres = tmp_path / "metres.csv"
+    pd.DataFrame({"x": x, "y": y}).to_csv(metres, index=False)
+    signs = ["--signs", str(SAMPLE / "signs.csv"), "--signs", str(metres)]
+    base = ["check", str(SAMPLE / "parcels.geojson"), *signs, "--crs", "EPSG:2236", "-q"]
+    lines = _refused(base, tmp_path, scheduler)
+    assert "would with their numbers read as metres" in lines["one"]
+    assert "(--crs EPSG:26958)" in lines["one"]
+    assert lines["one"] == lines["part"]
+
+
 def test_an_arcgis_kml_s_tables_of_fields_are_read_as_in_one_process(tmp_path, scheduler):
     """The sample's signs saved as ArcGIS' Layer To KML writes them (each sign's fields an
     HTML table in its description): the partitioned run reads the tables as one run does (the

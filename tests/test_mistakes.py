@@ -17,11 +17,12 @@ import pandas as pd
 import pyogrio
 import pytest
 import shapely
-from helpers import ROOT, SAMPLE, markers, parcels, square
+from helpers import ROOT, SAMPLE, combine_markers, markers, parcels, square
 from pyproj import Transformer
 from test_cli import SAMPLE_ARGS, Runner
 
 from posting.cli import main
+from posting.errors import InputError
 from posting.io import read_markers, read_parcels
 from posting.prepare import adjoining_pairs, prepare_parcels
 from posting.sanity import check_inputs, same_owner_notes, swapped_files
@@ -253,6 +254,107 @@ def test_both_slips_are_named_only_where_neither_alone_explains_the_file(tmp_pat
     to_fl = Transformer.from_crs(4326, 2236, always_xy=True)
     y, x = to_fl.transform(81.105, 28.705)[::-1]  # feet swapped and mirrored: not tried
     assert swapped_flipped_files(prep, markers([(y, -x)], crs="EPSG:2236")) == []
+
+
+# -- a point file's numbers in another unit than its CRS's ------------------------------------
+
+US_FT_M = 1200 / 3937  # the US survey foot, in metres
+
+
+def _lot_2236(tmp_path):
+    """A 1,000 US survey ft square in Seminole County in Florida East (ftUS), as a GeoJSON
+    file naming its CRS, and 16 points 250 ftUS apart round its boundary (first at a corner),
+    in Florida East ftUS numbers."""
+    to_sp = Transformer.from_crs(4326, 2236, always_xy=True)
+    x0, y0 = (round(v) for v in to_sp.transform(-81.1, 28.74))
+    lot = shapely.box(x0, y0, x0 + 1000, y0 + 1000)
+    path = tmp_path / "lot.geojson"
+    gpd.GeoDataFrame({"pid": ["A"]}, geometry=[lot], crs=2236).to_file(path)
+    ring = shapely.get_exterior_ring(lot)
+    points = shapely.line_interpolate_point(ring, np.arange(16) * 250.0)
+    return path, shapely.get_coordinates(points)
+
+
+def _points_csv(path, xy) -> str:
+    pd.DataFrame({"x": xy[:, 0], "y": xy[:, 1]}).to_csv(path, index=False)
+    return str(path)
+
+
+def test_state_plane_metres_given_as_the_feet_zone_are_refused_naming_the_metre_zone(
+    runner, tmp_path
+):
+    """The signs in Florida East metres (EPSG:26958), given --crs EPSG:2236 (the same zone in
+    US survey feet): each lands at 0.3048 of its distance from the zone's origin, 226 miles
+    off, and the lot was reported unposted (exit 1). Refused, naming the metre zone; given it,
+    the same file posts the lot (16 signs 250 ft apart: compliant)."""
+    lot, xy = _lot_2236(tmp_path)
+    to_m = Transformer.from_crs(2236, 26958, always_xy=True)
+    metres = np.column_stack(to_m.transform(xy[:, 0], xy[:, 1]))
+    # the metre zone is the feet zone scaled (false easting 200,000 m = 656,166.667 ftUS, to
+    # 0.1 mm):
+    assert metres == pytest.approx(xy * US_FT_M, abs=1e-3)
+    signs = _points_csv(tmp_path / "signs.csv", metres)
+    out = tmp_path / "r.json"
+    base = ["check", str(lot), "--signs", signs, "--id-field", "pid", "--json", str(out)]
+    res = runner.invoke(main, [*base, "--crs", "EPSG:2236"])
+    _fails_cleanly(
+        res,
+        "signs.csv: none of its 16 markers fall near the parcels, but 16 would with their "
+        "numbers read as metres",
+        "not in the US survey feet of its CRS, NAD83 / Florida East (ftUS)",
+        "at 0.3048 times its distance",
+        "of the same zone, EPSG:26958 (NAD83 / Florida East) (--crs EPSG:26958)",
+    )
+    assert not out.exists()
+    res = runner.invoke(main, [*base, "--crs", "EPSG:26958"])
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(out.read_text())["parcels"][0]["status"] == "compliant"
+
+
+def test_a_point_file_in_another_unit_is_found_by_its_counts_and_a_right_one_is_not():
+    """Library level, both ways: the lot's points in Florida East ftUS numbers (EPSG:2236) are
+    near it as given; times 1200/3937 (metres) given as EPSG:2236 they are near only read as
+    metres; given as the metre zone (EPSG:26958, as in the reverse slip) only read as feet
+    or US survey feet (2 ppm apart: both are tried, and the one of which EPSG has the zone,
+    ftUS, is named). A UTM file in its own metres, and numbers off in every unit (times 7), are
+    not taken for a slip."""
+    from posting.sanity import parcels_extent, unit_counts, unit_slip_files
+
+    to_sp = Transformer.from_crs(4326, 2236, always_xy=True)
+    x0, y0 = to_sp.transform(-81.1, 28.74)
+    lot = shapely.box(x0, y0, x0 + 1000, y0 + 1000)
+    prep = prepare_parcels(parcels(lot, crs="EPSG:2236"))
+    ring = shapely.get_exterior_ring(lot)
+    xy = shapely.get_coordinates(shapely.line_interpolate_point(ring, np.arange(16) * 250.0))
+    to_utm = Transformer.from_crs(2236, 26917, always_xy=True)
+    utm = np.column_stack(to_utm.transform(xy[:, 0], xy[:, 1]))
+    read = combine_markers(
+        markers(xy, crs="EPSG:2236"),  # right
+        markers(xy * US_FT_M, crs="EPSG:2236"),  # metres given as ftUS
+        markers(xy, crs="EPSG:26958"),  # ftUS given as metres
+        markers(utm, crs="EPSG:26917"),  # right (UTM metres)
+        markers(xy * 7, crs="EPSG:2236"),  # off in every unit
+    )
+    extent = parcels_extent(prep)
+    # (file, with a position, as given, read as metres, as feet, as US survey feet); 0 for a
+    # unit within 1 % of the CRS's own, which is not tried
+    assert unit_counts(read, extent) == [
+        (0, 16, 16, 0, 0, 0),  # near as given: not tried
+        (1, 16, 0, 16, 0, 0),
+        (2, 16, 0, 0, 16, 16),
+        (3, 16, 16, 0, 0, 0),
+        (4, 16, 0, 0, 0, 0),
+    ]
+    slips = [(s[0], s[2:]) for s in unit_slip_files(read, extent)]
+    assert slips == [
+        (read.files[1][0], (16, 0, 16, "metres")),
+        (read.files[2][0], (16, 0, 16, "US survey feet")),
+    ]
+    with pytest.raises(InputError, match=r"read as metres.*EPSG:26958"):
+        check_inputs(prep, read)
+    ftus = r"read as US survey feet.*zone, EPSG:2236 \(NAD83 / Florida East \(ftUS\)\)"
+    with pytest.raises(InputError, match=ftus):
+        check_inputs(prep, markers(xy, crs="EPSG:26958"))
 
 
 # -- projected numbers under a geographic CRS -----------------------------------------------
