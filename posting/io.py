@@ -30,18 +30,21 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 import shapely
-from pyproj import CRS
+from pyproj import CRS, Transformer
 from pyproj.exceptions import CRSError as PyprojCRSError
 
 from posting import jsonslices, kmlcoords, photos
 from posting.closedlines import closed_lines
 from posting.crs import (
     FARTHEST_FT,
+    UNITS_M,
     WGS84,
     crs_of,
     parse_crs,
     projected_area_of_use,
     pyproj_reason,
+    same_zone,
+    unit_ratios,
 )
 from posting.csvslices import csv_separator
 from posting.errors import CRSError, InputError
@@ -2460,18 +2463,44 @@ def _far_off_area_of_use(
     metres = gap * crs.axis_info[0].unit_conversion_factor
     if not (gap > FAR_OFF_AREA * side and metres > FAR_OFF_AREA_M):
         return None
-    guess = None
+    guess = _unit_guess(crs, (xmin + xmax) / 2, (ymin + ymax) / 2)
     lon = (area.west + area.east) / 2
     zone = int((lon + 180) // 6) + 1
-    if area.south >= 0 and 1 <= zone <= 23:  # (NAD83's UTM zones: 1N to 23N)
-        from pyproj import Transformer
-
+    if guess is None and area.south >= 0 and 1 <= zone <= 23:  # (NAD83's UTM zones: 1N to 23N)
         utm = CRS.from_epsg(26900 + zone)
         t = Transformer.from_crs(utm, crs.geodetic_crs, always_xy=True)
         gx, gy = t.transform((xmin + xmax) / 2, (ymin + ymax) / 2, errcheck=False)
         if area.west <= gx <= area.east and area.south <= gy <= area.north:
             guess = (f"UTM zone {zone}N metres", 26900 + zone)
     return metres / 1000, where, guess
+
+
+def _unit_guess(crs: CRS, x: float, y: float) -> tuple[str, int] | None:
+    """The CRS of the same zone as the projected ``crs`` in another length unit
+    (:func:`posting.crs.same_zone`, its name and EPSG code) in which the point (``x``, ``y``),
+    its numbers read in that unit, falls inside ``crs``'s area of use; None if none does.
+
+    Numbers in US survey feet under a metre zone (Florida East's 1,600,000 ftUS northing read
+    as metres) lie 3.28 times as far from the zone's origin; metres under a feet zone 0.3048
+    times as far.
+
+    >>> _unit_guess(CRS.from_epsg(26958), 625120.0, 1601765.0)
+    ('US survey feet of the same zone, NAD83 / Florida East (ftUS)', 2236)
+    """
+    area = crs.area_of_use
+    if area is None:
+        return None
+    t = Transformer.from_crs(crs, crs.geodetic_crs, always_xy=True)
+    found = []
+    for (unit, _), r in zip(UNITS_M, unit_ratios(crs), strict=True):
+        if np.isnan(r):
+            continue
+        lon, lat = t.transform(x * r, y * r, errcheck=False)
+        if area.west <= lon <= area.east and area.south <= lat <= area.north:
+            for same in same_zone(crs, unit):
+                code, name = same.split(" ", 1)
+                found.append((f"{unit} of the same zone, {name[1:-1]}", int(code[5:])))
+    return found[0] if found else None
 
 
 def _degrees_off_area_of_use(

@@ -1213,6 +1213,35 @@ def test_coordinates_far_outside_their_projected_crs_s_area_are_refused(tmp_path
     assert len(read_parcels(str(tmp_path / "feet.gpkg"))) == len(lots)
 
 
+def test_state_plane_feet_labelled_as_the_metre_zone_are_refused_naming_the_feet_zone(tmp_path):
+    """The sample's lots in Florida East US survey feet (EPSG:2236) labelled as the same zone
+    in metres (EPSG:26958): every northing 3.28 times too far from the zone's origin, the lots
+    hundreds of km north of Florida, where before the error guessed no CRS. Refused naming the
+    zone in US survey feet (its numbers, read as such, fall in Florida East's area), by how far
+    (worked out here from the CRS's area of use, by pyproj); so labelled, the file is read."""
+    from pyproj import CRS, Transformer
+
+    lots = gpd.read_file(Path(__file__).parents[1] / "data" / "parcels.geojson")
+    feet = lots.to_crs(2236)
+    path = tmp_path / "lots.gpkg"
+    feet.set_crs(26958, allow_override=True).to_file(path)
+    metre_zone = CRS.from_epsg(26958)
+    area = metre_zone.area_of_use
+    to_zone = Transformer.from_crs(metre_zone.geodetic_crs, metre_zone, always_xy=True)
+    north_m = to_zone.transform_bounds(area.west, area.south, area.east, area.north, 21)[3]
+    beyond_km = (feet.total_bounds[1] - north_m) / 1000  # the ftUS numbers read as metres
+    with pytest.raises(CRSError) as err:
+        read_parcels(str(path))
+    said = str(err.value)
+    assert f"lie {beyond_km:,.0f} km north of the area its CRS, NAD83 / Florida East," in said
+    assert (
+        "They fall inside that area as US survey feet of the same zone, NAD83 / Florida East "
+        "(ftUS): if that is theirs, give the file that CRS (ogr2ogr -a_srs EPSG:2236 " in said
+    )
+    feet.to_file(tmp_path / "right.gpkg")
+    assert len(read_parcels(str(tmp_path / "right.gpkg"))) == len(lots)
+
+
 @pytest.mark.parametrize("suffix", [".gpkg", ".parquet"])
 def test_context_features_that_cannot_be_used_are_left_out_and_named(tmp_path, suffix):
     """A water layer in UTM metres with a feature without geometry, one with a coordinate of
