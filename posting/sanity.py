@@ -352,7 +352,7 @@ def unit_slip_files(
     return out
 
 
-_PLURAL = {"metre": "metres", "foot": "feet", "US survey foot": "US survey feet"}
+_PLURAL = {"metre": "metres", "foot": "feet", "US survey foot": "US survey feet", "link": "links"}
 
 
 def refuse_unit_slip(path: str, crs: CRS, n: int, given: int, near: int, unit: str) -> None:
