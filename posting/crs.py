@@ -57,6 +57,7 @@ __all__ = [
     "azimuth_deg",
     "crs_of",
     "elevation_factor",
+    "from_lonlat",
     "gaussian_radius_ft",
     "geodesic_ft",
     "group_box",
@@ -497,6 +498,15 @@ def to_lonlat(x: np.ndarray, y: np.ndarray, src: CRS) -> tuple[np.ndarray, np.nd
         lon = np.where(beyond, np.nan, lon)
         lat = np.where(beyond, np.nan, lat)
     return lon, lat
+
+
+def from_lonlat(lon: np.ndarray, lat: np.ndarray, dst: CRS) -> tuple[np.ndarray, np.ndarray]:
+    """WGS 84 longitude and latitude to coordinates in ``dst`` (x first); inf or NaN where
+    PROJ cannot place them."""
+    if dst == WGS84:
+        return np.asarray(lon, dtype=float), np.asarray(lat, dtype=float)
+    x, y = _transformer(WGS84, dst).transform(lon, lat, errcheck=False)
+    return np.asarray(x, dtype=float), np.asarray(y, dtype=float)
 
 
 def unit_ratios(crs: CRS | None) -> list[float]:

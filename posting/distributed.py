@@ -2121,7 +2121,8 @@ def run_partitioned(
     preps = steps.map(_prepare, plan, range(k_parts), label="preparing parcels")
     dropping = [_drop(scratch, "parcels")]
     _tick(timings, "facts")
-    _refuse_swapped(steps, plan, preps, [e for e, _ in marker_pieces])
+    parcels_crs = info[0]["crs"] if info else None
+    _refuse_swapped(steps, plan, preps, [e for e, _ in marker_pieces], parcels_crs)
     plan = _choose_rules(plan, preps)
     facts, totals = _facts(job, plan, info, preps, mres, client)
     plan = replace(plan, group_extents=totals.group_extents)
@@ -2145,12 +2146,15 @@ def run_partitioned(
 
 
 @_task
-def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
+def _swap_counts(
+    plan: Plan, i: int, extent: tuple[float, ...], parcels_crs: Any = None
+) -> np.ndarray:
     """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
     markers have a position, fall near the parcels as given, would swapped, would with the
     sign of their longitude changed, and would with both; then (:func:`posting.sanity.
     unit_counts`) how many would with their numbers read in metres, feet and US survey feet
-    (0 for the file's own unit, and for a file in degrees)."""
+    (0 for the file's own unit, and for a file in degrees), and how many with the parcels'
+    numbers (in ``parcels_crs``) so read."""
     from posting.sanity import UNITS_M, swap_counts, unit_counts
 
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
@@ -2159,20 +2163,24 @@ def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     # second --signs file)
     m = replace(m, file_index=np.zeros(len(m), dtype=np.int64))
     counts = [x[1:] for x in swap_counts(m, extent, always=True)]
-    units = {x[0]: x[3:] for x in unit_counts(m, extent, always=True)}
-    rows = [(*c, *units.get(0, (0,) * len(UNITS_M))) for c in counts]
-    return np.asarray(rows, dtype=np.int64).reshape(-1, 5 + len(UNITS_M))
+    units = {x[0]: x[3:] for x in unit_counts(m, extent, parcels_crs=parcels_crs, always=True)}
+    rows = [(*c, *units.get(0, (0,) * (2 * len(UNITS_M)))) for c in counts]
+    return np.asarray(rows, dtype=np.int64).reshape(-1, 5 + 2 * len(UNITS_M))
 
 
-def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[int]) -> None:
+def _refuse_swapped(
+    steps: _Steps, plan: Plan, preps: list[dict], entries: list[int], parcels_crs: Any = None
+) -> None:
     """Refuse a marker file whose x and y look swapped, or whose longitudes the wrong sign, or
-    both, or whose numbers are in another unit than its CRS's, as one run does (its pieces'
-    counts added up, against the whole run's extent)."""
+    both, or whose numbers are in another unit than its CRS's, or the parcels (in
+    ``parcels_crs``) where theirs are, as one run does (its pieces' counts added up, against
+    the whole run's extent)."""
     from posting.sanity import (
         UNITS_M,
         looks_swapped,
         padded,
         refuse_flipped,
+        refuse_parcels_unit_slip,
         refuse_swapped,
         refuse_swapped_flipped,
         refuse_unit_slip,
@@ -2183,10 +2191,18 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
     if not len(boxes) or not entries:
         return
     extent = padded(_extent(boxes))
-    counts = steps.map(_swap_counts, plan, range(len(entries)), label="markers near", extent=extent)
+    counts = steps.map(
+        _swap_counts,
+        plan,
+        range(len(entries)),
+        label="markers near",
+        extent=extent,
+        parcels_crs=parcels_crs,
+    )
     totals: dict[int, np.ndarray] = {}
+    width = 5 + 2 * len(UNITS_M)
     for e, c in zip(entries, counts, strict=True):
-        totals[e] = totals.get(e, np.zeros(5 + len(UNITS_M), dtype=np.int64)) + c.sum(axis=0)
+        totals[e] = totals.get(e, np.zeros(width, dtype=np.int64)) + c.sum(axis=0)
     for e in sorted(totals):
         n, given, swapped = (int(v) for v in totals[e][:3])
         if n and looks_swapped(n, given, swapped):
@@ -2201,13 +2217,23 @@ def _refuse_swapped(steps: _Steps, plan: Plan, preps: list[dict], entries: list[
         alone = looks_swapped(n, given, swapped) or looks_swapped(n, given, flipped)
         if n and looks_swapped(n, given, both) and not alone:
             refuse_swapped_flipped(plan.marker_files[e][0], n, given, both, _extent(boxes))
+    units = [u for u, _ in UNITS_M]
     for e in sorted(totals):
         n, given = (int(v) for v in totals[e][:2])
-        near = totals[e][5:].tolist()
+        near = totals[e][5 : 5 + len(units)].tolist()
         path, crs = plan.marker_files[e]
         unit = unit_slip(n, given, near, crs) if n else None
         if unit is not None:
-            refuse_unit_slip(path, crs, n, given, near[[u for u, _ in UNITS_M].index(unit)], unit)
+            refuse_unit_slip(path, crs, n, given, near[units.index(unit)], unit)
+    for e in sorted(totals):
+        n, given = (int(v) for v in totals[e][:2])
+        near = totals[e][5 + len(units) :].tolist()
+        unit = unit_slip(n, given, near, parcels_crs) if n and parcels_crs is not None else None
+        if unit is not None:
+            path = plan.marker_files[e][0]
+            refuse_parcels_unit_slip(
+                plan.job.parcels, parcels_crs, path, n, given, near[units.index(unit)], unit
+            )
 
 
 def _file_pieces(path: str) -> list[dataset.Piece]:

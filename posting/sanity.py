@@ -37,7 +37,7 @@ import pandas as pd
 from pyproj import CRS
 
 from posting.assign import parcels_extent as usable_extent
-from posting.crs import UNITS_M, lon_meets, same_zone, to_lonlat, unit_ratios
+from posting.crs import UNITS_M, from_lonlat, lon_meets, same_zone, to_lonlat, unit_ratios
 from posting.errors import InputError, python_name
 from posting.io import MarkerLayer
 from posting.prepare import PreparedParcels, adjoining_pairs
@@ -49,7 +49,9 @@ __all__ = [
     "owner_codes",
     "padded",
     "parcels_extent",
+    "parcels_unit_slips",
     "refuse_flipped",
+    "refuse_parcels_unit_slip",
     "refuse_swapped",
     "refuse_swapped_flipped",
     "refuse_unit_slip",
@@ -290,31 +292,43 @@ def unit_counts(
     markers: MarkerLayer,
     extent: tuple[float, float, float, float] | None,
     *,
+    parcels_crs: CRS | None = None,
     always: bool = False,
 ) -> list[tuple[int, ...]]:
-    """For each marker file in a projected CRS (its number in ``markers.files``) that is off
-    the parcels (at most a tenth of its markers within ``extent`` as given, or ``always``: a
-    piece of a file cannot tell): how many of its markers have a position, how many fall
-    within ``extent`` (:func:`parcels_extent`) as given, and how many would with their
-    numbers read in each unit of :data:`UNITS_M` (0 for the CRS's own unit). Counts add up
-    over pieces of a file, as :func:`swap_counts`'s do."""
+    """For each marker file (its number in ``markers.files``) off the parcels (at most a tenth
+    of its markers within ``extent`` as given, or ``always``: a piece of a file cannot tell):
+    how many of its markers have a position, how many fall within ``extent``
+    (:func:`parcels_extent`) as given, how many would with the file's numbers read in each
+    unit of :data:`UNITS_M` (0 for its CRS's own unit, and for a file in degrees), and how
+    many would with the parcels' numbers so read (in the projected ``parcels_crs``: a marker
+    stands where the parcels read in their CRS's unit would put it, at its place in their
+    CRS times the unit's length over the CRS's). Counts add up over pieces of a file, as
+    :func:`swap_counts`'s do."""
     if extent is None or not len(markers):
         return []
     out = []
     usable = pd.isna(markers.reason) & np.isfinite(markers.x) & np.isfinite(markers.y)
+    theirs = unit_ratios(parcels_crs)
     for k, (_, crs) in enumerate(markers.files):
         ratios = unit_ratios(crs)
         sel = (markers.file_index == k) & usable
         n = int(sel.sum())
-        if not n or all(np.isnan(ratios)):
+        if not n:
             continue
-        x, y = markers.x[sel], markers.y[sel]
-        given = int(_inside(*to_lonlat(x, y, crs), extent).sum())
-        near = [0] * len(ratios)
+        lon, lat = markers.lon[sel], markers.lat[sel]
+        given = int(_inside(lon, lat, extent).sum())
+        near = [0] * (2 * len(UNITS_M))
         if always or given * 10 <= n:
+            x, y = markers.x[sel], markers.y[sel]
             for j, r in enumerate(ratios):
                 if not np.isnan(r):
                     near[j] = int(_inside(*to_lonlat(x * r, y * r, crs), extent).sum())
+            if not all(np.isnan(theirs)):
+                px, py = from_lonlat(lon, lat, parcels_crs)
+                for j, r in enumerate(theirs):
+                    if not np.isnan(r):
+                        moved = to_lonlat(px / r, py / r, parcels_crs)
+                        near[len(UNITS_M) + j] = int(_inside(*moved, extent).sum())
         out.append((k, n, given, *near))
     return out
 
@@ -345,10 +359,29 @@ def unit_slip_files(
     out = []
     for k, n, given, *near in counts:
         path, crs = markers.files[k]
-        unit = unit_slip(n, given, near, crs)
+        unit = unit_slip(n, given, near[: len(UNITS_M)], crs)
         if unit is not None:
             m = near[[u for u, _ in UNITS_M].index(unit)]
             out.append((path, crs, n, given, m, unit))
+    return out
+
+
+def parcels_unit_slips(
+    markers: MarkerLayer, parcels_crs: CRS, counts: list
+) -> list[tuple[str, int, int, int, str]]:
+    """The marker files that fall near the parcels only with the parcels' numbers read in
+    another unit than their CRS's (:func:`unit_slip` of :func:`unit_counts`' last columns),
+    where the file's own numbers so read do not explain them: for each, its path, how many of
+    its markers have a position, how many fall near the parcels as given, how many would,
+    and the unit."""
+    out = []
+    for k, n, given, *near in counts:
+        if unit_slip(n, given, near[: len(UNITS_M)], markers.files[k][1]) is not None:
+            continue
+        unit = unit_slip(n, given, near[len(UNITS_M) :], parcels_crs)
+        if unit is not None:
+            m = near[len(UNITS_M) + [u for u, _ in UNITS_M].index(unit)]
+            out.append((markers.files[k][0], n, given, m, unit))
     return out
 
 
@@ -359,10 +392,45 @@ def refuse_unit_slip(path: str, crs: CRS, n: int, given: int, near: int, unit: s
     """Raise the error for a marker file whose numbers look to be in ``unit`` (of
     :data:`UNITS_M`) where its projected ``crs`` is in another (:func:`unit_slip_files`),
     naming the CRS of the same zone in that unit where EPSG has one."""
-    from posting.io import TABLE_SUFFIXES
-
     own = _PLURAL.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
     ratio = dict(UNITS_M)[unit] / crs.axis_info[0].unit_conversion_factor
+    raise InputError(
+        f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
+        f"parcels, but {near:,} would with their numbers read as {unit}: the file's "
+        f"coordinates are in {unit}, not in the {own} of its CRS, {crs.name} (read in {own}, "
+        f"every marker lands at {1 / ratio:.4g} times its distance from that CRS's origin, "
+        "far from the parcels, and every parcel would be reported unposted). Give the file "
+        f"the CRS in {unit} of the same zone{_right_zone(crs, unit, path)}",
+        path=path,
+        parameter="crs",
+    )
+
+
+def refuse_parcels_unit_slip(
+    parcels: str, crs: CRS, path: str, n: int, given: int, near: int, unit: str
+) -> None:
+    """Raise the error for a ``parcels`` file whose numbers look to be in ``unit`` (of
+    :data:`UNITS_M`) where its projected ``crs`` is in another, as the markers of ``path``
+    show (:func:`parcels_unit_slips`), naming the CRS of the same zone in that unit."""
+    own = _PLURAL.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
+    ratio = dict(UNITS_M)[unit] / crs.axis_info[0].unit_conversion_factor
+    raise InputError(
+        f"{'none' if not given else f'only {given:,}'} of the {n:,} markers of {path} fall "
+        f"near the parcels, but {near:,} would with the parcels' numbers read as {unit}: "
+        f"the parcels' coordinates are in {unit}, not in the {own} of their CRS, {crs.name} "
+        f"(read in {own}, every length would be measured {ratio:.4g} times too "
+        f"{'short' if ratio > 1 else 'long'}). Give the parcels the CRS in {unit} of the same "
+        f"zone{_right_zone(crs, unit, parcels)}",
+        path=parcels,
+        parameter="crs",
+    )
+
+
+def _right_zone(crs: CRS, unit: str, path: str) -> str:
+    """The CRS of ``crs``'s zone in ``unit`` (:func:`posting.crs.same_zone`) and how to give
+    it to the file at ``path``: ``, EPSG:26958 (NAD83 / Florida East) (--crs EPSG:26958)``."""
+    from posting.io import TABLE_SUFFIXES
+
     same = same_zone(crs, unit)
     code = same[0].split(" ", 1)[0] if same else "<its code>"
     name = Path(path).name
@@ -370,16 +438,7 @@ def refuse_unit_slip(path: str, crs: CRS, n: int, given: int, near: int, unit: s
         fix = f"{{option}} {code}"
     else:
         fix = f"ogr2ogr -a_srs {code} fixed{Path(name).suffix} {name}"
-    raise InputError(
-        f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
-        f"parcels, but {near:,} would with their numbers read as {unit}: the file's "
-        f"coordinates are in {unit}, not in the {own} of its CRS, {crs.name} (read in {own}, "
-        f"every marker lands at {1 / ratio:.4g} times its distance from that CRS's origin, "
-        "far from the parcels, and every parcel would be reported unposted). Give the file "
-        f"the CRS in {unit} of the same zone{', ' + same[0] if same else ''} ({fix})",
-        path=path,
-        parameter="crs",
-    )
+    return f"{', ' + same[0] if same else ''} ({fix})"
 
 
 def owner_codes(owners: np.ndarray) -> np.ndarray:
@@ -491,8 +550,12 @@ def check_inputs(
         refuse_flipped(path, n, given, flipped, usable_extent(prepared))
     for path, n, given, both in swapped_flipped_files(prepared, markers, counts):
         refuse_swapped_flipped(path, n, given, both, usable_extent(prepared))
-    for path, crs, n, given, near, unit in unit_slip_files(markers, parcels_extent(prepared)):
+    theirs = prepared.layer.crs
+    units = unit_counts(markers, parcels_extent(prepared), parcels_crs=theirs)
+    for path, crs, n, given, near, unit in unit_slip_files(markers, None, units):
         refuse_unit_slip(path, crs, n, given, near, unit)
+    for path, n, given, near, unit in parcels_unit_slips(markers, theirs, units):
+        refuse_parcels_unit_slip(prepared.layer.source, theirs, path, n, given, near, unit)
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="posting-same-owner")
     try:
         if same_owner:

@@ -1247,6 +1247,24 @@ def test_a_point_file_in_metres_given_the_feet_zone_is_refused_as_in_one_process
     assert lines["one"] == lines["part"]
 
 
+def test_parcels_in_metres_given_the_feet_zone_are_refused_as_in_one_process(tmp_path, scheduler):
+    """The sample's lots as a CSV of WKT in Florida East metres (EPSG:26958) given --crs
+    EPSG:2236 (the zone in US survey feet), its GPS signs as surveyed: the pieces' counts of
+    the signs near the lots read in metres are added up, and the parcels file refused as one
+    run refuses it, naming the metre zone."""
+    import geopandas as gpd
+
+    lots = gpd.read_file(SAMPLE / "parcels.geojson").to_crs(26958)
+    lots = lots[lots.geometry.notna()]
+    table = tmp_path / "lots.csv"
+    pd.DataFrame({"WKT": lots.geometry.to_wkt()}).to_csv(table, index=False)
+    base = ["check", str(table), "--signs", str(SAMPLE / "signs.csv"), "--crs", "EPSG:2236"]
+    lines = _refused([*base, "-q", "--rules", "florida"], tmp_path, scheduler)
+    assert "would with the parcels' numbers read as metres" in lines["one"]
+    assert "(--crs EPSG:26958)" in lines["one"]
+    assert lines["one"] == lines["part"]
+
+
 def test_an_arcgis_kml_s_tables_of_fields_are_read_as_in_one_process(tmp_path, scheduler):
     """The sample's signs saved as ArcGIS' Layer To KML writes them (each sign's fields an
     HTML table in its description): the partitioned run reads the tables as one run does (the

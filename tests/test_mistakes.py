@@ -338,7 +338,7 @@ def test_a_point_file_in_another_unit_is_found_by_its_counts_and_a_right_one_is_
     extent = parcels_extent(prep)
     # (file, with a position, as given, read as metres, as feet, as US survey feet); 0 for a
     # unit within 1 % of the CRS's own, which is not tried
-    assert unit_counts(read, extent) == [
+    assert [c[:6] for c in unit_counts(read, extent)] == [
         (0, 16, 16, 0, 0, 0),  # near as given: not tried
         (1, 16, 0, 16, 0, 0),
         (2, 16, 0, 0, 16, 16),
@@ -355,6 +355,47 @@ def test_a_point_file_in_another_unit_is_found_by_its_counts_and_a_right_one_is_
     ftus = r"read as US survey feet.*zone, EPSG:2236 \(NAD83 / Florida East \(ftUS\)\)"
     with pytest.raises(InputError, match=ftus):
         check_inputs(prep, markers(xy, crs="EPSG:26958"))
+
+
+def test_parcels_in_metres_given_the_feet_zone_are_refused_by_their_gps_signs(runner, tmp_path):
+    """A 1,000 ft lot in New Mexico East metres (EPSG:32112) as a CSV of WKT given --crs
+    EPSG:2257 (the zone in US survey feet): read so it lies 3.28 times nearer the zone's origin,
+    still in New Mexico (at 105.55 W, 32.06 N, 293 km from where it is, by pyproj's Geod),
+    every length 3.281 times too short; its four corner signs, surveyed by GPS in longitude
+    and latitude, stood 293 km away and the lot was unposted. Refused,
+    naming the parcels file and the metre zone; given it, the lot is read with its 1,000 ft
+    sides (perimeter 4,000 ft, the grid's, within New Mexico East's 1:10,000)."""
+    from pyproj import CRS
+
+    to_m = Transformer.from_crs(4326, 32112, always_xy=True)
+    x0, y0 = to_m.transform(-104.35, 34.5)
+    side = 1000 * 0.3048
+    lot = shapely.box(x0, y0, x0 + side, y0 + side)
+    lots = tmp_path / "lots.csv"
+    lots.write_text(f'pid,WKT\nA,"{lot.wkt}"\n')
+    corners = shapely.get_coordinates(lot)[:4]
+    lon, lat = Transformer.from_crs(32112, 4326, always_xy=True).transform(*corners.T)
+    signs = tmp_path / "gps.csv"
+    pd.DataFrame({"lon": lon, "lat": lat}).to_csv(signs, index=False)
+    # the zone's unit is the US survey foot: read in it, a length is 1200/3937 as long
+    us = CRS.from_epsg(2257).axis_info[0].unit_conversion_factor
+    assert us == pytest.approx(US_FT_M, rel=1e-12)
+    out = tmp_path / "r.json"
+    base = ["check", str(lots), "--signs", str(signs), "--id-field", "pid", "--json", str(out)]
+    res = runner.invoke(main, [*base, "--crs", "EPSG:2257"])
+    _fails_cleanly(
+        res,
+        "lots.csv: none of the 4 markers of",
+        "but 4 would with the parcels' numbers read as metres: the parcels' coordinates are in "
+        "metres, not in the US survey feet of their CRS, NAD83 / New Mexico East (ftUS)",
+        f"measured {1 / US_FT_M:.4g} times too short",
+        "EPSG:32112 (NAD83 / New Mexico East) (--crs EPSG:32112)",
+    )
+    res = runner.invoke(main, [*base, "--crs", "EPSG:32112"])
+    assert res.exit_code in (0, 1), res.stderr
+    parcel = json.loads(out.read_text())["parcels"][0]
+    assert parcel["signs"] == 4
+    assert parcel["perimeter_ft"] == pytest.approx(4000.0, abs=0.01)
 
 
 # -- projected numbers under a geographic CRS -----------------------------------------------
