@@ -2146,26 +2146,36 @@ def run_partitioned(
 
 
 @_task
-def _swap_counts(
-    plan: Plan, i: int, extent: tuple[float, ...], parcels_crs: Any = None
-) -> np.ndarray:
+def _swap_counts(plan: Plan, i: int, extent: tuple[float, ...]) -> np.ndarray:
     """Marker piece ``i``'s :func:`posting.sanity.swap_counts` (one file's piece): how many
     markers have a position, fall near the parcels as given, would swapped, would with the
-    sign of their longitude changed, and would with both; then (:func:`posting.sanity.
-    unit_counts`) how many would with their numbers read in metres, feet and US survey feet
-    (0 for the file's own unit, and for a file in degrees), and how many with the parcels'
-    numbers (in ``parcels_crs``) so read."""
-    from posting.sanity import UNITS_M, swap_counts, unit_counts
+    sign of their longitude changed, and would with both."""
+    from posting.sanity import swap_counts
 
+    counts = [x[1:] for x in swap_counts(_marker_piece(plan, i), extent, always=True)]
+    return np.asarray(counts, dtype=np.int64).reshape(-1, 5)
+
+
+@_task
+def _unit_counts(
+    plan: Plan, i: int, extent: tuple[float, ...], parcels_crs: Any = None
+) -> np.ndarray:
+    """Marker piece ``i``'s :func:`posting.sanity.unit_counts` (of a file off the parcels):
+    how many markers have a position, fall near the parcels as given, would with the file's
+    numbers read in metres, feet and US survey feet, and would with the parcels' (in
+    ``parcels_crs``) so read."""
+    from posting.sanity import UNITS_M, unit_counts
+
+    counts = unit_counts(_marker_piece(plan, i), extent, parcels_crs=parcels_crs, always=True)
+    return np.asarray([x[1:] for x in counts], dtype=np.int64).reshape(-1, 2 + 2 * len(UNITS_M))
+
+
+def _marker_piece(plan: Plan, i: int) -> MarkerLayer:
+    """Marker piece ``i`` as the counts of :mod:`posting.sanity` take it: a piece is one
+    file's, its file_index the run's number of that file (which they would take for a place
+    in the piece's list of files, and count nothing for a second --signs file)."""
     m: MarkerLayer = _load(f"{plan.scratch}/markers-all/{i}.pkl")
-    # a piece is one file's: its one file, its file_index the run's number of that file (which
-    # swap_counts would take for a place in the piece's list of files, and count nothing for a
-    # second --signs file)
-    m = replace(m, file_index=np.zeros(len(m), dtype=np.int64))
-    counts = [x[1:] for x in swap_counts(m, extent, always=True)]
-    units = {x[0]: x[3:] for x in unit_counts(m, extent, parcels_crs=parcels_crs, always=True)}
-    rows = [(*c, *units.get(0, (0,) * (2 * len(UNITS_M)))) for c in counts]
-    return np.asarray(rows, dtype=np.int64).reshape(-1, 5 + 2 * len(UNITS_M))
+    return replace(m, file_index=np.zeros(len(m), dtype=np.int64))
 
 
 def _refuse_swapped(
@@ -2191,18 +2201,10 @@ def _refuse_swapped(
     if not len(boxes) or not entries:
         return
     extent = padded(_extent(boxes))
-    counts = steps.map(
-        _swap_counts,
-        plan,
-        range(len(entries)),
-        label="markers near",
-        extent=extent,
-        parcels_crs=parcels_crs,
-    )
+    counts = steps.map(_swap_counts, plan, range(len(entries)), label="markers near", extent=extent)
     totals: dict[int, np.ndarray] = {}
-    width = 5 + 2 * len(UNITS_M)
     for e, c in zip(entries, counts, strict=True):
-        totals[e] = totals.get(e, np.zeros(width, dtype=np.int64)) + c.sum(axis=0)
+        totals[e] = totals.get(e, np.zeros(5, dtype=np.int64)) + c.sum(axis=0)
     for e in sorted(totals):
         n, given, swapped = (int(v) for v in totals[e][:3])
         if n and looks_swapped(n, given, swapped):
@@ -2217,17 +2219,35 @@ def _refuse_swapped(
         alone = looks_swapped(n, given, swapped) or looks_swapped(n, given, flipped)
         if n and looks_swapped(n, given, both) and not alone:
             refuse_swapped_flipped(plan.marker_files[e][0], n, given, both, _extent(boxes))
+    # the units tried on the files off the parcels alone (a piece cannot tell whether its file
+    # is: all their pieces are counted, in a second round that the usual run never makes)
+    off = {e for e, t in totals.items() if t[0] and t[1] * 10 <= t[0]}
+    if not off:
+        return
+    pieces = [i for i, e in enumerate(entries) if e in off]
+    counts = steps.map(
+        _unit_counts,
+        plan,
+        pieces,
+        label="markers near",
+        extent=extent,
+        parcels_crs=parcels_crs,
+    )
     units = [u for u, _ in UNITS_M]
-    for e in sorted(totals):
-        n, given = (int(v) for v in totals[e][:2])
-        near = totals[e][5 : 5 + len(units)].tolist()
+    sums: dict[int, np.ndarray] = {}
+    for i, c in zip(pieces, counts, strict=True):
+        e = entries[i]
+        sums[e] = sums.get(e, np.zeros(2 + 2 * len(units), dtype=np.int64)) + c.sum(axis=0)
+    for e in sorted(sums):
+        n, given = (int(v) for v in sums[e][:2])
+        near = sums[e][2 : 2 + len(units)].tolist()
         path, crs = plan.marker_files[e]
         unit = unit_slip(n, given, near, crs) if n else None
         if unit is not None:
             refuse_unit_slip(path, crs, n, given, near[units.index(unit)], unit)
-    for e in sorted(totals):
-        n, given = (int(v) for v in totals[e][:2])
-        near = totals[e][5 + len(units) :].tolist()
+    for e in sorted(sums):
+        n, given = (int(v) for v in sums[e][:2])
+        near = sums[e][2 + len(units) :].tolist()
         unit = unit_slip(n, given, near, parcels_crs) if n and parcels_crs is not None else None
         if unit is not None:
             path = plan.marker_files[e][0]
