@@ -523,12 +523,17 @@ def unit_ratios(crs: CRS | None) -> list[float]:
 @lru_cache(maxsize=16)
 def same_zone(crs: CRS, unit: str) -> tuple[str, ...]:
     """``EPSG:code (name)`` of each EPSG projected CRS of the same name as ``crs`` but for the
-    unit suffix (``NAD83 / Florida East`` and ``NAD83 / Florida East (ftUS)``) whose unit is
-    ``unit`` (of :data:`UNITS_M`)."""
+    unit suffix (``NAD83 / Florida East`` and ``NAD83 / Florida East (ftUS)``; of a compound
+    CRS, its horizontal part's) whose unit is ``unit`` (of :data:`UNITS_M`).
+
+    >>> same_zone(CRS("EPSG:2236+5703"), "metres")
+    ('EPSG:26958 (NAD83 / Florida East)',)
+    """
     from pyproj.database import query_crs_info
     from pyproj.enums import PJType
 
-    base = re.sub(r" \((ftUS|ft|US survey feet|feet|m)\)$", "", crs.name)
+    # (a compound CRS's horizontal part: "NAD83 / Florida East (ftUS) + NAVD88 height")
+    base = re.sub(r" \((ftUS|ft|US survey feet|feet|m)\)$", "", crs.name.split(" + ")[0])
     names = {"metres": (base,), "feet": (f"{base} (ft)",), "US survey feet": (f"{base} (ftUS)",)}
     metres = dict(UNITS_M)[unit]
     found = []
