@@ -52,6 +52,7 @@ __all__ = [
     "FT_M",
     "MAX_SCALE_ERROR",
     "UNITS_M",
+    "UNIT_PLURALS",
     "WGS84",
     "WorkingCRS",
     "azimuth_deg",
@@ -88,6 +89,14 @@ UNITS_M = (("metres", 1.0), ("feet", FT_M), ("US survey feet", 1200 / 3937))
 """The length units a projected file's numbers may be in, whatever its CRS says, with their
 length in metres: :func:`posting.sanity.unit_counts` tries each (its columns, in this order)."""
 
+
+UNIT_PLURALS = {
+    "metre": "metres",
+    "foot": "feet",
+    "US survey foot": "US survey feet",
+    "link": "links",
+}
+"""Length units' names in the plural, as messages and labels say them."""
 
 WGS84 = CRS.from_epsg(4326)
 _GEOD = Geod(ellps="WGS84")
@@ -285,11 +294,23 @@ class WorkingCRS:
 
     @property
     def label(self) -> str:
-        """``EPSG:2236 (NAD83 / Florida East (ftUS))``, or the given name."""
+        """``EPSG:2236 (NAD83 / Florida East (ftUS))``, or the given name; a CRS without a
+        name (a PROJ string's is ``unknown``) by its projection, datum and unit.
+
+        >>> WorkingCRS(CRS("+proj=tmerc +lon_0=-81 +datum=NAD83 +to_meter=0.201168")).label
+        'unnamed Transverse Mercator CRS on North American Datum 1983, in links'
+        """
         if self.name:
             return self.name
         code = self.crs.to_epsg()
-        return f"EPSG:{code} ({self.crs.name})" if code else self.crs.name
+        if code:
+            return f"EPSG:{code} ({self.crs.name})"
+        op = self.crs.coordinate_operation
+        if self.crs.name in ("", "unknown") and op is not None:
+            datum = self.crs.datum.name if self.crs.datum else "an unknown datum"
+            unit = UNIT_PLURALS.get(self.unit_name, self.unit_name)
+            return f"unnamed {op.method_name} CRS on {datum}, in {unit}"
+        return self.crs.name
 
     @property
     def unit_name(self) -> str:

@@ -37,7 +37,15 @@ import pandas as pd
 from pyproj import CRS
 
 from posting.assign import parcels_extent as usable_extent
-from posting.crs import UNITS_M, from_lonlat, lon_meets, same_zone, to_lonlat, unit_ratios
+from posting.crs import (
+    UNIT_PLURALS,
+    UNITS_M,
+    from_lonlat,
+    lon_meets,
+    same_zone,
+    to_lonlat,
+    unit_ratios,
+)
 from posting.errors import InputError, python_name
 from posting.io import MarkerLayer
 from posting.prepare import PreparedParcels, adjoining_pairs
@@ -385,14 +393,11 @@ def parcels_unit_slips(
     return out
 
 
-_PLURAL = {"metre": "metres", "foot": "feet", "US survey foot": "US survey feet", "link": "links"}
-
-
 def refuse_unit_slip(path: str, crs: CRS, n: int, given: int, near: int, unit: str) -> None:
     """Raise the error for a marker file whose numbers look to be in ``unit`` (of
     :data:`UNITS_M`) where its projected ``crs`` is in another (:func:`unit_slip_files`),
     naming the CRS of the same zone in that unit where EPSG has one."""
-    own = _PLURAL.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
+    own = UNIT_PLURALS.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
     ratio = dict(UNITS_M)[unit] / crs.axis_info[0].unit_conversion_factor
     raise InputError(
         f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
@@ -412,7 +417,7 @@ def refuse_parcels_unit_slip(
     """Raise the error for a ``parcels`` file whose numbers look to be in ``unit`` (of
     :data:`UNITS_M`) where its projected ``crs`` is in another, as the markers of ``path``
     show (:func:`parcels_unit_slips`), naming the CRS of the same zone in that unit."""
-    own = _PLURAL.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
+    own = UNIT_PLURALS.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
     ratio = dict(UNITS_M)[unit] / crs.axis_info[0].unit_conversion_factor
     raise InputError(
         f"{'none' if not given else f'only {given:,}'} of the {n:,} markers of {path} fall "

@@ -72,6 +72,21 @@ def test_same_parcel_in_4326_and_2236_gives_the_same_figures():
     assert b["area_acres"] == pytest.approx(1320 * 660 / 43560, rel=1e-4)
 
 
+def test_a_crs_in_links_is_measured_in_feet_and_named_by_what_it_is():
+    """A lot 1,000 links square (Gunter's link: 0.66 ft, 0.201168 m) in a Florida East
+    transverse Mercator given as a PROJ string in links: kept (its scale is within 1:10,000
+    there), its perimeter 4 x 1,000 x 0.66 = 2,640 ft, and the working CRS named by its
+    projection, datum and unit, where the report said 'unknown'."""
+    links = CRS(
+        "+proj=tmerc +lat_0=24.33333333333333 +lon_0=-81 +k=0.999941177 +x_0=200000 +y_0=0 "
+        "+datum=NAD83 +to_meter=0.201168 +no_defs"
+    )
+    x0, y0 = Transformer.from_crs(4326, links, always_xy=True).transform(-81.1, 28.74)
+    r = check(parcels(shapely.box(x0, y0, x0 + 1000, y0 + 1000), crs=links))
+    assert r.crs == "unnamed Transverse Mercator CRS on North American Datum 1983, in links"
+    assert r.to_dict()["parcels"][0]["perimeter_ft"] == pytest.approx(2640.0, abs=0.005)
+
+
 def test_web_mercator_input_is_not_measured_in_web_mercator():
     poly_ll = shapely.box(-81.30, 28.60, -81.29, 28.61)
     merc = CRS.from_epsg(3857)
