@@ -872,8 +872,10 @@ def _planned(report: Report, setback_ft: float, sight_ft: float | None) -> Plan:
         corner_reach_ft=c_reach,
         clear_ft=clear[c_parcel],
     )
-    # a place whose own marker cannot be counted may be in reach of another place's marker
+    # a place whose own marker cannot be counted may be in reach of another place's marker;
+    # a corner only where a check, matching one marker to each corner, leaves it one
     served = _served(c_parcel, c_xy, corners, c_reach)
+    served &= ~_shared_corner_markers(report, served, c_parcel, c_role, corners)
     c_ring, c_pos, c_xy, c_parcel, c_in, c_role = (
         v[~served] for v in (c_ring, c_pos, c_xy, c_parcel, c_in, c_role)
     )
@@ -1261,6 +1263,77 @@ def _served(
     same = (parcel[lost[a]] == parcel[counted[b]]) & (d <= reach[lost[a]])
     out[lost[a[same]]] = True
     return out
+
+
+def _shared_corner_markers(
+    report: Report,
+    served: np.ndarray,
+    parcel: np.ndarray,
+    role: np.ndarray,
+    placed: _Placed,
+) -> np.ndarray:
+    """True for each corner :func:`_served` dropped (its own marker is not counted for its
+    parcel, another place's is within its reach) whose parcel a check would leave a corner
+    without a marker of its own: a check matches one marker to each corner
+    (:func:`~posting.kinds.points.own_markers`), so the marker of a corner 25 ft away serves
+    that corner or this one, not both (unless the two are within ``--corner-merge-ft``, one
+    place for a check). The parcel's corners are matched, as a check would, to its markers of
+    a kind its corner rule counts: the existing ones no GPS error could put across a shared
+    line, and the plan's that a check counts for it (``placed``, in the order of ``parcel``).
+    Where any of its corners is left without, every corner of the parcel dropped is kept: its
+    marker's row says where a check would count it instead, and the parcel is not complete.
+    """
+    out = np.zeros(len(served), dtype=bool)
+    cand = np.flatnonzero(served & (role == "corner"))
+    if not len(cand):
+        return out
+    n = len(report.parcels)
+    mine = np.zeros(n, dtype=bool)
+    mine[parcel[cand]] = True
+    c = report.corners
+    cp = c["parcel"].to_numpy(dtype=np.int64)
+    at = np.flatnonzero(mine[cp] & (c["status"] != "not required").to_numpy())
+    m = report.markers
+    mparcel = m["parcel"].to_numpy(dtype=np.int64)
+    e = np.flatnonzero((mparcel >= 0) & ~m["doubtful"].to_numpy(dtype=bool))
+    e = e[mine[mparcel[e]]]
+    e = e[_corner_kind(report, mparcel[e], m["kind"].to_numpy(dtype=object)[e])]
+    new = np.flatnonzero(placed.ok & (placed.parcel >= 0))
+    new = new[mine[placed.parcel[new]]]
+    new = new[
+        _corner_kind(report, placed.parcel[new], _kinds(report, placed.parcel[new], role[new]))
+    ]
+    st = report.settings
+    status = own_markers(
+        c["x_ft"].to_numpy(dtype=float)[at],
+        c["y_ft"].to_numpy(dtype=float)[at],
+        cp[at],
+        np.r_[m["x_ft"].to_numpy(dtype=float)[e], placed.x_ft[new]],
+        np.r_[m["y_ft"].to_numpy(dtype=float)[e], placed.y_ft[new]],
+        np.r_[mparcel[e], placed.parcel[new]].astype(np.int64),
+        np.r_[e, len(m) + new].astype(np.int64),
+        st.corner_tolerance_ft,
+        st.accuracy_ft,
+        n,
+        together_ft=st.corner_merge_ft,
+    )
+    short = np.zeros(n, dtype=bool)
+    short[cp[at][status != OK]] = True
+    out[cand] = short[parcel[cand]]
+    return out
+
+
+def _corner_kind(report: Report, parcel: np.ndarray, kind: np.ndarray) -> np.ndarray:
+    """Per marker (of ``parcel``, of ``kind``), True where its parcel's profile counts its
+    kind at a corner."""
+    allowed = [
+        (p.name, k) for p in report.profiles if p.corners is not None for k in p.corners.kinds
+    ]
+    if not len(parcel) or not allowed:
+        return np.zeros(len(parcel), dtype=bool)
+    rules = report.parcels["rules"].to_numpy(dtype=object)[parcel]
+    key = pd.MultiIndex.from_arrays([rules, np.asarray(kind, dtype=object)])
+    return np.asarray(key.isin(pd.MultiIndex.from_tuples(allowed)), dtype=bool)
 
 
 def _skip_duplicates(report: Report, todo: np.ndarray, notes: np.ndarray) -> None:

@@ -889,6 +889,90 @@ def test_a_corner_whose_only_own_marker_is_doubtful_gets_one():
     assert again.parcels["status"].tolist() == ["compliant", "compliant"]
 
 
+@pytest.mark.parametrize(
+    ("owners", "recheck_p"), [(["Quinn Quarry", "Paul Pine"], "compliant"), (None, "uncertain")]
+)
+def test_a_corner_no_marker_of_its_own_can_post_is_not_served_by_a_neighbouring_corner_s(
+    owners, recheck_p
+):
+    # A lot P 25 ft wide and 300 ft deep; Q, a 20 ft square sub-lot drawn over P's south-east
+    # corner B = (25, 0), comes first. Every spot near B stands inside both, as near Q's line as
+    # P's: a check gives a marker there to Q (the first), so B's own marker cannot be counted
+    # for P. P's south-west corner A = (0, 0) has its marker 3 ft in, at (2.31, 1.93):
+    # hypot(25 - 2.31, 1.93) = 22.8 ft from B, within the 30 ft corner tolerance, and the plan
+    # once dropped B for it. But A and B are 25 ft apart, over the 20 ft --corner-merge-ft, so
+    # a check matches that one marker to one of them (one marker serves one corner): P was
+    # planned complete and the re-check found A missing. Now B's marker stays in the plan with
+    # a note saying a check would count it for Q, and P is not called complete.
+    b_to_a_marker_ft = math.hypot(25 - 2.3083, 1.9272)
+    assert b_to_a_marker_ft == pytest.approx(22.78, abs=0.01) and b_to_a_marker_ft < 30.0 - 0.2
+    lot, sub = shapely.box(0, 0, 25, 300), shapely.box(5, 0, 25, 20)
+    layer = parcels(sub, lot, ids=["Q", "P"], owners=owners)
+    p = plan(check(layer, settings=AT_SEA))
+    pp = p.parcels.set_index("id")
+    assert not pp.loc["P", "complete"] and p.exit_code == 1
+    assert pp.loc["P", "note"].startswith("1 marker(s) cannot stand where a check counts them")
+    mine = p.markers[p.markers["parcel_id"] == "P"]
+    assert (mine["role"] == "corner").sum() == 4  # B's among them, with its note
+    at_b = mine[np.hypot(mine["x_ft"] - 25, mine["y_ft"]) < 3.1]
+    assert len(at_b) == 1 and at_b["note"].iloc[0].startswith("a check would count this marker")
+    assert "for parcel 'Q'" in at_b["note"].iloc[0]
+    again = recheck(layer, None, p)
+    # (the owner's name on B's sign settles it for P where the owners are given: a check is
+    # surer than the plan, never less sure)
+    assert again.parcels["status"].tolist()[1] == recheck_p
+    complete = p.parcels.loc[p.parcels["complete"], "parcel"].to_numpy()
+    assert (again.parcels["status"].to_numpy()[complete] == "compliant").all()
+
+
+@st.composite
+def close_corners(draw):
+    """A narrow lot (10-45 ft wide, maybe a flag lot's pole) whose two front corners are close,
+    and a neighbour: a small lot drawn over one front corner (first or second in the input),
+    a lot beside it, or none; turned anywhere, with or without owners and an accuracy."""
+    w = draw(st.floats(10.0, 45.0))
+    deep = draw(st.floats(60.0, 300.0))
+    if draw(st.booleans()):
+        lot = shapely.box(0, 0, w, deep)
+    else:  # a flag lot: the pole, then a 200 ft body
+        lot = shapely.Polygon(
+            [(0, 0), (w, 0), (w, deep), (200, deep), (200, deep + 200), (0, deep + 200)]
+        )
+    kind = draw(st.sampled_from(["over", "over", "beside", "none"]))
+    geoms = [lot]
+    if kind == "over":
+        x0 = draw(st.floats(1.0, w - 1.0))
+        sub = shapely.box(x0, draw(st.sampled_from([0.0, -5.0])), w, draw(st.floats(2.0, 30.0)))
+        geoms = [sub, lot] if draw(st.booleans()) else [lot, sub]
+    elif kind == "beside":
+        geoms = [lot, shapely.box(w, 0, w + 100, deep)]
+    turn = draw(st.floats(0, 360).map(lambda t: round(t, 1)))
+    geoms = [shapely.affinity.rotate(g, turn, origin=(0, 0)) for g in geoms]
+    geoms = [shapely.transform(g, lambda xy: np.round(xy, 3)) for g in geoms]
+    assume(all(g.is_valid for g in geoms))
+    owners = [f"Owner{chr(65 + i)} Estate" for i in range(len(geoms))]
+    accuracy = draw(st.sampled_from([0.0, 0.0, 3.0]))
+    return geoms, owners if draw(st.booleans()) else None, accuracy
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(close_corners())
+@example(([shapely.box(5, 0, 25, 20), shapely.box(0, 0, 25, 300)], None, 0.0))
+def test_a_plan_called_complete_rechecks_compliant_where_corners_are_close(layout):
+    # whatever serves the corners near each other (a marker of its own, or one a check takes
+    # for two corners within --corner-merge-ft), a parcel the plan calls complete complies
+    geoms, owners, accuracy = layout
+    layer = parcels(*geoms, owners=owners)
+    p = plan(check(layer, settings=Settings(elevation_ft=0, accuracy_ft=accuracy)))
+    again = recheck(layer, None, p)
+    complete = p.parcels.loc[p.parcels["complete"], "parcel"].to_numpy()
+    status = again.parcels["status"].to_numpy()
+    assert (status[complete] == "compliant").all(), (
+        p.parcels.to_dict(),
+        again.to_dict()["parcels"],
+    )
+
+
 def test_markers_that_must_be_in_sight_of_each_other_are_planned_within_sight():
     # Nevada: marks every 200 ft, and in sight of each other: 100 ft in woods. The land cover
     # is unknown, so only the forest distance is certain: 100 - 0.2 - 2 x 3 = 93.8 ft apart
