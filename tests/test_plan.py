@@ -892,20 +892,21 @@ def test_a_corner_whose_only_own_marker_is_doubtful_gets_one():
 @pytest.mark.parametrize(
     ("owners", "recheck_p"), [(["Quinn Quarry", "Paul Pine"], "compliant"), (None, "uncertain")]
 )
-def test_a_corner_no_marker_of_its_own_can_post_is_not_served_by_a_neighbouring_corner_s(
+def test_another_corners_marker_stands_in_for_a_corner_only_within_the_merge_distance(
     owners, recheck_p
 ):
     # A lot P 25 ft wide and 300 ft deep; Q, a 20 ft square sub-lot drawn over P's south-east
     # corner B = (25, 0), comes first. Every spot near B stands inside both, as near Q's line as
     # P's: a check gives a marker there to Q (the first), so B's own marker cannot be counted
-    # for P. P's south-west corner A = (0, 0) has its marker 3 ft in, at (2.31, 1.93):
-    # hypot(25 - 2.31, 1.93) = 22.8 ft from B, within the 30 ft corner tolerance, and the plan
+    # for P. P's south-west corner A = (0, 0) has its marker 3 ft in, turned 5° off the
+    # bisector: at (3 cos 40°, 3 sin 40°) = (2.30, 1.93), hypot(25 - 2.30, 1.93) = 22.78 ft
+    # from B, within the 30 ft corner tolerance less the 0.2 ft margin, and the plan
     # once dropped B for it. But A and B are 25 ft apart, over the 20 ft --corner-merge-ft, so
     # a check matches that one marker to one of them (one marker serves one corner): P was
     # planned complete and the re-check found A missing. Now B's marker stays in the plan with
     # a note saying a check would count it for Q, and P is not called complete.
-    b_to_a_marker_ft = math.hypot(25 - 2.3083, 1.9272)
-    assert b_to_a_marker_ft == pytest.approx(22.78, abs=0.01) and b_to_a_marker_ft < 30.0 - 0.2
+    a_marker = 3 * math.cos(math.radians(40)), 3 * math.sin(math.radians(40))
+    assert math.hypot(25 - a_marker[0], a_marker[1]) == pytest.approx(22.78, abs=0.01)
     lot, sub = shapely.box(0, 0, 25, 300), shapely.box(5, 0, 25, 20)
     layer = parcels(sub, lot, ids=["Q", "P"], owners=owners)
     p = plan(check(layer, settings=AT_SEA))
@@ -914,6 +915,8 @@ def test_a_corner_no_marker_of_its_own_can_post_is_not_served_by_a_neighbouring_
     assert pp.loc["P", "note"].startswith("1 marker(s) cannot stand where a check counts them")
     mine = p.markers[p.markers["parcel_id"] == "P"]
     assert (mine["role"] == "corner").sum() == 4  # B's among them, with its note
+    at_a = mine[np.hypot(mine["x_ft"] - a_marker[0], mine["y_ft"] - a_marker[1]) < 0.05]
+    assert len(at_a) == 1 and at_a["note"].iloc[0] == ""
     at_b = mine[np.hypot(mine["x_ft"] - 25, mine["y_ft"]) < 3.1]
     assert len(at_b) == 1 and at_b["note"].iloc[0].startswith("a check would count this marker")
     assert "for parcel 'Q'" in at_b["note"].iloc[0]
