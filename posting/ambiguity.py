@@ -30,6 +30,7 @@ is every parcel no doubtful marker concerns.
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 import numpy as np
@@ -279,11 +280,25 @@ def _settle_by_names(
 
 
 def near_other_parcel(
-    geometry, parcel: np.ndarray, x: np.ndarray, y: np.ndarray, within_ft: np.ndarray
+    geometry: PreparedParcels,
+    parcel: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    within_ft: np.ndarray,
+    indexes: dict[tuple[int, float], Future[RingIndex]] | None = None,
+    build_ft: float = 0.0,
 ) -> np.ndarray:
     """Whether another parcel's boundary lies nearer than ``within_ft`` (per point) to each point
     (``x``, ``y`` in the working frame of its ``parcel``): where GPS error of that size could
-    put it across a shared line. Points with ``within_ft`` 0 are never near."""
+    put it across a shared line. Points with ``within_ft`` 0 are never near.
+
+    ``indexes``: the rings' indexes a caller keeps, by working frame and the distance each
+    reaches (:func:`posting.assign.assign_markers`'s): one that reaches as far as the points
+    ask is used (it finds every ring within its distance, so the rings nearer than
+    ``within_ft`` are the same), and one built here is kept there, reaching at least
+    ``build_ft`` (the distance the caller's assignments will ask of it: one index serves
+    both).
+    """
     within = np.broadcast_to(np.asarray(within_ft, dtype=float), (len(x),))
     out = np.zeros(len(x), dtype=bool)
     ask = np.flatnonzero((within > 0) & (parcel >= 0) & np.isfinite(x) & np.isfinite(y))
@@ -293,13 +308,36 @@ def near_other_parcel(
     pgroup = geometry.group[parcel[ask]]
     for g in unique_ints(pgroup):
         sub = ask[pgroup == g]
-        rings_g = np.flatnonzero(ring_group == g)
-        near = RingIndex(geometry.vertices, rings_g, float(within[sub].max())).near(x[sub], y[sub])
+        need = float(within[sub].max())
+        index = _reaching(geometry, ring_group, int(g), need, max(need, build_ft), indexes)
+        near = index.near(x[sub], y[sub])
         hit = (geometry.rings.parcel[near.ring] != parcel[sub][near.point]) & (
             near.distance_ft < within[sub][near.point]
         )
         out[sub[near.point[hit]]] = True
     return out
+
+
+def _reaching(
+    geometry: PreparedParcels,
+    ring_group: np.ndarray,
+    g: int,
+    distance_ft: float,
+    build_ft: float,
+    indexes: dict[tuple[int, float], Future[RingIndex]] | None,
+) -> RingIndex:
+    """The rings' index of working frame ``g`` reaching at least ``distance_ft``: the nearest
+    reaching one of ``indexes``, else a new one reaching ``build_ft`` (kept in ``indexes``)."""
+    if indexes is not None:
+        reach = [d for k, d in list(indexes) if k == g and d >= distance_ft]
+        if reach:
+            return indexes[(g, min(reach))].result()
+    index = RingIndex(geometry.vertices, np.flatnonzero(ring_group == g), build_ft)
+    if indexes is not None:
+        built: Future[RingIndex] = Future()
+        built.set_result(index)
+        indexes[(g, build_ft)] = built
+    return index
 
 
 def shared_by_one_owner(prep: PreparedParcels, asg: Assignment, doubt: Doubt) -> np.ndarray:

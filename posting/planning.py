@@ -504,7 +504,9 @@ class _Settling:
         clear = np.broadcast_to(np.asarray(clear_ft, dtype=float), (n,))
         d = np.full(n, float(setback_ft))
         # spots by a line shared with another parcel start (and stay) set back by ``clear``
-        shared = (clear > 0) & near_other_parcel(prep, parcel, base[:, 0], base[:, 1], clear + d)
+        shared = (clear > 0) & near_other_parcel(
+            prep, parcel, base[:, 0], base[:, 1], clear + d, *_kept_indexes(report)
+        )
         # (half the margin more: the exported position is rounded to 7 decimals, about 0.04 ft)
         floor = np.where(shared, clear + MARGIN_FT / 2, 0.0)
         d = np.maximum(d, floor)
@@ -546,7 +548,9 @@ class _Settling:
         # on the posted land itself (only the last try, on the line, may not be)
         inside = shapely.contains_xy(prep.geometry_ft[parcel[idx]], sim.x_ft, sim.y_ft)
         good &= inside | (d[idx] == 0)
-        good &= ~near_other_parcel(prep, parcel[idx], sim.x_ft, sim.y_ft, self.clear[idx])
+        good &= ~near_other_parcel(
+            prep, parcel[idx], sim.x_ft, sim.y_ft, self.clear[idx], *_kept_indexes(self.report)
+        )
         # inside another parcel too (they overlap), where the name on it cannot settle which
         # it posts (:func:`_clearance`): a check is in doubt (posting.ambiguity)
         several = sim.in_several & (self.clear[idx] > 0)
@@ -727,8 +731,16 @@ def plan(
 
 _RING_INDEXES: ContextVar[dict[Any, Any] | None] = ContextVar("ring_indexes", default=None)
 """The rings' indexes of the plan being made (:func:`plan`), which every check of where its
-markers would be counted (:func:`_counted_at`, a few hundred on a county) takes rather than
-builds: each index of a county's two million vertices takes 0.3 s to build."""
+markers would be counted (:func:`_counted_at`, a few hundred on a county) and of whether they
+stand near another parcel's line (:func:`posting.ambiguity.near_other_parcel`, as many) takes
+rather than builds: each index of a county's two million vertices takes 0.3 s to build."""
+
+
+def _kept_indexes(report: Report) -> tuple[dict[Any, Any] | None, float]:
+    """The plan's rings' indexes (:data:`_RING_INDEXES`) and the distance its checks ask of
+    them (the report's tolerance): one built to ask whether a marker stands near another
+    parcel's line reaches that far, so that the checks take it too."""
+    return _RING_INDEXES.get(), float(report.settings.tolerance_ft)
 
 
 def _planned(report: Report, setback_ft: float, sight_ft: float | None) -> Plan:
