@@ -92,12 +92,27 @@ true direction), ``direction_ref`` (how the direction was read), ``position_from
 position comes from) and the camera's own position."""
 
 
-def _heif_registered() -> None:
-    """Let Pillow open HEIC/HEIF files (iPhones) through pillow-heif, once."""
+def _heif_registered(path: str) -> None:
+    """Let Pillow open HEIC/HEIF files (iPhones) through pillow-heif, once.
+
+    Raises
+    ------
+    InputError
+        pillow-heif is not installed: the photo at ``path`` is named with what to do (a missing
+        library is no fault of the photo, so it is not listed as unreadable).
+    """
     global _HEIF
     if not _HEIF:
-        from pillow_heif import register_heif_opener
-
+        try:
+            from pillow_heif import register_heif_opener
+        except ImportError:
+            raise InputError(
+                "is a HEIC/HEIF photo, which is read through the pillow-heif package, not "
+                "installed here: install it (pip install pillow-heif), or give the photos as "
+                "JPEG (an iPhone exports them so; Settings > Camera > Formats > Most Compatible "
+                "takes them so)",
+                path=path,
+            ) from None
         register_heif_opener()
         _HEIF = True
 
@@ -166,23 +181,51 @@ def _text(v: Any) -> str:
     return str(v).strip().strip("\x00").strip() if v is not None else ""
 
 
-def _degrees(value: Any, ref: Any, negative: str) -> float:
-    """Degrees from EXIF's (degrees, minutes, seconds) rationals and a hemisphere letter."""
+def _degrees(value: Any, ref: Any, letters: str) -> float:
+    """Degrees from EXIF's (degrees, minutes, seconds) rationals and a hemisphere letter.
+
+    ``letters`` are the hemispheres' (``NS`` or ``EW``, the second negative). EXIF writes the
+    angle unsigned, its side in the letter; a writer that signs it (a negative ``SRATIONAL``,
+    as signed decimal degrees are) means the south or west side: the minus applies to the whole
+    angle, -28° 42' being -28.7, not -27.3. A minus beside ``N`` or ``E`` contradicts the
+    letter: NaN (:func:`_hemisphere_problem` says why). Without a letter, the sign decides.
+    """
     if value is None:
         return float("nan")
     parts = value if isinstance(value, tuple | list) else (value,)
     nums = [_float(x) for x in parts[:3]]
     if not nums or not all(math.isfinite(x) for x in nums):
         return float("nan")
-    deg = sum(x / 60.0**k for k, x in enumerate(nums))
-    return -deg if _text(ref).upper().startswith(negative) else deg
+    deg = sum(abs(x) / 60.0**k for k, x in enumerate(nums))
+    signed = any(x < 0 for x in nums)
+    letter = _text(ref).upper()[:1]
+    if letter and letter in letters:
+        south = letter == letters[1]
+        return float("nan") if signed and not south else (-deg if south else deg)
+    return -deg if signed else deg
 
 
-def _hemisphere(ref: Any, letters: str) -> bool:
-    """Whether an EXIF hemisphere letter (``GPSLatitudeRef``, ``GPSLongitudeRef``) is one of
-    ``letters``."""
-    text = _text(ref).upper()
-    return bool(text) and text[0] in letters
+def _hemisphere_problem(value: Any, ref: Any, letters: str, name: str) -> str | None:
+    """Why a GPS coordinate's side of the equator or of Greenwich is not known (no letter and
+    an unsigned angle), or contradicts itself (a negative angle beside ``N``/``E``); None if
+    known."""
+    letter = _text(ref).upper()[:1]
+    parts = value if isinstance(value, tuple | list) else (value,)
+    signed = any(_float(x) < 0 for x in parts[:3])
+    if letter and letter in letters:
+        if signed and letter == letters[0]:
+            return (
+                f"the photo's GPS {name} is negative but GPS{name.capitalize()}Ref is "
+                f"{letter}: they contradict each other (a negative {name} is {letters[1]})"
+            )
+        return None
+    if signed:
+        return None
+    return (
+        "the photo's GPS position has no hemisphere (GPSLatitudeRef N or S, "
+        "GPSLongitudeRef E or W), so it could be on either side of the equator or of "
+        "Greenwich"
+    )
 
 
 def _exif_datetime(text: str) -> _dt.datetime | None:
@@ -208,6 +251,17 @@ def _offset(text: str) -> _dt.timezone | None:
     return None
 
 
+_OFFSETS_IN_USE_MIN = frozenset(
+    [60 * h for h in range(-12, 15)]
+    + [-570, -210, -150, 210, 270, 330, 345, 390, 525, 570, 630, 765, 825]
+)
+"""The UTC offsets of the world's local times, in minutes: whole hours from UTC-12 to UTC+14,
+and the half and quarter hours in use (-09:30 Marquesas, -03:30 and -02:30 Newfoundland,
++03:30 Iran, +04:30 Afghanistan, +05:30 India, +05:45 Nepal, +06:30 Myanmar, +08:45 Eucla,
++09:30 and +10:30 South Australia, +12:45 and +13:45 Chatham). A camera's clock 20 minutes off
+the satellites' time of an older fix (-03:40 at UTC-4) is no offset (not -03:45)."""
+
+
 def _gps_utc(gps: dict[int, Any]) -> _dt.datetime | None:
     """The satellites' time of the fix (UTC), from ``GPSDateStamp`` and ``GPSTimeStamp``."""
     date = _text(gps.get(_GPS_DATE))
@@ -229,7 +283,8 @@ def _when(exif_ifd: dict[int, Any], base: dict[int, Any], gps: dict[int, Any]) -
 
     The camera's clock (``DateTimeOriginal``) is local time; its offset is
     ``OffsetTimeOriginal``, or else worked out from the satellites' UTC time of the same fix
-    (to the quarter hour). With only the satellites' time, the time is given in UTC.
+    (to the quarter hour, one of :data:`_OFFSETS_IN_USE_MIN`: a fix some minutes older than
+    the photo gives none). With only the satellites' time, the time is given in UTC.
     """
     local = _exif_datetime(exif_ifd.get(_DATETIME_ORIGINAL) or base.get(_DATETIME) or "")
     utc = _gps_utc(gps)
@@ -239,7 +294,7 @@ def _when(exif_ifd: dict[int, Any], base: dict[int, Any], gps: dict[int, Any]) -
     if tz is None and utc is not None:
         minutes = (local - utc.replace(tzinfo=None)).total_seconds() / 60.0
         quarter = round(minutes / 15.0) * 15
-        if abs(minutes - quarter) <= 5 and abs(quarter) <= 14 * 60:
+        if abs(minutes - quarter) <= 5 and quarter in _OFFSETS_IN_USE_MIN:
             tz = _dt.timezone(_dt.timedelta(minutes=quarter))
     return local.replace(tzinfo=tz).isoformat() if tz is not None else local.isoformat()
 
@@ -324,23 +379,31 @@ def _open(path: str) -> Any:
     A JPEG is opened by Pillow's JPEG reader itself, without the guard that ``Image.open``
     keeps against decompression bombs (a warning over 89 megapixels, an error over 179): the
     108- and 200-megapixel photos of today's phones are over it, and a JPEG is decoded here
-    only at a reduced scale (:func:`thumbnail_jpeg`), or not at all (its EXIF data). Other
-    files, and a file named ``.jpg`` that is not a JPEG, are opened by ``Image.open``.
+    only at a reduced scale (:func:`thumbnail_jpeg`), or not at all (its EXIF data). A HEIC or
+    HEIF photo is opened so too, by pillow-heif's reader (its EXIF data is read without
+    decoding it; a thumbnail decodes it whole). Other files, and a file named ``.jpg`` or
+    ``.heic`` that is not one, are opened by ``Image.open``.
 
     Raises
     ------
     OSError, ValueError, SyntaxError, PIL.Image.DecompressionBombError
         The file cannot be read as a photo (Pillow's errors).
+    InputError
+        A HEIC/HEIF photo, and pillow-heif is not installed (:func:`_heif_registered`).
     """
     from PIL import Image, JpegImagePlugin
 
     suffix = Path(path).suffix.lower()
+    reader = None
     if suffix in {".heic", ".heif"}:
-        _heif_registered()
-    if suffix in _JPEG_SUFFIXES:
+        _heif_registered(path)
+        from pillow_heif.as_plugin import HeifImageFile as reader
+    elif suffix in _JPEG_SUFFIXES:
+        reader = JpegImagePlugin.JpegImageFile
+    if reader is not None:
         try:
-            return JpegImagePlugin.JpegImageFile(path)
-        except SyntaxError:  # not a JPEG, whatever its name says
+            return reader(path)
+        except SyntaxError:  # not a JPEG (or HEIC), whatever its name says
             pass
     return Image.open(path)
 
@@ -371,6 +434,8 @@ def photos_to_attach(path: str | os.PathLike[str]) -> list[str]:
     try:
         with _open(files[0]):
             pass
+    except InputError:  # pillow-heif missing: not the photo's fault
+        raise
     except _unreadable():
         raise InputError(
             f"holds no photo (Pillow cannot read it as an image): {_PHOTOS_EXPECTED}",
@@ -409,6 +474,12 @@ def read_photo(path: str) -> _Photo:
     """Position, time, direction and accuracy of one photo, from its EXIF data.
 
     Never raises for a bad photo: the reason is in ``problem``.
+
+    Raises
+    ------
+    InputError
+        A HEIC/HEIF photo, and pillow-heif is not installed: no fault of the photo, so not
+        listed as unreadable (its sign would count as missing) but refused, saying what to do.
     """
 
     out = _Photo()
@@ -418,12 +489,17 @@ def read_photo(path: str) -> _Photo:
             gps = dict(exif.get_ifd(_GPS_IFD))
             sub = dict(exif.get_ifd(_EXIF_IFD))
             base = dict(exif)
+    except InputError:  # pillow-heif missing: not the photo's fault
+        raise
     except _unreadable() as exc:
         out.problem = f"{UNREADABLE} ({exc})"
         return out
     out.surveyed = _when(sub, base, gps)
-    lat = _degrees(gps.get(_LAT), gps.get(_LAT_REF), "S")
-    lon = _degrees(gps.get(_LON), gps.get(_LON_REF), "W")
+    lat = _degrees(gps.get(_LAT), gps.get(_LAT_REF), "NS")
+    lon = _degrees(gps.get(_LON), gps.get(_LON_REF), "EW")
+    side = _hemisphere_problem(
+        gps.get(_LAT), gps.get(_LAT_REF), "NS", "latitude"
+    ) or _hemisphere_problem(gps.get(_LON), gps.get(_LON_REF), "EW", "longitude")
     if not gps or _LAT not in gps or _LON not in gps:
         out.problem = (
             "the photo has no GPS position in its EXIF data (location was off for the camera, "
@@ -431,14 +507,10 @@ def read_photo(path: str) -> _Photo:
         )
     elif _text(gps.get(_GPS_STATUS)).upper() == "V":
         out.problem = "the photo's GPS status is void (no fix when it was taken)"
+    elif side:
+        out.problem = side
     elif not (math.isfinite(lat) and math.isfinite(lon)):
         out.problem = "the photo's GPS position is not readable"
-    elif not (_hemisphere(gps.get(_LAT_REF), "NS") and _hemisphere(gps.get(_LON_REF), "EW")):
-        out.problem = (
-            "the photo's GPS position has no hemisphere (GPSLatitudeRef N or S, "
-            "GPSLongitudeRef E or W), so it could be on either side of the equator or of "
-            "Greenwich"
-        )
     elif abs(lat) > 90 or abs(lon) > 180:
         out.problem = f"the photo's GPS position ({lat:g}, {lon:g}) is not on Earth"
     elif lat == 0 and lon == 0:
@@ -452,8 +524,8 @@ def read_photo(path: str) -> _Photo:
         return out
     out.camera_lon, out.camera_lat = lon, lat
     out.lon, out.lat, out.position_from = lon, lat, "camera"
-    dlat = _degrees(gps.get(_DEST_LAT), gps.get(_DEST_LAT_REF), "S")
-    dlon = _degrees(gps.get(_DEST_LON), gps.get(_DEST_LON_REF), "W")
+    dlat = _degrees(gps.get(_DEST_LAT), gps.get(_DEST_LAT_REF), "NS")
+    dlon = _degrees(gps.get(_DEST_LON), gps.get(_DEST_LON_REF), "EW")
     dist_ft = _dest_distance_ft(gps)
     from pyproj import Geod
 
@@ -793,6 +865,8 @@ def thumbnail_jpeg(path: str, max_px: int = 200, quality: int = 72) -> bytes:
             up.thumbnail((max_px, max_px), Image.Resampling.LANCZOS)
             buf = io.BytesIO()
             up.save(buf, "JPEG", quality=quality, optimize=True)
+    except InputError:  # pillow-heif missing: not the photo's fault
+        raise
     except _unreadable() as exc:
         raise InputError(f"not a readable photo ({exc})", path=path) from None
     return buf.getvalue()

@@ -391,3 +391,134 @@ def test_a_positioning_error_of_zero_is_not_recorded(tmp_path):
     m = attach_photos(list_photos(tmp_path), lon, lat, [None])
     assert m.photos.loc[0, "marker"] == 0
     assert m.photos.loc[0, "distance_ft"] == pytest.approx(12.0, abs=0.02)
+
+
+# -- found by an audit of photos as phones write them ----------------------------------------
+
+
+def _signed_degrees(path, tags=(2, 4)):
+    """Rewrite a photo's GPSLatitude/GPSLongitude (tags 2, 4) as a writer of signed decimal
+    degrees does: SRATIONAL (type 10), the degrees' numerator negative, minutes and seconds
+    as they were."""
+    import struct
+
+    data = bytearray(path.read_bytes())
+    tiff = data.index(b"Exif\x00\x00") + 6
+    en = "<" if data[tiff : tiff + 2] == b"II" else ">"
+    for tag in tags:
+        entry = data.index(struct.pack(en + "HHI", tag, 5, 3), tiff)  # RATIONAL, 3 values
+        at = tiff + struct.unpack_from(en + "I", data, entry + 8)[0]
+        data[entry + 2 : entry + 4] = struct.pack(en + "H", 10)
+        struct.pack_into(en + "i", data, at, -struct.unpack_from(en + "I", data, at)[0])
+    path.write_bytes(bytes(data))
+
+
+def _refs(path, lat_ref, lon_ref):
+    """Set (or, for None, delete) a photo's GPSLatitudeRef and GPSLongitudeRef."""
+    with Image.open(path) as im:
+        exif = im.getexif()
+        data = im.copy()
+    gps = exif.get_ifd(0x8825)
+    for tag, ref in ((1, lat_ref), (3, lon_ref)):
+        if ref is None:
+            del gps[tag]
+        else:
+            gps[tag] = ref
+    data.save(path, exif=exif)
+
+
+@pytest.mark.parametrize(
+    "refs",
+    [("S", "W"), ("s", "w"), (None, None)],  # the letters with the minus; none: the minus says
+)
+def test_a_signed_position_is_south_and_west_of_its_whole_angle(tmp_path, refs):
+    # 28.7 S, 81.1 W written as (-28, 42, 0) and (-81, 6, 0): the minus is the whole angle's,
+    # -(28 + 42/60) = -28.7 and -(81 + 6/60) = -81.1; read before as 28 - 42/60 = -27.3 (95
+    # miles off) with the letter S flipping it to 27.3 N, and W flipping 80.9 to 80.9 E
+    p = tmp_path / "signed.jpg"
+    write_photo(p, 81.1, 28.7)  # written unsigned, N and E
+    _refs(p, *refs)
+    _signed_degrees(p)
+    ph = read_photo(str(p))
+    assert ph.problem is None
+    assert (ph.lon, ph.lat) == pytest.approx((-81.1, -28.7), abs=1e-9)
+
+
+def test_a_signed_position_beside_n_or_e_contradicts_itself(tmp_path):
+    p = tmp_path / "contradicts.jpg"
+    write_photo(p, 81.1, 28.7)  # N and E
+    _signed_degrees(p, tags=(2,))  # a negative latitude beside N
+    ph = read_photo(str(p))
+    assert ph.problem == (
+        "the photo's GPS latitude is negative but GPSLatitudeRef is N: they contradict each "
+        "other (a negative latitude is S)"
+    )
+    assert np.isnan(ph.lon) and np.isnan(ph.lat)
+
+
+def test_a_fix_older_than_the_photo_gives_no_utc_offset(tmp_path):
+    # taken at 23:30 local on October 31; the satellites' time is of a fix 20 minutes older,
+    # 03:10 UTC on November 1: 23:30 - 27:10 = -3 h 40 min, within 5 minutes of -03:45, which
+    # is no place's offset. Without an offset the local time stands, on the 31st (a fix of
+    # the same moment, 03:30 UTC, gives -04:00)
+    stale, fresh = tmp_path / "stale.jpg", tmp_path / "fresh.jpg"
+    taken = "2026:10:31 23:30:00"
+    write_photo(stale, -81.1, 28.7, taken=taken, offset=None, gps_time=("2026:11:01", (3, 10, 0)))
+    write_photo(fresh, -81.1, 28.7, taken=taken, offset=None, gps_time=("2026:11:01", (3, 30, 0)))
+    assert read_photo(str(stale)).surveyed == "2026-10-31T23:30:00"
+    assert read_photo(str(fresh)).surveyed == "2026-10-31T23:30:00-04:00"
+    # Nepal's +05:45 is an offset: 05:45 local is 00:00 UTC
+    nepal = tmp_path / "nepal.jpg"
+    write_photo(
+        nepal,
+        85.3,
+        27.7,
+        taken="2026:10:14 05:45:00",
+        offset=None,
+        gps_time=("2026:10:14", (0, 0, 0)),
+    )
+    assert read_photo(str(nepal)).surveyed == "2026-10-14T05:45:00+05:45"
+
+
+def test_without_pillow_heif_a_heic_photo_is_one_clear_error(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import posting.photos as photos
+    from posting.cli import main
+
+    folder = tmp_path / "roll"
+    folder.mkdir()
+    write_photo(folder / "IMG_0001.HEIC", -81.1, 28.7)
+    write_photo(folder / "IMG_0002.JPG", -81.1, 28.7)
+    monkeypatch.setitem(__import__("sys").modules, "pillow_heif", None)  # not installed
+    monkeypatch.setattr(photos, "_HEIF", False)
+    with pytest.raises(InputError, match=r"pip install pillow-heif") as e:
+        read_markers([folder])
+    assert e.value.path == str(folder / "IMG_0001.HEIC")
+    parcels = tmp_path / "lot.geojson"
+    gpd.GeoDataFrame(geometry=[shapely.box(-81.101, 28.699, -81.099, 28.701)], crs=4326).to_file(
+        parcels
+    )
+    res = CliRunner().invoke(main, ["check", str(parcels), "--signs", str(folder)])
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(folder / "IMG_0001.HEIC") in lines[0]
+    assert "Traceback" not in res.output
+
+
+def test_a_heic_photo_over_pillows_decompression_bomb_guard_is_read(tmp_path, monkeypatch):
+    """A HEIC photo over the guard (179 megapixels; here a 64 by 48 photo, 3,072 pixels, under
+    a guard lowered to an error over 2 x 1,000) is read as a JPEG over it is: its EXIF data
+    without decoding it, and its thumbnail."""
+    import io
+
+    p = tmp_path / "IMG_0001.HEIC"
+    held = write_photo(p, -81.1, 28.7, camera_deg=10.0)
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)
+    ph = read_photo(str(p))
+    assert ph.problem is None and (ph.lon, ph.lat) == pytest.approx(held, abs=1e-9)
+    assert ph.facing_deg == pytest.approx(190.0)
+    thumb = thumbnail_jpeg(str(p), 200)
+    monkeypatch.undo()  # the guard back, to open the thumbnail
+    with Image.open(io.BytesIO(thumb)) as im:
+        assert im.size == (64, 48)
