@@ -69,6 +69,7 @@ __all__ = [
     "shortened_columns",
     "type_kinds",
     "type_tally",
+    "unnamed_markers_note",
 ]
 
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -431,6 +432,80 @@ def description_note(
         f"{path}: has a {col!r} column and no kind column: every row counts as a sign; "
         f"if some rows are not markers (monuments, fence corners), choose the markers with "
         f'--signs-where "{col}=SIGN" (the codes your survey uses for them)'
+    )
+
+
+MARKER_WORDS = re.compile(
+    r"sign|trespass|posted|posting|paint|purple|blaze|marker|placard|poster|\bnts?\b",
+    re.IGNORECASE,
+)
+"""Words by which a waypoint's name or description says it is a marker (``Sign 12``, ``No
+Trespassing``, ``NT 4``, ``purple blaze``): :func:`unnamed_markers_note`."""
+
+_PLACEMARK_TEXT = ("desc", "description", "cmt", "comment", "notes")
+"""The columns in which a GPX waypoint (``desc``, ``cmt``) or a KML placemark
+(``description``) describes itself, besides its name."""
+
+
+def unnamed_markers_note(
+    attributes: pd.DataFrame, usable: np.ndarray, path: str, noun: str = "waypoints"
+) -> str | None:
+    """The note for a file of waypoints or placemarks without a kind column whose names and
+    descriptions show that some are markers and others may not be: each counts as a sign
+    (:func:`marker_kinds`), a gate or a tree stand on the line too. None where no kind is
+    missing (a kind column, or a ``type`` of kinds), where no name or description says
+    *sign* (a GPS's ``001``, ``002``: nothing tells them apart), or where every one does.
+
+    ``usable``: the rows that are points (the others are listed as unusable already).
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"name": ["Sign 1", "Sign 2", "Gate", "007"],
+    ...                   "desc": [None, None, "north gate", "No Trespassing"]})
+    >>> unnamed_markers_note(a, np.ones(4, dtype=bool), "farm.gpx")[:71]
+    'farm.gpx: has no kind column, so each of its 4 waypoints counts as a si'
+    >>> unnamed_markers_note(a.iloc[[0, 1, 3]], np.ones(3, dtype=bool), "farm.gpx") is None
+    True
+    """
+    if find_column(attributes.columns, "kind") is not None or not len(attributes):
+        return None
+    n = len(attributes)
+    if type_kinds(*type_tally(attributes, np.zeros(n, dtype=np.int64), 1))[0]:
+        return None  # (a plan's GPX: its type gives the kinds)
+    usable = np.asarray(usable, dtype=bool)
+    names = pd.Series(first_recorded(attributes, "label"), dtype="string")
+    lower = {str(c).strip().lower(): c for c in attributes.columns}
+    text = names.fillna("")
+    for c in _PLACEMARK_TEXT:
+        if c in lower:
+            more = pd.Series(attributes[lower[c]].to_numpy(), dtype="string").fillna("")
+            text = text + " " + more
+    codes, uniques = pd.factorize(text)  # (a few distinct texts in many rows)
+    said = pd.Series(uniques, dtype="string").str.contains(MARKER_WORDS).to_numpy(dtype=bool)
+    marked = said[codes]
+    others = np.flatnonzero(usable & ~marked)
+    if not (usable & marked).any() or not len(others):
+        return None
+    shown = [repr(names[i]) if pd.notna(names[i]) else f"row {i}" for i in others[:3]]
+    if len(others) > 3:
+        shown.append(f"{len(others) - 3:,} more")
+    firsts = names[usable & marked].str.strip().str.split(n=1).str[0].str.casefold()
+    first = firsts.iloc[0] if firsts.notna().all() and firsts.nunique() == 1 else None
+    if first is not None and not re.fullmatch(r"[\w-]+", str(first)):
+        first = None
+    if first is not None and names[others].str.strip().str.casefold().str.startswith(first).any():
+        first = None  # (the pattern would choose them too)
+    how = (
+        f'--signs-where "name={first.capitalize()}*"'
+        if first is not None
+        else '--signs-where on their names ("name=Sign*")'
+    )
+    return (
+        f"{path}: has no kind column, so each of its {int(usable.sum()):,} {noun} counts as a "
+        f"sign; {len(others):,} of them {'is' if len(others) == 1 else 'are'} not named or "
+        f"described as a marker where the others are ({', '.join(shown)}): if they are not "
+        f"markers (a gate, a stand, a vehicle), take them out of the file, add a kind column "
+        f"(sign, paint, post; anything else counts for no rule), or choose the markers with {how}"
     )
 
 

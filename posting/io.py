@@ -3161,6 +3161,7 @@ def read_markers(
         select,
         shortened_columns,
         type_kinds,
+        unnamed_markers_note,
     )
     from posting.crs import to_lonlat
 
@@ -3219,8 +3220,11 @@ def read_markers(
             whole = np.zeros(len(attrs), dtype=np.int64)
             if note and not piece and type_kinds(*kinds_tally(attrs, whole, 1))[0]:
                 note = description_note(attrs.columns, lay.path, described=True)
-            placemarks = Path(lay.path).suffix.lower() in _PLACEMARKS
-            notes.extend([note] if note and not placemarks else [])
+            suffix = Path(lay.path).suffix.lower()
+            if suffix in _PLACEMARKS:  # (read whole, also by a partitioned run)
+                noun = "waypoints" if suffix == ".gpx" else "placemarks"
+                note = unnamed_markers_note(attrs, pd.isna(reason), lay.path, noun)
+            notes.extend([note] if note else [])
         elif where_col not in attrs.columns:
             notes.append(
                 f"{lay.path}: has no column {where_col!r} (--signs-where): each of its rows is "

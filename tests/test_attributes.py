@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -281,3 +282,54 @@ def test_labels_and_kinds_under_a_spreadsheet_s_headers():
     assert first_recorded(a, "label").tolist() == ["A1", "p2"]
     assert kind_text(a)[0] == "paint"
     assert marker_kinds(a).tolist() == ["paint", "sign"]
+
+
+@pytest.mark.parametrize(
+    ("columns", "noted"),
+    [
+        # Gaia GPS / Garmin: 3 signs named so, a gate and a truck beside them: 2 of 5 noted
+        (
+            {
+                "name": ["Sign 1", "Sign 2", "sign 3", "Gate", "Truck"],
+                "desc": [None, "No Trespassing", None, "north gate", None],
+            },
+            ("5 waypoints", "2 of them are", "('Gate', 'Truck')", '"name=Sign*"'),
+        ),
+        # the sign said in the description alone (OsmAnd, a phone's share): no common name
+        (
+            {"name": ["001", "002", "Stand"], "cmt": ["NT sign", "posted", None]},
+            ("3 waypoints", "1 of them is", "('Stand')", '("name=Sign*")'),
+        ),
+        ({"name": ["001", "002", "003"]}, None),  # a GPS's own names: nothing tells them apart
+        ({"name": ["Sign 1", "Sign 2"], "desc": [None, "No Trespassing"]}, None),  # all signs
+        ({"name": ["Sign 1", "Gate"], "kind": ["sign", "gate"]}, None),  # the kinds are given
+        ({"name": ["Sign 1", "Gate"], "type": ["sign", "paint"]}, None),  # a plan's GPX's type
+    ],
+)
+def test_waypoints_named_as_signs_beside_others_are_noted(columns, noted):
+    """A file of waypoints without a kind column counts each as a sign; where its names and
+    descriptions call some of them signs and not the others (a gate, a truck), a note names
+    the others and how to leave them out, instead of counting them silently."""
+    from posting.attributes import unnamed_markers_note
+
+    a = pd.DataFrame(columns)
+    note = unnamed_markers_note(a, np.ones(len(a), dtype=bool), "farm.gpx")
+    if noted is None:
+        assert note is None
+    else:
+        assert note.startswith("farm.gpx: has no kind column, so each of its ")
+        for part in noted:
+            assert part in note
+
+
+def test_waypoints_that_are_not_points_are_left_out_of_the_note():
+    """A line or a polygon of a KML (a boundary drawn by hand) is listed as no marker position
+    already: it is not among the placemarks that count as signs (2 points here, not 3), and a
+    file whose only unnamed row is such a shape has no note."""
+    from posting.attributes import unnamed_markers_note
+
+    a = pd.DataFrame({"name": ["Sign 1", "Gate", "Fence line"]})
+    note = unnamed_markers_note(a, np.array([True, True, False]), "farm.kml", "placemarks")
+    assert "each of its 2 placemarks" in note and "1 of them is" in note
+    assert "'Fence line'" not in note
+    assert unnamed_markers_note(a, np.array([True, False, False]), "farm.kml") is None

@@ -1045,6 +1045,90 @@ def test_a_gpx_file_s_track_and_route_points_beside_its_waypoints_are_said_not_r
     assert read_markers([path]).notes == []
 
 
+def test_a_phone_app_s_waypoints_that_are_not_named_as_signs_are_said_to_count(tmp_path):
+    """A landowner's export from a phone app (Gaia GPS, Garmin Explore: waypoints with a name,
+    a description, a time and an icon, and the walk as a track) holds the truck and the gate
+    beside the signs. Without a kind column each counts as a sign (the README): the gate on
+    the line would fill a gap. A note names the two not named as signs where the others are,
+    and ``--signs-where "name=Sign*"`` leaves them of no kind."""
+    head = '<?xml version="1.0" encoding="UTF-8"?><gpx version="1.1" creator="Gaia GPS" '
+    head += 'xmlns="http://www.topografix.com/GPX/1/1">'
+
+    def wpt(lon: float, lat: float, name: str, desc: str, sym: str) -> str:
+        return (
+            f'<wpt lat="{lat}" lon="{lon}"><ele>12.5</ele><time>2025-10-03T14:05:00Z</time>'
+            f"<name>{name}</name><desc>{desc}</desc><sym>{sym}</sym></wpt>"
+        )
+
+    wpts = wpt(-81.29995, 28.60005, "Sign 1 - No Trespassing - J Smith", "", "Flag, Blue")
+    wpts += wpt(-81.29905, 28.60005, "Sign 2", "letters 3 in", "Flag, Blue")
+    wpts += wpt(-81.29950, 28.60001, "Gate", "south gate", "Gate")
+    wpts += wpt(-81.29950, 28.60050, "Truck", "", "Car")
+    trk = '<trk><name>Walk</name><trkseg><trkpt lat="28.6" lon="-81.3"/></trkseg></trk>'
+    path = tmp_path / "Smith farm.gpx"
+    path.write_text(head + wpts + trk + "</gpx>", encoding="utf-8")
+    m = read_markers([path])
+    said = [n for n in m.notes if "kind column" in n]
+    assert said == [
+        f"{path}: has no kind column, so each of its 4 waypoints counts as a sign; 2 of them "
+        "are not named or described as a marker where the others are ('Gate', 'Truck'): if "
+        "they are not markers (a gate, a stand, a vehicle), take them out of the file, add a "
+        "kind column (sign, paint, post; anything else counts for no rule), or choose the "
+        'markers with --signs-where "name=Sign*"'
+    ]
+    assert m.kinds().tolist() == ["sign"] * 4  # (counted: the note is the only word)
+    chosen = read_markers([path], where="name=Sign*")
+    assert chosen.kinds().tolist() == ["sign", "sign", "other", "other"]
+    assert not [n for n in chosen.notes if "kind column" in n]
+
+
+def test_a_my_maps_kml_s_stand_and_gate_are_said_to_count_and_its_data_read(tmp_path):
+    """A Google My Maps export: a folder (layer) of signs whose placemarks carry their fields
+    as ``ExtendedData``, a folder of stands and gates, and the farm's outline drawn by hand
+    (a line and a polygon). The fields are read as marker columns (``Sign text``: the text;
+    ``Owner on sign``: the name shown); the outline is two rows of no marker position; the
+    stand and the gate (2 of the 4 points) are named in a note."""
+
+    def pm(name: str, lon: float, lat: float, data: str = "") -> str:
+        return (
+            f"<Placemark><name>{name}</name><styleUrl>#icon-1899</styleUrl>{data}"
+            f"<Point><coordinates>{lon},{lat},0</coordinates></Point></Placemark>"
+        )
+
+    data = (
+        '<ExtendedData><Data name="Sign text"><value>No Trespassing</value></Data>'
+        '<Data name="Owner on sign"><value>J Smith</value></Data></ExtendedData>'
+    )
+    ring = "-81.3,28.6,0 -81.299,28.6,0 -81.299,28.601,0 -81.3,28.601,0 -81.3,28.6,0"
+    kml = (
+        '<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2">'
+        '<Document><name>Smith farm</name><Style id="icon-1899"><IconStyle><Icon><href>'
+        "https://www.gstatic.com/mapspro/images/stock/503-wht-blank_maps.png</href></Icon>"
+        "</IconStyle></Style>"
+        "<Folder><name>Signs</name>"
+        + pm("Sign 1", -81.29995, 28.60005, data)
+        + pm("Sign 2", -81.29905, 28.60005, data)
+        + "</Folder><Folder><name>Stands</name>"
+        + pm("Ladder stand", -81.2995, 28.60002)
+        + pm("Gate", -81.2999, 28.6005)
+        + "</Folder><Folder><name>Outline</name>"
+        + f"<Placemark><name>Fence</name><LineString><coordinates>{ring}</coordinates>"
+        + "</LineString></Placemark><Placemark><name>Farm</name><Polygon><outerBoundaryIs>"
+        + f"<LinearRing><coordinates>{ring}</coordinates></LinearRing></outerBoundaryIs>"
+        + "</Polygon></Placemark></Folder></Document></kml>"
+    )
+    path = tmp_path / "Smith farm.kml"
+    path.write_text(kml, encoding="utf-8")
+    m = read_markers([path])
+    assert first_recorded(m.attributes, "text").tolist() == ["No Trespassing"] * 2 + [None] * 4
+    assert first_recorded(m.attributes, "name_on_sign")[:2].tolist() == ["J Smith"] * 2
+    assert [r is None for r in m.reason] == [True] * 4 + [False] * 2
+    said = [n for n in m.notes if "kind column" in n]
+    assert len(said) == 1
+    assert "each of its 4 placemarks counts as a sign; 2 of them are" in said[0]
+    assert "('Ladder stand', 'Gate')" in said[0] and '"name=Sign*"' in said[0]
+
+
 @pytest.mark.parametrize(
     "bad, said",
     [
