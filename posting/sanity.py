@@ -397,8 +397,7 @@ def refuse_unit_slip(path: str, crs: CRS, n: int, given: int, near: int, unit: s
     """Raise the error for a marker file whose numbers look to be in ``unit`` (of
     :data:`UNITS_M`) where its projected ``crs`` is in another (:func:`unit_slip_files`),
     naming the CRS of the same zone in that unit where EPSG has one."""
-    own = UNIT_PLURALS.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
-    ratio = dict(UNITS_M)[unit] / crs.axis_info[0].unit_conversion_factor
+    own, ratio = _units(crs, unit)
     raise InputError(
         f"{'none' if not given else f'only {given:,}'} of its {n:,} markers fall near the "
         f"parcels, but {near:,} would with their numbers read as {unit}: the file's "
@@ -417,8 +416,7 @@ def refuse_parcels_unit_slip(
     """Raise the error for a ``parcels`` file whose numbers look to be in ``unit`` (of
     :data:`UNITS_M`) where its projected ``crs`` is in another, as the markers of ``path``
     show (:func:`parcels_unit_slips`), naming the CRS of the same zone in that unit."""
-    own = UNIT_PLURALS.get(crs.axis_info[0].unit_name, crs.axis_info[0].unit_name)
-    ratio = dict(UNITS_M)[unit] / crs.axis_info[0].unit_conversion_factor
+    own, ratio = _units(crs, unit)
     raise InputError(
         f"{'none' if not given else f'only {given:,}'} of the {n:,} markers of {path} fall "
         f"near the parcels, but {near:,} would with the parcels' numbers read as {unit}: "
@@ -428,6 +426,15 @@ def refuse_parcels_unit_slip(
         f"zone{_right_zone(crs, unit, parcels)}",
         path=parcels,
         parameter="crs",
+    )
+
+
+def _units(crs: CRS, unit: str) -> tuple[str, float]:
+    """The name of a projected ``crs``'s unit in the plural (``US survey feet``), and how many
+    of them one ``unit`` (of :data:`UNITS_M`) is."""
+    axis = crs.axis_info[0]
+    return UNIT_PLURALS.get(axis.unit_name, axis.unit_name), (
+        dict(UNITS_M)[unit] / axis.unit_conversion_factor
     )
 
 
