@@ -296,6 +296,21 @@ def swapped_flipped_files(
     return _slipped(prepared, markers, counts, "both")
 
 
+UNIT_MARGIN_DEG = 0.1
+"""How far (degrees, about 7 miles) beyond the parcels' padded extent a marker file's markers
+still count as near them as given, for the unit slips (:func:`unit_counts`): a slip of unit
+moves a marker by 2.3 times its distance from its CRS's origin (hundreds of miles in State
+Plane); a file a mile off in a frame whose origin is by the parcels comes near them read in
+another unit by chance (one marker 3,900 ft off a lot at 5,000 ft from the origin: 1,200 ft
+off read as metres)."""
+
+
+def _grown(extent: tuple[float, float, float, float], by: float) -> tuple[float, ...]:
+    """``extent`` (west, south, east, north) grown by ``by`` degrees each way."""
+    west, south, east, north = extent
+    return west - by, south - by, east + by, north + by
+
+
 def unit_counts(
     markers: MarkerLayer,
     extent: tuple[float, float, float, float] | None,
@@ -304,14 +319,14 @@ def unit_counts(
     always: bool = False,
 ) -> list[tuple[int, ...]]:
     """For each marker file (its number in ``markers.files``) off the parcels (at most a tenth
-    of its markers within ``extent`` as given, or ``always``: a piece of a file cannot tell):
-    how many of its markers have a position, how many fall within ``extent``
-    (:func:`parcels_extent`) as given, how many would with the file's numbers read in each
-    unit of :data:`UNITS_M` (0 for its CRS's own unit, and for a file in degrees), and how
-    many would with the parcels' numbers so read (in the projected ``parcels_crs``: a marker
-    stands where the parcels read in their CRS's unit would put it, at its place in their
-    CRS times the unit's length over the CRS's). Counts add up over pieces of a file, as
-    :func:`swap_counts`'s do."""
+    of its markers within ``extent`` grown by :data:`UNIT_MARGIN_DEG` as given, or ``always``:
+    a piece of a file cannot tell): how many of its markers have a position, how many fall
+    within ``extent`` (:func:`parcels_extent`) so grown as given, how many would with the
+    file's numbers read in each unit of :data:`UNITS_M` (0 for its CRS's own unit, and for a
+    file in degrees), and how many would with the parcels' numbers so read (in the projected
+    ``parcels_crs``: a marker stands where the parcels read in their CRS's unit would put it,
+    at its place in their CRS times the unit's length over the CRS's). Counts add up over
+    pieces of a file, as :func:`swap_counts`'s do."""
     if extent is None or not len(markers):
         return []
     out = []
@@ -324,7 +339,9 @@ def unit_counts(
         if not n:
             continue
         lon, lat = markers.lon[sel], markers.lat[sel]
-        given = int(_inside(lon, lat, extent).sum())
+        # near as given: within a wider margin, since a marker a mile off in a CRS whose
+        # origin is by the parcels (a local frame) is that near them read in any unit
+        given = int(_inside(lon, lat, _grown(extent, UNIT_MARGIN_DEG)).sum())
         near = [0] * (2 * len(UNITS_M))
         if always or given * 10 <= n:
             x, y = markers.x[sel], markers.y[sel]

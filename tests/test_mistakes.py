@@ -807,3 +807,25 @@ def test_a_report_given_as_an_input_is_named_as_a_report(runner, tmp_path, as_wh
     assert line.endswith(
         f"not a layer of features: give the files it was made from (its parcels were {PARCELS})"
     )
+
+
+def test_a_marker_a_mile_off_in_a_frame_by_the_parcels_is_no_unit_slip():
+    """Lots 5,000 ft from the origin of a local frame in feet and one marker 3,900 ft off
+    them (an unassigned sign, say): read as metres it stands 1,200 ft off, within the margin
+    of near, so one marker of one was taken for a unit slip of the parcels and the run refused
+    (found by the partitioned lot-attributes case in CI). A slip of unit moves markers by
+    2.3 times their distance from the origin, hundreds of miles in State Plane: a file within
+    7 miles of the parcels as given is not tried; the same file 60 miles off still is."""
+    from posting.sanity import parcels_extent, unit_counts
+
+    lots = parcels(*(shapely.box(5000 + 100 * i, 5000, 5100 + 100 * i, 5100) for i in range(3)))
+    prep = prepare_parcels(lots)
+    near = markers([(9000.0, 9000.0)])
+    extent = parcels_extent(prep)
+    # (file, with a position, near as given, then the units: none tried)
+    assert unit_counts(near, extent, parcels_crs=lots.crs) == [(0, 1, 1, 0, 0, 0, 0, 0, 0)]
+    check_inputs(prep, near).result()  # (no refusal)
+    # 60 miles (316,800 ft) off, in a frame whose origin is by the parcels: tried
+    far = markers([(5000.0 + 316_800 * 0.3048, 5000.0 * 0.3048)])
+    counts = unit_counts(far, extent, parcels_crs=lots.crs)
+    assert counts[0][:3] == (0, 1, 0)
