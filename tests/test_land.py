@@ -3,6 +3,8 @@ and one owner's adjoining parcels merged into one property."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 import shapely
@@ -736,6 +738,26 @@ def test_a_fence_that_stops_at_a_corner_pin_fences_up_to_the_corner(degrees):
         assert p["unfenced_ft"] == pytest.approx(50.0, abs=0.01)
 
 
+@pytest.mark.parametrize("degrees", [0.0, 23.0, 45.0, 77.0, 90.0, 135.0])
+def test_an_opening_just_past_a_corner_pin_is_open_for_its_width(degrees):
+    """A 300 ft square fenced on its line all round but for a 45 ft opening on the north side
+    that starts 0.533 ft past the north-west pin: the fence turns there and stops 0.533 ft on.
+    GEOS's flat-ended reach of the west side (square across it at the pin) had its edge along
+    the north side for 30 ft past the pin, and the north side lay on it: a 45 ft opening taken
+    whole (45 ft unfenced), or in two pieces of 14.47 and 15.53 ft, both gates (0 ft, "posted by
+    fence"), as floating point fell: at 0, 77 and 90 degrees posted by fence, at 45 the tiled
+    run 26.74 ft. By hand: the opening runs from x = 0.533 to x = 45.533, 45 ft, and 0.001 ft
+    more at each end where the reach stops short: 45.002 ft, no gate (20 ft or more), reported
+    45.0. (Hypothesis's find: a lot's hole fenced so, round its corner, 1,545 ft against 1,500.)
+    """
+    fence = shapely.LineString(
+        [(45.533, 300), (300, 300), (300, 0), (0, 0), (0, 300), (0.533, 300)]
+    )
+    for p in fenced_check(rotated(square(300), degrees), [rotated(fence, degrees)]):
+        assert (p["status"], p["posted_by"]) == ("unposted", None)
+        assert p["unfenced_ft"] == pytest.approx(45.002, abs=0.01)
+
+
 def test_a_fence_drawn_twice_ends_where_it_ends():
     """The same fence twice in the layer (the same vertices, the second drawn the other way):
     each end lies on the other line, which made it a joint, reached round, and the 50 ft
@@ -887,7 +909,7 @@ def slow_unfenced_ft(
         cut = [0.0 if j else 1e-3 for j in joined]
         if line.length > sum(cut):
             kept = shapely.ops.substring(line, cut[0], line.length - cut[1])
-            reach.append(shapely.buffer(kept, within, quad_segs=4, cap_style="flat"))
+            reach.append(past_free_ends(kept, [not j for j in joined], within))
         for end, j in zip((first, last), joined, strict=True):
             if j:
                 reach.append(shapely.buffer(end, within, quad_segs=4))
@@ -900,6 +922,45 @@ def slow_unfenced_ft(
             if piece.length - 2e-3 >= GATE_FT or piece.is_closed:
                 total += piece.length
     return total
+
+
+def past_free_ends(line, free, within):
+    """The reach of ``line`` (its free ends already cut), but for the line continued past a
+    free end whose last side, shorter than ``within``, turns square or wider from the side
+    before: there the opening runs on along the fence's line, and GEOS draws the side before's
+    edge along it. One free end at a time: the reach less a strip a thousandth of a foot either
+    side of the line continued (``within`` and a foot long), plus the reach of the line
+    without the side before the bend."""
+    grow = partial(shapely.buffer, distance=within, quad_segs=4, cap_style="flat")
+    xy = [tuple(c) for c in shapely.get_coordinates(line)]
+    if len(xy) < 3:
+        return grow(line)
+    strips, gone = [], set()
+    for at, is_free in ((0, free[0]), (len(xy) - 1, free[1])):
+        step = 1 if at == 0 else -1
+        end, bend, before = (np.array(xy[at + k * step]) for k in range(3))
+        stub, side = end - bend, bend - before
+        if not is_free or not 0 < np.hypot(*stub) < within:
+            continue
+        if np.dot(stub, side) < -1e-9 * np.hypot(*stub) * np.hypot(*side):
+            continue  # (it turns back along the side before: within its reach, not on its edge)
+        tip = end + stub / np.hypot(*stub) * (within + 1.0)
+        strips.append(shapely.LineString([end, tip]).buffer(1e-3, cap_style="flat"))
+        gone.add(min(at + step, at + 2 * step))  # the side before, by its first vertex
+    if not strips:
+        return grow(line)
+    runs = [[xy[0]]]
+    for i in range(1, len(xy)):
+        if i - 1 in gone:
+            runs.append([])
+        runs[-1].append(xy[i])
+    out = grow(line)
+    for strip in strips:
+        out = out.difference(strip)
+    for run in runs:
+        if len(run) >= 2:
+            out = out.union(grow(shapely.LineString(run)))
+    return out
 
 
 fence_coordinate = st.integers(-100, 700).map(float)
@@ -1020,6 +1081,38 @@ def fenced_lots(draw):
         ["4", "4", "4", "4"],
     ),
     5.0,
+)
+@example(  # a lot's hole fenced round but for 45 ft, the fence turning 0.533 ft before its end
+    # (hypothesis's find, shrunk; off the axes): the lot's 1,570 ft less the 35 ft either way
+    # from the corner it shares with the small lots that a fence round them reaches (70.002
+    # ft), and the 45 ft opening from (75.533, 522) to (113, 522) and down to (113, 514.467)
+    # (37.467 + 7.533), 45.002 ft with the reach short of each end: 1,545.0 ft. The slow method
+    # had the opening in two gates (14.47 and 15.53 ft): 1,500.0; the tiled run once 45 ft apart
+    (
+        [
+            rotated(shapely.Polygon(square(5).exterior, [shapely.box(1, 1, 4, 4).exterior]), 45),
+            rotated(
+                shapely.Polygon(
+                    shapely.box(0, 0, 188, 597).exterior,
+                    [shapely.box(75, 75, 113, 522).exterior],
+                ),
+                45,
+            ),
+            rotated(square(5), 45),
+        ],
+        [
+            rotated(shapely.LinearRing([(5, 0), (0, 0), (0, 5), (5, 5)]), 45),
+            rotated(
+                shapely.MultiLineString(
+                    [[(113, 514.467), (113, 75)], [(113, 75), (75, 75), (75, 522), (75.533, 522)]]
+                ),
+                45,
+            ),
+            rotated(shapely.LinearRing([(5, 0), (0, 0), (0, 5), (5, 5)]), 45),
+        ],
+        ["4", "4", "4"],
+    ),
+    0.0,
 )
 def test_fence_cover_agrees_with_the_slow_obvious_measure(case, accuracy_ft):
     """Each lot's unfenced length and its fenced status against the slow method above: posted

@@ -110,7 +110,11 @@ def fence_zone(
     to the corner, and none of the side that turns square (or wider) away from it; a fence
     that ends on the boundary, square across it, fences none of it. A side that turns back
     along the fence (a corner sharper than square) is within the reach where it runs within
-    ``reach_ft`` of the fence, as any line is. A line drawn twice (the same vertices, either
+    ``reach_ft`` of the fence, as any line is. The line continued past a free end that comes
+    less than ``reach_ft`` after a bend square or wider (a fence drawn on a lot's line round a
+    corner pin, stopping a foot on) is beyond the reach of the side before the bend by
+    :data:`FENCE_END_FT` (GEOS draws that side's edge along it: :func:`_past_square_ends`), so
+    the opening there is open for its width too. A line drawn twice (the same vertices, either
     way round) is one fence, whose ends are free (each copy's ends lie on the other: joints,
     else). A polygon is the fence round the area it draws: its rings, each a closed line (a
     lot inside it, far from its line, is not within its reach, as it is not within the reach
@@ -162,17 +166,100 @@ def fence_zone(
         near_self = shapely.distance(ends[: len(ln)], ends[len(ln) :]) <= FENCE_JOIN_FT
         joined |= np.r_[near_self, near_self]
         joined[np.r_[closed, closed]] = False  # (a closed line is grown round as a ring)
-        grown.append(
-            shapely.buffer(
-                _shortened(ln, joined[: len(ln)], joined[len(ln) :], closed),
-                reach_ft,
-                quad_segs=4,
-                cap_style="flat",
-            )
+        short = _shortened(ln, joined[: len(ln)], joined[len(ln) :], closed)
+        reached = shapely.buffer(short, reach_ft, quad_segs=4, cap_style="flat")
+        # the line continued past a free end just after a bend square (or wider): out of the
+        # reach of the side before the bend, whose edge GEOS draws along it
+        past, slots, fixed, rest = _past_square_ends(
+            short, ~joined[: len(ln)] & ~closed, ~joined[len(ln) :] & ~closed, reach_ft
         )
+        if len(past):
+            once = np.zeros(len(past), dtype=bool)
+            once[np.unique(past, return_index=True)[1]] = True
+            for now in (once, ~once):  # (a line with two such ends: one slot, then the other)
+                reached[past[now]] = shapely.difference(reached[past[now]], slots[now])
+            rest = shapely.buffer(rest, reach_ft, quad_segs=4, cap_style="flat")
+            reached[fixed] = shapely.union(reached[fixed], rest)
+        grown.append(reached)
         if joined.any():
             grown.append(shapely.buffer(ends[joined], reach_ft, quad_segs=4))
     return zone(np.concatenate(grown), 0.0)
+
+
+SQUARE_COS = 1e-9
+"""A bend whose sides' directions have a cosine within this of 0 is square
+(:func:`_past_square_ends`): a lot's corner turned off the axes is square to a few 1e-16."""
+
+
+def _past_square_ends(
+    lines: np.ndarray, start_free: np.ndarray, end_free: np.ndarray, reach_ft: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where a fence line turns square (or wider) less than ``reach_ft`` before a free end:
+    per such end, its line (index) and a slot along the line continued past the end
+    (``reach_ft`` and :data:`FENCE_JOIN_FT` long, :data:`FENCE_END_FT` either side of it);
+    per such line (indices, ascending), the line without the side before each such bend.
+
+    GEOS's flat-ended buffer of such a line draws the edge of the side before the bend (square
+    across it, through the bend) along the line continued past its end: a lot's line that runs
+    on past where the fence stops (a fence drawn on it round a corner pin and a foot on) lies
+    on the edge of the reach, in or out as floating point falls, for up to ``reach_ft`` past
+    the bend. Past a free end, the fence's line is open (an opening is open for its width:
+    :func:`fence_zone`): the line's reach less the slots, plus the reach of the rest of the
+    line (which may reach there as any fence does), leaves it out by :data:`FENCE_END_FT`. A
+    side that turns back (a bend sharper than square) runs within the reach, not on its edge:
+    left as it is.
+
+    Examples
+    --------
+    A fence along a lot's line from (0, 0) round the pin at (0, 100), stopping 0.5 ft on:
+
+    >>> line = shapely.LineString([(0, 0), (0, 100), (0.5, 100)])
+    >>> ends, slots, fixed, rest = _past_square_ends(
+    ...     np.array([line]), np.array([True]), np.array([True]), 30.0)
+    >>> ends.tolist(), [round(v, 6) for v in slots[0].bounds], fixed.tolist(), rest[0].wkt
+    ([0], [0.5, 99.999, 31.5, 100.001], [0], 'MULTILINESTRING ((0 100, 0.5 100))')
+    """
+    lines = np.asarray(lines, dtype=object)
+    none = np.empty(0, dtype=np.int64), np.empty(0, dtype=object)
+    ok = np.flatnonzero(shapely.get_num_coordinates(lines) >= 3)  # (None: 0)
+    if not len(ok):
+        return *none, *none
+    xy, of = shapely.get_coordinates(lines[ok], return_index=True)
+    first = np.searchsorted(of, np.arange(len(ok)))
+    last = np.r_[first[1:], len(of)] - 1
+    ends, slots, cut = [], [], []  # (cut: the first vertex of each side left out)
+    for free, end, step in ((start_free, first, 1), (end_free, last, -1)):
+        stub = xy[end] - xy[end + step]  # the last side, outward
+        side = xy[end + step] - xy[end + 2 * step]  # the side before it, towards the bend
+        s, d = np.hypot(*stub.T), np.hypot(*side.T)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            square_or_wider = (stub * side).sum(axis=1) >= -SQUARE_COS * s * d
+        sel = np.flatnonzero(free[ok] & (s > 0) & (d > 0) & (s < reach_ft) & square_or_wider)
+        u = stub[sel] / s[sel, None]
+        tip = xy[end[sel]] + u * (reach_ft + FENCE_JOIN_FT)
+        ray = shapely.linestrings(np.stack([xy[end[sel]], tip], axis=1))
+        ends.append(sel)
+        slots.append(shapely.buffer(ray, FENCE_END_FT, cap_style="flat"))
+        cut.append(np.minimum(end[sel] + step, end[sel] + 2 * step))
+    ends_at, slot = np.concatenate(ends), np.concatenate(slots)
+    if not len(ends_at):
+        return *none, *none
+    fixed = np.unique(ends_at)
+    # the rest of each line: its vertices in runs, a run ending before each side left out
+    gone = np.zeros(len(xy), dtype=bool)  # (vertex i: the side from i to i + 1 left out)
+    gone[np.concatenate(cut)] = True
+    v = np.flatnonzero(np.isin(of, fixed))
+    run = np.cumsum(np.r_[True, gone[v[:-1]] | (of[v[1:]] != of[v[:-1]])])
+    two = np.bincount(run)[run] >= 2  # (a run of one vertex is no line)
+    v, run = v[two], run[two]
+    _, run = np.unique(run, return_inverse=True)
+    parts = shapely.linestrings(xy[v], indices=run)
+    part_line = np.searchsorted(fixed, of[v][np.r_[True, run[1:] != run[:-1]]])
+    rest = np.full(len(fixed), shapely.MultiLineString(), dtype=object)
+    if len(parts):
+        has = np.unique(part_line)
+        rest[has] = shapely.multilinestrings(parts, indices=np.searchsorted(has, part_line))
+    return ok[ends_at], slot, ok[fixed], rest
 
 
 def _shortened(
