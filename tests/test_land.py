@@ -743,12 +743,12 @@ def test_an_opening_just_past_a_corner_pin_is_open_for_its_width(degrees):
     """A 300 ft square fenced on its line all round but for a 45 ft opening on the north side
     that starts 0.533 ft past the north-west pin: the fence turns there and stops 0.533 ft on.
     GEOS's flat-ended reach of the west side (square across it at the pin) had its edge along
-    the north side for 30 ft past the pin, and the north side lay on it: a 45 ft opening taken
-    whole (45 ft unfenced), or in two pieces of 14.47 and 15.53 ft, both gates (0 ft, "posted by
-    fence"), as floating point fell: at 0, 77 and 90 degrees posted by fence, at 45 the tiled
-    run 26.74 ft. By hand: the opening runs from x = 0.533 to x = 45.533, 45 ft, and 0.001 ft
-    more at each end where the reach stops short: 45.002 ft, no gate (20 ft or more), reported
-    45.0. (Hypothesis's find: a lot's hole fenced so, round its corner, 1,545 ft against 1,500.)
+    the north side for 30 ft past the pin, and the north side lay on it: the opening came out
+    whole (45 ft unfenced) or as two pieces of 14.47 and 15.53 ft, both gates (0 ft, "posted by
+    fence"), as floating point fell: posted by fence at 0 and 90 degrees, and at 77 (the tiled
+    run 22.65 ft); at 45, the tiled run 26.74 ft. By hand: the opening runs from x = 0.533 to
+    x = 45.533, 45 ft, and 0.001 ft more at each end where the reach stops short: 45.002 ft, no
+    gate (20 ft or more). (Hypothesis's find: a lot's hole fenced so, 1,545 ft against 1,500.)
     """
     fence = shapely.LineString(
         [(45.533, 300), (300, 300), (300, 0), (0, 0), (0, 300), (0.533, 300)]
