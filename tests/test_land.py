@@ -767,6 +767,30 @@ def test_a_fence_drawn_twice_ends_where_it_ends():
         assert p["posted_by"] is None and p["unfenced_ft"] == pytest.approx(50.0, abs=0.01)
 
 
+def test_a_side_through_a_joint_square_across_the_fence_is_reached_by_the_joint_alone():
+    """A 279 by 600 ft lot, turned 23 degrees, fenced on its line from the north-west pin round
+    to the north-east pin, and the east side drawn again as a line of its own (each line's end
+    at the north-east pin lies on the other: a joint). The north side runs through the joint
+    square across the east side: it lay on the edge of both lines' flat ends there, reached for
+    30 ft or for what the joint's disc reaches, as floating point fell (249.0 ft unfenced, the
+    tiled run 249.01; hypothesis's find in 1,500 examples). Both ends are cut short now, and
+    the disc alone reaches round the joint. By hand: the disc is a 16-gon (``quad_segs=4``) of
+    radius 30 ft, its vertices every 22.5 degrees from the x axis; the north side leaves the
+    pin at 180 + 23 = 203 degrees, on the edge between the vertices at 202.5 and 225 degrees,
+    30 cos 11.25 deg ft from the centre: it reaches 30 cos 11.25 / cos(213.75 - 203) = 29.949
+    ft of the side; the free end at the north-west pin none. 279 - 29.949 = 249.051 ft."""
+    lot = shapely.Polygon([(279, 288), (279, 888), (0, 888), (0, 288)])
+    fences = [
+        shapely.LineString([(279, 288), (279, 888)]),
+        shapely.LineString([(0, 888), (0, 288), (279, 288), (279, 888)]),
+    ]
+    args = (parcels(rotated(lot, 23)), markers([]))
+    kw = {"context": Context(fences=features([rotated(f, 23) for f in fences], ["4", "4"]))}
+    reached_ft = 30 * np.cos(np.radians(11.25)) / np.cos(np.radians(213.75 - 203))
+    for p in (one(check(*args, **kw)), one(tiled(check, *args, **kw))):
+        assert p["unfenced_ft"] == pytest.approx(279 - reached_ft, abs=0.01)
+
+
 def test_a_stream_line_on_the_open_side_within_0_ft_needs_no_fence():
     """``water_tolerance_ft=0``: water is where it is drawn, and a stream line drawn on the
     open side forms it (its 1,000 ft; 3 x 0 the least). The fences' reach (areas) and the
@@ -906,7 +930,7 @@ def slow_unfenced_ft(
             or any(shapely.distance(end, g) <= 1.0 for g in others)
             for end in (first, last)
         ]
-        cut = [0.0 if j else 1e-3 for j in joined]
+        cut = [1e-3, 1e-3]  # (a joined end too: reached round by its disc)
         if line.length > sum(cut):
             kept = shapely.ops.substring(line, cut[0], line.length - cut[1])
             reach.append(past_free_ends(kept, [not j for j in joined], within))

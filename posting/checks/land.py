@@ -114,7 +114,9 @@ def fence_zone(
     less than ``reach_ft`` after a bend square or wider (a fence drawn on a lot's line round a
     corner pin, stopping a foot on) is beyond the reach of the side before the bend by
     :data:`FENCE_END_FT` (GEOS draws that side's edge along it: :func:`_past_square_ends`), so
-    the opening there is open for its width too. A line drawn twice (the same vertices, either
+    the opening there is open for its width too. A joined end is cut short as well, and
+    reached round by its disc alone: a side through the joint, square across the line, lay on
+    the edge of the line's flat end for ``reach_ft``. A line drawn twice (the same vertices, either
     way round) is one fence, whose ends are free (each copy's ends lie on the other: joints,
     else). A polygon is the fence round the area it draws: its rings, each a closed line (a
     lot inside it, far from its line, is not within its reach, as it is not within the reach
@@ -166,7 +168,8 @@ def fence_zone(
         near_self = shapely.distance(ends[: len(ln)], ends[len(ln) :]) <= FENCE_JOIN_FT
         joined |= np.r_[near_self, near_self]
         joined[np.r_[closed, closed]] = False  # (a closed line is grown round as a ring)
-        short = _shortened(ln, joined[: len(ln)], joined[len(ln) :], closed)
+        no = np.zeros(len(ln), dtype=bool)  # (a joined end too: its disc reaches round it)
+        short = _shortened(ln, no, no, closed)
         reached = shapely.buffer(short, reach_ft, quad_segs=4, cap_style="flat")
         # the line continued past a free end just after a bend square (or wider): out of the
         # reach of the side before the bend, whose edge GEOS draws along it
