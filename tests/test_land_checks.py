@@ -5,9 +5,12 @@ covered measured as a difference rather than what is covered as an intersection.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 import shapely
+import shapely.affinity
 from helpers import tiled
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -316,3 +319,18 @@ def test_a_huge_feature_grown_only_near_the_rings_gives_the_same_stretches(monke
     assert 0 < a.length_ft.sum() < shapely.length(rings).sum()  # (some lots cross a hole)
     assert a.ring.tolist() == b.ring.tolist() and a.length_ft.tolist() == b.length_ft.tolist()
     assert shapely.equals_exact(a.geometry, b.geometry, 0).all()
+
+
+@pytest.mark.parametrize("degrees", [0.0, 23.0, 45.0, 77.0])
+def test_a_short_l_of_fence_leaves_its_sides_continued_open(degrees):
+    """A fence of two 10 ft sides meeting square at (0, 0), both ends free: each side continued
+    past its end (30 ft of it, to 40 ft from the corner) is beyond the reach, all of it. GEOS
+    drew each side's reach with an edge along the other side continued, from 15 ft to 30 ft
+    from the corner: 15 ft of it was reached, or not, as the L lay (and with both sides left
+    out of the line's rest, the rest was none: it raised)."""
+    turn = partial(shapely.affinity.rotate, angle=degrees, origin=(0, 0))
+    fence = turn(shapely.LineString([(0, 10), (0, 0), (10, 0)]))
+    reach = shapely.union_all(land_checks.fence_zone(np.array([fence]), 30.0))
+    for past in ([(10, 0), (40, 0)], [(0, 10), (0, 40)]):
+        open_ft = shapely.difference(turn(shapely.LineString(past)), reach).length
+        assert open_ft == pytest.approx(30.0, abs=1e-6)

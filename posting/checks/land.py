@@ -255,11 +255,11 @@ def _past_square_ends(
     run = np.cumsum(np.r_[True, gone[v[:-1]] | (of[v[1:]] != of[v[:-1]])])
     two = np.bincount(run)[run] >= 2  # (a run of one vertex is no line)
     v, run = v[two], run[two]
-    _, run = np.unique(run, return_inverse=True)
-    parts = shapely.linestrings(xy[v], indices=run)
-    part_line = np.searchsorted(fixed, of[v][np.r_[True, run[1:] != run[:-1]]])
     rest = np.full(len(fixed), shapely.MultiLineString(), dtype=object)
-    if len(parts):
+    if len(v):  # (else no side is left: an L of two short sides, both ends free)
+        _, run = np.unique(run, return_inverse=True)
+        parts = shapely.linestrings(xy[v], indices=run)
+        part_line = np.searchsorted(fixed, of[v][np.r_[True, run[1:] != run[:-1]]])
         has = np.unique(part_line)
         rest[has] = shapely.multilinestrings(parts, indices=np.searchsorted(has, part_line))
     return ok[ends_at], slot, ok[fixed], rest
